@@ -1,0 +1,113 @@
+//! The policy as written: structure decoded from KDL, names not yet resolved.
+//!
+//! Every leaf keeps its [`Span`] so that later stages (resolve, examples,
+//! capability checks) can point into `policy.kdl`. Nothing here knows what a
+//! valid event or tool is; that is `resolve`'s job.
+
+use crate::source::{Span, Spanned};
+
+pub type Text = Spanned<String>;
+
+#[derive(Debug, Default)]
+pub struct Policy {
+    pub targets: Option<Spanned<Vec<Text>>>,
+    pub timeout: Option<Spanned<i128>>,
+    pub on_error: Option<Text>,
+    pub harnesses: Vec<HarnessBlock>,
+    pub guards: Vec<GuardDecl>,
+}
+
+/// `harness "cursor" { loop-limit 3 }`: options for one harness.
+#[derive(Debug)]
+pub struct HarnessBlock {
+    pub name: Text,
+    pub options: Vec<HarnessOption>,
+}
+
+#[derive(Debug)]
+pub struct HarnessOption {
+    pub key: Text,
+    pub value: Spanned<Scalar>,
+}
+
+/// A KDL scalar, kept loosely typed until a stage knows what it should be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    String(String),
+    Integer(i128),
+    Float(f64),
+    Bool(bool),
+    Null,
+}
+
+impl Scalar {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Scalar::String(_) => "a string",
+            Scalar::Integer(_) => "an integer",
+            Scalar::Float(_) => "a number with a fraction",
+            Scalar::Bool(_) => "a boolean",
+            Scalar::Null => "#null",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct GuardDecl {
+    pub name: Text,
+    /// The whole `guard` node, for labels that point at the guard itself.
+    pub span: Span,
+    pub event: Option<Text>,
+    pub tools: Vec<ToolDecl>,
+    pub commands: Vec<CommandDecl>,
+    pub regexes: Vec<RegexDecl>,
+    pub paths: Vec<Text>,
+    pub opaque: Option<Text>,
+    pub decisions: Vec<DecisionDecl>,
+    pub message: Option<Text>,
+    pub examples: Vec<ExampleDecl>,
+    pub allow_degraded: Vec<Text>,
+}
+
+#[derive(Debug)]
+pub enum ToolDecl {
+    /// `tool "shell"`, or `tool (claude)"NotebookEdit"` for a harness's own name.
+    Named { name: Text, harness: Option<Text> },
+    /// `mcp "server" "tool"`; either may be a glob.
+    Mcp { server: Text, tool: Text },
+}
+
+/// `command "git" "push" { flag "-f" "--force"; arg "+*" }`
+#[derive(Debug)]
+pub struct CommandDecl {
+    pub span: Span,
+    pub words: Vec<Text>,
+    pub flags: Vec<Spanned<Vec<Text>>>,
+    pub args: Vec<Text>,
+}
+
+/// `regex #"…"#`. `inner` is where the pattern's first character sits in the
+/// file when that is known exactly (raw strings), so errors can point inside.
+#[derive(Debug)]
+pub struct RegexDecl {
+    pub pattern: Text,
+    pub inner: Option<usize>,
+}
+
+/// `deny "reason"`, `allow`, …: the node name is the decision.
+#[derive(Debug)]
+pub struct DecisionDecl {
+    pub kind: Text,
+    pub reason: Option<Text>,
+}
+
+/// `example "git push -f" expect="deny"`
+#[derive(Debug)]
+pub struct ExampleDecl {
+    pub span: Span,
+    pub command: Option<Text>,
+    pub path: Option<Text>,
+    pub text: Option<Text>,
+    pub tool: Option<Text>,
+    pub expect: Option<Text>,
+}

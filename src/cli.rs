@@ -1,0 +1,118 @@
+//! The command line, as data (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::ir::{Event, HarnessId};
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0  success (build wrote or found everything up to date; check found no drift)
+  1  the tool ran and found a problem (invalid policy, drift, a failed example)
+  2  the tool could not do its job (bad usage, unreadable or unmergeable files)
+
+`hookc guard` has its own contract, see `hookc guard --help`.";
+
+/// Compile one policy.kdl into fail-closed hooks for AI coding-agent harnesses.
+#[derive(Debug, Parser)]
+#[command(name = "hookc", version, after_help = AFTER_HELP, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// When to use colour in diagnostics (`auto` honours NO_COLOR and the terminal)
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+
+    /// Print only errors
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compile the policy and write every harness's hooks into the project
+    ///
+    /// Harness config files you also edit (e.g. .claude/settings.json) are merged:
+    /// only hookc's own entries change. Files are written atomically.
+    Build(BuildArgs),
+
+    /// Like build, but write nothing: exit 1 with a diff when anything is out of date
+    ///
+    /// Meant for pre-commit hooks and CI.
+    Check(BuildArgs),
+
+    /// Answer one hook call (run by the generated hook scripts, not by people)
+    ///
+    /// Reads the harness's JSON payload on stdin and answers in that harness's protocol.
+    /// Exit 0: answered on stdout; 2: refused (in the harness's refusal form);
+    /// 1: could not decide (reason on stderr); the calling script then refuses.
+    Guard(GuardArgs),
+
+    /// Print the long explanation of a diagnostic code (e.g. `hookc explain unknown-tool`)
+    Explain {
+        /// The code, with or without the `hookc::` prefix; omit to list every code
+        code: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The policy to compile
+    #[arg(long, default_value = "policy.kdl", env = "HOOKC_POLICY")]
+    pub policy: PathBuf,
+
+    /// The project root to write into
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+
+    /// Print what would change, write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// The harness whose protocol to speak
+    #[arg(long, value_parser = parse_harness)]
+    pub harness: HarnessId,
+
+    /// The hook event, in hookc's words (pre-tool, post-tool, prompt, stop, subagent-stop, session-start)
+    #[arg(long, value_parser = parse_event)]
+    pub event: Event,
+
+    /// The compiled policy
+    #[arg(long, default_value = ".hookc/policy.json")]
+    pub policy: PathBuf,
+
+    /// Append one JSON line per call to this file
+    #[arg(long, env = "HOOKC_DEBUG")]
+    pub debug: Option<PathBuf>,
+}
+
+fn parse_harness(s: &str) -> Result<HarnessId, String> {
+    HarnessId::from_word(s)
+        .ok_or_else(|| format!("expected one of {}", HarnessId::WORDS.join(", ")))
+}
+
+fn parse_event(s: &str) -> Result<Event, String> {
+    Event::from_word(s).ok_or_else(|| format!("expected one of {}", Event::WORDS.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,260 @@
+//! Every diagnostic hookc can emit, with its stable name and long explanation.
+//!
+//! The names are public interface: users silence warnings by them, CI greps
+//! for them, and the book has one page per code. Never rename one; add a new
+//! code instead. `hookc explain CODE` prints [`Code::explanation`], and the
+//! book's diagnostics pages are generated from the same text.
+
+use super::Severity;
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident, $summary:literal, $explanation:literal; )*) => {
+        /// A stable diagnostic code.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $( $(#[$doc])* $variant, )* }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            /// The kebab-case name, shown as `hookc::NAME`.
+            pub fn name(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+
+            /// The severity a diagnostic of this code has unless stated otherwise.
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$severity, )* }
+            }
+
+            /// One line: what the code is about.
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary, )* }
+            }
+
+            /// Why it matters, a bad example and what to write instead (Markdown).
+            pub fn explanation(self) -> &'static str {
+                match self { $( Code::$variant => $explanation, )* }
+            }
+        }
+    };
+}
+
+codes! {
+    Io = "io", Error, "a file could not be read or written",
+"hookc could not read or write a file it needs. The message names the file and the operating
+system's reason.
+
+Check that the path is right (`--policy`, `--out`) and that you may read and write there.";
+
+    KdlSyntax = "kdl-syntax", Error, "policy.kdl is not valid KDL 2.0",
+"`policy.kdl` is parsed as KDL 2.0. A syntax error stops hookc before anything is checked.
+
+KDL 2.0 differs from KDL 1 in a few places people trip over:
+
+```kdl
+guard \"x\" { allow true }      // KDL 1 keyword: rejected
+guard \"x\" { opaque #true }    // KDL 2.0 keyword
+regex r\"\\d+\"                  // KDL 1 raw string: rejected
+regex #\"\\d+\"#                 // KDL 2.0 raw string
+```";
+
+    UnknownNode = "unknown-node", Error, "a node name hookc does not know",
+"Each node in `policy.kdl` must be one hookc knows at that level: `targets`, `timeout`,
+`on-error`, `harness` and `guard` at the top; inside a guard `event`, `tool`, `mcp`,
+`command`, `regex`, `path`, `opaque`, a decision (`deny`, `ask`, `allow`, `context`,
+`block`), `message`, `example` and `allow-degraded`.
+
+A misspelled node is an error rather than ignored: a guard that silently lost its `command`
+would match every call. The help line suggests the closest known name.";
+
+    UnknownProperty = "unknown-property", Error, "a property hookc does not know on this node",
+"Properties (`key=value`) are checked like nodes: an unknown one is an error with a
+suggestion, so `example \"git push -f\" expct=\"deny\"` does not silently lose its expectation.";
+
+    WrongType = "wrong-type", Error, "a value of the wrong type",
+"The value has the wrong KDL type: a string where a number is needed, a number where a
+string is needed, and so on.
+
+```kdl
+timeout \"10\"   // wrong: a string
+timeout 10      // right: seconds, as an integer
+```";
+
+    MissingValue = "missing-value", Error, "a node lacks a value it needs",
+"The node needs an argument that is missing, for example `guard` without a name or `tool`
+without a tool.";
+
+    TooManyValues = "too-many-values", Error, "a node has more values than it takes",
+"The node takes fewer arguments than were given. Extra values would otherwise be ignored,
+which hides mistakes such as `deny \"first reason\" \"second reason\"`: write one reason.";
+
+    DuplicateGuard = "duplicate-guard", Error, "two guards have the same name",
+"Guard names identify guards in hook output, in `hookc test` reports and in the debug log,
+so they must be unique. Rename one of them.";
+
+    DuplicateNode = "duplicate-node", Error, "a node that may appear once appears twice",
+"Nodes such as `event`, `message` or `timeout` take one value; a second one is an error
+rather than silently overriding the first.";
+
+    UnknownEvent = "unknown-event", Error, "an event name hookc does not know",
+"Events are written in hookc's harness-neutral words: `pre-tool` (the default), `post-tool`,
+`prompt`, `stop`, `subagent-stop` and `session-start`. hookc translates them into each
+harness's own name (`PreToolUse`, `BeforeTool`, `preToolUse`, …).
+
+```kdl
+event \"PreToolUse\"   // wrong: a Claude Code name
+event \"pre-tool\"     // right
+```";
+
+    UnknownTool = "unknown-tool", Error, "a tool name hookc does not know",
+"Tools are written in harness-neutral words: `shell`, `read`, `write`, `edit`, `web-fetch`,
+plus MCP tools with `mcp \"server\" \"tool\"`. A harness's own tool name can be given with a
+type annotation naming the harness: `tool (claude)\"NotebookEdit\"`.
+
+Names are case-sensitive in every harness (a Claude matcher `bash` never fires for `Bash`),
+which is why hookc takes neutral words and writes the exact names itself.";
+
+    UnknownHarness = "unknown-harness", Error, "a harness name hookc does not know",
+"Harnesses are `claude`, `codex`, `copilot`, `cursor`, `gemini`, `antigravity`, `kimi` and
+`opencode`. Only those hookc can emit for may appear in `targets`.";
+
+    MissingDecision = "missing-decision", Error, "a guard without a decision",
+"Every guard says what happens when it matches: `deny \"…\"`, `ask \"…\"`, `allow`,
+`context \"…\"`, or `block \"…\"` on stop events. Without one the guard would do nothing.";
+
+    ConflictingDecisions = "conflicting-decisions", Error, "a guard with more than one decision",
+"A guard has one decision. To deny some calls and ask for others, write two guards; when
+both match, the strictest decision wins (deny > ask > allow > context).";
+
+    DecisionNotForEvent = "decision-not-for-event", Error, "a decision the guard's event cannot take",
+"`block` keeps the agent working and exists only on `stop` and `subagent-stop`; `deny` and
+`ask` refuse a call and exist only on `pre-tool` and `prompt`. `post-tool` runs after the
+tool ran, so it can only add `context` or `block` (feedback the model reads).
+
+```kdl
+guard \"tests-pass\" { event \"stop\"; deny \"Run the tests\" }    // wrong
+guard \"tests-pass\" { event \"stop\"; block \"Run the tests\" }   // right
+```";
+
+    EmptyReason = "empty-reason", Error, "a refusal without a reason",
+"A `deny`, `ask` or `block` needs a reason: it is what the model reads, and some harnesses
+(Codex) treat a denial with an empty reason as invalid and let the call through.
+Write the reason as an instruction: what to do instead.";
+
+    ComplainingReason = "complaining-reason", Warning, "a reason that complains instead of instructing",
+"A reason such as \"Blocked!\" or \"not allowed\" tells the model nothing it can act on, so
+it tries the same thing in another spelling. Say what to do instead:
+
+```kdl
+deny \"Force push is not allowed\"                                        // complains
+deny \"Do not force-push. Push to a new branch and open a pull request.\"  // instructs
+```
+
+hookc warns when a reason has no instruction-like words (use, run, ask, instead, push, …).";
+
+    InvalidRegex = "invalid-regex", Error, "a regex that does not parse or leaves the portable subset",
+"Regexes are parsed with Rust's `regex-syntax` and run with its linear-time engine.
+Look-around and back-references are not supported (they need backtracking, which can hang
+a guard). The label points at the offending part inside the string.
+
+Write regexes as raw strings so backslashes need no doubling: `regex #\"git\\s+push\"#`.";
+
+    InvalidGlob = "invalid-glob", Error, "a path glob that does not parse",
+"Path globs use `*` (within one directory), `**` (across directories), `?`, `[abc]` and
+`{a,b}`. A glob without `/` matches the file name in any directory. A leading `!` excludes.";
+
+    InvalidCommandPattern = "invalid-command-pattern", Error, "a command pattern hookc cannot use",
+"A command pattern names a program, optional subcommand words, flag groups and argument
+globs:
+
+```kdl
+command \"git\" \"push\" {
+    flag \"--force\" \"-f\" \"--force-with-lease\"   // any one of these spellings
+}
+command \"rm\" {
+    flag \"-r\" \"-R\" \"--recursive\"
+    flag \"-f\" \"--force\"
+    arg \"/\" \"~\" \".\" \"*\"
+}
+```
+
+Flags must start with `-`; a group must list at least one spelling.";
+
+    NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
+"A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
+call. That is rarely meant; add what it should match, or say `tool \"*\"` to mean it.";
+
+    ConditionNeedsTool = "condition-needs-tool", Error, "a condition that the guard's tools never carry",
+"`command` only matches shell calls, and `path` only calls that touch files (`read`,
+`write`, `edit`, and shell redirections). A guard with `command` but tools that never run
+commands would never fire. Add `tool \"shell\"`, or drop the condition.";
+
+    ExampleContradicts = "example-contradicts", Error, "an example whose expectation the guard does not meet",
+"`example` lines are tests that run on every build. This one expects a decision the policy
+does not reach for that call. Either the guard or the example is wrong; the message says
+what the policy decided and which guards matched.";
+
+    InvalidExample = "invalid-example", Error, "an example hookc cannot run",
+"An example gives the call to try (a command for shell guards, `path=` for file tools,
+`text=` for prompt guards) and `expect=` one of `deny`, `ask`, `allow`, `context`, `block`,
+or `pass` (no guard matches).";
+
+    InvalidSetting = "invalid-setting", Error, "a policy-wide setting with a bad value",
+"`timeout` is whole seconds from 1 to 600; `on-error` is `deny` (the default) or `ask`.";
+
+    Unsupported = "unsupported", Warning, "a harness cannot do what a guard asks",
+"Harnesses differ: some events cannot block in some harnesses, `ask` is honoured only in
+some, some tools do not exist everywhere. hookc says what will happen instead. Silence it
+for one guard and harness with `allow-degraded \"harness\"` once you have read it.";
+
+    MergeFailed = "merge-failed", Error, "an existing harness file could not be merged",
+"hookc merges its hooks into harness files you may also edit. When such a file does not
+parse, or has an unexpected shape where hookc's entries go, hookc leaves it untouched and
+reports where it fails. Fix the file (or move it away) and build again.";
+
+    Conflict = "conflict", Error, "an entry hookc owns was edited by hand",
+"An entry hookc wrote earlier was changed on disk since the last build. hookc will not
+overwrite hand edits; move your change into `policy.kdl`, or build with `--force`.";
+
+    Drift = "drift", Error, "generated files are out of date",
+"`hookc check` found generated files or owned entries that differ from what `policy.kdl`
+compiles to. Run `hookc build` and commit the result.";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "hookc::{}", self.name())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let s = s.strip_prefix("hookc::").unwrap_or(s);
+        Code::ALL.iter().copied().find(|c| c.name() == s).ok_or(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            assert!(seen.insert(code.name()), "duplicate {}", code.name());
+            assert!(
+                code.name()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{} is not kebab-case",
+                code.name()
+            );
+            assert_eq!(code.to_string().parse::<Code>(), Ok(*code));
+            assert!(!code.explanation().trim().is_empty());
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Guard payloads rendered from the handlebars templates in `templates/`.
+//!
+//! The templates are compiled into the binary. HTML escaping is off (it would
+//! corrupt shell), strict mode is on (a missing variable is an error, not an
+//! empty string). Policy text never reaches a template: shims contain only
+//! fixed words (harness, event) and fixed refusal text, so nothing a policy
+//! says can become shell code.
+
+use std::sync::OnceLock;
+
+use handlebars::Handlebars;
+use serde::Serialize;
+
+const SHIM: &str = include_str!("../../templates/shim.sh.hbs");
+const REFUSALS: &[(&str, &str)] = &[(
+    "claude",
+    include_str!("../../templates/claude/refuse.sh.hbs"),
+)];
+
+fn registry() -> &'static Handlebars<'static> {
+    static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut hb = Handlebars::new();
+        hb.set_strict_mode(true);
+        hb.register_escape_fn(handlebars::no_escape);
+        hb.register_template_string("shim", SHIM)
+            .expect("templates/shim.sh.hbs parses");
+        for (harness, text) in REFUSALS {
+            hb.register_template_string(&format!("{harness}/refuse"), *text)
+                .expect("refusal templates parse");
+        }
+        hb
+    })
+}
+
+/// What a shim needs to know.
+#[derive(Debug, Serialize)]
+pub struct Shim<'a> {
+    pub header: String,
+    pub harness: &'a str,
+    pub harness_name: &'a str,
+    pub event: &'a str,
+    /// The harness's own name for the event.
+    pub native_event: &'a str,
+    /// `deny` or `ask`: what the call gets when hookc cannot answer.
+    pub on_error: &'a str,
+    /// Path of `policy.json` relative to the shim's own directory.
+    pub policy_from_shim: &'a str,
+}
+
+/// Render a POSIX-sh shim for one harness and event.
+pub fn render_shim(shim: &Shim) -> String {
+    let hb = registry();
+    let refuse = hb
+        .render(&format!("{}/refuse", shim.harness), shim)
+        .expect("refusal template renders");
+    #[derive(Serialize)]
+    struct Full<'a> {
+        #[serde(flatten)]
+        shim: &'a Shim<'a>,
+        refuse: String,
+    }
+    hb.render("shim", &Full { shim, refuse })
+        .expect("shim template renders")
+}

@@ -1,0 +1,363 @@
+//! The reference semantics of a policy: one call in, one verdict out.
+//!
+//! `hookc guard` runs this on every tool call, examples run through it at
+//! build time, and `hookc test` compares the generated hooks against it.
+//! One implementation decides everywhere.
+//!
+//! Matching, per guard: the event must be the guard's; the call's tool must be
+//! one of the guard's tools (no tools: any); and every *kind* of condition the
+//! guard has must hold: some `command` pattern matches some simple command
+//! (or the command is opaque, see below), some `regex` matches, some touched
+//! path matches a `path` glob. Several values of one kind are alternatives.
+//!
+//! When guards disagree the strictest decision wins (deny/block > ask > allow >
+//! context), and the answer carries the reason of every guard at that level.
+
+use std::cell::OnceCell;
+
+use regex::Regex;
+
+use crate::ir::{Decision, Event, ExampleCall, Expectation, Guard, Policy, Tool, ToolKind};
+use crate::paths::{self, PathSet};
+use crate::shell::{self, Analysis};
+
+/// One call as hookc sees it, whatever harness it came from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Call {
+    pub event: Option<Event>,
+    pub tool: Option<CallTool>,
+    /// The shell command line, for shell calls.
+    pub command: Option<String>,
+    /// Files the call touches, as the harness gave them.
+    pub paths: Vec<String>,
+    /// Text to run regexes over when there is no command: the prompt, the
+    /// agent's last message, or the tool input as JSON.
+    pub text: Option<String>,
+    /// The project root, to make absolute paths relative.
+    pub root: Option<String>,
+    pub home: Option<String>,
+}
+
+/// The tool of a call: its neutral kind when hookc knows it, and always the harness's own name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallTool {
+    pub kind: Option<ToolKind>,
+    pub mcp: Option<(String, String)>,
+    pub native: String,
+}
+
+impl Call {
+    /// The call an `example` line describes.
+    pub fn from_example(event: Event, example: &ExampleCall) -> Call {
+        let tool = example.tool.as_ref().map(|t| match t {
+            Tool::Known { tool } => CallTool {
+                kind: Some(*tool),
+                mcp: None,
+                native: tool.word().to_owned(),
+            },
+            Tool::Mcp { server, tool } => CallTool {
+                kind: None,
+                mcp: Some((server.clone(), tool.clone())),
+                native: format!("mcp__{server}__{tool}"),
+            },
+            Tool::Native { name, .. } => CallTool {
+                kind: None,
+                mcp: None,
+                native: name.clone(),
+            },
+        });
+        Call {
+            event: Some(event),
+            tool,
+            command: example.command.clone(),
+            paths: example.path.iter().cloned().collect(),
+            text: example.text.clone(),
+            root: None,
+            home: None,
+        }
+    }
+}
+
+/// What the policy decided, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub decision: Decision,
+    /// Every guard that reached `decision`'s level, in policy order.
+    pub hits: Vec<Hit>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub guard: String,
+    pub decision: Decision,
+    pub reason: String,
+    pub message: Option<String>,
+}
+
+impl Verdict {
+    /// The text the model reads: one reason, or every reason numbered.
+    pub fn reason(&self) -> String {
+        let reasons: Vec<&str> = self
+            .hits
+            .iter()
+            .map(|h| h.reason.as_str())
+            .filter(|r| !r.is_empty())
+            .collect();
+        match reasons.as_slice() {
+            [] => String::new(),
+            [one] => (*one).to_owned(),
+            many => {
+                let mut out = format!(
+                    "{} policy rules apply to this call; address each:",
+                    many.len()
+                );
+                for (i, reason) in many.iter().enumerate() {
+                    out.push_str(&format!("\n{}. {}", i + 1, reason));
+                }
+                out
+            }
+        }
+    }
+
+    /// The text for the user, if any guard has one.
+    pub fn message(&self) -> Option<String> {
+        let messages: Vec<&str> = self
+            .hits
+            .iter()
+            .filter_map(|h| h.message.as_deref())
+            .collect();
+        (!messages.is_empty()).then(|| messages.join("\n"))
+    }
+
+    pub fn guard_names(&self) -> Vec<&str> {
+        self.hits.iter().map(|h| h.guard.as_str()).collect()
+    }
+}
+
+/// Whether a verdict meets an example's expectation. `allow` is met by any
+/// outcome that lets the call proceed (an explicit allow, added context, or no match).
+pub fn meets(verdict: Option<&Verdict>, expect: Expectation) -> bool {
+    match (expect, verdict) {
+        (Expectation::Pass, None) => true,
+        (Expectation::Pass, Some(_)) => false,
+        (Expectation::Decision(Decision::Allow), None) => true,
+        (Expectation::Decision(Decision::Allow), Some(v)) => {
+            matches!(v.decision, Decision::Allow | Decision::Context)
+        }
+        (Expectation::Decision(_), None) => false,
+        (Expectation::Decision(d), Some(v)) => v.decision == d,
+    }
+}
+
+/// A policy ready to evaluate calls; compiles each guard's regexes and globs
+/// the first time a call reaches that guard, so a call pays only for the
+/// guards of its event and tool.
+pub struct Evaluator<'p> {
+    policy: &'p Policy,
+    compiled: Vec<OnceCell<Compiled>>,
+}
+
+struct Compiled {
+    regexes: Vec<Regex>,
+    paths: Option<PathSet>,
+}
+
+impl<'p> Evaluator<'p> {
+    pub fn new(policy: &'p Policy) -> Self {
+        Self {
+            policy,
+            compiled: policy.guards.iter().map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    pub fn evaluate(&self, call: &Call) -> Option<Verdict> {
+        let facts = Facts::new(call);
+        let mut hits: Vec<Hit> = Vec::new();
+        for (guard, compiled) in self.policy.guards.iter().zip(&self.compiled) {
+            if Some(guard.event) != call.event || !tool_applies(guard, call) {
+                continue;
+            }
+            let compiled = compiled.get_or_init(|| compile(guard));
+            if let Some(hit) = match_guard(guard, compiled, call, &facts) {
+                hits.push(hit);
+            }
+        }
+        let level = hits.iter().map(|h| h.decision.strictness()).max()?;
+        hits.retain(|h| h.decision.strictness() == level);
+        Some(Verdict {
+            decision: hits[0].decision,
+            hits,
+        })
+    }
+}
+
+fn compile(guard: &Guard) -> Compiled {
+    Compiled {
+        // Regexes were checked at build time; one that no longer compiles
+        // (a policy.json edited by hand) is skipped here and caught by `hookc check`.
+        regexes: guard
+            .regexes
+            .iter()
+            .filter_map(|r| Regex::new(r).ok())
+            .collect(),
+        paths: (!guard.paths.is_empty())
+            .then(|| PathSet::new(&guard.paths).ok())
+            .flatten(),
+    }
+}
+
+fn tool_applies(guard: &Guard, call: &Call) -> bool {
+    if guard.tools.is_empty() {
+        return true;
+    }
+    let Some(tool) = &call.tool else { return false };
+    guard.tools.iter().any(|t| match t {
+        Tool::Known { tool: kind } => tool.kind == Some(*kind),
+        Tool::Mcp { server, tool: name } => tool
+            .mcp
+            .as_ref()
+            .is_some_and(|(s, t)| glob_word(server, s) && glob_word(name, t)),
+        Tool::Native { name, .. } => *name == tool.native,
+    })
+}
+
+/// Facts about a call that several guards need, computed at most once.
+struct Facts<'c> {
+    call: &'c Call,
+    analysis: OnceCell<Option<Analysis>>,
+    paths: OnceCell<Vec<String>>,
+}
+
+impl<'c> Facts<'c> {
+    fn new(call: &'c Call) -> Self {
+        Self {
+            call,
+            analysis: OnceCell::new(),
+            paths: OnceCell::new(),
+        }
+    }
+
+    fn analysis(&self) -> Option<&Analysis> {
+        self.analysis
+            .get_or_init(|| self.call.command.as_deref().map(shell::analyze))
+            .as_ref()
+    }
+
+    fn paths(&self) -> &[String] {
+        self.paths.get_or_init(|| {
+            let mut raw: Vec<&str> = self.call.paths.iter().map(String::as_str).collect();
+            if let Some(analysis) = self.analysis() {
+                for command in &analysis.commands {
+                    raw.extend(command.redirects.iter().map(String::as_str));
+                }
+            }
+            raw.into_iter()
+                .map(|p| paths::normalize(p, self.call.root.as_deref(), self.call.home.as_deref()))
+                .collect()
+        })
+    }
+}
+
+fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
+    let mut opaque_reason = None;
+    if !guard.commands.is_empty() {
+        let analysis = facts.analysis()?;
+        let matched = analysis
+            .commands
+            .iter()
+            .any(|c| guard.commands.iter().any(|p| p.matches(c)));
+        if !matched {
+            if analysis.opaque.is_empty() || guard.opaque == Decision::Allow {
+                return None;
+            }
+            opaque_reason = Some(opaque_instruction(analysis));
+        }
+    }
+    if !compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts) {
+        return None;
+    }
+    if let Some(paths) = &compiled.paths
+        && !facts.paths().iter().any(|p| paths.is_match(p))
+    {
+        return None;
+    }
+    Some(match opaque_reason {
+        Some(reason) => Hit {
+            guard: guard.name.clone(),
+            decision: guard.opaque,
+            reason,
+            message: guard.message.clone(),
+        },
+        None => Hit {
+            guard: guard.name.clone(),
+            decision: guard.decision,
+            reason: guard.reason.clone(),
+            message: guard.message.clone(),
+        },
+    })
+}
+
+/// Regexes see the raw command line and each simple command re-spelled
+/// canonically (`program arg …`, wrappers removed), so a regex written for
+/// `git push --force` also sees `sudo /usr/bin/git  push --force`.
+fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
+    let mut subjects: Vec<String> = Vec::new();
+    if let Some(command) = &call.command {
+        subjects.push(command.clone());
+        if let Some(analysis) = facts.analysis() {
+            for c in &analysis.commands {
+                let mut line = c.program.clone();
+                for arg in &c.args {
+                    line.push(' ');
+                    line.push_str(arg);
+                }
+                subjects.push(line);
+            }
+        }
+    }
+    if let Some(text) = &call.text {
+        subjects.push(text.clone());
+    }
+    subjects
+        .iter()
+        .any(|s| regexes.iter().any(|r| r.is_match(s)))
+}
+
+fn opaque_instruction(analysis: &Analysis) -> String {
+    let mut reasons: Vec<&str> = analysis.opaque.iter().map(|o| o.reason.as_str()).collect();
+    reasons.dedup();
+    format!(
+        "hookc could not check this shell command because it uses {}. Rewrite it as plain commands \
+         (literal program names and arguments, joined with && if needed) and run it again.",
+        reasons.join(", ")
+    )
+}
+
+/// `*` and `?` globbing for MCP server and tool names.
+fn glob_word(pattern: &str, text: &str) -> bool {
+    fn go(p: &[char], t: &[char]) -> bool {
+        match (p.first(), t.first()) {
+            (None, None) => true,
+            (Some('*'), _) => go(&p[1..], t) || (!t.is_empty() && go(p, &t[1..])),
+            (Some('?'), Some(_)) => go(&p[1..], &t[1..]),
+            (Some(a), Some(b)) if a == b => go(&p[1..], &t[1..]),
+            _ => false,
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    go(&p, &t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_globs() {
+        assert!(glob_word("process_*", "process_refund"));
+        assert!(glob_word("*", "anything"));
+        assert!(!glob_word("process_?", "process_refund"));
+        assert!(glob_word("pay??nts", "payments"));
+    }
+}

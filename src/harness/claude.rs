@@ -1,0 +1,322 @@
+//! Claude Code: hooks merged into `.claude/settings.json`.
+//!
+//! Protocol facts this file relies on (see `shared/harnesses/claude-code.md`
+//! and the oracle runs):
+//! - Only exit status 2 blocks. Exit 1, a missing script (127) or a timeout
+//!   let the call through, so the shim turns every failure into exit 2.
+//! - On exit 2 the model reads stderr (or the JSON reason when stdout has
+//!   one); hookc writes both, with the same text.
+//! - Matchers are JavaScript regexes tested unanchored against the tool name
+//!   unless they are plain word lists; hookc always writes an anchored
+//!   alternation, `^(?:Bash)$`, which means the same on every version.
+//! - Tool names are case-sensitive (`Bash`, not `bash`); MCP tools are
+//!   `mcp__<server>__<tool>`.
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use super::{
+    Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, glob_to_regex,
+    string_at,
+};
+use crate::emit::{Artifact, Content, EmitCx, Shim, header, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Claude;
+
+/// Hook entries hookc owns are recognised by this path in their command.
+const MARKER: &str = "/.hookc/claude/";
+const SETTINGS: &str = ".claude/settings.json";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Claude,
+    name: "Claude Code",
+    events: &[
+        (Event::PreTool, "PreToolUse"),
+        (Event::PostTool, "PostToolUse"),
+        (Event::Prompt, "UserPromptSubmit"),
+        (Event::Stop, "Stop"),
+        (Event::SubagentStop, "SubagentStop"),
+        (Event::SessionStart, "SessionStart"),
+    ],
+    tools: &[
+        (ToolKind::Shell, &["Bash"]),
+        (ToolKind::Read, &["Read"]),
+        (ToolKind::Write, &["Write"]),
+        (ToolKind::Edit, &["Edit", "MultiEdit", "NotebookEdit"]),
+        (ToolKind::WebFetch, &["WebFetch"]),
+    ],
+    can_block: &[
+        Event::PreTool,
+        Event::PostTool,
+        Event::Prompt,
+        Event::Stop,
+        Event::SubagentStop,
+    ],
+    honours_ask: &[Event::PreTool],
+    options: &[OptionSpec {
+        name: "on-failure-block",
+        kind: OptionKind::Bool,
+        doc: "also write `\"onFailure\": \"block\"` on each hook (needs Claude Code 2.1.295 or newer; older versions may reject the settings file)",
+    }],
+    todo: &["install hookc on every machine that runs Claude Code in this repo (or set HOOKC_BIN)"],
+};
+
+impl Harness for Claude {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        let on_failure_block = policy
+            .harness_options
+            .get(&HarnessId::Claude)
+            .and_then(|o| o.get("on-failure-block"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        for &(event, native) in PROFILE.events {
+            let guards: Vec<_> = policy.guards.iter().filter(|g| g.event == event).collect();
+            if guards.is_empty() {
+                continue;
+            }
+            let mut names = Vec::new();
+            let mut any_tool = false;
+            for guard in &guards {
+                let before = names.len();
+                if guard.tools.is_empty() {
+                    any_tool = true;
+                }
+                for tool in &guard.tools {
+                    names.extend(matcher_names(tool));
+                }
+                if event.has_tools() && !guard.tools.is_empty() && names.len() == before {
+                    cx.unsupported(
+                        guard,
+                        HarnessId::Claude,
+                        "none of this guard's tools exists in Claude Code".to_owned(),
+                        "the guard will not run there".to_owned(),
+                    );
+                }
+            }
+            if event.has_tools() && !any_tool && names.is_empty() {
+                continue;
+            }
+            let script = format!(".hookc/claude/{}.sh", event.word());
+            let mut handler = json!({
+                "type": "command",
+                "command": format!("\"$CLAUDE_PROJECT_DIR\"/{script}"),
+                "timeout": policy.timeout,
+            });
+            if on_failure_block {
+                handler["onFailure"] = json!("block");
+            }
+            let mut group = serde_json::Map::new();
+            if event.has_tools() && !any_tool {
+                group.insert("matcher".into(), json!(anchored_alternation(names)));
+            }
+            group.insert("hooks".into(), json!([handler]));
+            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+
+            let on_error = if event == Event::PreTool {
+                policy.on_error.word()
+            } else {
+                "deny"
+            };
+            cx.whole(
+                script,
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "claude",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    on_error,
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        cx.add(Artifact {
+            path: SETTINGS.to_owned(),
+            content: Content::JsonEntries {
+                container: vec!["hooks".to_owned()],
+                entries,
+                ensure: Vec::new(),
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let mut call = Call {
+            event: Some(event),
+            root: std::env::var("CLAUDE_PROJECT_DIR").ok().or_else(|| {
+                payload
+                    .get("cwd")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            }),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let name = string_at(payload, "/tool_name")?;
+                let input = payload
+                    .get("tool_input")
+                    .filter(|v| v.is_object())
+                    .ok_or("the payload has no `tool_input` object")?;
+                let kind = PROFILE.tool_kind(name);
+                let mcp = split_mcp(name);
+                match kind {
+                    Some(ToolKind::Shell) => {
+                        call.command = Some(string_at(input, "/command")?.to_owned());
+                    }
+                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+                        let key = if name == "NotebookEdit" {
+                            "/notebook_path"
+                        } else {
+                            "/file_path"
+                        };
+                        call.paths.push(string_at(input, key)?.to_owned());
+                        call.text = Some(input.to_string());
+                    }
+                    _ => call.text = Some(input.to_string()),
+                }
+                call.tool = Some(CallTool {
+                    kind,
+                    mcp,
+                    native: name.to_owned(),
+                });
+            }
+            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
+            Event::Stop | Event::SubagentStop => {
+                call.text = payload
+                    .get("last_assistant_message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+            Event::SessionStart => {
+                call.text = payload
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let native = PROFILE.event_name(event).unwrap_or("PreToolUse");
+        let reason = verdict.reason();
+        let mut out = serde_json::Map::new();
+        let refuses = verdict.decision.refuses();
+        match (event, verdict.decision) {
+            (Event::PreTool, decision) if decision != Decision::Context => {
+                out.insert(
+                    "hookSpecificOutput".into(),
+                    json!({
+                        "hookEventName": native,
+                        "permissionDecision": decision.word(),
+                        "permissionDecisionReason": reason,
+                    }),
+                );
+            }
+            (_, Decision::Context) => {
+                out.insert(
+                    "hookSpecificOutput".into(),
+                    json!({ "hookEventName": native, "additionalContext": reason }),
+                );
+            }
+            // Prompt, post-tool and stop refusals use the top-level decision.
+            _ => {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), json!(reason));
+            }
+        }
+        if let Some(message) = verdict.message() {
+            out.insert("systemMessage".into(), json!(message));
+        }
+        let mut stdout = Value::Object(out).to_string();
+        stdout.push('\n');
+        if refuses {
+            Answer {
+                stdout,
+                stderr: format!("{reason}\n"),
+                exit: 2,
+            }
+        } else {
+            Answer {
+                stdout,
+                stderr: String::new(),
+                exit: 0,
+            }
+        }
+    }
+}
+
+/// The names a matcher needs for one guard tool, as regex fragments.
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    match tool {
+        Tool::Known { tool } => PROFILE
+            .tool_names(*tool)
+            .iter()
+            .map(|n| regex::escape(n))
+            .collect(),
+        Tool::Mcp { server, tool } => vec![format!(
+            "mcp__{}__{}",
+            glob_to_regex(server),
+            glob_to_regex(tool)
+        )],
+        Tool::Native {
+            harness: HarnessId::Claude,
+            name,
+        } => vec![regex::escape(name)],
+        Tool::Native { .. } => Vec::new(),
+    }
+}
+
+/// `mcp__server__tool` → (server, tool). Server names may contain single
+/// underscores (`plugin_x_y`), so split at the first double underscore.
+fn split_mcp(name: &str) -> Option<(String, String)> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    Some((server.to_owned(), tool.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_mcp_names_at_the_first_double_underscore() {
+        assert_eq!(
+            split_mcp("mcp__plugin_pay_stripe__process_refund"),
+            Some(("plugin_pay_stripe".into(), "process_refund".into()))
+        );
+        assert_eq!(split_mcp("Bash"), None);
+    }
+
+    #[test]
+    fn matcher_names_are_exact_and_escaped() {
+        let mcp = Tool::Mcp {
+            server: "pay-ments".into(),
+            tool: "refund_*".into(),
+        };
+        assert_eq!(matcher_names(&mcp), vec![r"mcp__pay\-ments__refund_.*"]);
+        assert_eq!(
+            anchored_alternation(matcher_names(&Tool::Known {
+                tool: ToolKind::Edit
+            })),
+            "^(?:Edit|MultiEdit|NotebookEdit)$"
+        );
+    }
+}

@@ -1,0 +1,169 @@
+//! One module per harness behind one trait, plus the table that lists them.
+//!
+//! Adding a harness means one new file here and one line in [`all`]. Nothing
+//! outside this module knows a harness's event names, tool names, file
+//! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
+
+mod claude;
+
+use serde_json::Value;
+
+use crate::emit::EmitCx;
+use crate::eval::{Call, Verdict};
+use crate::ir::{Event, HarnessId, Policy, ToolKind};
+
+pub use claude::Claude;
+
+/// What one harness needs from hookc: its files, and its half of the guard protocol.
+pub trait Harness: Sync {
+    fn id(&self) -> HarnessId {
+        self.profile().id
+    }
+
+    /// Facts about the harness, as data (also the source of the book's capability matrix).
+    fn profile(&self) -> &'static Profile;
+
+    /// Add this harness's config entries and guard payloads to `cx`, and warn
+    /// (with a span on the guard) about what the harness cannot do.
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx);
+
+    /// Read the harness's stdin payload for `event` into a [`Call`].
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String>;
+
+    /// Answer in the harness's protocol. `None`: no guard matched.
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer;
+}
+
+/// What `hookc guard` writes and how it exits.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Answer {
+    pub stdout: String,
+    pub stderr: String,
+    /// 0 answered (including "no objection"), 2 an explicit refusal.
+    pub exit: i32,
+}
+
+/// Facts about a harness, as data.
+#[derive(Debug)]
+pub struct Profile {
+    pub id: HarnessId,
+    /// The product's name, for people.
+    pub name: &'static str,
+    /// hookc event → the harness's own event name; a missing event is not supported.
+    pub events: &'static [(Event, &'static str)],
+    /// hookc tool → the harness's own tool names.
+    pub tools: &'static [(ToolKind, &'static [&'static str])],
+    /// Events on which the harness can refuse (deny, or block a stop).
+    pub can_block: &'static [Event],
+    /// Events on which the harness honours `ask`.
+    pub honours_ask: &'static [Event],
+    /// Options accepted in `harness "<id>" { … }`.
+    pub options: &'static [OptionSpec],
+    /// What the user must still do after a build, in one line each.
+    pub todo: &'static [&'static str],
+}
+
+impl Profile {
+    pub fn event_name(&self, event: Event) -> Option<&'static str> {
+        self.events
+            .iter()
+            .find(|(e, _)| *e == event)
+            .map(|(_, n)| *n)
+    }
+
+    pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {
+        self.tools
+            .iter()
+            .find(|(t, _)| *t == tool)
+            .map_or(&[], |(_, names)| names)
+    }
+
+    /// The neutral kind of a native tool name, if hookc knows it.
+    pub fn tool_kind(&self, native: &str) -> Option<ToolKind> {
+        self.tools
+            .iter()
+            .find(|(_, names)| names.contains(&native))
+            .map(|(t, _)| *t)
+    }
+}
+
+#[derive(Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub doc: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    Bool,
+    Count,
+}
+
+impl OptionKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            OptionKind::Bool => "`#true` or `#false`",
+            OptionKind::Count => "a whole number",
+        }
+    }
+}
+
+static ALL: &[&dyn Harness] = &[&Claude];
+
+/// Every harness this hookc can emit for, in a fixed order.
+pub fn all() -> &'static [&'static dyn Harness] {
+    ALL
+}
+
+pub fn get(id: HarnessId) -> Option<&'static dyn Harness> {
+    ALL.iter().copied().find(|h| h.id() == id)
+}
+
+/// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).
+pub fn glob_to_regex(glob: &str) -> String {
+    let mut out = String::new();
+    for c in glob.chars() {
+        match c {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            c => out.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    out
+}
+
+/// `^(?:A|B)$` over already-regex-safe alternatives, sorted and deduplicated
+/// so output does not depend on guard order.
+pub fn anchored_alternation(mut alternatives: Vec<String>) -> String {
+    alternatives.sort();
+    alternatives.dedup();
+    format!("^(?:{})$", alternatives.join("|"))
+}
+
+/// Read the string at `pointer` (JSON pointer) or say what is missing.
+pub fn string_at<'v>(payload: &'v Value, pointer: &str) -> Result<&'v str, String> {
+    match payload.pointer(pointer) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(format!(
+            "`{}` should be a string, found {}",
+            pointer.trim_start_matches('/').replace('/', "."),
+            json_type(other)
+        )),
+        None => Err(format!(
+            "the payload has no `{}`",
+            pointer.trim_start_matches('/').replace('/', ".")
+        )),
+    }
+}
+
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

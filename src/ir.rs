@@ -1,0 +1,224 @@
+//! The validated, harness-neutral policy.
+//!
+//! This is what every emitter reads and what `hookc guard` evaluates at run
+//! time (serialised as `.hookc/policy.json`). It has no KDL in it and no
+//! unresolved names: if an `ir::Policy` exists, it is valid. Spans survive
+//! only as `origin` fields (not serialised), so emitters can still point a
+//! capability warning at the guard in `policy.kdl`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::shell::CommandPattern;
+use crate::source::Span;
+
+/// Bumped when `.hookc/policy.json` changes incompatibly; `hookc guard`
+/// refuses a policy with a newer format than it understands.
+pub const FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Policy {
+    pub format: u32,
+    /// The policy file this was compiled from, relative to the project root.
+    pub source: String,
+    /// Seconds a harness gives a guard before it gives up.
+    pub timeout: u32,
+    /// What the call gets when a guard cannot decide (bad payload, missing policy).
+    pub on_error: Decision,
+    pub targets: Vec<HarnessId>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub harness_options: BTreeMap<HarnessId, BTreeMap<String, serde_json::Value>>,
+    pub guards: Vec<Guard>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Guard {
+    pub name: String,
+    pub event: Event,
+    /// Empty: every tool (or, for events without tools, every call).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CommandPattern>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regexes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// What a shell command hookc cannot fully understand means for this guard.
+    pub opaque: Decision,
+    pub decision: Decision,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip)]
+    pub examples: Vec<Example>,
+    #[serde(skip)]
+    pub allow_degraded: Vec<HarnessId>,
+    #[serde(skip)]
+    pub origin: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub call: ExampleCall,
+    pub expect: Expectation,
+    pub origin: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExampleCall {
+    pub tool: Option<Tool>,
+    pub command: Option<String>,
+    pub path: Option<String>,
+    pub text: Option<String>,
+}
+
+/// What an example expects the whole policy to decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expectation {
+    Decision(Decision),
+    /// No guard matches.
+    Pass,
+}
+
+macro_rules! word_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $word:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum $name { $( $(#[$vdoc])* #[serde(rename = $word)] $variant, )* }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            pub const WORDS: &'static [&'static str] = &[$($word),*];
+
+            /// The word users write in `policy.kdl`.
+            pub fn word(self) -> &'static str {
+                match self { $($name::$variant => $word,)* }
+            }
+
+            pub fn from_word(word: &str) -> Option<Self> {
+                match word { $($word => Some($name::$variant),)* _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.word())
+            }
+        }
+    };
+}
+
+word_enum! {
+    /// When a guard runs, in hookc's harness-neutral words.
+    Event {
+        /// Before a tool runs; can refuse it.
+        PreTool = "pre-tool",
+        /// After a tool ran; can only tell the model.
+        PostTool = "post-tool",
+        /// When the user submits a prompt.
+        Prompt = "prompt",
+        /// When the agent wants to finish its turn.
+        Stop = "stop",
+        /// When a subagent wants to finish.
+        SubagentStop = "subagent-stop",
+        /// When a session starts.
+        SessionStart = "session-start",
+    }
+}
+
+impl Event {
+    /// Events that concern one tool call (and so have tools and matchers).
+    pub fn has_tools(self) -> bool {
+        matches!(self, Event::PreTool | Event::PostTool)
+    }
+}
+
+word_enum! {
+    /// What a guard decides when it matches.
+    Decision {
+        Deny = "deny",
+        Ask = "ask",
+        Allow = "allow",
+        Context = "context",
+        Block = "block",
+    }
+}
+
+impl Decision {
+    /// Strictest first: when guards disagree, the strictest decision wins.
+    /// `block` (stop events) refuses like `deny`.
+    pub fn strictness(self) -> u8 {
+        match self {
+            Decision::Deny | Decision::Block => 4,
+            Decision::Ask => 3,
+            Decision::Allow => 2,
+            Decision::Context => 1,
+        }
+    }
+
+    pub fn needs_reason(self) -> bool {
+        !matches!(self, Decision::Allow)
+    }
+
+    pub fn refuses(self) -> bool {
+        matches!(self, Decision::Deny | Decision::Block)
+    }
+}
+
+word_enum! {
+    /// The harnesses hookc can compile for.
+    HarnessId {
+        Claude = "claude",
+        Codex = "codex",
+        Copilot = "copilot",
+        Cursor = "cursor",
+        Gemini = "gemini",
+        Antigravity = "antigravity",
+        Kimi = "kimi",
+        Opencode = "opencode",
+    }
+}
+
+word_enum! {
+    /// Tools in harness-neutral words.
+    ToolKind {
+        Shell = "shell",
+        Read = "read",
+        Write = "write",
+        Edit = "edit",
+        WebFetch = "web-fetch",
+    }
+}
+
+/// A tool a guard applies to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Tool {
+    Known {
+        tool: ToolKind,
+    },
+    /// An MCP tool; `server` and `tool` may be globs (`*`, `?`).
+    Mcp {
+        server: String,
+        tool: String,
+    },
+    /// A harness's own tool name, written `tool (claude)"NotebookEdit"`.
+    Native {
+        harness: HarnessId,
+        name: String,
+    },
+}
+
+impl fmt::Display for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tool::Known { tool } => write!(f, "{tool}"),
+            Tool::Mcp { server, tool } => write!(f, "mcp {server}/{tool}"),
+            Tool::Native { harness, name } => write!(f, "({harness}){name}"),
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! hookc compiles one `policy.kdl` into fail-closed hooks for AI coding-agent
+//! harnesses, and answers those hooks at run time (`hookc guard`).
+//!
+//! The pipeline, one module per stage:
+//!
+//! ```text
+//! policy.kdl ─ syntax (parse, decode) ─▶ ast ─ resolve ─▶ ir ─ harness::*::emit ─▶ emit::Artifact
+//!            ─ plan (against disk and .hookc/manifest.json) ─▶ write | check | --dry-run
+//! hook call ─ runtime (hookc guard) ─ harness::decode_call ─▶ eval ─▶ harness::answer
+//! ```
+//!
+//! The library API is not stable; the command line is the interface.
+
+pub mod ast;
+pub mod cli;
+pub mod compile;
+pub mod diag;
+pub mod emit;
+pub mod eval;
+pub mod exit;
+pub mod harness;
+pub mod ir;
+pub mod manifest;
+pub mod merge;
+pub mod paths;
+pub mod plan;
+pub mod resolve;
+pub mod runtime;
+pub mod shell;
+pub mod source;
+pub mod syntax;
+pub mod write;
+
+mod commands;
+
+pub use commands::run;

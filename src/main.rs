@@ -1,0 +1,6 @@
+use clap::Parser;
+
+fn main() {
+    let cli = hookc::cli::Cli::parse();
+    std::process::exit(hookc::run(cli));
+}

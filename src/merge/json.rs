@@ -1,0 +1,1616 @@
+//! Merging hook entries into JSON / JSONC harness files (`.claude/settings.json`,
+//! `.gemini/settings.json`, `.cursor/hooks.json`, `.codex/hooks.json`).
+//!
+//! The file is parsed with `jsonc-parser` into an AST with byte ranges; the merge is then a
+//! list of text edits. Nothing outside the spliced ranges is re-serialised, which is how
+//! comments, key order, spacing, CRLF, a BOM and a missing final newline survive.
+//!
+//! The edits are designed as exact inverses:
+//!
+//! * **Insertion** after the last remaining element `A` of an array (or member of an object)
+//!   puts each new entry on its own line, `NL indent entry`, at the end of `A`'s line (after a
+//!   comment that follows `A` on that line). If `A` had no comma, one is added right after `A`;
+//!   if it had one (trailing-comma style), every inserted entry gets one too.
+//! * **Removal** of an entry deletes the entry, its own comma, and the line break plus
+//!   indentation in front of it; when the last entry goes and the array had no trailing
+//!   comma, the comma of the last remaining entry goes too.
+//!
+//! Removal never deletes a comment, so a comment a user wrote between hookc's entries stays.
+//! Merging is "remove every owned entry, then append the desired ones"; when the result means
+//! the same JSON as the input, the input is returned unchanged, byte for byte.
+
+use indexmap::IndexMap;
+use jsonc_parser::ast;
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
+use serde_json::Value;
+
+use super::{Edit, MergeError, Merged, apply_edits, error_at, newline_of, split_bom};
+
+/// Owned entries live in arrays that are the members of the object at `container` (e.g. ["hooks"]):
+/// `hooks.PreToolUse: [ …entries… ]`. `desired` maps member name → the entries hookc wants there,
+/// in order. `is_owned` recognises hookc's entries (it looks e.g. for a marker path in a command).
+/// `ensure` lists top-level members hookc needs and adds only when absent (e.g. ("version", 1) for Cursor); it never changes an existing one.
+///
+/// * `existing: None` (no file): a fresh document, two-space indent, LF, final newline, ensure
+///   members first, then the container; only non-empty arrays. Nothing desired → [`Merged::Empty`].
+/// * Otherwise the text is parsed as JSONC (comments and trailing commas allowed; the caller
+///   decides whether a harness forbids them). Every element that `is_owned` is removed from
+///   every array member of the container, then the desired entries are appended at the end of
+///   their member's array (member and container path are created at the end of their object
+///   when missing). An array that held only owned entries is removed, and so is a container
+///   object that held only such arrays (up to, not including, the root) — but only when
+///   nothing is desired at all and no comment is inside; something that was empty before this
+///   call (a user's `"hooks": {}`) is never removed.
+/// * `ensure` members are added (at the end of the root object) only when some entry is desired.
+/// * When the result means the same JSON as `existing`, `existing` is returned byte for byte.
+/// * [`Merged::Empty`] is returned when this call removed hookc's entries and nothing is left but
+///   an empty root object or the `ensure` members with their ensured values, without comments:
+///   the file then holds nothing hookc did not create, and the caller may delete it. Pass the
+///   same `ensure` when retracting so that such a file is recognised.
+///
+/// Errors (the file is then left alone): the text is not JSONC; the root or an object on the
+/// `container` path is not an object; a member that should receive entries is not an array; a
+/// key on the path or among the container's members is duplicated (which one a harness reads is
+/// not something to guess).
+pub fn merge_entries(
+    existing: Option<&str>,
+    container: &[&str],
+    desired: &IndexMap<String, Vec<Value>>,
+    ensure: &[(&str, Value)],
+    is_owned: &dyn Fn(&Value) -> bool,
+) -> Result<Merged, MergeError> {
+    merge_impl(existing, container, desired, ensure, is_owned, true)
+}
+
+/// The owned entries currently in a file, per member (for conflict detection and `check`).
+///
+/// Only members holding at least one owned entry are listed, in file order; members that are
+/// not arrays are skipped (they cannot hold entries). A missing container gives an empty map.
+pub fn owned_entries(
+    existing: &str,
+    container: &[&str],
+    is_owned: &dyn Fn(&Value) -> bool,
+) -> Result<IndexMap<String, Vec<Value>>, MergeError> {
+    let (bom, body) = split_bom(existing);
+    let root = parse(existing, bom.len(), body)?;
+    let mut out = IndexMap::new();
+    let Some(root) = root else {
+        return Ok(out);
+    };
+    let chain = locate(existing, bom.len(), body, &root, container)?;
+    let Some(object) = chain.container() else {
+        return Ok(out);
+    };
+    for prop in &object.properties {
+        if let ast::Value::Array(array) = &prop.value {
+            let owned: Vec<Value> = array
+                .elements
+                .iter()
+                .map(to_serde)
+                .filter(|v| is_owned(v))
+                .collect();
+            if !owned.is_empty() {
+                out.insert(prop.name.as_str().to_string(), owned);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The whole merge; `shortcut: false` skips the "nothing changed, return the input" check so
+/// tests can see that remove-then-append alone already reproduces an up-to-date file.
+fn merge_impl(
+    existing: Option<&str>,
+    container: &[&str],
+    desired: &IndexMap<String, Vec<Value>>,
+    ensure: &[(&str, Value)],
+    is_owned: &dyn Fn(&Value) -> bool,
+    shortcut: bool,
+) -> Result<Merged, MergeError> {
+    let wants_any = desired.values().any(|v| !v.is_empty());
+    let Some(existing) = existing else {
+        if !wants_any {
+            return Ok(Merged::Empty);
+        }
+        return Ok(Merged::Text(fresh_document(
+            container, desired, ensure, "\n",
+        )));
+    };
+    let (bom, body) = split_bom(existing);
+    let Some(root) = parse(existing, bom.len(), body)? else {
+        // Empty (or comment-only) file: nothing to remove; write a fresh document after
+        // whatever comments are there.
+        if !wants_any {
+            return Ok(Merged::Text(existing.to_string()));
+        }
+        let nl = newline_of(body);
+        let kept = body.trim_end();
+        let sep = if kept.is_empty() { "" } else { nl };
+        let fresh = fresh_document(container, desired, ensure, nl);
+        return Ok(Merged::Text(format!("{bom}{kept}{sep}{fresh}")));
+    };
+    let chain = locate(existing, bom.len(), body, &root, container)?;
+    check_members(existing, bom.len(), &chain, desired)?;
+
+    // Phase 1: take out every owned entry (and what became empty because of that).
+    let (edits, removed_any) = removal_edits(body, &chain, desired, is_owned);
+    let stripped = apply_edits(body, edits);
+
+    // Phase 2: append the desired entries to the stripped text, re-parsed so that the
+    // insertion sees exactly what is left.
+    let result_body = if wants_any {
+        let reparsed = reparse(&stripped)?;
+        let chain2 =
+            locate(&stripped, 0, &stripped, &reparsed, container).map_err(|_| internal_error())?;
+        let edits = insertion_edits(&stripped, &chain2, container, desired, ensure);
+        apply_edits(&stripped, edits)
+    } else {
+        stripped
+    };
+
+    let result_root = reparse(&result_body)?;
+    if shortcut && to_serde(&result_root) == to_serde(&root) {
+        return Ok(Merged::Text(existing.to_string()));
+    }
+    // Never hand back a file that does not say what was asked for.
+    let check = locate(&result_body, 0, &result_body, &result_root, container)
+        .map_err(|_| internal_error())?;
+    if !owned_match(&check, desired, is_owned) {
+        return Err(internal_error());
+    }
+    if !wants_any && removed_any && only_hookc_left(&result_body, &result_root, ensure) {
+        return Ok(Merged::Empty);
+    }
+    Ok(Merged::Text(format!("{bom}{result_body}")))
+}
+
+/// jsonc-parser options for harness files: JSONC, i.e. JSON plus comments and trailing
+/// commas. The JSON5-ish extensions stay off, so whatever parses here is what a JSONC reader
+/// (and, without comments, a JSON reader) accepts.
+fn parse_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+/// Parses `body` (the text after a BOM of `bom_len` bytes); errors point into `full`.
+fn parse<'a>(
+    full: &str,
+    bom_len: usize,
+    body: &'a str,
+) -> Result<Option<ast::Value<'a>>, MergeError> {
+    jsonc_parser::parse_to_ast(body, &CollectOptions::default(), &parse_options())
+        .map(|r| r.value)
+        .map_err(|e| {
+            error_at(
+                full,
+                bom_len + e.range().start,
+                format_args!("the file is not valid JSON: {}", e.kind()),
+                "fix the file by hand (hookc leaves it untouched until it parses), \
+                 or move it away so hookc can write a new one",
+            )
+        })
+}
+
+/// Parses text hookc produced itself; failing here is a bug, reported without touching the file.
+fn reparse(text: &str) -> Result<ast::Value<'_>, MergeError> {
+    match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &parse_options()) {
+        Ok(r) => r.value.ok_or_else(internal_error),
+        Err(_) => Err(internal_error()),
+    }
+}
+
+fn internal_error() -> MergeError {
+    MergeError {
+        message: "internal error: hookc could not merge its entries into the file".to_string(),
+        offset: 0,
+        help: "the file was left untouched; please report this with a copy of the file".to_string(),
+    }
+}
+
+/// The objects from the root down the `container` path, as far as they exist.
+struct Chain<'t, 'a> {
+    /// `objects[0]` is the root; `objects[k]` is the value of member `container[k-1]`.
+    objects: Vec<&'t ast::Object<'a>>,
+    /// `prop_index[k]` is the index of member `container[k]` within `objects[k]`.
+    prop_index: Vec<usize>,
+    /// How many segments the container path has.
+    depth: usize,
+}
+
+impl<'t, 'a> Chain<'t, 'a> {
+    /// The container object, when the whole path exists.
+    fn container(&self) -> Option<&'t ast::Object<'a>> {
+        (self.objects.len() == self.depth + 1).then(|| self.objects[self.depth])
+    }
+}
+
+fn describe(value: &ast::Value) -> &'static str {
+    match value {
+        ast::Value::StringLit(_) => "a string",
+        ast::Value::NumberLit(_) => "a number",
+        ast::Value::BooleanLit(_) => "a boolean",
+        ast::Value::Object(_) => "an object",
+        ast::Value::Array(_) => "an array",
+        ast::Value::NullKeyword(_) => "null",
+    }
+}
+
+/// Finds the unique member `name` of `object`, refusing duplicates.
+fn find_prop(
+    full: &str,
+    bom_len: usize,
+    object: &ast::Object,
+    name: &str,
+) -> Result<Option<usize>, MergeError> {
+    let mut found = None;
+    for (i, prop) in object.properties.iter().enumerate() {
+        if prop.name.as_str() == name {
+            if found.is_some() {
+                return Err(error_at(
+                    full,
+                    bom_len + prop.range.start,
+                    format_args!("the key `{name}` appears more than once"),
+                    "remove the duplicate; hookc does not guess which one the harness reads",
+                ));
+            }
+            found = Some(i);
+        }
+    }
+    Ok(found)
+}
+
+fn locate<'t, 'a>(
+    full: &str,
+    bom_len: usize,
+    _body: &str,
+    root: &'t ast::Value<'a>,
+    container: &[&str],
+) -> Result<Chain<'t, 'a>, MergeError> {
+    let ast::Value::Object(root_object) = root else {
+        return Err(error_at(
+            full,
+            bom_len + root.start(),
+            format_args!(
+                "the top level of the file is {}, not an object",
+                describe(root)
+            ),
+            "hookc only merges into a file whose top level is a JSON object `{ … }`",
+        ));
+    };
+    let mut chain = Chain {
+        objects: vec![root_object],
+        prop_index: Vec::new(),
+        depth: container.len(),
+    };
+    for (k, segment) in container.iter().enumerate() {
+        let current = chain.objects[k];
+        let Some(index) = find_prop(full, bom_len, current, segment)? else {
+            break;
+        };
+        let value = &current.properties[index].value;
+        let ast::Value::Object(next) = value else {
+            let path = container[..=k].join(".");
+            return Err(error_at(
+                full,
+                bom_len + value.start(),
+                format_args!("`{path}` is {}, not an object", describe(value)),
+                format!(
+                    "hookc keeps its entries in the object `{path}`; make it an object or remove it"
+                ),
+            ));
+        };
+        chain.prop_index.push(index);
+        chain.objects.push(next);
+    }
+    Ok(chain)
+}
+
+/// Checks the members of the container that matter: no duplicate names, and every member
+/// that is to receive entries is an array.
+fn check_members(
+    full: &str,
+    bom_len: usize,
+    chain: &Chain,
+    desired: &IndexMap<String, Vec<Value>>,
+) -> Result<(), MergeError> {
+    let Some(object) = chain.container() else {
+        return Ok(());
+    };
+    for prop in &object.properties {
+        let name = prop.name.as_str();
+        find_prop(full, bom_len, object, name)?;
+        let wanted = desired.get(name).is_some_and(|v| !v.is_empty());
+        if wanted && !matches!(prop.value, ast::Value::Array(_)) {
+            return Err(error_at(
+                full,
+                bom_len + prop.value.start(),
+                format_args!("`{name}` is {}, not an array", describe(&prop.value)),
+                format!(
+                    "hookc appends its entries to the array `{name}`; make it an array or remove it"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The plain JSON value of an AST node.
+fn to_serde(value: &ast::Value) -> Value {
+    match value {
+        ast::Value::StringLit(s) => Value::String(s.value.to_string()),
+        ast::Value::NumberLit(n) => serde_json::from_str::<Value>(n.value)
+            .unwrap_or_else(|_| Value::String(n.value.to_string())),
+        ast::Value::BooleanLit(b) => Value::Bool(b.value),
+        ast::Value::NullKeyword(_) => Value::Null,
+        ast::Value::Array(a) => Value::Array(a.elements.iter().map(to_serde).collect()),
+        ast::Value::Object(o) => Value::Object(
+            o.properties
+                .iter()
+                .map(|p| (p.name.as_str().to_string(), to_serde(&p.value)))
+                .collect(),
+        ),
+    }
+}
+
+/// Whether the owned entries of the checked text are exactly the desired ones.
+fn owned_match(
+    chain: &Chain,
+    desired: &IndexMap<String, Vec<Value>>,
+    is_owned: &dyn Fn(&Value) -> bool,
+) -> bool {
+    let mut found: IndexMap<String, Vec<Value>> = IndexMap::new();
+    if let Some(object) = chain.container() {
+        for prop in &object.properties {
+            if let ast::Value::Array(array) = &prop.value {
+                let owned: Vec<Value> = array
+                    .elements
+                    .iter()
+                    .map(to_serde)
+                    .filter(|v| is_owned(v))
+                    .collect();
+                if !owned.is_empty() {
+                    found.insert(prop.name.as_str().to_string(), owned);
+                }
+            }
+        }
+    }
+    let wanted: IndexMap<&String, &Vec<Value>> =
+        desired.iter().filter(|(_, v)| !v.is_empty()).collect();
+    found.len() == wanted.len()
+        && found
+            .iter()
+            .all(|(k, v)| wanted.get(k).is_some_and(|w| *w == v))
+}
+
+/// Whether what is left holds nothing but an empty root or the `ensure` members at their
+/// ensured values, and no comment.
+fn only_hookc_left(body: &str, root: &ast::Value, ensure: &[(&str, Value)]) -> bool {
+    let ast::Value::Object(object) = root else {
+        return false;
+    };
+    let only_ensured = object.properties.iter().all(|p| {
+        ensure
+            .iter()
+            .any(|(k, v)| *k == p.name.as_str() && *v == to_serde(&p.value))
+    });
+    let collect = CollectOptions {
+        comments: CommentCollectionStrategy::Separate,
+        tokens: false,
+    };
+    let no_comments = jsonc_parser::parse_to_ast(body, &collect, &parse_options())
+        .ok()
+        .and_then(|r| r.comments)
+        .is_none_or(|c| c.is_empty());
+    only_ensured && no_comments
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers
+
+/// An array or object as a sequence: the positions of its brackets and the ranges of its
+/// elements (or members, name through value).
+struct Seq {
+    open: usize,
+    close: usize,
+    items: Vec<(usize, usize)>,
+}
+
+impl Seq {
+    fn of_object(o: &ast::Object) -> Seq {
+        Seq {
+            open: o.range.start,
+            close: o.range.end - 1,
+            items: o
+                .properties
+                .iter()
+                .map(|p| (p.range.start, p.range.end))
+                .collect(),
+        }
+    }
+
+    fn of_array(a: &ast::Array) -> Seq {
+        Seq {
+            open: a.range.start,
+            close: a.range.end - 1,
+            items: a.elements.iter().map(|e| (e.start(), e.end())).collect(),
+        }
+    }
+
+    /// The gaps between the brackets that are not items: whitespace, commas and comments.
+    fn gaps(&self) -> Vec<(usize, usize)> {
+        let mut gaps = Vec::with_capacity(self.items.len() + 1);
+        let mut from = self.open + 1;
+        for &(s, e) in &self.items {
+            gaps.push((from, s));
+            from = e;
+        }
+        gaps.push((from, self.close));
+        gaps
+    }
+
+    /// Where the gap after item `i` ends.
+    fn next_start(&self, i: usize) -> usize {
+        self.items.get(i + 1).map_or(self.close, |&(s, _)| s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum GapToken {
+    Comma(usize),
+    /// A comment: where it ends, and whether it is a `//` comment (which ends at a line break).
+    Comment {
+        end: usize,
+        line: bool,
+    },
+}
+
+/// The commas and comments in a gap between values (a gap holds no strings, so `,` and
+/// `/` can only be what they look like).
+fn scan_gap(text: &str, from: usize, to: usize) -> Vec<GapToken> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = from;
+    while i < to {
+        match bytes[i] {
+            b',' => {
+                tokens.push(GapToken::Comma(i));
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..to].find(['\n', '\r']).map_or(to, |k| i + k);
+                tokens.push(GapToken::Comment { end: i, line: true });
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..to].find("*/").map_or(to, |k| i + 2 + k + 2);
+                tokens.push(GapToken::Comment {
+                    end: i,
+                    line: false,
+                });
+            }
+            _ => i += 1,
+        }
+    }
+    tokens
+}
+
+fn has_comment(text: &str, seq: &Seq) -> bool {
+    seq.gaps().iter().any(|&(a, b)| {
+        scan_gap(text, a, b)
+            .iter()
+            .any(|t| matches!(t, GapToken::Comment { .. }))
+    })
+}
+
+/// Whether a `//` comment in the gap `from..to` is ended by the line break at `nl`.
+fn line_comment_ends_at(text: &str, from: usize, to: usize, nl: usize) -> bool {
+    scan_gap(text, from, to).iter().any(|t| {
+        *t == GapToken::Comment {
+            end: nl,
+            line: true,
+        }
+    })
+}
+
+/// The comma after item `i`, if it has one.
+fn comma_after(text: &str, seq: &Seq, i: usize) -> Option<usize> {
+    scan_gap(text, seq.items[i].1, seq.next_start(i))
+        .into_iter()
+        .find_map(|t| match t {
+            GapToken::Comma(at) => Some(at),
+            GapToken::Comment { .. } => None,
+        })
+}
+
+/// Whitespace as jsonc-parser skips it (it includes vertical tab and form feed).
+fn is_ws(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// Whitespace that does not break the line.
+fn is_blank(c: char) -> bool {
+    is_ws(c) && c != '\n' && c != '\r'
+}
+
+/// If a line break starts at `pos`, where it ends.
+fn newline_at(text: &str, pos: usize) -> Option<usize> {
+    let rest = &text[pos..];
+    if rest.starts_with("\r\n") {
+        Some(pos + 2)
+    } else if rest.starts_with('\n') {
+        Some(pos + 1)
+    } else {
+        None
+    }
+}
+
+/// Start of the run of whitespace that ends at `pos`.
+fn ws_back(text: &str, pos: usize) -> usize {
+    text[..pos]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| is_ws(c))
+        .last()
+        .map_or(pos, |(i, _)| i)
+}
+
+/// End of the run of whitespace that starts at `pos`.
+fn ws_fwd(text: &str, pos: usize) -> usize {
+    text[pos..]
+        .find(|c: char| !is_ws(c))
+        .map_or(text.len(), |k| pos + k)
+}
+
+/// Position of the line break that starts within `text[from..to]` (at its `\r` for CRLF).
+fn first_newline(text: &str, from: usize, to: usize) -> Option<usize> {
+    text[from..to].find('\n').map(|k| {
+        let at = from + k;
+        if at > from && text.as_bytes()[at - 1] == b'\r' {
+            at - 1
+        } else {
+            at
+        }
+    })
+}
+
+/// Position of the last line break within `text[from..to]` (at its `\r` for CRLF).
+fn last_newline(text: &str, from: usize, to: usize) -> Option<usize> {
+    text[from..to].rfind('\n').map(|k| {
+        let at = from + k;
+        if at > from && text.as_bytes()[at - 1] == b'\r' {
+            at - 1
+        } else {
+            at
+        }
+    })
+}
+
+fn line_start(text: &str, pos: usize) -> usize {
+    text[..pos].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The indentation of the line `pos` is on.
+fn line_indent(text: &str, pos: usize) -> &str {
+    let start = line_start(text, pos);
+    let len = text[start..]
+        .find(|c: char| c != ' ' && c != '\t')
+        .unwrap_or(text.len() - start);
+    &text[start..start + len]
+}
+
+/// Whether only whitespace precedes `pos` on its line.
+fn starts_line(text: &str, pos: usize) -> bool {
+    text[line_start(text, pos)..pos].chars().all(is_ws)
+}
+
+/// The file's indentation unit: how far the first member of the root object is indented
+/// (the same inference as jsonc-parser's CST), two spaces when that says nothing.
+fn indent_unit<'t>(text: &'t str, root: &ast::Object) -> &'t str {
+    if let Some(first) = root.properties.first()
+        && starts_line(text, first.range.start)
+    {
+        let indent = &text[line_start(text, first.range.start)..first.range.start];
+        if !indent.is_empty() && indent.chars().all(|c| c == ' ' || c == '\t') {
+            return indent;
+        }
+    }
+    "  "
+}
+
+// ---------------------------------------------------------------------------------------------
+// Removal
+
+/// Edits that delete the items of `seq` marked in `remove`.
+///
+/// An item alone on its line goes with the line break in front of it (the exact inverse of
+/// how [`append_items`] adds it); an item that shares its line goes with the spaces on one
+/// side. Comments are never deleted, and a deleted line break is kept after all when it ends
+/// a `//` comment that would otherwise swallow what follows.
+fn remove_items(text: &str, seq: &Seq, remove: &[bool], edits: &mut Vec<Edit>) {
+    if !remove.contains(&true) {
+        return;
+    }
+    if remove.iter().all(|r| *r) && !has_comment(text, seq) {
+        // Nothing of the user's inside: empty it completely (`[]`, `{}`), which is also the
+        // shape hookc inserts into.
+        edits.push(Edit::delete(seq.open + 1, seq.close));
+        return;
+    }
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for (i, &(start, end)) in seq.items.iter().enumerate() {
+        if !remove[i] {
+            continue;
+        }
+        let comma = comma_after(text, seq, i);
+        let adjacent_comma = comma.filter(|&c| text[end..c].chars().all(is_ws));
+        if let Some(c) = comma
+            && adjacent_comma.is_none()
+        {
+            // A comment sits between the item and its comma: keep the comment.
+            ranges.push((c, c + 1));
+        }
+        let after = adjacent_comma.map_or(end, |c| c + 1);
+        let rest = after
+            + text[after..]
+                .find(|c: char| !is_blank(c))
+                .unwrap_or(text.len() - after);
+        let line = line_start(text, start);
+        if starts_line(text, start)
+            && line > 0
+            && (newline_at(text, rest).is_some() || rest == seq.close)
+        {
+            // Nothing else on its line(s): take the line break before it. (With `]` right
+            // after it, as hookc appends to a one-line array, the bracket joins the line
+            // before again.)
+            let nl = if line >= 2 && &text[line - 2..line] == "\r\n" {
+                line - 2
+            } else {
+                line - 1
+            };
+            ranges.push((nl, if rest == seq.close { after } else { rest }));
+        } else if starts_line(text, start) {
+            // A comment or the next item follows on the line: it stays, indented as the
+            // item was.
+            ranges.push((start, rest));
+        } else if !remove[..i].iter().any(|r| !*r) {
+            // First remaining on a shared line (`[E, A]`): keep the space before, take the
+            // space after.
+            let next = rest.min(seq.next_start(i));
+            ranges.push((
+                start,
+                if adjacent_comma.is_some() {
+                    next
+                } else {
+                    after
+                },
+            ));
+        } else {
+            // After something on the same line (`[A, E]`): take the space before.
+            ranges.push((ws_back(text, start), after));
+        }
+    }
+    // The last item went without a trailing comma: the new last item must lose its comma.
+    let last = seq.items.len() - 1;
+    if remove[last]
+        && comma_after(text, seq, last).is_none()
+        && let Some(j) = (0..last).rev().find(|&j| !remove[j])
+        && let Some(c) = comma_after(text, seq, j)
+    {
+        let end = seq.items[j].1;
+        if text[end..c].chars().all(is_blank) {
+            ranges.push((end, c + 1));
+        } else {
+            ranges.push((c, c + 1));
+        }
+    }
+    // Merge touching ranges, then make sure no `//` comment loses its line break.
+    ranges.sort();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    for (a, b) in merged {
+        let ends_comment = seq
+            .gaps()
+            .iter()
+            .any(|&(from, to)| line_comment_ends_at(text, from, to, a));
+        let a = match newline_at(text, a) {
+            Some(after_nl) if ends_comment && newline_at(text, b).is_none() => after_nl.min(b),
+            _ => a,
+        };
+        edits.push(Edit::delete(a, b));
+    }
+}
+
+/// Edits that remove every owned entry, plus the members and containers that held only
+/// owned entries. Returns whether any owned entry was found.
+fn removal_edits(
+    text: &str,
+    chain: &Chain,
+    desired: &IndexMap<String, Vec<Value>>,
+    is_owned: &dyn Fn(&Value) -> bool,
+) -> (Vec<Edit>, bool) {
+    let mut edits = Vec::new();
+    let Some(container) = chain.container() else {
+        return (edits, false);
+    };
+    let wants_any = desired.values().any(|v| !v.is_empty());
+    let mut removed_any = false;
+    let mut remove_members = vec![false; container.properties.len()];
+    for (i, prop) in container.properties.iter().enumerate() {
+        let ast::Value::Array(array) = &prop.value else {
+            continue;
+        };
+        let owned: Vec<bool> = array
+            .elements
+            .iter()
+            .map(|e| is_owned(&to_serde(e)))
+            .collect();
+        if !owned.contains(&true) {
+            continue;
+        }
+        removed_any = true;
+        let seq = Seq::of_array(array);
+        let wanted_here = desired
+            .get(prop.name.as_str())
+            .is_some_and(|v| !v.is_empty());
+        if owned.iter().all(|o| *o) && !wanted_here && !has_comment(text, &seq) {
+            remove_members[i] = true;
+        } else {
+            remove_items(text, &seq, &owned, &mut edits);
+        }
+    }
+    // Climb: an object whose every member goes (and that has no comment) goes itself, unless
+    // it is the root or hookc still wants entries somewhere below it.
+    let mut level = chain.depth;
+    let mut mask = remove_members;
+    loop {
+        let seq = Seq::of_object(chain.objects[level]);
+        let all_go = !mask.is_empty() && mask.iter().all(|m| *m);
+        if all_go && level > 0 && !wants_any && !has_comment(text, &seq) {
+            edits.clear(); // all inside the member removed below
+            level -= 1;
+            mask = vec![false; chain.objects[level].properties.len()];
+            mask[chain.prop_index[level]] = true;
+            continue;
+        }
+        remove_items(text, &seq, &mask, &mut edits);
+        break;
+    }
+    (edits, removed_any)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Insertion
+
+/// Pretty-prints `value` the way serde_json's pretty printer does, but with the file's
+/// indentation unit and newline, starting at `indent`.
+fn pretty(value: &Value, indent: &str, unit: &str, nl: &str, out: &mut String) {
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            let inner = format!("{indent}{unit}");
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(nl);
+                out.push_str(&inner);
+                pretty(item, &inner, unit, nl, out);
+            }
+            out.push_str(nl);
+            out.push_str(indent);
+            out.push(']');
+        }
+        Value::Object(members) if !members.is_empty() => {
+            let inner = format!("{indent}{unit}");
+            out.push('{');
+            for (i, (key, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(nl);
+                out.push_str(&inner);
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push_str(": ");
+                pretty(item, &inner, unit, nl, out);
+            }
+            out.push_str(nl);
+            out.push_str(indent);
+            out.push('}');
+        }
+        scalar_or_empty => out.push_str(&scalar_or_empty.to_string()),
+    }
+}
+
+/// What to insert into a sequence: array elements, or object members.
+enum NewItems<'v> {
+    Elements(&'v [Value]),
+    Members(Vec<(String, Value)>),
+}
+
+/// Edits that append `new` at the end of `seq` (see the module docs for the shape).
+fn append_items(
+    text: &str,
+    seq: &Seq,
+    new: &NewItems,
+    unit: &str,
+    nl: &str,
+    edits: &mut Vec<Edit>,
+) {
+    let outer = line_indent(text, seq.open);
+    let indent = match seq.items.last() {
+        Some(&(start, _)) if starts_line(text, start) => {
+            text[line_start(text, start)..start].to_string()
+        }
+        _ => format!("{outer}{unit}"),
+    };
+    let rendered: Vec<String> = match new {
+        NewItems::Elements(values) => values
+            .iter()
+            .map(|v| {
+                let mut s = String::new();
+                pretty(v, &indent, unit, nl, &mut s);
+                s
+            })
+            .collect(),
+        NewItems::Members(members) => members
+            .iter()
+            .map(|(k, v)| {
+                let mut s = Value::String(k.clone()).to_string();
+                s.push_str(": ");
+                pretty(v, &indent, unit, nl, &mut s);
+                s
+            })
+            .collect(),
+    };
+    let block = |trailing_comma: bool| {
+        let mut s = String::new();
+        for (i, item) in rendered.iter().enumerate() {
+            s.push_str(nl);
+            s.push_str(&indent);
+            s.push_str(item);
+            if trailing_comma || i + 1 < rendered.len() {
+                s.push(',');
+            }
+        }
+        s
+    };
+    let last_token_end = ws_back(text, seq.close);
+    let line_end = first_newline(text, last_token_end, seq.close);
+    match seq.items.last() {
+        Some(&(_, last_end)) => {
+            let trailing = comma_after(text, seq, seq.items.len() - 1).is_some();
+            if !trailing {
+                edits.push(Edit::insert(last_end, ","));
+            }
+            edits.push(Edit::insert(
+                line_end.unwrap_or(last_token_end),
+                block(trailing),
+            ));
+        }
+        None if last_token_end == seq.open + 1 && line_end.is_none() => {
+            // `[]` or `[ ]`: open it up.
+            edits.push(Edit {
+                start: seq.open + 1,
+                end: seq.close,
+                text: format!("{}{nl}{outer}", block(false)),
+            });
+        }
+        None => match line_end {
+            Some(at) => edits.push(Edit::insert(at, block(false))),
+            None => edits.push(Edit::insert(
+                last_token_end,
+                format!("{}{nl}{outer}", block(false)),
+            )),
+        },
+    }
+}
+
+/// Edits that add the desired entries (and the `ensure` members) to the stripped text.
+fn insertion_edits(
+    text: &str,
+    chain: &Chain,
+    container: &[&str],
+    desired: &IndexMap<String, Vec<Value>>,
+    ensure: &[(&str, Value)],
+) -> Vec<Edit> {
+    let unit = indent_unit(text, chain.objects[0]);
+    let nl = newline_of(text);
+    let mut edits = Vec::new();
+    let root = chain.objects[0];
+    let mut root_new: Vec<(String, Value)> = ensure
+        .iter()
+        .filter(|(k, _)| !root.properties.iter().any(|p| p.name.as_str() == *k))
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    let wanted = desired.iter().filter(|(_, v)| !v.is_empty());
+    if let Some(object) = chain.container() {
+        let mut new_members = Vec::new();
+        for (name, entries) in wanted {
+            match object.properties.iter().find(|p| p.name.as_str() == name) {
+                Some(prop) => {
+                    if let ast::Value::Array(array) = &prop.value {
+                        append_items(
+                            text,
+                            &Seq::of_array(array),
+                            &NewItems::Elements(entries),
+                            unit,
+                            nl,
+                            &mut edits,
+                        );
+                    }
+                }
+                None => new_members.push((name.clone(), Value::Array(entries.clone()))),
+            }
+        }
+        if !new_members.is_empty() {
+            append_items(
+                text,
+                &Seq::of_object(object),
+                &NewItems::Members(new_members),
+                unit,
+                nl,
+                &mut edits,
+            );
+        }
+    } else {
+        let existing_depth = chain.objects.len() - 1;
+        let mut value = Value::Object(
+            wanted
+                .map(|(k, v)| (k.clone(), Value::Array(v.clone())))
+                .collect(),
+        );
+        for segment in container[existing_depth + 1..].iter().rev() {
+            value = Value::Object([(segment.to_string(), value)].into_iter().collect());
+        }
+        let member = (container[existing_depth].to_string(), value);
+        if existing_depth == 0 {
+            root_new.push(member);
+        } else {
+            let deepest = Seq::of_object(chain.objects[existing_depth]);
+            append_items(
+                text,
+                &deepest,
+                &NewItems::Members(vec![member]),
+                unit,
+                nl,
+                &mut edits,
+            );
+        }
+    }
+    if !root_new.is_empty() {
+        append_items(
+            text,
+            &Seq::of_object(root),
+            &NewItems::Members(root_new),
+            unit,
+            nl,
+            &mut edits,
+        );
+    }
+    edits
+}
+
+/// The document hookc writes when there is no file yet.
+fn fresh_document(
+    container: &[&str],
+    desired: &IndexMap<String, Vec<Value>>,
+    ensure: &[(&str, Value)],
+    nl: &str,
+) -> String {
+    let mut value = Value::Object(
+        desired
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| (k.clone(), Value::Array(v.clone())))
+            .collect(),
+    );
+    for segment in container.iter().rev() {
+        value = Value::Object([(segment.to_string(), value)].into_iter().collect());
+    }
+    let mut root = serde_json::Map::new();
+    for (k, v) in ensure {
+        root.insert(k.to_string(), v.clone());
+    }
+    if let Value::Object(members) = value {
+        for (k, v) in members {
+            root.entry(k).or_insert(v);
+        }
+    }
+    let mut out = String::new();
+    pretty(&Value::Object(root), "", "  ", nl, &mut out);
+    out.push_str(nl);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// hookc's entries carry this marker in their command, as the real callers do.
+    const MARK: &str = "/.hookc/";
+
+    fn owned(v: &Value) -> bool {
+        v.to_string().contains(MARK)
+    }
+
+    fn entry(event: &str, matcher: &str) -> Value {
+        json!({
+            "matcher": matcher,
+            "hooks": [{"type": "command", "command": format!("\"$CLAUDE_PROJECT_DIR\"{MARK}run {event}")}]
+        })
+    }
+
+    fn desired(pairs: &[(&str, Vec<Value>)]) -> IndexMap<String, Vec<Value>> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    fn standard() -> IndexMap<String, Vec<Value>> {
+        desired(&[
+            (
+                "PreToolUse",
+                vec![
+                    entry("PreToolUse", "Bash"),
+                    entry("PreToolUse", "Edit|Write"),
+                ],
+            ),
+            ("Stop", vec![entry("Stop", "")]),
+        ])
+    }
+
+    fn merge(existing: Option<&str>, d: &IndexMap<String, Vec<Value>>) -> Merged {
+        merge_entries(existing, &["hooks"], d, &[], &owned).unwrap()
+    }
+
+    fn text(m: Merged) -> String {
+        match m {
+            Merged::Text(t) => t,
+            Merged::Empty => panic!("unexpected Merged::Empty"),
+        }
+    }
+
+    fn retract(existing: &str) -> Merged {
+        merge(Some(existing), &IndexMap::new())
+    }
+
+    /// Originals as users write them; none contains hookc's entries.
+    fn corpus() -> Vec<String> {
+        vec![
+            "{\n  \"model\": \"opus\"\n}\n".to_string(),
+            concat!(
+                "{\n",
+                "  // my settings\n",
+                "  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n",
+                "  \"hooks\": {\n",
+                "    /* keep this one */\n",
+                "    \"PreToolUse\": [\n",
+                "      {\n",
+                "        \"matcher\": \"Bash\",\n",
+                "        \"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]\n",
+                "      } // mine\n",
+                "    ],\n",
+                "    \"Notification\": []\n",
+                "  },\n",
+                "  \"env\": {\"A\": \"1\"}\n",
+                "}\n"
+            )
+            .to_string(),
+            "{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"x\"}\r\n    ]\r\n  }\r\n}\r\n"
+                .to_string(),
+            "\u{feff}{\n  \"model\": \"opus\"\n}\n".to_string(),
+            "{\n  \"model\": \"opus\"\n}".to_string(),
+            "{\n  \"a\": [1, 2,],\n  \"hooks\": {\n    \"Stop\": [\n      {\"matcher\": \"\"},\n    ],\n  },\n}\n".to_string(),
+            "{\"a\": 1, \"hooks\": {\"PreToolUse\": [{\"matcher\": \"x\", \"hooks\": []}]}}".to_string(),
+            "{\n\t\"a\": 1,\n\t\"hooks\": {\n\t\t\"Stop\": [\n\t\t\t{\"matcher\": \"\"}\n\t\t]\n\t}\n}\n".to_string(),
+            "{\n  \"名前\": \"値 ☃ é 🎉\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"ü\"}]}\n}\n".to_string(),
+            "{\n  \"a\": 1 // trailing\n}\n".to_string(),
+            "{\n  \"a\": 1,\n  // \"hooks\": {}\n}\n".to_string(),
+            "{\n    \"a\": {\n        \"b\": [\n            1\n        ]\n    }\n}\n".to_string(),
+            "{ \"hooks\": { \"PreToolUse\": [ {\"matcher\": \"x\"} ] } }\n".to_string(),
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      // nothing yet\n    ]\n  }\n}\n".to_string(),
+        ]
+    }
+
+    fn other_desired() -> IndexMap<String, Vec<Value>> {
+        desired(&[
+            ("PreToolUse", vec![entry("PreToolUse", "Read")]),
+            ("SessionStart", vec![entry("SessionStart", "startup")]),
+        ])
+    }
+
+    #[test]
+    fn fresh_file() {
+        let out = text(merge(None, &standard()));
+        let expected = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.hookc/run PreToolUse"
+          }
+        ]
+      },
+      {
+        "matcher": "Edit|Write",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.hookc/run PreToolUse"
+          }
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "matcher": "",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.hookc/run Stop"
+          }
+        ]
+      }
+    ]
+  }
+}
+"#;
+        assert_eq!(out, expected);
+        // Equal to serde_json's own pretty printing.
+        let value: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(out, serde_json::to_string_pretty(&value).unwrap() + "\n");
+    }
+
+    #[test]
+    fn fresh_file_skips_empty_members_and_puts_ensure_first() {
+        let d = desired(&[
+            ("stop", vec![]),
+            ("preToolUse", vec![json!({"command": "/x/.hookc/run"})]),
+        ]);
+        let out =
+            text(merge_entries(None, &["hooks"], &d, &[("version", json!(1))], &owned).unwrap());
+        assert_eq!(
+            out,
+            "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      {\n        \"command\": \"/x/.hookc/run\"\n      }\n    ]\n  }\n}\n"
+        );
+    }
+
+    #[test]
+    fn nothing_desired_and_no_file_is_empty() {
+        assert_eq!(merge(None, &desired(&[("Stop", vec![])])), Merged::Empty);
+    }
+
+    #[test]
+    fn keeps_comments_keys_and_hand_written_hook() {
+        let orig = &corpus()[1];
+        let out = text(merge(Some(orig), &standard()));
+        let expected = concat!(
+            "{\n",
+            "  // my settings\n",
+            "  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n",
+            "  \"hooks\": {\n",
+            "    /* keep this one */\n",
+            "    \"PreToolUse\": [\n",
+            "      {\n",
+            "        \"matcher\": \"Bash\",\n",
+            "        \"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]\n",
+            "      }, // mine\n",
+            "      {\n",
+            "        \"matcher\": \"Bash\",\n",
+            "        \"hooks\": [\n",
+            "          {\n",
+            "            \"type\": \"command\",\n",
+            "            \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.hookc/run PreToolUse\"\n",
+            "          }\n",
+            "        ]\n",
+            "      },\n",
+            "      {\n",
+            "        \"matcher\": \"Edit|Write\",\n",
+            "        \"hooks\": [\n",
+            "          {\n",
+            "            \"type\": \"command\",\n",
+            "            \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.hookc/run PreToolUse\"\n",
+            "          }\n",
+            "        ]\n",
+            "      }\n",
+            "    ],\n",
+            "    \"Notification\": [],\n",
+            "    \"Stop\": [\n",
+            "      {\n",
+            "        \"matcher\": \"\",\n",
+            "        \"hooks\": [\n",
+            "          {\n",
+            "            \"type\": \"command\",\n",
+            "            \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.hookc/run Stop\"\n",
+            "          }\n",
+            "        ]\n",
+            "      }\n",
+            "    ]\n",
+            "  },\n",
+            "  \"env\": {\"A\": \"1\"}\n",
+            "}\n"
+        );
+        assert_eq!(out, expected);
+        // The user's hook stays first, hookc's come after it.
+        let owned_now = owned_entries(&out, &["hooks"], &owned).unwrap();
+        assert_eq!(owned_now, standard());
+        assert_eq!(text(retract(&out)), *orig);
+    }
+
+    #[test]
+    fn crlf_file_stays_crlf() {
+        let orig = &corpus()[2];
+        let out = text(merge(Some(orig), &standard()));
+        assert!(
+            !out.replace("\r\n", "").contains('\n'),
+            "a bare LF slipped in:\n{out:?}"
+        );
+        assert!(out.starts_with("{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"x\"},\r\n      {\r\n"));
+        assert_eq!(text(merge(Some(&out), &standard())), out);
+        assert_eq!(text(retract(&out)), *orig);
+    }
+
+    #[test]
+    fn bom_is_kept() {
+        let orig = &corpus()[3];
+        let out = text(merge(Some(orig), &standard()));
+        assert!(out.starts_with("\u{feff}{\n  \"model\": \"opus\",\n  \"hooks\": {\n"));
+        assert_eq!(out.matches('\u{feff}').count(), 1);
+        assert_eq!(text(retract(&out)), *orig);
+    }
+
+    #[test]
+    fn missing_final_newline_stays_missing() {
+        let orig = &corpus()[4];
+        let out = text(merge(Some(orig), &standard()));
+        assert!(out.ends_with("  }\n}"), "{out:?}");
+        assert_eq!(text(retract(&out)), *orig);
+    }
+
+    #[test]
+    fn unicode_survives_and_is_written_raw() {
+        let orig = &corpus()[8];
+        let d = desired(&[(
+            "PreToolUse",
+            vec![json!({"matcher": "ünï☃ 🎉", "command": "/p/.hookc/run — ok"})],
+        )]);
+        let out = text(merge(Some(orig), &d));
+        assert!(out.contains("\"名前\": \"値 ☃ é 🎉\""));
+        assert!(out.contains("\"matcher\": \"ünï☃ 🎉\""), "{out}");
+        assert_eq!(owned_entries(&out, &["hooks"], &owned).unwrap(), d);
+        assert_eq!(text(retract(&out)), *orig);
+    }
+
+    #[test]
+    fn idempotent_and_byte_stable() {
+        for orig in corpus() {
+            for d in [standard(), other_desired()] {
+                let once = text(merge(Some(&orig), &d));
+                let twice = text(merge(Some(&once), &d));
+                assert_eq!(once, twice, "merging twice changed\n{orig}");
+                // Without the "nothing changed" shortcut, remove-then-append alone must
+                // reproduce the file as well.
+                let redone =
+                    text(merge_impl(Some(&once), &["hooks"], &d, &[], &owned, false).unwrap());
+                assert_eq!(once, redone, "remove+append is not the identity on\n{once}");
+            }
+        }
+    }
+
+    #[test]
+    fn up_to_date_file_is_returned_unchanged_even_if_formatted_differently() {
+        let orig = concat!(
+            "{\"hooks\": {\"Stop\": [ {\"matcher\": \"x\"},\n",
+            "  {\"hooks\": [{\"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.hookc/run Stop\", \"type\": \"command\"}], \"matcher\": \"\"} ]}}"
+        );
+        let d = desired(&[("Stop", vec![entry("Stop", "")])]);
+        assert_eq!(text(merge(Some(orig), &d)), orig);
+    }
+
+    #[test]
+    fn changing_desired_entries_updates_only_them() {
+        for orig in corpus() {
+            let first = text(merge(Some(&orig), &standard()));
+            let second = text(merge(Some(&first), &other_desired()));
+            // Same bytes as if the new entries had been merged into the original directly.
+            assert_eq!(second, text(merge(Some(&orig), &other_desired())), "{orig}");
+            assert_eq!(
+                owned_entries(&second, &["hooks"], &owned).unwrap(),
+                other_desired()
+            );
+            assert_eq!(text(retract(&second)), orig);
+        }
+    }
+
+    #[test]
+    fn retraction_restores_the_original_bytes() {
+        for orig in corpus() {
+            for d in [
+                standard(),
+                other_desired(),
+                desired(&[("Stop", vec![json!({"c": "/.hookc/"})])]),
+            ] {
+                let merged = text(merge(Some(&orig), &d));
+                assert_ne!(merged, orig);
+                assert_eq!(text(retract(&merged)), orig, "merged was:\n{merged}");
+            }
+        }
+    }
+
+    #[test]
+    fn retraction_of_a_hookc_only_file_reports_empty() {
+        let created = text(
+            merge_entries(
+                None,
+                &["hooks"],
+                &standard(),
+                &[("version", json!(1))],
+                &owned,
+            )
+            .unwrap(),
+        );
+        let back = merge_entries(
+            Some(&created),
+            &["hooks"],
+            &IndexMap::new(),
+            &[("version", json!(1))],
+            &owned,
+        )
+        .unwrap();
+        assert_eq!(back, Merged::Empty);
+        assert_eq!(
+            retract(&text(merge(Some("{}"), &standard()))),
+            Merged::Empty
+        );
+        // A comment is the user's: the file is kept.
+        let commented = text(merge(Some("// mine\n{}\n"), &standard()));
+        assert_eq!(text(retract(&commented)), "// mine\n{}\n");
+    }
+
+    #[test]
+    fn retraction_without_owned_entries_changes_nothing() {
+        for orig in [
+            "{}",
+            "{\"hooks\": {}}",
+            "{ }\n",
+            "{\"hooks\": {\"Stop\": []}}",
+        ] {
+            assert_eq!(retract(orig), Merged::Text(orig.to_string()));
+        }
+    }
+
+    #[test]
+    fn a_users_empty_hooks_object_survives() {
+        let orig = "{\n  \"hooks\": {}\n}\n";
+        assert_eq!(text(retract(orig)), orig);
+        // Entries next to a user's own empty event array: the empty array stays.
+        let orig = "{\n  \"hooks\": {\n    \"Stop\": []\n  }\n}\n";
+        let out = text(merge(
+            Some(orig),
+            &desired(&[("PreToolUse", vec![entry("PreToolUse", "x")])]),
+        ));
+        assert!(
+            out.contains("\"Stop\": [],\n    \"PreToolUse\": ["),
+            "{out}"
+        );
+        assert_eq!(text(retract(&out)), orig);
+    }
+
+    #[test]
+    fn owned_entries_in_the_middle_move_to_the_end() {
+        let orig = concat!(
+            "{\n  \"hooks\": {\n    \"Stop\": [\n",
+            "      {\"c\": \"/.hookc/ old\"},\n",
+            "      {\"c\": \"mine\"}\n",
+            "    ]\n  }\n}\n"
+        );
+        let d = desired(&[("Stop", vec![json!({"c": "/.hookc/ new"})])]);
+        let out = text(merge(Some(orig), &d));
+        assert_eq!(
+            out,
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"c\": \"mine\"},\n      {\n        \"c\": \"/.hookc/ new\"\n      }\n    ]\n  }\n}\n"
+        );
+    }
+
+    #[test]
+    fn user_comments_between_owned_entries_are_kept() {
+        let orig = concat!(
+            "{\n  \"hooks\": {\n    \"Stop\": [\n",
+            "      {\"c\": \"mine\"},\n",
+            "      // note\n",
+            "      {\"c\": \"/.hookc/ a\"}, /* inline */\n",
+            "      {\"c\": \"/.hookc/ b\"}\n",
+            "    ]\n  }\n}\n"
+        );
+        let out = text(retract(orig));
+        assert_eq!(
+            out,
+            "{\n  \"hooks\": {\n    \"Stop\": [\n      {\"c\": \"mine\"}\n      // note\n      /* inline */\n    ]\n  }\n}\n"
+        );
+        // A line comment never swallows what follows it.
+        let orig = "{\"hooks\": {\"Stop\": [{\"c\": \"mine\"}, // note\n  {\"c\": \"/.hookc/\"}]}}";
+        assert_eq!(
+            text(retract(orig)),
+            "{\"hooks\": {\"Stop\": [{\"c\": \"mine\"} // note\n]}}"
+        );
+        let orig = "{\"hooks\": {\"Stop\": [{\"c\": \"mine\"} // note\n  , {\"c\": \"/.hookc/\"}, {\"c\": \"x\"}]}}";
+        assert_eq!(
+            text(retract(orig)),
+            "{\"hooks\": {\"Stop\": [{\"c\": \"mine\"} // note\n  , {\"c\": \"x\"}]}}"
+        );
+        assert!(jsonc_parser::parse_to_value(&out, &parse_options()).is_ok());
+    }
+
+    #[test]
+    fn single_line_arrays() {
+        let orig = "{\"hooks\": {\"Stop\": [{\"c\": \"/.hookc/ a\"}, {\"c\": \"mine\"}, {\"c\": \"/.hookc/ b\"}]}}";
+        assert_eq!(
+            text(retract(orig)),
+            "{\"hooks\": {\"Stop\": [{\"c\": \"mine\"}]}}"
+        );
+        let orig = "{\"hooks\": {\"Stop\": [ {\"c\": \"/.hookc/ a\"}, {\"c\": \"/.hookc/ b\"}, {\"c\": \"mine\"} ]}}";
+        assert_eq!(
+            text(retract(orig)),
+            "{\"hooks\": {\"Stop\": [ {\"c\": \"mine\"} ]}}"
+        );
+    }
+
+    #[test]
+    fn broken_json_is_an_error_at_the_fault() {
+        let orig = "{\n  \"a\": 1\n  \"b\": 2\n}\n";
+        let err = merge_entries(Some(orig), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        // jsonc-parser reports the missing comma right after the value that needs one.
+        assert_eq!(err.offset, orig.find("1\n").unwrap() + 1);
+        assert!(err.message.contains("line 2, column 9"), "{}", err.message);
+        // Offsets count the BOM.
+        let err =
+            merge_entries(Some("\u{feff}{,}"), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        assert_eq!(err.offset, 4);
+        let err = owned_entries("{\"hooks\": {\"Stop\": [}", &["hooks"], &owned).unwrap_err();
+        assert!(err.offset >= 19, "{err:?}");
+        let err =
+            merge_entries(Some("{\"a\": 1} {"), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        assert_eq!(err.offset, 9);
+    }
+
+    #[test]
+    fn wrong_shapes_are_errors_at_the_value() {
+        let orig = "{\n  \"hooks\": []\n}\n";
+        let err = merge_entries(Some(orig), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        assert_eq!(err.offset, orig.find('[').unwrap());
+        assert!(
+            err.message.contains("`hooks` is an array, not an object"),
+            "{}",
+            err.message
+        );
+        assert!(merge_entries(Some(orig), &["hooks"], &IndexMap::new(), &[], &owned).is_err());
+
+        let orig = "{\"hooks\": {\"Stop\": {\"matcher\": \"\"}}}";
+        let err = merge_entries(Some(orig), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        assert_eq!(err.offset, orig.find("{\"matcher").unwrap());
+
+        let err = merge_entries(Some("[1]"), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        assert_eq!(err.offset, 0);
+
+        let orig = "{\"hooks\": {}, \"hooks\": {}}";
+        let err = merge_entries(Some(orig), &["hooks"], &standard(), &[], &owned).unwrap_err();
+        assert_eq!(err.offset, 14);
+    }
+
+    #[test]
+    fn wrong_shape_errors_even_when_retracting_a_container_that_is_not_an_object() {
+        let err = merge_entries(
+            Some("{\"hooks\": 3}"),
+            &["hooks"],
+            &IndexMap::new(),
+            &[],
+            &owned,
+        )
+        .unwrap_err();
+        assert_eq!(err.offset, 10);
+    }
+
+    #[test]
+    fn ensure_adds_only_missing_members() {
+        let ensure = [("version", json!(1))];
+        let d = desired(&[("preToolUse", vec![json!({"command": "/.hookc/ x"})])]);
+        let out = text(
+            merge_entries(
+                Some("{\n  \"hooks\": {}\n}\n"),
+                &["hooks"],
+                &d,
+                &ensure,
+                &owned,
+            )
+            .unwrap(),
+        );
+        assert_eq!(
+            out,
+            "{\n  \"hooks\": {\n    \"preToolUse\": [\n      {\n        \"command\": \"/.hookc/ x\"\n      }\n    ]\n  },\n  \"version\": 1\n}\n"
+        );
+        let orig = "{\n  \"version\": 2\n}\n";
+        let out = text(merge_entries(Some(orig), &["hooks"], &d, &ensure, &owned).unwrap());
+        assert!(
+            out.starts_with("{\n  \"version\": 2,\n  \"hooks\""),
+            "{out}"
+        );
+        // Nothing desired: nothing ensured either.
+        let out = merge_entries(Some("{}"), &["hooks"], &IndexMap::new(), &ensure, &owned).unwrap();
+        assert_eq!(out, Merged::Text("{}".to_string()));
+        // Both missing: ensure first.
+        let out = text(merge_entries(Some("{\"a\": 1}"), &["hooks"], &d, &ensure, &owned).unwrap());
+        assert!(
+            out.starts_with("{\"a\": 1,\n  \"version\": 1,\n  \"hooks\": {"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn deeper_container_paths_are_created_and_removed() {
+        let orig = "{\n  \"a\": {\n    \"x\": 1\n  }\n}\n";
+        let d = desired(&[("E", vec![json!({"c": "/.hookc/"})])]);
+        let out = text(merge_entries(Some(orig), &["a", "b", "c"], &d, &[], &owned).unwrap());
+        assert_eq!(
+            out,
+            "{\n  \"a\": {\n    \"x\": 1,\n    \"b\": {\n      \"c\": {\n        \"E\": [\n          {\n            \"c\": \"/.hookc/\"\n          }\n        ]\n      }\n    }\n  }\n}\n"
+        );
+        let back =
+            merge_entries(Some(&out), &["a", "b", "c"], &IndexMap::new(), &[], &owned).unwrap();
+        assert_eq!(back, Merged::Text(orig.to_string()));
+        // The root itself as the container.
+        let out = text(merge_entries(Some("{\"x\": 1}\n"), &[], &d, &[], &owned).unwrap());
+        assert_eq!(
+            out,
+            "{\"x\": 1,\n  \"E\": [\n    {\n      \"c\": \"/.hookc/\"\n    }\n  ]}\n"
+        );
+        let back = merge_entries(Some(&out), &[], &IndexMap::new(), &[], &owned).unwrap();
+        assert_eq!(back, Merged::Text("{\"x\": 1}\n".to_string()));
+    }
+
+    #[test]
+    fn empty_or_comment_only_file_gets_a_fresh_document() {
+        let d = desired(&[("Stop", vec![json!({"c": "/.hookc/"})])]);
+        let out = text(merge(Some(""), &d));
+        assert_eq!(out, text(merge(None, &d)));
+        let out = text(merge(Some("// settings\n"), &d));
+        assert!(out.starts_with("// settings\n{\n  \"hooks\""), "{out}");
+        assert_eq!(
+            retract("// only a comment\n"),
+            Merged::Text("// only a comment\n".to_string())
+        );
+    }
+
+    #[test]
+    fn owned_entries_lists_per_member() {
+        let orig = "{\"hooks\": {\"A\": [{\"c\": \"mine\"}, {\"c\": \"/.hookc/ 1\"}], \"B\": [], \"C\": 3, \"D\": [{\"c\": \"/.hookc/ 2\"}]}}";
+        let found = owned_entries(orig, &["hooks"], &owned).unwrap();
+        assert_eq!(
+            found,
+            desired(&[
+                ("A", vec![json!({"c": "/.hookc/ 1"})]),
+                ("D", vec![json!({"c": "/.hookc/ 2"})])
+            ])
+        );
+        assert!(owned_entries("{}", &["hooks"], &owned).unwrap().is_empty());
+    }
+}

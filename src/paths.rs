@@ -1,0 +1,331 @@
+//! Paths a tool would touch, normalised so that path rules cannot be beaten
+//! by spelling (`./.env`, `src/../.env`, `/work/proj/.env`, `~/proj/.env`
+//! and `C:\proj\.env` may all be the same file).
+//!
+//! [`normalize`] resolves a path *lexically* (no file-system access, so no
+//! symlink resolution: the guard must stay fast and must not depend on the
+//! state of the disk) and expresses it relative to the project root when it
+//! lies inside, absolute otherwise. [`PathSet`] matches such paths against
+//! gitignore-like globs.
+//!
+//! ## Glob semantics ([`PathSet`])
+//!
+//! * `*` and `?` do not cross `/`; `**` does (`src/**/*.rs`).
+//! * A glob without `/` matches any path *component* anywhere, like
+//!   gitignore: `.env*` matches `.env` and `config/.env.local`, and `.ssh`
+//!   matches everything inside a `.ssh` directory.
+//! * A glob with a `/` is matched against the whole normalised path:
+//!   relative globs (`config/*.json`, `./secrets/**`) match paths inside the
+//!   project root; globs starting with `/` match absolute paths outside it.
+//!   It also matches everything below what it names (`secrets` dir →
+//!   `secrets/key`).
+//! * A trailing `/` is ignored (we cannot know whether a path is a
+//!   directory).
+//! * A glob starting with `!` excludes: a path matching any `!` glob is not
+//!   matched, whatever the order (simpler than gitignore's last-match-wins,
+//!   and never surprising for deny lists: `[".env*", "!.env.example"]`).
+//! * Matching is case-sensitive, also on case-insensitive file systems:
+//!   write `[Ee]nv` if you need both.
+//! * `~` in a glob is only expanded by [`PathSet::with_home`].
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// Normalise a path a tool would touch.
+///
+/// * backslashes become `/` (Windows paths);
+/// * `~`, `~/…`, `$HOME`, `${HOME}` are expanded with `home` (left as is when
+///   `home` is None);
+/// * relative paths are taken relative to `project_root`;
+/// * `.` and `..` are resolved lexically (`..` never climbs above `/`);
+/// * paths inside `project_root` are returned relative to it, without a
+///   leading `./` (the root itself is `.`); paths outside are absolute.
+///
+/// Without a project root, relative paths stay relative (resolved
+/// lexically; leading `..` are kept).
+pub fn normalize(path: &str, project_root: Option<&str>, home: Option<&str>) -> String {
+    let path = path.replace('\\', "/");
+    let path = expand_home(&path, home);
+    let root = project_root.map(|r| clean(&r.replace('\\', "/")));
+    let joined = match &root {
+        Some(r) if !is_absolute(&path) && !path.starts_with('~') && is_absolute(r) => {
+            format!("{r}/{path}")
+        }
+        _ => path,
+    };
+    let cleaned = clean(&joined);
+    if let Some(r) = root.filter(|r| is_absolute(r))
+        && is_absolute(&cleaned)
+    {
+        if cleaned == r {
+            return ".".to_owned();
+        }
+        let prefix = if r.ends_with('/') {
+            r.clone()
+        } else {
+            format!("{r}/")
+        };
+        if let Some(rel) = cleaned.strip_prefix(&prefix) {
+            return rel.to_owned();
+        }
+    }
+    cleaned
+}
+
+fn expand_home(path: &str, home: Option<&str>) -> String {
+    let Some(home) = home else {
+        return path.to_owned();
+    };
+    let home = home.replace('\\', "/");
+    for prefix in ["~", "$HOME", "${HOME}"] {
+        if let Some(rest) = path.strip_prefix(prefix)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            return format!("{home}{rest}");
+        }
+    }
+    path.to_owned()
+}
+
+/// Length of the absolute prefix: `/` (1) or a drive `C:/` (3, or 2 for a
+/// bare `C:`); 0 for relative paths.
+fn root_len(p: &str) -> usize {
+    let b = p.as_bytes();
+    if b.first() == Some(&b'/') {
+        1
+    } else if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' {
+        if b.get(2) == Some(&b'/') { 3 } else { 2 }
+    } else {
+        0
+    }
+}
+
+fn is_absolute(p: &str) -> bool {
+    root_len(p) > 0
+}
+
+/// Lexical clean-up: drop empty and `.` components, resolve `..`.
+fn clean(p: &str) -> String {
+    let rl = root_len(p);
+    // Byte index `rl` is after ASCII characters, so it is a char boundary.
+    let (prefix, rest) = p.split_at(rl);
+    let prefix = if prefix.len() == 2 {
+        format!("{prefix}/")
+    } else {
+        prefix.to_owned()
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for comp in rest.split('/') {
+        match comp {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&last) if last != ".." => {
+                    parts.pop();
+                }
+                _ if rl > 0 => {} // cannot climb above the root
+                _ => parts.push(".."),
+            },
+            c => parts.push(c),
+        }
+    }
+    let body = parts.join("/");
+    match (prefix.is_empty(), body.is_empty()) {
+        (true, true) => ".".to_owned(),
+        (true, false) => body,
+        (false, _) => prefix + &body,
+    }
+}
+
+/// A compiled set of gitignore-like path globs (see the module docs).
+#[derive(Debug, Clone)]
+pub struct PathSet {
+    include: GlobSet,
+    exclude: GlobSet,
+}
+
+impl PathSet {
+    /// Compile globs. On error, returns the index of the offending glob and
+    /// a message.
+    pub fn new(globs: &[String]) -> Result<PathSet, (usize, String)> {
+        Self::with_home(globs, None)
+    }
+
+    /// Like [`new`](Self::new), expanding a leading `~` in globs to `home`
+    /// (so that `~/.ssh/**` matches what [`normalize`] returns for
+    /// `~/.ssh/id_rsa`).
+    pub fn with_home(globs: &[String], home: Option<&str>) -> Result<PathSet, (usize, String)> {
+        let mut include = GlobSetBuilder::new();
+        let mut exclude = GlobSetBuilder::new();
+        for (i, raw) in globs.iter().enumerate() {
+            let (negated, g) = match raw.trim().strip_prefix('!') {
+                Some(g) => (true, g),
+                None => (false, raw.trim()),
+            };
+            let g = match home {
+                Some(h) if g == "~" || g.starts_with("~/") => {
+                    format!("{}{}", h.trim_end_matches('/'), &g[1..])
+                }
+                _ => g.to_owned(),
+            };
+            // A leading `./` anchors the glob to the project root, whose
+            // paths are relative, so the marker itself is dropped.
+            let (anchored, g) = match g.strip_prefix("./") {
+                Some(rest) => (true, rest),
+                None => (false, g.as_str()),
+            };
+            let g = g.trim_end_matches('/');
+            if g.is_empty() {
+                return Err((i, format!("glob `{raw}` is empty")));
+            }
+            let variants: [String; 2] = if anchored || g.contains('/') {
+                [g.to_owned(), format!("{g}/**")]
+            } else {
+                [format!("**/{g}"), format!("**/{g}/**")]
+            };
+            let set = if negated { &mut exclude } else { &mut include };
+            for v in variants {
+                let glob = GlobBuilder::new(&v)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                    .map_err(|e| (i, format!("invalid glob `{raw}`: {e}")))?;
+                set.add(glob);
+            }
+        }
+        let build = |b: GlobSetBuilder| b.build().map_err(|e| (0, e.to_string()));
+        Ok(PathSet {
+            include: build(include)?,
+            exclude: build(exclude)?,
+        })
+    }
+
+    /// Does the (already [`normalize`]d) path match?
+    pub fn is_match(&self, normalized: &str) -> bool {
+        self.include.is_match(normalized) && !self.exclude.is_match(normalized)
+    }
+
+    /// True when the set has no including globs (it matches nothing).
+    pub fn is_empty(&self) -> bool {
+        self.include.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const ROOT: Option<&str> = Some("/work/proj");
+    const HOME: Option<&str> = Some("/home/u");
+
+    #[test]
+    fn normalizes() {
+        let n = |p| normalize(p, ROOT, HOME);
+        assert_eq!(n(".env"), ".env");
+        assert_eq!(n("./.env"), ".env");
+        assert_eq!(n("src/../.env"), ".env");
+        assert_eq!(n("/work/proj/.env"), ".env");
+        assert_eq!(n("/work/proj/"), ".");
+        assert_eq!(n("."), ".");
+        assert_eq!(n(""), ".");
+        assert_eq!(n("/work/proj/a//b/./c/"), "a/b/c");
+        assert_eq!(n("/work/project/x"), "/work/project/x");
+        assert_eq!(n("../other/x"), "/work/other/x");
+        assert_eq!(n("../../../../../x"), "/x");
+        assert_eq!(n("~/.ssh/id_rsa"), "/home/u/.ssh/id_rsa");
+        assert_eq!(n("~"), "/home/u");
+        assert_eq!(n("$HOME/x"), "/home/u/x");
+        assert_eq!(n("${HOME}"), "/home/u");
+        assert_eq!(n("~bob/x"), "~bob/x");
+        assert_eq!(n("config\\.env"), "config/.env");
+        assert_eq!(normalize("~/proj/a", Some("/home/u/proj"), HOME), "a");
+        assert_eq!(
+            normalize("C:\\proj\\src\\.env", Some("C:\\proj"), None),
+            "src/.env"
+        );
+        assert_eq!(normalize("D:\\x", Some("C:\\proj"), None), "D:/x");
+        assert_eq!(normalize("a/../../b", None, None), "../b");
+        assert_eq!(normalize("~/x", None, None), "~/x");
+        assert_eq!(normalize("x", Some("/"), None), "x");
+        assert_eq!(normalize("/etc/passwd", Some("/"), None), "etc/passwd");
+        assert_eq!(normalize("/..", None, None), "/");
+    }
+
+    fn set(globs: &[&str]) -> PathSet {
+        let globs: Vec<String> = globs.iter().map(|s| (*s).to_owned()).collect();
+        PathSet::with_home(&globs, HOME).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    #[test]
+    fn globs() {
+        let s = set(&[
+            ".env*",
+            "!.env.example",
+            "*.pem",
+            ".ssh",
+            "secrets/",
+            "/etc/**",
+            "./top.txt",
+            "~/.aws/**",
+        ]);
+        for yes in [
+            ".env",
+            ".env.local",
+            "config/.env.prod",
+            "/home/u/proj/.env",
+            "key.pem",
+            "a/b/key.pem",
+            "/home/u/.ssh/id_rsa",
+            "secrets",
+            "secrets/db.json",
+            "sub/secrets/x",
+            "/etc/passwd",
+            "top.txt",
+            "/home/u/.aws/credentials",
+        ] {
+            assert!(s.is_match(yes), "{yes}");
+        }
+        for no in [
+            ".env.example",
+            "config/.env.example",
+            "env",
+            "src/env.rs",
+            "x.pem.txt",
+            "etc/passwd",
+            "sub/top.txt",
+            "README.md",
+            ".ENV",
+        ] {
+            assert!(!s.is_match(no), "{no}");
+        }
+        let star = set(&["src/*.rs"]);
+        assert!(star.is_match("src/a.rs"));
+        assert!(!star.is_match("src/x/a.rs"), "`*` must not cross `/`");
+        assert!(set(&["src/**/*.rs"]).is_match("src/x/y/a.rs"));
+        assert_eq!(PathSet::new(&["a[".to_owned()]).err().map(|e| e.0), Some(0));
+        assert_eq!(
+            PathSet::new(&["ok".to_owned(), "!".to_owned()])
+                .err()
+                .map(|e| e.0),
+            Some(1)
+        );
+        assert!(
+            PathSet::new(&[])
+                .map(|s| s.is_empty() && !s.is_match("x"))
+                .unwrap_or(false)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn normalize_never_panics(p in any::<String>(), r in any::<String>(), h in any::<String>()) {
+            let _ = normalize(&p, Some(&r), Some(&h));
+            let _ = normalize(&p, None, None);
+        }
+
+        #[test]
+        fn normalize_is_idempotent(p in "(~/)?[a-z./]{0,20}") {
+            let once = normalize(&p, ROOT, HOME);
+            prop_assert_eq!(normalize(&once, ROOT, HOME), once.clone());
+        }
+    }
+}

@@ -1,0 +1,688 @@
+//! Meaning: [`ast::Policy`] → [`ir::Policy`], with every problem reported.
+//!
+//! Resolution never stops at the first error. Each check pushes a diagnostic
+//! and carries on with what it could make sense of, so one run shows the
+//! user everything that is wrong. The IR is returned only when there is no
+//! error at all: emitters never see a half-valid policy.
+
+mod regex;
+
+use crate::ast::{self, Scalar, Text};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity, suggest};
+use crate::eval;
+use crate::harness::{self, OptionKind};
+use crate::ir::{
+    Decision, Event, Example, ExampleCall, Expectation, FORMAT, Guard, HarnessId, Policy, Tool,
+    ToolKind,
+};
+use crate::paths::PathSet;
+use crate::shell::{CommandPattern, FlagGroup};
+use crate::source::{SourceFile, Span};
+
+pub const DEFAULT_TIMEOUT: u32 = 10;
+
+pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) -> Option<Policy> {
+    let mut cx = Cx { file, diags };
+    let targets = resolve_targets(&mut cx, ast);
+    let timeout = match &ast.timeout {
+        None => DEFAULT_TIMEOUT,
+        Some(t) if (1..=600).contains(&t.value) => t.value as u32,
+        Some(t) => {
+            cx.error(
+                Code::InvalidSetting,
+                format!("timeout {} is out of range", t.value),
+                t.span,
+                "seconds, from 1 to 600",
+                "write a whole number of seconds from 1 to 600; hookc converts it to each harness's unit",
+            );
+            DEFAULT_TIMEOUT
+        }
+    };
+    let on_error = match ast.on_error.as_ref().map(|t| (t, t.value.as_str())) {
+        None | Some((_, "deny")) => Decision::Deny,
+        Some((_, "ask")) => Decision::Ask,
+        Some((t, other)) => {
+            cx.error(
+                Code::InvalidSetting,
+                format!("`on-error` cannot be `{other}`"),
+                t.span,
+                "not a fail-closed choice",
+                "write `deny` (refuse the call) or `ask` (ask the user); hookc never lets a call through unchecked",
+            );
+            Decision::Deny
+        }
+    };
+    let harness_options = resolve_harness_options(&mut cx, ast);
+
+    let mut guards: Vec<Guard> = Vec::new();
+    for decl in &ast.guards {
+        if let Some(first) = ast
+            .guards
+            .iter()
+            .take_while(|g| !std::ptr::eq(*g, decl))
+            .find(|g| g.name.value == decl.name.value)
+        {
+            cx.diags.push(
+                Diagnostic::new(
+                    Code::DuplicateGuard,
+                    format!("guard `{}` is defined twice", decl.name.value),
+                )
+                .in_file(file)
+                .label(decl.name.span, "second definition")
+                .label(first.name.span, "first definition")
+                .help("give each guard its own name"),
+            );
+            continue;
+        }
+        if let Some(guard) = resolve_guard(&mut cx, decl) {
+            guards.push(guard);
+        }
+    }
+
+    if cx.diags.has_errors() {
+        return None;
+    }
+    let policy = Policy {
+        format: FORMAT,
+        source: file.name.to_string(),
+        timeout,
+        on_error,
+        targets,
+        harness_options,
+        guards,
+    };
+    check_examples(&mut cx, &policy);
+    (!cx.diags.has_errors()).then_some(policy)
+}
+
+struct Cx<'a> {
+    file: &'a SourceFile,
+    diags: &'a mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn error(
+        &mut self,
+        code: Code,
+        message: String,
+        at: Span,
+        label: &str,
+        help: impl Into<String>,
+    ) {
+        self.diags.push(
+            Diagnostic::new(code, message)
+                .in_file(self.file)
+                .label(at, label)
+                .help(help),
+        );
+    }
+
+    fn harness(&mut self, name: &Text) -> Option<HarnessId> {
+        let id = HarnessId::from_word(&name.value);
+        if id.is_none() {
+            self.error(
+                Code::UnknownHarness,
+                format!("unknown harness `{}`", name.value),
+                name.span,
+                "not a harness hookc knows",
+                suggest(&name.value, HarnessId::WORDS),
+            );
+        }
+        id
+    }
+}
+
+fn resolve_targets(cx: &mut Cx, ast: &ast::Policy) -> Vec<HarnessId> {
+    let Some(targets) = &ast.targets else {
+        return harness::all().iter().map(|h| h.id()).collect();
+    };
+    let mut out = Vec::new();
+    for name in &targets.value {
+        let Some(id) = cx.harness(name) else { continue };
+        if harness::get(id).is_none() {
+            cx.error(
+                Code::UnknownHarness,
+                format!("hookc cannot emit for `{id}` yet"),
+                name.span,
+                "not available in this version",
+                format!(
+                    "remove it from `targets`; this hookc emits for {}",
+                    harness::all()
+                        .iter()
+                        .map(|h| format!("`{}`", h.id()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            continue;
+        }
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn resolve_harness_options(
+    cx: &mut Cx,
+    ast: &ast::Policy,
+) -> std::collections::BTreeMap<HarnessId, std::collections::BTreeMap<String, serde_json::Value>> {
+    let mut all = std::collections::BTreeMap::new();
+    for block in &ast.harnesses {
+        let Some(id) = cx.harness(&block.name) else {
+            continue;
+        };
+        let known = harness::get(id).map_or(&[][..], |h| h.profile().options);
+        let options: &mut std::collections::BTreeMap<String, serde_json::Value> =
+            all.entry(id).or_default();
+        for option in &block.options {
+            let Some(spec) = known.iter().find(|o| o.name == option.key.value) else {
+                let names: Vec<&str> = known.iter().map(|o| o.name).collect();
+                cx.error(
+                    Code::UnknownNode,
+                    format!("`{}` is not an option of harness `{id}`", option.key.value),
+                    option.key.span,
+                    "unknown option",
+                    if names.is_empty() {
+                        format!("harness `{id}` takes no options")
+                    } else {
+                        suggest(&option.key.value, &names)
+                    },
+                );
+                continue;
+            };
+            let value = match (spec.kind, &option.value.value) {
+                (OptionKind::Bool, Scalar::Bool(b)) => serde_json::Value::Bool(*b),
+                (OptionKind::Count, Scalar::Integer(i)) if (0..=1000).contains(i) => {
+                    serde_json::Value::from(*i as u64)
+                }
+                (kind, other) => {
+                    cx.error(
+                        Code::WrongType,
+                        format!(
+                            "option `{}` takes {}, found {}",
+                            spec.name,
+                            kind.describe(),
+                            other.type_name()
+                        ),
+                        option.value.span,
+                        "wrong value",
+                        format!("{}: {}", spec.name, spec.doc),
+                    );
+                    continue;
+                }
+            };
+            options.insert(spec.name.to_owned(), value);
+        }
+    }
+    all.retain(|_, options| !options.is_empty());
+    all
+}
+
+fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
+    let errors_before = cx.diags.error_count();
+    let name = &decl.name;
+    if name.value.is_empty()
+        || !name
+            .value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+    {
+        cx.error(
+            Code::WrongType,
+            format!("guard name `{}` is not a plain name", name.value),
+            name.span,
+            "use letters, digits, `-`, `_` and `.`",
+            "guard names appear in file names, logs and reports; e.g. `no-force-push`",
+        );
+    }
+
+    let event = match &decl.event {
+        None => Event::PreTool,
+        Some(e) => Event::from_word(&e.value).unwrap_or_else(|| {
+            cx.error(
+                Code::UnknownEvent,
+                format!("unknown event `{}`", e.value),
+                e.span,
+                "not an event hookc knows",
+                format!(
+                    "{} (events are written in hookc's words and translated for each harness)",
+                    suggest(&e.value, Event::WORDS)
+                ),
+            );
+            Event::PreTool
+        }),
+    };
+
+    let mut tools = Vec::new();
+    for tool in &decl.tools {
+        if let Some(tool) = resolve_tool(cx, tool) {
+            tools.push(tool);
+        }
+    }
+    if !tools.is_empty() && !event.has_tools() {
+        cx.error(
+            Code::ConditionNeedsTool,
+            format!("event `{event}` has no tools to choose from"),
+            decl.event.as_ref().map_or(decl.span, |e| e.span),
+            "this event is not about a tool call",
+            "remove `tool`/`mcp`, or use `event \"pre-tool\"` or `event \"post-tool\"`",
+        );
+    }
+
+    let commands: Vec<CommandPattern> = decl
+        .commands
+        .iter()
+        .filter_map(|c| resolve_command(cx, c))
+        .collect();
+    let mut regexes = Vec::new();
+    for r in &decl.regexes {
+        match regex::check(&r.pattern.value) {
+            Ok(()) => regexes.push(r.pattern.value.clone()),
+            Err(error) => cx.error(
+                Code::InvalidRegex,
+                format!("invalid regex: {}", error.message),
+                regex::error_span(&error, r.pattern.span, r.inner),
+                &error.message,
+                "write the regex as a raw string (`#\"…\"#`) in Rust regex syntax; look-around and back-references are not available",
+            ),
+        }
+    }
+    let paths: Vec<String> = decl.paths.iter().map(|p| p.value.clone()).collect();
+    if let Err((index, message)) = PathSet::new(&paths) {
+        let at = decl.paths[index].span;
+        cx.error(
+            Code::InvalidGlob,
+            format!("invalid path glob: {message}"),
+            at,
+            "this glob",
+            "globs use `*`, `**`, `?`, `[abc]` and `{a,b}`; a leading `!` excludes",
+        );
+    }
+
+    // Conditions imply tools: a guard that says `command` but names no tool is
+    // about the shell. Said explicitly, tools that never carry the condition
+    // are a mistake (the guard could never fire).
+    if event.has_tools() {
+        let shell = Tool::Known {
+            tool: ToolKind::Shell,
+        };
+        if tools.is_empty() && !commands.is_empty() {
+            tools.push(shell.clone());
+        } else if !commands.is_empty() && !tools.contains(&shell) {
+            cx.error(
+                Code::ConditionNeedsTool,
+                "`command` patterns only match shell calls, but this guard has no `tool \"shell\"`"
+                    .to_owned(),
+                decl.commands[0].span,
+                "never matches",
+                "add `tool \"shell\"`, or match these tools with `path` or `regex` instead",
+            );
+        }
+        if tools.is_empty() && !paths.is_empty() {
+            for tool in [
+                ToolKind::Read,
+                ToolKind::Write,
+                ToolKind::Edit,
+                ToolKind::Shell,
+            ] {
+                tools.push(Tool::Known { tool });
+            }
+        }
+        if tools.is_empty() && regexes.is_empty() {
+            cx.diags.push(
+                Diagnostic::new(
+                    Code::NothingToMatch,
+                    format!("guard `{}` matches every tool call", name.value),
+                )
+                .in_file(cx.file)
+                .label(decl.name.span, "no tool, command, regex or path")
+                .help("add `tool \"shell\"` (or another tool), a `command`, a `regex` or a `path`"),
+            );
+        }
+    } else if !commands.is_empty() || !paths.is_empty() {
+        cx.error(
+            Code::ConditionNeedsTool,
+            format!("event `{event}` has no command or file to match"),
+            decl.commands
+                .first()
+                .map(|c| c.span)
+                .or(decl.paths.first().map(|p| p.span))
+                .unwrap_or(decl.span),
+            "cannot match on this event",
+            "use `regex` to match the prompt or message text, or make this a `pre-tool` guard",
+        );
+    }
+
+    let opaque = match &decl.opaque {
+        None => Decision::Deny,
+        Some(o) => match Decision::from_word(&o.value) {
+            Some(d @ (Decision::Deny | Decision::Ask | Decision::Allow)) => d,
+            _ => {
+                cx.error(
+                    Code::InvalidSetting,
+                    format!("`opaque` cannot be `{}`", o.value),
+                    o.span,
+                    "expected deny, ask or allow",
+                    "`opaque` says what a shell command hookc cannot fully understand means: `deny` (the default), `ask` or `allow`",
+                );
+                Decision::Deny
+            }
+        },
+    };
+
+    let (decision, reason) = resolve_decision(cx, decl, event)?;
+    let message = decl.message.as_ref().map(|m| m.value.clone());
+    let allow_degraded = decl
+        .allow_degraded
+        .iter()
+        .filter_map(|h| cx.harness(h))
+        .collect();
+
+    let mut guard = Guard {
+        name: name.value.clone(),
+        event,
+        tools,
+        commands,
+        regexes,
+        paths,
+        opaque,
+        decision,
+        reason,
+        message,
+        examples: Vec::new(),
+        allow_degraded,
+        origin: decl.span,
+    };
+    guard.examples = decl
+        .examples
+        .iter()
+        .filter_map(|e| resolve_example(cx, &guard, e))
+        .collect();
+    (cx.diags.error_count() == errors_before).then_some(guard)
+}
+
+fn resolve_tool(cx: &mut Cx, decl: &ast::ToolDecl) -> Option<Tool> {
+    match decl {
+        ast::ToolDecl::Mcp { server, tool } => Some(Tool::Mcp {
+            server: server.value.clone(),
+            tool: tool.value.clone(),
+        }),
+        ast::ToolDecl::Named {
+            name,
+            harness: Some(harness),
+        } => Some(Tool::Native {
+            harness: cx.harness(harness)?,
+            name: name.value.clone(),
+        }),
+        ast::ToolDecl::Named {
+            name,
+            harness: None,
+        } => match ToolKind::from_word(&name.value) {
+            Some(tool) => Some(Tool::Known { tool }),
+            None => {
+                cx.error(
+                    Code::UnknownTool,
+                    format!("unknown tool `{}`", name.value),
+                    name.span,
+                    "not a tool hookc knows",
+                    format!(
+                        "{} (MCP tools are written `mcp \"server\" \"tool\"`, a harness's own name `tool (claude)\"{}\"`)",
+                        suggest(&name.value, ToolKind::WORDS),
+                        name.value
+                    ),
+                );
+                None
+            }
+        },
+    }
+}
+
+fn resolve_command(cx: &mut Cx, decl: &ast::CommandDecl) -> Option<CommandPattern> {
+    let mut words = decl.words.iter().map(|w| w.value.clone());
+    let pattern = CommandPattern {
+        program: words.next()?,
+        subcommand: words.collect(),
+        flags: decl
+            .flags
+            .iter()
+            .map(|group| FlagGroup {
+                any_of: group.value.iter().map(|f| f.value.clone()).collect(),
+            })
+            .collect(),
+        args: decl.args.iter().map(|a| a.value.clone()).collect(),
+    };
+    match pattern.validate() {
+        Ok(()) => Some(pattern),
+        Err(error) => {
+            cx.error(
+                Code::InvalidCommandPattern,
+                format!("invalid command pattern: {}", error.message),
+                decl.span,
+                error.field,
+                error.help,
+            );
+            None
+        }
+    }
+}
+
+fn resolve_decision(
+    cx: &mut Cx,
+    decl: &ast::GuardDecl,
+    event: Event,
+) -> Option<(Decision, String)> {
+    let Some(first) = decl.decisions.first() else {
+        cx.error(
+            Code::MissingDecision,
+            format!("guard `{}` does not say what to do", decl.name.value),
+            decl.name.span,
+            "no decision",
+            "add one of `deny \"…\"`, `ask \"…\"`, `allow`, `context \"…\"` (or `block \"…\"` on stop events)",
+        );
+        return None;
+    };
+    if let Some(second) = decl.decisions.get(1) {
+        cx.diags.push(
+            Diagnostic::new(
+                Code::ConflictingDecisions,
+                format!("guard `{}` has more than one decision", decl.name.value),
+            )
+            .in_file(cx.file)
+            .label(second.kind.span, "second decision")
+            .label(first.kind.span, "first decision")
+            .help("keep one; write a second guard for the other case (the strictest match wins)"),
+        );
+    }
+    let decision = Decision::from_word(&first.kind.value)?;
+    let allowed = allowed_decisions(event);
+    if !allowed.contains(&decision) {
+        cx.error(
+            Code::DecisionNotForEvent,
+            format!("`{decision}` does not exist on event `{event}`"),
+            first.kind.span,
+            "not possible here",
+            format!(
+                "on `{event}` a guard can {}",
+                allowed
+                    .iter()
+                    .map(|d| format!("`{d}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        );
+    }
+    let reason = first
+        .reason
+        .as_ref()
+        .map(|r| r.value.trim().to_owned())
+        .unwrap_or_default();
+    if decision.needs_reason() && reason.is_empty() {
+        cx.error(
+            Code::EmptyReason,
+            format!("`{decision}` needs a reason"),
+            first.reason.as_ref().map_or(first.kind.span, |r| r.span),
+            "the model reads this",
+            format!("write what to do instead, e.g. `{decision} \"Push to a new branch and open a pull request instead.\"`"),
+        );
+    } else if decision != Decision::Context && !reason.is_empty() && only_complains(&reason) {
+        cx.diags.push(
+            Diagnostic::new(Code::ComplainingReason, "this reason says no, but not what to do instead")
+                .severity(Severity::Warning)
+                .in_file(cx.file)
+                .label(first.reason.as_ref().map_or(first.kind.span, |r| r.span), "the model reads this")
+                .help("say what the model should do instead (\"… Use X instead.\"), so it does not retry in another spelling"),
+        );
+    }
+    Some((decision, reason))
+}
+
+fn allowed_decisions(event: Event) -> &'static [Decision] {
+    match event {
+        Event::PreTool => &[
+            Decision::Deny,
+            Decision::Ask,
+            Decision::Allow,
+            Decision::Context,
+        ],
+        Event::PostTool => &[Decision::Block, Decision::Context],
+        Event::Prompt => &[Decision::Deny, Decision::Context],
+        Event::Stop | Event::SubagentStop => &[Decision::Block],
+        Event::SessionStart => &[Decision::Context],
+    }
+}
+
+/// A reason with no word that suggests an alternative only complains.
+fn only_complains(reason: &str) -> bool {
+    const INSTRUCTING: &[&str] = &[
+        "instead", "use ", "run ", "ask ", "open ", "create ", "push ", "commit ", "write ",
+        "edit ", "try ", "add ", "remove ", "rewrite", "prefer", "keep ", "make ", "call ",
+        "read ", "check ", "request", "rather", "should", "must", "please", "first", "delete ",
+        "stash", "restore", "confirm", "wait", "fix ", "move ", "rename ", "split ", "rebase",
+        "merge ", "set ", "install ", "tell ", "leave ",
+    ];
+    let lower = reason.to_lowercase();
+    !INSTRUCTING.iter().any(|w| lower.contains(w))
+}
+
+fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Option<Example> {
+    let expect = match &decl.expect {
+        None => {
+            cx.error(
+                Code::InvalidExample,
+                "example without `expect=`".to_owned(),
+                decl.span,
+                "what should happen?",
+                "add `expect=\"deny\"` (or ask, allow, context, block, pass)",
+            );
+            return None;
+        }
+        Some(e) if e.value == "pass" => Expectation::Pass,
+        Some(e) => match Decision::from_word(&e.value) {
+            Some(d) => Expectation::Decision(d),
+            None => {
+                cx.error(
+                    Code::InvalidExample,
+                    format!("unknown expectation `{}`", e.value),
+                    e.span,
+                    "not a decision",
+                    suggest(
+                        &e.value,
+                        &["deny", "ask", "allow", "context", "block", "pass"],
+                    ),
+                );
+                return None;
+            }
+        },
+    };
+    let tool = match &decl.tool {
+        Some(t) => resolve_tool(
+            cx,
+            &ast::ToolDecl::Named {
+                name: t.clone(),
+                harness: None,
+            },
+        ),
+        None if guard.event.has_tools() => {
+            if decl.command.is_some() {
+                Some(Tool::Known {
+                    tool: ToolKind::Shell,
+                })
+            } else {
+                guard.tools.first().cloned()
+            }
+        }
+        None => None,
+    };
+    let call = ExampleCall {
+        tool,
+        command: decl.command.as_ref().map(|c| c.value.clone()),
+        path: decl.path.as_ref().map(|p| p.value.clone()),
+        text: decl.text.as_ref().map(|t| t.value.clone()),
+    };
+    let shell = Some(Tool::Known {
+        tool: ToolKind::Shell,
+    });
+    if call.tool == shell && call.command.is_none() {
+        cx.error(
+            Code::InvalidExample,
+            "a shell example needs the command to try".to_owned(),
+            decl.span,
+            "which command?",
+            "write it as the first value: `example \"git push --force\" expect=\"deny\"`",
+        );
+        return None;
+    }
+    if guard.event.has_tools() && call.tool.is_none() {
+        cx.error(
+            Code::InvalidExample,
+            "example does not say which tool is called".to_owned(),
+            decl.span,
+            "which tool?",
+            "give a command (`example \"git push\" …`) or `tool=\"read\" path=\".env\"`",
+        );
+        return None;
+    }
+    Some(Example {
+        call,
+        expect,
+        origin: decl.span,
+    })
+}
+
+/// Examples are tests: run each through the whole policy, as the harness would.
+fn check_examples(cx: &mut Cx, policy: &Policy) {
+    let evaluator = eval::Evaluator::new(policy);
+    for guard in &policy.guards {
+        for example in &guard.examples {
+            let call = eval::Call::from_example(guard.event, &example.call);
+            let verdict = evaluator.evaluate(&call);
+            if !eval::meets(verdict.as_ref(), example.expect) {
+                let got = match &verdict {
+                    None => "no guard matched, so the call passes".to_owned(),
+                    Some(v) => format!(
+                        "the policy decides `{}` (guards: {})",
+                        v.decision,
+                        v.hits
+                            .iter()
+                            .map(|h| h.guard.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                let expected = match example.expect {
+                    Expectation::Pass => "pass".to_owned(),
+                    Expectation::Decision(d) => d.to_string(),
+                };
+                cx.error(
+                    Code::ExampleContradicts,
+                    format!("example expects `{expected}`, but {got}"),
+                    example.origin,
+                    "this example fails",
+                    "fix the guard's conditions, or the example's expectation",
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Regex checking: parse with `regex-syntax`, point errors inside the string.
+//!
+//! Guards run regexes with Rust's linear-time engine inside `hookc guard`, never
+//! in a harness's own (backtracking) engine, so the accepted subset is simply
+//! what `regex` supports. Look-around and back-references are rejected by the
+//! parser itself, with a message saying so.
+
+use regex_syntax::ast::parse::Parser;
+
+use crate::source::Span;
+
+/// A regex error with the span of the offending part, relative to the pattern.
+#[derive(Debug, PartialEq)]
+pub struct RegexError {
+    pub message: String,
+    pub offset: usize,
+    pub len: usize,
+}
+
+pub fn check(pattern: &str) -> Result<(), RegexError> {
+    let ast = Parser::new().parse(pattern).map_err(|e| RegexError {
+        message: e.kind().to_string(),
+        offset: e.span().start.offset,
+        len: (e.span().end.offset - e.span().start.offset).max(1),
+    })?;
+    regex_syntax::hir::translate::Translator::new()
+        .translate(pattern, &ast)
+        .map_err(|e| RegexError {
+            message: e.kind().to_string(),
+            offset: e.span().start.offset,
+            len: (e.span().end.offset - e.span().start.offset).max(1),
+        })?;
+    Ok(())
+}
+
+/// Map an error inside the pattern to a span in the file: exactly when the
+/// pattern's first character position is known (raw strings), else the whole value.
+pub fn error_span(error: &RegexError, value: Span, inner: Option<usize>) -> Span {
+    match inner {
+        Some(start) => Span::new(start + error.offset, error.len),
+        None => value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_ordinary_patterns() {
+        assert_eq!(check(r"git\s+push\s+(-f|--force)\b"), Ok(()));
+    }
+
+    #[test]
+    fn points_at_the_unclosed_group() {
+        let error = check(r"ab(cd").unwrap_err();
+        assert_eq!(error.offset, 2);
+        assert!(
+            error.message.contains("unclosed group"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn rejects_look_around_with_a_reason() {
+        let error = check(r"foo(?=bar)").unwrap_err();
+        assert_eq!(error.offset, 3);
+        assert!(error.message.contains("look-around"), "{}", error.message);
+    }
+
+    #[test]
+    fn rejects_back_references() {
+        let error = check(r"(a)\1").unwrap_err();
+        assert!(
+            error.message.contains("backreferences"),
+            "{}",
+            error.message
+        );
+    }
+}

@@ -1,0 +1,1068 @@
+//! # The shell lexer
+//!
+//! Guards must not be beaten by spelling: `git push --force`, `git pu''sh -f`
+//! and `"git" push \
+//! --force` all run the same program with the same arguments. This lexer
+//! turns one command line into the argument vectors the shell would pass to
+//! programs, so that guards compare *arguments*, not raw text. It is a small,
+//! hand-written, allocation-light scanner (no regexes) that never panics, and
+//! it is honest about what it does not understand: anything it cannot model
+//! is reported as [`Opaque`] with a short reason, and the words it *could*
+//! read are still returned.
+//!
+//! ## What it understands (POSIX `sh`, plus the bash spellings agents use)
+//!
+//! * **Words** are separated by blanks (space, tab). Quote removal is done:
+//!   * `'…'` keeps everything literally (no escapes at all);
+//!   * `"…"` keeps everything literally except `\"` `\\` `\$` `` \` `` (the
+//!     backslash is dropped) and backslash-newline (both dropped); any other
+//!     backslash stays, as in the shell (`"\a"` is `\a`);
+//!   * `\x` outside quotes is a literal `x`; backslash-newline is a line
+//!     continuation and disappears;
+//!   * `$'…'` (ANSI-C quoting) is decoded (`\n`, `\t`, `\x41`, `\101`,
+//!     `\u263a`, …), because `$'\x2d\x2dforce'` is `--force`;
+//!   * `$"…"` is treated like `"…"`.
+//! * **Control operators** `;` `&&` `||` `|` `|&` `&` and newlines end a simple
+//!   command. The kind of separator is not kept: a guard cares whether a
+//!   command may run, not when.
+//! * **Comments**: an unquoted `#` at the start of a word ends the line.
+//! * **Redirections** `>` `>>` `>|` `&>` `&>>` `<>` and `N>` `N>>` record their
+//!   target as a *write* ([`LexedCommand::writes`]); `>&word` writes to `word`
+//!   unless it is a file descriptor (`2>&1`, `>&-`). Input redirections `<`
+//!   `<&` `<<<` are recognised and their word skipped (they are not recorded).
+//! * **Subshells** `( … )` at the start of a command are entered: their
+//!   commands are returned like any other. (`{ …; }` groups and `if`/`while`
+//!   keywords are plain words here; the normaliser skips them.)
+//!
+//! ## What it reports as opaque (and still reads around)
+//!
+//! * command substitution `$(…)` and `` `…` ``: reported, *and* the inner text
+//!   is lexed too (its commands are returned), since they run;
+//! * parameter expansion `${…}`, arithmetic `$((…))`, `$[…]` and `((…))`;
+//! * process substitution `<(…)` `>(…)` (inner commands are lexed too);
+//! * here-documents `<<` / `<<-` (the body lines are skipped);
+//! * brace expansion `{a,b}` / `{1..3}` in an unquoted word (`rm -r{f,}` would
+//!   otherwise hide a flag);
+//! * `(` after words (function definitions `f() …`, arrays `a=(…)`), a `)`
+//!   without a matching `(`, `;;` (case clauses);
+//! * unbalanced quotes or backticks: lexing stops there, commands read so far
+//!   are kept;
+//! * nesting deeper than [`MAX_DEPTH`];
+//! * ANSI-C escapes that produce a NUL or a non-ASCII *byte* (`$'\xff'`).
+//!
+//! A plain `$NAME`, `$1`, `$@` … is *not* opaque by itself: it is kept
+//! literally in the word text (so `rm -rf $HOME` has the argument `$HOME`) and
+//! flagged in [`Word::has_param`]; the normaliser decides (a variable in
+//! command position is opaque). Globs (`*`, `?`, `[…]`) and `~` are kept
+//! literally: they are expanded at run time by the shell, which we cannot
+//! know.
+//!
+//! ## Not modelled
+//!
+//! Aliases, functions defined earlier in the line, `IFS` word splitting of
+//! expansions, `set -o` options, and `extglob` patterns. None of these can
+//! make a command look *more* innocent than it is without also producing an
+//! opaque construct or a variable in command position, except an alias or
+//! function defined in an earlier command of the same line (a function
+//! definition is reported as opaque).
+
+use serde::{Deserialize, Serialize};
+
+/// How deep command lines may nest (`bash -c "sudo sh -c '…'"`, `$( $( … ) )`,
+/// chains of wrappers like `sudo env nice …`) before we give up and report
+/// the rest as opaque. Real commands nest two or three levels; the cap exists
+/// so that hostile input cannot exhaust the stack or time.
+pub const MAX_DEPTH: usize = 16;
+
+/// Something the analyser could not fully understand.
+///
+/// `reason` is a short English phrase meant to be shown to the model (for
+/// example "command substitution $(...)"), so it can rewrite its command in a
+/// plainer form.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Opaque {
+    /// Short human-readable explanation.
+    pub reason: String,
+}
+
+impl Opaque {
+    pub(crate) fn new(reason: impl Into<String>) -> Opaque {
+        Opaque {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One shell word after quote removal.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Word {
+    /// The word as the program would receive it, except that expansions the
+    /// lexer cannot perform (`$VAR`, `$(…)`, `~`, globs) are kept as written.
+    pub text: String,
+    /// True when any part of the word was quoted or escaped. A quoted word is
+    /// never a keyword (`'if'` is a command name) nor an assignment.
+    pub quoted: bool,
+    /// Number of bytes at the start of `text` that were written plainly (no
+    /// quotes, escapes or expansions). `X=1` is an assignment only when the
+    /// `=` lies in this prefix (`'X'=1` is a command name).
+    pub plain_prefix: usize,
+    /// True when the word contains a `$NAME`, `$1`, `$@`… expansion that was
+    /// kept literally (its value is unknown).
+    pub has_param: bool,
+    /// True when the word contains a construct reported as opaque
+    /// (`$(…)`, `${…}`, backticks…); `text` then holds its raw source.
+    pub opaque: bool,
+}
+
+/// The words and write-redirections of one simple command, as written
+/// (before wrappers such as `sudo` are unwrapped).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LexedCommand {
+    /// Words in order, including leading `VAR=value` assignments.
+    pub words: Vec<Word>,
+    /// Targets of redirections that write (`>`, `>>`, `&>`, `2>`, …).
+    pub writes: Vec<Word>,
+}
+
+/// Result of lexing a command line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Lexed {
+    /// Simple commands in source order. Commands found inside `$(…)`,
+    /// backticks and process substitutions are included (they run too), in
+    /// the order their closing delimiter was reached.
+    pub commands: Vec<LexedCommand>,
+    /// Everything that could not be modelled.
+    pub opaque: Vec<Opaque>,
+}
+
+/// Lex a command line. Never panics; see the module documentation for the
+/// exact rules.
+pub fn lex(input: &str) -> Lexed {
+    lex_depth(input, 0)
+}
+
+/// Lex at a given nesting depth (used when re-lexing `bash -c` scripts and
+/// command substitutions, so the depth budget is shared).
+pub(crate) fn lex_depth(input: &str, depth: usize) -> Lexed {
+    let mut lx = Lexer {
+        src: input,
+        pos: 0,
+        depth,
+        out: Lexed::default(),
+        cur: LexedCommand::default(),
+        subshells: 0,
+        heredocs: Vec::new(),
+        stopped: false,
+    };
+    if depth > MAX_DEPTH {
+        lx.opaque("commands nested too deeply");
+        return lx.out;
+    }
+    lx.run();
+    lx.out
+}
+
+struct Lexer<'a> {
+    src: &'a str,
+    /// Byte offset; always on a char boundary because we only ever advance
+    /// by `char::len_utf8` or to positions returned by `find` on ASCII bytes.
+    pos: usize,
+    depth: usize,
+    out: Lexed,
+    cur: LexedCommand,
+    /// Open `(` subshells at command level.
+    subshells: usize,
+    /// Here-document delimiters waiting for the next newline:
+    /// (delimiter, strip leading tabs).
+    heredocs: Vec<(String, bool)>,
+    /// Set after an unrecoverable error (unbalanced quote): the rest of the
+    /// input is not looked at.
+    stopped: bool,
+}
+
+/// Characters that end an unquoted word.
+fn is_word_end(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | ';' | '&' | '|' | '<' | '>' | '(' | ')'
+    )
+}
+
+impl<'a> Lexer<'a> {
+    fn rest(&self) -> &'a str {
+        self.src.get(self.pos..).unwrap_or("")
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn peek_at(&self, n: usize) -> Option<char> {
+        self.rest().chars().nth(n)
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    fn opaque(&mut self, reason: impl Into<String>) {
+        let o = Opaque::new(reason);
+        // The same construct repeated (`$(a) $(b)`) says nothing new.
+        if !self.out.opaque.contains(&o) {
+            self.out.opaque.push(o);
+        }
+    }
+
+    fn finish_command(&mut self) {
+        if !self.cur.words.is_empty() || !self.cur.writes.is_empty() {
+            let cmd = std::mem::take(&mut self.cur);
+            self.out.commands.push(cmd);
+        }
+    }
+
+    /// Skip spaces, tabs and line continuations.
+    fn skip_blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(' ' | '\t') => {
+                    self.bump();
+                }
+                Some('\\') if self.peek_at(1) == Some('\n') => {
+                    self.pos += 2;
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        while !self.stopped {
+            self.skip_blanks();
+            let Some(c) = self.peek() else { break };
+            match c {
+                '\n' => {
+                    self.bump();
+                    self.finish_command();
+                    self.skip_heredoc_bodies();
+                }
+                ';' => {
+                    self.bump();
+                    if self.peek() == Some(';') {
+                        self.bump();
+                        self.opaque("case clause ;;");
+                    }
+                    if self.peek() == Some('&') {
+                        self.bump();
+                    }
+                    self.finish_command();
+                }
+                '&' => {
+                    self.bump();
+                    match self.peek() {
+                        Some('&') => {
+                            self.bump();
+                            self.finish_command();
+                        }
+                        Some('>') => {
+                            self.bump();
+                            if self.peek() == Some('>') {
+                                self.bump();
+                            }
+                            self.redirect_target(true);
+                        }
+                        _ => self.finish_command(),
+                    }
+                }
+                '|' => {
+                    self.bump();
+                    if matches!(self.peek(), Some('|' | '&')) {
+                        self.bump();
+                    }
+                    self.finish_command();
+                }
+                '(' => self.open_paren(),
+                ')' => {
+                    self.bump();
+                    if self.subshells > 0 {
+                        self.subshells -= 1;
+                    } else {
+                        self.opaque("unbalanced ')'");
+                    }
+                    self.finish_command();
+                }
+                '<' | '>' => self.redirect(),
+                '#' => {
+                    // Comment: up to (not including) the newline.
+                    let end = self
+                        .rest()
+                        .find('\n')
+                        .map_or(self.src.len(), |i| self.pos + i);
+                    self.pos = end;
+                }
+                _ => {
+                    if c.is_ascii_digit() {
+                        // `2>file`, `2>&1`: an all-digit word glued to a
+                        // redirection operator is a file descriptor number.
+                        let digits = self.rest().bytes().take_while(u8::is_ascii_digit).count();
+                        if matches!(self.rest().as_bytes().get(digits), Some(b'<' | b'>')) {
+                            self.pos += digits;
+                            self.redirect();
+                            continue;
+                        }
+                    }
+                    if let Some(w) = self.word() {
+                        self.cur.words.push(w);
+                    }
+                }
+            }
+        }
+        self.finish_command();
+        if self.subshells > 0 && !self.stopped {
+            self.opaque("unclosed '('");
+        }
+    }
+
+    fn open_paren(&mut self) {
+        self.bump();
+        if self.peek() == Some('(') {
+            self.bump();
+            self.opaque("arithmetic command ((...))");
+            // Skip to the matching `))`; the contents are arithmetic.
+            if self.skip_balanced('(', ')', 2).is_none() {
+                self.stop("unterminated ((");
+            }
+            self.finish_command();
+        } else if self.cur.words.is_empty() && self.cur.writes.is_empty() {
+            // A subshell at the start of a command: its commands run like any
+            // others, so we simply enter it.
+            self.subshells += 1;
+        } else {
+            // `f() { …; }`, `a=(1 2)`: a definition, not a run.
+            self.opaque("function definition or array '(...)'");
+            self.cur = LexedCommand::default();
+            if self.skip_balanced('(', ')', 1).is_none() {
+                self.stop("unterminated (");
+            }
+        }
+    }
+
+    fn stop(&mut self, reason: &str) {
+        self.opaque(reason);
+        self.stopped = true;
+    }
+
+    /// Consume input until `depth` unmatched `close` characters have been
+    /// seen, honouring quotes and backslashes. Returns the consumed inner
+    /// text (excluding the final closer), or None at end of input.
+    fn skip_balanced(&mut self, open: char, close: char, mut depth: usize) -> Option<&'a str> {
+        let start = self.pos;
+        let src = self.src;
+        while let Some(c) = self.bump() {
+            match c {
+                '\\' => {
+                    self.bump();
+                }
+                '\'' => {
+                    let end = self.rest().find('\'')?;
+                    self.pos += end + 1;
+                }
+                '"' => loop {
+                    match self.bump()? {
+                        '\\' => {
+                            self.bump();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                },
+                '`' => loop {
+                    match self.bump()? {
+                        '\\' => {
+                            self.bump();
+                        }
+                        '`' => break,
+                        _ => {}
+                    }
+                },
+                c if c == open => depth += 1,
+                c if c == close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let end = self.pos - c.len_utf8();
+                        return src.get(start..end);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Lex text that runs as commands of its own (`$(…)`, `` `…` ``, `<(…)`).
+    fn nested(&mut self, inner: &str, reason: &str) {
+        self.opaque(reason);
+        let sub = lex_depth(inner, self.depth + 1);
+        self.out.commands.extend(sub.commands);
+        for o in sub.opaque {
+            if !self.out.opaque.contains(&o) {
+                self.out.opaque.push(o);
+            }
+        }
+    }
+
+    /// At `<` or `>` (after an optional fd number).
+    fn redirect(&mut self) {
+        match self.bump() {
+            Some('>') => match self.peek() {
+                Some('>' | '|') => {
+                    self.bump();
+                    self.redirect_target(true);
+                }
+                Some('&') => {
+                    self.bump();
+                    self.skip_blanks();
+                    if let Some(w) = self.word() {
+                        let fd = w.text == "-" || w.text.bytes().all(|b| b.is_ascii_digit());
+                        if !fd {
+                            self.cur.writes.push(w);
+                        }
+                    } else if !self.stopped {
+                        self.opaque("redirection without a target");
+                    }
+                }
+                Some('(') => {
+                    self.bump();
+                    self.process_substitution(">(...)");
+                }
+                _ => self.redirect_target(true),
+            },
+            Some('<') => match self.peek() {
+                Some('<') => {
+                    self.bump();
+                    if self.peek() == Some('<') {
+                        // Here-string: a word fed to stdin.
+                        self.bump();
+                        self.redirect_target(false);
+                    } else {
+                        let strip = self.peek() == Some('-');
+                        if strip {
+                            self.bump();
+                        }
+                        self.skip_blanks();
+                        match self.word() {
+                            Some(w) => {
+                                self.opaque("heredoc <<");
+                                self.heredocs.push((w.text, strip));
+                            }
+                            None if !self.stopped => self.opaque("heredoc without a delimiter"),
+                            None => {}
+                        }
+                    }
+                }
+                Some('&') => {
+                    self.bump();
+                    self.redirect_target(false);
+                }
+                Some('>') => {
+                    self.bump();
+                    self.redirect_target(true);
+                }
+                Some('(') => {
+                    self.bump();
+                    self.process_substitution("<(...)");
+                }
+                _ => self.redirect_target(false),
+            },
+            _ => {}
+        }
+    }
+
+    fn process_substitution(&mut self, what: &str) {
+        match self.skip_balanced('(', ')', 1) {
+            Some(inner) => self.nested(inner, &format!("process substitution {what}")),
+            None => self.stop("unterminated process substitution"),
+        }
+    }
+
+    fn redirect_target(&mut self, write: bool) {
+        self.skip_blanks();
+        match self.word() {
+            Some(w) if write => self.cur.writes.push(w),
+            Some(_) => {}
+            None if !self.stopped => self.opaque("redirection without a target"),
+            None => {}
+        }
+    }
+
+    /// After a newline: skip the bodies of pending here-documents.
+    fn skip_heredoc_bodies(&mut self) {
+        let pending = std::mem::take(&mut self.heredocs);
+        for (delim, strip) in pending {
+            loop {
+                let rest = self.rest();
+                if rest.is_empty() {
+                    return;
+                }
+                let (line, advance) = match rest.find('\n') {
+                    Some(i) => (&rest[..i], i + 1),
+                    None => (rest, rest.len()),
+                };
+                self.pos += advance;
+                let line = if strip {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                if line == delim {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Read one word starting at the current position. Returns None when
+    /// nothing word-like is there or lexing had to stop.
+    fn word(&mut self) -> Option<Word> {
+        let mut w = Word::default();
+        let mut started = false;
+        let mut plain = true;
+        // Brace-expansion detection: unquoted `{` … `,` or `..` … `}`.
+        let mut brace_depth = 0usize;
+        let mut brace_sep = false;
+        let mut brace_expansion = false;
+        while let Some(c) = self.peek() {
+            if is_word_end(c) {
+                break;
+            }
+            started = true;
+            match c {
+                '\'' => {
+                    self.bump();
+                    plain = false;
+                    w.quoted = true;
+                    match self.rest().find('\'') {
+                        Some(i) => {
+                            w.text.push_str(&self.rest()[..i]);
+                            self.pos += i + 1;
+                        }
+                        None => {
+                            self.stop("unbalanced single quote");
+                            return None;
+                        }
+                    }
+                }
+                '"' => {
+                    self.bump();
+                    plain = false;
+                    if !self.double_quoted(&mut w) {
+                        return None;
+                    }
+                }
+                '\\' => {
+                    self.bump();
+                    match self.peek() {
+                        None => w.text.push('\\'),
+                        Some('\n') => {
+                            self.bump();
+                        }
+                        Some(x) => {
+                            self.bump();
+                            plain = false;
+                            w.quoted = true;
+                            w.text.push(x);
+                        }
+                    }
+                }
+                '$' => {
+                    plain = false;
+                    if !self.dollar(&mut w, false) {
+                        return None;
+                    }
+                }
+                '`' => {
+                    plain = false;
+                    if !self.backtick(&mut w) {
+                        return None;
+                    }
+                }
+                _ => {
+                    self.bump();
+                    match c {
+                        '{' => brace_depth += 1,
+                        ',' if brace_depth > 0 => brace_sep = true,
+                        '.' if brace_depth > 0 && self.peek() == Some('.') => brace_sep = true,
+                        '}' if brace_depth > 0 => {
+                            brace_depth -= 1;
+                            if brace_sep {
+                                brace_expansion = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                    w.text.push(c);
+                }
+            }
+            if plain {
+                w.plain_prefix = w.text.len();
+            }
+        }
+        if brace_expansion {
+            self.opaque("brace expansion {a,b}");
+            w.opaque = true;
+        }
+        started.then_some(w)
+    }
+
+    /// Inside `"…"` (opening quote consumed). Returns false if lexing stopped.
+    fn double_quoted(&mut self, w: &mut Word) -> bool {
+        w.quoted = true;
+        loop {
+            match self.peek() {
+                None => {
+                    self.stop("unbalanced double quote");
+                    return false;
+                }
+                Some('"') => {
+                    self.bump();
+                    return true;
+                }
+                Some('\\') => {
+                    self.bump();
+                    match self.peek() {
+                        Some(x @ ('"' | '\\' | '$' | '`')) => {
+                            self.bump();
+                            w.text.push(x);
+                        }
+                        Some('\n') => {
+                            self.bump();
+                        }
+                        _ => w.text.push('\\'),
+                    }
+                }
+                Some('$') => {
+                    if !self.dollar(w, true) {
+                        return false;
+                    }
+                }
+                Some('`') => {
+                    if !self.backtick(w) {
+                        return false;
+                    }
+                }
+                Some(c) => {
+                    self.bump();
+                    w.text.push(c);
+                }
+            }
+        }
+    }
+
+    /// At `$`. Returns false if lexing stopped.
+    fn dollar(&mut self, w: &mut Word, in_dq: bool) -> bool {
+        let start = self.pos;
+        match self.peek_at(1) {
+            Some('(') => {
+                self.pos += 2;
+                if self.peek() == Some('(') {
+                    self.bump();
+                    if self.skip_balanced('(', ')', 2).is_none() {
+                        self.stop("unterminated $((");
+                        return false;
+                    }
+                    self.opaque("arithmetic expansion $((...))");
+                } else {
+                    match self.skip_balanced('(', ')', 1) {
+                        Some(inner) => self.nested(inner, "command substitution $(...)"),
+                        None => {
+                            self.stop("unterminated command substitution $(");
+                            return false;
+                        }
+                    }
+                }
+                w.opaque = true;
+                w.text.push_str(&self.src[start..self.pos]);
+            }
+            Some('{') => {
+                self.pos += 2;
+                if self.skip_balanced('{', '}', 1).is_none() {
+                    self.stop("unterminated ${");
+                    return false;
+                }
+                self.opaque("parameter expansion ${...}");
+                w.opaque = true;
+                w.has_param = true;
+                w.text.push_str(&self.src[start..self.pos]);
+            }
+            Some('[') => {
+                self.pos += 2;
+                if self.skip_balanced('[', ']', 1).is_none() {
+                    self.stop("unterminated $[");
+                    return false;
+                }
+                self.opaque("arithmetic expansion $[...]");
+                w.opaque = true;
+                w.text.push_str(&self.src[start..self.pos]);
+            }
+            Some('\'') if !in_dq => {
+                self.pos += 2;
+                return self.ansi_c(w);
+            }
+            Some('"') if !in_dq => {
+                self.pos += 2;
+                return self.double_quoted(w);
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+                self.bump();
+                let n = self
+                    .rest()
+                    .bytes()
+                    .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                    .count();
+                self.pos += n;
+                w.has_param = true;
+                w.text.push_str(&self.src[start..self.pos]);
+            }
+            Some(c)
+                if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '$' | '!' | '-') =>
+            {
+                self.pos += 2;
+                w.has_param = true;
+                w.text.push_str(&self.src[start..self.pos]);
+            }
+            _ => {
+                self.bump();
+                w.text.push('$');
+            }
+        }
+        true
+    }
+
+    /// At a backtick. Returns false if lexing stopped.
+    fn backtick(&mut self, w: &mut Word) -> bool {
+        let start = self.pos;
+        self.bump();
+        let mut inner = String::new();
+        loop {
+            match self.bump() {
+                None => {
+                    self.stop("unbalanced backtick");
+                    return false;
+                }
+                Some('`') => break,
+                Some('\\') => match self.peek() {
+                    Some(x @ ('`' | '\\' | '$')) => {
+                        self.bump();
+                        inner.push(x);
+                    }
+                    _ => inner.push('\\'),
+                },
+                Some(c) => inner.push(c),
+            }
+        }
+        self.nested(&inner, "command substitution `...`");
+        w.opaque = true;
+        w.text.push_str(&self.src[start..self.pos]);
+        true
+    }
+
+    /// Inside `$'…'` (opening consumed). Returns false if lexing stopped.
+    fn ansi_c(&mut self, w: &mut Word) -> bool {
+        w.quoted = true;
+        loop {
+            let Some(c) = self.bump() else {
+                self.stop("unbalanced $'...' quote");
+                return false;
+            };
+            match c {
+                '\'' => return true,
+                '\\' => {
+                    let Some(e) = self.bump() else {
+                        self.stop("unbalanced $'...' quote");
+                        return false;
+                    };
+                    let decoded: Option<u32> = match e {
+                        'a' => Some(7),
+                        'b' => Some(8),
+                        'e' | 'E' => Some(0x1b),
+                        'f' => Some(0x0c),
+                        'n' => Some(u32::from('\n')),
+                        'r' => Some(u32::from('\r')),
+                        't' => Some(u32::from('\t')),
+                        'v' => Some(0x0b),
+                        '\\' | '\'' | '"' | '?' => Some(u32::from(e)),
+                        '0'..='7' => {
+                            let mut v = e.to_digit(8).unwrap_or(0);
+                            self.read_digits(&mut v, 8, 2);
+                            self.byte_escape(w, v)
+                        }
+                        'x' => self.numeric_escape(w, 16, 2, true),
+                        'u' => self.numeric_escape(w, 16, 4, false),
+                        'U' => self.numeric_escape(w, 16, 8, false),
+                        'c' => match self.bump() {
+                            Some(x) if x.is_ascii() => Some(u32::from(x) & 0x1f),
+                            _ => {
+                                self.opaque("unusual $'...' escape");
+                                w.opaque = true;
+                                None
+                            }
+                        },
+                        other => {
+                            w.text.push('\\');
+                            Some(u32::from(other))
+                        }
+                    };
+                    if let Some(v) = decoded {
+                        if v == 0 {
+                            // Bash truncates the word at a NUL.
+                            self.opaque("NUL byte in $'...' quote");
+                            w.opaque = true;
+                        } else if let Some(ch) = char::from_u32(v) {
+                            w.text.push(ch);
+                        } else {
+                            self.opaque("invalid character in $'...' quote");
+                            w.opaque = true;
+                        }
+                    }
+                }
+                c => w.text.push(c),
+            }
+        }
+    }
+
+    fn read_digits(&mut self, v: &mut u32, radix: u32, max: usize) -> usize {
+        let mut n = 0;
+        while n < max {
+            match self.peek().and_then(|c| c.to_digit(radix)) {
+                Some(d) => {
+                    *v = v.saturating_mul(radix).saturating_add(d);
+                    self.bump();
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        n
+    }
+
+    fn numeric_escape(&mut self, w: &mut Word, radix: u32, max: usize, byte: bool) -> Option<u32> {
+        let mut v = 0;
+        if self.read_digits(&mut v, radix, max) == 0 {
+            // `\x` with no digits stays literal in bash.
+            w.text.push('\\');
+            return None;
+        }
+        if byte {
+            self.byte_escape(w, v)
+        } else {
+            Some(v)
+        }
+    }
+
+    /// `\xHH` and octal escapes produce bytes; bytes above 0x7f are not
+    /// characters on their own, so we cannot represent the word faithfully.
+    fn byte_escape(&mut self, w: &mut Word, v: u32) -> Option<u32> {
+        if v > 0x7f {
+            self.opaque("non-ASCII byte escape in $'...' quote");
+            w.opaque = true;
+            None
+        } else {
+            Some(v)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn argv(line: &str) -> Vec<Vec<String>> {
+        lex(line)
+            .commands
+            .into_iter()
+            .map(|c| c.words.into_iter().map(|w| w.text).collect())
+            .collect()
+    }
+
+    fn one(line: &str) -> Vec<String> {
+        let l = lex(line);
+        assert!(l.opaque.is_empty(), "{line:?} opaque: {:?}", l.opaque);
+        assert_eq!(l.commands.len(), 1, "{line:?}: {:?}", l.commands);
+        l.commands[0].words.iter().map(|w| w.text.clone()).collect()
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(one("git push --force"), ["git", "push", "--force"]);
+        assert_eq!(one("git  \t push   --force  "), ["git", "push", "--force"]);
+        assert_eq!(one("git pu''sh -\\f"), ["git", "push", "-f"]);
+        assert_eq!(
+            one(r#""git" 'push' "--fo"'rce'"#),
+            ["git", "push", "--force"]
+        );
+        assert_eq!(
+            one(r#"echo "a\"b" "c\\d" "\$x" "\`" "\a""#),
+            ["echo", "a\"b", "c\\d", "$x", "`", "\\a"]
+        );
+        assert_eq!(one(r"echo 'a\b' a\ b"), ["echo", "a\\b", "a b"]);
+        assert_eq!(one("git push \\\n --force"), ["git", "push", "--force"]);
+        assert_eq!(one("git pu\\\nsh"), ["git", "push"]);
+        assert_eq!(one("echo \"a\\\nb\""), ["echo", "ab"]);
+        assert_eq!(one("echo 'a\nb'"), ["echo", "a\nb"]);
+        assert_eq!(one("echo ''"), ["echo", ""]);
+        assert_eq!(one("echo a\\"), ["echo", "a\\"]);
+        assert_eq!(
+            one("echo $'\\x2d\\x2dforce' $'a\\'b' $'\\101\\n'"),
+            ["echo", "--force", "a'b", "A\n"]
+        );
+        assert_eq!(one("echo $\"hi $x\""), ["echo", "hi $x"]);
+        assert_eq!(one("echo a#b # comment ; rm -rf /"), ["echo", "a#b"]);
+        assert_eq!(one("echo 日本 é"), ["echo", "日本", "é"]);
+        assert_eq!(one("echo {} @{u} a{b}"), ["echo", "{}", "@{u}", "a{b}"]);
+    }
+
+    #[test]
+    fn operators() {
+        assert_eq!(
+            argv("a 1; b 2 && c || d | e |& f & g\nh"),
+            [
+                vec!["a", "1"],
+                vec!["b", "2"],
+                vec!["c"],
+                vec!["d"],
+                vec!["e"],
+                vec!["f"],
+                vec!["g"],
+                vec!["h"]
+            ]
+        );
+        assert_eq!(
+            argv("(cd x && git push -f)"),
+            [vec!["cd", "x"], vec!["git", "push", "-f"]]
+        );
+        assert!(lex("(cd x)").opaque.is_empty());
+    }
+
+    #[test]
+    fn redirects() {
+        let l = lex("cmd >out 2>&1 >>log 2>err <in &>both >|clob 3<>rw <<<here >&file");
+        assert!(l.opaque.is_empty(), "{:?}", l.opaque);
+        let c = &l.commands[0];
+        assert_eq!(c.words.len(), 1);
+        let writes: Vec<_> = c.writes.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(writes, ["out", "log", "err", "both", "clob", "rw", "file"]);
+        let l = lex("> file");
+        assert_eq!(l.commands[0].writes[0].text, "file");
+        assert!(lex("cat >").opaque.len() == 1);
+    }
+
+    #[test]
+    fn opaque_constructs() {
+        for (line, reason) in [
+            ("echo $(date)", "command substitution"),
+            ("echo `date`", "command substitution"),
+            ("echo ${HOME}", "parameter expansion"),
+            ("echo $((1+2))", "arithmetic"),
+            ("diff <(ls) >(cat)", "process substitution"),
+            ("cat <<EOF\nhi\nEOF", "heredoc"),
+            ("echo 'abc", "unbalanced single quote"),
+            ("echo \"abc", "unbalanced double quote"),
+            ("echo `abc", "unbalanced backtick"),
+            ("f() { x; }", "function definition"),
+            ("a=(1 2)", "array"),
+            ("rm -r{f,} /", "brace expansion"),
+            ("echo {1..3}", "brace expansion"),
+            ("x)", "unbalanced ')'"),
+            ("(x", "unclosed"),
+            ("((x++))", "arithmetic command"),
+            ("echo $'\\xff'", "non-ASCII byte"),
+            ("echo $'a\\0b'", "NUL"),
+        ] {
+            let l = lex(line);
+            assert!(
+                l.opaque.iter().any(|o| o.reason.contains(reason)),
+                "{line:?} should be opaque with {reason:?}: {:?}",
+                l.opaque
+            );
+        }
+    }
+
+    #[test]
+    fn substitutions_are_lexed_too() {
+        let l = lex("echo $(git push --force) `rm -rf /`");
+        let progs: Vec<_> = l
+            .commands
+            .iter()
+            .map(|c| c.words[0].text.as_str())
+            .collect();
+        assert_eq!(progs, ["git", "rm", "echo"]);
+    }
+
+    #[test]
+    fn heredoc_body_skipped() {
+        let l = lex("cat <<-'EOF' > out\n\trm -rf /\n\tEOF\ngit status");
+        assert_eq!(
+            argv("cat <<-'EOF' > out\n\trm -rf /\n\tEOF\ngit status"),
+            [vec!["cat"], vec!["git", "status"]]
+        );
+        assert_eq!(l.commands[0].writes[0].text, "out");
+    }
+
+    #[test]
+    fn word_flags() {
+        let l = lex("X=1 'Y'=2 \"$Z\" if");
+        let w = &l.commands[0].words;
+        assert_eq!(w[0].plain_prefix, 3);
+        assert!(!w[0].quoted);
+        assert_eq!(w[1].plain_prefix, 0);
+        assert!(w[1].quoted);
+        assert!(w[2].has_param);
+        assert_eq!(w[2].text, "$Z");
+        assert_eq!(w[3].plain_prefix, 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_capped() {
+        let mut s = String::from("x");
+        for _ in 0..200 {
+            s = format!("$({s})");
+        }
+        let l = lex(&s);
+        assert!(
+            l.opaque
+                .iter()
+                .any(|o| o.reason.contains("nested too deeply"))
+        );
+    }
+
+    /// Quote a word for the shell with single quotes.
+    pub(crate) fn sq(word: &str) -> String {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn never_panics(s in any::<String>()) {
+            let _ = lex(&s);
+        }
+
+        #[test]
+        fn never_panics_shellish(s in r#"[a-z0-9 \t\n;&|<>(){}$'"`\\#=~*?,.!\-é日]{0,60}"#) {
+            let _ = lex(&s);
+        }
+
+        #[test]
+        fn single_quote_round_trip(words in proptest::collection::vec("[^\u{0}]{0,12}", 1..6)) {
+            let line = words.iter().map(|w| sq(w)).collect::<Vec<_>>().join(" ");
+            let l = lex(&line);
+            prop_assert!(l.opaque.is_empty());
+            prop_assert_eq!(l.commands.len(), 1);
+            let got: Vec<String> = l.commands[0].words.iter().map(|w| w.text.clone()).collect();
+            prop_assert_eq!(got, words);
+        }
+    }
+}

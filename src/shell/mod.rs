@@ -1,0 +1,26 @@
+//! Understanding shell command lines well enough to guard them.
+//!
+//! A guard that matches raw command text is beaten by spelling
+//! (`git push -f`, `sudo git push --force`, `bash -c "git push --force"`).
+//! This module turns a command line into the simple commands that would
+//! run ([`analyze`]) and matches them against [`CommandPattern`]s that
+//! describe commands by meaning. Three layers, each documented in its file:
+//!
+//! * [`lex`]: POSIX quoting and operators → argument vectors;
+//! * [`normalize`]: wrappers (`sudo`, `env`, `bash -c`, …), basenames, git
+//!   global options → the commands that actually run;
+//! * [`pattern`]: flag spellings, subcommands and argument globs.
+//!
+//! Whatever cannot be understood is reported as [`Opaque`] rather than
+//! guessed at, so a policy can decide what to do with it.
+
+pub mod lex;
+pub mod normalize;
+pub mod pattern;
+
+#[cfg(test)]
+mod corpus;
+
+pub use lex::{Lexed, LexedCommand, MAX_DEPTH, Word, lex};
+pub use normalize::{Analysis, Opaque, SimpleCommand, analyze};
+pub use pattern::{CommandPattern, FlagGroup, PatternError};

@@ -1,0 +1,534 @@
+//! Command patterns: what a guard says it wants to catch.
+//!
+//! A pattern describes a command by *meaning*, not by text: program, leading
+//! subcommand words, flags that must be present (in any spelling) and
+//! optional argument globs. It is matched against a [`SimpleCommand`] from
+//! [`analyze`](super::analyze), which has already removed wrappers, quoting
+//! and git's global options.
+//!
+//! ## Matching rules
+//!
+//! * **program**: equal to the command's basename, or a glob when it
+//!   contains `*`, `?`, `[` or `{` (`{cat,less}` alternation works).
+//! * **Words of the command** are classified without knowing the program:
+//!   before a `--` word, a word starting with `-` (other than `-` itself) is
+//!   an *option*; every other word, and every word after `--`, is
+//!   *positional*. Options that take a separate value (`-m msg`) therefore
+//!   make their value look positional; the matcher accepts that imprecision
+//!   because knowing every program's options is impossible, and the error
+//!   only ever makes a pattern with `args` match *more* often.
+//! * **subcommand**: the first positional words must equal these, in order.
+//! * **flags**: every group must be satisfied (AND); a group is satisfied
+//!   when any of its spellings is present (OR). Flags may appear anywhere
+//!   among the options, before or after the subcommand. A spelling:
+//!   * `-x` (one character) is present as the word `-x` or inside a short
+//!     cluster: `-rf` contains `r` and `f`. A cluster is any option word with
+//!     a single dash that is not a negative number (`-5`, `-1.5`). Clusters
+//!     are not cut at options that take values, so `-mfix` "contains" `f`:
+//!     again, this errs on the side of matching.
+//!   * `--long` is present as `--long`, as `--long=value`, or abbreviated:
+//!     getopt_long and git accept any unambiguous prefix (`--forc`,
+//!     `--recur`), so a word `--abc` or `--abc=value` matches when `abc` has at
+//!     least 3 characters and is a prefix of `long`. We do not check that the
+//!     abbreviation is unambiguous for the program (we do not know its
+//!     options), so this errs on the side of matching.
+//!   * `--long=value` (contains `=`) and single-dash words longer than one
+//!     character (`-delete`, `-exec`, find-style) must appear exactly.
+//!     To require both `-r` and `-f`, write two groups, not `-rf`.
+//! * **args** (globs; optional): at least one positional word after the
+//!   subcommand must match at least one glob. Globs use globset syntax
+//!   (`*` `?` `[…]` `{a,b}`, `\` escapes) and `*` *does* cross `/`. Both
+//!   the glob and the word are normalised first: a `$HOME` or `${HOME}`
+//!   prefix becomes `~`, runs of `/` collapse, and a trailing `/` or `/.` is
+//!   dropped (`/` stays `/`), so `~/`, `$HOME` and `~` are the same. To match
+//!   a literal `*` (as in `rm -rf *`), write `[*]`.
+//!
+//! Matching a git force push through a `+refspec` is expressed by the user as
+//! a second pattern with `args: ["+*"]`; nothing git-specific is hardcoded.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+
+use globset::{GlobBuilder, GlobMatcher};
+use serde::{Deserialize, Serialize};
+
+use super::normalize::{Analysis, SimpleCommand};
+
+/// A description of commands a guard wants to catch. See the module docs for
+/// the matching rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandPattern {
+    /// Matched against [`SimpleCommand::program`] (exact, or a glob if it
+    /// contains `*` `?` `[` `{`).
+    pub program: String,
+    /// The first positional (non-option) args must equal these, in order,
+    /// e.g. `["push"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subcommand: Vec<String>,
+    /// Every group must be satisfied (AND).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<FlagGroup>,
+    /// Globs; if non-empty, at least one positional arg (after the
+    /// subcommand) must match one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+}
+
+/// Alternative spellings of one flag, e.g. `["-r", "-R", "--recursive"]`:
+/// satisfied when any spelling is present.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlagGroup {
+    /// The spellings; each starts with `-`.
+    pub any_of: Vec<String>,
+}
+
+/// Why a user-written pattern is invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternError {
+    /// Which field is wrong: `program`, `subcommand`, `flags` or `args`.
+    pub field: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: String,
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+fn err(field: &'static str, message: String, help: &str) -> PatternError {
+    PatternError {
+        field,
+        message,
+        help: help.to_owned(),
+    }
+}
+
+impl CommandPattern {
+    /// Validate a pattern written by a user; errors say which field is wrong
+    /// and how to fix it. Patterns that could never match are errors too,
+    /// because a guard that silently never fires is worse than no guard.
+    pub fn validate(&self) -> Result<(), PatternError> {
+        let program = self.program.trim();
+        if program.is_empty() {
+            return Err(err(
+                "program",
+                "program is empty".into(),
+                "name the program to match, e.g. `git`, or use `*` for any program",
+            ));
+        }
+        if program.contains('/') {
+            return Err(err(
+                "program",
+                format!("`{}` contains a `/`", self.program),
+                "programs are matched by basename (`/usr/bin/git` runs as `git`); write just `git`",
+            ));
+        }
+        if is_glob(program) {
+            compile(program).map_err(|e| {
+                err(
+                    "program",
+                    format!("invalid glob `{}`: {e}", self.program),
+                    "use `*`, `?`, `[abc]` or `{a,b}`; escape a literal metacharacter with `\\`",
+                )
+            })?;
+        }
+        for s in &self.subcommand {
+            if s.is_empty() || s.starts_with('-') {
+                return Err(err(
+                    "subcommand",
+                    format!("subcommand word `{s}` is empty or starts with `-`"),
+                    "subcommand words are positional words like `push`; put options in `flags`",
+                ));
+            }
+        }
+        for group in &self.flags {
+            if group.any_of.is_empty() {
+                return Err(err(
+                    "flags",
+                    "a flag group is empty".into(),
+                    "list at least one spelling, e.g. [\"-f\", \"--force\"]",
+                ));
+            }
+            for flag in &group.any_of {
+                if !flag.starts_with('-') || flag == "-" || flag == "--" {
+                    return Err(err(
+                        "flags",
+                        format!("`{flag}` is not a flag"),
+                        "flags start with `-` or `--`, e.g. `-f` or `--force`; to match a word like `+main` use `args`",
+                    ));
+                }
+            }
+        }
+        for glob in &self.args {
+            compile(&normalize_arg(glob)).map_err(|e| {
+                err(
+                    "args",
+                    format!("invalid glob `{glob}`: {e}"),
+                    "use `*`, `?`, `[abc]` or `{a,b}`; write `[*]` for a literal `*`",
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Does this pattern describe `cmd`? Never panics; an invalid glob simply
+    /// does not match (call [`validate`](Self::validate) first).
+    pub fn matches(&self, cmd: &SimpleCommand) -> bool {
+        if !program_matches(self.program.trim(), &cmd.program) {
+            return false;
+        }
+        let mut pos = positionals(&cmd.args);
+        for want in &self.subcommand {
+            if pos.next() != Some(want.as_str()) {
+                return false;
+            }
+        }
+        for group in &self.flags {
+            let present = group
+                .any_of
+                .iter()
+                .any(|flag| options(&cmd.args).any(|word| flag_matches(flag, word)));
+            if !present {
+                return false;
+            }
+        }
+        if self.args.is_empty() {
+            return true;
+        }
+        pos.any(|arg| {
+            let arg = normalize_arg(arg);
+            self.args
+                .iter()
+                .any(|glob| glob_matches(&normalize_arg(glob), &arg))
+        })
+    }
+
+    /// True when any command of the analysis matches.
+    pub fn matches_any(&self, analysis: &Analysis) -> bool {
+        analysis.commands.iter().any(|c| self.matches(c))
+    }
+}
+
+fn program_matches(pattern: &str, program: &str) -> bool {
+    if is_glob(pattern) {
+        glob_matches(pattern, program)
+    } else {
+        pattern == program
+    }
+}
+
+/// Option words: before `--`, words starting with `-` other than `-`.
+fn options(args: &[String]) -> impl Iterator<Item = &str> {
+    args.iter()
+        .map(String::as_str)
+        .take_while(|a| *a != "--")
+        .filter(|a| a.starts_with('-') && a.len() > 1)
+}
+
+/// Positional words: words not starting with `-`, and all words after `--`.
+fn positionals(args: &[String]) -> impl Iterator<Item = &str> {
+    let mut after = false;
+    args.iter().filter_map(move |a| {
+        let a = a.as_str();
+        if after {
+            Some(a)
+        } else if a == "--" {
+            after = true;
+            None
+        } else if a.starts_with('-') && a.len() > 1 {
+            None
+        } else {
+            Some(a)
+        }
+    })
+}
+
+fn is_negative_number(cluster: &str) -> bool {
+    !cluster.is_empty()
+        && cluster.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && cluster.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// Is the flag spelling `flag` present in the option word `word`?
+fn flag_matches(flag: &str, word: &str) -> bool {
+    if word == flag {
+        return true;
+    }
+    if let Some(name) = flag.strip_prefix("--") {
+        let Some(body) = word.strip_prefix("--") else {
+            return false;
+        };
+        if flag.contains('=') {
+            return word == flag;
+        }
+        let given = body.split_once('=').map_or(body, |(n, _)| n);
+        given == name || (given.len() >= 3 && name.starts_with(given))
+    } else if let Some(short) = flag.strip_prefix('-') {
+        let mut chars = short.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => match word.strip_prefix('-') {
+                Some(cluster) if !cluster.starts_with('-') && !is_negative_number(cluster) => {
+                    cluster.contains(c)
+                }
+                _ => false,
+            },
+            _ => word == flag,
+        }
+    } else {
+        false
+    }
+}
+
+/// Normalise a path-like argument (or glob) so spellings of the same place
+/// compare equal: `$HOME`/`${HOME}` prefix → `~`, `//` → `/`, trailing `/`
+/// and `/.` dropped (but `/` stays `/`).
+pub(crate) fn normalize_arg(s: &str) -> Cow<'_, str> {
+    let mut s: Cow<'_, str> = Cow::Borrowed(s);
+    for prefix in ["$HOME", "${HOME}"] {
+        if let Some(rest) = s.strip_prefix(prefix)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            s = Cow::Owned(format!("~{rest}"));
+            break;
+        }
+    }
+    if s.contains("//") {
+        let mut out = String::with_capacity(s.len());
+        let mut prev_slash = false;
+        for c in s.chars() {
+            if c == '/' && prev_slash {
+                continue;
+            }
+            prev_slash = c == '/';
+            out.push(c);
+        }
+        s = Cow::Owned(out);
+    }
+    loop {
+        if s == "/." {
+            s = Cow::Borrowed("/");
+        } else if s.len() > 1 && s.ends_with('/') {
+            s = Cow::Owned(s[..s.len() - 1].to_owned());
+        } else if s.len() > 2 && s.ends_with("/.") {
+            s = Cow::Owned(s[..s.len() - 2].to_owned());
+        } else {
+            return s;
+        }
+    }
+}
+
+fn is_glob(s: &str) -> bool {
+    s.contains(['*', '?', '[', '{', '\\'])
+}
+
+fn compile(glob: &str) -> Result<GlobMatcher, globset::Error> {
+    Ok(GlobBuilder::new(glob)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()?
+        .compile_matcher())
+}
+
+thread_local! {
+    /// Compiled globs, keyed by source. Compiling a glob builds a regex, which
+    /// costs far more than matching; a guard evaluates the same few patterns
+    /// against every command of a line, so we compile each once per thread.
+    static GLOBS: RefCell<HashMap<String, Option<GlobMatcher>>> = RefCell::new(HashMap::new());
+}
+
+fn glob_matches(glob: &str, text: &str) -> bool {
+    if !is_glob(glob) {
+        return glob == text;
+    }
+    GLOBS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(m) = cache.get(glob) {
+            return m.as_ref().is_some_and(|m| m.is_match(text));
+        }
+        if cache.len() > 4096 {
+            cache.clear(); // bound memory in long-running processes
+        }
+        let m = compile(glob).ok();
+        let hit = m.as_ref().is_some_and(|m| m.is_match(text));
+        cache.insert(glob.to_owned(), m);
+        hit
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyze;
+
+    fn pat(program: &str, sub: &[&str], flags: &[&[&str]], args: &[&str]) -> CommandPattern {
+        CommandPattern {
+            program: program.into(),
+            subcommand: sub.iter().map(|s| (*s).into()).collect(),
+            flags: flags
+                .iter()
+                .map(|g| FlagGroup {
+                    any_of: g.iter().map(|s| (*s).into()).collect(),
+                })
+                .collect(),
+            args: args.iter().map(|s| (*s).into()).collect(),
+        }
+    }
+
+    fn hit(p: &CommandPattern, line: &str) -> bool {
+        p.matches_any(&analyze(line))
+    }
+
+    #[test]
+    fn flags() {
+        let force = pat("git", &["push"], &[&["-f", "--force"]], &[]);
+        for yes in [
+            "git push -f",
+            "git push --force",
+            "git push -uf origin",
+            "git push origin main --force",
+            "git push --forc",
+            "git push --force=yes",
+            "git -C x push -f",
+        ] {
+            assert!(hit(&force, yes), "{yes}");
+        }
+        for no in [
+            "git push",
+            "git push --follow-tags",
+            "git push -- -f",
+            "git pull -f",
+            "git push --fo",
+            "git status push -f",
+            "git push --no-force",
+        ] {
+            assert!(!hit(&force, no), "{no}");
+        }
+        let rm = pat(
+            "rm",
+            &[],
+            &[&["-r", "-R", "--recursive"], &["-f", "--force"]],
+            &[],
+        );
+        for yes in [
+            "rm -rf x",
+            "rm -fr x",
+            "rm -r -f x",
+            "rm --recursive --force x",
+            "rm -Rf x",
+            "rm --rec --for x",
+        ] {
+            assert!(hit(&rm, yes), "{yes}");
+        }
+        for no in ["rm -r x", "rm -f x", "rm x -- -rf"] {
+            assert!(!hit(&rm, no), "{no}");
+        }
+        let head = pat("head", &[], &[&["-5"]], &[]);
+        assert!(hit(&head, "head -5 x"));
+        let five = pat("head", &[], &[&["-1"]], &[]);
+        assert!(
+            !hit(&five, "head -15 x"),
+            "negative numbers are not clusters"
+        );
+        let find = pat("find", &[], &[&["-delete"]], &[]);
+        assert!(hit(&find, "find . -delete"));
+        assert!(!hit(&find, "find . -d"));
+        let exact = pat("git", &[], &[&["--force-with-lease=main"]], &[]);
+        assert!(hit(&exact, "git push --force-with-lease=main"));
+        assert!(!hit(&exact, "git push --force-with-lease=dev"));
+    }
+
+    #[test]
+    fn args_and_normalisation() {
+        let p = pat("rm", &[], &[&["-r"]], &["/", "~", ".", "[*]", "/[*]"]);
+        for yes in [
+            "rm -r /",
+            "rm -r //",
+            "rm -r /.",
+            "rm -r ~",
+            "rm -r ~/",
+            "rm -r $HOME",
+            "rm -r \"$HOME/\"",
+            "rm -r .",
+            "rm -r ./",
+            "rm -r '*'",
+            "rm -r /*",
+            "rm -r x /",
+        ] {
+            assert!(hit(&p, yes), "{yes}");
+        }
+        for no in [
+            "rm -r build/",
+            "rm -r /tmp/x",
+            "rm -r ./x",
+            "rm -r ~/x",
+            "rm -r *.o",
+            "rm -r -- -x",
+        ] {
+            assert!(!hit(&p, no), "{no}");
+        }
+        let plus = pat("git", &["push"], &[], &["+*"]);
+        assert!(hit(&plus, "git push origin +main"));
+        assert!(!hit(&plus, "git push origin main"));
+        let glob_prog = pat("{cat,less}", &[], &[], &[".env"]);
+        assert!(hit(&glob_prog, "less .env"));
+        assert!(!hit(&glob_prog, "more .env"));
+    }
+
+    #[test]
+    fn subcommands() {
+        let p = pat("git", &["stash", "drop"], &[], &[]);
+        assert!(hit(&p, "git stash drop"));
+        assert!(hit(&p, "git stash -q drop"));
+        assert!(!hit(&p, "git stash pop"));
+        assert!(!hit(&p, "git stash"));
+    }
+
+    #[test]
+    fn validation() {
+        assert!(
+            pat("git", &["push"], &[&["-f"]], &["+*"])
+                .validate()
+                .is_ok()
+        );
+        let cases = [
+            (pat("", &[], &[], &[]), "program"),
+            (pat("/usr/bin/git", &[], &[], &[]), "program"),
+            (pat("g[it", &[], &[], &[]), "program"),
+            (pat("git", &["-x"], &[], &[]), "subcommand"),
+            (pat("git", &[], &[&[]], &[]), "flags"),
+            (pat("git", &[], &[&["force"]], &[]), "flags"),
+            (pat("git", &[], &[], &["a[b"]), "args"),
+        ];
+        for (p, field) in cases {
+            let e = p.validate().expect_err(field);
+            assert_eq!(e.field, field);
+            assert!(!e.help.is_empty());
+            assert!(!e.to_string().is_empty());
+        }
+        assert!(!pat("g[it", &[], &[], &[]).matches(&SimpleCommand {
+            program: "git".into(),
+            ..Default::default()
+        }));
+    }
+
+    #[test]
+    fn serde_shape() {
+        let p = pat("git", &["push"], &[&["-f", "--force"]], &[]);
+        let json = serde_json::to_string(&p).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"program":"git","subcommand":["push"],"flags":[{"any_of":["-f","--force"]}]}"#
+        );
+        let back: CommandPattern =
+            serde_json::from_str(r#"{"program":"rm"}"#).unwrap_or_else(|_| p.clone());
+        assert_eq!(back, pat("rm", &[], &[], &[]));
+    }
+}

@@ -1,0 +1,568 @@
+//! The hand-written decoder: KDL nodes → [`ast`] with spans.
+//!
+//! Why by hand rather than with serde: diagnostics after decoding ("guard
+//! `x` uses an unknown tool") must point at the exact value in the file, and
+//! only the KDL document has those spans. The decoder checks structure only
+//! (which nodes, how many values, which types); meaning is `resolve`'s job.
+
+use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
+
+use crate::ast::{
+    CommandDecl, DecisionDecl, ExampleDecl, GuardDecl, HarnessBlock, HarnessOption, Policy,
+    RegexDecl, Scalar, Text, ToolDecl,
+};
+use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
+use crate::source::{SourceFile, Span, Spanned};
+
+const TOP_LEVEL: &[&str] = &["targets", "timeout", "on-error", "harness", "guard"];
+const GUARD_CHILDREN: &[&str] = &[
+    "event",
+    "tool",
+    "mcp",
+    "command",
+    "regex",
+    "path",
+    "opaque",
+    "deny",
+    "ask",
+    "allow",
+    "context",
+    "block",
+    "message",
+    "example",
+    "allow-degraded",
+];
+
+pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics) -> Policy {
+    let mut cx = Cx { file, diags };
+    let mut policy = Policy::default();
+    for node in document.nodes() {
+        let name = node.name().value();
+        match name {
+            "targets" => {
+                let mut r = cx.reader(node);
+                let names = r.strings_rest(&mut cx);
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                if names.is_empty() {
+                    cx.missing(node, "a harness name, e.g. `targets \"claude\" \"codex\"`");
+                }
+                cx.once(&policy.targets.as_ref().map(|t| t.span), node);
+                policy.targets = Some(Spanned::new(names, span(node)));
+            }
+            "timeout" => {
+                let mut r = cx.reader(node);
+                let value = r.integer(&mut cx, "seconds, e.g. `timeout 10`");
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                cx.once(&policy.timeout.as_ref().map(|t| t.span), node);
+                policy.timeout = value.or(policy.timeout.take());
+            }
+            "on-error" => {
+                let mut r = cx.reader(node);
+                let value = r.string(&mut cx, "`deny` or `ask`");
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                cx.once(&policy.on_error.as_ref().map(|t| t.span), node);
+                policy.on_error = value.or(policy.on_error.take());
+            }
+            "harness" => {
+                if let Some(block) = decode_harness(&mut cx, node) {
+                    policy.harnesses.push(block);
+                }
+            }
+            "guard" => {
+                if let Some(guard) = decode_guard(&mut cx, node) {
+                    policy.guards.push(guard);
+                }
+            }
+            _ => cx.unknown_node(node, TOP_LEVEL, "at the top of a policy"),
+        }
+    }
+    policy
+}
+
+fn decode_harness(cx: &mut Cx, node: &KdlNode) -> Option<HarnessBlock> {
+    let mut r = cx.reader(node);
+    let name = r.string(cx, "a harness name, e.g. `harness \"cursor\" { … }`");
+    r.finish(cx, &[]);
+    let mut options = Vec::new();
+    for child in children(node) {
+        let mut r = cx.reader(child);
+        let value = r.scalar(cx, "a value");
+        r.finish(cx, &[]);
+        cx.no_children(child);
+        if let Some(value) = value {
+            options.push(HarnessOption {
+                key: ident(child),
+                value,
+            });
+        }
+    }
+    Some(HarnessBlock {
+        name: name?,
+        options,
+    })
+}
+
+fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
+    let mut r = cx.reader(node);
+    let name = r.string(cx, "a guard name, e.g. `guard \"no-force-push\" { … }`");
+    r.finish(cx, &[]);
+    let mut guard = GuardDecl {
+        name: name?,
+        span: span(node),
+        event: None,
+        tools: Vec::new(),
+        commands: Vec::new(),
+        regexes: Vec::new(),
+        paths: Vec::new(),
+        opaque: None,
+        decisions: Vec::new(),
+        message: None,
+        examples: Vec::new(),
+        allow_degraded: Vec::new(),
+    };
+    if node.children().is_none() {
+        cx.diags.push(
+            Diagnostic::new(Code::MissingValue, format!("guard `{}` has no body", guard.name.value))
+                .in_file(cx.file)
+                .label(span(node), "this guard says nothing about what to match or decide")
+                .help("add a block: `guard \"name\" { tool \"shell\"; command \"git\" \"push\"; deny \"…\" }`"),
+        );
+    }
+    for child in children(node) {
+        let child_name = child.name().value();
+        match child_name {
+            "event" | "opaque" | "message" => {
+                let mut r = cx.reader(child);
+                let value = r.string(cx, "a string");
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                let slot = match child_name {
+                    "event" => &mut guard.event,
+                    "opaque" => &mut guard.opaque,
+                    _ => &mut guard.message,
+                };
+                cx.once(&slot.as_ref().map(|t| t.span), child);
+                if value.is_some() {
+                    *slot = value;
+                }
+            }
+            "tool" => {
+                let mut r = cx.reader(child);
+                let entries = r.remaining_args();
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                if entries.is_empty() {
+                    cx.missing(child, "a tool, e.g. `tool \"shell\"`");
+                }
+                for entry in entries {
+                    // `tool (claude)"NotebookEdit"`: the annotation names the harness.
+                    let harness = entry
+                        .ty()
+                        .map(|t| Spanned::new(t.value().to_owned(), t.span().into()));
+                    if let Some(name) = cx.string_entry(entry, "a tool, e.g. `tool \"shell\"`") {
+                        guard.tools.push(ToolDecl::Named { name, harness });
+                    }
+                }
+            }
+            "mcp" => {
+                let mut r = cx.reader(child);
+                let server = r.string(
+                    cx,
+                    "an MCP server name, e.g. `mcp \"payments\" \"refund_*\"`",
+                );
+                let tool = r.string(
+                    cx,
+                    "an MCP tool name or glob, e.g. `mcp \"payments\" \"*\"`",
+                );
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                if let (Some(server), Some(tool)) = (server, tool) {
+                    guard.tools.push(ToolDecl::Mcp { server, tool });
+                }
+            }
+            "command" => guard.commands.push(decode_command(cx, child)),
+            "regex" => {
+                let mut r = cx.reader(child);
+                let entries: Vec<&KdlEntry> = r.remaining_args();
+                for entry in &entries {
+                    if let Some(pattern) =
+                        cx.string_entry(entry, "a regex, e.g. `regex #\"git\\s+push\"#`")
+                    {
+                        let inner = raw_string_start(cx.file, entry);
+                        guard.regexes.push(RegexDecl { pattern, inner });
+                    }
+                }
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                if entries.is_empty() {
+                    cx.missing(child, "a regex, e.g. `regex #\"git\\s+push\"#`");
+                }
+            }
+            "path" | "allow-degraded" => {
+                let mut r = cx.reader(child);
+                let values = r.strings_rest(cx);
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                if values.is_empty() {
+                    cx.missing(
+                        child,
+                        if child_name == "path" {
+                            "a glob, e.g. `path \".env*\"`"
+                        } else {
+                            "a harness name"
+                        },
+                    );
+                }
+                if child_name == "path" {
+                    guard.paths.extend(values);
+                } else {
+                    guard.allow_degraded.extend(values);
+                }
+            }
+            "deny" | "ask" | "allow" | "context" | "block" => {
+                let mut r = cx.reader(child);
+                let reason = if r.has_arg() {
+                    r.string(cx, "a reason")
+                } else {
+                    None
+                };
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                guard.decisions.push(DecisionDecl {
+                    kind: ident(child),
+                    reason,
+                });
+            }
+            "example" => guard.examples.push(decode_example(cx, child)),
+            _ => cx.unknown_node(child, GUARD_CHILDREN, "inside a guard"),
+        }
+    }
+    Some(guard)
+}
+
+fn decode_command(cx: &mut Cx, node: &KdlNode) -> CommandDecl {
+    let mut r = cx.reader(node);
+    let words = r.strings_rest(cx);
+    r.finish(cx, &[]);
+    if words.is_empty() {
+        cx.missing(node, "a program, e.g. `command \"git\" \"push\"`");
+    }
+    let mut decl = CommandDecl {
+        span: span(node),
+        words,
+        flags: Vec::new(),
+        args: Vec::new(),
+    };
+    for child in children(node) {
+        let mut r = cx.reader(child);
+        let values = r.strings_rest(cx);
+        r.finish(cx, &[]);
+        cx.no_children(child);
+        match child.name().value() {
+            "flag" => {
+                if values.is_empty() {
+                    cx.missing(
+                        child,
+                        "one or more spellings, e.g. `flag \"-f\" \"--force\"`",
+                    );
+                }
+                decl.flags.push(Spanned::new(values, span(child)));
+            }
+            "arg" => {
+                if values.is_empty() {
+                    cx.missing(child, "one or more globs, e.g. `arg \"/\" \"~\"`");
+                }
+                decl.args.extend(values);
+            }
+            _ => cx.unknown_node(child, &["flag", "arg"], "inside a command pattern"),
+        }
+    }
+    decl
+}
+
+fn decode_example(cx: &mut Cx, node: &KdlNode) -> ExampleDecl {
+    let mut r = cx.reader(node);
+    let command = if r.has_arg() {
+        r.string(cx, "a command")
+    } else {
+        None
+    };
+    let path = r.prop_string(cx, "path");
+    let text = r.prop_string(cx, "text");
+    let tool = r.prop_string(cx, "tool");
+    let expect = r.prop_string(cx, "expect");
+    r.finish(cx, &["path", "text", "tool", "expect"]);
+    cx.no_children(node);
+    ExampleDecl {
+        span: span(node),
+        command,
+        path,
+        text,
+        tool,
+        expect,
+    }
+}
+
+struct Cx<'a> {
+    file: &'a SourceFile,
+    diags: &'a mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn reader<'n>(&self, node: &'n KdlNode) -> Reader<'n> {
+        Reader { node, next_arg: 0 }
+    }
+
+    fn error(&mut self, code: Code, message: String, at: Span, label: &str, help: String) {
+        self.diags.push(
+            Diagnostic::new(code, message)
+                .in_file(self.file)
+                .label(at, label)
+                .help(help),
+        );
+    }
+
+    fn unknown_node(&mut self, node: &KdlNode, known: &[&str], place: &str) {
+        let name = node.name().value();
+        self.error(
+            Code::UnknownNode,
+            format!("unknown node `{name}` {place}"),
+            node.name().span().into(),
+            "not a node hookc knows here",
+            suggest(name, known),
+        );
+    }
+
+    fn missing(&mut self, node: &KdlNode, what: &str) {
+        self.error(
+            Code::MissingValue,
+            format!("`{}` needs a value", node.name().value()),
+            span(node),
+            "value missing",
+            format!("write {what}"),
+        );
+    }
+
+    fn no_children(&mut self, node: &KdlNode) {
+        if let Some(children) = node.children() {
+            self.error(
+                Code::UnknownNode,
+                format!("`{}` does not take a block", node.name().value()),
+                children.span().into(),
+                "unexpected block",
+                "remove the `{ … }` block".to_owned(),
+            );
+        }
+    }
+
+    /// Report a second occurrence of a node that may appear once.
+    fn once(&mut self, previous: &Option<Span>, node: &KdlNode) {
+        if let Some(previous) = previous {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::DuplicateNode,
+                    format!("`{}` is given twice", node.name().value()),
+                )
+                .in_file(self.file)
+                .label(span(node), "second one here")
+                .label(*previous, "first one here")
+                .help("keep one of them"),
+            );
+        }
+    }
+
+    fn string_entry(&mut self, entry: &KdlEntry, what: &str) -> Option<Text> {
+        match entry.value() {
+            KdlValue::String(s) => Some(Spanned::new(s.clone(), entry.span().into())),
+            other => {
+                self.error(
+                    Code::WrongType,
+                    format!(
+                        "expected a string, found {}",
+                        Scalar::from(other).type_name()
+                    ),
+                    entry.span().into(),
+                    "wrong type",
+                    format!("write {what}, in double quotes"),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Walks a node's arguments in order and remembers which properties were read,
+/// so leftovers can be reported as mistakes instead of being ignored.
+struct Reader<'n> {
+    node: &'n KdlNode,
+    next_arg: usize,
+}
+
+impl<'n> Reader<'n> {
+    fn args(&self) -> impl Iterator<Item = &'n KdlEntry> {
+        self.node.entries().iter().filter(|e| e.name().is_none())
+    }
+
+    fn has_arg(&self) -> bool {
+        self.args().nth(self.next_arg).is_some()
+    }
+
+    fn next(&mut self) -> Option<&'n KdlEntry> {
+        let entry = self.args().nth(self.next_arg);
+        if entry.is_some() {
+            self.next_arg += 1;
+        }
+        entry
+    }
+
+    fn remaining_args(&mut self) -> Vec<&'n KdlEntry> {
+        let rest: Vec<_> = self.args().skip(self.next_arg).collect();
+        self.next_arg += rest.len();
+        rest
+    }
+
+    fn string(&mut self, cx: &mut Cx, what: &str) -> Option<Text> {
+        match self.next() {
+            Some(entry) => cx.string_entry(entry, what),
+            None => {
+                cx.missing(self.node, what);
+                None
+            }
+        }
+    }
+
+    fn strings_rest(&mut self, cx: &mut Cx) -> Vec<Text> {
+        self.remaining_args()
+            .into_iter()
+            .filter_map(|e| cx.string_entry(e, "a string"))
+            .collect()
+    }
+
+    fn integer(&mut self, cx: &mut Cx, what: &str) -> Option<Spanned<i128>> {
+        let entry = match self.next() {
+            Some(entry) => entry,
+            None => {
+                cx.missing(self.node, what);
+                return None;
+            }
+        };
+        match entry.value() {
+            KdlValue::Integer(i) => Some(Spanned::new(*i, entry.span().into())),
+            other => {
+                cx.error(
+                    Code::WrongType,
+                    format!(
+                        "expected an integer, found {}",
+                        Scalar::from(other).type_name()
+                    ),
+                    entry.span().into(),
+                    "wrong type",
+                    format!("write {what}, without quotes"),
+                );
+                None
+            }
+        }
+    }
+
+    fn scalar(&mut self, cx: &mut Cx, what: &str) -> Option<Spanned<Scalar>> {
+        match self.next() {
+            Some(entry) => Some(Spanned::new(
+                Scalar::from(entry.value()),
+                entry.span().into(),
+            )),
+            None => {
+                cx.missing(self.node, what);
+                None
+            }
+        }
+    }
+
+    fn prop_string(&mut self, cx: &mut Cx, key: &str) -> Option<Text> {
+        let entry = self
+            .node
+            .entries()
+            .iter()
+            .find(|e| e.name().is_some_and(|n| n.value() == key))?;
+        cx.string_entry(entry, "a string")
+    }
+
+    /// Report extra arguments and unknown properties.
+    fn finish(self, cx: &mut Cx, known_props: &[&str]) {
+        if let Some(extra) = self.args().nth(self.next_arg) {
+            cx.error(
+                Code::TooManyValues,
+                format!(
+                    "`{}` has more values than it takes",
+                    self.node.name().value()
+                ),
+                extra.span().into(),
+                "unexpected value",
+                "remove it, or start a new node on its own line".to_owned(),
+            );
+        }
+        for entry in self.node.entries() {
+            if let Some(name) = entry.name()
+                && !known_props.contains(&name.value())
+            {
+                let help = if known_props.is_empty() {
+                    format!("`{}` takes no properties", self.node.name().value())
+                } else {
+                    suggest(name.value(), known_props)
+                };
+                cx.error(
+                    Code::UnknownProperty,
+                    format!(
+                        "unknown property `{}` on `{}`",
+                        name.value(),
+                        self.node.name().value()
+                    ),
+                    name.span().into(),
+                    "not a property hookc knows here",
+                    help,
+                );
+            }
+        }
+    }
+}
+
+impl From<&KdlValue> for Scalar {
+    fn from(value: &KdlValue) -> Self {
+        match value {
+            KdlValue::String(s) => Scalar::String(s.clone()),
+            KdlValue::Integer(i) => Scalar::Integer(*i),
+            KdlValue::Float(f) => Scalar::Float(*f),
+            KdlValue::Bool(b) => Scalar::Bool(*b),
+            KdlValue::Null => Scalar::Null,
+        }
+    }
+}
+
+fn children(node: &KdlNode) -> impl Iterator<Item = &KdlNode> {
+    node.children().into_iter().flat_map(|c| c.nodes())
+}
+
+fn span(node: &KdlNode) -> Span {
+    node.span().into()
+}
+
+fn ident(node: &KdlNode) -> Text {
+    Spanned::new(node.name().value().to_owned(), node.name().span().into())
+}
+
+/// Where the first character of a raw string's content sits in the file.
+/// Only raw strings (`#"…"#`) map 1:1 to the file; escaped strings do not.
+fn raw_string_start(file: &SourceFile, entry: &KdlEntry) -> Option<usize> {
+    let span: Span = entry.span().into();
+    let text = file.text.get(span.range())?;
+    let hashes = text.find('#')?;
+    let rest = &text[hashes..];
+    let count = rest.chars().take_while(|&c| c == '#').count();
+    let after = &rest[count..];
+    if count == 0 || !after.starts_with('"') || after.starts_with("\"\"\"") {
+        return None;
+    }
+    Some(span.start + hashes + count + 1)
+}

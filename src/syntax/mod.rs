@@ -1,0 +1,15 @@
+//! From text to [`ast::Policy`](crate::ast::Policy): KDL parsing, then a
+//! hand-written decoder that keeps every span.
+
+mod decode;
+mod parse;
+
+use crate::ast;
+use crate::diag::Diagnostics;
+use crate::source::SourceFile;
+
+/// Parse and decode a policy; `None` when the KDL itself does not parse.
+pub fn read_policy(file: &SourceFile, diagnostics: &mut Diagnostics) -> Option<ast::Policy> {
+    let document = parse::parse(file, diagnostics)?;
+    Some(decode::decode(file, &document, diagnostics))
+}

@@ -1,0 +1,275 @@
+//! `hookc build` and `hookc check`: merging into users' files, idempotence,
+//! retraction, dry runs.
+
+use crate::support::Project;
+
+const USER_SETTINGS: &str = r#"{
+  "permissions": {
+    "allow": ["Bash(npm test)"],
+    "deny":  ["Read(./secrets/**)"]
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Write",
+        "hooks": [ { "type": "command", "command": "./scripts/format.sh" } ]
+      }
+    ],
+    "Notification": [
+      { "hooks": [ { "type": "command", "command": "notify-send done" } ] }
+    ]
+  },
+  "model":   "opus"
+}
+"#;
+
+fn policy(guards: &str) -> String {
+    format!("targets \"claude\"\n{guards}")
+}
+
+const FORCE_PUSH: &str = r#"
+guard "no-force-push" {
+    command "git" "push" { flag "-f" "--force"; }
+    deny "Push without --force, or open a pull request."
+}
+"#;
+
+const HARD_RESET: &str = r#"
+guard "no-hard-reset" {
+    command "git" "reset" { flag "--hard"; }
+    deny "Use git stash instead of a hard reset."
+}
+"#;
+
+#[test]
+fn a_fresh_build_creates_settings_shims_policy_and_manifest() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    let run = p.build();
+    for file in [
+        ".claude/settings.json",
+        ".hookc/claude/pre-tool.sh",
+        ".hookc/policy.json",
+        ".hookc/manifest.json",
+    ] {
+        assert!(p.exists(file), "{file} missing; stdout:\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("create    {file}")),
+            "{}",
+            run.stdout
+        );
+    }
+    let settings: serde_json::Value =
+        serde_json::from_str(&p.read(".claude/settings.json")).unwrap();
+    let group = &settings["hooks"]["PreToolUse"][0];
+    assert_eq!(group["matcher"], "^(?:Bash)$");
+    assert_eq!(group["hooks"][0]["type"], "command");
+    assert_eq!(
+        group["hooks"][0]["command"],
+        "\"$CLAUDE_PROJECT_DIR\"/.hookc/claude/pre-tool.sh"
+    );
+    assert_eq!(group["hooks"][0]["timeout"], 10);
+    assert!(
+        run.stdout.contains("Claude Code: 1 guard active"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn merging_keeps_every_byte_of_the_users_settings() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.write(".claude/settings.json", USER_SETTINGS);
+    p.build();
+    let merged = p.read(".claude/settings.json");
+    // The user's hook is still first, the user's other keys are untouched,
+    // odd spacing included.
+    assert!(
+        merged.contains(r#""deny":  ["Read(./secrets/**)"]"#),
+        "{merged}"
+    );
+    assert!(merged.contains(r#""model":   "opus""#), "{merged}");
+    let value: serde_json::Value = serde_json::from_str(&merged).unwrap();
+    let pre = value["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2);
+    assert_eq!(pre[0]["hooks"][0]["command"], "./scripts/format.sh");
+    assert!(
+        pre[1]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains(".hookc/claude/pre-tool.sh")
+    );
+    assert_eq!(
+        value["hooks"]["Notification"][0]["hooks"][0]["command"],
+        "notify-send done"
+    );
+}
+
+#[test]
+fn rebuilding_changes_nothing() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.write(".claude/settings.json", USER_SETTINGS);
+    p.build();
+    let first = p.read(".claude/settings.json");
+    let run = p.build();
+    assert_eq!(p.read(".claude/settings.json"), first);
+    assert!(run.stdout.contains("(0 files changed"), "{}", run.stdout);
+    let check = p.hookc(&["check"]);
+    assert_eq!(check.status, 0, "{}{}", check.stdout, check.stderr);
+}
+
+#[test]
+fn removing_every_guard_retracts_hookcs_entries_and_restores_the_file() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.write(".claude/settings.json", USER_SETTINGS);
+    p.build();
+    p.write("policy.kdl", "targets \"claude\"\n");
+    let run = p.build();
+    assert_eq!(p.read(".claude/settings.json"), USER_SETTINGS);
+    assert!(!p.exists(".hookc/claude/pre-tool.sh"), "{}", run.stdout);
+    assert!(run.stdout.contains("retract"), "{}", run.stdout);
+}
+
+#[test]
+fn a_settings_file_hookc_created_is_removed_when_nothing_is_left() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.build();
+    p.write("policy.kdl", "targets \"claude\"\n");
+    p.build();
+    assert!(!p.exists(".claude/settings.json"));
+}
+
+#[test]
+fn a_guard_moved_to_another_event_is_retracted_from_the_old_one() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        &policy(
+            r#"
+guard "remind" {
+    event "session-start"
+    context "Run the tests before you commit."
+}
+"#,
+        ),
+    );
+    p.build();
+    assert!(p.read(".claude/settings.json").contains("SessionStart"));
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.build();
+    let settings = p.read(".claude/settings.json");
+    assert!(!settings.contains("SessionStart"), "{settings}");
+    assert!(!p.exists(".hookc/claude/session-start.sh"));
+    assert!(p.exists(".hookc/claude/pre-tool.sh"));
+}
+
+#[test]
+fn check_reports_drift_with_a_diff_and_exit_1() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.build();
+    p.write("policy.kdl", &policy(&format!("{FORCE_PUSH}{HARD_RESET}")));
+    let run = p.hookc(&["check"]);
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stdout.contains("--- a/.hookc/policy.json"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("+      \"name\": \"no-hard-reset\""),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("hookc::drift"), "{}", run.stderr);
+    // check wrote nothing.
+    assert!(!p.read(".hookc/policy.json").contains("no-hard-reset"));
+}
+
+#[test]
+fn dry_run_prints_the_plan_and_writes_nothing() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    let run = p.hookc(&["build", "--dry-run"]);
+    assert_eq!(run.status, 0);
+    assert!(
+        run.stdout.contains("create    .claude/settings.json"),
+        "{}",
+        run.stdout
+    );
+    assert!(!p.exists(".claude/settings.json"));
+    assert!(!p.exists(".hookc"));
+}
+
+#[test]
+fn an_unparseable_settings_file_is_left_untouched_with_a_located_error() {
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    let broken = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n}\n";
+    p.write(".claude/settings.json", broken);
+    let run = p.hookc(&["build"]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert_eq!(p.read(".claude/settings.json"), broken);
+    assert!(run.stderr.contains("hookc::merge-failed"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(".claude/settings.json"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !p.exists(".hookc/policy.json"),
+        "nothing is written when a merge fails"
+    );
+}
+
+#[test]
+fn an_invalid_policy_writes_nothing_and_exits_1() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        "guard \"x\" { tool \"shel\"; deny \"Do y instead.\" }\n",
+    );
+    let run = p.hookc(&["build"]);
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("hookc::unknown-tool"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `shell`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!p.exists(".hookc"));
+}
+
+#[test]
+fn a_missing_policy_is_exit_2_and_names_the_file() {
+    let p = Project::new();
+    let run = p.hookc(&["build", "--policy", "nope.kdl"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("nope.kdl"), "{}", run.stderr);
+}
+
+#[test]
+fn output_is_deterministic_and_free_of_machine_paths() {
+    let a = Project::bundled();
+    let b = Project::bundled();
+    a.build();
+    b.build();
+    for file in [
+        ".claude/settings.json",
+        ".hookc/claude/pre-tool.sh",
+        ".hookc/policy.json",
+        ".hookc/manifest.json",
+    ] {
+        let text = a.read(file);
+        assert_eq!(text, b.read(file), "{file}");
+        assert!(
+            !text.contains(&*a.dir.path().to_string_lossy()),
+            "{file} has an absolute path"
+        );
+        assert!(text.ends_with('\n') && !text.contains('\r'), "{file}");
+    }
+}

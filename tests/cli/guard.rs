@@ -1,0 +1,271 @@
+//! `hookc guard` on real Claude Code payload shapes.
+
+use serde_json::{Value, json};
+
+use crate::support::{Project, Run, claude_bash, claude_tool, run};
+
+fn built() -> Project {
+    let p = Project::bundled();
+    p.build();
+    p
+}
+
+fn guard(p: &Project, event: &str, stdin: &str) -> Run {
+    run(
+        std::process::Command::new(crate::support::HOOKC)
+            .args(["guard", "--harness", "claude", "--event", event, "--policy"])
+            .arg(p.path(".hookc/policy.json"))
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("HOOKC_DEBUG"),
+        Some(stdin.as_bytes()),
+    )
+}
+
+fn output(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?}", run.stdout))
+}
+
+#[test]
+fn an_unrelated_command_gets_no_objection() {
+    let p = built();
+    let run = guard(&p, "pre-tool", &claude_bash("cargo test"));
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", "")
+    );
+}
+
+#[test]
+fn a_force_push_is_denied_with_the_reason_on_both_channels() {
+    let p = built();
+    let run = guard(&p, "pre-tool", &claude_bash("git push --force origin main"));
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let out = output(&run);
+    let specific = &out["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse");
+    assert_eq!(specific["permissionDecision"], "deny");
+    let reason = specific["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.starts_with("Do not force-push"), "{reason}");
+    assert_eq!(run.stderr.trim_end(), reason);
+    assert_eq!(out["systemMessage"], "hookc refused a force push");
+}
+
+#[test]
+fn rewritten_spellings_of_a_force_push_are_denied() {
+    let p = built();
+    for command in [
+        "git push -f",
+        "sudo /usr/bin/git -C repo push --force",
+        "cd x && git  push --force-with-lease",
+        "bash -c 'git push --force'",
+    ] {
+        let run = guard(&p, "pre-tool", &claude_bash(command));
+        assert_eq!(run.status, 2, "{command}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn editing_a_migration_asks_the_user() {
+    let p = built();
+    let run = guard(
+        &p,
+        "pre-tool",
+        &claude_tool(
+            "Edit",
+            json!({"file_path": "/repo/migrations/0001_init.sql", "old_string": "a", "new_string": "b"}),
+        ),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let out = output(&run);
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "ask");
+    assert!(
+        out["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("add a new migration")
+    );
+}
+
+#[test]
+fn reading_an_env_file_is_denied_and_the_example_file_is_not() {
+    let p = built();
+    let deny = guard(
+        &p,
+        "pre-tool",
+        &claude_tool("Read", json!({"file_path": "/repo/.env"})),
+    );
+    assert_eq!(deny.status, 2);
+    let ok = guard(
+        &p,
+        "pre-tool",
+        &claude_tool("Read", json!({"file_path": "/repo/.env.example"})),
+    );
+    assert_eq!((ok.status, ok.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn several_matching_guards_give_every_reason_in_one_answer() {
+    let p = built();
+    // A force push and a hard reset in one command line.
+    let run = guard(
+        &p,
+        "pre-tool",
+        &claude_bash("git reset --hard && git push -f"),
+    );
+    assert_eq!(run.status, 2);
+    let reason = output(&run)["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(reason.starts_with("2 policy rules apply"), "{reason}");
+    assert!(reason.contains("\n1. Do not force-push"), "{reason}");
+    assert!(
+        reason.contains("\n2. Do not run `git reset --hard`"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn an_explicit_allow_is_answered() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+targets "claude"
+guard "tests-are-fine" {
+    command "cargo" "test"
+    allow
+}
+"#,
+    );
+    p.build();
+    let run = guard(&p, "pre-tool", &claude_bash("cargo test --all"));
+    assert_eq!(run.status, 0);
+    assert_eq!(
+        output(&run)["hookSpecificOutput"]["permissionDecision"],
+        "allow"
+    );
+}
+
+#[test]
+fn a_stop_guard_blocks_with_a_top_level_decision() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+targets "claude"
+guard "no-todo-left" {
+    event "stop"
+    regex "TODO"
+    block "Finish the TODOs you left before stopping."
+}
+"#,
+    );
+    p.build();
+    let stdin = json!({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": false,
+        "last_assistant_message": "Done, but TODO: tests"})
+    .to_string();
+    let run = guard(&p, "stop", &stdin);
+    assert_eq!(run.status, 2);
+    let out = output(&run);
+    assert_eq!(out["decision"], "block");
+    assert_eq!(out["reason"], "Finish the TODOs you left before stopping.");
+}
+
+#[test]
+fn bad_stdin_is_an_operational_failure_never_an_allow() {
+    let p = built();
+    let big = format!(
+        "{{\"tool_name\":\"Bash\",\"tool_input\":{{\"command\":\"{}\"}}}}",
+        "a".repeat(9 << 20)
+    );
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("garbage", b"not json at all".to_vec()),
+        ("empty", Vec::new()),
+        ("binary", vec![0xff, 0xfe, 0x00, 0x01]),
+        ("array", b"[1,2,3]".to_vec()),
+        ("no tool_input", br#"{"tool_name":"Bash"}"#.to_vec()),
+        (
+            "command not a string",
+            br#"{"tool_name":"Bash","tool_input":{"command":42}}"#.to_vec(),
+        ),
+        (
+            "truncated",
+            br#"{"tool_name":"Bash","tool_input":{"comm"#.to_vec(),
+        ),
+        ("huge", big.into_bytes()),
+    ];
+    for (name, stdin) in cases {
+        let run = run(
+            std::process::Command::new(crate::support::HOOKC)
+                .args([
+                    "guard",
+                    "--harness",
+                    "claude",
+                    "--event",
+                    "pre-tool",
+                    "--policy",
+                ])
+                .arg(p.path(".hookc/policy.json")),
+            Some(&stdin),
+        );
+        assert_eq!(run.status, 1, "{name}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{name}");
+        assert!(
+            run.stderr.starts_with("hookc guard: "),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_missing_or_newer_policy_is_an_operational_failure_that_names_the_fix() {
+    let p = Project::new();
+    let run = guard(&p, "pre-tool", &claude_bash("ls"));
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("run `hookc build`"), "{}", run.stderr);
+
+    p.write(".hookc/policy.json", r#"{"format": 99, "guards": []}"#);
+    let run = guard(&p, "pre-tool", &claude_bash("ls"));
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("upgrade hookc"), "{}", run.stderr);
+
+    p.write(".hookc/policy.json", "{\"format\": 1, \"guar");
+    let run = guard(&p, "pre-tool", &claude_bash("ls"));
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("damaged"), "{}", run.stderr);
+}
+
+#[test]
+fn the_debug_log_records_each_call() {
+    let p = built();
+    let log = p.path("debug.jsonl");
+    for command in ["ls", "git push -f"] {
+        run(
+            std::process::Command::new(crate::support::HOOKC)
+                .args([
+                    "guard",
+                    "--harness",
+                    "claude",
+                    "--event",
+                    "pre-tool",
+                    "--policy",
+                ])
+                .arg(p.path(".hookc/policy.json"))
+                .env("HOOKC_DEBUG", &log),
+            Some(claude_bash(command).as_bytes()),
+        );
+    }
+    let lines: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["exit"], 0);
+    assert_eq!(lines[1]["exit"], 2);
+    assert_eq!(lines[1]["guards"], json!(["no-force-push"]));
+    assert!(lines[1]["elapsed_us"].is_u64());
+}

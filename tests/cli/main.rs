@@ -1,0 +1,10 @@
+//! hookc's integration tests: one binary, one module per topic.
+
+mod support;
+
+mod build;
+mod explain;
+mod guard;
+mod out_dir;
+mod shim;
+mod ui;

@@ -1,0 +1,150 @@
+//! A small builder for running hookc in a temporary project.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub const HOOKC: &str = env!("CARGO_BIN_EXE_hookc");
+
+/// The repository root (where policy.kdl and out/ live).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `SNAPSHOTS=overwrite cargo test` rewrites golden files instead of comparing.
+pub fn overwrite() -> bool {
+    std::env::var("SNAPSHOTS").is_ok_and(|v| v == "overwrite")
+}
+
+/// Compare `actual` with the golden file at `path`, or rewrite it.
+pub fn golden(path: &Path, actual: &str) {
+    if overwrite() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run `SNAPSHOTS=overwrite cargo test`",
+            path.display()
+        )
+    });
+    pretty_assertions::assert_eq!(expected, actual, "{} is stale", path.display());
+}
+
+pub struct Project {
+    pub dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// A project holding the repository's bundled policy.kdl.
+    pub fn bundled() -> Self {
+        let p = Self::new();
+        p.write(
+            "policy.kdl",
+            &std::fs::read_to_string(repo().join("policy.kdl")).unwrap(),
+        );
+        p
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> &Self {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        self
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        self.path(rel).exists()
+    }
+
+    /// Run `hookc ARGS` in the project.
+    pub fn hookc(&self, args: &[&str]) -> Run {
+        run(
+            Command::new(HOOKC).args(args).current_dir(self.dir.path()),
+            None,
+        )
+    }
+
+    pub fn build(&self) -> Run {
+        let run = self.hookc(&["build"]);
+        assert_eq!(run.status, 0, "build failed:\n{}{}", run.stdout, run.stderr);
+        run
+    }
+}
+
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(command: &mut Command, stdin: Option<&[u8]>) -> Run {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("spawn");
+    {
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(bytes) = stdin {
+            // The child may exit before reading everything; that is its right.
+            let _ = pipe.write_all(bytes);
+        }
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().unwrap();
+    Run {
+        status: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// A Claude Code PreToolUse payload for the Bash tool, as the oracle recorded it.
+pub fn claude_bash(command: &str) -> String {
+    serde_json::json!({
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/repo",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1"
+    })
+    .to_string()
+}
+
+pub fn claude_tool(tool: &str, input: serde_json::Value) -> String {
+    serde_json::json!({
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/repo",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+        "tool_use_id": "toolu_1"
+    })
+    .to_string()
+}

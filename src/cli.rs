@@ -77,6 +77,11 @@ pub struct BuildArgs {
     /// Print what would change, write nothing
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Also install into user-level harness configs that have no project file
+    /// (e.g. Kimi Code's ~/.kimi-code/config.toml), after a backup of each
+    #[arg(long)]
+    pub user: bool,
 }
 
 #[derive(Debug, Args)]

@@ -7,7 +7,7 @@ use crate::diag::render::{self, Style};
 use crate::diag::{Code, Diagnostics};
 use crate::exit::ExitStatus;
 use crate::harness;
-use crate::plan::{Action, Plan};
+use crate::plan::{self, Action, Plan};
 use crate::runtime::{self, GuardRequest};
 use crate::{compile, write};
 
@@ -78,7 +78,11 @@ fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         };
     };
     let artifacts = compile::emit(&file, &policy, &mut diags);
-    let plan = Plan::new(&args.out, &file.name, &artifacts, &mut diags);
+    let options = plan::Options {
+        user: args.user,
+        homes: plan::Homes::from_env(),
+    };
+    let plan = Plan::new(&args.out, &file.name, &artifacts, &options, &mut diags);
     let unmergeable = diags.has_errors();
     ui.report(diags);
     if unmergeable {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::emit::{Artifact, Content};
+use crate::emit::{Artifact, Content, Scope};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -13,25 +13,40 @@ pub struct Manifest {
     pub files: Vec<Owned>,
 }
 
+/// One file hookc owns, or owns entries of.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Owned {
+    pub path: String,
+    #[serde(flatten)]
+    pub part: Part,
+    /// Absent for project files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<UserBase>,
+}
+
+/// A user-level base directory, as in [`Scope::User`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserBase {
+    pub env: String,
+    pub default: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Owned {
+pub enum Part {
     /// hookc owns the whole file.
-    Whole { path: String },
+    Whole,
     /// hookc owns entries of the arrays under `container` that contain `marker`.
     JsonEntries {
-        path: String,
         container: Vec<String>,
         marker: String,
     },
-}
-
-impl Owned {
-    pub fn path(&self) -> &str {
-        match self {
-            Owned::Whole { path } | Owned::JsonEntries { path, .. } => path,
-        }
-    }
+    /// hookc owns the tables of the array of tables `key` that contain `marker`.
+    TomlTables {
+        key: String,
+        header: String,
+        marker: String,
+    },
 }
 
 impl Manifest {
@@ -41,16 +56,33 @@ impl Manifest {
             policy: policy.to_owned(),
             files: artifacts
                 .iter()
-                .map(|a| match &a.content {
-                    Content::Whole { .. } => Owned::Whole {
-                        path: a.path.clone(),
+                .map(|a| Owned {
+                    path: a.path.clone(),
+                    part: match &a.content {
+                        Content::Whole { .. } => Part::Whole,
+                        Content::JsonEntries {
+                            container, marker, ..
+                        } => Part::JsonEntries {
+                            container: container.clone(),
+                            marker: marker.clone(),
+                        },
+                        Content::TomlTables {
+                            key,
+                            header,
+                            marker,
+                            ..
+                        } => Part::TomlTables {
+                            key: key.clone(),
+                            header: header.clone(),
+                            marker: marker.clone(),
+                        },
                     },
-                    Content::JsonEntries {
-                        container, marker, ..
-                    } => Owned::JsonEntries {
-                        path: a.path.clone(),
-                        container: container.clone(),
-                        marker: marker.clone(),
+                    user: match a.scope {
+                        Scope::Project => None,
+                        Scope::User { env, default } => Some(UserBase {
+                            env: env.to_owned(),
+                            default: default.to_owned(),
+                        }),
                     },
                 })
                 .collect(),

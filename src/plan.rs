@@ -9,8 +9,8 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::{self, Artifact, Content};
-use crate::manifest::{Manifest, Owned};
+use crate::emit::{self, Artifact, Content, Scope};
+use crate::manifest::{Manifest, Part, UserBase};
 use crate::merge::{self, Merged};
 use crate::source::{SourceFile, Span};
 
@@ -25,11 +25,48 @@ pub enum Action {
 
 #[derive(Debug, Clone)]
 pub struct Change {
+    /// The path as shown to the user: relative to the project, or the full
+    /// path of a user-level file.
     pub path: String,
+    /// Where the file is.
+    pub target: PathBuf,
     pub action: Action,
     pub old: Option<String>,
     pub new: Option<String>,
     pub executable: bool,
+    /// Keep a copy of the original before the first change (user-level files).
+    pub backup: bool,
+}
+
+/// Where user-level files live, resolved once per run.
+#[derive(Debug, Clone, Default)]
+pub struct Homes {
+    /// `$HOME`, if set.
+    pub home: Option<PathBuf>,
+}
+
+impl Homes {
+    pub fn from_env() -> Self {
+        Self {
+            home: std::env::var_os("HOME").map(PathBuf::from),
+        }
+    }
+
+    /// `$env` if set and not empty, else `$HOME/default`.
+    pub fn base(&self, env: &str, default: &str) -> Option<PathBuf> {
+        match std::env::var_os(env) {
+            Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+            _ => self.home.as_ref().map(|h| h.join(default)),
+        }
+    }
+}
+
+/// What a build includes besides the project's own files.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Also plan user-level files (`hookc build --user`).
+    pub user: bool,
+    pub homes: Homes,
 }
 
 #[derive(Debug, Default)]
@@ -49,84 +86,103 @@ impl Plan {
         root: &Path,
         policy_name: &str,
         artifacts: &[Artifact],
+        options: &Options,
         diags: &mut Diagnostics,
     ) -> Plan {
         let mut plan = Plan {
             root: root.to_owned(),
             changes: Vec::new(),
         };
-        let previous = read_manifest(root);
-        for artifact in artifacts {
-            let old = read(root, &artifact.path);
+        let previous = read(&root.join(emit::MANIFEST))
+            .and_then(|t| serde_json::from_str::<Manifest>(&t).ok());
+        let included = |scope: &Scope| options.user || *scope == Scope::Project;
+        for artifact in artifacts.iter().filter(|a| included(&a.scope)) {
+            let Some((shown, target)) = locate(
+                root,
+                &artifact.path,
+                user_base(&artifact.scope).as_ref(),
+                options,
+            ) else {
+                report_no_home(diags, &artifact.path);
+                continue;
+            };
+            let old = read(&target);
             let (new, executable) = match &artifact.content {
                 Content::Whole { text, executable } => (Some(text.clone()), *executable),
-                Content::JsonEntries {
-                    container,
-                    entries,
-                    ensure,
-                    marker,
-                } => match merge_json(
-                    &artifact.path,
-                    old.as_deref(),
-                    container,
-                    entries,
-                    ensure,
-                    marker,
-                    diags,
-                ) {
+                content => match merge(&shown, old.as_deref(), &part_of(content), content, diags) {
                     Some(new) => (new, false),
                     None => continue,
                 },
             };
-            plan.push(&artifact.path, old, new, executable);
+            let backup = artifact.scope != Scope::Project;
+            plan.push(shown, target, old, new, executable, backup);
         }
         // Retract what the last build owned and this one no longer produces.
+        let mut kept_from_before = Vec::new();
         for owned in previous.iter().flat_map(|m| &m.files) {
-            if owned.path() == emit::MANIFEST || artifacts.iter().any(|a| a.path == owned.path()) {
+            let scope_included = owned.user.is_none() || options.user;
+            let still_produced = artifacts.iter().any(|a| {
+                a.path == owned.path && user_base(&a.scope) == owned.user && included(&a.scope)
+            });
+            if owned.path == emit::MANIFEST || still_produced {
                 continue;
             }
-            let Some(old) = read(root, owned.path()) else {
+            if !scope_included {
+                // Not planned this time (no --user): remember it for a later build.
+                kept_from_before.push(owned.clone());
+                continue;
+            }
+            let Some((shown, target)) = locate(root, &owned.path, owned.user.as_ref(), options)
+            else {
                 continue;
             };
-            let new = match owned {
-                Owned::Whole { .. } => None,
-                Owned::JsonEntries {
-                    path,
-                    container,
-                    marker,
-                } => match merge_json(
-                    path,
-                    Some(&old),
-                    container,
-                    &IndexMap::new(),
-                    &[],
-                    marker,
-                    diags,
-                ) {
+            let Some(old) = read(&target) else { continue };
+            let new = match &owned.part {
+                Part::Whole => None,
+                part => match merge(&shown, Some(&old), part, &Content::empty_like(part), diags) {
                     Some(new) => new,
                     None => continue,
                 },
             };
-            plan.push(owned.path(), Some(old), new, false);
+            plan.push(shown, target, Some(old), new, false, owned.user.is_some());
         }
-        let manifest = Manifest::of(policy_name, artifacts);
+        let mut manifest = Manifest::of(
+            policy_name,
+            &artifacts
+                .iter()
+                .filter(|a| included(&a.scope))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        manifest.files.extend(kept_from_before);
+        let target = root.join(emit::MANIFEST);
         plan.push(
-            emit::MANIFEST,
-            read(root, emit::MANIFEST),
+            emit::MANIFEST.to_owned(),
+            target.clone(),
+            read(&target),
             Some(emit::json_text(&manifest)),
+            false,
             false,
         );
         plan.changes.sort_by(|a, b| a.path.cmp(&b.path));
         plan
     }
 
-    fn push(&mut self, path: &str, old: Option<String>, new: Option<String>, executable: bool) {
+    fn push(
+        &mut self,
+        path: String,
+        target: PathBuf,
+        old: Option<String>,
+        new: Option<String>,
+        executable: bool,
+        backup: bool,
+    ) {
         let action = match (&old, &new) {
             (None, None) => return,
             (None, Some(_)) => Action::Create,
             (Some(_), None) => Action::Delete,
             (Some(a), Some(b)) if a == b => {
-                if executable && !is_executable(&self.root.join(path)) {
+                if executable && !is_executable(&target) {
                     Action::Update
                 } else {
                     Action::Unchanged
@@ -135,31 +191,150 @@ impl Plan {
             (Some(_), Some(_)) => Action::Update,
         };
         self.changes.push(Change {
-            path: path.to_owned(),
+            path,
+            target,
             action,
             old,
             new,
             executable,
+            backup,
         });
     }
 }
 
-fn merge_json(
+impl Content {
+    /// The same kind of owned part with nothing in it: what retraction merges.
+    fn empty_like(part: &Part) -> Content {
+        match part {
+            Part::Whole => Content::Whole {
+                text: String::new(),
+                executable: false,
+            },
+            Part::JsonEntries { container, marker } => Content::JsonEntries {
+                container: container.clone(),
+                entries: IndexMap::new(),
+                ensure: Vec::new(),
+                marker: marker.clone(),
+            },
+            Part::TomlTables {
+                key,
+                header,
+                marker,
+            } => Content::TomlTables {
+                key: key.clone(),
+                tables: Vec::new(),
+                header: header.clone(),
+                marker: marker.clone(),
+            },
+        }
+    }
+}
+
+fn part_of(content: &Content) -> Part {
+    match content {
+        Content::Whole { .. } => Part::Whole,
+        Content::JsonEntries {
+            container, marker, ..
+        } => Part::JsonEntries {
+            container: container.clone(),
+            marker: marker.clone(),
+        },
+        Content::TomlTables {
+            key,
+            header,
+            marker,
+            ..
+        } => Part::TomlTables {
+            key: key.clone(),
+            header: header.clone(),
+            marker: marker.clone(),
+        },
+    }
+}
+
+fn user_base(scope: &Scope) -> Option<UserBase> {
+    match scope {
+        Scope::Project => None,
+        Scope::User { env, default } => Some(UserBase {
+            env: (*env).to_owned(),
+            default: (*default).to_owned(),
+        }),
+    }
+}
+
+/// The path to show and the file to touch.
+fn locate(
+    root: &Path,
+    path: &str,
+    user: Option<&UserBase>,
+    options: &Options,
+) -> Option<(String, PathBuf)> {
+    match user {
+        None => Some((path.to_owned(), root.join(path))),
+        Some(base) => {
+            let target = options.homes.base(&base.env, &base.default)?.join(path);
+            Some((target.display().to_string(), target))
+        }
+    }
+}
+
+fn report_no_home(diags: &mut Diagnostics, path: &str) {
+    diags.push(
+        Diagnostic::new(
+            Code::Io,
+            format!("cannot place the user-level file {path}: neither its directory variable nor HOME is set"),
+        )
+        .help("set HOME (or the harness's config-home variable) and build again"),
+    );
+}
+
+/// Merge owned entries of `content` into `old`. `Some(None)`: nothing is left, delete the file.
+fn merge(
     path: &str,
     old: Option<&str>,
-    container: &[String],
-    entries: &IndexMap<String, Vec<Value>>,
-    ensure: &[(String, Value)],
-    marker: &str,
+    part: &Part,
+    content: &Content,
     diags: &mut Diagnostics,
 ) -> Option<Option<String>> {
-    let container: Vec<&str> = container.iter().map(String::as_str).collect();
-    let ensure: Vec<(&str, Value)> = ensure
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.clone()))
-        .collect();
-    let is_owned = |v: &Value| mentions(v, marker);
-    match merge::json::merge_entries(old, &container, entries, &ensure, &is_owned) {
+    let result = match (part, content) {
+        (
+            Part::JsonEntries { container, marker },
+            Content::JsonEntries {
+                entries, ensure, ..
+            },
+        ) => {
+            let container: Vec<&str> = container.iter().map(String::as_str).collect();
+            let ensure: Vec<(&str, Value)> = ensure
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.clone()))
+                .collect();
+            merge::json::merge_entries(old, &container, entries, &ensure, &|v: &Value| {
+                mentions(v, marker)
+            })
+        }
+        (
+            Part::TomlTables {
+                key,
+                header,
+                marker,
+            },
+            Content::TomlTables { tables, .. },
+        ) => {
+            let tables: Vec<toml_edit::Table> = tables.iter().map(toml_table).collect();
+            merge::toml::merge_array_of_tables(
+                old,
+                key,
+                &tables,
+                Some(header),
+                &|t: &toml_edit::Table| {
+                    t.iter()
+                        .any(|(_, item)| item.as_str().is_some_and(|s| s.contains(marker.as_str())))
+                },
+            )
+        }
+        _ => unreachable!("part_of and empty_like keep part and content in step"),
+    };
+    match result {
         Ok(Merged::Text(text)) => Some(Some(text)),
         Ok(Merged::Empty) => Some(None),
         Err(error) => {
@@ -178,6 +353,22 @@ fn merge_json(
     }
 }
 
+/// A JSON object of scalars as a TOML table, keys in order.
+fn toml_table(value: &Value) -> toml_edit::Table {
+    let mut table = toml_edit::Table::new();
+    for (key, value) in value.as_object().into_iter().flatten() {
+        let item = match value {
+            Value::String(s) => toml_edit::value(s.as_str()),
+            Value::Bool(b) => toml_edit::value(*b),
+            Value::Number(n) if n.is_i64() => toml_edit::value(n.as_i64().unwrap_or_default()),
+            Value::Number(n) => toml_edit::value(n.as_f64().unwrap_or_default()),
+            other => toml_edit::value(other.to_string()),
+        };
+        table.insert(key, item);
+    }
+    table
+}
+
 /// Whether any string inside `value` contains `marker`.
 fn mentions(value: &Value, marker: &str) -> bool {
     match value {
@@ -188,12 +379,8 @@ fn mentions(value: &Value, marker: &str) -> bool {
     }
 }
 
-fn read(root: &Path, path: &str) -> Option<String> {
-    std::fs::read_to_string(root.join(path)).ok()
-}
-
-fn read_manifest(root: &Path) -> Option<Manifest> {
-    serde_json::from_str(&read(root, emit::MANIFEST)?).ok()
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
 }
 
 #[cfg(unix)]

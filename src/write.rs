@@ -11,11 +11,14 @@ use crate::plan::{Action, Plan};
 
 pub fn apply(plan: &Plan) -> std::io::Result<()> {
     for change in &plan.changes {
-        let target = plan.root.join(&change.path);
+        let target = &change.target;
+        if change.backup && change.action != Action::Unchanged {
+            backup(target)?;
+        }
         match (change.action, &change.new) {
             (Action::Unchanged, _) => {}
             (Action::Create | Action::Update, Some(text)) => {
-                write_atomic(&target, text.as_bytes(), change.executable).map_err(|e| {
+                write_atomic(target, text.as_bytes(), change.executable).map_err(|e| {
                     std::io::Error::new(e.kind(), format!("{}: {e}", target.display()))
                 })?;
             }
@@ -30,6 +33,20 @@ pub fn apply(plan: &Plan) -> std::io::Result<()> {
                 }
             },
         }
+    }
+    Ok(())
+}
+
+/// Before hookc first changes a user-level file, keep the original next to
+/// it as `<name>.hookc-backup` (once: later builds keep the first backup).
+fn backup(target: &Path) -> std::io::Result<()> {
+    let Some(name) = target.file_name() else {
+        return Ok(());
+    };
+    let copy = target.with_file_name(format!("{}.hookc-backup", name.to_string_lossy()));
+    if target.exists() && !copy.exists() {
+        let bytes = std::fs::read(target)?;
+        write_atomic(&copy, &bytes, false)?;
     }
     Ok(())
 }

@@ -21,9 +21,30 @@ pub const MANIFEST: &str = ".hookc/manifest.json";
 /// One file hookc writes, or owns a part of.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Artifact {
-    /// Relative to the project root, with `/`.
+    /// Relative to the base its [`Scope`] names, with `/`.
     pub path: String,
     pub content: Content,
+    pub scope: Scope,
+}
+
+/// Which directory an artifact's path is relative to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "scope")]
+pub enum Scope {
+    /// The project root (`--out`).
+    Project,
+    /// A harness's user-level config directory: `$env` when set, else `$HOME/default`.
+    /// Written only with `hookc build --user`, after a backup of the existing file.
+    User {
+        env: &'static str,
+        default: &'static str,
+    },
+}
+
+impl Default for Scope {
+    fn default() -> Self {
+        Scope::Project
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +58,16 @@ pub enum Content {
         entries: IndexMap<String, Vec<Value>>,
         /// Top-level members hookc needs, added only when absent.
         ensure: Vec<(String, Value)>,
+        marker: String,
+    },
+    /// hookc owns some tables of the array of tables `key` in a TOML file the
+    /// user may also edit (Kimi's `[[hooks]]`): those containing `marker`.
+    /// Each table is a JSON object of strings, numbers and booleans.
+    TomlTables {
+        key: String,
+        tables: Vec<Value>,
+        /// A comment line put above hookc's first table.
+        header: String,
         marker: String,
     },
 }
@@ -57,16 +88,19 @@ impl<'a> EmitCx<'a> {
         }
     }
 
+    /// A project file hookc owns entirely.
     pub fn whole(&mut self, path: impl Into<String>, text: String, executable: bool) {
         self.add(Artifact {
             path: path.into(),
             content: Content::Whole { text, executable },
+            scope: Scope::Project,
         });
     }
 
     pub fn add(&mut self, artifact: Artifact) {
         // Two emitters writing one path is a bug in hookc, not in the policy.
-        let previous = self.artifacts.insert(artifact.path.clone(), artifact);
+        let key = format!("{:?}/{}", artifact.scope, artifact.path);
+        let previous = self.artifacts.insert(key, artifact);
         assert!(previous.is_none(), "two artifacts for one path");
     }
 

@@ -19,7 +19,7 @@ use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, glob_to_regex,
     string_at,
 };
-use crate::emit::{Artifact, Content, EmitCx, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
 
@@ -139,6 +139,7 @@ impl Harness for Claude {
             );
         }
         cx.add(Artifact {
+            scope: Scope::Project,
             path: SETTINGS.to_owned(),
             content: Content::JsonEntries {
                 container: vec!["hooks".to_owned()],

@@ -32,6 +32,15 @@ pub trait Harness: Sync {
 
     /// Answer in the harness's protocol. `None`: no guard matched.
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer;
+
+    /// Whether a payload unmistakably comes from this harness. Some harnesses
+    /// also run other harnesses' hook configs (Cursor and Copilot run the
+    /// repo's `.claude/settings.json`); `hookc guard` uses this to answer the
+    /// real caller in its own protocol. Only harnesses whose payloads have a
+    /// distinctive shape say yes; the default is no.
+    fn recognizes(&self, _payload: &Value) -> bool {
+        false
+    }
 }
 
 /// What `hookc guard` writes and how it exits.

@@ -131,7 +131,7 @@ fn merge_impl(
         return Ok(Merged::Text(format!("{bom}{kept}{sep}{fresh}")));
     };
     let chain = locate(existing, bom.len(), body, &root, container)?;
-    check_members(existing, bom.len(), &chain, desired)?;
+    check_members(existing, bom.len(), &chain, desired, is_owned)?;
 
     // Phase 1: take out every owned entry (and what became empty because of that).
     let (edits, removed_any) = removal_edits(body, &chain, desired, is_owned);
@@ -143,7 +143,9 @@ fn merge_impl(
         let reparsed = reparse(&stripped)?;
         let chain2 =
             locate(&stripped, 0, &stripped, &reparsed, container).map_err(|_| internal_error())?;
-        let edits = insertion_edits(&stripped, &chain2, container, desired, ensure);
+        // The line break is the original's: removal may have taken out the first one.
+        let nl = newline_of(body);
+        let edits = insertion_edits(&stripped, &chain2, container, desired, ensure, nl);
         apply_edits(&stripped, edits)
     } else {
         stripped
@@ -317,12 +319,13 @@ fn locate<'t, 'a>(
 }
 
 /// Checks the members of the container that matter: no duplicate names, and every member
-/// that is to receive entries is an array.
+/// that is to receive entries, or is itself one of hookc's entries, is an array.
 fn check_members(
     full: &str,
     bom_len: usize,
     chain: &Chain,
     desired: &IndexMap<String, Vec<Value>>,
+    is_owned: &dyn Fn(&Value) -> bool,
 ) -> Result<(), MergeError> {
     let Some(object) = chain.container() else {
         return Ok(());
@@ -331,7 +334,8 @@ fn check_members(
         let name = prop.name.as_str();
         find_prop(full, bom_len, object, name)?;
         let wanted = desired.get(name).is_some_and(|v| !v.is_empty());
-        if wanted && !matches!(prop.value, ast::Value::Array(_)) {
+        let holds_owned = || is_owned(&to_serde(&prop.value));
+        if !matches!(prop.value, ast::Value::Array(_)) && (wanted || holds_owned()) {
             return Err(error_at(
                 full,
                 bom_len + prop.value.start(),
@@ -842,16 +846,34 @@ enum NewItems<'v> {
     Members(Vec<(String, Value)>),
 }
 
-/// Edits that append `new` at the end of `seq` (see the module docs for the shape).
-fn append_items(
-    text: &str,
-    seq: &Seq,
-    new: &NewItems,
-    unit: &str,
-    nl: &str,
-    edits: &mut Vec<Edit>,
-) {
-    let outer = line_indent(text, seq.open);
+/// Where to append: the sequence, where its owner starts (the member `"name": [` or, for
+/// the root, the brace itself), and how deep it is nested (the root object is 0).
+struct Target {
+    seq: Seq,
+    anchor: usize,
+    depth: usize,
+}
+
+/// The file's indentation unit and line break.
+struct Style<'s> {
+    unit: &'s str,
+    nl: &'s str,
+}
+
+/// Edits that append `new` at the end of `target` (see the module docs for the shape).
+///
+/// New items are indented like the last item when it starts its own line; otherwise one unit
+/// deeper than the line the owner starts, or, when the owner does not start its line either,
+/// by nesting depth. Computing it from the user's text alone (never from something hookc
+/// wrote) keeps remove-then-append reproducing the same bytes.
+fn append_items(text: &str, target: &Target, new: &NewItems, style: &Style, edits: &mut Vec<Edit>) {
+    let Style { unit, nl } = *style;
+    let seq = &target.seq;
+    let outer = if starts_line(text, target.anchor) {
+        line_indent(text, target.anchor).to_string()
+    } else {
+        unit.repeat(target.depth)
+    };
     let indent = match seq.items.last() {
         Some(&(start, _)) if starts_line(text, start) => {
             text[line_start(text, start)..start].to_string()
@@ -902,8 +924,9 @@ fn append_items(
                 block(trailing),
             ));
         }
-        None if last_token_end == seq.open + 1 && line_end.is_none() => {
-            // `[]` or `[ ]`: open it up.
+        None if last_token_end == seq.open + 1 => {
+            // Only whitespace inside (`[]`, `[ ]`, `[\n  ]`): replace it, so that the result
+            // is the same as when inserting into the `[]` that removal leaves behind.
             edits.push(Edit {
                 start: seq.open + 1,
                 end: seq.close,
@@ -927,9 +950,24 @@ fn insertion_edits(
     container: &[&str],
     desired: &IndexMap<String, Vec<Value>>,
     ensure: &[(&str, Value)],
+    nl: &str,
 ) -> Vec<Edit> {
-    let unit = indent_unit(text, chain.objects[0]);
-    let nl = newline_of(text);
+    let style = Style {
+        unit: indent_unit(text, chain.objects[0]),
+        nl,
+    };
+    // The object at `level` of the chain as a target.
+    let object_target = |level: usize| Target {
+        seq: Seq::of_object(chain.objects[level]),
+        anchor: if level == 0 {
+            chain.objects[0].range.start
+        } else {
+            chain.objects[level - 1].properties[chain.prop_index[level - 1]]
+                .range
+                .start
+        },
+        depth: level,
+    };
     let mut edits = Vec::new();
     let root = chain.objects[0];
     let mut root_new: Vec<(String, Value)> = ensure
@@ -944,12 +982,16 @@ fn insertion_edits(
             match object.properties.iter().find(|p| p.name.as_str() == name) {
                 Some(prop) => {
                     if let ast::Value::Array(array) = &prop.value {
+                        let target = Target {
+                            seq: Seq::of_array(array),
+                            anchor: prop.range.start,
+                            depth: chain.depth + 1,
+                        };
                         append_items(
                             text,
-                            &Seq::of_array(array),
+                            &target,
                             &NewItems::Elements(entries),
-                            unit,
-                            nl,
+                            &style,
                             &mut edits,
                         );
                     }
@@ -958,12 +1000,12 @@ fn insertion_edits(
             }
         }
         if !new_members.is_empty() {
+            let target = object_target(chain.depth);
             append_items(
                 text,
-                &Seq::of_object(object),
+                &target,
                 &NewItems::Members(new_members),
-                unit,
-                nl,
+                &style,
                 &mut edits,
             );
         }
@@ -981,13 +1023,12 @@ fn insertion_edits(
         if existing_depth == 0 {
             root_new.push(member);
         } else {
-            let deepest = Seq::of_object(chain.objects[existing_depth]);
+            let target = object_target(existing_depth);
             append_items(
                 text,
-                &deepest,
+                &target,
                 &NewItems::Members(vec![member]),
-                unit,
-                nl,
+                &style,
                 &mut edits,
             );
         }
@@ -995,10 +1036,9 @@ fn insertion_edits(
     if !root_new.is_empty() {
         append_items(
             text,
-            &Seq::of_object(root),
+            &object_target(0),
             &NewItems::Members(root_new),
-            unit,
-            nl,
+            &style,
             &mut edits,
         );
     }
@@ -1612,5 +1652,316 @@ mod tests {
             ])
         );
         assert!(owned_entries("{}", &["hooks"], &owned).unwrap().is_empty());
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        const EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "Stop", "Notification"];
+
+        /// Strings with the characters that need care: quotes, backslashes, control
+        /// characters, line breaks, non-ASCII, comment openers.
+        fn tricky() -> impl Strategy<Value = String> {
+            proptest::string::string_regex("[a-z\"\\\\/*\n\r\t\u{1}é☃🎉\u{2028} ]{0,12}").unwrap()
+        }
+
+        fn entry() -> impl Strategy<Value = Value> {
+            (tricky(), tricky(), proptest::option::of(0u32..1000)).prop_map(
+                |(matcher, command, timeout)| {
+                    let mut hook =
+                        json!({"type": "command", "command": format!("{MARK}{command}")});
+                    if let Some(t) = timeout {
+                        hook["timeout"] = json!(t);
+                    }
+                    json!({"matcher": matcher, "hooks": [hook]})
+                },
+            )
+        }
+
+        fn desired_map() -> impl Strategy<Value = IndexMap<String, Vec<Value>>> {
+            proptest::collection::vec(
+                (0..EVENTS.len(), proptest::collection::vec(entry(), 0..3)),
+                0..4,
+            )
+            .prop_map(|pairs| {
+                pairs
+                    .into_iter()
+                    .map(|(e, v)| (EVENTS[e].to_string(), v))
+                    .collect()
+            })
+        }
+
+        fn value_of(text: &str) -> Value {
+            jsonc_parser::parse_to_serde_value(
+                text.trim_start_matches('\u{feff}'),
+                &parse_options(),
+            )
+            .unwrap()
+        }
+
+        /// The user's part of a document: the document with hookc's entries taken out of the
+        /// container's arrays, and arrays that held nothing else dropped.
+        fn user_part(mut doc: Value) -> Value {
+            if let Some(Value::Object(hooks)) = doc.get_mut("hooks") {
+                for member in hooks.values_mut() {
+                    if let Value::Array(items) = member {
+                        items.retain(|v| !owned(v));
+                    }
+                }
+            }
+            doc
+        }
+
+        /// Whether `d` puts entries into an array the user left empty in `doc`.
+        fn fills_user_empty(doc: &Value, d: &IndexMap<String, Vec<Value>>) -> bool {
+            d.iter().any(|(k, v)| {
+                !v.is_empty() && doc.get("hooks").and_then(|h| h.get(k)) == Some(&json!([]))
+            })
+        }
+
+        /// Drops the empty arrays from `hooks` (what retraction does to the arrays it emptied).
+        fn without_empty_arrays(mut doc: Value) -> Value {
+            if let Some(Value::Object(hooks)) = doc.get_mut("hooks") {
+                hooks.retain(|_, v| v != &json!([]));
+            }
+            doc
+        }
+
+        /// Between-token text a user might write: spaces, line breaks of both kinds, tabs,
+        /// comments.
+        const GAPS: [&str; 11] = [
+            "",
+            " ",
+            "\n",
+            "\n  ",
+            "\r\n    ",
+            "\t",
+            " /* c */ ",
+            " // c\n",
+            "\n// line\n",
+            "/**/",
+            "\n\n    ",
+        ];
+
+        /// Writes `value` as JSONC with the gaps picked by `choices` (cycled) and, optionally,
+        /// trailing commas.
+        fn write_jsonc(value: &Value, choices: &[u8], trailing: bool) -> String {
+            fn gap(choices: &[u8], next: &mut usize) -> &'static str {
+                let g = GAPS[choices[*next % choices.len()] as usize % GAPS.len()];
+                *next += 1;
+                g
+            }
+            fn go(v: &Value, choices: &[u8], next: &mut usize, trailing: bool, out: &mut String) {
+                let (open, close, items): (char, char, Vec<(Option<&String>, &Value)>) = match v {
+                    Value::Array(a) => ('[', ']', a.iter().map(|x| (None, x)).collect()),
+                    Value::Object(o) => ('{', '}', o.iter().map(|(k, x)| (Some(k), x)).collect()),
+                    scalar => {
+                        out.push_str(&scalar.to_string());
+                        return;
+                    }
+                };
+                out.push(open);
+                for (i, (key, item)) in items.iter().enumerate() {
+                    out.push_str(gap(choices, next));
+                    if let Some(k) = key {
+                        out.push_str(&Value::String((*k).clone()).to_string());
+                        out.push_str(": ");
+                    }
+                    go(item, choices, next, trailing, out);
+                    out.push_str(gap(choices, next));
+                    if i + 1 < items.len() || trailing {
+                        out.push(',');
+                    }
+                }
+                out.push_str(gap(choices, next));
+                out.push(close);
+            }
+            let mut out = String::new();
+            let mut next = 0;
+            go(value, choices, &mut next, trailing, &mut out);
+            out.push_str(gap(choices, &mut next));
+            out
+        }
+
+        fn user_entry() -> impl Strategy<Value = Value> {
+            ("[a-z ]{0,6}", proptest::option::of("[a-z]{0,4}")).prop_map(|(m, c)| match c {
+                Some(c) => json!({"matcher": m, "hooks": [{"type": "command", "command": c}]}),
+                None => json!({"matcher": m}),
+            })
+        }
+
+        fn user_doc() -> impl Strategy<Value = Value> {
+            let hooks = proptest::collection::vec(
+                (
+                    0..EVENTS.len(),
+                    proptest::collection::vec(user_entry(), 0..3),
+                ),
+                0..4,
+            )
+            .prop_map(|members| {
+                Value::Object(
+                    members
+                        .into_iter()
+                        .map(|(e, v)| (EVENTS[e].to_string(), Value::Array(v)))
+                        .collect(),
+                )
+            });
+            let other = prop_oneof![
+                Just(json!(1)),
+                Just(json!("x y")),
+                Just(json!([1, "two", null])),
+                Just(json!({"k": [true, false]})),
+                Just(json!({})),
+            ];
+            (
+                proptest::option::of(hooks),
+                proptest::collection::vec((0..3usize, other), 0..3),
+                any::<bool>(),
+            )
+                .prop_map(|(hooks, others, hooks_first)| {
+                    let mut root = serde_json::Map::new();
+                    let names = ["model", "env", "permissions"];
+                    if hooks_first && let Some(h) = &hooks {
+                        root.insert("hooks".to_string(), h.clone());
+                    }
+                    for (n, v) in others {
+                        root.insert(names[n].to_string(), v);
+                    }
+                    if !hooks_first && let Some(h) = hooks {
+                        root.insert("hooks".to_string(), h);
+                    }
+                    Value::Object(root)
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            /// Arbitrary user files, formatted every which way: the merge invariants hold.
+            #[test]
+            fn merge_invariants_on_generated_files(
+                doc in user_doc(),
+                choices in proptest::collection::vec(any::<u8>(), 1..40),
+                trailing in any::<bool>(),
+                d in desired_map(),
+            ) {
+                let orig = write_jsonc(&doc, &choices, trailing);
+                prop_assert_eq!(value_of(&orig), doc.clone());
+                let out = text(merge(Some(&orig), &d));
+                let wanted: IndexMap<String, Vec<Value>> =
+                    d.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())).collect();
+                prop_assert_eq!(owned_entries(&out, &["hooks"], &owned).unwrap(), wanted);
+                let mine = user_part(value_of(&out));
+                // The user's members are all there, in their order; only `hooks` may be new.
+                let keys: Vec<&String> = mine.as_object().unwrap().keys().filter(|k| doc.get(k.as_str()).is_some()).collect();
+                prop_assert_eq!(keys, doc.as_object().unwrap().keys().collect::<Vec<_>>());
+                prop_assert!(mine.as_object().unwrap().keys().all(|k| doc.get(k).is_some() || k == "hooks"));
+                for (k, v) in doc.as_object().unwrap() {
+                    if k == "hooks" {
+                        for (m, items) in v.as_object().unwrap() {
+                            prop_assert_eq!(&mine["hooks"][m], items);
+                        }
+                    } else {
+                        prop_assert_eq!(&mine[k], v);
+                    }
+                }
+                prop_assert_eq!(text(merge(Some(&out), &d)), out.clone());
+                let redone = text(merge_impl(Some(&out), &["hooks"], &d, &[], &owned, false).unwrap());
+                prop_assert_eq!(&redone, &out);
+                match retract(&out) {
+                    Merged::Text(back) if back == orig => {}
+                    back => {
+                        // Only where hookc filled something the user had left empty.
+                        let hooks_was_empty = doc.get("hooks") == Some(&json!({}));
+                        let root_was_empty = doc == json!({});
+                        prop_assert!(
+                            fills_user_empty(&doc, &d) || hooks_was_empty || root_was_empty,
+                            "retraction did not restore\n{}\nfrom\n{}\ngot {:?}", orig, out, back
+                        );
+                    }
+                }
+            }
+
+            #[test]
+            fn merge_keeps_the_user_part_and_is_stable(index in 0..corpus().len(), d in desired_map()) {
+                let orig = &corpus()[index];
+                let out = text(merge(Some(orig), &d));
+
+                // It parses, and stays strict JSON when it was.
+                let after = value_of(&out);
+                if serde_json::from_str::<Value>(orig.trim_start_matches('\u{feff}')).is_ok() {
+                    prop_assert!(serde_json::from_str::<Value>(out.trim_start_matches('\u{feff}')).is_ok(), "not JSON:\n{}", out);
+                }
+
+                // hookc's entries are exactly the desired ones.
+                let wanted: IndexMap<String, Vec<Value>> =
+                    d.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())).collect();
+                prop_assert_eq!(owned_entries(&out, &["hooks"], &owned).unwrap(), wanted.clone());
+
+                // Every member and element of the user's is unchanged, in the same order.
+                let before = value_of(orig);
+                let mine = user_part(after.clone());
+                let (Value::Object(b), Value::Object(m)) = (&before, &mine) else { unreachable!() };
+                let kept: Vec<&String> = m.keys().filter(|k| b.contains_key(*k)).collect();
+                prop_assert_eq!(kept, b.keys().collect::<Vec<_>>());
+                for (k, v) in b {
+                    if k != "hooks" {
+                        prop_assert_eq!(&m[k], v);
+                    }
+                }
+                if let (Some(Value::Object(hb)), Some(Value::Object(hm))) = (b.get("hooks"), m.get("hooks")) {
+                    let kept: Vec<&String> = hm.keys().filter(|k| hb.contains_key(*k)).collect();
+                    prop_assert_eq!(kept, hb.keys().collect::<Vec<_>>());
+                    for (k, v) in hb {
+                        prop_assert_eq!(&hm[k], v);
+                    }
+                    for (k, v) in hm {
+                        if !hb.contains_key(k) {
+                            prop_assert_eq!(v, &json!([]), "new member {} holds user entries", k);
+                        }
+                    }
+                }
+                for k in m.keys() {
+                    prop_assert!(b.contains_key(k) || k == "hooks");
+                }
+
+                // Merging again changes no byte; retracting gives the original back.
+                prop_assert_eq!(text(merge(Some(&out), &d)), out.clone());
+                let redone = text(merge_impl(Some(&out), &["hooks"], &d, &[], &owned, false).unwrap());
+                prop_assert_eq!(&redone, &out);
+                // Retraction restores the original, except where hookc filled an array the
+                // user had left empty (`"Notification": []`): after retraction that array
+                // held only hookc's entries, and goes like one hookc created.
+                let filled_user_empty = fills_user_empty(&before, &d);
+                let back = text(retract(&out));
+                if filled_user_empty {
+                    prop_assert_eq!(without_empty_arrays(value_of(&back)), without_empty_arrays(value_of(orig)));
+                } else {
+                    prop_assert_eq!(back, orig.clone());
+                }
+            }
+
+            #[test]
+            fn successive_merges_equal_one_merge(index in 0..corpus().len(), d1 in desired_map(), d2 in desired_map()) {
+                let orig = &corpus()[index];
+                let first = text(merge(Some(orig), &d1));
+                let second = text(merge(Some(&first), &d2));
+                let direct = text(merge(Some(orig), &d2));
+                // The same JSON (a member hookc created earlier keeps its place, so member
+                // order may differ), the same owned entries, and the same file after retraction.
+                if fills_user_empty(&value_of(orig), &d1) {
+                    // The array hookc filled before is now taken for one of its own.
+                    prop_assert_eq!(without_empty_arrays(value_of(&second)), without_empty_arrays(value_of(&direct)));
+                    return Ok(());
+                }
+                prop_assert_eq!(value_of(&second), value_of(&direct));
+                prop_assert_eq!(
+                    owned_entries(&second, &["hooks"], &owned).unwrap(),
+                    owned_entries(&direct, &["hooks"], &owned).unwrap()
+                );
+                prop_assert_eq!(retract(&second), retract(&direct));
+            }
+        }
     }
 }

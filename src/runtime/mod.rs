@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::eval::Evaluator;
-use crate::harness::{self, Answer};
+use crate::harness::{self, Answer, Harness};
 use crate::ir::{Event, FORMAT, HarnessId, Policy};
 
 /// Payloads larger than this are refused unread: checking them would cost
@@ -88,15 +88,38 @@ fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Vec<String>),
             format!("the hook payload on stdin is not JSON ({e})")
         }
     })?;
+    // A harness running another harness's hooks (Cursor and Copilot load
+    // .claude/settings.json) gets its answer in its own protocol. If the policy
+    // also targets it, its own hooks decide, so this one stays silent instead
+    // of evaluating the call twice.
+    let caller = harness::all()
+        .iter()
+        .copied()
+        .find(|h| h.id() != request.harness && h.recognizes(&payload));
+    if let Some(caller) = caller {
+        if policy.targets.contains(&caller.id()) {
+            return Ok((caller.answer(request.event, None), Vec::new()));
+        }
+        return evaluate(caller, request.event, &policy, &payload);
+    }
+    evaluate(harness, request.event, &policy, &payload)
+}
+
+fn evaluate(
+    harness: &dyn Harness,
+    event: Event,
+    policy: &Policy,
+    payload: &Value,
+) -> Result<(Answer, Vec<String>), String> {
     let call = harness
-        .decode_call(request.event, &payload)
+        .decode_call(event, payload)
         .map_err(|e| format!("unexpected {} payload: {e}", harness.profile().name))?;
-    let verdict = Evaluator::new(&policy).evaluate(&call);
+    let verdict = Evaluator::new(policy).evaluate(&call);
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
         .unwrap_or_default();
-    Ok((harness.answer(request.event, verdict.as_ref()), guards))
+    Ok((harness.answer(event, verdict.as_ref()), guards))
 }
 
 fn load_policy(path: &Path) -> Result<Policy, String> {

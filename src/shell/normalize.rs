@@ -329,6 +329,11 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         }
         "git" => {
             let n = git_globals(rest);
+            if defines_git_alias(&rest[..n]) {
+                // `git -c alias.p='push -f' p`: the subcommand is not what it
+                // seems.
+                push_opaque(out, "a git alias defined on the command line (-c alias.*)");
+            }
             emit(out, program, &rest[n..], redirects);
         }
         "tee" => {
@@ -669,6 +674,21 @@ fn git_globals(rest: &[Word]) -> usize {
     j.min(rest.len())
 }
 
+/// Do these git global options define an alias (`-c alias.x=…`,
+/// `--config-env=alias.x=VAR`)?
+fn defines_git_alias(globals: &[Word]) -> bool {
+    let is_alias = |kv: &str| kv.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("alias."));
+    globals.iter().enumerate().any(|(k, w)| {
+        let t = w.text.as_str();
+        let value = if t == "-c" || t == "--config-env" {
+            globals.get(k + 1).map(|v| v.text.as_str())
+        } else {
+            t.strip_prefix("--config-env=").or_else(|| t.strip_prefix("-c"))
+        };
+        value.is_some_and(is_alias)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -844,6 +864,9 @@ mod tests {
             "function f { ls; }",
             "env -S 'a $(b)'",
             "bash -c 'echo $(id)'",
+            "git -c alias.p='push -f' p",
+            "git -c Alias.p=x --config-env=alias.q=V p",
+            "git --config-env alias.q=V q",
         ] {
             assert!(analyze(line).is_opaque(), "{line:?} should be opaque");
         }

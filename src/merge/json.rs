@@ -568,28 +568,9 @@ fn ws_back(text: &str, pos: usize) -> usize {
         .map_or(pos, |(i, _)| i)
 }
 
-/// End of the run of whitespace that starts at `pos`.
-fn ws_fwd(text: &str, pos: usize) -> usize {
-    text[pos..]
-        .find(|c: char| !is_ws(c))
-        .map_or(text.len(), |k| pos + k)
-}
-
 /// Position of the line break that starts within `text[from..to]` (at its `\r` for CRLF).
 fn first_newline(text: &str, from: usize, to: usize) -> Option<usize> {
     text[from..to].find('\n').map(|k| {
-        let at = from + k;
-        if at > from && text.as_bytes()[at - 1] == b'\r' {
-            at - 1
-        } else {
-            at
-        }
-    })
-}
-
-/// Position of the last line break within `text[from..to]` (at its `\r` for CRLF).
-fn last_newline(text: &str, from: usize, to: usize) -> Option<usize> {
-    text[from..to].rfind('\n').map(|k| {
         let at = from + k;
         if at > from && text.as_bytes()[at - 1] == b'\r' {
             at - 1

@@ -74,6 +74,18 @@ use serde::{Deserialize, Serialize};
 /// so that hostile input cannot exhaust the stack or time.
 pub const MAX_DEPTH: usize = 16;
 
+/// At most this many distinct opaque reasons are kept. A hostile line with
+/// thousands of distinct reasons would otherwise make de-duplication
+/// quadratic, and a model does not need more than a handful of them.
+pub(crate) const MAX_OPAQUE: usize = 16;
+
+/// Add a reason unless it is already there or the list is full.
+pub(crate) fn push_reason(list: &mut Vec<Opaque>, reason: String) {
+    if list.len() < MAX_OPAQUE && !list.iter().any(|o| o.reason == reason) {
+        list.push(Opaque { reason });
+    }
+}
+
 /// Something the analyser could not fully understand.
 ///
 /// `reason` is a short English phrase meant to be shown to the model (for
@@ -83,14 +95,6 @@ pub const MAX_DEPTH: usize = 16;
 pub struct Opaque {
     /// Short human-readable explanation.
     pub reason: String,
-}
-
-impl Opaque {
-    pub(crate) fn new(reason: impl Into<String>) -> Opaque {
-        Opaque {
-            reason: reason.into(),
-        }
-    }
 }
 
 /// One shell word after quote removal.
@@ -208,11 +212,8 @@ impl<'a> Lexer<'a> {
     }
 
     fn opaque(&mut self, reason: impl Into<String>) {
-        let o = Opaque::new(reason);
         // The same construct repeated (`$(a) $(b)`) says nothing new.
-        if !self.out.opaque.contains(&o) {
-            self.out.opaque.push(o);
-        }
+        push_reason(&mut self.out.opaque, reason.into());
     }
 
     fn finish_command(&mut self) {
@@ -406,9 +407,7 @@ impl<'a> Lexer<'a> {
         let sub = lex_depth(inner, self.depth + 1);
         self.out.commands.extend(sub.commands);
         for o in sub.opaque {
-            if !self.out.opaque.contains(&o) {
-                self.out.opaque.push(o);
-            }
+            push_reason(&mut self.out.opaque, o.reason);
         }
     }
 

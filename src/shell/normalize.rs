@@ -66,10 +66,7 @@ pub fn analyze(command_line: &str) -> Analysis {
 }
 
 fn push_opaque(out: &mut Analysis, reason: impl Into<String>) {
-    let o = Opaque::new(reason);
-    if !out.opaque.contains(&o) {
-        out.opaque.push(o);
-    }
+    lex::push_reason(&mut out.opaque, reason.into());
 }
 
 /// Lex and normalise a script (the whole line, a `bash -c` string, an

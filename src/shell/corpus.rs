@@ -285,6 +285,10 @@ const DANGEROUS: &[(Rule, &str)] = &[
     (NoVerify, "git commit -m 'a b' --no-verify && git push"),
     (NoVerify, "\"git\" commit \"-n\" -m x"),
     (NoVerify, "git add . && git commit -nm wip && git push"),
+    (
+        NoVerify,
+        "git commit --no-verify -m \"$(cat <<'EOF'\nwip\nEOF\n)\"",
+    ),
     // --- reading secrets
     (Secrets, "cat .env"),
     (Secrets, "cat ./.env"),
@@ -473,6 +477,8 @@ const BENIGN: &[&str] = &[
     "echo 'rm -rf /' # comment: $(x)",
     "cat <<< '.env'",
     "mkdir -p ~/.config/x && cp settings.json ~/.config/x/",
+    "git add -A && git commit -m \"$(cat <<'EOF'\nFix parser: don't panic on `x`\n\nCo-Authored-By: bot <b@x>\nEOF\n)\"",
+    "gh pr create --title \"Fix\" --body \"$(cat <<'EOF'\n## Summary\n- use --force-with-lease (not -f)\nEOF\n)\"",
 ];
 
 #[test]

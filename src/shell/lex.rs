@@ -1,8 +1,8 @@
 //! # The shell lexer
 //!
-//! Guards must not be beaten by spelling: `git push --force`, `git pu''sh -f`
-//! and `"git" push \
-//! --force` all run the same program with the same arguments. This lexer
+//! Guards must not be beaten by spelling: `git push --force`,
+//! `"git" pu''sh --fo\rce` and `git push $'\x2d\x2dforce'` all run the same
+//! program with the same arguments. This lexer
 //! turns one command line into the argument vectors the shell would pass to
 //! programs, so that guards compare *arguments*, not raw text. It is a small,
 //! hand-written, allocation-light scanner (no regexes) that never panics, and
@@ -30,14 +30,18 @@
 //!   target as a *write* ([`LexedCommand::writes`]); `>&word` writes to `word`
 //!   unless it is a file descriptor (`2>&1`, `>&-`). Input redirections `<`
 //!   `<&` `<<<` are recognised and their word skipped (they are not recorded).
-//! * **Subshells** `( … )` at the start of a command are entered: their
-//!   commands are returned like any other. (`{ …; }` groups and `if`/`while`
-//!   keywords are plain words here; the normaliser skips them.)
+//! * **Subshells** `( … )` at the start of a command (also after `if`, `!`,
+//!   `while`, …) are entered: their commands are returned like any other.
+//!   (`{ …; }` groups and `if`/`while` keywords are plain words here; the
+//!   normaliser skips them.)
 //!
 //! ## What it reports as opaque (and still reads around)
 //!
 //! * command substitution `$(…)` and `` `…` ``: reported, *and* the inner text
-//!   is lexed too (its commands are returned), since they run;
+//!   is lexed too (its commands are returned), since they run. One idiom is
+//!   understood exactly instead: `"$(cat <<'EOF' … EOF)"` inside double
+//!   quotes (how agents pass multi-line commit messages) is replaced by the
+//!   here-document's text, which a quoted delimiter keeps from expansion;
 //! * parameter expansion `${…}`, arithmetic `$((…))`, `$[…]` and `((…))`;
 //! * process substitution `<(…)` `>(…)` (inner commands are lexed too);
 //! * here-documents `<<` / `<<-` (the body lines are skipped);
@@ -57,14 +61,18 @@
 //! literally: they are expanded at run time by the shell, which we cannot
 //! know.
 //!
-//! ## Not modelled
+//! ## Not modelled (known limits)
 //!
-//! Aliases, functions defined earlier in the line, `IFS` word splitting of
-//! expansions, `set -o` options, and `extglob` patterns. None of these can
-//! make a command look *more* innocent than it is without also producing an
-//! opaque construct or a variable in command position, except an alias or
-//! function defined in an earlier command of the same line (a function
-//! definition is reported as opaque).
+//! * Values of variables: `rm -rf $DIR` has the argument `$DIR` as written,
+//!   so a rule on arguments cannot see what it holds (the pattern matcher
+//!   special-cases `$HOME`).
+//! * Pathname expansion: `cat .en?` has the argument `.en?`, not `.env`.
+//! * Input redirections are not recorded: `cat < .env` reads `.env`, but only
+//!   `cat` is visible.
+//! * Aliases (off in non-interactive shells unless `shopt -s
+//!   expand_aliases`) and functions defined in an earlier command of the same
+//!   line (the definition itself is reported as opaque), `IFS`, `set -o`
+//!   options and `extglob` patterns.
 
 use serde::{Deserialize, Serialize};
 
@@ -192,6 +200,69 @@ fn is_word_end(c: char) -> bool {
     )
 }
 
+/// The value of `$(cat <<'EOF' … EOF)` when that is all the substitution
+/// does, as in `git commit -m "$(cat <<'EOF' … EOF)"`, the way coding agents
+/// pass multi-line messages. With a quoted delimiter the body is not expanded,
+/// and `cat` prints it unchanged, so the value is known exactly: the body
+/// without its trailing newlines (command substitution strips them). Only
+/// used inside double quotes, where no word splitting follows. Anything else
+/// (unquoted delimiter, other commands, text after the delimiter) is None
+/// and stays opaque.
+fn literal_heredoc(inner: &str) -> Option<String> {
+    let blanks = [' ', '\t'];
+    let s = inner.trim_start_matches([' ', '\t', '\n']);
+    let s = s.strip_prefix("cat")?.trim_start_matches(blanks);
+    let s = s.strip_prefix("<<")?;
+    let (strip_tabs, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let s = s.trim_start_matches(blanks);
+    let quote = s.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let s = &s[1..];
+    let end = s.find(quote)?;
+    let delim = &s[..end];
+    if delim.is_empty() || delim.contains(['\\', '$', '`', '\'', '"', '\n']) {
+        return None;
+    }
+    let mut rest = s[end + 1..].trim_start_matches(blanks).strip_prefix('\n')?;
+    let mut body = String::new();
+    loop {
+        let (line, next) = match rest.find('\n') {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest, None),
+        };
+        let line = if strip_tabs {
+            line.trim_start_matches('\t')
+        } else {
+            line
+        };
+        if line == delim {
+            if next.is_some_and(|n| !n.trim().is_empty()) {
+                return None;
+            }
+            break;
+        }
+        body.push_str(line);
+        body.push('\n');
+        rest = next?;
+    }
+    while body.ends_with('\n') {
+        body.pop();
+    }
+    Some(body)
+}
+
+/// Reserved words after which a command may start, written plainly.
+fn is_keyword(w: &Word) -> bool {
+    !w.quoted
+        && w.plain_prefix == w.text.len()
+        && matches!(
+            w.text.as_str(),
+            "!" | "{" | "if" | "then" | "else" | "elif" | "do" | "while" | "until" | "time"
+        )
+}
+
 impl<'a> Lexer<'a> {
     fn rest(&self) -> &'a str {
         self.src.get(self.pos..).unwrap_or("")
@@ -289,7 +360,7 @@ impl<'a> Lexer<'a> {
                     if self.subshells > 0 {
                         self.subshells -= 1;
                     } else {
-                        self.opaque("unbalanced ')'");
+                        self.opaque("an unbalanced ')'");
                     }
                     self.finish_command();
                 }
@@ -321,7 +392,7 @@ impl<'a> Lexer<'a> {
         }
         self.finish_command();
         if self.subshells > 0 && !self.stopped {
-            self.opaque("unclosed '('");
+            self.opaque("an unclosed '('");
         }
     }
 
@@ -331,20 +402,21 @@ impl<'a> Lexer<'a> {
             self.bump();
             self.opaque("arithmetic command ((...))");
             // Skip to the matching `))`; the contents are arithmetic.
-            if self.skip_balanced('(', ')', 2).is_none() {
-                self.stop("unterminated ((");
+            if self.skip_balanced('(', ')', 2, false).is_none() {
+                self.stop("an unterminated ((");
             }
             self.finish_command();
-        } else if self.cur.words.is_empty() && self.cur.writes.is_empty() {
-            // A subshell at the start of a command: its commands run like any
-            // others, so we simply enter it.
+        } else if self.cur.writes.is_empty() && self.cur.words.iter().all(is_keyword) {
+            // A subshell at the start of a command (possibly after `if`, `!`
+            // …): its commands run like any others, so we simply enter it.
+            self.finish_command();
             self.subshells += 1;
         } else {
             // `f() { …; }`, `a=(1 2)`: a definition, not a run.
             self.opaque("function definition or array '(...)'");
             self.cur = LexedCommand::default();
-            if self.skip_balanced('(', ')', 1).is_none() {
-                self.stop("unterminated (");
+            if self.skip_balanced('(', ')', 1, true).is_none() {
+                self.stop("an unterminated (");
             }
         }
     }
@@ -357,9 +429,21 @@ impl<'a> Lexer<'a> {
     /// Consume input until `depth` unmatched `close` characters have been
     /// seen, honouring quotes and backslashes. Returns the consumed inner
     /// text (excluding the final closer), or None at end of input.
-    fn skip_balanced(&mut self, open: char, close: char, mut depth: usize) -> Option<&'a str> {
+    ///
+    /// With `heredocs`, here-document bodies inside are skipped, so that a
+    /// `$(cat <<'EOF' … EOF)` whose body contains `)` or an apostrophe (a
+    /// commit message saying "don't") is still delimited correctly. It is off
+    /// for arithmetic, where `<<` is a shift.
+    fn skip_balanced(
+        &mut self,
+        open: char,
+        close: char,
+        mut depth: usize,
+        heredocs: bool,
+    ) -> Option<&'a str> {
         let start = self.pos;
         let src = self.src;
+        let mut pending: Vec<(String, bool)> = Vec::new();
         while let Some(c) = self.bump() {
             match c {
                 '\\' => {
@@ -387,6 +471,25 @@ impl<'a> Lexer<'a> {
                         _ => {}
                     }
                 },
+                '<' if heredocs && self.peek() == Some('<') => {
+                    self.bump();
+                    if self.peek() == Some('<') {
+                        self.bump(); // here-string
+                    } else {
+                        let strip = self.peek() == Some('-');
+                        if strip {
+                            self.bump();
+                        }
+                        while matches!(self.peek(), Some(' ' | '\t')) {
+                            self.bump();
+                        }
+                        pending.push((self.raw_delimiter(), strip));
+                    }
+                }
+                '\n' if !pending.is_empty() => {
+                    let bodies = std::mem::take(&mut pending);
+                    self.skip_bodies(bodies);
+                }
                 c if c == open => depth += 1,
                 c if c == close => {
                     depth -= 1;
@@ -399,6 +502,35 @@ impl<'a> Lexer<'a> {
             }
         }
         None
+    }
+
+    /// A here-document delimiter word with quotes removed, read without
+    /// reporting anything (used while skipping over nested text).
+    fn raw_delimiter(&mut self) -> String {
+        let mut d = String::new();
+        while let Some(c) = self.peek() {
+            if is_word_end(c) {
+                break;
+            }
+            self.bump();
+            match c {
+                '\'' | '"' => {
+                    while let Some(q) = self.bump() {
+                        if q == c {
+                            break;
+                        }
+                        d.push(q);
+                    }
+                }
+                '\\' => {
+                    if let Some(x) = self.bump() {
+                        d.push(x);
+                    }
+                }
+                c => d.push(c),
+            }
+        }
+        d
     }
 
     /// Lex text that runs as commands of its own (`$(…)`, `` `…` ``, `<(…)`).
@@ -428,7 +560,7 @@ impl<'a> Lexer<'a> {
                             self.cur.writes.push(w);
                         }
                     } else if !self.stopped {
-                        self.opaque("redirection without a target");
+                        self.opaque("a redirection without a target");
                     }
                 }
                 Some('(') => {
@@ -455,7 +587,7 @@ impl<'a> Lexer<'a> {
                                 self.opaque("heredoc <<");
                                 self.heredocs.push((w.text, strip));
                             }
-                            None if !self.stopped => self.opaque("heredoc without a delimiter"),
+                            None if !self.stopped => self.opaque("a heredoc without a delimiter"),
                             None => {}
                         }
                     }
@@ -479,9 +611,9 @@ impl<'a> Lexer<'a> {
     }
 
     fn process_substitution(&mut self, what: &str) {
-        match self.skip_balanced('(', ')', 1) {
+        match self.skip_balanced('(', ')', 1, true) {
             Some(inner) => self.nested(inner, &format!("process substitution {what}")),
-            None => self.stop("unterminated process substitution"),
+            None => self.stop("an unterminated process substitution"),
         }
     }
 
@@ -490,7 +622,7 @@ impl<'a> Lexer<'a> {
         match self.word() {
             Some(w) if write => self.cur.writes.push(w),
             Some(_) => {}
-            None if !self.stopped => self.opaque("redirection without a target"),
+            None if !self.stopped => self.opaque("a redirection without a target"),
             None => {}
         }
     }
@@ -498,6 +630,12 @@ impl<'a> Lexer<'a> {
     /// After a newline: skip the bodies of pending here-documents.
     fn skip_heredoc_bodies(&mut self) {
         let pending = std::mem::take(&mut self.heredocs);
+        self.skip_bodies(pending);
+    }
+
+    /// Skip here-document bodies, one per delimiter, in order. Each ends at
+    /// a line equal to its delimiter (after leading tabs for `<<-`).
+    fn skip_bodies(&mut self, pending: Vec<(String, bool)>) {
         for (delim, strip) in pending {
             loop {
                 let rest = self.rest();
@@ -547,7 +685,7 @@ impl<'a> Lexer<'a> {
                             self.pos += i + 1;
                         }
                         None => {
-                            self.stop("unbalanced single quote");
+                            self.stop("an unbalanced single quote");
                             return None;
                         }
                     }
@@ -620,7 +758,7 @@ impl<'a> Lexer<'a> {
         loop {
             match self.peek() {
                 None => {
-                    self.stop("unbalanced double quote");
+                    self.stop("an unbalanced double quote");
                     return false;
                 }
                 Some('"') => {
@@ -666,16 +804,23 @@ impl<'a> Lexer<'a> {
                 self.pos += 2;
                 if self.peek() == Some('(') {
                     self.bump();
-                    if self.skip_balanced('(', ')', 2).is_none() {
-                        self.stop("unterminated $((");
+                    if self.skip_balanced('(', ')', 2, false).is_none() {
+                        self.stop("an unterminated $((");
                         return false;
                     }
                     self.opaque("arithmetic expansion $((...))");
                 } else {
-                    match self.skip_balanced('(', ')', 1) {
+                    match self.skip_balanced('(', ')', 1, true) {
+                        Some(inner) if in_dq => {
+                            if let Some(body) = literal_heredoc(inner) {
+                                w.text.push_str(&body);
+                                return true;
+                            }
+                            self.nested(inner, "command substitution $(...)");
+                        }
                         Some(inner) => self.nested(inner, "command substitution $(...)"),
                         None => {
-                            self.stop("unterminated command substitution $(");
+                            self.stop("an unterminated command substitution $(");
                             return false;
                         }
                     }
@@ -685,8 +830,8 @@ impl<'a> Lexer<'a> {
             }
             Some('{') => {
                 self.pos += 2;
-                if self.skip_balanced('{', '}', 1).is_none() {
-                    self.stop("unterminated ${");
+                if self.skip_balanced('{', '}', 1, false).is_none() {
+                    self.stop("an unterminated ${");
                     return false;
                 }
                 self.opaque("parameter expansion ${...}");
@@ -696,8 +841,8 @@ impl<'a> Lexer<'a> {
             }
             Some('[') => {
                 self.pos += 2;
-                if self.skip_balanced('[', ']', 1).is_none() {
-                    self.stop("unterminated $[");
+                if self.skip_balanced('[', ']', 1, false).is_none() {
+                    self.stop("an unterminated $[");
                     return false;
                 }
                 self.opaque("arithmetic expansion $[...]");
@@ -746,7 +891,7 @@ impl<'a> Lexer<'a> {
         loop {
             match self.bump() {
                 None => {
-                    self.stop("unbalanced backtick");
+                    self.stop("an unbalanced backtick");
                     return false;
                 }
                 Some('`') => break,
@@ -771,14 +916,14 @@ impl<'a> Lexer<'a> {
         w.quoted = true;
         loop {
             let Some(c) = self.bump() else {
-                self.stop("unbalanced $'...' quote");
+                self.stop("an unbalanced $'...' quote");
                 return false;
             };
             match c {
                 '\'' => return true,
                 '\\' => {
                     let Some(e) = self.bump() else {
-                        self.stop("unbalanced $'...' quote");
+                        self.stop("an unbalanced $'...' quote");
                         return false;
                     };
                     let decoded: Option<u32> = match e {
@@ -802,7 +947,7 @@ impl<'a> Lexer<'a> {
                         'c' => match self.bump() {
                             Some(x) if x.is_ascii() => Some(u32::from(x) & 0x1f),
                             _ => {
-                                self.opaque("unusual $'...' escape");
+                                self.opaque("an unusual $'...' escape");
                                 w.opaque = true;
                                 None
                             }
@@ -815,12 +960,12 @@ impl<'a> Lexer<'a> {
                     if let Some(v) = decoded {
                         if v == 0 {
                             // Bash truncates the word at a NUL.
-                            self.opaque("NUL byte in $'...' quote");
+                            self.opaque("a NUL byte in a $'...' quote");
                             w.opaque = true;
                         } else if let Some(ch) = char::from_u32(v) {
                             w.text.push(ch);
                         } else {
-                            self.opaque("invalid character in $'...' quote");
+                            self.opaque("an invalid character in $'...' quote");
                             w.opaque = true;
                         }
                     }
@@ -863,7 +1008,7 @@ impl<'a> Lexer<'a> {
     /// characters on their own, so we cannot represent the word faithfully.
     fn byte_escape(&mut self, w: &mut Word, v: u32) -> Option<u32> {
         if v > 0x7f {
-            self.opaque("non-ASCII byte escape in $'...' quote");
+            self.opaque("a non-ASCII byte escape in a $'...' quote");
             w.opaque = true;
             None
         } else {
@@ -942,6 +1087,13 @@ mod tests {
             [vec!["cd", "x"], vec!["git", "push", "-f"]]
         );
         assert!(lex("(cd x)").opaque.is_empty());
+        let l = lex("if ! (git push -f); then (ls); fi");
+        assert!(l.opaque.is_empty(), "{:?}", l.opaque);
+        assert!(argv("if ! (git push -f); then (ls); fi").contains(&vec![
+            "git".into(),
+            "push".into(),
+            "-f".into()
+        ]));
     }
 
     #[test]
@@ -997,6 +1149,46 @@ mod tests {
             .map(|c| c.words[0].text.as_str())
             .collect();
         assert_eq!(progs, ["git", "rm", "echo"]);
+    }
+
+    #[test]
+    fn commit_message_heredoc_idiom() {
+        let line = "git commit -m \"$(cat <<'EOF'\nFix: don't (ever) do $x\n\n  body `y`\nEOF\n)\" && git push";
+        let l = lex(line);
+        assert!(l.opaque.is_empty(), "{:?}", l.opaque);
+        assert_eq!(
+            argv(line),
+            [
+                vec![
+                    "git",
+                    "commit",
+                    "-m",
+                    "Fix: don't (ever) do $x\n\n  body `y`"
+                ],
+                vec!["git", "push"]
+            ]
+        );
+        let tabs = "echo \"$(cat <<-\"END\"\n\ta\n\tEND\n)\"";
+        assert_eq!(argv(tabs), [vec!["echo", "a"]]);
+        // Not the idiom: stays opaque, but is still delimited correctly.
+        for line in [
+            "git commit -m \"$(cat <<EOF\n$(id)\nEOF\n)\"; git push -f",
+            "git commit -m $(cat <<'EOF'\nx\nEOF\n); git push -f",
+            "git commit -m \"$(cat <<'EOF'\nx\nEOF\nid)\"; git push -f",
+            "git commit -m \"$(cat x <<'EOF'\nx\nEOF\n)\"; git push -f",
+            "git commit -m \"$(cat <<'EOF'\ndon't\n)\"; git push -f",
+        ] {
+            let l = lex(line);
+            assert!(!l.opaque.is_empty(), "{line:?}");
+            let cmds = argv(line);
+            let pushed = cmds.iter().any(|c| c == &["git", "push", "-f"]);
+            assert!(
+                pushed || l.opaque.iter().any(|o| o.reason.contains("unterminated")),
+                "{line:?}: {cmds:?}"
+            );
+        }
+        let apostrophe = "x=\"$(cat <<EOF\ndon't )\nEOF\n)\"; git push -f";
+        assert!(argv(apostrophe).iter().any(|c| c == &["git", "push", "-f"]));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! run ([`analyze`]) and matches them against [`CommandPattern`]s that
 //! describe commands by meaning. Three layers, each documented in its file:
 //!
-//! * [`lex`]: POSIX quoting and operators → argument vectors;
+//! * [`lex`](mod@lex): POSIX quoting and operators → argument vectors;
 //! * [`normalize`]: wrappers (`sudo`, `env`, `bash -c`, …), basenames, git
 //!   global options → the commands that actually run;
 //! * [`pattern`]: flag spellings, subcommands and argument globs.

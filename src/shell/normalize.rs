@@ -17,6 +17,8 @@
 //! command, `git push`. A wrapper with nothing to run (`sudo -l`, `env`,
 //! `command -v git`) is returned as itself.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use super::lex::{self, MAX_DEPTH, Word};
@@ -45,7 +47,8 @@ impl Analysis {
 /// One simple command after unwrapping wrappers.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SimpleCommand {
-    /// Basename of the program (`/usr/bin/git` → `git`). Empty for a line
+    /// Basename of the program (`/usr/bin/git` → `git`, `git.exe` → `git`).
+    /// Empty for a line
     /// that only redirects (`> file`), so that its write is still visible.
     pub program: String,
     /// Arguments after quote removal. For `git`, global options before the
@@ -63,6 +66,16 @@ pub fn analyze(command_line: &str) -> Analysis {
     let mut out = Analysis::default();
     script(&mut out, command_line, 0, &[]);
     out
+}
+
+/// A word shortened for display in an opaque reason: reasons are read by
+/// the model and must stay short whatever the input.
+fn short(word: &str) -> Cow<'_, str> {
+    const MAX: usize = 40;
+    match word.char_indices().nth(MAX) {
+        Some((cut, _)) => Cow::Owned(format!("{}…", &word[..cut])),
+        None => Cow::Borrowed(word),
+    }
 }
 
 fn push_opaque(out: &mut Analysis, reason: impl Into<String>) {
@@ -102,11 +115,24 @@ fn is_assignment(w: &Word) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Basename of a program path; `git/` or `/` keep their text.
+/// Basename of a program path; `git/` or `/` keep their text. A `.exe`
+/// suffix is dropped too: in Git Bash on Windows `git.exe push -f` is
+/// `git push -f`.
 fn basename(path: &str) -> &str {
-    match path.rsplit('/').next() {
+    let base = match path.rsplit('/').next() {
         Some(b) if !b.is_empty() => b,
         _ => path,
+    };
+    match base.len().checked_sub(4) {
+        Some(cut)
+            if cut > 0
+                && base
+                    .get(cut..)
+                    .is_some_and(|e| e.eq_ignore_ascii_case(".exe")) =>
+        {
+            &base[..cut]
+        }
+        _ => base,
     }
 }
 
@@ -177,7 +203,10 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
     if w.opaque || w.has_param {
         push_opaque(
             out,
-            format!("variable or substitution in command position: {}", w.text),
+            format!(
+                "a variable or substitution as the command name ({})",
+                short(&w.text)
+            ),
         );
         return;
     }
@@ -317,7 +346,7 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         }
         "source" | "." => {
             let file = rest.first().map_or("", |w| w.text.as_str());
-            push_opaque(out, format!("source of a script file: {file}"));
+            push_opaque(out, format!("source of a script file ({})", short(file)));
             emit(out, program, rest, redirects);
         }
         "find" => {
@@ -467,7 +496,7 @@ fn env(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
             let (value, end) = split_string_value(&rest[n..]);
             split = value;
             k = end;
-            n += k;
+            n = (n + k).min(rest.len());
             break;
         }
         n += k;
@@ -674,13 +703,17 @@ fn git_globals(rest: &[Word]) -> usize {
 /// Do these git global options define an alias (`-c alias.x=…`,
 /// `--config-env=alias.x=VAR`)?
 fn defines_git_alias(globals: &[Word]) -> bool {
-    let is_alias = |kv: &str| kv.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("alias."));
+    let is_alias = |kv: &str| {
+        kv.get(..6)
+            .is_some_and(|p| p.eq_ignore_ascii_case("alias."))
+    };
     globals.iter().enumerate().any(|(k, w)| {
         let t = w.text.as_str();
         let value = if t == "-c" || t == "--config-env" {
             globals.get(k + 1).map(|v| v.text.as_str())
         } else {
-            t.strip_prefix("--config-env=").or_else(|| t.strip_prefix("-c"))
+            t.strip_prefix("--config-env=")
+                .or_else(|| t.strip_prefix("-c"))
         };
         value.is_some_and(is_alias)
     })
@@ -689,6 +722,7 @@ fn defines_git_alias(globals: &[Word]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn cmds(line: &str) -> Vec<(String, Vec<String>)> {
         analyze(line)
@@ -716,6 +750,7 @@ mod tests {
         for line in [
             "git push --force",
             "/usr/bin/git push --force",
+            "/c/Program\\ Files/Git/bin/git.EXE push --force",
             "sudo git push --force",
             "sudo -u bob -E -- git push --force",
             "sudo -uroot -iE git push --force",
@@ -888,6 +923,116 @@ mod tests {
         let a = analyze(&many);
         assert!(a.is_opaque());
     }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Wrapper and option vocabulary in random order: every branch of
+        /// the normaliser sees truncated and odd argument lists.
+        #[test]
+        fn never_panics_on_wrapper_soup(
+            ws in proptest::collection::vec(
+                prop_oneof![
+                    4 => proptest::sample::select(VOCAB).prop_map(str::to_owned),
+                    1 => "[a-z=\\\\-]{0,3}",
+                ],
+                0..12,
+            )
+        ) {
+            let line = ws.join(" ");
+            let a = analyze(&line);
+            prop_assert!(a.opaque.len() <= lex::MAX_OPAQUE);
+        }
+
+        #[test]
+        fn never_panics_on_anything(s in any::<String>()) {
+            let _ = analyze(&s);
+        }
+    }
+
+    const VOCAB: &[&str] = &[
+        "sudo",
+        "doas",
+        "env",
+        "command",
+        "builtin",
+        "exec",
+        "nohup",
+        "nice",
+        "time",
+        "timeout",
+        "stdbuf",
+        "ionice",
+        "chronic",
+        "xargs",
+        "watch",
+        "bash",
+        "sh",
+        "su",
+        "eval",
+        "source",
+        ".",
+        "find",
+        "git",
+        "tee",
+        "dd",
+        "busybox",
+        "-S",
+        "-Sx",
+        "--split-string",
+        "--split-string=ls",
+        "-u",
+        "-C",
+        "-c",
+        "-lc",
+        "-o",
+        "-x",
+        "-v",
+        "-n",
+        "-p",
+        "-e",
+        "-a",
+        "-exec",
+        "-execdir",
+        ";",
+        "\\;",
+        "+",
+        "{}",
+        "--",
+        "-",
+        "X=1",
+        "of=f",
+        "'",
+        "\"",
+        "$(",
+        ")",
+        "(",
+        "|",
+        "&&",
+        "{",
+        "}",
+        "if",
+        "then",
+        "fi",
+        "!",
+        "case",
+        "for",
+        "'a b'",
+        "\"git push -f\"",
+        "--command",
+        "--command=ls",
+        "-c'ls'",
+        ">",
+        "2>&1",
+        "<<",
+        "\n",
+        "$X",
+        "${X}",
+        "`",
+        "alias.x=y",
+        "--config-env",
+        "--git-dir",
+    ];
 
     #[test]
     fn assignments_and_keywords_need_plain_spelling() {

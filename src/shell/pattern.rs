@@ -15,12 +15,15 @@
 //!   an *option*; every other word, and every word after `--`, is
 //!   *positional*. Options that take a separate value (`-m msg`) therefore
 //!   make their value look positional; the matcher accepts that imprecision
-//!   because knowing every program's options is impossible, and the error
-//!   only ever makes a pattern with `args` match *more* often.
+//!   because knowing every program's options is impossible. Mostly it makes
+//!   `args` match *more* often (`-m /` offers `/` as an argument), but a
+//!   value before the subcommand hides it (`docker --context x run`); that
+//!   is why the normaliser removes git's global options.
 //! * **subcommand**: the first positional words must equal these, in order.
 //! * **flags**: every group must be satisfied (AND); a group is satisfied
 //!   when any of its spellings is present (OR). Flags may appear anywhere
-//!   among the options, before or after the subcommand. A spelling:
+//!   among the options, before or after the subcommand. An option word equal
+//!   to the spelling always matches; beyond that, a spelling:
 //!   * `-x` (one character) is present as the word `-x` or inside a short
 //!     cluster: `-rf` contains `r` and `f`. A cluster is any option word with
 //!     a single dash that is not a negative number (`-5`, `-1.5`). Clusters
@@ -168,6 +171,7 @@ impl CommandPattern {
             }
         }
         for glob in &self.args {
+            let glob = glob.strip_prefix('!').unwrap_or(glob);
             compile(&normalize_arg(glob)).map_err(|e| {
                 err(
                     "args",
@@ -203,11 +207,20 @@ impl CommandPattern {
         if self.args.is_empty() {
             return true;
         }
+        // `arg ".env*" "!.env.example"`: some argument matches an including
+        // glob (any argument, when all globs exclude) and no excluding one.
+        let (excludes, includes): (Vec<&String>, Vec<&String>) =
+            self.args.iter().partition(|g| g.starts_with('!'));
         pos.any(|arg| {
             let arg = normalize_arg(arg);
-            self.args
-                .iter()
-                .any(|glob| glob_matches(&normalize_arg(glob), &arg))
+            let included = includes.is_empty()
+                || includes
+                    .iter()
+                    .any(|glob| glob_matches(&normalize_arg(glob), &arg));
+            included
+                && !excludes
+                    .iter()
+                    .any(|glob| glob_matches(&normalize_arg(&glob[1..]), &arg))
         })
     }
 
@@ -384,6 +397,19 @@ mod tests {
 
     fn hit(p: &CommandPattern, line: &str) -> bool {
         p.matches_any(&analyze(line))
+    }
+
+    #[test]
+    fn excluding_arg_globs() {
+        let secrets = pat("cat", &[], &[], &[".env*", "!*.example"]);
+        assert!(hit(&secrets, "cat .env"));
+        assert!(hit(&secrets, "cat README.md .env.local"));
+        assert!(!hit(&secrets, "cat .env.example"));
+        assert!(!hit(&secrets, "cat README.md"));
+        let anything_but_tmp = pat("rm", &[], &[], &["!/tmp/*"]);
+        assert!(hit(&anything_but_tmp, "rm notes.txt"));
+        assert!(!hit(&anything_but_tmp, "rm /tmp/x"));
+        assert!(pat("cat", &[], &[], &["![a-"]).validate().is_err());
     }
 
     #[test]

@@ -61,10 +61,14 @@ impl Manifest {
                     part: match &a.content {
                         Content::Whole { .. } => Part::Whole,
                         Content::JsonEntries {
-                            container, marker, ..
+                            container,
+                            marker,
+                            ensure,
+                            ..
                         } => Part::JsonEntries {
                             container: container.clone(),
                             marker: marker.clone(),
+                            ensure: ensure.clone(),
                         },
                         Content::TomlTables {
                             key,

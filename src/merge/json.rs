@@ -11,11 +11,13 @@
 //!   puts each new entry on its own line, `NL indent entry`, at the end of `A`'s line (after a
 //!   comment that follows `A` on that line). If `A` had no comma, one is added right after `A`;
 //!   if it had one (trailing-comma style), every inserted entry gets one too.
-//! * **Removal** of an entry deletes the entry, its own comma, and the line break plus
-//!   indentation in front of it; when the last entry goes and the array had no trailing
-//!   comma, the comma of the last remaining entry goes too.
+//! * **Removal** of an entry alone on its line deletes the line break in front of it, its
+//!   indentation, the entry and its own comma; when the last entry goes and the array had no
+//!   trailing comma, the comma of the last remaining entry goes too. An array (or object)
+//!   left with nothing inside is written `[]` (`{}`), which is also what insertion starts from.
 //!
-//! Removal never deletes a comment, so a comment a user wrote between hookc's entries stays.
+//! Removal never deletes a comment (a comment a user wrote between hookc's entries stays), and
+//! never deletes the line break that ends a `//` comment.
 //! Merging is "remove every owned entry, then append the desired ones"; when the result means
 //! the same JSON as the input, the input is returned unchanged, byte for byte.
 
@@ -74,13 +76,18 @@ pub fn owned_entries(
 ) -> Result<IndexMap<String, Vec<Value>>, MergeError> {
     let (bom, body) = split_bom(existing);
     let root = parse(existing, bom.len(), body)?;
-    let mut out = IndexMap::new();
     let Some(root) = root else {
-        return Ok(out);
+        return Ok(IndexMap::new());
     };
-    let chain = locate(existing, bom.len(), body, &root, container)?;
+    let chain = locate(existing, bom.len(), &root, container)?;
+    Ok(owned_in(&chain, is_owned))
+}
+
+/// The owned entries under the container, per member holding any.
+fn owned_in(chain: &Chain, is_owned: &dyn Fn(&Value) -> bool) -> IndexMap<String, Vec<Value>> {
+    let mut out = IndexMap::new();
     let Some(object) = chain.container() else {
-        return Ok(out);
+        return out;
     };
     for prop in &object.properties {
         if let ast::Value::Array(array) = &prop.value {
@@ -95,7 +102,7 @@ pub fn owned_entries(
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// The whole merge; `shortcut: false` skips the "nothing changed, return the input" check so
@@ -130,7 +137,7 @@ fn merge_impl(
         let fresh = fresh_document(container, desired, ensure, nl);
         return Ok(Merged::Text(format!("{bom}{kept}{sep}{fresh}")));
     };
-    let chain = locate(existing, bom.len(), body, &root, container)?;
+    let chain = locate(existing, bom.len(), &root, container)?;
     check_members(existing, bom.len(), &chain, desired, is_owned)?;
 
     // Phase 1: take out every owned entry (and what became empty because of that).
@@ -141,8 +148,7 @@ fn merge_impl(
     // insertion sees exactly what is left.
     let result_body = if wants_any {
         let reparsed = reparse(&stripped)?;
-        let chain2 =
-            locate(&stripped, 0, &stripped, &reparsed, container).map_err(|_| internal_error())?;
+        let chain2 = locate(&stripped, 0, &reparsed, container).map_err(|_| internal_error())?;
         // The line break is the original's: removal may have taken out the first one.
         let nl = newline_of(body);
         let edits = insertion_edits(&stripped, &chain2, container, desired, ensure, nl);
@@ -156,8 +162,7 @@ fn merge_impl(
         return Ok(Merged::Text(existing.to_string()));
     }
     // Never hand back a file that does not say what was asked for.
-    let check = locate(&result_body, 0, &result_body, &result_root, container)
-        .map_err(|_| internal_error())?;
+    let check = locate(&result_body, 0, &result_root, container).map_err(|_| internal_error())?;
     if !owned_match(&check, desired, is_owned) {
         return Err(internal_error());
     }
@@ -198,8 +203,7 @@ fn parse<'a>(
                 full,
                 bom_len + e.range().start,
                 format_args!("the file is not valid JSON: {}", e.kind()),
-                "fix the file by hand (hookc leaves it untouched until it parses), \
-                 or move it away so hookc can write a new one",
+                "fix the syntax by hand, or move the file away so hookc can write a new one",
             )
         })
 }
@@ -216,7 +220,7 @@ fn internal_error() -> MergeError {
     MergeError {
         message: "internal error: hookc could not merge its entries into the file".to_string(),
         offset: 0,
-        help: "the file was left untouched; please report this with a copy of the file".to_string(),
+        help: "this is a bug in hookc; please report it with a copy of the file".to_string(),
     }
 }
 
@@ -275,7 +279,6 @@ fn find_prop(
 fn locate<'t, 'a>(
     full: &str,
     bom_len: usize,
-    _body: &str,
     root: &'t ast::Value<'a>,
     container: &[&str],
 ) -> Result<Chain<'t, 'a>, MergeError> {
@@ -373,22 +376,7 @@ fn owned_match(
     desired: &IndexMap<String, Vec<Value>>,
     is_owned: &dyn Fn(&Value) -> bool,
 ) -> bool {
-    let mut found: IndexMap<String, Vec<Value>> = IndexMap::new();
-    if let Some(object) = chain.container() {
-        for prop in &object.properties {
-            if let ast::Value::Array(array) = &prop.value {
-                let owned: Vec<Value> = array
-                    .elements
-                    .iter()
-                    .map(to_serde)
-                    .filter(|v| is_owned(v))
-                    .collect();
-                if !owned.is_empty() {
-                    found.insert(prop.name.as_str().to_string(), owned);
-                }
-            }
-        }
-    }
+    let found = owned_in(chain, is_owned);
     let wanted: IndexMap<&String, &Vec<Value>> =
         desired.iter().filter(|(_, v)| !v.is_empty()).collect();
     found.len() == wanted.len()
@@ -588,7 +576,7 @@ fn line_start(text: &str, pos: usize) -> usize {
 fn line_indent(text: &str, pos: usize) -> &str {
     let start = line_start(text, pos);
     let len = text[start..]
-        .find(|c: char| c != ' ' && c != '\t')
+        .find(|c: char| !is_blank(c))
         .unwrap_or(text.len() - start);
     &text[start..start + len]
 }
@@ -657,7 +645,7 @@ fn remove_items(text: &str, seq: &Seq, remove: &[bool], edits: &mut Vec<Edit>) {
             // Nothing else on its line(s): take the line break before it. (With `]` right
             // after it, as hookc appends to a one-line array, the bracket joins the line
             // before again.)
-            let nl = if line >= 2 && &text[line - 2..line] == "\r\n" {
+            let nl = if line >= 2 && text.as_bytes()[line - 2] == b'\r' {
                 line - 2
             } else {
                 line - 1
@@ -1483,6 +1471,21 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_right_before_a_line_break() {
+        let orig = "{\n  \"hooks\": {\n    \"Stop\": [ // café\n      {\"c\": \"/.hookc/\"} // é\n    ]\n  }\n}\n";
+        let out = text(retract(orig));
+        assert_eq!(
+            out,
+            "{\n  \"hooks\": {\n    \"Stop\": [ // café\n      // é\n    ]\n  }\n}\n"
+        );
+        let orig = "{\"a\": 1, // café\n  \"hooks\": {\"Stop\": [{\"c\": \"/.hookc/\"}]}}";
+        assert_eq!(text(retract(orig)), "{\"a\": 1 // café\n}");
+        let orig = "{\"a\": 1 // café\n}";
+        let merged = text(merge(Some(orig), &standard()));
+        assert_eq!(text(retract(&merged)), orig);
+    }
+
+    #[test]
     fn single_line_arrays() {
         let orig = "{\"hooks\": {\"Stop\": [{\"c\": \"/.hookc/ a\"}, {\"c\": \"mine\"}, {\"c\": \"/.hookc/ b\"}]}}";
         assert_eq!(
@@ -1711,7 +1714,7 @@ mod tests {
 
         /// Between-token text a user might write: spaces, line breaks of both kinds, tabs,
         /// comments.
-        const GAPS: [&str; 11] = [
+        const GAPS: [&str; 14] = [
             "",
             " ",
             "\n",
@@ -1723,6 +1726,9 @@ mod tests {
             "\n// line\n",
             "/**/",
             "\n\n    ",
+            " // café\r\n  ",
+            "/* é */\n",
+            "\u{a0}\n\u{2003}",
         ];
 
         /// Writes `value` as JSONC with the gaps picked by `choices` (cycled) and, optionally,

@@ -142,8 +142,9 @@ pub(crate) fn apply_edits(text: &str, mut edits: Vec<Edit>) -> String {
             out.push_str(&edit.text);
             cursor = edit.end;
         } else {
-            // Starts inside an earlier deletion: only what reaches beyond it still applies.
-            out.push_str(&edit.text);
+            // Starts inside an earlier deletion (only deletions overlap): only what reaches
+            // beyond it still applies.
+            debug_assert!(edit.text.is_empty(), "an insertion inside a deletion");
             cursor = cursor.max(edit.end);
         }
     }

@@ -131,7 +131,7 @@ fn internal_error() -> MergeError {
     MergeError {
         message: "internal error: hookc could not merge its entries into the file".to_string(),
         offset: 0,
-        help: "the file was left untouched; please report this with a copy of the file".to_string(),
+        help: "this is a bug in hookc; please report it with a copy of the file".to_string(),
     }
 }
 
@@ -146,8 +146,7 @@ fn parse<'a>(
             full,
             offset,
             format_args!("the file is not valid TOML: {}", e.message().trim_end()),
-            "fix the file by hand (hookc leaves it untouched until it parses), \
-             or move it away so hookc can write a new one",
+            "fix the syntax by hand, or move the file away so hookc can write a new one",
         )
     })
 }

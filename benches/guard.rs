@@ -1,0 +1,202 @@
+//! End-to-end guard latency and build time, measured side by side.
+//!
+//! Run with `bench/run.sh` (or `cargo bench --bench guard`). Every scenario is
+//! a real process started the way a harness starts a hook, `sh -c COMMAND`
+//! with the payload on stdin; scenarios run round-robin, so machine noise
+//! hits them all alike, and the table reports medians and ratios to the floor
+//! (`sh -c 'exec true'`) measured in the same run. No assertion here: the
+//! targets are read off the table (see the README's development section).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const HOOKC: &str = env!("CARGO_BIN_EXE_hookc");
+
+fn main() {
+    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    let warmup = runs / 10 + 5;
+    let work = tempfile::tempdir().expect("temp dir");
+    let root = work.path();
+    let bundled = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.kdl")).unwrap();
+
+    let small = project(root, "bundled", &claude_only(&bundled));
+    let large = project(root, "guards-1000", &claude_only(&generated(&bundled, 1000)));
+    let payload = root.join("payload.json");
+    std::fs::write(
+        &payload,
+        r#"{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"},"tool_use_id":"t"}"#,
+    )
+    .unwrap();
+    let jq = script(root, "jq-guard.sh", JQ_GUARD);
+    let python = script(root, "python-guard.py", PYTHON_GUARD);
+
+    let shim = |dir: &Path| format!("CLAUDE_PROJECT_DIR='{}' '{}'", dir.display(), dir.join(".hookc/claude/pre-tool.sh").display());
+    let scenarios: Vec<(&str, String)> = vec![
+        ("floor: sh -c 'exec true'", "exec true".to_owned()),
+        ("hookc shim + guard, bundled policy", shim(&small)),
+        ("hookc shim + guard, 1,000 guards", shim(&large)),
+        ("hookc guard alone, bundled policy", format!("exec '{HOOKC}' guard --harness claude --event pre-tool --policy '{}'", small.join(".hookc/policy.json").display())),
+        ("bash + jq guard, one regex", format!("'{}'", jq.display())),
+        ("python guard, one regex", format!("'{}'", python.display())),
+    ];
+    let have = |tool: &str| Command::new("sh").arg("-c").arg(format!("command -v {tool}")).stdout(Stdio::null()).status().is_ok_and(|s| s.success());
+    let scenarios: Vec<_> = scenarios
+        .into_iter()
+        .filter(|(name, _)| (!name.starts_with("bash + jq") || have("jq")) && (!name.starts_with("python") || have("python3")))
+        .collect();
+
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); scenarios.len()];
+    for round in 0..warmup + runs {
+        for (i, (_, command)) in scenarios.iter().enumerate() {
+            let took = time_once(command, &payload);
+            if round >= warmup {
+                samples[i].push(took);
+            }
+        }
+    }
+    let floor = median(&mut samples[0]);
+    let mut table = String::new();
+    writeln!(table, "guard call, median of {runs} runs after {warmup} warm-up rounds (payload: a Claude Code Bash call, `git push --force`)").unwrap();
+    writeln!(table, "{:<40} {:>10} {:>9}", "scenario", "median", "× floor").unwrap();
+    let mut medians = Vec::new();
+    for (i, (name, _)) in scenarios.iter().enumerate() {
+        let m = median(&mut samples[i]);
+        medians.push((*name, m));
+        writeln!(table, "{:<40} {:>7.2} ms {:>8.2}×", name, ms(m), ms(m) / ms(floor)).unwrap();
+    }
+    let hookc = medians.iter().find(|(n, _)| n.starts_with("hookc shim + guard, bundled")).map(|(_, m)| *m).unwrap();
+    for (name, m) in &medians {
+        if name.starts_with("bash + jq") || name.starts_with("python") {
+            writeln!(table, "{:<40} {:>7.1}× slower than hookc", name, ms(*m) / ms(hookc)).unwrap();
+        }
+    }
+
+    writeln!(table, "\nhookc build for every harness, median of 5 runs").unwrap();
+    let mut builds = Vec::new();
+    for n in [1_000usize, 10_000] {
+        let dir = root.join(format!("build-{n}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("policy.kdl"), generated(&bundled, n)).unwrap();
+        let mut times: Vec<Duration> = (0..5)
+            .map(|_| {
+                let _ = std::fs::remove_dir_all(dir.join(".hookc"));
+                let started = Instant::now();
+                let status = Command::new(HOOKC).args(["build", "-q"]).current_dir(&dir).status().unwrap();
+                assert!(status.success(), "build of {n} guards failed");
+                started.elapsed()
+            })
+            .collect();
+        let m = median(&mut times);
+        builds.push(m);
+        writeln!(table, "{:<40} {:>7.1} ms", format!("{n} guards"), ms(m)).unwrap();
+    }
+    writeln!(table, "{:<40} {:>7.1}×  (10× the guards)", "10,000 / 1,000", ms(builds[1]) / ms(builds[0])).unwrap();
+
+    let size = std::fs::metadata(HOOKC).map(|m| m.len()).unwrap_or(0);
+    writeln!(table, "\nbinary: {HOOKC}, {:.1} MiB", size as f64 / (1024.0 * 1024.0)).unwrap();
+    print!("{table}");
+}
+
+fn time_once(command: &str, stdin: &Path) -> Duration {
+    let input = std::fs::File::open(stdin).unwrap();
+    let started = Instant::now();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("spawn sh");
+    let took = started.elapsed();
+    // Every guard here must refuse the force push; anything else is a broken scenario.
+    assert!(status.code() == Some(0) || status.code() == Some(2), "{command} exited {status}");
+    took
+}
+
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn claude_only(policy: &str) -> String {
+    let mut out = String::from("targets \"claude\"\n");
+    for line in policy.lines().filter(|l| !l.starts_with("targets ")) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The bundled policy plus generated guards, up to `n` guards in all: shell
+/// guards on other programs (so a call's own program is one among many),
+/// path guards and regex guards, each with an example.
+fn generated(bundled: &str, n: usize) -> String {
+    let mut out = bundled.to_owned();
+    let have = bundled.matches("\nguard ").count() + usize::from(bundled.starts_with("guard "));
+    for i in 0..n.saturating_sub(have) {
+        match i % 3 {
+            0 => writeln!(
+                out,
+                "guard \"gen-{i}\" {{\n    command \"tool{i}\" \"sub{i}\" {{ flag \"--danger-{i}\" \"-d\"; }}\n    deny \"Do not run tool{i} with --danger-{i}; run it without that flag instead.\"\n    example \"tool{i} sub{i} -d\" expect=\"deny\"\n}}"
+            ),
+            1 => writeln!(
+                out,
+                "guard \"gen-{i}\" {{\n    tool \"write\" \"edit\"\n    path \"generated/{i}/**\"\n    ask \"generated/{i} is generated; change its source and regenerate instead.\"\n    example tool=\"edit\" path=\"generated/{i}/x.rs\" expect=\"ask\"\n}}"
+            ),
+            _ => writeln!(
+                out,
+                "guard \"gen-{i}\" {{\n    tool \"shell\"\n    regex #\"secret-{i}-[0-9]+\"#\n    deny \"Do not pass secret-{i} tokens on the command line; read them from the environment instead.\"\n    example \"echo secret-{i}-42\" expect=\"deny\"\n}}"
+            ),
+        }
+        .unwrap();
+    }
+    out
+}
+
+fn project(root: &Path, name: &str, policy: &str) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("policy.kdl"), policy).unwrap();
+    let status = Command::new(HOOKC).args(["build", "-q"]).current_dir(&dir).status().unwrap();
+    assert!(status.success(), "hookc build failed for {name}");
+    dir
+}
+
+fn script(root: &Path, name: &str, text: &str) -> PathBuf {
+    let path = root.join(name);
+    std::fs::write(&path, text).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// What teams write by hand: bash + jq, failing closed when jq is missing or the input is bad.
+const JQ_GUARD: &str = r#"#!/bin/bash
+command -v jq >/dev/null 2>&1 || { echo "guard: jq missing" >&2; exit 2; }
+cmd=$(jq -r '.tool_input.command // empty') || { echo "guard: bad input" >&2; exit 2; }
+if [[ $cmd =~ git[[:space:]]+push.*(--force|-f) ]]; then
+  echo "Do not force-push." >&2
+  exit 2
+fi
+exit 0
+"#;
+
+const PYTHON_GUARD: &str = r#"#!/usr/bin/env python3
+import json, re, sys
+try:
+    cmd = json.load(sys.stdin).get("tool_input", {}).get("command", "")
+except Exception:
+    print("guard: bad input", file=sys.stderr)
+    sys.exit(2)
+if re.search(r"git\s+push.*(--force|-f)", cmd):
+    print("Do not force-push.", file=sys.stderr)
+    sys.exit(2)
+sys.exit(0)
+"#;

@@ -15,14 +15,22 @@ use std::time::{Duration, Instant};
 const HOOKC: &str = env!("CARGO_BIN_EXE_hookc");
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
     let warmup = runs / 10 + 5;
     let work = tempfile::tempdir().expect("temp dir");
     let root = work.path();
-    let bundled = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.kdl")).unwrap();
+    let bundled =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.kdl")).unwrap();
 
     let small = project(root, "bundled", &claude_only(&bundled));
-    let large = project(root, "guards-1000", &claude_only(&generated(&bundled, 1000)));
+    let large = project(
+        root,
+        "guards-1000",
+        &claude_only(&generated(&bundled, 1000)),
+    );
     let payload = root.join("payload.json");
     std::fs::write(
         &payload,
@@ -32,19 +40,41 @@ fn main() {
     let jq = script(root, "jq-guard.sh", JQ_GUARD);
     let python = script(root, "python-guard.py", PYTHON_GUARD);
 
-    let shim = |dir: &Path| format!("CLAUDE_PROJECT_DIR='{}' '{}'", dir.display(), dir.join(".hookc/claude/pre-tool.sh").display());
+    let shim = |dir: &Path| {
+        format!(
+            "CLAUDE_PROJECT_DIR='{}' '{}'",
+            dir.display(),
+            dir.join(".hookc/claude/pre-tool.sh").display()
+        )
+    };
     let scenarios: Vec<(&str, String)> = vec![
         ("floor: sh -c 'exec true'", "exec true".to_owned()),
         ("hookc shim + guard, bundled policy", shim(&small)),
         ("hookc shim + guard, 1,000 guards", shim(&large)),
-        ("hookc guard alone, bundled policy", format!("exec '{HOOKC}' guard --harness claude --event pre-tool --policy '{}'", small.join(".hookc/policy.json").display())),
+        (
+            "hookc guard alone, bundled policy",
+            format!(
+                "exec '{HOOKC}' guard --harness claude --event pre-tool --policy '{}'",
+                small.join(".hookc/policy.json").display()
+            ),
+        ),
         ("bash + jq guard, one regex", format!("'{}'", jq.display())),
         ("python guard, one regex", format!("'{}'", python.display())),
     ];
-    let have = |tool: &str| Command::new("sh").arg("-c").arg(format!("command -v {tool}")).stdout(Stdio::null()).status().is_ok_and(|s| s.success());
+    let have = |tool: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("command -v {tool}"))
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
     let scenarios: Vec<_> = scenarios
         .into_iter()
-        .filter(|(name, _)| (!name.starts_with("bash + jq") || have("jq")) && (!name.starts_with("python") || have("python3")))
+        .filter(|(name, _)| {
+            (!name.starts_with("bash + jq") || have("jq"))
+                && (!name.starts_with("python") || have("python3"))
+        })
         .collect();
 
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); scenarios.len()];
@@ -59,17 +89,39 @@ fn main() {
     let floor = median(&mut samples[0]);
     let mut table = String::new();
     writeln!(table, "guard call, median of {runs} runs after {warmup} warm-up rounds (payload: a Claude Code Bash call, `git push --force`)").unwrap();
-    writeln!(table, "{:<40} {:>10} {:>9}", "scenario", "median", "× floor").unwrap();
+    writeln!(
+        table,
+        "{:<40} {:>10} {:>9}",
+        "scenario", "median", "× floor"
+    )
+    .unwrap();
     let mut medians = Vec::new();
     for (i, (name, _)) in scenarios.iter().enumerate() {
         let m = median(&mut samples[i]);
         medians.push((*name, m));
-        writeln!(table, "{:<40} {:>7.2} ms {:>8.2}×", name, ms(m), ms(m) / ms(floor)).unwrap();
+        writeln!(
+            table,
+            "{:<40} {:>7.2} ms {:>8.2}×",
+            name,
+            ms(m),
+            ms(m) / ms(floor)
+        )
+        .unwrap();
     }
-    let hookc = medians.iter().find(|(n, _)| n.starts_with("hookc shim + guard, bundled")).map(|(_, m)| *m).unwrap();
+    let hookc = medians
+        .iter()
+        .find(|(n, _)| n.starts_with("hookc shim + guard, bundled"))
+        .map(|(_, m)| *m)
+        .unwrap();
     for (name, m) in &medians {
         if name.starts_with("bash + jq") || name.starts_with("python") {
-            writeln!(table, "{:<40} {:>7.1}× slower than hookc", name, ms(*m) / ms(hookc)).unwrap();
+            writeln!(
+                table,
+                "{:<40} {:>7.1}× slower than hookc",
+                name,
+                ms(*m) / ms(hookc)
+            )
+            .unwrap();
         }
     }
 
@@ -83,7 +135,11 @@ fn main() {
             .map(|_| {
                 let _ = std::fs::remove_dir_all(dir.join(".hookc"));
                 let started = Instant::now();
-                let status = Command::new(HOOKC).args(["build", "-q"]).current_dir(&dir).status().unwrap();
+                let status = Command::new(HOOKC)
+                    .args(["build", "-q"])
+                    .current_dir(&dir)
+                    .status()
+                    .unwrap();
                 assert!(status.success(), "build of {n} guards failed");
                 started.elapsed()
             })
@@ -92,10 +148,21 @@ fn main() {
         builds.push(m);
         writeln!(table, "{:<40} {:>7.1} ms", format!("{n} guards"), ms(m)).unwrap();
     }
-    writeln!(table, "{:<40} {:>7.1}×  (10× the guards)", "10,000 / 1,000", ms(builds[1]) / ms(builds[0])).unwrap();
+    writeln!(
+        table,
+        "{:<40} {:>7.1}×  (10× the guards)",
+        "10,000 / 1,000",
+        ms(builds[1]) / ms(builds[0])
+    )
+    .unwrap();
 
     let size = std::fs::metadata(HOOKC).map(|m| m.len()).unwrap_or(0);
-    writeln!(table, "\nbinary: {HOOKC}, {:.1} MiB", size as f64 / (1024.0 * 1024.0)).unwrap();
+    writeln!(
+        table,
+        "\nbinary: {HOOKC}, {:.1} MiB",
+        size as f64 / (1024.0 * 1024.0)
+    )
+    .unwrap();
     print!("{table}");
 }
 
@@ -112,7 +179,10 @@ fn time_once(command: &str, stdin: &Path) -> Duration {
         .expect("spawn sh");
     let took = started.elapsed();
     // Every guard here must refuse the force push; anything else is a broken scenario.
-    assert!(status.code() == Some(0) || status.code() == Some(2), "{command} exited {status}");
+    assert!(
+        status.code() == Some(0) || status.code() == Some(2),
+        "{command} exited {status}"
+    );
     took
 }
 
@@ -164,7 +234,11 @@ fn project(root: &Path, name: &str, policy: &str) -> PathBuf {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("policy.kdl"), policy).unwrap();
-    let status = Command::new(HOOKC).args(["build", "-q"]).current_dir(&dir).status().unwrap();
+    let status = Command::new(HOOKC)
+        .args(["build", "-q"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
     assert!(status.success(), "hookc build failed for {name}");
     dir
 }

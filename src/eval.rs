@@ -14,7 +14,9 @@
 //! context), and the answer carries the reason of every guard at that level.
 
 use std::cell::OnceCell;
+use std::collections::HashMap;
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 use crate::ir::{Decision, Event, ExampleCall, Expectation, Guard, Policy, Tool, ToolKind};
@@ -149,35 +151,134 @@ pub fn meets(verdict: Option<&Verdict>, expect: Expectation) -> bool {
     }
 }
 
-/// A policy ready to evaluate calls; compiles each guard's regexes and globs
-/// the first time a call reaches that guard, so a call pays only for the
-/// guards of its event and tool.
+/// A policy ready to evaluate calls.
+///
+/// Guards are indexed by event and by the literals a call must contain to
+/// trigger them (their [`Prefilter`](crate::ir::Prefilter)): a call looks up
+/// its programs and scans its text once, and only the guards it could
+/// trigger are checked. Each guard's regexes and globs are compiled the
+/// first time a call reaches it. So a call costs about the same with ten
+/// guards or a thousand, and checking every example of a policy is linear.
 pub struct Evaluator<'p> {
     policy: &'p Policy,
     compiled: Vec<OnceCell<Compiled>>,
+    events: Vec<(Event, Index)>,
 }
 
-struct Compiled {
-    regexes: Vec<Regex>,
-    paths: Option<PathSet>,
+#[derive(Default)]
+struct Index {
+    by_program: HashMap<String, Vec<usize>>,
+    /// Guards with command patterns: candidates for any opaque command line.
+    commands: Vec<usize>,
+    regex: Literals,
+    path: Literals,
+    /// Guards no literal can rule out.
+    always: Vec<usize>,
+}
+
+/// Guards keyed by literals, searched with one Aho-Corasick automaton.
+#[derive(Default)]
+struct Literals {
+    literals: Vec<String>,
+    owners: Vec<usize>,
+    automaton: OnceCell<Option<AhoCorasick>>,
+}
+
+impl Literals {
+    fn add(&mut self, guard: usize, literals: &[String]) {
+        for literal in literals {
+            self.literals.push(literal.clone());
+            self.owners.push(guard);
+        }
+    }
+
+    /// Add to `out` every guard one of whose literals occurs in a text.
+    fn candidates<'t>(&self, texts: impl Iterator<Item = &'t str>, out: &mut Vec<usize>) {
+        if self.literals.is_empty() {
+            return;
+        }
+        let automaton = self
+            .automaton
+            .get_or_init(|| AhoCorasick::new(&self.literals).ok());
+        let Some(automaton) = automaton else {
+            // Cannot happen for plain literals; fail towards checking every guard.
+            out.extend(&self.owners);
+            return;
+        };
+        for text in texts {
+            for found in automaton.find_overlapping_iter(text) {
+                out.push(self.owners[found.pattern().as_usize()]);
+            }
+        }
+    }
 }
 
 impl<'p> Evaluator<'p> {
     pub fn new(policy: &'p Policy) -> Self {
+        let mut events: Vec<(Event, Index)> = Vec::new();
+        for (i, guard) in policy.guards.iter().enumerate() {
+            let index = match events.iter_mut().find(|(e, _)| *e == guard.event) {
+                Some((_, index)) => index,
+                None => {
+                    events.push((guard.event, Index::default()));
+                    &mut events.last_mut().expect("just pushed").1
+                }
+            };
+            let hints = &guard.prefilter;
+            if !guard.commands.is_empty() {
+                index.commands.push(i);
+            }
+            if let Some(programs) = &hints.programs {
+                for program in programs {
+                    index.by_program.entry(program.clone()).or_default().push(i);
+                }
+            } else if let Some(literals) = &hints.regex_literals {
+                index.regex.add(i, literals);
+            } else if let Some(literals) = &hints.path_literals {
+                index.path.add(i, literals);
+            } else {
+                index.always.push(i);
+            }
+        }
         Self {
             policy,
             compiled: policy.guards.iter().map(|_| OnceCell::new()).collect(),
+            events,
         }
     }
 
     pub fn evaluate(&self, call: &Call) -> Option<Verdict> {
         let facts = Facts::new(call);
+        let index = &self.events.iter().find(|(e, _)| Some(*e) == call.event)?.1;
+        let mut candidates = index.always.clone();
+        if let Some(analysis) = facts.analysis() {
+            if analysis.opaque.is_empty() {
+                for command in &analysis.commands {
+                    if let Some(guards) = index.by_program.get(&command.program) {
+                        candidates.extend(guards);
+                    }
+                }
+            } else {
+                candidates.extend(&index.commands);
+            }
+        }
+        index.regex.candidates(
+            regex_subjects(call, &facts).iter().map(String::as_str),
+            &mut candidates,
+        );
+        index
+            .path
+            .candidates(facts.paths().iter().map(String::as_str), &mut candidates);
+        candidates.sort_unstable();
+        candidates.dedup();
+
         let mut hits: Vec<Hit> = Vec::new();
-        for (guard, compiled) in self.policy.guards.iter().zip(&self.compiled) {
-            if Some(guard.event) != call.event || !tool_applies(guard, call) {
+        for i in candidates {
+            let guard = &self.policy.guards[i];
+            if !tool_applies(guard, call) {
                 continue;
             }
-            let compiled = compiled.get_or_init(|| compile(guard));
+            let compiled = self.compiled[i].get_or_init(|| compile(guard));
             if let Some(hit) = match_guard(guard, compiled, call, &facts) {
                 hits.push(hit);
             }
@@ -189,6 +290,11 @@ impl<'p> Evaluator<'p> {
             hits,
         })
     }
+}
+
+struct Compiled {
+    regexes: Vec<Regex>,
+    paths: Option<PathSet>,
 }
 
 fn compile(guard: &Guard) -> Compiled {
@@ -226,6 +332,7 @@ struct Facts<'c> {
     call: &'c Call,
     analysis: OnceCell<Option<Analysis>>,
     paths: OnceCell<Vec<String>>,
+    subjects: OnceCell<Vec<String>>,
 }
 
 impl<'c> Facts<'c> {
@@ -234,6 +341,7 @@ impl<'c> Facts<'c> {
             call,
             analysis: OnceCell::new(),
             paths: OnceCell::new(),
+            subjects: OnceCell::new(),
         }
     }
 
@@ -297,30 +405,37 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
     })
 }
 
-/// Regexes see the raw command line and each simple command re-spelled
-/// canonically (`program arg …`, wrappers removed), so a regex written for
-/// `git push --force` also sees `sudo /usr/bin/git  push --force`.
 fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
-    let mut subjects: Vec<String> = Vec::new();
-    if let Some(command) = &call.command {
-        subjects.push(command.clone());
-        if let Some(analysis) = facts.analysis() {
-            for c in &analysis.commands {
-                let mut line = c.program.clone();
-                for arg in &c.args {
-                    line.push(' ');
-                    line.push_str(arg);
-                }
-                subjects.push(line);
-            }
-        }
-    }
-    if let Some(text) = &call.text {
-        subjects.push(text.clone());
-    }
-    subjects
+    regex_subjects(call, facts)
         .iter()
         .any(|s| regexes.iter().any(|r| r.is_match(s)))
+}
+
+/// Regexes see the raw command line and each simple command re-spelled
+/// canonically (`program arg …`, wrappers removed), so a regex written for
+/// `git push --force` also sees `sudo /usr/bin/git  push --force`; and the
+/// call's text (prompt, message, tool input).
+fn regex_subjects<'f>(call: &Call, facts: &'f Facts) -> &'f [String] {
+    facts.subjects.get_or_init(|| {
+        let mut subjects: Vec<String> = Vec::new();
+        if let Some(command) = &call.command {
+            subjects.push(command.clone());
+            if let Some(analysis) = facts.analysis() {
+                for c in &analysis.commands {
+                    let mut line = c.program.clone();
+                    for arg in &c.args {
+                        line.push(' ');
+                        line.push_str(arg);
+                    }
+                    subjects.push(line);
+                }
+            }
+        }
+        if let Some(text) = &call.text {
+            subjects.push(text.clone());
+        }
+        subjects
+    })
 }
 
 fn opaque_instruction(analysis: &Analysis) -> String {

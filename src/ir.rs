@@ -53,12 +53,42 @@ pub struct Guard {
     pub reason: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// What a call must contain for this guard to possibly match, so the
+    /// runtime can skip it without compiling anything (see [`Prefilter`]).
+    #[serde(default, skip_serializing_if = "Prefilter::is_empty")]
+    pub prefilter: Prefilter,
     #[serde(skip)]
     pub examples: Vec<Example>,
     #[serde(skip)]
     pub allow_degraded: Vec<HarnessId>,
     #[serde(skip)]
     pub origin: Span,
+}
+
+/// Necessary conditions for a guard to match, computed at build time.
+///
+/// Each list, when present, holds literals of which at least one must occur
+/// for the condition to hold: a guard whose `regex` requires `secret-` cannot
+/// match a command without that text. The runtime indexes guards by these
+/// literals, so a call pays only for the guards it could trigger, and
+/// compiles nothing for the rest. Absent lists mean "no shortcut known".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Prefilter {
+    /// Exact program names of the guard's command patterns (absent: some pattern's program is a glob).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub programs: Option<Vec<String>>,
+    /// One of these occurs in the text some regex of the guard matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex_literals: Option<Vec<String>>,
+    /// One of these occurs in any path some `path` glob of the guard matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_literals: Option<Vec<String>>,
+}
+
+impl Prefilter {
+    pub fn is_empty(&self) -> bool {
+        self.programs.is_none() && self.regex_literals.is_none() && self.path_literals.is_none()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

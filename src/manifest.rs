@@ -36,10 +36,13 @@ pub struct UserBase {
 pub enum Part {
     /// hookc owns the whole file.
     Whole,
-    /// hookc owns entries of the arrays under `container` that contain `marker`.
+    /// hookc owns entries of the arrays under `container` that contain `marker`,
+    /// and added the `ensure` members where they were missing.
     JsonEntries {
         container: Vec<String>,
         marker: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ensure: Vec<(String, serde_json::Value)>,
     },
     /// hookc owns the tables of the array of tables `key` that contain `marker`.
     TomlTables {

@@ -306,7 +306,9 @@ fn merge(
 ) -> Option<Option<String>> {
     let result = match (part, content) {
         (
-            Part::JsonEntries { container, marker, .. },
+            Part::JsonEntries {
+                container, marker, ..
+            },
             Content::JsonEntries {
                 entries, ensure, ..
             },

@@ -12,8 +12,8 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Severity, suggest};
 use crate::eval;
 use crate::harness::{self, OptionKind};
 use crate::ir::{
-    Decision, Event, Example, ExampleCall, Expectation, FORMAT, Guard, HarnessId, Policy, Tool,
-    ToolKind,
+    Decision, Event, Example, ExampleCall, Expectation, FORMAT, Guard, HarnessId, Policy,
+    Prefilter, Tool, ToolKind,
 };
 use crate::paths::PathSet;
 use crate::shell::{CommandPattern, FlagGroup};
@@ -380,6 +380,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         .filter_map(|h| cx.harness(h))
         .collect();
 
+    let prefilter = prefilter(&commands, &regexes, &paths);
     let mut guard = Guard {
         name: name.value.clone(),
         event,
@@ -391,6 +392,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         decision,
         reason,
         message,
+        prefilter,
         examples: Vec::new(),
         allow_degraded,
         origin: decl.span,
@@ -401,6 +403,35 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         .filter_map(|e| resolve_example(cx, &guard, e))
         .collect();
     (cx.diags.error_count() == errors_before).then_some(guard)
+}
+
+/// The literals a call must contain for each kind of condition to hold.
+fn prefilter(commands: &[CommandPattern], regexes: &[String], paths: &[String]) -> Prefilter {
+    fn union(items: impl Iterator<Item = Option<Vec<String>>>) -> Option<Vec<String>> {
+        let mut all = Vec::new();
+        for item in items {
+            all.extend(item?);
+        }
+        all.sort();
+        all.dedup();
+        (!all.is_empty()).then_some(all)
+    }
+    let is_glob = |s: &str| s.contains(['*', '?', '[', '{', '\\']);
+    Prefilter {
+        programs: union(
+            commands
+                .iter()
+                .map(|c| (!is_glob(&c.program)).then(|| vec![c.program.clone()])),
+        ),
+        regex_literals: union(regexes.iter().map(|r| regex::required_literals(r))),
+        path_literals: union(paths.iter().filter(|p| !p.starts_with('!')).map(|glob| {
+            // Every path a glob matches contains the glob's text up to its
+            // first wildcard; `~` is expanded before matching, so it is not.
+            let literal = &glob[..glob.find(['*', '?', '[', '{', '\\']).unwrap_or(glob.len())];
+            let literal = literal.trim_start_matches("./");
+            (!literal.is_empty() && !literal.starts_with('~')).then(|| vec![literal.to_owned()])
+        })),
+    }
 }
 
 fn resolve_tool(cx: &mut Cx, decl: &ast::ToolDecl) -> Option<Tool> {

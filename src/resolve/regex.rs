@@ -33,6 +33,26 @@ pub fn check(pattern: &str) -> Result<(), RegexError> {
     Ok(())
 }
 
+/// Literals of which at least one starts every match of `pattern` (so occurs
+/// in any text it matches), or `None` when no such finite set is known.
+pub fn required_literals(pattern: &str) -> Option<Vec<String>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut extractor = Extractor::new();
+    extractor.kind(ExtractKind::Prefix);
+    let seq = extractor.extract(&hir);
+    let literals = seq.literals()?;
+    let out: Option<Vec<String>> = literals
+        .iter()
+        .map(|l| {
+            String::from_utf8(l.as_bytes().to_vec())
+                .ok()
+                .filter(|s| !s.is_empty())
+        })
+        .collect();
+    out.filter(|v| !v.is_empty())
+}
+
 /// Map an error inside the pattern to a span in the file: exactly when the
 /// pattern's first character position is known (raw strings), else the whole value.
 pub fn error_span(error: &RegexError, value: Span, inner: Option<usize>) -> Span {
@@ -67,6 +87,18 @@ mod tests {
         let error = check(r"foo(?=bar)").unwrap_err();
         assert_eq!(error.offset, 3);
         assert!(error.message.contains("look-around"), "{}", error.message);
+    }
+
+    #[test]
+    fn finds_the_literals_every_match_starts_with() {
+        assert_eq!(
+            required_literals(r"secret-\d+"),
+            Some(vec!["secret-".to_owned()])
+        );
+        let git = required_literals(r"git\s+(push|pull)").unwrap();
+        assert!(git.iter().all(|l| l.starts_with("git")), "{git:?}");
+        assert_eq!(required_literals(r".*foo"), None);
+        assert_eq!(required_literals(r"a?"), None);
     }
 
     #[test]

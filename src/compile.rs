@@ -24,9 +24,14 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)
     };
     let name = path.to_string_lossy().replace('\\', "/");
     let file = SourceFile::new(name.trim_start_matches("./"), text);
-    let ast = syntax::read_policy(&file, diags)?;
-    let policy = resolve::resolve(&file, &ast, diags)?;
+    let policy = compile_source(&file, diags)?;
     Some((file, policy))
+}
+
+/// Parse, decode and resolve policy text.
+pub fn compile_source(file: &SourceFile, diags: &mut Diagnostics) -> Option<Policy> {
+    let ast = syntax::read_policy(file, diags)?;
+    resolve::resolve(file, &ast, diags)
 }
 
 /// Every artifact of every target harness, plus hookc's own compiled policy.

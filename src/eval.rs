@@ -467,6 +467,108 @@ fn glob_word(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The index must never change a verdict: evaluate without it, guard by guard.
+    fn evaluate_unindexed(policy: &Policy, call: &Call) -> Option<Verdict> {
+        let facts = Facts::new(call);
+        let mut hits: Vec<Hit> = policy
+            .guards
+            .iter()
+            .filter(|g| Some(g.event) == call.event && tool_applies(g, call))
+            .filter_map(|g| match_guard(g, &compile(g), call, &facts))
+            .collect();
+        let level = hits.iter().map(|h| h.decision.strictness()).max()?;
+        hits.retain(|h| h.decision.strictness() == level);
+        Some(Verdict {
+            decision: hits[0].decision,
+            hits,
+        })
+    }
+
+    fn bundled_plus(extra: &str) -> Policy {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policy.kdl")).unwrap();
+        let file = crate::source::SourceFile::new("policy.kdl", format!("{text}\n{extra}"));
+        let mut diags = crate::diag::Diagnostics::default();
+        let policy = crate::compile::compile_source(&file, &mut diags);
+        assert!(!diags.has_errors(), "{diags:?}");
+        policy.unwrap()
+    }
+
+    const EXTRA: &str = r##"
+guard "tokens" {
+    tool "shell"
+    regex #"secret-[0-9]+"#
+    deny "Read tokens from the environment instead."
+}
+guard "anything-star" {
+    command "*make" { flag "-j"; }
+    ask "Confirm parallel builds with the user first."
+}
+guard "no-literal" {
+    tool "shell"
+    regex #"[a-c]{3}"#
+    context "Note: abc-like words are in this command."
+}
+"##;
+
+    fn word() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "git",
+            "push",
+            "--force",
+            "-f",
+            "reset",
+            "--hard",
+            "rm",
+            "-rf",
+            "/",
+            ".",
+            "target/",
+            "cat",
+            ".env",
+            ".env.example",
+            "echo",
+            "secret-42",
+            "make",
+            "cmake",
+            "-j",
+            "abc",
+            "sudo",
+            "&&",
+            ";",
+            "|",
+            "$(date)",
+            "'x y'",
+            "> .env",
+            "bash",
+            "-c",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn the_index_never_changes_a_verdict(
+            words in prop::collection::vec(word(), 0..8),
+            path in prop::sample::select(vec!["", ".env", "src/.env.local", "migrations/1.sql", "README.md"]),
+            tool in prop::sample::select(vec![ToolKind::Shell, ToolKind::Read, ToolKind::Edit, ToolKind::Write]),
+        ) {
+            static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(|| bundled_plus(EXTRA));
+            let policy = &*POLICY;
+            let call = Call {
+                event: Some(Event::PreTool),
+                tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned() }),
+                command: (tool == ToolKind::Shell).then(|| words.join(" ")),
+                paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
+                text: None,
+                root: None,
+                home: None,
+            };
+            prop_assert_eq!(Evaluator::new(policy).evaluate(&call), evaluate_unindexed(policy, &call));
+        }
+    }
 
     #[test]
     fn mcp_globs() {

@@ -55,13 +55,13 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
     let harness_options = resolve_harness_options(&mut cx, ast);
 
     let mut guards: Vec<Guard> = Vec::new();
+    let mut seen: std::collections::HashMap<&str, &ast::GuardDecl> =
+        std::collections::HashMap::new();
     for decl in &ast.guards {
-        if let Some(first) = ast
-            .guards
-            .iter()
-            .take_while(|g| !std::ptr::eq(*g, decl))
-            .find(|g| g.name.value == decl.name.value)
-        {
+        if let Some(first) = seen.get(decl.name.value.as_str()).copied().or_else(|| {
+            seen.insert(&decl.name.value, decl);
+            None
+        }) {
             cx.diags.push(
                 Diagnostic::new(
                     Code::DuplicateGuard,

@@ -1,72 +1,20 @@
-//! What each subcommand does, on top of the pipeline modules.
+//! `hookc build` and `hookc check`: one pipeline, two endings.
 
-use std::io::{IsTerminal, Write};
-
-use crate::cli::{BuildArgs, Cli, Color, Command, GuardArgs};
-use crate::diag::render::{self, Style};
+use super::Ui;
+use crate::cli::BuildArgs;
 use crate::diag::{Code, Diagnostics};
 use crate::exit::ExitStatus;
 use crate::harness;
 use crate::plan::{self, Action, Plan};
-use crate::runtime::{self, GuardRequest};
 use crate::{compile, write};
 
-/// Run a parsed command line; returns the process exit status.
-pub fn run(cli: Cli) -> i32 {
-    let style = Style {
-        color: match cli.color {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
-            }
-        },
-        unicode: true,
-        width: 100,
-    };
-    let ui = Ui {
-        style,
-        quiet: cli.quiet,
-    };
-    match cli.command {
-        Command::Build(args) => build(&args, Mode::Write, &ui).code(),
-        Command::Check(args) => build(&args, Mode::Check, &ui).code(),
-        Command::Guard(args) => guard(&args),
-        Command::Explain { code } => explain(code.as_deref()).code(),
-    }
-}
-
-struct Ui {
-    style: Style,
-    quiet: bool,
-}
-
-impl Ui {
-    fn report(&self, diags: Diagnostics) {
-        let diags: Vec<_> = diags
-            .into_sorted()
-            .into_iter()
-            .filter(|d| !self.quiet || d.is_error())
-            .collect();
-        if !diags.is_empty() {
-            eprint!("{}", render::human_all(&diags, self.style));
-        }
-    }
-
-    fn say(&self, text: &str) {
-        if !self.quiet {
-            let _ = writeln!(std::io::stdout(), "{text}");
-        }
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub enum Mode {
     Write,
     Check,
 }
 
-fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
+pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     let mut diags = Diagnostics::default();
     let Some((file, policy)) = compile::load(&args.policy, &mut diags) else {
         let could_not_read = diags.iter().any(|d| d.code == Code::Io);
@@ -192,45 +140,5 @@ fn verb(action: Action) -> &'static str {
         Action::Update => "update",
         Action::Unchanged => "unchanged",
         Action::Delete => "retract",
-    }
-}
-
-fn guard(args: &GuardArgs) -> i32 {
-    let request = GuardRequest {
-        harness: args.harness,
-        event: args.event,
-        policy: &args.policy,
-        debug: args.debug.as_deref(),
-    };
-    runtime::run(
-        &request,
-        &mut std::io::stdin().lock(),
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
-    )
-}
-
-fn explain(code: Option<&str>) -> ExitStatus {
-    match code {
-        None => {
-            for code in Code::ALL {
-                println!("{:<28} {}", code.to_string(), code.summary());
-            }
-            ExitStatus::Success
-        }
-        Some(name) => match name.parse::<Code>() {
-            Ok(code) => {
-                println!("{code}: {}\n\n{}", code.summary(), code.explanation());
-                ExitStatus::Success
-            }
-            Err(()) => {
-                let names: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
-                eprintln!(
-                    "error: no diagnostic code `{name}`; {}",
-                    crate::diag::suggest(name.trim_start_matches("hookc::"), &names)
-                );
-                ExitStatus::Error
-            }
-        },
     }
 }

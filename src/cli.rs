@@ -82,6 +82,10 @@ pub struct BuildArgs {
     /// (e.g. Kimi Code's ~/.kimi-code/config.toml), after a backup of each
     #[arg(long)]
     pub user: bool,
+
+    /// Overwrite hookc's entries even where they were edited by hand since the last build
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

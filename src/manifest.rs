@@ -22,10 +22,14 @@ pub struct Owned {
     /// Absent for project files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<UserBase>,
+    /// A digest of what hookc owns in the file as it wrote it; a different
+    /// digest on disk means someone edited hookc's part by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 /// A user-level base directory, as in [`Scope::User`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UserBase {
     pub env: String,
     pub default: String,
@@ -84,6 +88,7 @@ impl Manifest {
                             marker: marker.clone(),
                         },
                     },
+                    digest: None,
                     user: match a.scope {
                         Scope::Project => None,
                         Scope::User { env, default } => Some(UserBase {

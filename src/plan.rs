@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{self, Artifact, Content, Scope};
-use crate::manifest::{Manifest, Part, UserBase};
+use crate::manifest::{Manifest, Owned, Part, UserBase};
 use crate::merge::{self, Merged};
 use crate::source::{SourceFile, Span};
 
@@ -36,6 +36,8 @@ pub struct Change {
     pub executable: bool,
     /// Keep a copy of the original before the first change (user-level files).
     pub backup: bool,
+    /// hookc's part of the file was edited by hand since the last build.
+    pub conflict: bool,
 }
 
 /// Where user-level files live, resolved once per run.
@@ -96,6 +98,7 @@ impl Plan {
         let previous = read(&root.join(emit::MANIFEST))
             .and_then(|t| serde_json::from_str::<Manifest>(&t).ok());
         let included = |scope: &Scope| options.user || *scope == Scope::Project;
+        let mut digests = std::collections::HashMap::new();
         for artifact in artifacts.iter().filter(|a| included(&a.scope)) {
             let Some((shown, target)) = locate(
                 root,
@@ -107,15 +110,29 @@ impl Plan {
                 continue;
             };
             let old = read(&target);
+            let part = part_of(&artifact.content);
             let (new, executable) = match &artifact.content {
                 Content::Whole { text, executable } => (Some(text.clone()), *executable),
-                content => match merge(&shown, old.as_deref(), &part_of(content), content, diags) {
+                content => match merge(&shown, old.as_deref(), &part, content, diags) {
                     Some(new) => (new, false),
                     None => continue,
                 },
             };
+            let before = previous.as_ref().and_then(|m| {
+                m.files
+                    .iter()
+                    .find(|o| o.path == artifact.path && o.user == user_base(&artifact.scope))
+            });
+            let conflict = hand_edited(before, &part, old.as_deref(), new.as_deref());
+            if let Some(new) = &new {
+                digests.insert(
+                    (artifact.path.clone(), user_base(&artifact.scope)),
+                    digest(&part, new),
+                );
+            }
             let backup = artifact.scope != Scope::Project;
             plan.push(shown, target, old, new, executable, backup);
+            plan.mark_conflict(conflict);
         }
         // Retract what the last build owned and this one no longer produces.
         let mut kept_from_before = Vec::new();
@@ -137,6 +154,7 @@ impl Plan {
                 continue;
             };
             let Some(old) = read(&target) else { continue };
+            let conflict = hand_edited(Some(owned), &owned.part, Some(&old), None);
             let new = match &owned.part {
                 Part::Whole => None,
                 part => match merge(&shown, Some(&old), part, &Content::empty_like(part), diags) {
@@ -145,6 +163,7 @@ impl Plan {
                 },
             };
             plan.push(shown, target, Some(old), new, false, owned.user.is_some());
+            plan.mark_conflict(conflict);
         }
         let mut manifest = Manifest::of(
             policy_name,
@@ -154,6 +173,11 @@ impl Plan {
                 .cloned()
                 .collect::<Vec<_>>(),
         );
+        for owned in &mut manifest.files {
+            owned.digest = digests
+                .remove(&(owned.path.clone(), owned.user.clone()))
+                .flatten();
+        }
         manifest.files.extend(kept_from_before);
         let target = root.join(emit::MANIFEST);
         plan.push(
@@ -166,6 +190,17 @@ impl Plan {
         );
         plan.changes.sort_by(|a, b| a.path.cmp(&b.path));
         plan
+    }
+
+    /// Changes that would undo a hand edit of hookc's part of a file.
+    pub fn conflicts(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter().filter(|c| c.conflict)
+    }
+
+    fn mark_conflict(&mut self, conflict: bool) {
+        if let Some(last) = self.changes.last_mut() {
+            last.conflict = conflict && last.action != Action::Unchanged;
+        }
     }
 
     fn push(
@@ -198,6 +233,7 @@ impl Plan {
             new,
             executable,
             backup,
+            conflict: false,
         });
     }
 }
@@ -336,10 +372,7 @@ fn merge(
                 key,
                 &tables,
                 Some(header),
-                &|t: &toml_edit::Table| {
-                    t.iter()
-                        .any(|(_, item)| item.as_str().is_some_and(|s| s.contains(marker.as_str())))
-                },
+                &|t: &toml_edit::Table| toml_owned(t, marker),
             )
         }
         _ => unreachable!("part_of and empty_like keep part and content in step"),
@@ -361,6 +394,53 @@ fn merge(
             None
         }
     }
+}
+
+/// Whether hookc's part of a file was edited by hand since the last build,
+/// in a way this build would undo.
+fn hand_edited(before: Option<&Owned>, part: &Part, old: Option<&str>, new: Option<&str>) -> bool {
+    let (Some(recorded), Some(old)) = (before.and_then(|o| o.digest.as_deref()), old) else {
+        return false;
+    };
+    old != new.unwrap_or_default() && digest(part, old).as_deref() != Some(recorded)
+}
+
+/// A digest of what hookc owns in `text` (FNV-1a: stable across platforms
+/// and Rust versions, which the manifest needs; not a security measure).
+fn digest(part: &Part, text: &str) -> Option<String> {
+    let owned = match part {
+        Part::Whole => text.to_owned(),
+        Part::JsonEntries {
+            container, marker, ..
+        } => {
+            let container: Vec<&str> = container.iter().map(String::as_str).collect();
+            let entries =
+                merge::json::owned_entries(text, &container, &|v: &Value| mentions(v, marker))
+                    .ok()?;
+            serde_json::to_string(&entries).ok()?
+        }
+        Part::TomlTables { key, marker, .. } => {
+            let doc: toml_edit::DocumentMut = text.parse().ok()?;
+            let tables = doc.get(key).and_then(|i| i.as_array_of_tables());
+            tables
+                .into_iter()
+                .flat_map(|t| t.iter())
+                .filter(|t| toml_owned(t, marker))
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    };
+    let hash = owned.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    Some(format!("{hash:016x}"))
+}
+
+fn toml_owned(table: &toml_edit::Table, marker: &str) -> bool {
+    table
+        .iter()
+        .any(|(_, item)| item.as_str().is_some_and(|s| s.contains(marker)))
 }
 
 /// A JSON object of scalars as a TOML table, keys in order.

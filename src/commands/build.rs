@@ -2,10 +2,10 @@
 
 use super::Ui;
 use crate::cli::BuildArgs;
-use crate::diag::{Code, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::exit::ExitStatus;
 use crate::harness;
-use crate::plan::{self, Action, Plan};
+use crate::plan::{self, Action, Change, Plan};
 use crate::{compile, write};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -37,8 +37,21 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         return ExitStatus::Error;
     }
 
+    let conflicts: Vec<Diagnostic> = plan.conflicts().map(|c| conflict(c, args.force)).collect();
+    let blocked = !conflicts.is_empty() && !args.force;
+    ui.report(
+        conflicts
+            .into_iter()
+            .fold(Diagnostics::default(), |mut all, d| {
+                all.push(d);
+                all
+            }),
+    );
     if mode == Mode::Check {
         return check(&plan, ui);
+    }
+    if blocked && !args.dry_run {
+        return ExitStatus::Failure;
     }
     if args.dry_run {
         ui.say("hookc build --dry-run: nothing written; a build would:");
@@ -47,6 +60,9 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         }
         return ExitStatus::Success;
     }
+    let Some(_lock) = lock(&args.out) else {
+        return ExitStatus::Error;
+    };
     if let Err(e) = write::apply(&plan) {
         eprintln!("error: hookc::io: could not write {e}");
         return ExitStatus::Error;
@@ -132,6 +148,72 @@ fn check(plan: &Plan, ui: &Ui) -> ExitStatus {
     );
     let _ = ui;
     ExitStatus::Failure
+}
+
+/// A hand edit of hookc's part of a file, as a diagnostic.
+fn conflict(change: &Change, force: bool) -> Diagnostic {
+    let d = Diagnostic::new(
+        Code::Conflict,
+        format!(
+            "{}: hookc's part of this file was edited by hand since the last build",
+            change.path
+        ),
+    );
+    if force {
+        d.severity(Severity::Warning)
+            .help("--force: the hand edit is overwritten")
+    } else {
+        d.help("move the change into the policy and build again, or build with --force to overwrite it; `hookc check` shows the difference")
+    }
+}
+
+/// Held while a build writes; removes the lock file when dropped.
+struct BuildLock {
+    path: std::path::PathBuf,
+    _file: std::fs::File,
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Serialise builds of one project: the second one fails at once with a
+/// clear message instead of interleaving its writes with the first.
+fn lock(root: &std::path::Path) -> Option<BuildLock> {
+    let path = root.join(crate::emit::HOOKC_DIR).join("build.lock");
+    let opened = std::fs::create_dir_all(path.parent().unwrap_or(root)).and_then(|()| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+    });
+    let file = match opened {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!(
+                "error: hookc::io: cannot create the build lock {}: {e}",
+                path.display()
+            );
+            return None;
+        }
+    };
+    match file.try_lock() {
+        Ok(()) => Some(BuildLock { path, _file: file }),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            eprintln!(
+                "error: another `hookc build` is writing this project ({} is locked); wait for it and build again",
+                path.display()
+            );
+            None
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            eprintln!("error: hookc::io: cannot lock {}: {e}", path.display());
+            None
+        }
+    }
 }
 
 fn verb(action: Action) -> &'static str {

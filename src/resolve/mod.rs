@@ -717,3 +717,159 @@ fn check_examples(cx: &mut Cx, policy: &Policy) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Expectation;
+    use crate::shell::FlagGroup;
+
+    fn compile(text: &str) -> (Option<Policy>, Diagnostics) {
+        let file = SourceFile::new("policy.kdl", text);
+        let mut diags = Diagnostics::default();
+        let policy = crate::compile::compile_source(&file, &mut diags);
+        (policy, diags)
+    }
+
+    /// Every node of the language, decoded and resolved into the IR.
+    #[test]
+    fn every_node_reaches_the_ir() {
+        let (policy, diags) = compile(
+            r##"
+targets "claude"
+timeout 30
+on-error "ask"
+harness "claude" { on-failure-block #true; }
+guard "g1" {
+    event "pre-tool"
+    tool "shell" "read"
+    tool (claude)"NotebookEdit"
+    mcp "pay*" "refund_?"
+    command "git" "push" {
+        flag "-f" "--force"
+        arg "+*" "!+main"
+    }
+    regex #"git\s+push"#
+    path ".env*" "!.env.example"
+    opaque "ask"
+    deny "Push without --force instead."
+    message "hookc refused a force push"
+    example "git push -f origin +dev > .env" expect="deny"
+    example tool="read" path=".env" expect="pass"
+    allow-degraded "claude"
+}
+guard "g2" {
+    event "stop"
+    regex "TODO"
+    block "Finish the TODOs first."
+    example text="TODO: tests" expect="block"
+}
+"##,
+        );
+        assert!(!diags.has_errors(), "{diags:?}");
+        let policy = policy.unwrap();
+        assert_eq!((policy.timeout, policy.on_error), (30, Decision::Ask));
+        assert_eq!(policy.targets, vec![HarnessId::Claude]);
+        assert_eq!(
+            policy.harness_options[&HarnessId::Claude]["on-failure-block"],
+            serde_json::json!(true)
+        );
+        let g1 = &policy.guards[0];
+        assert_eq!(g1.event, Event::PreTool);
+        assert_eq!(
+            g1.tools,
+            vec![
+                Tool::Known {
+                    tool: ToolKind::Shell
+                },
+                Tool::Known {
+                    tool: ToolKind::Read
+                },
+                Tool::Native {
+                    harness: HarnessId::Claude,
+                    name: "NotebookEdit".into()
+                },
+                Tool::Mcp {
+                    server: "pay*".into(),
+                    tool: "refund_?".into()
+                },
+            ]
+        );
+        assert_eq!(
+            g1.commands,
+            vec![CommandPattern {
+                program: "git".into(),
+                subcommand: vec!["push".into()],
+                flags: vec![FlagGroup {
+                    any_of: vec!["-f".into(), "--force".into()]
+                }],
+                args: vec!["+*".into(), "!+main".into()],
+            }]
+        );
+        assert_eq!(g1.regexes, vec![r"git\s+push".to_owned()]);
+        assert_eq!(
+            g1.paths,
+            vec![".env*".to_owned(), "!.env.example".to_owned()]
+        );
+        assert_eq!((g1.opaque, g1.decision), (Decision::Ask, Decision::Deny));
+        assert_eq!(g1.reason, "Push without --force instead.");
+        assert_eq!(g1.message.as_deref(), Some("hookc refused a force push"));
+        assert_eq!(g1.allow_degraded, vec![HarnessId::Claude]);
+        assert_eq!(g1.examples.len(), 2);
+        assert_eq!(g1.examples[1].expect, Expectation::Pass);
+        assert_eq!(g1.prefilter.programs, Some(vec!["git".to_owned()]));
+        let g2 = &policy.guards[1];
+        assert_eq!((g2.event, g2.decision), (Event::Stop, Decision::Block));
+        assert_eq!(g2.examples[0].call.text.as_deref(), Some("TODO: tests"));
+    }
+
+    #[test]
+    fn defaults_fill_in_what_is_not_said() {
+        let (policy, diags) =
+            compile("guard \"g\" { command \"rm\"; deny \"Delete files by name instead.\" }");
+        assert!(diags.is_empty(), "{diags:?}");
+        let policy = policy.unwrap();
+        assert_eq!(
+            (policy.timeout, policy.on_error),
+            (DEFAULT_TIMEOUT, Decision::Deny)
+        );
+        assert_eq!(
+            policy.targets,
+            crate::harness::all()
+                .iter()
+                .map(|h| h.id())
+                .collect::<Vec<_>>()
+        );
+        let g = &policy.guards[0];
+        assert_eq!(g.event, Event::PreTool);
+        assert_eq!(
+            g.tools,
+            vec![Tool::Known {
+                tool: ToolKind::Shell
+            }],
+            "a command implies the shell"
+        );
+        assert_eq!(
+            g.opaque,
+            Decision::Deny,
+            "opaque commands are refused by default"
+        );
+    }
+
+    #[test]
+    fn all_problems_are_reported_at_once() {
+        let (policy, diags) = compile(
+            "timeout 0\nguard \"a\" { tool \"shel\"; deny \"\" }\nguard \"b\" { event \"PreToolUse\"; allow }\n",
+        );
+        assert!(policy.is_none());
+        let codes: Vec<_> = diags.iter().map(|d| d.code.name()).collect();
+        for code in [
+            "invalid-setting",
+            "unknown-tool",
+            "empty-reason",
+            "unknown-event",
+        ] {
+            assert!(codes.contains(&code), "{code} missing from {codes:?}");
+        }
+    }
+}

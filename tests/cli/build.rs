@@ -279,28 +279,49 @@ fn a_hand_edit_of_hookcs_entry_is_a_conflict_not_overwritten_unless_forced() {
     let p = Project::new();
     p.write("policy.kdl", &policy(FORCE_PUSH));
     p.build();
-    let edited = p.read(".claude/settings.json").replace("\"timeout\": 10", "\"timeout\": 99");
+    let edited = p
+        .read(".claude/settings.json")
+        .replace("\"timeout\": 10", "\"timeout\": 99");
     p.write(".claude/settings.json", &edited);
     p.write("policy.kdl", &policy(&format!("{FORCE_PUSH}{HARD_RESET}")));
 
     let run = p.hookc(&["build"]);
     assert_eq!(run.status, 1, "{}", run.stderr);
     assert!(run.stderr.contains("hookc::conflict"), "{}", run.stderr);
-    assert!(run.stderr.contains(".claude/settings.json"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(".claude/settings.json"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("--force"), "{}", run.stderr);
-    assert_eq!(p.read(".claude/settings.json"), edited, "the hand edit is kept");
-    assert!(!p.read(".hookc/policy.json").contains("no-hard-reset"), "nothing was written");
+    assert_eq!(
+        p.read(".claude/settings.json"),
+        edited,
+        "the hand edit is kept"
+    );
+    assert!(
+        !p.read(".hookc/policy.json").contains("no-hard-reset"),
+        "nothing was written"
+    );
 
     let check = p.hookc(&["check"]);
     assert_eq!(check.status, 1);
     assert!(check.stderr.contains("hookc::conflict"), "{}", check.stderr);
-    assert!(check.stdout.contains("-            \"timeout\": 99"), "{}", check.stdout);
+    assert!(
+        check.stdout.contains("-            \"timeout\": 99"),
+        "{}",
+        check.stdout
+    );
 
     let forced = p.hookc(&["build", "--force"]);
     assert_eq!(forced.status, 0, "{}", forced.stderr);
     assert!(forced.stderr.contains("overwritten"), "{}", forced.stderr);
     assert!(p.read(".claude/settings.json").contains("\"timeout\": 10"));
-    assert_eq!(p.hookc(&["build"]).status, 0, "no conflict after the forced build");
+    assert_eq!(
+        p.hookc(&["build"]).status,
+        0,
+        "no conflict after the forced build"
+    );
 }
 
 #[test]
@@ -308,7 +329,10 @@ fn a_hand_edited_shim_is_not_deleted_on_retraction() {
     let p = Project::new();
     p.write("policy.kdl", &policy(FORCE_PUSH));
     p.build();
-    p.write(".hookc/claude/pre-tool.sh", "#!/bin/sh\n# my own tweak\nexit 2\n");
+    p.write(
+        ".hookc/claude/pre-tool.sh",
+        "#!/bin/sh\n# my own tweak\nexit 2\n",
+    );
     p.write("policy.kdl", "targets \"claude\"\n");
     let run = p.hookc(&["build"]);
     assert_eq!(run.status, 1, "{}", run.stderr);
@@ -325,9 +349,17 @@ fn a_second_build_while_one_is_writing_fails_clearly() {
     held.lock().unwrap();
     let run = p.hookc(&["build"]);
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("another `hookc build` is writing this project"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("another `hookc build` is writing this project"),
+        "{}",
+        run.stderr
+    );
     assert!(!p.exists(".claude/settings.json"));
     drop(held);
     p.build();
-    assert!(!p.exists(".hookc/build.lock"), "the lock file is removed after a build");
+    assert!(
+        !p.exists(".hookc/build.lock"),
+        "the lock file is removed after a build"
+    );
 }

@@ -5,6 +5,7 @@ mod support;
 mod build;
 mod explain;
 mod guard;
+mod hostile;
 mod out_dir;
 mod shim;
 mod ui;

@@ -35,15 +35,24 @@ pub struct Call {
     pub text: Option<String>,
     /// The project root, to make absolute paths relative.
     pub root: Option<String>,
+    /// The directory the call runs in, when the harness says so and it is
+    /// absolute: relative paths of the call are relative to it, not to the root.
+    pub cwd: Option<String>,
     pub home: Option<String>,
 }
 
 /// The tool of a call: its neutral kind when hookc knows it, and always the harness's own name.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CallTool {
     pub kind: Option<ToolKind>,
     pub mcp: Option<(String, String)>,
     pub native: String,
+    /// Other readings of the same call, for harnesses whose tools do not map
+    /// onto one neutral tool: a patch that adds one file and changes another
+    /// is a write and an edit; an MCP name whose separator also occurs in
+    /// server names splits several ways. A guard applies when it applies to
+    /// the tool or to any of these.
+    pub also: Vec<CallTool>,
 }
 
 impl Call {
@@ -52,18 +61,17 @@ impl Call {
         let tool = example.tool.as_ref().map(|t| match t {
             Tool::Known { tool } => CallTool {
                 kind: Some(*tool),
-                mcp: None,
                 native: tool.word().to_owned(),
+                ..CallTool::default()
             },
             Tool::Mcp { server, tool } => CallTool {
-                kind: None,
                 mcp: Some((server.clone(), tool.clone())),
                 native: format!("mcp__{server}__{tool}"),
+                ..CallTool::default()
             },
             Tool::Native { name, .. } => CallTool {
-                kind: None,
-                mcp: None,
                 native: name.clone(),
+                ..CallTool::default()
             },
         });
         Call {
@@ -73,6 +81,7 @@ impl Call {
             paths: example.path.iter().cloned().collect(),
             text: example.text.clone(),
             root: None,
+            cwd: None,
             home: None,
         }
     }
@@ -211,14 +220,19 @@ fn tool_applies(guard: &Guard, call: &Call) -> bool {
         return true;
     }
     let Some(tool) = &call.tool else { return false };
-    guard.tools.iter().any(|t| match t {
+    guard.tools.iter().any(|t| reading_applies(t, tool))
+}
+
+fn reading_applies(t: &Tool, tool: &CallTool) -> bool {
+    let here = match t {
         Tool::Known { tool: kind } => tool.kind == Some(*kind),
         Tool::Mcp { server, tool: name } => tool
             .mcp
             .as_ref()
             .is_some_and(|(s, t)| glob_word(server, s) && glob_word(name, t)),
         Tool::Native { name, .. } => *name == tool.native,
-    })
+    };
+    here || tool.also.iter().any(|other| reading_applies(t, other))
 }
 
 /// Facts about a call that several guards need, computed at most once.
@@ -252,7 +266,10 @@ impl<'c> Facts<'c> {
                 }
             }
             raw.into_iter()
-                .map(|p| paths::normalize(p, self.call.root.as_deref(), self.call.home.as_deref()))
+                .map(|p| {
+                    let p = paths::in_dir(p, self.call.cwd.as_deref());
+                    paths::normalize(&p, self.call.root.as_deref(), self.call.home.as_deref())
+                })
                 .collect()
         })
     }

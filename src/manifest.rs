@@ -40,6 +40,10 @@ pub enum Part {
     JsonEntries {
         container: Vec<String>,
         marker: String,
+        /// Top-level members hookc added when absent (Cursor's `version`):
+        /// retraction needs them to tell a file that holds nothing else.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ensure: Vec<(String, serde_json::Value)>,
     },
     /// hookc owns the tables of the array of tables `key` that contain `marker`.
     TomlTables {
@@ -61,10 +65,14 @@ impl Manifest {
                     part: match &a.content {
                         Content::Whole { .. } => Part::Whole,
                         Content::JsonEntries {
-                            container, marker, ..
+                            container,
+                            marker,
+                            ensure,
+                            ..
                         } => Part::JsonEntries {
                             container: container.clone(),
                             marker: marker.clone(),
+                            ensure: ensure.clone(),
                         },
                         Content::TomlTables {
                             key,

@@ -210,10 +210,14 @@ impl Content {
                 text: String::new(),
                 executable: false,
             },
-            Part::JsonEntries { container, marker } => Content::JsonEntries {
+            Part::JsonEntries {
+                container,
+                marker,
+                ensure,
+            } => Content::JsonEntries {
                 container: container.clone(),
                 entries: IndexMap::new(),
-                ensure: Vec::new(),
+                ensure: ensure.clone(),
                 marker: marker.clone(),
             },
             Part::TomlTables {
@@ -234,10 +238,14 @@ fn part_of(content: &Content) -> Part {
     match content {
         Content::Whole { .. } => Part::Whole,
         Content::JsonEntries {
-            container, marker, ..
+            container,
+            marker,
+            ensure,
+            ..
         } => Part::JsonEntries {
             container: container.clone(),
             marker: marker.clone(),
+            ensure: ensure.clone(),
         },
         Content::TomlTables {
             key,
@@ -298,7 +306,9 @@ fn merge(
 ) -> Option<Option<String>> {
     let result = match (part, content) {
         (
-            Part::JsonEntries { container, marker },
+            Part::JsonEntries {
+                container, marker, ..
+            },
             Content::JsonEntries {
                 entries, ensure, ..
             },

@@ -12,10 +12,13 @@ use handlebars::Handlebars;
 use serde::Serialize;
 
 const SHIM: &str = include_str!("../../templates/shim.sh.hbs");
-const REFUSALS: &[(&str, &str)] = &[(
-    "claude",
-    include_str!("../../templates/claude/refuse.sh.hbs"),
-)];
+const REFUSALS: &[(&str, &str)] = &[
+    (
+        "claude",
+        include_str!("../../templates/claude/refuse.sh.hbs"),
+    ),
+    ("codex", include_str!("../../templates/codex/refuse.sh.hbs")),
+];
 
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();

@@ -5,6 +5,7 @@
 //! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
 
 mod claude;
+mod codex;
 
 use serde_json::Value;
 
@@ -13,6 +14,7 @@ use crate::eval::{Call, Verdict};
 use crate::ir::{Event, HarnessId, Policy, ToolKind};
 
 pub use claude::Claude;
+pub use codex::Codex;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -127,7 +129,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude];
+static ALL: &[&dyn Harness] = &[&Claude, &Codex];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

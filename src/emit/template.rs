@@ -18,6 +18,10 @@ const REFUSALS: &[(&str, &str)] = &[
         include_str!("../../templates/claude/refuse.sh.hbs"),
     ),
     ("codex", include_str!("../../templates/codex/refuse.sh.hbs")),
+    (
+        "copilot",
+        include_str!("../../templates/copilot/refuse.sh.hbs"),
+    ),
 ];
 
 fn registry() -> &'static Handlebars<'static> {

@@ -6,6 +6,7 @@
 
 mod claude;
 mod codex;
+mod copilot;
 
 use serde_json::Value;
 
@@ -15,6 +16,7 @@ use crate::ir::{Event, HarnessId, Policy, ToolKind};
 
 pub use claude::Claude;
 pub use codex::Codex;
+pub use copilot::Copilot;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -129,7 +131,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude, &Codex];
+static ALL: &[&dyn Harness] = &[&Claude, &Codex, &Copilot];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

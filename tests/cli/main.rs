@@ -6,6 +6,7 @@ mod build;
 mod explain;
 mod guard;
 mod harness_codex;
+mod harness_copilot;
 mod out_dir;
 mod shim;
 mod ui;

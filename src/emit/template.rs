@@ -22,6 +22,10 @@ const REFUSALS: &[(&str, &str)] = &[
         "copilot",
         include_str!("../../templates/copilot/refuse.sh.hbs"),
     ),
+    (
+        "cursor",
+        include_str!("../../templates/cursor/refuse.sh.hbs"),
+    ),
 ];
 
 fn registry() -> &'static Handlebars<'static> {

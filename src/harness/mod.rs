@@ -7,6 +7,7 @@
 mod claude;
 mod codex;
 mod copilot;
+mod cursor;
 
 use serde_json::Value;
 
@@ -17,6 +18,7 @@ use crate::ir::{Event, HarnessId, Policy, ToolKind};
 pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
+pub use cursor::Cursor;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -131,7 +133,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude, &Codex, &Copilot];
+static ALL: &[&dyn Harness] = &[&Claude, &Codex, &Copilot, &Cursor];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

@@ -7,6 +7,7 @@ mod explain;
 mod guard;
 mod harness_codex;
 mod harness_copilot;
+mod harness_cursor;
 mod out_dir;
 mod shim;
 mod ui;

@@ -3,6 +3,7 @@
 mod support;
 
 mod build;
+mod cross_loading;
 mod explain;
 mod guard;
 mod harness_codex;

@@ -295,9 +295,10 @@ impl Harness for Copilot {
     /// Copilot's native payloads are camelCase (`sessionId`, `toolName`),
     /// which no other harness uses. When it runs a Claude hook it sends a
     /// Claude-shaped payload instead; that one differs from Claude Code's own
-    /// in having an ISO `timestamp` and no `transcript_path` (which Claude
-    /// Code always sends), and Copilot sets `COPILOT_CLI` for its hooks. All
-    /// three must hold, so a real Claude Code call is never taken for
+    /// in having an ISO `timestamp`, and in lacking the `transcript_path`
+    /// Claude Code always sends (except on Stop, where Copilot sends one but
+    /// also its own `stop_reason`); and Copilot sets `COPILOT_CLI` for its
+    /// hooks. All must hold, so a real Claude Code call is never taken for
     /// Copilot's, even when Claude Code runs inside a Copilot session.
     fn recognizes(&self, payload: &Value) -> bool {
         let Some(o) = payload.as_object() else {
@@ -309,7 +310,7 @@ impl Harness for Copilot {
                 || o.get("toolName").is_some_and(Value::is_string));
         let claude_shaped = o.get("hook_event_name").is_some_and(Value::is_string)
             && o.get("timestamp").is_some_and(Value::is_string)
-            && !o.contains_key("transcript_path")
+            && (!o.contains_key("transcript_path") || o.contains_key("stop_reason"))
             && !o.contains_key("cursor_version")
             && std::env::var_os("COPILOT_CLI").is_some();
         native || claude_shaped

@@ -386,3 +386,34 @@ fn each_harness_gets_one_answer_in_its_own_protocol_per_call() {
     }
     assert_eq!(records.len(), 4);
 }
+
+#[test]
+fn copilots_claude_shaped_stop_is_recognised_too() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+targets "claude" "copilot"
+guard "keep-going" {
+    event "stop"
+    block "Run the tests before you stop."
+}
+"#,
+    );
+    p.build();
+    let root = p.path(".");
+    // Recorded from Copilot CLI 1.0.102 running a .claude/settings.json Stop hook.
+    let stdin = json!({"hook_event_name": "Stop", "session_id": "s1",
+        "timestamp": "2026-11-29T23:45:42.910Z", "cwd": root,
+        "transcript_path": "/home/u/.copilot/session-state/s1/events.jsonl",
+        "stop_reason": "end_turn", "stop_hook_active": false})
+    .to_string();
+    let command = json_file(&p, ".claude/settings.json")["hooks"]["Stop"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let run = run_under_copilot(&p, &command, &path_with_hookc(), &stdin);
+    assert_eq!((run.status, run.stdout.as_str()), (0, ""));
+    assert_eq!(log(&p)[0]["answered_as"], "copilot");
+    assert_eq!(log(&p)[0]["evaluated"], false);
+}

@@ -37,15 +37,24 @@ pub struct Call {
     pub text: Option<String>,
     /// The project root, to make absolute paths relative.
     pub root: Option<String>,
+    /// The directory the call runs in, when the harness says so and it is
+    /// absolute: relative paths of the call are relative to it, not to the root.
+    pub cwd: Option<String>,
     pub home: Option<String>,
 }
 
 /// The tool of a call: its neutral kind when hookc knows it, and always the harness's own name.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CallTool {
     pub kind: Option<ToolKind>,
     pub mcp: Option<(String, String)>,
     pub native: String,
+    /// Other readings of the same call, for harnesses whose tools do not map
+    /// onto one neutral tool: a patch that adds one file and changes another
+    /// is a write and an edit; an MCP name whose separator also occurs in
+    /// server names splits several ways. A guard applies when it applies to
+    /// the tool or to any of these.
+    pub also: Vec<CallTool>,
 }
 
 impl Call {
@@ -54,18 +63,17 @@ impl Call {
         let tool = example.tool.as_ref().map(|t| match t {
             Tool::Known { tool } => CallTool {
                 kind: Some(*tool),
-                mcp: None,
                 native: tool.word().to_owned(),
+                ..CallTool::default()
             },
             Tool::Mcp { server, tool } => CallTool {
-                kind: None,
                 mcp: Some((server.clone(), tool.clone())),
                 native: format!("mcp__{server}__{tool}"),
+                ..CallTool::default()
             },
             Tool::Native { name, .. } => CallTool {
-                kind: None,
-                mcp: None,
                 native: name.clone(),
+                ..CallTool::default()
             },
         });
         Call {
@@ -75,6 +83,7 @@ impl Call {
             paths: example.path.iter().cloned().collect(),
             text: example.text.clone(),
             root: None,
+            cwd: None,
             home: None,
         }
     }
@@ -317,14 +326,19 @@ fn tool_applies(guard: &Guard, call: &Call) -> bool {
         return true;
     }
     let Some(tool) = &call.tool else { return false };
-    guard.tools.iter().any(|t| match t {
+    guard.tools.iter().any(|t| reading_applies(t, tool))
+}
+
+fn reading_applies(t: &Tool, tool: &CallTool) -> bool {
+    let here = match t {
         Tool::Known { tool: kind } => tool.kind == Some(*kind),
         Tool::Mcp { server, tool: name } => tool
             .mcp
             .as_ref()
             .is_some_and(|(s, t)| glob_word(server, s) && glob_word(name, t)),
         Tool::Native { name, .. } => *name == tool.native,
-    })
+    };
+    here || tool.also.iter().any(|other| reading_applies(t, other))
 }
 
 /// Facts about a call that several guards need, computed at most once.
@@ -360,7 +374,10 @@ impl<'c> Facts<'c> {
                 }
             }
             raw.into_iter()
-                .map(|p| paths::normalize(p, self.call.root.as_deref(), self.call.home.as_deref()))
+                .map(|p| {
+                    let p = paths::in_dir(p, self.call.cwd.as_deref());
+                    paths::normalize(&p, self.call.root.as_deref(), self.call.home.as_deref())
+                })
                 .collect()
         })
     }
@@ -559,12 +576,13 @@ guard "no-literal" {
             let policy = &*POLICY;
             let call = Call {
                 event: Some(Event::PreTool),
-                tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned() }),
+                tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned(), also: Vec::new() }),
                 command: (tool == ToolKind::Shell).then(|| words.join(" ")),
                 paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
                 text: None,
                 root: None,
                 home: None,
+                cwd: None,
             };
             prop_assert_eq!(Evaluator::new(policy).evaluate(&call), evaluate_unindexed(policy, &call));
         }

@@ -45,6 +45,8 @@ pub enum Part {
     JsonEntries {
         container: Vec<String>,
         marker: String,
+        /// Top-level members hookc added when absent (Cursor's `version`):
+        /// retraction needs them to tell a file that holds nothing else.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         ensure: Vec<(String, serde_json::Value)>,
     },

@@ -71,6 +71,25 @@ pub fn normalize(path: &str, project_root: Option<&str>, home: Option<&str>) -> 
     cleaned
 }
 
+/// `path` as seen from `dir`: a relative path joined onto `dir` when `dir` is
+/// absolute; anything else (absolute paths, `~` and `$HOME` paths, no usable
+/// `dir`) unchanged. For harnesses that run a call in a directory below the
+/// project root and name files relative to it.
+pub fn in_dir(path: &str, dir: Option<&str>) -> String {
+    let unixy = path.replace('\\', "/");
+    match dir {
+        Some(dir)
+            if is_absolute(&dir.replace('\\', "/"))
+                && !is_absolute(&unixy)
+                && !unixy.starts_with('~')
+                && !unixy.starts_with('$') =>
+        {
+            format!("{}/{unixy}", dir.trim_end_matches(['/', '\\']))
+        }
+        _ => path.to_owned(),
+    }
+}
+
 fn expand_home(path: &str, home: Option<&str>) -> String {
     let Some(home) = home else {
         return path.to_owned();
@@ -248,6 +267,21 @@ mod tests {
         assert_eq!(normalize("x", Some("/"), None), "x");
         assert_eq!(normalize("/etc/passwd", Some("/"), None), "etc/passwd");
         assert_eq!(normalize("/..", None, None), "/");
+    }
+
+    #[test]
+    fn paths_relative_to_a_working_directory() {
+        let cwd = Some("/work/proj/config");
+        assert_eq!(in_dir(".env", cwd), "/work/proj/config/.env");
+        assert_eq!(normalize(&in_dir(".env", cwd), ROOT, HOME), "config/.env");
+        assert_eq!(normalize(&in_dir("../.env", cwd), ROOT, HOME), ".env");
+        assert_eq!(in_dir("/etc/x", cwd), "/etc/x");
+        assert_eq!(in_dir("~/x", cwd), "~/x");
+        assert_eq!(in_dir("$HOME/x", cwd), "$HOME/x");
+        assert_eq!(in_dir("x", Some("relative")), "x");
+        assert_eq!(in_dir("x", Some("")), "x");
+        assert_eq!(in_dir("x", None), "x");
+        assert_eq!(in_dir("x", Some("/work/proj/")), "/work/proj/x");
     }
 
     fn set(globs: &[&str]) -> PathSet {

@@ -397,18 +397,40 @@ fn merge(
 }
 
 /// Whether hookc's part of a file was edited by hand since the last build,
-/// in a way this build would undo.
+/// in a way this build would undo. hookc's entries removed altogether (a file
+/// replaced, or checked out from before hookc) are not an edit to protect:
+/// the build puts them back, as `check` would ask it to.
 fn hand_edited(before: Option<&Owned>, part: &Part, old: Option<&str>, new: Option<&str>) -> bool {
     let (Some(recorded), Some(old)) = (before.and_then(|o| o.digest.as_deref()), old) else {
         return false;
     };
-    old != new.unwrap_or_default() && digest(part, old).as_deref() != Some(recorded)
+    if old == new.unwrap_or_default() {
+        return false;
+    }
+    match owned_text(part, old) {
+        Some(owned) if owned.is_empty() => false,
+        Some(owned) => fnv(&owned) != recorded,
+        None => false,
+    }
 }
 
-/// A digest of what hookc owns in `text` (FNV-1a: stable across platforms
-/// and Rust versions, which the manifest needs; not a security measure).
+/// A digest of what hookc owns in `text`.
 fn digest(part: &Part, text: &str) -> Option<String> {
-    let owned = match part {
+    owned_text(part, text).map(|owned| fnv(&owned))
+}
+
+/// FNV-1a: stable across platforms and Rust versions, which the manifest
+/// needs; not a security measure.
+fn fnv(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// What hookc owns in `text`, in a canonical form (empty: nothing).
+fn owned_text(part: &Part, text: &str) -> Option<String> {
+    Some(match part {
         Part::Whole => text.to_owned(),
         Part::JsonEntries {
             container, marker, ..
@@ -417,7 +439,11 @@ fn digest(part: &Part, text: &str) -> Option<String> {
             let entries =
                 merge::json::owned_entries(text, &container, &|v: &Value| mentions(v, marker))
                     .ok()?;
-            serde_json::to_string(&entries).ok()?
+            if entries.is_empty() {
+                String::new()
+            } else {
+                serde_json::to_string(&entries).ok()?
+            }
         }
         Part::TomlTables { key, marker, .. } => {
             let doc: toml_edit::DocumentMut = text.parse().ok()?;
@@ -430,11 +456,7 @@ fn digest(part: &Part, text: &str) -> Option<String> {
                 .collect::<Vec<_>>()
                 .join("\n")
         }
-    };
-    let hash = owned.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    Some(format!("{hash:016x}"))
+    })
 }
 
 fn toml_owned(table: &toml_edit::Table, marker: &str) -> bool {

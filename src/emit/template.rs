@@ -12,10 +12,21 @@ use handlebars::Handlebars;
 use serde::Serialize;
 
 const SHIM: &str = include_str!("../../templates/shim.sh.hbs");
-const REFUSALS: &[(&str, &str)] = &[(
-    "claude",
-    include_str!("../../templates/claude/refuse.sh.hbs"),
-)];
+const REFUSALS: &[(&str, &str)] = &[
+    (
+        "claude",
+        include_str!("../../templates/claude/refuse.sh.hbs"),
+    ),
+    ("codex", include_str!("../../templates/codex/refuse.sh.hbs")),
+    (
+        "copilot",
+        include_str!("../../templates/copilot/refuse.sh.hbs"),
+    ),
+    (
+        "cursor",
+        include_str!("../../templates/cursor/refuse.sh.hbs"),
+    ),
+];
 
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();

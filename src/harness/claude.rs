@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, glob_to_regex,
-    string_at,
+    split_mcp, string_at,
 };
 use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
 use crate::eval::{Call, CallTool, Verdict};
@@ -193,6 +193,7 @@ impl Harness for Claude {
                     kind,
                     mcp,
                     native: name.to_owned(),
+                    ..CallTool::default()
                 });
             }
             Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
@@ -283,14 +284,6 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
         } => vec![regex::escape(name)],
         Tool::Native { .. } => Vec::new(),
     }
-}
-
-/// `mcp__server__tool` → (server, tool). Server names may contain single
-/// underscores (`plugin_x_y`), so split at the first double underscore.
-fn split_mcp(name: &str) -> Option<(String, String)> {
-    let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    Some((server.to_owned(), tool.to_owned()))
 }
 
 #[cfg(test)]

@@ -5,6 +5,9 @@
 //! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
 
 mod claude;
+mod codex;
+mod copilot;
+mod cursor;
 
 use serde_json::Value;
 
@@ -13,6 +16,9 @@ use crate::eval::{Call, Verdict};
 use crate::ir::{Event, HarnessId, Policy, ToolKind};
 
 pub use claude::Claude;
+pub use codex::Codex;
+pub use copilot::Copilot;
+pub use cursor::Cursor;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -32,6 +38,15 @@ pub trait Harness: Sync {
 
     /// Answer in the harness's protocol. `None`: no guard matched.
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer;
+
+    /// Answer a call whose payload has been decoded. Harnesses that serve one
+    /// hookc event from several of their own events, and can do different
+    /// things on each (Cursor honours `ask` for shell commands only), look at
+    /// the payload; the default is [`answer`](Self::answer).
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        let _ = payload;
+        self.answer(event, verdict)
+    }
 
     /// Whether a payload unmistakably comes from this harness. Some harnesses
     /// also run other harnesses' hook configs (Cursor and Copilot run the
@@ -118,7 +133,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude];
+static ALL: &[&dyn Harness] = &[&Claude, &Codex, &Copilot, &Cursor];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {
@@ -174,5 +189,68 @@ pub fn json_type(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+/// `mcp__server__tool` → (server, tool), the MCP naming of Claude Code and
+/// Codex. Server names may contain single underscores (`plugin_x_y`), so
+/// split at the first double underscore.
+pub fn split_mcp(name: &str) -> Option<(String, String)> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    Some((server.to_owned(), tool.to_owned()))
+}
+
+/// The files an `apply_patch`-style patch touches.
+#[derive(Debug, Default, PartialEq)]
+pub struct PatchFiles {
+    /// Files the patch creates (`*** Add File:`, and the target of `*** Move to:`).
+    pub added: Vec<String>,
+    /// Files the patch changes or deletes (`*** Update File:`, `*** Delete File:`).
+    pub changed: Vec<String>,
+}
+
+/// Read the file names out of a patch in the `*** Begin Patch` format.
+pub fn patch_files(patch: &str) -> PatchFiles {
+    let mut files = PatchFiles::default();
+    for line in patch.lines() {
+        let line = line.trim_start();
+        let Some(rest) = line.strip_prefix("*** ") else {
+            continue;
+        };
+        let (list, path) = if let Some(p) = rest.strip_prefix("Add File:") {
+            (&mut files.added, p)
+        } else if let Some(p) = rest.strip_prefix("Move to:") {
+            (&mut files.added, p)
+        } else if let Some(p) = rest.strip_prefix("Update File:") {
+            (&mut files.changed, p)
+        } else if let Some(p) = rest.strip_prefix("Delete File:") {
+            (&mut files.changed, p)
+        } else {
+            continue;
+        };
+        let path = path.trim();
+        if !path.is_empty() {
+            list.push(path.to_owned());
+        }
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patch_files_are_read_from_the_directives() {
+        let patch = "*** Begin Patch\n*** Add File: docs/new.md\n+hello\n*** Update File: src/a.rs\n*** Move to: src/b.rs\n@@\n-x\n+y\n*** Delete File: .env\n*** End Patch\n";
+        assert_eq!(
+            patch_files(patch),
+            PatchFiles {
+                added: vec!["docs/new.md".into(), "src/b.rs".into()],
+                changed: vec!["src/a.rs".into(), ".env".into()],
+            }
+        );
+        assert_eq!(patch_files("not a patch"), PatchFiles::default());
     }
 }

@@ -50,7 +50,7 @@ pub fn run(
         )),
         Ok(_) => decide(request, &input),
     };
-    let (answer, guards) = match outcome {
+    let (answer, trace) = match outcome {
         Ok(pair) => pair,
         Err(message) => (
             Answer {
@@ -58,19 +58,31 @@ pub fn run(
                 stderr: format!("hookc guard: {message}\n"),
                 exit: 1,
             },
-            Vec::new(),
+            Trace::default(),
         ),
     };
     // A closed pipe is the harness's business; the exit status still tells.
     let _ = stdout.write_all(answer.stdout.as_bytes());
     let _ = stderr.write_all(answer.stderr.as_bytes());
     if let Some(path) = request.debug {
-        log(path, request, &input, &answer, &guards, started);
+        log(path, request, &input, &answer, &trace, started);
     }
     answer.exit
 }
 
-fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Vec<String>), String> {
+/// What the debug log says about how a call was answered.
+#[derive(Default)]
+struct Trace {
+    /// The harness whose protocol the answer is in, when it is not the one
+    /// the shim was written for (a harness running another's hooks).
+    caller: Option<HarnessId>,
+    /// Whether the policy was evaluated (not when the caller's own hooks decide).
+    evaluated: bool,
+    /// The guards that decided.
+    guards: Vec<String>,
+}
+
+fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Trace), String> {
     let harness = harness::get(request.harness)
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
     let policy = load_policy(request.policy)?;
@@ -98,28 +110,70 @@ fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Vec<String>),
         .find(|h| h.id() != request.harness && h.recognizes(&payload));
     if let Some(caller) = caller {
         if policy.targets.contains(&caller.id()) {
-            return Ok((caller.answer(request.event, None), Vec::new()));
+            let trace = Trace {
+                caller: Some(caller.id()),
+                ..Trace::default()
+            };
+            return Ok((caller.answer(request.event, None), trace));
         }
-        return evaluate(caller, request.event, &policy, &payload);
+        let (answer, mut trace) = evaluate(caller, request, &policy, &payload)?;
+        trace.caller = Some(caller.id());
+        return Ok((answer, trace));
     }
-    evaluate(harness, request.event, &policy, &payload)
+    evaluate(harness, request, &policy, &payload)
 }
 
 fn evaluate(
     harness: &dyn Harness,
-    event: Event,
+    request: &GuardRequest,
     policy: &Policy,
     payload: &Value,
-) -> Result<(Answer, Vec<String>), String> {
-    let call = harness
+) -> Result<(Answer, Trace), String> {
+    let event = request.event;
+    let mut call = harness
         .decode_call(event, payload)
         .map_err(|e| format!("unexpected {} payload: {e}", harness.profile().name))?;
+    if call.root.is_none() {
+        call.root = project_root(request.policy);
+    }
     let verdict = Evaluator::new(policy).evaluate(&call);
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
         .unwrap_or_default();
-    Ok((harness.answer(event, verdict.as_ref()), guards))
+    let trace = Trace {
+        caller: None,
+        evaluated: true,
+        guards,
+    };
+    Ok((harness.answer_call(event, payload, verdict.as_ref()), trace))
+}
+
+/// The project a compiled policy belongs to: the directory holding its
+/// `.hookc/`. Harnesses that do not name their project root (Codex does not,
+/// and the others need not be trusted to) get their paths made relative to
+/// this one. `None` when the policy is not at `<root>/.hookc/policy.json`.
+fn project_root(policy: &Path) -> Option<String> {
+    let absolute = std::path::absolute(policy).ok()?;
+    let mut clean = std::path::PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => clean.push(other),
+        }
+    }
+    let suffix = Path::new(crate::emit::POLICY_JSON);
+    if !clean.ends_with(suffix) {
+        return None;
+    }
+    let mut root = clean;
+    for _ in suffix.components() {
+        root.pop();
+    }
+    Some(root.to_string_lossy().into_owned())
 }
 
 fn load_policy(path: &Path) -> Result<Policy, String> {
@@ -160,14 +214,16 @@ fn log(
     request: &GuardRequest,
     input: &[u8],
     answer: &Answer,
-    guards: &[String],
+    trace: &Trace,
     started: Instant,
 ) {
     let record = serde_json::json!({
         "harness": request.harness,
+        "answered_as": trace.caller.unwrap_or(request.harness),
+        "evaluated": trace.evaluated,
         "event": request.event,
         "stdin": String::from_utf8_lossy(input),
-        "guards": guards,
+        "guards": trace.guards,
         "exit": answer.exit,
         "stdout": answer.stdout,
         "stderr": answer.stderr,
@@ -179,5 +235,28 @@ fn log(
         .open(path)
     {
         let _ = writeln!(file, "{record}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_project_root_is_where_the_policy_lives() {
+        assert_eq!(
+            project_root(Path::new("/p/q/.hookc/codex/../policy.json")).as_deref(),
+            Some("/p/q")
+        );
+        assert_eq!(
+            project_root(Path::new("/p/q/./.hookc/policy.json")).as_deref(),
+            Some("/p/q")
+        );
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            project_root(Path::new(".hookc/cursor/../policy.json")),
+            Some(here.to_string_lossy().into_owned())
+        );
+        assert_eq!(project_root(Path::new("/p/elsewhere.json")), None);
     }
 }

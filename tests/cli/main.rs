@@ -3,8 +3,12 @@
 mod support;
 
 mod build;
+mod cross_loading;
 mod explain;
 mod guard;
+mod harness_codex;
+mod harness_copilot;
+mod harness_cursor;
 mod hostile;
 mod out_dir;
 mod shim;

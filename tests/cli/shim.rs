@@ -168,3 +168,31 @@ fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[test]
+fn hookc_is_found_on_the_harness_path_when_a_login_shell_resets_path() {
+    // Harnesses that start hooks with `$SHELL -lc` (Cursor, Codex) may get a
+    // PATH from the profile without hookc on it; the harness's own PATH,
+    // which the shim's parent process started with, still has it.
+    let p = built();
+    let dir = Path::new(HOOKC).parent().unwrap().display().to_string();
+    let script = format!(
+        "PATH={BARE_PATH}; export PATH\n{}\nexit $?",
+        hook_command(&p, "PreToolUse")
+    );
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(&script)
+        .current_dir(std::env::temp_dir())
+        .env_clear()
+        .env("CLAUDE_PROJECT_DIR", p.dir.path())
+        .env("PATH", format!("{dir}:{BARE_PATH}"));
+    let run = run(&mut command, Some(claude_bash("git push -f").as_bytes()));
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("Do not force-push"),
+        "{}",
+        run.stderr
+    );
+}

@@ -148,3 +148,74 @@ pub fn claude_tool(tool: &str, input: serde_json::Value) -> String {
     })
     .to_string()
 }
+
+/// A PATH with the usual tools but no hookc.
+pub const BARE_PATH: &str = "/usr/bin:/bin";
+
+/// A PATH on which the hookc under test is found.
+pub fn path_with_hookc() -> String {
+    let dir = Path::new(HOOKC).parent().unwrap().display().to_string();
+    format!("{dir}:{BARE_PATH}")
+}
+
+/// A JSON file of the project, parsed.
+pub fn json_file(p: &Project, rel: &str) -> serde_json::Value {
+    serde_json::from_str(&p.read(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Run a hook command the way harnesses do: `sh -c COMMAND` in `cwd`, with
+/// exactly the environment given (plus a PATH), the payload on stdin.
+///
+/// The trailing `exit` keeps `sh` from exec'ing the hook, so the hook's
+/// parent is this shell, with this environment, and not the test runner
+/// (the shims look for hookc on their parent's PATH too).
+pub fn sh_c(command: &str, cwd: &Path, path: &str, env: &[(&str, &str)], stdin: &str) -> Run {
+    let mut c = Command::new("/bin/sh");
+    c.arg("-c")
+        .arg(format!("{command}\nexit $?"))
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", cwd);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    run(&mut c, Some(stdin.as_bytes()))
+}
+
+/// The lines `hookc guard` appended to a `HOOKC_DEBUG` log, parsed.
+pub fn debug_log(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The bundled policy.kdl with other targets.
+pub fn bundled_for(targets: &str) -> Project {
+    let p = Project::new();
+    let policy = std::fs::read_to_string(repo().join("policy.kdl")).unwrap();
+    let line = policy
+        .lines()
+        .find(|l| l.starts_with("targets "))
+        .expect("the bundled policy has a targets line");
+    p.write(
+        "policy.kdl",
+        &policy.replace(line, &format!("targets {targets}")),
+    );
+    p
+}
+
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A fake `hookc` that runs `body` (for crash and exit-status tests).
+pub fn fake_hookc(p: &Project, name: &str, body: &str) -> PathBuf {
+    let fake = p.path(&format!("fake-{name}"));
+    std::fs::write(&fake, format!("#!/bin/sh\n{body}\n")).unwrap();
+    make_executable(&fake);
+    fake
+}

@@ -12,7 +12,14 @@
 
 # Claude Code blocks a call only on exit status 2 (exit 1 is a non-blocking
 # error that lets the call through) and shows stderr to the model.
+# Cursor and Copilot CLI run this script too (they load .claude/settings.json)
+# and both read exit 2 as a refusal. Cursor ignores Claude's `ask` JSON, so
+# under Cursor this refuses instead; Copilot shows the model only stdout JSON,
+# so under Copilot a fixed reason goes there as well.
 refuse() {
+  if [ -n "${COPILOT_CLI:-}" ]; then
+    printf '%s\n' '{"permissionDecision":"deny","permissionDecisionReason":"hookc could not check this call, so it was refused. The hook error in the Copilot log says why and how to fix it. Tell the user about this; do not try to get around the guard."}'
+  fi
   printf '%s\n' "hookc could not check this call, so it was refused: $1. Fix: $2. Tell the user about this; do not try to get around the guard." >&2
   exit 2
 }
@@ -22,6 +29,14 @@ case $0 in
 *) here=. ;;
 esac
 hookc=${HOOKC_BIN:-hookc}
+# Some harnesses (Cursor, Codex) start hooks through a login shell, whose
+# profile may set a PATH without hookc on it. Then look on the PATH the
+# harness itself ran with, which Linux keeps for the parent process.
+if [ -z "${HOOKC_BIN:-}" ] && ! command -v hookc >/dev/null 2>&1 &&
+  [ -r "/proc/$PPID/environ" ]; then
+  path=$(tr '\000' '\n' <"/proc/$PPID/environ" | sed -n 's/^PATH=//p')
+  found=$(PATH=$path command -v hookc 2>/dev/null) && hookc=$found
+fi
 command -v "$hookc" >/dev/null 2>&1 ||
   refuse "the hookc program was not found (looked for '$hookc')" \
     "install hookc (cargo install hookc) or set HOOKC_BIN to its path"

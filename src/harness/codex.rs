@@ -1,0 +1,425 @@
+//! OpenAI Codex CLI: hooks merged into `.codex/hooks.json`.
+//!
+//! Protocol facts this file relies on (`shared/harnesses/codex.md`, the
+//! strings of the pinned `codex` 0.171.0 binary, and the oracle runs):
+//! - Codex reads `hooks.json` with a strict root: only `description` and
+//!   `hooks`. Any other root key makes Codex drop the whole file, so hookc
+//!   adds nothing at the root but `hooks`.
+//! - Every failure of a hook lets the call through: a crash, exit 1, 127, a
+//!   timeout, invalid or unknown JSON output, a deny without a reason. Only
+//!   exit 2 with a non-empty stderr refuses (and stdout is not read then).
+//!   hookc refuses that way on every event, which also keeps a login shell's
+//!   profile output on stdout from spoiling an answer.
+//! - `allow` and `ask` are rejected as "unsupported" (which fails open), so
+//!   hookc never writes them: `allow` is silence, `ask` becomes a refusal.
+//! - The command runs through `$SHELL -lc` in the session's working
+//!   directory, which may be below the project root, and Codex sets no
+//!   project-directory variable. The command therefore finds the project by
+//!   itself (see [`launcher`]).
+//! - Edits arrive as the `apply_patch` tool with the patch text in
+//!   `tool_input.command`; its file names are relative to the payload's `cwd`.
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use super::{
+    Answer, Harness, Profile, anchored_alternation, glob_to_regex, patch_files, split_mcp,
+    string_at,
+};
+use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Codex;
+
+/// Hook entries hookc owns are recognised by this path in their command.
+const MARKER: &str = "/.hookc/codex/";
+const HOOKS: &str = ".codex/hooks.json";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Codex,
+    name: "Codex CLI",
+    events: &[
+        (Event::PreTool, "PreToolUse"),
+        (Event::PostTool, "PostToolUse"),
+        (Event::Prompt, "UserPromptSubmit"),
+        (Event::Stop, "Stop"),
+        (Event::SubagentStop, "SubagentStop"),
+        (Event::SessionStart, "SessionStart"),
+    ],
+    // Codex has no read or fetch tool hooks can see (it reads files with
+    // shell commands), and one tool for every change to files.
+    tools: &[
+        (ToolKind::Shell, &["Bash"]),
+        (ToolKind::Write, &["apply_patch"]),
+        (ToolKind::Edit, &["apply_patch"]),
+    ],
+    can_block: &[
+        Event::PreTool,
+        Event::PostTool,
+        Event::Prompt,
+        Event::Stop,
+        Event::SubagentStop,
+    ],
+    honours_ask: &[],
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs Codex in this repo (or set HOOKC_BIN)",
+        "Codex runs project hooks only in a trusted project, and only after you review them in /hooks; review them again after every change to .codex/hooks.json",
+    ],
+};
+
+impl Harness for Codex {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        for &(event, native) in PROFILE.events {
+            let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
+            if guards.is_empty() {
+                continue;
+            }
+            let mut names = Vec::new();
+            let mut any_tool = false;
+            for guard in &guards {
+                warn_degraded(guard, cx);
+                if guard.tools.is_empty() {
+                    any_tool = true;
+                }
+                let before = names.len();
+                let mut missing = Vec::new();
+                for tool in &guard.tools {
+                    let found = matcher_names(tool);
+                    if found.is_empty() {
+                        missing.push(tool.to_string());
+                    }
+                    names.extend(found);
+                }
+                if event.has_tools() && !missing.is_empty() {
+                    let none = names.len() == before;
+                    cx.unsupported(
+                        guard,
+                        HarnessId::Codex,
+                        format!(
+                            "Codex has no hookable tool for {}",
+                            missing
+                                .iter()
+                                .map(|t| format!("`{t}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        if none {
+                            "the guard will not run there".to_owned()
+                        } else if missing.iter().any(|t| t == "read") {
+                            "Codex reads files with shell commands, which a `path` glob sees only as redirections; guard readers such as `cat` with a `command` guard".to_owned()
+                        } else {
+                            "calls of those tools are not checked there".to_owned()
+                        },
+                    );
+                }
+            }
+            if event.has_tools() && !any_tool && names.is_empty() {
+                continue;
+            }
+            let script = format!(".hookc/codex/{}.sh", event.word());
+            let handler = json!({
+                "type": "command",
+                "command": launcher(&format!("/{script}")),
+                "timeout": policy.timeout,
+            });
+            let mut group = serde_json::Map::new();
+            if event.has_tools() && !any_tool {
+                group.insert("matcher".into(), json!(anchored_alternation(names)));
+            }
+            group.insert("hooks".into(), json!([handler]));
+            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+            cx.whole(
+                script,
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "codex",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    // Codex cannot ask: a guard that cannot run refuses.
+                    on_error: "deny",
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        cx.add(Artifact {
+            scope: Scope::Project,
+            path: HOOKS.to_owned(),
+            content: Content::JsonEntries {
+                container: vec!["hooks".to_owned()],
+                entries,
+                ensure: Vec::new(),
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let cwd = payload
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut call = Call {
+            event: Some(event),
+            cwd,
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let name = string_at(payload, "/tool_name")?;
+                let input = payload
+                    .get("tool_input")
+                    .filter(|v| v.is_object())
+                    .ok_or("the payload has no `tool_input` object")?;
+                let mut tool = CallTool {
+                    kind: PROFILE.tool_kind(name),
+                    mcp: split_mcp(name),
+                    native: name.to_owned(),
+                    ..CallTool::default()
+                };
+                match name {
+                    "Bash" => call.command = Some(shell_command(input)?),
+                    "apply_patch" => {
+                        let patch = patch_text(input)?;
+                        let files = patch_files(patch);
+                        if files.added.is_empty() && files.changed.is_empty() {
+                            return Err("the apply_patch input names no file (no `*** Add File:`, `*** Update File:` or `*** Delete File:` line)".to_owned());
+                        }
+                        // A patch that adds files is a write, one that changes
+                        // or deletes files an edit; many patches are both.
+                        let kinds: Vec<ToolKind> = [
+                            (!files.changed.is_empty()).then_some(ToolKind::Edit),
+                            (!files.added.is_empty()).then_some(ToolKind::Write),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                        tool.kind = Some(kinds[0]);
+                        tool.also = kinds[1..]
+                            .iter()
+                            .map(|k| CallTool {
+                                kind: Some(*k),
+                                native: name.to_owned(),
+                                ..CallTool::default()
+                            })
+                            .collect();
+                        call.paths = files.added.into_iter().chain(files.changed).collect();
+                        call.text = Some(patch.to_owned());
+                    }
+                    _ => call.text = Some(input.to_string()),
+                }
+                call.tool = Some(tool);
+            }
+            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
+            Event::Stop | Event::SubagentStop => {
+                call.text = payload
+                    .get("last_assistant_message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+            Event::SessionStart => {
+                call.text = payload
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let native = PROFILE.event_name(event).unwrap_or("PreToolUse");
+        let reason = nonempty(verdict.reason());
+        match verdict.decision {
+            Decision::Deny | Decision::Block => refuse(reason),
+            Decision::Ask => refuse(format!(
+                "This call needs the user's confirmation, and Codex hooks cannot ask for it, so it was refused. Ask the user; if they agree, they can run it themselves. The rule: {reason}"
+            )),
+            // Codex rejects a bare allow (and then fails open); saying
+            // nothing leaves the call to Codex's own approval rules.
+            Decision::Allow => Answer::default(),
+            Decision::Context => {
+                let mut stdout = json!({
+                    "hookSpecificOutput": { "hookEventName": native, "additionalContext": reason }
+                })
+                .to_string();
+                stdout.push('\n');
+                Answer {
+                    stdout,
+                    stderr: String::new(),
+                    exit: 0,
+                }
+            }
+        }
+    }
+}
+
+/// Exit 2 with the reason on stderr: the one answer every Codex event reads as
+/// a refusal (PreToolUse: block; PostToolUse: feedback; Stop: continue).
+fn refuse(reason: String) -> Answer {
+    Answer {
+        stdout: String::new(),
+        stderr: format!("{reason}\n"),
+        exit: 2,
+    }
+}
+
+/// Codex treats a refusal without a reason as a failure, and failures pass.
+fn nonempty(reason: String) -> String {
+    if reason.trim().is_empty() {
+        "The project's hookc policy refused this call.".to_owned()
+    } else {
+        reason
+    }
+}
+
+/// Warn where Codex does something other than what a guard decides.
+fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
+    match guard.decision {
+        Decision::Ask => cx.unsupported(
+            guard,
+            HarnessId::Codex,
+            "Codex hooks cannot ask the user".to_owned(),
+            "the call is refused instead, with a reason that tells the model to ask the user"
+                .to_owned(),
+        ),
+        Decision::Allow => cx.unsupported(
+            guard,
+            HarnessId::Codex,
+            "Codex hooks cannot approve a call".to_owned(),
+            "the guard stays silent and Codex's own approval rules decide".to_owned(),
+        ),
+        _ => {}
+    }
+    if guard.opaque == Decision::Ask && !guard.commands.is_empty() {
+        cx.unsupported(
+            guard,
+            HarnessId::Codex,
+            "Codex hooks cannot ask the user about a command hookc cannot parse".to_owned(),
+            "such commands are refused instead".to_owned(),
+        );
+    }
+}
+
+/// The command Codex runs for one event.
+///
+/// Codex runs it through `$SHELL -lc` in the session's working directory,
+/// which may be anywhere below the project, and sets no variable naming the
+/// project. So the command is a fixed POSIX script, single-quoted for
+/// whatever `$SHELL` is, that finds the shim itself: first at the top of the
+/// git work tree (where Codex's project layer is by default), else in the
+/// nearest directory above the working directory that has it. If it finds
+/// none it refuses the call (exit 2 with a reason), because a missing script
+/// would otherwise exit 127, which Codex lets through.
+///
+/// `script` starts with `/`, so it also serves as hookc's marker.
+fn launcher(script: &str) -> String {
+    format!(
+        "sh -c 'f={script}; d=$(git rev-parse --show-toplevel 2>/dev/null); \
+[ -n \"$d\" ] && [ -f \"$d$f\" ] || d=$PWD; \
+until [ -f \"$d$f\" ] || [ \"$d\" = / ]; do d=$(dirname \"$d\"); done; \
+[ -f \"$d$f\" ] && exec sh \"$d$f\"; \
+echo \"hookc could not check this call, so it was refused: no $f in $PWD or above it. \
+Fix: run hookc build in the project, or remove the hookc entries from .codex/hooks.json.\" >&2; exit 2'"
+    )
+}
+
+/// The shell command of a `Bash` call: a string, or an argv array.
+fn shell_command(input: &Value) -> Result<String, String> {
+    match input.get("command") {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Array(words)) => {
+            let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
+            let words = words.ok_or("`tool_input.command` is an array with a non-string item")?;
+            Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+        }
+        Some(other) => Err(format!(
+            "`tool_input.command` should be a string, found {}",
+            super::json_type(other)
+        )),
+        None => Err("the payload has no `tool_input.command`".to_owned()),
+    }
+}
+
+fn quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The patch of an `apply_patch` call: `command` (Codex 0.171), or the names
+/// other versions used.
+fn patch_text(input: &Value) -> Result<&str, String> {
+    ["command", "patch", "input"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .ok_or_else(|| {
+            "the apply_patch payload has no patch text in `tool_input.command`".to_owned()
+        })
+}
+
+/// The names a matcher needs for one guard tool, as regex fragments.
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    match tool {
+        Tool::Known { tool } => PROFILE
+            .tool_names(*tool)
+            .iter()
+            .map(|n| regex::escape(n))
+            .collect(),
+        Tool::Mcp { server, tool } => vec![format!(
+            "mcp__{}__{}",
+            glob_to_regex(server),
+            glob_to_regex(tool)
+        )],
+        Tool::Native {
+            harness: HarnessId::Codex,
+            name,
+        } => vec![regex::escape(name)],
+        Tool::Native { .. } => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_launcher_is_single_quoted_and_marked() {
+        let command = launcher("/.hookc/codex/pre-tool.sh");
+        assert!(command.starts_with("sh -c '") && command.ends_with('\''));
+        // One quoted word for the login shell: no quote, backslash or `!` inside.
+        let inner = &command[7..command.len() - 1];
+        assert!(!inner.contains(['\'', '\\', '!']), "{inner}");
+        assert!(command.contains(MARKER));
+    }
+
+    #[test]
+    fn argv_commands_are_quoted_back_into_a_line() {
+        let input = json!({"command": ["bash", "-lc", "git push --force"]});
+        assert_eq!(
+            shell_command(&input).unwrap(),
+            "bash -lc 'git push --force'"
+        );
+    }
+}

@@ -1,0 +1,476 @@
+//! GitHub Copilot CLI: hookc's own file `.github/hooks/hookc.json`.
+//!
+//! Protocol facts this file relies on (`shared/harnesses/copilot.md` and runs
+//! of the pinned `@github/copilot` 1.0.102 against the oracle's model):
+//! - Repository hooks come from every `.github/hooks/*.json` in the directory
+//!   Copilot starts in (not the git root), after folder trust. hookc owns one
+//!   file there and leaves the others alone.
+//! - Native (camelCase) events get a camelCase payload without an event name:
+//!   `{"sessionId", "timestamp", "cwd", "toolName", "toolArgs"}`. `toolArgs`
+//!   was an object in every run; older documentation shows a JSON string, so
+//!   both are read.
+//! - stderr never reaches the model. A `preToolUse` denial is the JSON
+//!   `permissionDecision`/`permissionDecisionReason` on stdout; hookc also
+//!   exits 2, which Copilot (1.0.70 and later) treats as a denial into which
+//!   the stdout JSON is merged. Any other non-zero exit of a `preToolUse`
+//!   hook is a denial too ("hook errored"); a timeout is not (it lets the
+//!   call through).
+//! - `allow` approves the call without asking, `ask` asks (and is refused
+//!   when nobody can answer, as in `copilot -p`).
+//! - Copilot also runs the repo's `.claude/settings.json` hooks, with a
+//!   Claude-shaped payload (`hook_event_name`, `tool_name: "Bash"`, an ISO
+//!   `timestamp`, no `transcript_path`), and reads this file's flat JSON
+//!   answers from them too. [`Copilot::recognizes`] tells those calls apart.
+
+use serde_json::{Value, json};
+
+use super::{
+    Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
+    string_at,
+};
+use crate::emit::{EmitCx, Shim, header, json_text, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Copilot;
+
+const HOOKS: &str = ".github/hooks/hookc.json";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Copilot,
+    name: "GitHub Copilot CLI",
+    events: &[
+        (Event::PreTool, "preToolUse"),
+        (Event::PostTool, "postToolUse"),
+        (Event::Prompt, "userPromptSubmitted"),
+        (Event::Stop, "agentStop"),
+        (Event::SubagentStop, "subagentStop"),
+        (Event::SessionStart, "sessionStart"),
+    ],
+    // `write_bash` types into a shell the agent started earlier, so it is a
+    // shell command too. `str_replace_editor` also views and creates; its
+    // `command` decides (see `decode_call`).
+    tools: &[
+        (ToolKind::Shell, &["bash", "write_bash"]),
+        (ToolKind::Read, &["view"]),
+        (ToolKind::Write, &["create"]),
+        (
+            ToolKind::Edit,
+            &["edit", "str_replace_editor", "apply_patch"],
+        ),
+        (ToolKind::WebFetch, &["web_fetch"]),
+    ],
+    can_block: &[Event::PreTool, Event::Stop, Event::SubagentStop],
+    honours_ask: &[Event::PreTool],
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs Copilot CLI in this repo (or set HOOKC_BIN)",
+        "start Copilot CLI in the project root and trust the folder: Copilot reads .github/hooks/ only from the directory it starts in",
+    ],
+};
+
+/// Copilot's own names for the Claude tool names of a Claude-shaped payload.
+const CLAUDE_NAMES: &[(&str, ToolKind)] = &[
+    ("Bash", ToolKind::Shell),
+    ("Read", ToolKind::Read),
+    ("Write", ToolKind::Write),
+    ("Edit", ToolKind::Edit),
+    ("MultiEdit", ToolKind::Edit),
+    ("WebFetch", ToolKind::WebFetch),
+];
+
+impl Harness for Copilot {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        let mut hooks = serde_json::Map::new();
+        for &(event, native) in PROFILE.events {
+            let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
+            if guards.is_empty() {
+                continue;
+            }
+            let mut names = Vec::new();
+            let mut any_tool = false;
+            for guard in &guards {
+                warn_degraded(guard, cx);
+                if guard.tools.is_empty() {
+                    any_tool = true;
+                }
+                let before = names.len();
+                let mut missing = Vec::new();
+                for tool in &guard.tools {
+                    let found = matcher_names(tool);
+                    if found.is_empty() {
+                        missing.push(format!("`{tool}`"));
+                    }
+                    names.extend(found);
+                }
+                if event.has_tools() && !missing.is_empty() {
+                    cx.unsupported(
+                        guard,
+                        HarnessId::Copilot,
+                        format!("Copilot CLI has no tool for {}", missing.join(", ")),
+                        if names.len() == before {
+                            "the guard will not run there".to_owned()
+                        } else {
+                            "calls of those tools are not checked there".to_owned()
+                        },
+                    );
+                }
+            }
+            if event.has_tools() && !any_tool && names.is_empty() {
+                continue;
+            }
+            let script = format!(".hookc/copilot/{}.sh", event.word());
+            let mut handler = serde_json::Map::new();
+            handler.insert("type".into(), json!("command"));
+            if event.has_tools() && !any_tool {
+                handler.insert("matcher".into(), json!(anchored_alternation(names)));
+            }
+            // Copilot starts hooks in the project root; the variable makes
+            // that independent of its version (1.0.72 briefly used the
+            // session's directory).
+            handler.insert(
+                "bash".into(),
+                json!(format!("\"${{COPILOT_PROJECT_DIR:-.}}\"/{script}")),
+            );
+            handler.insert("timeoutSec".into(), json!(policy.timeout));
+            hooks.insert(native.to_owned(), json!([handler]));
+            let on_error = if event == Event::PreTool {
+                policy.on_error.word()
+            } else {
+                "deny"
+            };
+            cx.whole(
+                script,
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "copilot",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    on_error,
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        if !hooks.is_empty() {
+            cx.whole(
+                HOOKS,
+                json_text(&json!({ "version": 1, "hooks": hooks })),
+                false,
+            );
+        }
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let mut call = Call {
+            event: Some(event),
+            cwd: payload
+                .get("cwd")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let (name, args, claude_shaped) = tool_and_args(payload)?;
+                let mut tool = CallTool {
+                    kind: if claude_shaped {
+                        CLAUDE_NAMES
+                            .iter()
+                            .find(|(n, _)| *n == name)
+                            .map(|(_, k)| *k)
+                    } else {
+                        PROFILE.tool_kind(name)
+                    },
+                    native: name.to_owned(),
+                    ..CallTool::default()
+                };
+                if name == "str_replace_editor" {
+                    tool.kind = match args.get("command").and_then(Value::as_str) {
+                        Some("view") => Some(ToolKind::Read),
+                        Some("create") => Some(ToolKind::Write),
+                        _ => Some(ToolKind::Edit),
+                    };
+                }
+                match tool.kind {
+                    Some(ToolKind::Shell) => {
+                        call.command = Some(if name == "write_bash" {
+                            string_at(&args, "/input")?.to_owned()
+                        } else {
+                            string_at(&args, "/command")?.to_owned()
+                        });
+                    }
+                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+                        call.paths = file_paths(&args)?;
+                        call.text = Some(args.to_string());
+                    }
+                    _ => {
+                        call.text = Some(args.to_string());
+                        let mut readings = if claude_shaped {
+                            Vec::new()
+                        } else {
+                            mcp_readings(name)
+                        };
+                        if !readings.is_empty() {
+                            tool.mcp = readings.remove(0).mcp;
+                            tool.also = readings;
+                        }
+                    }
+                }
+                call.tool = Some(tool);
+            }
+            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
+            // agentStop carries no text of the agent's (only `stopReason`).
+            Event::Stop | Event::SubagentStop => {
+                call.text = ["lastAssistantMessage", "last_assistant_message"]
+                    .iter()
+                    .find_map(|k| payload.get(*k).and_then(Value::as_str))
+                    .map(str::to_owned);
+            }
+            Event::SessionStart => {
+                call.text = payload
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let reason = verdict.reason();
+        let (out, exit) = match (event, verdict.decision) {
+            (_, Decision::Context) | (Event::PostTool, _) => {
+                (json!({ "additionalContext": reason }), 0)
+            }
+            (Event::PreTool, Decision::Deny) => (
+                json!({ "permissionDecision": "deny", "permissionDecisionReason": nonempty(&reason) }),
+                2,
+            ),
+            (Event::PreTool, Decision::Ask) => (
+                json!({ "permissionDecision": "ask", "permissionDecisionReason": nonempty(&reason) }),
+                0,
+            ),
+            (Event::PreTool, _) => (json!({ "permissionDecision": "allow" }), 0),
+            (Event::Stop | Event::SubagentStop, _) => (
+                json!({ "decision": "block", "reason": nonempty(&reason) }),
+                0,
+            ),
+            // A prompt cannot be refused; exit 2 at least shows the user a
+            // warning with the reason.
+            (Event::Prompt, _) => {
+                return Answer {
+                    stdout: String::new(),
+                    stderr: format!("{}\n", nonempty(&reason)),
+                    exit: 2,
+                };
+            }
+            (Event::SessionStart, _) => (json!({ "additionalContext": reason }), 0),
+        };
+        let mut stdout = out.to_string();
+        stdout.push('\n');
+        Answer {
+            stdout,
+            stderr: if exit == 2 {
+                format!("{reason}\n")
+            } else {
+                String::new()
+            },
+            exit,
+        }
+    }
+
+    /// Copilot's native payloads are camelCase (`sessionId`, `toolName`),
+    /// which no other harness uses. When it runs a Claude hook it sends a
+    /// Claude-shaped payload instead; that one differs from Claude Code's own
+    /// in having an ISO `timestamp`, and in lacking the `transcript_path`
+    /// Claude Code always sends (except on Stop, where Copilot sends one but
+    /// also its own `stop_reason`); and Copilot sets `COPILOT_CLI` for its
+    /// hooks. All must hold, so a real Claude Code call is never taken for
+    /// Copilot's, even when Claude Code runs inside a Copilot session.
+    fn recognizes(&self, payload: &Value) -> bool {
+        let Some(o) = payload.as_object() else {
+            return false;
+        };
+        let snake = o.contains_key("hook_event_name") || o.contains_key("session_id");
+        let native = !snake
+            && (o.get("sessionId").is_some_and(Value::is_string)
+                || o.get("toolName").is_some_and(Value::is_string));
+        let claude_shaped = o.get("hook_event_name").is_some_and(Value::is_string)
+            && o.get("timestamp").is_some_and(Value::is_string)
+            && (!o.contains_key("transcript_path") || o.contains_key("stop_reason"))
+            && !o.contains_key("cursor_version")
+            && std::env::var_os("COPILOT_CLI").is_some();
+        native || claude_shaped
+    }
+}
+
+fn nonempty(reason: &str) -> String {
+    if reason.trim().is_empty() {
+        "The project's hookc policy refused this call.".to_owned()
+    } else {
+        reason.to_owned()
+    }
+}
+
+/// The tool name and arguments, from a native or a Claude-shaped payload.
+/// Native `toolArgs` may be an object or a JSON string holding one.
+fn tool_and_args(payload: &Value) -> Result<(&str, Value, bool), String> {
+    if payload.get("toolName").is_some() {
+        let name = string_at(payload, "/toolName")?;
+        let args = match payload.get("toolArgs") {
+            None | Some(Value::Null) => json!({}),
+            Some(Value::String(text)) => serde_json::from_str::<Value>(text)
+                .ok()
+                .filter(Value::is_object)
+                .ok_or("`toolArgs` is a string that does not hold a JSON object")?,
+            Some(v @ Value::Object(_)) => v.clone(),
+            Some(other) => {
+                return Err(format!(
+                    "`toolArgs` should be an object, found {}",
+                    json_type(other)
+                ));
+            }
+        };
+        return Ok((name, args, false));
+    }
+    let name = string_at(payload, "/tool_name")?;
+    let args = payload
+        .get("tool_input")
+        .filter(|v| v.is_object())
+        .cloned()
+        .ok_or("the payload has neither `toolArgs` nor a `tool_input` object")?;
+    Ok((name, args, true))
+}
+
+/// The files a read, write or edit touches: `path` (Copilot's tools),
+/// `file_path` (Claude's names), or the file lines of a patch.
+fn file_paths(args: &Value) -> Result<Vec<String>, String> {
+    for key in ["path", "file_path"] {
+        if let Some(p) = args.get(key).and_then(Value::as_str) {
+            return Ok(vec![p.to_owned()]);
+        }
+    }
+    if let Some(patch) = ["input", "patch", "command"]
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))
+    {
+        let files = patch_files(patch);
+        let all: Vec<String> = files.added.into_iter().chain(files.changed).collect();
+        if !all.is_empty() {
+            return Ok(all);
+        }
+    }
+    Err("the tool arguments name no file (`path`)".to_owned())
+}
+
+/// Copilot names an MCP tool `<server>-<tool>`. Server and tool names may
+/// contain `-` themselves, so every split is a reading; a guard applies when
+/// it applies to any of them.
+fn mcp_readings(name: &str) -> Vec<CallTool> {
+    name.match_indices('-')
+        .map(|(i, _)| CallTool {
+            mcp: Some((name[..i].to_owned(), name[i + 1..].to_owned())),
+            native: name.to_owned(),
+            ..CallTool::default()
+        })
+        .filter(|t| {
+            t.mcp
+                .as_ref()
+                .is_some_and(|(s, t)| !s.is_empty() && !t.is_empty())
+        })
+        .collect()
+}
+
+/// Warn where Copilot does something other than what a guard decides.
+fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
+    match (guard.event, guard.decision) {
+        (Event::PostTool, Decision::Block) => cx.unsupported(
+            guard,
+            HarnessId::Copilot,
+            "Copilot's postToolUse hooks cannot block".to_owned(),
+            "the reason is added to the tool's result as context for the model".to_owned(),
+        ),
+        (Event::Prompt, Decision::Deny) => cx.unsupported(
+            guard,
+            HarnessId::Copilot,
+            "Copilot's userPromptSubmitted hooks cannot refuse a prompt".to_owned(),
+            "the prompt goes through; the user sees the reason as a hook warning".to_owned(),
+        ),
+        _ => {}
+    }
+    if matches!(guard.event, Event::Stop | Event::SubagentStop) && !guard.regexes.is_empty() {
+        cx.unsupported(
+            guard,
+            HarnessId::Copilot,
+            "Copilot's stop events do not carry the agent's last message".to_owned(),
+            "a `regex` of a stop guard never matches there, so the guard never blocks".to_owned(),
+        );
+    }
+}
+
+/// The names a matcher needs for one guard tool, as regex fragments. Copilot
+/// anchors matchers itself (`^(?:…)$`); hookc's anchored alternation means
+/// the same inside that.
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    match tool {
+        Tool::Known { tool } => PROFILE
+            .tool_names(*tool)
+            .iter()
+            .map(|n| regex::escape(n))
+            .collect(),
+        Tool::Mcp { server, tool } => vec![format!(
+            "{}\\-{}",
+            glob_to_regex(server),
+            glob_to_regex(tool)
+        )],
+        Tool::Native {
+            harness: HarnessId::Copilot,
+            name,
+        } => vec![regex::escape(name)],
+        Tool::Native { .. } => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_names_split_every_way() {
+        let readings: Vec<_> = mcp_readings("brave-search-web_search")
+            .into_iter()
+            .map(|t| t.mcp.unwrap())
+            .collect();
+        assert_eq!(
+            readings,
+            vec![
+                ("brave".into(), "search-web_search".into()),
+                ("brave-search".into(), "web_search".into()),
+            ]
+        );
+        assert!(mcp_readings("view").is_empty());
+    }
+
+    #[test]
+    fn tool_args_may_be_a_json_string() {
+        let payload = json!({"toolName": "bash", "toolArgs": "{\"command\":\"ls\"}"});
+        let (name, args, claude) = tool_and_args(&payload).unwrap();
+        assert_eq!((name, claude), ("bash", false));
+        assert_eq!(args["command"], "ls");
+        let bad = json!({"toolName": "bash", "toolArgs": "not json"});
+        assert!(tool_and_args(&bad).is_err());
+    }
+}

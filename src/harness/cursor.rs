@@ -1,0 +1,578 @@
+//! Cursor: hooks merged into `.cursor/hooks.json`.
+//!
+//! Protocol facts this file relies on (`shared/harnesses/cursor.md`, and the
+//! hooks runtime inside the pinned `@cursor/sdk` 1.0.32, which the oracle
+//! drives):
+//! - The file is flat: `{"version": 1, "hooks": {event: [handler]}}`, events
+//!   in lowerCamelCase, `matcher`, `timeout` (seconds), `failClosed` and
+//!   `loop_limit` on each handler. An unknown event name, a missing
+//!   `version` or a bad field makes Cursor reject the whole project file.
+//! - Project hooks run with the project root as working directory (a
+//!   relative command is resolved there) through `$SHELL -lc`.
+//! - With `failClosed: true` a crash, a non-zero exit, a timeout, empty or
+//!   invalid output refuses the call; without it they let it through.
+//!   Exit 2 refuses with stdout (or else stderr) as the message.
+//! - Every answer is one JSON object on stdout. On the permission events
+//!   (`preToolUse`, `beforeShellExecution`, `beforeMCPExecution`) the runtime
+//!   acts on `deny` everywhere and on `ask` only for shell commands; answers
+//!   of several hooks merge with deny > ask > allow.
+//! - A shell command fires `preToolUse` (tool `Shell`) and then
+//!   `beforeShellExecution`; an MCP call fires `preToolUse` (tool
+//!   `MCP:<tool>`, no server) and then `beforeMCPExecution` (with the server).
+//!   hookc checks each call once: shell commands on `beforeShellExecution`
+//!   (where `ask` works), MCP calls on `beforeMCPExecution` (which names the
+//!   server), every other tool on `preToolUse`.
+//! - Cursor also runs the repo's `.claude/settings.json` hooks, with Cursor's
+//!   payloads (they carry `cursor_version`): [`Cursor::recognizes`].
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use super::{
+    Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, json_type, string_at,
+};
+use crate::diag::{Code, Diagnostic};
+use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Cursor;
+
+/// Hook entries hookc owns are recognised by this path in their command.
+const MARKER: &str = ".hookc/cursor/";
+const HOOKS: &str = ".cursor/hooks.json";
+const SHELL_EVENT: &str = "beforeShellExecution";
+const MCP_EVENT: &str = "beforeMCPExecution";
+const TOOL_EVENT: &str = "preToolUse";
+/// Cursor's default `loop_limit`, written out so the file says what happens.
+const DEFAULT_LOOP_LIMIT: u64 = 5;
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Cursor,
+    name: "Cursor",
+    // Pre-tool guards also go to beforeShellExecution and beforeMCPExecution
+    // (see `emit`); this is the event of every other tool.
+    events: &[
+        (Event::PreTool, TOOL_EVENT),
+        (Event::PostTool, "postToolUse"),
+        (Event::Prompt, "beforeSubmitPrompt"),
+        (Event::Stop, "stop"),
+        (Event::SubagentStop, "subagentStop"),
+        (Event::SessionStart, "sessionStart"),
+    ],
+    // `Write` writes whole files, new or not, so it is also an edit; the
+    // runtime's own Claude import maps `WebFetch` to `WebFetch`, the agent
+    // runtime names its fetch tool `Fetch`.
+    tools: &[
+        (ToolKind::Shell, &["Shell"]),
+        (ToolKind::Read, &["Read"]),
+        (ToolKind::Write, &["Write"]),
+        (ToolKind::Edit, &["Write", "Delete", "StrReplace", "Edit"]),
+        (ToolKind::WebFetch, &["Fetch", "WebFetch"]),
+    ],
+    // A stop "block" is a follow-up message: Cursor starts another turn.
+    can_block: &[
+        Event::PreTool,
+        Event::Prompt,
+        Event::Stop,
+        Event::SubagentStop,
+    ],
+    // For shell commands only: see `warn_degraded`.
+    honours_ask: &[Event::PreTool],
+    options: &[OptionSpec {
+        name: "loop-limit",
+        kind: OptionKind::Count,
+        doc: "how many follow-up turns a stop or subagent-stop guard may start in one conversation (Cursor's `loop_limit`, 1 or more; default 5)",
+    }],
+    todo: &[
+        "install hookc on every machine that runs Cursor in this repo (or set HOOKC_BIN)",
+        "Cursor runs project hooks only in a trusted workspace",
+    ],
+};
+
+/// Cursor's agent events, for recognising its payloads.
+const EVENTS: &[&str] = &[
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "beforeReadFile",
+    "afterFileEdit",
+    "beforeSubmitPrompt",
+    "stop",
+    "subagentStart",
+    "subagentStop",
+    "sessionStart",
+    "sessionEnd",
+    "preCompact",
+    "afterAgentResponse",
+    "afterAgentThought",
+];
+
+impl Harness for Cursor {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        let loop_limit = loop_limit(policy, cx);
+        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        for &(event, native) in PROFILE.events {
+            let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
+            if guards.is_empty() {
+                continue;
+            }
+            let script = format!(".hookc/cursor/{}.sh", event.word());
+            let handler = |matcher: Option<String>| {
+                let mut h = serde_json::Map::new();
+                h.insert("command".into(), json!(script));
+                if let Some(m) = matcher {
+                    h.insert("matcher".into(), json!(m));
+                }
+                h.insert("timeout".into(), json!(policy.timeout));
+                h.insert("failClosed".into(), json!(true));
+                if matches!(event, Event::Stop | Event::SubagentStop) {
+                    h.insert("loop_limit".into(), json!(loop_limit));
+                }
+                Value::Object(h)
+            };
+            for guard in &guards {
+                warn_degraded(guard, cx);
+            }
+            if event == Event::PreTool {
+                let routes = routes(&guards, cx);
+                if !(routes.shell || routes.mcp || routes.any_other || !routes.others.is_empty()) {
+                    continue;
+                }
+                if routes.shell {
+                    entries.insert(SHELL_EVENT.to_owned(), vec![handler(None)]);
+                }
+                if routes.mcp {
+                    entries.insert(MCP_EVENT.to_owned(), vec![handler(None)]);
+                }
+                if routes.any_other {
+                    // Every tool but the two checked on their own events
+                    // (Cursor's matchers are JavaScript regexes).
+                    entries.insert(
+                        TOOL_EVENT.to_owned(),
+                        vec![handler(Some("^(?!Shell$|MCP:)".to_owned()))],
+                    );
+                } else if !routes.others.is_empty() {
+                    entries.insert(
+                        TOOL_EVENT.to_owned(),
+                        vec![handler(Some(anchored_alternation(routes.others)))],
+                    );
+                }
+            } else if event == Event::PostTool {
+                let mut names = Vec::new();
+                let mut any_tool = false;
+                for guard in &guards {
+                    any_tool |= guard.tools.is_empty();
+                    for tool in &guard.tools {
+                        names.extend(post_tool_names(tool));
+                    }
+                }
+                if !any_tool && names.is_empty() {
+                    continue;
+                }
+                let matcher = (!any_tool).then(|| anchored_alternation(names));
+                entries.insert(native.to_owned(), vec![handler(matcher)]);
+            } else {
+                entries.insert(native.to_owned(), vec![handler(None)]);
+            }
+            cx.whole(
+                script.clone(),
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "cursor",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    // Cursor honours `ask` on shell commands only, and one
+                    // script serves every pre-tool event: refuse.
+                    on_error: "deny",
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        cx.add(Artifact {
+            scope: Scope::Project,
+            path: HOOKS.to_owned(),
+            content: Content::JsonEntries {
+                container: vec!["hooks".to_owned()],
+                entries,
+                ensure: vec![("version".to_owned(), json!(1))],
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let native = payload.get("hook_event_name").and_then(Value::as_str);
+        let mut call = Call {
+            event: Some(event),
+            cwd: payload
+                .get("cwd")
+                .and_then(Value::as_str)
+                .filter(|c| !c.is_empty())
+                .map(str::to_owned),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let shell_event = native == Some(SHELL_EVENT)
+                    || (native.is_none() && payload.get("command").is_some_and(Value::is_string));
+                if shell_event {
+                    call.command = Some(string_at(payload, "/command")?.to_owned());
+                    call.tool = Some(CallTool {
+                        kind: Some(ToolKind::Shell),
+                        native: "Shell".to_owned(),
+                        ..CallTool::default()
+                    });
+                } else if native == Some(MCP_EVENT) {
+                    let tool = string_at(payload, "/tool_name")?;
+                    let server = string_at(payload, "/mcp_server_name")?;
+                    call.text = Some(match payload.get("tool_input") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(other) => other.to_string(),
+                        None => String::new(),
+                    });
+                    call.tool = Some(CallTool {
+                        mcp: Some((server.to_owned(), tool.to_owned())),
+                        native: format!("MCP:{tool}"),
+                        ..CallTool::default()
+                    });
+                } else {
+                    decode_tool(payload, &mut call)?;
+                }
+            }
+            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
+            // Cursor's stop payloads carry a status, not the agent's text.
+            Event::Stop | Event::SubagentStop | Event::SessionStart => {}
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        answer(event, None, verdict)
+    }
+
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        let native = payload.get("hook_event_name").and_then(Value::as_str);
+        answer(event, native, verdict)
+    }
+
+    /// Cursor puts `cursor_version` into every payload, also for the Claude
+    /// hooks it runs; no other harness does. Failing that, Cursor's own event
+    /// names with its `conversation_id` are just as distinctive.
+    fn recognizes(&self, payload: &Value) -> bool {
+        let Some(o) = payload.as_object() else {
+            return false;
+        };
+        o.get("cursor_version").is_some_and(Value::is_string)
+            || (o.contains_key("conversation_id")
+                && o.get("hook_event_name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|e| EVENTS.contains(&e)))
+    }
+}
+
+/// One JSON object on stdout and exit 0, whatever the decision: Cursor reads
+/// exit 2 as a refusal too, but would show its stdout, the raw JSON, as the
+/// message.
+fn answer(event: Event, native: Option<&str>, verdict: Option<&Verdict>) -> Answer {
+    let reason = verdict.map(Verdict::reason).unwrap_or_default();
+    let reason = if reason.trim().is_empty() {
+        "The project's hookc policy refused this call.".to_owned()
+    } else {
+        reason
+    };
+    let deny =
+        |text: &str| json!({ "permission": "deny", "user_message": text, "agent_message": text });
+    let decision = verdict.map(|v| v.decision);
+    let out = match (event, decision) {
+        (Event::PreTool, None | Some(Decision::Allow)) => json!({ "permission": "allow" }),
+        (Event::PreTool, Some(Decision::Deny | Decision::Block)) => deny(&reason),
+        (Event::PreTool, Some(Decision::Ask)) if native == Some(SHELL_EVENT) => {
+            json!({ "permission": "ask", "user_message": reason, "agent_message": reason })
+        }
+        (Event::PreTool, Some(Decision::Ask)) => deny(&format!(
+            "This call needs the user's confirmation, and Cursor can ask only before shell commands, so it was refused. Ask the user; if they agree, they can do it themselves. The rule: {reason}"
+        )),
+        (Event::PreTool, Some(Decision::Context)) if native == Some(TOOL_EVENT) => {
+            json!({ "permission": "allow", "additional_context": reason })
+        }
+        (Event::PreTool, Some(Decision::Context)) => json!({ "permission": "allow" }),
+        (Event::Prompt, None | Some(Decision::Allow)) => json!({ "continue": true }),
+        (Event::Prompt, Some(Decision::Context)) => {
+            json!({ "continue": true, "additional_context": reason })
+        }
+        (Event::Prompt, Some(_)) => json!({ "continue": false, "user_message": reason }),
+        (Event::Stop | Event::SubagentStop, Some(Decision::Block | Decision::Deny)) => {
+            json!({ "followup_message": reason })
+        }
+        (Event::PostTool | Event::SessionStart, Some(Decision::Context | Decision::Block)) => {
+            json!({ "additional_context": reason })
+        }
+        _ => json!({}),
+    };
+    let mut stdout = out.to_string();
+    stdout.push('\n');
+    Answer {
+        stdout,
+        stderr: String::new(),
+        exit: 0,
+    }
+}
+
+/// A `preToolUse` (or `postToolUse`) call: `tool_name` and a `tool_input` object.
+fn decode_tool(payload: &Value, call: &mut Call) -> Result<(), String> {
+    let name = string_at(payload, "/tool_name")?;
+    let input = match payload.get("tool_input") {
+        Some(v @ Value::Object(_)) => v.clone(),
+        Some(Value::String(s)) => serde_json::from_str::<Value>(s)
+            .ok()
+            .filter(Value::is_object)
+            .ok_or("`tool_input` is a string that does not hold a JSON object")?,
+        Some(other) => {
+            return Err(format!(
+                "`tool_input` should be an object, found {}",
+                json_type(other)
+            ));
+        }
+        None => return Err("the payload has no `tool_input`".to_owned()),
+    };
+    if name.starts_with("MCP:") {
+        return Err(format!(
+            "Cursor's preToolUse does not say which server `{name}` belongs to; add \"cursor\" to `targets` in policy.kdl so that hookc checks MCP calls on beforeMCPExecution"
+        ));
+    }
+    let mut tool = CallTool {
+        kind: PROFILE.tool_kind(name),
+        native: name.to_owned(),
+        ..CallTool::default()
+    };
+    match tool.kind {
+        Some(ToolKind::Shell) => call.command = Some(string_at(&input, "/command")?.to_owned()),
+        Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+            let path = ["file_path", "path", "target_file"]
+                .iter()
+                .find_map(|k| input.get(*k).and_then(Value::as_str))
+                .ok_or_else(|| format!("the `{name}` input names no file (`file_path`)"))?;
+            call.paths.push(path.to_owned());
+            call.text = Some(input.to_string());
+            if tool.kind == Some(ToolKind::Write) {
+                tool.also.push(CallTool {
+                    kind: Some(ToolKind::Edit),
+                    native: name.to_owned(),
+                    ..CallTool::default()
+                });
+            }
+        }
+        _ => call.text = Some(input.to_string()),
+    }
+    if let Some(cwd) = input
+        .get("cwd")
+        .or_else(|| input.get("working_directory"))
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+    {
+        call.cwd = Some(cwd.to_owned());
+    }
+    call.tool = Some(tool);
+    Ok(())
+}
+
+/// Which Cursor events the pre-tool guards need.
+struct Routes {
+    shell: bool,
+    mcp: bool,
+    /// Some guard applies to every tool.
+    any_other: bool,
+    /// `preToolUse` matcher names of the other tools (regex fragments).
+    others: Vec<String>,
+}
+
+fn routes(guards: &[&Guard], cx: &mut EmitCx) -> Routes {
+    let mut r = Routes {
+        shell: false,
+        mcp: false,
+        any_other: false,
+        others: Vec::new(),
+    };
+    for guard in guards {
+        if guard.tools.is_empty() {
+            r.shell = true;
+            r.mcp = true;
+            r.any_other = true;
+            continue;
+        }
+        let mut missing = Vec::new();
+        let mut found_any = false;
+        for tool in &guard.tools {
+            match tool {
+                Tool::Known {
+                    tool: ToolKind::Shell,
+                } => {
+                    r.shell = true;
+                    found_any = true;
+                }
+                Tool::Known { tool } => {
+                    found_any = true;
+                    r.others
+                        .extend(PROFILE.tool_names(*tool).iter().map(|n| regex::escape(n)));
+                }
+                Tool::Mcp { .. } => {
+                    r.mcp = true;
+                    found_any = true;
+                }
+                Tool::Native {
+                    harness: HarnessId::Cursor,
+                    name,
+                } => {
+                    found_any = true;
+                    r.others.push(regex::escape(name));
+                }
+                Tool::Native { .. } => missing.push(format!("`{tool}`")),
+            }
+        }
+        if !missing.is_empty() {
+            cx.unsupported(
+                guard,
+                HarnessId::Cursor,
+                format!("Cursor has no tool {}", missing.join(", ")),
+                if found_any {
+                    "calls of those tools are not checked there".to_owned()
+                } else {
+                    "the guard will not run there".to_owned()
+                },
+            );
+        }
+    }
+    r
+}
+
+/// `postToolUse` matcher names for one guard tool (Cursor names MCP tools
+/// `MCP:<tool>` there, without the server).
+fn post_tool_names(tool: &Tool) -> Vec<String> {
+    match tool {
+        Tool::Known { tool } => PROFILE
+            .tool_names(*tool)
+            .iter()
+            .map(|n| regex::escape(n))
+            .collect(),
+        Tool::Mcp { tool, .. } => vec![format!("MCP:{}", super::glob_to_regex(tool))],
+        Tool::Native {
+            harness: HarnessId::Cursor,
+            name,
+        } => vec![regex::escape(name)],
+        Tool::Native { .. } => Vec::new(),
+    }
+}
+
+/// Warn where Cursor does something other than what a guard decides.
+fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
+    let only_shell = !guard.tools.is_empty()
+        && guard.tools.iter().all(|t| {
+            matches!(
+                t,
+                Tool::Known {
+                    tool: ToolKind::Shell
+                }
+            )
+        });
+    match (guard.event, guard.decision) {
+        (Event::PreTool, Decision::Ask) if !only_shell => cx.unsupported(
+            guard,
+            HarnessId::Cursor,
+            "Cursor asks the user only before shell commands".to_owned(),
+            "other calls this guard matches are refused instead, with a reason that tells the model to ask the user".to_owned(),
+        ),
+        (Event::PreTool, Decision::Context) if !guard.tools.iter().all(|t| {
+            !matches!(t, Tool::Known { tool: ToolKind::Shell } | Tool::Mcp { .. })
+        }) || guard.tools.is_empty() => cx.unsupported(
+            guard,
+            HarnessId::Cursor,
+            "Cursor cannot add context before a shell command or an MCP call".to_owned(),
+            "those calls go through without the text".to_owned(),
+        ),
+        (Event::PostTool, Decision::Block) => cx.unsupported(
+            guard,
+            HarnessId::Cursor,
+            "Cursor's postToolUse hooks cannot block".to_owned(),
+            "the reason is given to the model as context after the tool ran".to_owned(),
+        ),
+        _ => {}
+    }
+    if matches!(guard.event, Event::Stop | Event::SubagentStop) && !guard.regexes.is_empty() {
+        cx.unsupported(
+            guard,
+            HarnessId::Cursor,
+            "Cursor's stop events do not carry the agent's last message".to_owned(),
+            "a `regex` of a stop guard never matches there, so the guard never blocks".to_owned(),
+        );
+    }
+}
+
+/// The `loop-limit` option, checked: Cursor rejects the whole file for a
+/// `loop_limit` below 1.
+fn loop_limit(policy: &Policy, cx: &mut EmitCx) -> u64 {
+    let value = policy
+        .harness_options
+        .get(&HarnessId::Cursor)
+        .and_then(|o| o.get("loop-limit"))
+        .and_then(Value::as_u64);
+    match value {
+        Some(0) => {
+            cx.diags.push(
+                Diagnostic::new(
+                    Code::InvalidSetting,
+                    "cursor: `loop-limit 0` is not a limit Cursor accepts",
+                )
+                .help("write `loop-limit 1` or more (Cursor rejects the whole hooks file for a `loop_limit` below 1)"),
+            );
+            DEFAULT_LOOP_LIMIT
+        }
+        Some(n) => n,
+        None => DEFAULT_LOOP_LIMIT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_payloads_are_recognised() {
+        assert!(
+            Cursor.recognizes(&json!({"cursor_version": "1.0.0", "hook_event_name": "preToolUse"}))
+        );
+        assert!(Cursor.recognizes(&json!({"conversation_id": "c", "hook_event_name": "stop"})));
+        assert!(!Cursor.recognizes(
+            &json!({"session_id": "s", "hook_event_name": "PreToolUse", "transcript_path": "/t"})
+        ));
+        assert!(!Cursor.recognizes(&json!({"conversation_id": "c", "hook_event_name": "Stop"})));
+        assert!(!Cursor.recognizes(&json!([1])));
+    }
+
+    #[test]
+    fn no_objection_is_valid_cursor_json_on_every_event() {
+        for event in Event::ALL {
+            let answer = answer(*event, None, None);
+            assert_eq!(answer.exit, 0);
+            let value: Value = serde_json::from_str(&answer.stdout).unwrap();
+            assert!(value.is_object());
+            if *event == Event::PreTool {
+                assert_eq!(value["permission"], "allow");
+            }
+        }
+    }
+}

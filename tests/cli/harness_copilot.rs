@@ -1,0 +1,323 @@
+//! GitHub Copilot CLI: `.github/hooks/hookc.json`, and the hooks run the way
+//! Copilot runs them: the `bash` string through a shell in the project root,
+//! with `COPILOT_PROJECT_DIR` and `COPILOT_CLI` set, a camelCase payload.
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    BARE_PATH, Project, Run, bundled_for, fake_hookc, json_file, path_with_hookc, sh_c,
+};
+
+const HOOKS: &str = ".github/hooks/hookc.json";
+
+/// A native preToolUse payload, as Copilot CLI 1.0.102 sent it to the oracle's
+/// hook. `cwd` is where Copilot started, which is the project root (it reads
+/// `.github/hooks` only from there); the tests' projects live in /tmp/….
+fn payload(p: &Project, tool: &str, args: Value) -> String {
+    json!({
+        "sessionId": "c6e974af-d262-4cdb-87c7-86eccdecebc6",
+        "timestamp": 1_795_993_739_553_u64,
+        "cwd": p.path("."),
+        "toolName": tool,
+        "toolArgs": args
+    })
+    .to_string()
+}
+
+fn bash(p: &Project, command: &str) -> String {
+    payload(
+        p,
+        "bash",
+        json!({ "command": command, "description": "run it" }),
+    )
+}
+
+/// The command string Copilot runs for `event`.
+fn command(p: &Project, event: &str) -> String {
+    json_file(p, HOOKS)["hooks"][event][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn fire_event(p: &Project, event: &str, path: &str, extra: &[(&str, &str)], stdin: &str) -> Run {
+    let root = p.path(".");
+    let mut env = vec![
+        ("COPILOT_CLI", "1"),
+        ("COPILOT_PROJECT_DIR", root.to_str().unwrap()),
+    ];
+    env.extend_from_slice(extra);
+    sh_c(&command(p, event), &root, path, &env, stdin)
+}
+
+fn fire(p: &Project, stdin: &str) -> Run {
+    fire_event(p, "preToolUse", &path_with_hookc(), &[], stdin)
+}
+
+fn output(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?} {}", run.stdout, run.stderr))
+}
+
+fn built() -> Project {
+    let p = bundled_for("\"copilot\"");
+    p.build();
+    p
+}
+
+#[test]
+fn the_hooks_file_is_copilots_native_format() {
+    let p = built();
+    let hooks = json_file(&p, HOOKS);
+    assert_eq!(hooks["version"], 1);
+    let entry = &hooks["hooks"]["preToolUse"][0];
+    assert_eq!(
+        entry,
+        &json!({
+            "type": "command",
+            "matcher": "^(?:apply_patch|bash|create|edit|str_replace_editor|view|write_bash)$",
+            "bash": "\"${COPILOT_PROJECT_DIR:-.}\"/.hookc/copilot/pre-tool.sh",
+            "timeoutSec": 10
+        })
+    );
+    assert_eq!(hooks["hooks"].as_object().unwrap().len(), 1);
+}
+
+#[test]
+fn hookc_owns_only_its_own_file_in_github_hooks() {
+    let p = built();
+    let theirs =
+        "{ \"version\": 1, \"hooks\": { \"sessionStart\": [ { \"bash\": \"echo hi\" } ] } }\n";
+    p.write(".github/hooks/team.json", theirs);
+    let first = p.read(HOOKS);
+    let again = p.build();
+    assert_eq!(p.read(HOOKS), first);
+    assert!(
+        again.stdout.contains("(0 files changed"),
+        "{}",
+        again.stdout
+    );
+    p.write("policy.kdl", "targets \"copilot\"\n");
+    p.build();
+    assert!(!p.exists(HOOKS));
+    assert!(!p.exists(".hookc/copilot/pre-tool.sh"));
+    assert_eq!(p.read(".github/hooks/team.json"), theirs);
+}
+
+#[test]
+fn an_unrelated_command_gets_no_objection() {
+    let p = built();
+    let run = fire(&p, &bash(&p, "cargo test"));
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", "")
+    );
+}
+
+#[test]
+fn a_denial_is_json_on_stdout_and_exit_2() {
+    let p = built();
+    let run = fire(&p, &bash(&p, "git push --force origin main"));
+    assert_eq!(run.status, 2);
+    let out = output(&run);
+    assert_eq!(out["permissionDecision"], "deny");
+    assert!(
+        out["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .starts_with("Do not force-push")
+    );
+    assert_eq!(out.as_object().unwrap().len(), 2);
+}
+
+#[test]
+fn tool_args_as_a_json_string_are_read_too() {
+    let p = built();
+    let stdin = payload(&p, "bash", json!("{\"command\":\"git push -f\"}"));
+    let run = fire(&p, &stdin);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert_eq!(output(&run)["permissionDecision"], "deny");
+}
+
+#[test]
+fn file_tools_are_checked_by_path_and_ask_is_asked() {
+    let p = built();
+    let view = fire(&p, &payload(&p, "view", json!({"path": "/repo/.env"})));
+    assert_eq!(view.status, 2);
+    let example = fire(&p, &payload(&p, "view", json!({"path": ".env.example"})));
+    assert_eq!((example.status, example.stdout.as_str()), (0, ""));
+    let edit = fire(
+        &p,
+        &payload(
+            &p,
+            "edit",
+            json!({"path": "migrations/0001_init.sql", "old_str": "a", "new_str": "b"}),
+        ),
+    );
+    assert_eq!(edit.status, 0, "{}", edit.stderr);
+    let out = output(&edit);
+    assert_eq!(out["permissionDecision"], "ask");
+    assert!(
+        out["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("add a new migration")
+    );
+    let viewer = fire(
+        &p,
+        &payload(
+            &p,
+            "str_replace_editor",
+            json!({"command": "view", "path": "config/.env.prod"}),
+        ),
+    );
+    assert_eq!(viewer.status, 2, "a view through the editor is a read");
+}
+
+#[test]
+fn typing_into_a_running_shell_is_a_shell_command() {
+    let p = built();
+    let run = fire(
+        &p,
+        &payload(
+            &p,
+            "write_bash",
+            json!({"shellId": "0", "input": "git push --force\n"}),
+        ),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+}
+
+#[test]
+fn several_guards_give_every_reason() {
+    let p = built();
+    let run = fire(&p, &bash(&p, "git reset --hard && git push -f"));
+    assert_eq!(run.status, 2);
+    let reason = output(&run)["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(reason.starts_with("2 policy rules apply"), "{reason}");
+}
+
+#[test]
+fn allow_context_and_stop_answers() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+targets "copilot"
+guard "tests-are-fine" {
+    command "cargo" "test"
+    allow
+}
+guard "remind" {
+    command "cargo" "publish"
+    context "Bump the version first."
+}
+guard "no-early-stop" {
+    event "stop"
+    block "Run the tests before you stop."
+}
+"#,
+    );
+    p.build();
+    let allow = fire(&p, &bash(&p, "cargo test"));
+    assert_eq!(output(&allow), json!({"permissionDecision": "allow"}));
+    let context = fire(&p, &bash(&p, "cargo publish"));
+    assert_eq!(
+        output(&context),
+        json!({"additionalContext": "Bump the version first."})
+    );
+    let stop = json!({"sessionId": "s", "timestamp": 1, "cwd": "/repo",
+        "transcriptPath": "/t", "stopReason": "end_turn", "stop_hook_active": false})
+    .to_string();
+    let run = fire_event(&p, "agentStop", &path_with_hookc(), &[], &stop);
+    assert_eq!(run.status, 0);
+    assert_eq!(
+        output(&run),
+        json!({"decision": "block", "reason": "Run the tests before you stop."})
+    );
+}
+
+#[test]
+fn garbage_stdin_is_refused_with_fixed_json_the_model_can_read() {
+    let p = built();
+    let run = fire(&p, "this is not a payload");
+    assert_eq!(run.status, 2);
+    let out = output(&run);
+    assert_eq!(out["permissionDecision"], "deny");
+    assert!(
+        out["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("hookc could not check this call")
+    );
+    assert!(run.stderr.contains("not JSON"), "{}", run.stderr);
+}
+
+#[test]
+fn a_missing_or_crashing_hookc_is_refused_the_same_way() {
+    let p = built();
+    let missing = fire_event(&p, "preToolUse", BARE_PATH, &[], &bash(&p, "ls"));
+    assert_eq!(missing.status, 2);
+    assert_eq!(output(&missing)["permissionDecision"], "deny");
+    assert!(
+        missing.stderr.contains("the hookc program was not found"),
+        "{}",
+        missing.stderr
+    );
+    let fake = fake_hookc(&p, "crash", "kill -9 $$");
+    let killed = fire_event(
+        &p,
+        "preToolUse",
+        BARE_PATH,
+        &[("HOOKC_BIN", fake.to_str().unwrap())],
+        &bash(&p, "ls"),
+    );
+    assert_eq!(killed.status, 2);
+    assert_eq!(output(&killed)["permissionDecision"], "deny");
+}
+
+#[test]
+fn the_command_works_without_copilot_project_dir() {
+    let p = built();
+    let root = p.path(".");
+    let run = sh_c(
+        &command(&p, "preToolUse"),
+        &root,
+        &path_with_hookc(),
+        &[],
+        &bash(&p, "git push -f"),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+}
+
+#[test]
+fn what_copilot_cannot_do_is_a_warning_on_the_guard() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+targets "copilot"
+guard "no-secrets-in-prompts" {
+    event "prompt"
+    regex "BEGIN PRIVATE KEY"
+    deny "Do not paste private keys; reference the key file instead."
+}
+guard "check-output" {
+    event "post-tool"
+    tool "shell"
+    regex "FAILED"
+    block "A command failed; fix it before going on."
+}
+"#,
+    );
+    let run = p.build();
+    for text in [
+        "copilot: Copilot's userPromptSubmitted hooks cannot refuse a prompt",
+        "copilot: Copilot's postToolUse hooks cannot block",
+    ] {
+        assert!(run.stderr.contains(text), "{text}\n{}", run.stderr);
+    }
+}

@@ -22,8 +22,8 @@ pub fn apply(plan: &Plan) -> std::io::Result<()> {
                     std::io::Error::new(e.kind(), format!("{}: {e}", target.display()))
                 })?;
             }
-            (Action::Delete, _) | (_, None) => match std::fs::remove_file(&target) {
-                Ok(()) => remove_empty_parents(&plan.root, &target),
+            (Action::Delete, _) | (_, None) => match std::fs::remove_file(target) {
+                Ok(()) => remove_empty_parents(&plan.root, target),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => {
                     return Err(std::io::Error::new(

@@ -28,10 +28,11 @@ pub struct Artifact {
 }
 
 /// Which directory an artifact's path is relative to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "scope")]
 pub enum Scope {
     /// The project root (`--out`).
+    #[default]
     Project,
     /// A harness's user-level config directory: `$env` when set, else `$HOME/default`.
     /// Written only with `hookc build --user`, after a backup of the existing file.
@@ -39,12 +40,6 @@ pub enum Scope {
         env: &'static str,
         default: &'static str,
     },
-}
-
-impl Default for Scope {
-    fn default() -> Self {
-        Scope::Project
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

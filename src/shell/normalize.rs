@@ -674,13 +674,17 @@ fn git_globals(rest: &[Word]) -> usize {
 /// Do these git global options define an alias (`-c alias.x=…`,
 /// `--config-env=alias.x=VAR`)?
 fn defines_git_alias(globals: &[Word]) -> bool {
-    let is_alias = |kv: &str| kv.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("alias."));
+    let is_alias = |kv: &str| {
+        kv.get(..6)
+            .is_some_and(|p| p.eq_ignore_ascii_case("alias."))
+    };
     globals.iter().enumerate().any(|(k, w)| {
         let t = w.text.as_str();
         let value = if t == "-c" || t == "--config-env" {
             globals.get(k + 1).map(|v| v.text.as_str())
         } else {
-            t.strip_prefix("--config-env=").or_else(|| t.strip_prefix("-c"))
+            t.strip_prefix("--config-env=")
+                .or_else(|| t.strip_prefix("-c"))
         };
         value.is_some_and(is_alias)
     })

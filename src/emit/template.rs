@@ -16,6 +16,8 @@ const REFUSALS: &[(&str, &str)] = &[(
     "claude",
     include_str!("../../templates/claude/refuse.sh.hbs"),
 )];
+/// Whole files a harness renders itself with [`render_file`] (name, template).
+const FILES: &[(&str, &str)] = &[];
 
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();
@@ -28,6 +30,10 @@ fn registry() -> &'static Handlebars<'static> {
         for (harness, text) in REFUSALS {
             hb.register_template_string(&format!("{harness}/refuse"), *text)
                 .expect("refusal templates parse");
+        }
+        for (name, text) in FILES {
+            hb.register_template_string(name, *text)
+                .expect("file templates parse");
         }
         hb
     })
@@ -62,4 +68,12 @@ pub fn render_shim(shim: &Shim) -> String {
     }
     hb.render("shim", &Full { shim, refuse })
         .expect("shim template renders")
+}
+
+/// Render one of the [`FILES`] templates. Callers pass only fixed words and
+/// values they have already quoted for the target language.
+pub fn render_file(name: &str, data: &impl Serialize) -> String {
+    registry()
+        .render(name, data)
+        .unwrap_or_else(|e| panic!("template {name} renders: {e}"))
 }

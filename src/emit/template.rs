@@ -12,10 +12,16 @@ use handlebars::Handlebars;
 use serde::Serialize;
 
 const SHIM: &str = include_str!("../../templates/shim.sh.hbs");
-const REFUSALS: &[(&str, &str)] = &[(
-    "claude",
-    include_str!("../../templates/claude/refuse.sh.hbs"),
-)];
+const REFUSALS: &[(&str, &str)] = &[
+    (
+        "claude",
+        include_str!("../../templates/claude/refuse.sh.hbs"),
+    ),
+    (
+        "gemini",
+        include_str!("../../templates/gemini/refuse.sh.hbs"),
+    ),
+];
 /// Whole files a harness renders itself with [`render_file`] (name, template).
 const FILES: &[(&str, &str)] = &[];
 

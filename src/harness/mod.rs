@@ -5,6 +5,8 @@
 //! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
 
 mod claude;
+mod common;
+mod gemini;
 
 use serde_json::Value;
 
@@ -13,6 +15,7 @@ use crate::eval::{Call, Verdict};
 use crate::ir::{Event, HarnessId, Policy, ToolKind};
 
 pub use claude::Claude;
+pub use gemini::Gemini;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -118,7 +121,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude];
+static ALL: &[&dyn Harness] = &[&Claude, &Gemini];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

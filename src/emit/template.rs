@@ -21,6 +21,10 @@ const REFUSALS: &[(&str, &str)] = &[
         "gemini",
         include_str!("../../templates/gemini/refuse.sh.hbs"),
     ),
+    (
+        "antigravity",
+        include_str!("../../templates/antigravity/refuse.sh.hbs"),
+    ),
 ];
 /// Whole files a harness renders itself with [`render_file`] (name, template).
 const FILES: &[(&str, &str)] = &[];

@@ -1,12 +1,13 @@
 //! Pieces several emitters share: which guards an event has and which native
-//! tool names its matcher needs, and capability warnings.
+//! tool names its matcher needs, capability warnings, and the small fixed
+//! shell command that finds a project's shim from the working directory.
 //!
 //! Nothing here knows a harness: names, events and wording come from the
 //! caller's [`Profile`].
 
 use super::Profile;
 use crate::emit::EmitCx;
-use crate::ir::{Decision, Event, Guard, Policy, Tool};
+use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool};
 
 /// The guards of one event and the tool names a matcher must route to them.
 pub struct Route {
@@ -119,6 +120,32 @@ pub fn warn_decisions(
     }
 }
 
+/// A POSIX-sh command that finds the project around the working directory
+/// and runs its shim `.hookc/<harness>/<event>.sh` there.
+///
+/// It walks up from `$PWD` to the first directory holding `.hookc` (the
+/// project) or `.git` (a repository without hookc). In a project whose
+/// `.hookc/<harness>/` has the shim, it exports `HOOKC_PROJECT_DIR`, sets
+/// `f` to the shim's path and runs `found`; otherwise it runs `not_found`
+/// (both fixed text from the caller). The command holds no path of the build
+/// machine and no policy text, so it is the same for every project and build.
+pub fn locate_shim(harness: HarnessId, event: Event, found: &str, not_found: &str) -> String {
+    format!(
+        "d=$PWD; while :; do \
+         if [ -d \"$d/.hookc\" ]; then f=\"$d/.hookc/{harness}/{event}.sh\"; \
+         if [ -f \"$f\" ]; then export HOOKC_PROJECT_DIR=\"$d\"; {found}; fi; break; fi; \
+         if [ -e \"$d/.git\" ] || [ -z \"$d\" ]; then break; fi; d=${{d%/*}}; \
+         done; {not_found}"
+    )
+}
+
+/// The project root a shim started through [`locate_shim`] was found in.
+pub fn located_project() -> Option<String> {
+    std::env::var("HOOKC_PROJECT_DIR")
+        .ok()
+        .filter(|d| !d.is_empty())
+}
+
 /// Split `prefix<server><sep><tool>` at the first `sep` after the prefix.
 pub fn split_mcp(name: &str, prefix: &str, sep: &str) -> Option<(String, String)> {
     let rest = name.strip_prefix(prefix)?;
@@ -129,6 +156,60 @@ pub fn split_mcp(name: &str, prefix: &str, sep: &str) -> Option<(String, String)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
+
+    fn run_in(dir: &std::path::Path, command: &str) -> (i32, String) {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(dir)
+            .env("PWD", dir)
+            .env_remove("HOOKC_PROJECT_DIR")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    }
+
+    #[test]
+    fn locate_shim_runs_the_nearest_projects_shim_and_stops_at_a_repository() {
+        let root = tempfile::tempdir().unwrap();
+        let project = root.path().join("proj");
+        let shim_dir = project.join(".hookc/kimi");
+        std::fs::create_dir_all(&shim_dir).unwrap();
+        std::fs::write(
+            shim_dir.join("pre-tool.sh"),
+            "printf 'shim %s %s\\n' \"$HOOKC_PROJECT_DIR\" \"${0##*/}\"\n",
+        )
+        .unwrap();
+        let deep = project.join("src/a b/c");
+        std::fs::create_dir_all(&deep).unwrap();
+        let command = locate_shim(
+            HarnessId::Kimi,
+            Event::PreTool,
+            "exec sh \"$f\"",
+            "echo none",
+        );
+
+        let (status, out) = run_in(&deep, &command);
+        assert_eq!(status, 0);
+        assert_eq!(out, format!("shim {} pre-tool.sh\n", project.display()));
+
+        // A project without the event's shim does not fall through to a parent.
+        let stop = locate_shim(HarnessId::Kimi, Event::Stop, "exec sh \"$f\"", "echo none");
+        assert_eq!(run_in(&deep, &stop).1, "none\n");
+
+        // A repository without hookc stops the walk before the outer project.
+        let inner = project.join("vendor/other");
+        std::fs::create_dir_all(inner.join(".git")).unwrap();
+        assert_eq!(run_in(&inner, &command).1, "none\n");
+
+        // Outside any project.
+        assert_eq!(run_in(root.path(), &command).1, "none\n");
+    }
+
     #[test]
     fn mcp_names_split_at_the_first_separator() {
         assert_eq!(

@@ -4,6 +4,7 @@
 //! outside this module knows a harness's event names, tool names, file
 //! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
 
+mod antigravity;
 mod claude;
 mod common;
 mod gemini;
@@ -14,6 +15,7 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
 use crate::ir::{Event, HarnessId, Policy, ToolKind};
 
+pub use antigravity::Antigravity;
 pub use claude::Claude;
 pub use gemini::Gemini;
 
@@ -121,7 +123,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude, &Gemini];
+static ALL: &[&dyn Harness] = &[&Claude, &Gemini, &Antigravity];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

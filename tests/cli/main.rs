@@ -5,6 +5,7 @@ mod support;
 mod build;
 mod explain;
 mod guard;
+mod harness_antigravity;
 mod harness_gemini;
 mod out_dir;
 mod shim;

@@ -25,6 +25,7 @@ const REFUSALS: &[(&str, &str)] = &[
         "antigravity",
         include_str!("../../templates/antigravity/refuse.sh.hbs"),
     ),
+    ("kimi", include_str!("../../templates/kimi/refuse.sh.hbs")),
 ];
 /// Whole files a harness renders itself with [`render_file`] (name, template).
 const FILES: &[(&str, &str)] = &[];

@@ -8,6 +8,7 @@ mod antigravity;
 mod claude;
 mod common;
 mod gemini;
+mod kimi;
 
 use serde_json::Value;
 
@@ -18,6 +19,7 @@ use crate::ir::{Event, HarnessId, Policy, ToolKind};
 pub use antigravity::Antigravity;
 pub use claude::Claude;
 pub use gemini::Gemini;
+pub use kimi::Kimi;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -123,7 +125,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude, &Gemini, &Antigravity];
+static ALL: &[&dyn Harness] = &[&Claude, &Gemini, &Antigravity, &Kimi];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

@@ -7,6 +7,7 @@ mod explain;
 mod guard;
 mod harness_antigravity;
 mod harness_gemini;
+mod harness_kimi;
 mod out_dir;
 mod shim;
 mod ui;

@@ -28,7 +28,10 @@ const REFUSALS: &[(&str, &str)] = &[
     ("kimi", include_str!("../../templates/kimi/refuse.sh.hbs")),
 ];
 /// Whole files a harness renders itself with [`render_file`] (name, template).
-const FILES: &[(&str, &str)] = &[];
+const FILES: &[(&str, &str)] = &[(
+    "opencode/plugin.js",
+    include_str!("../../templates/opencode/plugin.js.hbs"),
+)];
 
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();

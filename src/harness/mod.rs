@@ -9,6 +9,7 @@ mod claude;
 mod common;
 mod gemini;
 mod kimi;
+mod opencode;
 
 use serde_json::Value;
 
@@ -20,6 +21,7 @@ pub use antigravity::Antigravity;
 pub use claude::Claude;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
+pub use opencode::Opencode;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -125,7 +127,7 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude, &Gemini, &Antigravity, &Kimi];
+static ALL: &[&dyn Harness] = &[&Claude, &Gemini, &Antigravity, &Kimi, &Opencode];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

@@ -8,6 +8,7 @@ mod guard;
 mod harness_antigravity;
 mod harness_gemini;
 mod harness_kimi;
+mod harness_opencode;
 mod out_dir;
 mod shim;
 mod ui;

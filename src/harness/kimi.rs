@@ -26,7 +26,10 @@
 //! to guard and it exits 0. Because the tables do not depend on the policy,
 //! `hookc build --user` in any project installs the same bytes, and each
 //! project's guards decide on its own calls: the matcher is empty (every
-//! tool goes to hookc, which routes by tool itself).
+//! tool goes to hookc, which routes by tool itself), and the timeout is
+//! Kimi's maximum rather than one policy's: Kimi lets a call through when its
+//! hook times out, and a policy-specific value would make two projects
+//! rewrite each other's install (which hookc would then report as a hand edit).
 
 use serde_json::{Value, json};
 use toml_edit::Table;
@@ -123,7 +126,7 @@ impl Harness for Kimi {
         if !any {
             return;
         }
-        let tables = tables(policy.timeout);
+        let tables = tables();
         cx.whole(REVIEW_COPY, review_copy(policy, &tables), false);
         cx.add(Artifact {
             scope: Scope::User {
@@ -210,8 +213,11 @@ impl Harness for Kimi {
     }
 }
 
+/// Kimi's largest `timeout`, in seconds; see the module documentation.
+const TIMEOUT: u32 = 600;
+
 /// The tables hookc installs: one dispatcher per event Kimi Code can act on.
-fn tables(timeout: u32) -> Vec<Value> {
+fn tables() -> Vec<Value> {
     PROFILE
         .events
         .iter()
@@ -220,7 +226,7 @@ fn tables(timeout: u32) -> Vec<Value> {
                 "event": native,
                 "matcher": "",
                 "command": common::locate_shim(HarnessId::Kimi, event, "exec sh \"$f\"", "exit 0"),
-                "timeout": timeout,
+                "timeout": TIMEOUT,
             })
         })
         .collect()
@@ -299,7 +305,7 @@ mod tests {
 
     #[test]
     fn tables_hold_exactly_the_four_keys_kimi_accepts() {
-        for table in tables(10) {
+        for table in tables() {
             let keys: Vec<&str> = table
                 .as_object()
                 .unwrap()

@@ -125,7 +125,9 @@ fn the_project_copy_holds_exactly_the_keys_kimi_accepts() {
     for table in &tables {
         let keys: Vec<&str> = table.iter().map(|(k, _)| k).collect();
         assert_eq!(keys, ["event", "matcher", "command", "timeout"]);
-        assert_eq!(table["timeout"].as_integer(), Some(9));
+        // Kimi's maximum whatever the policy says: the install is shared by
+        // every project, and Kimi lets a call through on a timeout.
+        assert_eq!(table["timeout"].as_integer(), Some(600));
         assert_eq!(table["matcher"].as_str(), Some(""));
         assert!(table["command"].as_str().unwrap().contains("/.hookc/kimi/"));
     }
@@ -184,9 +186,12 @@ fn user_install_merges_keeps_a_backup_is_idempotent_and_retracts_to_the_original
         again.stdout
     );
 
-    // Another project installs the same bytes.
+    // Another project, with another policy, installs the same bytes.
     let other = Project::new();
-    other.write("policy.kdl", &policy(FORCE_PUSH));
+    other.write(
+        "policy.kdl",
+        &format!("targets \"kimi\"\ntimeout 30\n{FORCE_PUSH}"),
+    );
     home.hookc(&other, &["build", "--user"]);
     assert_eq!(home.read(), installed);
 

@@ -26,7 +26,21 @@ const REFUSALS: &[(&str, &str)] = &[
         "cursor",
         include_str!("../../templates/cursor/refuse.sh.hbs"),
     ),
+    (
+        "gemini",
+        include_str!("../../templates/gemini/refuse.sh.hbs"),
+    ),
+    (
+        "antigravity",
+        include_str!("../../templates/antigravity/refuse.sh.hbs"),
+    ),
+    ("kimi", include_str!("../../templates/kimi/refuse.sh.hbs")),
 ];
+/// Whole files a harness renders itself with [`render_file`] (name, template).
+const FILES: &[(&str, &str)] = &[(
+    "opencode/plugin.js",
+    include_str!("../../templates/opencode/plugin.js.hbs"),
+)];
 
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();
@@ -39,6 +53,10 @@ fn registry() -> &'static Handlebars<'static> {
         for (harness, text) in REFUSALS {
             hb.register_template_string(&format!("{harness}/refuse"), *text)
                 .expect("refusal templates parse");
+        }
+        for (name, text) in FILES {
+            hb.register_template_string(name, *text)
+                .expect("file templates parse");
         }
         hb
     })
@@ -73,4 +91,12 @@ pub fn render_shim(shim: &Shim) -> String {
     }
     hb.render("shim", &Full { shim, refuse })
         .expect("shim template renders")
+}
+
+/// Render one of the [`FILES`] templates. Callers pass only fixed words and
+/// values they have already quoted for the target language.
+pub fn render_file(name: &str, data: &impl Serialize) -> String {
+    registry()
+        .render(name, data)
+        .unwrap_or_else(|e| panic!("template {name} renders: {e}"))
 }

@@ -4,10 +4,15 @@
 //! outside this module knows a harness's event names, tool names, file
 //! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
 
+mod antigravity;
 mod claude;
 mod codex;
+mod common;
 mod copilot;
 mod cursor;
+mod gemini;
+mod kimi;
+mod opencode;
 
 use serde_json::Value;
 
@@ -15,10 +20,14 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
 use crate::ir::{Event, HarnessId, Policy, ToolKind};
 
+pub use antigravity::Antigravity;
 pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
 pub use cursor::Cursor;
+pub use gemini::Gemini;
+pub use kimi::Kimi;
+pub use opencode::Opencode;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -133,7 +142,16 @@ impl OptionKind {
     }
 }
 
-static ALL: &[&dyn Harness] = &[&Claude, &Codex, &Copilot, &Cursor];
+static ALL: &[&dyn Harness] = &[
+    &Claude,
+    &Codex,
+    &Copilot,
+    &Cursor,
+    &Gemini,
+    &Antigravity,
+    &Kimi,
+    &Opencode,
+];
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {

@@ -16,6 +16,22 @@ fn out_matches_a_fresh_build_of_the_bundled_policy() {
             continue;
         }
         golden(&out.join(rel), text);
+        // Shims must be executable in out/ too, or `hookc check --out out` fails.
+        let executable = |path: &Path| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(path).unwrap().permissions().mode() & 0o111 != 0
+        };
+        let want = executable(&p.dir.path().join(rel));
+        if crate::support::overwrite() && want {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(out.join(rel), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+        assert_eq!(
+            executable(&out.join(rel)),
+            want,
+            "out/{rel}: executable bit differs from a build"
+        );
     }
     if !crate::support::overwrite() {
         let expected: Vec<_> = built

@@ -1,0 +1,333 @@
+//! Antigravity CLI (`agy`): a hook group merged into `.agents/hooks.json`.
+//!
+//! There is no local oracle for Antigravity: this file follows
+//! `shared/harnesses/antigravity.md` (agy 1.1.x–1.2.x, docs and third-party
+//! observations) and says where it had to choose. Facts it relies on:
+//! - The file maps group names to `{ "enabled"?, "<Event>": [...] }`; hookc
+//!   writes one group, `hookc`. `PreToolUse` takes `{matcher, hooks}` groups,
+//!   `Stop` a flat list of handlers.
+//! - The parser is strict Go `encoding/json`, and one bad value drops the
+//!   whole file, every user group with it. hookc writes only the documented
+//!   keys (`matcher`, `hooks`, `type`, `command`, `timeout`), `timeout` as
+//!   whole seconds.
+//! - The payload is camelCase and has no event name and no `cwd`:
+//!   `{workspacePaths, toolCall: {name, args}, ...}`. The shell tool is
+//!   `run_command` with `args.CommandLine`; argument keys are PascalCase.
+//! - The answer is exactly one JSON object on stdout. `deny` blocks, `ask`
+//!   prompts unless the user granted the call before, `force_ask` always
+//!   prompts, `allow` approves. Exit statuses have no documented meaning, so
+//!   hookc always exits 0. With nothing on stdout the call takes agy's normal
+//!   approval path (observed on 1.2.3), which is what hookc answers when no
+//!   guard matched.
+//! - The working directory and shell of workspace hooks are not documented:
+//!   the command finds the project from its working directory and refuses
+//!   when it cannot.
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use super::common::{self, Route};
+use super::{Answer, Harness, Profile, anchored_alternation, string_at};
+use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Antigravity;
+
+/// Hook entries hookc owns are recognised by this path in their command.
+const MARKER: &str = "/.hookc/antigravity/";
+const HOOKS: &str = ".agents/hooks.json";
+/// The hook group hookc's entries live in.
+const GROUP: &str = "hookc";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Antigravity,
+    name: "Antigravity",
+    events: &[(Event::PreTool, "PreToolUse"), (Event::Stop, "Stop")],
+    tools: &[
+        (ToolKind::Shell, &["run_command"]),
+        (ToolKind::Read, &["view_file"]),
+        (ToolKind::Write, &["write_to_file"]),
+        (
+            ToolKind::Edit,
+            &[
+                "replace_file_content",
+                "multi_replace_file_content",
+                "edit_file",
+            ],
+        ),
+        (ToolKind::WebFetch, &["read_url_content"]),
+    ],
+    can_block: &[Event::PreTool, Event::Stop],
+    honours_ask: &[Event::PreTool],
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs Antigravity in this repo (or set HOOKC_BIN)",
+        "Antigravity loads .agents/hooks.json only in a trusted workspace; check with /hooks that the `hookc` group is listed",
+    ],
+};
+
+/// Keys of a file tool's arguments that name the file, in the order hookc tries them.
+const PATH_KEYS: &[&str] = &["TargetFile", "AbsolutePath", "FilePath", "Path"];
+
+impl Harness for Antigravity {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(policy, &PROFILE, cx, &|event, decision| {
+            (event == Event::PreTool && decision == Decision::Context).then_some(
+                "Antigravity reads no added context before a tool runs; the call goes ahead without it",
+            )
+        });
+        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        for &(event, native) in PROFILE.events {
+            let Some(Route {
+                names, any_tool, ..
+            }) = common::route(policy, event, &PROFILE, cx, &matcher_names)
+            else {
+                continue;
+            };
+            let script = format!(".hookc/antigravity/{}.sh", event.word());
+            let on_error = if event == Event::PreTool {
+                policy.on_error.word()
+            } else {
+                "deny"
+            };
+            let handler = json!({
+                "type": "command",
+                "command": command(event, on_error),
+                "timeout": policy.timeout,
+            });
+            let entry = if event.has_tools() {
+                let matcher = if any_tool {
+                    String::new()
+                } else {
+                    anchored_alternation(names)
+                };
+                json!({ "matcher": matcher, "hooks": [handler] })
+            } else {
+                handler
+            };
+            entries.insert(native.to_owned(), vec![entry]);
+            cx.whole(
+                script,
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "antigravity",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    on_error,
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        cx.add(Artifact {
+            scope: Scope::Project,
+            path: HOOKS.to_owned(),
+            content: Content::JsonEntries {
+                container: vec![GROUP.to_owned()],
+                entries,
+                ensure: Vec::new(),
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let workspace = payload
+            .get("workspacePaths")
+            .and_then(Value::as_array)
+            .and_then(|paths| paths.first())
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut call = Call {
+            event: Some(event),
+            root: common::located_project().or(workspace),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let tool_call = payload
+                    .get("toolCall")
+                    .filter(|v| v.is_object())
+                    .ok_or("the payload has no `toolCall` object")?;
+                let name = string_at(tool_call, "/name")?;
+                let args = match tool_call.get("args") {
+                    None | Some(Value::Null) => Value::Object(Default::default()),
+                    Some(args @ Value::Object(_)) => args.clone(),
+                    Some(_) => return Err("`toolCall.args` should be an object".to_owned()),
+                };
+                let kind = PROFILE.tool_kind(name);
+                match kind {
+                    Some(ToolKind::Shell) => {
+                        call.command = Some(string_at(&args, "/CommandLine")?.to_owned());
+                    }
+                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+                        let path = PATH_KEYS
+                            .iter()
+                            .find_map(|key| args.get(*key).and_then(Value::as_str))
+                            .ok_or_else(|| {
+                                format!(
+                                    "`toolCall.args` of `{name}` names no file (looked for {})",
+                                    PATH_KEYS.join(", ")
+                                )
+                            })?;
+                        call.paths.push(path.to_owned());
+                        call.text = Some(args.to_string());
+                    }
+                    _ => call.text = Some(args.to_string()),
+                }
+                call.tool = Some(CallTool {
+                    kind,
+                    mcp: None,
+                    native: name.to_owned(),
+                    also: Vec::new(),
+                });
+            }
+            // The stop payload carries no message, only counters.
+            Event::Stop | Event::SubagentStop | Event::Prompt | Event::SessionStart => {}
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let reply = |value: Value| Answer {
+            stdout: format!("{value}\n"),
+            stderr: String::new(),
+            exit: 0,
+        };
+        if event == Event::Stop {
+            return match verdict {
+                Some(v) if v.decision.refuses() => {
+                    reply(json!({ "decision": "continue", "reason": v.reason() }))
+                }
+                _ => reply(json!({ "decision": "" })),
+            };
+        }
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        match verdict.decision {
+            Decision::Deny | Decision::Block => {
+                reply(json!({ "decision": "deny", "reason": verdict.reason() }))
+            }
+            // A policy `ask` is not to be skipped by an earlier "always allow".
+            Decision::Ask => reply(json!({ "decision": "force_ask", "reason": verdict.reason() })),
+            Decision::Allow => reply(json!({ "decision": "allow" })),
+            Decision::Context => Answer::default(),
+        }
+    }
+}
+
+/// The hook command: find the project's shim and run it. hookc answers
+/// Antigravity with exit 0 only, so any other status of the shim (an older
+/// hookc that does not know Antigravity exits 2 with a usage message) is
+/// refused here, and so is a working directory outside every project.
+fn command(event: Event, on_error: &str) -> String {
+    let failed = print(&refusal(
+        event,
+        on_error,
+        "hookc could not check this call, so it was refused: its guard stopped without an answer (hookc is missing, too old to know Antigravity, or crashed). Run hookc build in the workspace and check that hookc runs. Tell the user about this; do not try to get around the guard.",
+    ));
+    let not_found = print(&refusal(
+        event,
+        on_error,
+        "hookc could not check this call, so it was refused: the hook could not find the guards of this workspace (.hookc/antigravity/ in or above its working directory). Run agy inside the workspace and run hookc build there. Tell the user about this; do not try to get around the guard.",
+    ));
+    common::locate_shim(
+        HarnessId::Antigravity,
+        event,
+        &format!("if sh \"$f\"; then exit 0; fi; {failed}; exit 0"),
+        &format!("{not_found}; exit 0"),
+    )
+}
+
+/// The fixed answer for a hook that could not get hookc's: deny (or
+/// force a prompt with `on-error "ask"`), except on stop, where refusing
+/// would keep the agent working with no limit, so it lets it stop.
+fn refusal(event: Event, on_error: &str, reason: &str) -> Value {
+    match (event, on_error) {
+        (Event::Stop, _) => json!({ "decision": "" }),
+        (_, "ask") => json!({
+            "decision": "force_ask",
+            "reason": "hookc could not check this call, so the user has to confirm it.",
+        }),
+        _ => json!({ "decision": "deny", "reason": reason }),
+    }
+}
+
+/// A shell command printing `value` as one line. The texts are hookc's own
+/// and hold no single quote.
+fn print(value: &Value) -> String {
+    let text = value.to_string();
+    assert!(
+        !text.contains('\''),
+        "hookc's fixed refusal texts hold no quote"
+    );
+    format!("printf '%s\\n' '{text}'")
+}
+
+/// The names a matcher needs for one guard tool. How Antigravity names MCP
+/// tools is not known, so MCP guards get no route there.
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    common::tool_names(&PROFILE, tool, &|_, _| None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_one_json_object_each() {
+        for (event, on_error) in [
+            (Event::PreTool, "deny"),
+            (Event::PreTool, "ask"),
+            (Event::Stop, "deny"),
+        ] {
+            let command = print(&refusal(event, on_error, "Do X."));
+            let out = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(&command)
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            let value: Value = serde_json::from_str(&text).unwrap();
+            assert!(value["decision"].is_string(), "{text}");
+        }
+    }
+
+    #[test]
+    fn answers_use_only_documented_keys() {
+        let verdict = |decision| Verdict {
+            decision,
+            hits: vec![crate::eval::Hit {
+                guard: "g".into(),
+                decision,
+                reason: "Do X instead.".into(),
+                message: Some("shown to the user".into()),
+            }],
+        };
+        for decision in Decision::ALL {
+            for event in [Event::PreTool, Event::Stop] {
+                let answer = Antigravity.answer(event, Some(&verdict(*decision)));
+                assert_eq!(answer.exit, 0);
+                if answer.stdout.is_empty() {
+                    continue;
+                }
+                let value: Value = serde_json::from_str(&answer.stdout).unwrap();
+                for key in value.as_object().unwrap().keys() {
+                    assert!(["decision", "reason"].contains(&key.as_str()), "{key}");
+                }
+            }
+        }
+    }
+}

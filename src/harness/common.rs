@@ -1,0 +1,226 @@
+//! Pieces several emitters share: which guards an event has and which native
+//! tool names its matcher needs, capability warnings, and the small fixed
+//! shell command that finds a project's shim from the working directory.
+//!
+//! Nothing here knows a harness: names, events and wording come from the
+//! caller's [`Profile`].
+
+use super::Profile;
+use crate::emit::EmitCx;
+use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool};
+
+/// The guards of one event and the tool names a matcher must route to them.
+pub struct Route {
+    /// Regex fragments (already escaped), one per native tool name; sorted by
+    /// [`super::anchored_alternation`] when written.
+    pub names: Vec<String>,
+    /// Some guard applies to every tool: write no matcher (or a match-all one).
+    pub any_tool: bool,
+}
+
+/// Route the guards of `event` for `profile`. `names_of` gives the matcher
+/// fragments for one guard tool (empty: the harness has no such tool). `None`
+/// when the event has no guard that can run on this harness; a guard none of
+/// whose tools exists there gets a warning.
+pub fn route(
+    policy: &Policy,
+    event: Event,
+    profile: &Profile,
+    cx: &mut EmitCx,
+    names_of: &dyn Fn(&Tool) -> Vec<String>,
+) -> Option<Route> {
+    profile.event_name(event)?;
+    let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
+    if guards.is_empty() {
+        return None;
+    }
+    let mut names = Vec::new();
+    let mut any_tool = false;
+    for guard in &guards {
+        if guard.tools.is_empty() {
+            any_tool = true;
+            continue;
+        }
+        let before = names.len();
+        for tool in &guard.tools {
+            names.extend(names_of(tool));
+        }
+        if event.has_tools() && names.len() == before {
+            cx.unsupported(
+                guard,
+                profile.id,
+                format!("none of this guard's tools exists in {}", profile.name),
+                "the guard will not run there".to_owned(),
+            );
+        }
+    }
+    if event.has_tools() && !any_tool && names.is_empty() {
+        return None;
+    }
+    Some(Route { names, any_tool })
+}
+
+/// The matcher fragments of one guard tool: the profile's names for a known
+/// tool, `mcp(server, tool)` for an MCP tool (`None`: the harness's MCP names
+/// are not known), and the name itself for a native tool of this harness.
+pub fn tool_names(
+    profile: &Profile,
+    tool: &Tool,
+    mcp: &dyn Fn(&str, &str) -> Option<String>,
+) -> Vec<String> {
+    match tool {
+        Tool::Known { tool } => profile
+            .tool_names(*tool)
+            .iter()
+            .map(|n| regex::escape(n))
+            .collect(),
+        Tool::Mcp { server, tool } => mcp(server, tool).into_iter().collect(),
+        Tool::Native { harness, name } if *harness == profile.id => vec![regex::escape(name)],
+        Tool::Native { .. } => Vec::new(),
+    }
+}
+
+/// Warn about every guard on an event `profile` has no hook for.
+pub fn warn_unsupported_events(policy: &Policy, profile: &Profile, cx: &mut EmitCx) {
+    for guard in &policy.guards {
+        if profile.event_name(guard.event).is_none() {
+            cx.unsupported(
+                guard,
+                profile.id,
+                format!("{} has no hook for `{}`", profile.name, guard.event),
+                "the guard will not run there".to_owned(),
+            );
+        }
+    }
+}
+
+/// Warn about guards whose decision the harness cannot carry out on their
+/// event, saying what hookc does instead.
+pub fn warn_decisions(
+    policy: &Policy,
+    profile: &Profile,
+    cx: &mut EmitCx,
+    instead: &dyn Fn(Event, Decision) -> Option<&'static str>,
+) {
+    for guard in &policy.guards {
+        if profile.event_name(guard.event).is_none() {
+            continue;
+        }
+        if let Some(what) = instead(guard.event, guard.decision) {
+            cx.unsupported(
+                guard,
+                profile.id,
+                format!(
+                    "{} cannot `{}` on `{}`",
+                    profile.name, guard.decision, guard.event
+                ),
+                what.to_owned(),
+            );
+        }
+    }
+}
+
+/// A POSIX-sh command that finds the project around the working directory
+/// and runs its shim `.hookc/<harness>/<event>.sh` there.
+///
+/// It walks up from `$PWD` to the first directory holding `.hookc` (the
+/// project) or `.git` (a repository without hookc). In a project whose
+/// `.hookc/<harness>/` has the shim, it exports `HOOKC_PROJECT_DIR`, sets
+/// `f` to the shim's path and runs `found`; otherwise it runs `not_found`
+/// (both fixed text from the caller). The command holds no path of the build
+/// machine and no policy text, so it is the same for every project and build.
+pub fn locate_shim(harness: HarnessId, event: Event, found: &str, not_found: &str) -> String {
+    format!(
+        "d=$PWD; while :; do \
+         if [ -d \"$d/.hookc\" ]; then f=\"$d/.hookc/{harness}/{event}.sh\"; \
+         if [ -f \"$f\" ]; then export HOOKC_PROJECT_DIR=\"$d\"; {found}; fi; break; fi; \
+         if [ -e \"$d/.git\" ] || [ -z \"$d\" ]; then break; fi; d=${{d%/*}}; \
+         done; {not_found}"
+    )
+}
+
+/// The project root a shim started through [`locate_shim`] was found in.
+pub fn located_project() -> Option<String> {
+    std::env::var("HOOKC_PROJECT_DIR")
+        .ok()
+        .filter(|d| !d.is_empty())
+}
+
+/// Split `prefix<server><sep><tool>` at the first `sep` after the prefix.
+pub fn split_mcp(name: &str, prefix: &str, sep: &str) -> Option<(String, String)> {
+    let rest = name.strip_prefix(prefix)?;
+    let (server, tool) = rest.split_once(sep)?;
+    (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    fn run_in(dir: &std::path::Path, command: &str) -> (i32, String) {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(dir)
+            .env("PWD", dir)
+            .env_remove("HOOKC_PROJECT_DIR")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    }
+
+    #[test]
+    fn locate_shim_runs_the_nearest_projects_shim_and_stops_at_a_repository() {
+        let root = tempfile::tempdir().unwrap();
+        let project = root.path().join("proj");
+        let shim_dir = project.join(".hookc/kimi");
+        std::fs::create_dir_all(&shim_dir).unwrap();
+        std::fs::write(
+            shim_dir.join("pre-tool.sh"),
+            "printf 'shim %s %s\\n' \"$HOOKC_PROJECT_DIR\" \"${0##*/}\"\n",
+        )
+        .unwrap();
+        let deep = project.join("src/a b/c");
+        std::fs::create_dir_all(&deep).unwrap();
+        let command = locate_shim(
+            HarnessId::Kimi,
+            Event::PreTool,
+            "exec sh \"$f\"",
+            "echo none",
+        );
+
+        let (status, out) = run_in(&deep, &command);
+        assert_eq!(status, 0);
+        assert_eq!(out, format!("shim {} pre-tool.sh\n", project.display()));
+
+        // A project without the event's shim does not fall through to a parent.
+        let stop = locate_shim(HarnessId::Kimi, Event::Stop, "exec sh \"$f\"", "echo none");
+        assert_eq!(run_in(&deep, &stop).1, "none\n");
+
+        // A repository without hookc stops the walk before the outer project.
+        let inner = project.join("vendor/other");
+        std::fs::create_dir_all(inner.join(".git")).unwrap();
+        assert_eq!(run_in(&inner, &command).1, "none\n");
+
+        // Outside any project.
+        assert_eq!(run_in(root.path(), &command).1, "none\n");
+    }
+
+    #[test]
+    fn mcp_names_split_at_the_first_separator() {
+        assert_eq!(
+            split_mcp("mcp__pay_ments__refund__all", "mcp__", "__"),
+            Some(("pay_ments".into(), "refund__all".into()))
+        );
+        assert_eq!(
+            split_mcp("mcp_pay_refund", "mcp_", "_"),
+            Some(("pay".into(), "refund".into()))
+        );
+        assert_eq!(split_mcp("read_file", "mcp_", "_"), None);
+        assert_eq!(split_mcp("mcp__x", "mcp__", "__"), None);
+    }
+}

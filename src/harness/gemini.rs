@@ -1,0 +1,360 @@
+//! Gemini CLI: hooks merged into `.gemini/settings.json`.
+//!
+//! Protocol facts this file relies on (see `shared/harnesses/gemini.md`, the
+//! Gemini CLI 0.61.0 bundle the oracle installs, and the oracle runs):
+//! - Events are PascalCase (`BeforeTool`, `AfterTool`, `BeforeAgent`,
+//!   `AfterAgent`, `SessionStart`). A handler without `"type": "command"` is
+//!   dropped silently, so every handler has it.
+//! - `timeout` is in milliseconds (default 60000).
+//! - The matcher of tool events is a JavaScript regex tested unanchored
+//!   against the tool name (`run_shell_command`, `read_file`, `write_file`,
+//!   `replace`, MCP tools `mcp_<server>_<tool>`); hookc writes an anchored
+//!   alternation.
+//! - Gemini takes the JSON object on stdout as the hook's answer whatever the
+//!   exit status, and a non-zero status also makes it tell the user the hook
+//!   "failed". So `hookc guard` answers every decision with exit 0 and the
+//!   JSON; exit 2 is left to the shim's could-not-run refusal. Anything but
+//!   the JSON on stdout turns the answer into an allow, so stdout carries the
+//!   JSON and nothing else.
+//! - Before running the command Gemini replaces a bare `$GEMINI_PROJECT_DIR`
+//!   with the shell-quoted project directory, and runs it with `bash -c` in
+//!   that directory.
+//! - Project hooks run only when the folder is trusted.
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use super::common::{self, Route};
+use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, string_at};
+use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Gemini;
+
+/// Hook entries hookc owns are recognised by this path in their command.
+const MARKER: &str = "/.hookc/gemini/";
+const SETTINGS: &str = ".gemini/settings.json";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Gemini,
+    name: "Gemini CLI",
+    events: &[
+        (Event::PreTool, "BeforeTool"),
+        (Event::PostTool, "AfterTool"),
+        (Event::Prompt, "BeforeAgent"),
+        (Event::Stop, "AfterAgent"),
+        (Event::SessionStart, "SessionStart"),
+    ],
+    tools: &[
+        (ToolKind::Shell, &["run_shell_command"]),
+        (ToolKind::Read, &["read_file", "read_many_files"]),
+        (ToolKind::Write, &["write_file"]),
+        (ToolKind::Edit, &["replace"]),
+        (ToolKind::WebFetch, &["web_fetch"]),
+    ],
+    can_block: &[Event::PreTool, Event::PostTool, Event::Prompt, Event::Stop],
+    honours_ask: &[Event::PreTool],
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs Gemini CLI in this repo (or set HOOKC_BIN)",
+        "Gemini CLI runs project hooks only in a trusted folder: trust this folder when Gemini asks (or with /permissions)",
+    ],
+};
+
+/// Gemini shortens MCP tool names longer than this; hookc's matcher cannot
+/// predict the shortened name.
+const MAX_TOOL_NAME: usize = 63;
+
+impl Harness for Gemini {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(policy, &PROFILE, cx, &|event, decision| {
+            (event == Event::PreTool && decision == Decision::Context).then_some(
+                "Gemini CLI reads no added context before a tool runs; the call goes ahead without it",
+            )
+        });
+        warn_long_mcp_names(policy, cx);
+        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        for &(event, native) in PROFILE.events {
+            let Some(Route {
+                names, any_tool, ..
+            }) = common::route(policy, event, &PROFILE, cx, &matcher_names)
+            else {
+                continue;
+            };
+            let script = format!(".hookc/gemini/{}.sh", event.word());
+            let handler = json!({
+                "type": "command",
+                "name": format!("hookc-{}", event.word()),
+                "command": format!("$GEMINI_PROJECT_DIR/{script}"),
+                "timeout": u64::from(policy.timeout) * 1000,
+            });
+            let mut group = serde_json::Map::new();
+            if event.has_tools() && !any_tool {
+                group.insert("matcher".into(), json!(anchored_alternation(names)));
+            }
+            group.insert("hooks".into(), json!([handler]));
+            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+
+            let on_error = if event == Event::PreTool {
+                policy.on_error.word()
+            } else {
+                "deny"
+            };
+            cx.whole(
+                script,
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "gemini",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    on_error,
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        cx.add(Artifact {
+            scope: Scope::Project,
+            path: SETTINGS.to_owned(),
+            content: Content::JsonEntries {
+                container: vec!["hooks".to_owned()],
+                entries,
+                ensure: Vec::new(),
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let mut call = Call {
+            event: Some(event),
+            root: std::env::var("GEMINI_PROJECT_DIR")
+                .ok()
+                .filter(|d| !d.is_empty())
+                .or_else(|| {
+                    payload
+                        .get("cwd")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                }),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let name = string_at(payload, "/tool_name")?;
+                let input = payload
+                    .get("tool_input")
+                    .filter(|v| v.is_object())
+                    .ok_or("the payload has no `tool_input` object")?;
+                let kind = PROFILE.tool_kind(name);
+                match (kind, name) {
+                    (Some(ToolKind::Shell), _) => {
+                        call.command = Some(string_at(input, "/command")?.to_owned());
+                    }
+                    (Some(ToolKind::Read), "read_many_files") => {
+                        // `include` holds paths and globs; each is checked as a path.
+                        let include = input
+                            .get("include")
+                            .and_then(Value::as_array)
+                            .ok_or("`tool_input.include` should be an array")?;
+                        for item in include {
+                            let path = item
+                                .as_str()
+                                .ok_or("`tool_input.include` should hold strings")?;
+                            call.paths.push(path.to_owned());
+                        }
+                        call.text = Some(input.to_string());
+                    }
+                    (Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit), _) => {
+                        call.paths.push(string_at(input, "/file_path")?.to_owned());
+                        call.text = Some(input.to_string());
+                    }
+                    _ => call.text = Some(input.to_string()),
+                }
+                call.tool = Some(CallTool {
+                    kind,
+                    mcp: mcp_of(name, payload),
+                    native: name.to_owned(),
+                    also: Vec::new(),
+                });
+            }
+            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
+            Event::Stop | Event::SubagentStop => {
+                call.text = payload
+                    .get("prompt_response")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+            Event::SessionStart => {
+                call.text = payload
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let native = PROFILE.event_name(event).unwrap_or("BeforeTool");
+        let reason = verdict.reason();
+        let mut out = serde_json::Map::new();
+        match verdict.decision {
+            Decision::Deny | Decision::Block => {
+                out.insert("decision".into(), json!("deny"));
+                out.insert("reason".into(), json!(reason));
+            }
+            Decision::Ask => {
+                out.insert("decision".into(), json!("ask"));
+                out.insert("reason".into(), json!(reason));
+            }
+            Decision::Allow => {
+                out.insert("decision".into(), json!("allow"));
+            }
+            Decision::Context => {
+                out.insert(
+                    "hookSpecificOutput".into(),
+                    json!({ "hookEventName": native, "additionalContext": reason }),
+                );
+            }
+        }
+        if let Some(message) = verdict.message() {
+            out.insert("systemMessage".into(), json!(message));
+        }
+        let mut stdout = Value::Object(out).to_string();
+        stdout.push('\n');
+        Answer {
+            stdout,
+            stderr: String::new(),
+            exit: 0,
+        }
+    }
+}
+
+/// The names a matcher needs for one guard tool, as regex fragments.
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    common::tool_names(&PROFILE, tool, &|server, tool| {
+        Some(glob_to_regex(&mcp_name(server, tool)))
+    })
+}
+
+/// Gemini's name for an MCP tool, with `*` and `?` kept as globs: `mcp_` +
+/// server + `_` + tool, characters outside `[A-Za-z0-9_.:-]` replaced by `_`,
+/// and no second `mcp_` when the server name already starts with it.
+fn mcp_name(server: &str, tool: &str) -> String {
+    let joined = format!("{server}_{tool}");
+    let full = if joined.starts_with("mcp_") {
+        joined
+    } else {
+        format!("mcp_{joined}")
+    };
+    full.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.:-*?".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn warn_long_mcp_names(policy: &Policy, cx: &mut EmitCx) {
+    for guard in &policy.guards {
+        for tool in &guard.tools {
+            if let Tool::Mcp { server, tool } = tool
+                && mcp_name(server, tool).len() > MAX_TOOL_NAME
+            {
+                cx.unsupported(
+                    guard,
+                    HarnessId::Gemini,
+                    format!("Gemini CLI shortens the MCP tool name `{}`", mcp_name(server, tool)),
+                    "names over 63 characters lose their middle part, so hookc's matcher cannot name the tool; use a shorter server or tool glob".to_owned(),
+                );
+            }
+        }
+    }
+}
+
+/// The MCP server and tool of a call: from `mcp_context`, which Gemini adds
+/// for MCP tools, else from the name (split at its first `_` after `mcp_`).
+fn mcp_of(name: &str, payload: &Value) -> Option<(String, String)> {
+    let context = payload.get("mcp_context");
+    let server = context
+        .and_then(|c| c.get("server_name"))
+        .and_then(Value::as_str);
+    let tool = context
+        .and_then(|c| c.get("tool_name"))
+        .and_then(Value::as_str);
+    match (server, tool) {
+        (Some(server), Some(tool)) => Some((server.to_owned(), tool.to_owned())),
+        _ => common::split_mcp(name, "mcp_", "_"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_names_follow_gemini() {
+        assert_eq!(mcp_name("pay", "refund"), "mcp_pay_refund");
+        assert_eq!(mcp_name("my server", "do it"), "mcp_my_server_do_it");
+        assert_eq!(mcp_name("mcp_pay", "refund"), "mcp_pay_refund");
+        assert_eq!(
+            matcher_names(&Tool::Mcp {
+                server: "pay-ments".into(),
+                tool: "refund_*".into()
+            }),
+            vec![r"mcp_pay\-ments_refund_.*"]
+        );
+    }
+
+    #[test]
+    fn mcp_context_wins_over_the_name() {
+        let payload = json!({"mcp_context": {"server_name": "pay_x", "tool_name": "refund"}});
+        assert_eq!(
+            mcp_of("mcp_pay_x_refund", &payload),
+            Some(("pay_x".into(), "refund".into()))
+        );
+        assert_eq!(
+            mcp_of("mcp_pay_refund", &json!({})),
+            Some(("pay".into(), "refund".into()))
+        );
+    }
+
+    #[test]
+    fn every_answer_is_exit_0_with_one_json_line() {
+        let verdict = |decision| Verdict {
+            decision,
+            hits: vec![crate::eval::Hit {
+                guard: "g".into(),
+                decision,
+                reason: "Do X instead.".into(),
+                message: None,
+            }],
+        };
+        for decision in Decision::ALL {
+            let answer = Gemini.answer(Event::PreTool, Some(&verdict(*decision)));
+            assert_eq!(answer.exit, 0);
+            assert!(answer.stdout.ends_with('\n'));
+            let value: Value = serde_json::from_str(&answer.stdout).unwrap();
+            assert!(value.is_object());
+        }
+        assert_eq!(Gemini.answer(Event::PreTool, None), Answer::default());
+    }
+}

@@ -1,0 +1,343 @@
+//! Kimi Code CLI: `[[hooks]]` tables in the user's `config.toml`.
+//!
+//! Facts this file relies on (see `shared/harnesses/kimi.md` and the oracle
+//! runs with `@moonshot-ai/kimi-code` 2.1.0):
+//! - Kimi reads hooks only from `$KIMI_CODE_HOME/config.toml` (default
+//!   `~/.kimi-code/config.toml`); there is no project config. hookc writes a
+//!   copy for review into the project, and installs the tables into the
+//!   user's file only with `hookc build --user`, merged so that every other
+//!   byte stays, after a backup.
+//! - A `[[hooks]]` table accepts exactly `event`, `matcher`, `command` and
+//!   `timeout` (whole seconds, 1 to 600); one unknown key makes Kimi drop
+//!   every hook in the file. hookc writes these four and nothing else.
+//! - Only exit status 2 blocks, with stderr as the reason the model reads.
+//!   Every other failure (exit 1, a missing program, a timeout) lets the call
+//!   through, so the shim turns every failure of hookc into exit 2.
+//! - The shell tool is `Bash` (observed on 2.1.0), the file tools `Read`,
+//!   `Write` and `Edit` (argument `path`), MCP tools `mcp__<server>__<tool>`.
+//! - A hook cannot ask the user; `UserPromptSubmit` stdout is added to the
+//!   prompt, the other events have no context channel.
+//!
+//! A user-level hook runs in every project, so the installed command is the
+//! same fixed dispatcher for every project and every policy: it walks up from
+//! the session's directory to the project's `.hookc/` and runs that
+//! project's shim with that project's compiled policy. Where there is no
+//! hookc project, or the project does not target Kimi Code, there is nothing
+//! to guard and it exits 0. Because the tables do not depend on the policy,
+//! `hookc build --user` in any project installs the same bytes, and each
+//! project's guards decide on its own calls: the matcher is empty (every
+//! tool goes to hookc, which routes by tool itself), and the timeout is
+//! Kimi's maximum rather than one policy's: Kimi lets a call through when its
+//! hook times out, and a policy-specific value would make two projects
+//! rewrite each other's install (which hookc would then report as a hand edit).
+
+use serde_json::{Value, json};
+use toml_edit::Table;
+
+use super::common;
+use super::{Answer, Harness, Profile, string_at};
+use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+use crate::merge::{self, Merged};
+
+pub struct Kimi;
+
+/// hookc's tables are recognised by this path in their `command`.
+const MARKER: &str = "/.hookc/kimi/";
+/// The project copy of what `--user` installs.
+const REVIEW_COPY: &str = ".hookc/kimi/config.toml";
+/// The comment hookc puts above its tables in the user's file. Fixed: the
+/// tables are the same for every project, and so must their header be.
+const TABLES_HEADER: &str = "Added by `hookc build --user`: runs the hookc guards of the project a Kimi Code session is in. Do not edit; rebuild instead.";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Kimi,
+    name: "Kimi Code CLI",
+    events: &[
+        (Event::PreTool, "PreToolUse"),
+        (Event::Prompt, "UserPromptSubmit"),
+        (Event::Stop, "Stop"),
+    ],
+    tools: &[
+        (ToolKind::Shell, &["Bash"]),
+        (ToolKind::Read, &["Read"]),
+        (ToolKind::Write, &["Write"]),
+        (ToolKind::Edit, &["Edit"]),
+        (ToolKind::WebFetch, &["FetchURL"]),
+    ],
+    can_block: &[Event::PreTool, Event::Prompt, Event::Stop],
+    honours_ask: &[],
+    options: &[],
+    todo: &[
+        "Kimi Code reads hooks only from ~/.kimi-code/config.toml ($KIMI_CODE_HOME): run `hookc build --user` once per machine to install them (backup kept as config.toml.hookc-backup), then restart kimi",
+        "install hookc on every machine that runs Kimi Code in this repo (or set HOOKC_BIN)",
+    ],
+};
+
+impl Harness for Kimi {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(
+            policy,
+            &PROFILE,
+            cx,
+            &|event, decision| match (event, decision) {
+                (Event::PreTool, Decision::Ask) => Some(
+                    "Kimi Code hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+                ),
+                (Event::PreTool, Decision::Context) => Some(
+                    "Kimi Code reads no added context before a tool runs; the call goes ahead without it",
+                ),
+                _ => None,
+            },
+        );
+        let mut any = false;
+        for &(event, native) in PROFILE.events {
+            // The installed matcher routes every tool to hookc; this only
+            // checks that the guards' tools exist here.
+            if common::route(policy, event, &PROFILE, cx, &matcher_names).is_none() {
+                continue;
+            }
+            any = true;
+            let on_error = if event == Event::PreTool {
+                policy.on_error.word()
+            } else {
+                "deny"
+            };
+            cx.whole(
+                format!(".hookc/kimi/{}.sh", event.word()),
+                render_shim(&Shim {
+                    header: header(policy, "#"),
+                    harness: "kimi",
+                    harness_name: PROFILE.name,
+                    event: event.word(),
+                    native_event: native,
+                    on_error,
+                    policy_from_shim: "../policy.json",
+                }),
+                true,
+            );
+        }
+        if !any {
+            return;
+        }
+        let tables = tables();
+        cx.whole(REVIEW_COPY, review_copy(policy, &tables), false);
+        cx.add(Artifact {
+            scope: Scope::User {
+                env: "KIMI_CODE_HOME",
+                default: ".kimi-code",
+            },
+            path: "config.toml".to_owned(),
+            content: Content::TomlTables {
+                key: "hooks".to_owned(),
+                tables,
+                header: TABLES_HEADER.to_owned(),
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let mut call = Call {
+            event: Some(event),
+            root: common::located_project().or_else(|| {
+                payload
+                    .get("cwd")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            }),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let name = string_at(payload, "/tool_name")?;
+                let input = payload
+                    .get("tool_input")
+                    .filter(|v| v.is_object())
+                    .ok_or("the payload has no `tool_input` object")?;
+                let kind = PROFILE.tool_kind(name);
+                match kind {
+                    Some(ToolKind::Shell) => {
+                        call.command = Some(string_at(input, "/command")?.to_owned());
+                    }
+                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+                        call.paths.push(string_at(input, "/path")?.to_owned());
+                        call.text = Some(input.to_string());
+                    }
+                    _ => call.text = Some(input.to_string()),
+                }
+                call.tool = Some(CallTool {
+                    kind,
+                    mcp: common::split_mcp(name, "mcp__", "__"),
+                    native: name.to_owned(),
+                    also: Vec::new(),
+                });
+            }
+            Event::Prompt => call.text = Some(prompt_text(payload)?),
+            Event::Stop | Event::SubagentStop | Event::SessionStart => {}
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let reason = verdict.reason();
+        let refuse = |text: String| Answer {
+            stdout: String::new(),
+            stderr: format!("{text}\n"),
+            exit: 2,
+        };
+        match (event, verdict.decision) {
+            (_, Decision::Deny | Decision::Block) => refuse(reason),
+            (_, Decision::Ask) => refuse(format!(
+                "{reason}\n(The policy wants the user to confirm this call, and Kimi Code cannot ask from a hook, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)"
+            )),
+            (Event::Prompt, Decision::Context) => Answer {
+                stdout: format!("{reason}\n"),
+                stderr: String::new(),
+                exit: 0,
+            },
+            _ => Answer::default(),
+        }
+    }
+}
+
+/// Kimi's largest `timeout`, in seconds; see the module documentation.
+const TIMEOUT: u32 = 600;
+
+/// The tables hookc installs: one dispatcher per event Kimi Code can act on.
+fn tables() -> Vec<Value> {
+    PROFILE
+        .events
+        .iter()
+        .map(|&(event, native)| {
+            json!({
+                "event": native,
+                "matcher": "",
+                "command": common::locate_shim(HarnessId::Kimi, event, "exec sh \"$f\"", "exit 0"),
+                "timeout": TIMEOUT,
+            })
+        })
+        .collect()
+}
+
+/// The project's copy: exactly the text a fresh `config.toml` would get,
+/// under a comment saying what it is.
+fn review_copy(policy: &Policy, tables: &[Value]) -> String {
+    let tables: Vec<Table> = tables.iter().map(toml_table).collect();
+    let body = match merge::toml::merge_array_of_tables(
+        None,
+        "hooks",
+        &tables,
+        Some(TABLES_HEADER),
+        &|_| false,
+    ) {
+        Ok(Merged::Text(text)) => text,
+        _ => unreachable!("a fresh document with tables renders"),
+    };
+    format!(
+        "{}\n# A copy for review: Kimi Code does not read this file. `hookc build --user`\n# adds the tables below to $KIMI_CODE_HOME/config.toml (default ~/.kimi-code/config.toml).\n\n{body}",
+        header(policy, "#")
+    )
+}
+
+/// A JSON object of strings and whole numbers as a TOML table, keys in order.
+fn toml_table(value: &Value) -> Table {
+    let mut table = Table::new();
+    for (key, value) in value.as_object().into_iter().flatten() {
+        let item = match value {
+            Value::String(s) => toml_edit::value(s.as_str()),
+            Value::Number(n) => toml_edit::value(n.as_i64().unwrap_or_default()),
+            other => unreachable!("hookc writes no {other} into Kimi's tables"),
+        };
+        table.insert(key, item);
+    }
+    table
+}
+
+/// The prompt as text: Kimi sends the content parts; their text parts joined by a space.
+fn prompt_text(payload: &Value) -> Result<String, String> {
+    match payload.get("prompt") {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Array(parts)) => Ok(parts
+            .iter()
+            .filter_map(|p| match p {
+                Value::String(s) => Some(s.as_str()),
+                Value::Object(o) => o.get("text").and_then(Value::as_str),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")),
+        Some(other) => Err(format!(
+            "`prompt` should be an array of content parts, found {}",
+            super::json_type(other)
+        )),
+        None => Err("the payload has no `prompt`".to_owned()),
+    }
+}
+
+/// The names a matcher would need for one guard tool (used only to warn
+/// about tools Kimi Code does not have; the installed matcher takes every tool).
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    common::tool_names(&PROFILE, tool, &|server, tool| {
+        Some(format!(
+            "mcp__{}__{}",
+            super::glob_to_regex(server),
+            super::glob_to_regex(tool)
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_hold_exactly_the_four_keys_kimi_accepts() {
+        for table in tables() {
+            let keys: Vec<&str> = table
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(keys, ["event", "matcher", "command", "timeout"]);
+            assert!(table["command"].as_str().unwrap().contains(MARKER));
+        }
+    }
+
+    #[test]
+    fn strings_with_backslashes_survive_toml() {
+        let table = toml_table(&json!({"matcher": r"^mcp__a\.b$", "command": "printf '%s\\n' x"}));
+        let text =
+            match merge::toml::merge_array_of_tables(None, "hooks", &[table], None, &|_| false) {
+                Ok(Merged::Text(text)) => text,
+                other => panic!("{other:?}"),
+            };
+        assert!(text.contains(r#"matcher = "^mcp__a\\.b$""#), "{text}");
+        let doc: toml_edit::DocumentMut = text.parse().unwrap();
+        let hooks = doc["hooks"].as_array_of_tables().unwrap();
+        let first = hooks.get(0).unwrap();
+        assert_eq!(first["matcher"].as_str(), Some(r"^mcp__a\.b$"));
+        assert_eq!(first["command"].as_str(), Some("printf '%s\\n' x"));
+    }
+
+    #[test]
+    fn prompts_are_joined_text_parts() {
+        let payload = json!({"prompt": [{"type": "text", "text": "fix"}, {"type": "image_url"}, {"type": "text", "text": "it"}]});
+        assert_eq!(prompt_text(&payload).unwrap(), "fix it");
+        assert!(prompt_text(&json!({"prompt": 3})).is_err());
+    }
+}

@@ -1,0 +1,273 @@
+//! OpenCode: a generated plugin, `.opencode/plugin/hookc.js`.
+//!
+//! Facts this file relies on (see `shared/harnesses/opencode.md` and the
+//! oracle runs with `opencode-ai` 1.18.33):
+//! - OpenCode has no hook file: the one pre-tool hook is a plugin's
+//!   `tool.execute.before(input, output)`, and the only way to stop the call
+//!   is to throw; the Error's message is what the model reads.
+//! - Every `.js` file directly in `.opencode/plugin/` is loaded, with no
+//!   config entry. A file that does not parse, an export that is not a
+//!   function, or a factory that throws makes OpenCode skip the plugin, at
+//!   best with a log line: the guard would then be gone. So the plugin is a
+//!   fixed, dependency-free module with one export, its only data one JSON
+//!   literal written by [`js_literal`], and the tests import it.
+//! - Tool ids are lower-case (`bash`, `read`, `write`, `edit`, `apply_patch`,
+//!   `webfetch`); arguments are camelCase (`command`, `filePath`,
+//!   `patchText`). MCP tools are `<server>_<tool>` with no prefix, so hookc
+//!   splits them at the first `_`.
+//! - There is no way to ask the user or add context from the hook, and no
+//!   timeout: the plugin bounds hookc with the policy's timeout itself.
+//!
+//! The plugin sends hookc `{tool, sessionID, callID, args, cwd, root}` (the
+//! last two: OpenCode's directory and the project the plugin sits in).
+//! `hookc guard` answers exit 0 to let the call run and exit 2 with
+//! `{"decision":"deny","reason":…}` to stop it; the plugin throws on every
+//! other outcome.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::common;
+use super::{Answer, Harness, Profile, string_at};
+use crate::emit::{EmitCx, header, render_file};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+
+pub struct Opencode;
+
+const PLUGIN: &str = ".opencode/plugin/hookc.js";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Opencode,
+    name: "OpenCode",
+    events: &[(Event::PreTool, "tool.execute.before")],
+    tools: &[
+        (ToolKind::Shell, &["bash"]),
+        (ToolKind::Read, &["read"]),
+        (ToolKind::Write, &["write"]),
+        (ToolKind::Edit, &["edit", "apply_patch"]),
+        (ToolKind::WebFetch, &["webfetch"]),
+    ],
+    can_block: &[Event::PreTool],
+    honours_ask: &[],
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs OpenCode in this repo (or set HOOKC_BIN), then restart OpenCode to load .opencode/plugin/hookc.js",
+    ],
+};
+
+impl Harness for Opencode {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(policy, &PROFILE, cx, &|_, decision| match decision {
+            Decision::Ask => Some(
+                "an OpenCode plugin cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+            ),
+            Decision::Context => Some(
+                "an OpenCode plugin cannot add context before a tool runs; the call goes ahead without it",
+            ),
+            _ => None,
+        });
+        if common::route(policy, Event::PreTool, &PROFILE, cx, &matcher_names).is_none() {
+            return;
+        }
+        cx.whole(PLUGIN, plugin(policy), false);
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let text_at = |key: &str| {
+            payload
+                .get(key)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(|s| s.trim_end_matches('/').to_owned())
+        };
+        let root = text_at("root");
+        let cwd = text_at("cwd").or_else(|| root.clone());
+        let mut call = Call {
+            event: Some(event),
+            root,
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        if event != Event::PreTool {
+            return Ok(call);
+        }
+        let name = string_at(payload, "/tool")?;
+        let args = payload
+            .get("args")
+            .filter(|v| v.is_object())
+            .ok_or("the payload has no `args` object")?;
+        // OpenCode resolves relative file paths against its directory.
+        let absolute = |p: &str| match &cwd {
+            Some(cwd) if !Path::new(p).is_absolute() => format!("{cwd}/{p}"),
+            _ => p.to_owned(),
+        };
+        let kind = PROFILE.tool_kind(name);
+        match (kind, name) {
+            (Some(ToolKind::Shell), _) => {
+                call.command = Some(string_at(args, "/command")?.to_owned());
+            }
+            (Some(ToolKind::Edit), "apply_patch") => {
+                let patch = string_at(args, "/patchText")?;
+                call.paths.extend(patch_paths(patch).map(absolute));
+                call.text = Some(args.to_string());
+            }
+            (Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit), _) => {
+                call.paths.push(absolute(string_at(args, "/filePath")?));
+                call.text = Some(args.to_string());
+            }
+            _ => call.text = Some(args.to_string()),
+        }
+        call.tool = Some(CallTool {
+            kind,
+            mcp: if kind.is_none() {
+                common::split_mcp(name, "", "_")
+            } else {
+                None
+            },
+            native: name.to_owned(),
+            also: Vec::new(),
+        });
+        Ok(call)
+    }
+
+    fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let reason = match verdict.decision {
+            Decision::Deny | Decision::Block => verdict.reason(),
+            Decision::Ask => format!(
+                "{}\n(The policy wants the user to confirm this call, and OpenCode cannot ask from a plugin, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
+                verdict.reason()
+            ),
+            Decision::Allow | Decision::Context => return Answer::default(),
+        };
+        Answer {
+            stdout: format!("{}\n", json!({ "decision": "deny", "reason": reason })),
+            stderr: format!("{reason}\n"),
+            exit: 2,
+        }
+    }
+}
+
+/// The plugin module. Its only inputs are fixed words and the policy's
+/// timeout, all inside one JSON literal.
+fn plugin(policy: &Policy) -> String {
+    let settings = json!({
+        "harness": HarnessId::Opencode.word(),
+        "event": Event::PreTool.word(),
+        "policyFromPlugin": "../../.hookc/policy.json",
+        "projectFromPlugin": "../..",
+        "timeoutMs": u64::from(policy.timeout) * 1000,
+    });
+    #[derive(serde::Serialize)]
+    struct Data {
+        header: String,
+        settings: String,
+    }
+    render_file(
+        "opencode/plugin.js",
+        &Data {
+            header: header(policy, "//"),
+            settings: js_literal(&settings),
+        },
+    )
+}
+
+/// A JSON value as a JavaScript expression. JSON is JavaScript, except that
+/// older engines reject U+2028 and U+2029 inside string literals; those are
+/// escaped, and so is `<`, which keeps `</script>` and `<!--` out of the text.
+pub fn js_literal(value: &Value) -> String {
+    let json = serde_json::to_string(value).expect("JSON values serialise");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            '<' => out.push_str("\\u003c"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The files an `apply_patch` call touches: the paths after `*** Add File:`,
+/// `*** Update File:`, `*** Delete File:` and `*** Move to:`.
+fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
+    patch.lines().filter_map(|line| {
+        let line = line.trim_end_matches('\r');
+        [
+            "*** Add File:",
+            "*** Update File:",
+            "*** Delete File:",
+            "*** Move to:",
+        ]
+        .iter()
+        .find_map(|prefix| line.strip_prefix(prefix))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    })
+}
+
+/// The names a matcher would need for one guard tool (used only to warn
+/// about tools OpenCode does not have; the plugin sends every call to hookc).
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    common::tool_names(&PROFILE, tool, &|server, tool| {
+        Some(format!(
+            "{}_{}",
+            super::glob_to_regex(server),
+            super::glob_to_regex(tool)
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_literals_are_json_with_line_separators_and_angles_escaped() {
+        let value = json!({"a": "x\u{2028}y\u{2029}</script>\"\\\n", "n": 10000});
+        let literal = js_literal(&value);
+        assert!(!literal.contains('\u{2028}') && !literal.contains('\u{2029}'));
+        assert!(!literal.contains('<'));
+        let back: Value = serde_json::from_str(&literal).unwrap();
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn patch_paths_are_found() {
+        let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: .env\n+K=v\n*** Delete File: old.txt\n*** Update File: b.rs\n*** Move to: c.rs\n*** End Patch";
+        assert_eq!(
+            patch_paths(patch).collect::<Vec<_>>(),
+            ["src/a.rs", ".env", "old.txt", "b.rs", "c.rs"]
+        );
+    }
+
+    #[test]
+    fn the_plugin_has_one_export_and_no_policy_text() {
+        let policy = Policy {
+            format: crate::ir::FORMAT,
+            source: "policy.kdl".into(),
+            timeout: 7,
+            on_error: Decision::Deny,
+            targets: vec![HarnessId::Opencode],
+            harness_options: Default::default(),
+            guards: Vec::new(),
+        };
+        let text = plugin(&policy);
+        assert_eq!(text.matches("\nexport ").count(), 1, "{text}");
+        assert!(text.contains("\"timeoutMs\":7000"), "{text}");
+        assert!(!text.contains("{{"), "{text}");
+    }
+}

@@ -260,3 +260,162 @@ mod tests {
         assert_eq!(project_root(Path::new("/p/elsewhere.json")), None);
     }
 }
+
+/// The runtime against hostile payloads, for every harness: it never panics,
+/// exits only 0, 1 or 2, prints nothing on stdout when it fails, and never
+/// answers "no objection" to a payload it could not read. Run longer with
+/// `HOOKC_FUZZ_CASES=20000 cargo test --lib runtime`.
+#[cfg(test)]
+mod fuzz {
+    use std::sync::LazyLock;
+
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    static PROJECT: LazyLock<tempfile::TempDir> = LazyLock::new(|| {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policy.kdl")).unwrap();
+        let file = crate::source::SourceFile::new("policy.kdl", text);
+        let mut diags = crate::diag::Diagnostics::default();
+        let mut policy =
+            crate::compile::compile_source(&file, &mut diags).expect("bundled policy compiles");
+        policy.targets = harness::all().iter().map(|h| h.id()).collect();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".hookc")).unwrap();
+        std::fs::write(
+            dir.path().join(crate::emit::POLICY_JSON),
+            serde_json::to_vec(&policy).unwrap(),
+        )
+        .unwrap();
+        dir
+    });
+
+    fn cases() -> u32 {
+        std::env::var("HOOKC_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(96)
+    }
+
+    /// JSON shaped like the payloads of all harnesses, with wrong types mixed in.
+    fn payload() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            prop::sample::select(vec![
+                "Bash",
+                "bash",
+                "run_shell_command",
+                "Shell",
+                "Edit",
+                "Read",
+                "apply_patch",
+                "mcp__pay__refund",
+                "git push --force",
+                ".env",
+                "/repo/.env",
+                "*** Update File: .env",
+                "",
+                "\u{0}",
+                "PreToolUse",
+                "1.2.3",
+            ])
+            .prop_map(|s| json!(s)),
+            ".{0,24}".prop_map(Value::String),
+        ];
+        let value = leaf.prop_recursive(3, 24, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec![
+                            "tool_name",
+                            "tool_input",
+                            "command",
+                            "file_path",
+                            "toolName",
+                            "toolArgs",
+                            "cursor_version",
+                            "hook_event_name",
+                            "cwd",
+                            "prompt",
+                            "toolCall",
+                            "args",
+                            "CommandLine",
+                            "tool",
+                            "sessionID",
+                            "mcp_context",
+                            "workspace_roots",
+                        ]),
+                        inner,
+                    ),
+                    0..6,
+                )
+                .prop_map(|pairs| Value::Object(
+                    pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+                )),
+            ]
+        });
+        value
+    }
+
+    fn check(harness: &dyn Harness, event: Event, input: &[u8]) -> Result<(), TestCaseError> {
+        let policy = PROJECT.path().join(crate::emit::POLICY_JSON);
+        let request = GuardRequest {
+            harness: harness.id(),
+            event,
+            policy: &policy,
+            debug: None,
+        };
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let exit = run(&request, &mut &input[..], &mut stdout, &mut stderr);
+        prop_assert!(matches!(exit, 0..=2), "exit {exit}");
+        if exit == 1 {
+            prop_assert!(
+                stdout.is_empty(),
+                "stdout on failure: {}",
+                String::from_utf8_lossy(&stdout)
+            );
+            prop_assert!(stderr.starts_with(b"hookc guard: "));
+        }
+        // A payload no harness can read must never come back as "no objection".
+        let readable = serde_json::from_slice::<Value>(input)
+            .ok()
+            .is_some_and(|v| {
+                harness::all()
+                    .iter()
+                    .any(|h| h.recognizes(&v) || h.decode_call(event, &v).is_ok())
+            });
+        if !readable {
+            prop_assert_eq!(
+                exit,
+                1,
+                "an unreadable payload was answered: {}",
+                String::from_utf8_lossy(&stdout)
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        #[test]
+        fn shaped_payloads_keep_the_contract_for_every_harness(value in payload(), event in prop::sample::select(Event::ALL.to_vec())) {
+            let input = serde_json::to_vec(&value).unwrap();
+            for harness in harness::all() {
+                check(*harness, event, &input)?;
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_keep_the_contract_for_every_harness(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+            for harness in harness::all() {
+                check(*harness, Event::PreTool, &bytes)?;
+            }
+        }
+    }
+}

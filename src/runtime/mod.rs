@@ -326,7 +326,7 @@ mod fuzz {
             .prop_map(|s| json!(s)),
             ".{0,24}".prop_map(Value::String),
         ];
-        let value = leaf.prop_recursive(3, 24, 6, |inner| {
+        leaf.prop_recursive(3, 24, 6, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
                 prop::collection::vec(
@@ -358,8 +358,7 @@ mod fuzz {
                     pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
                 )),
             ]
-        });
-        value
+        })
     }
 
     fn check(harness: &dyn Harness, event: Event, input: &[u8]) -> Result<(), TestCaseError> {

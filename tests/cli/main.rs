@@ -5,6 +5,8 @@ mod support;
 mod build;
 mod explain;
 mod guard;
+mod init;
 mod out_dir;
+mod output;
 mod shim;
 mod ui;

@@ -183,7 +183,8 @@ Flags must start with `-`; a group must list at least one spelling.";
 
     NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
 "A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
-call. That is rarely meant; add what it should match, or say `tool \"*\"` to mean it.";
+call. That is rarely meant; add what it should match. If the guard is meant for every
+built-in tool, list them: `tool \"shell\" \"read\" \"write\" \"edit\" \"web-fetch\"`.";
 
     ConditionNeedsTool = "condition-needs-tool", Error, "a condition that the guard's tools never carry",
 "`command` only matches shell calls, and `path` only calls that touch files (`read`,
@@ -214,8 +215,10 @@ parse, or has an unexpected shape where hookc's entries go, hookc leaves it unto
 reports where it fails. Fix the file (or move it away) and build again.";
 
     Conflict = "conflict", Error, "an entry hookc owns was edited by hand",
-"An entry hookc wrote earlier was changed on disk since the last build. hookc will not
-overwrite hand edits; move your change into `policy.kdl`, or build with `--force`.";
+"An entry hookc wrote earlier was changed on disk since the last build. Files and entries
+hookc owns are regenerated from `policy.kdl`, so a hand edit there does not last: move the
+change into `policy.kdl` and build again. (Reserved: this version replaces owned entries on
+every build and does not report this code yet; `hookc check` shows the difference as drift.)";
 
     Drift = "drift", Error, "generated files are out of date",
 "`hookc check` found generated files or owned entries that differ from what `policy.kdl`

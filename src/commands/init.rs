@@ -124,8 +124,10 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
         Reason::Default => " (no harness found in the project; the default)".to_owned(),
     };
     ui.say(&format!(
-        "hookc: wrote {shown} for {}{why}: {guards} guards from the presets {}",
+        "hookc: wrote {shown} for {}{why}: {guards} guard{} from the preset{} {}",
         words(&targets),
+        if guards == 1 { "" } else { "s" },
+        if chosen.len() == 1 { "" } else { "s" },
         chosen.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
     ));
     if !unsupported.is_empty() {

@@ -8,6 +8,7 @@
 //!   stdout, `hookc` on PATH, `NO_COLOR` set); the lines up to the next `$ `
 //!   are its expected output. A line `...` stands for any number of lines.
 //! - Every command must exit 0: show a failure as `$ hookc check || echo "exit status $?"`.
+//! - A console block none of whose commands mentions `hookc` is left alone.
 
 use std::path::Path;
 use std::process::Command;
@@ -81,7 +82,12 @@ pub fn check_page(page: &Path) -> Vec<String> {
         if block.info != "console" {
             continue;
         }
-        for (offset, command, expected) in commands(&block.lines) {
+        let commands = commands(&block.lines);
+        // Blocks about other tools (`$ claude --version`) are not ours to run.
+        if !commands.iter().any(|(_, c, _)| c.contains("hookc")) {
+            continue;
+        }
+        for (offset, command, expected) in commands {
             let out = run(
                 Command::new("sh")
                     .arg("-c")

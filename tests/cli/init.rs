@@ -160,3 +160,24 @@ fn json_output_says_what_was_written() {
     assert_eq!(doc["targets"], serde_json::json!(["claude"]));
     assert_eq!(doc["presets"], serde_json::json!(["secrets"]));
 }
+
+#[test]
+fn every_supported_harness_gets_a_policy_that_builds() {
+    for h in harness::all() {
+        let p = Project::new();
+        let word = h.id().word();
+        let init = p.hookc(&["init", "--harness", word]);
+        assert_eq!(init.status, 0, "{word}: {}", init.stderr);
+        assert!(
+            p.read("policy.kdl")
+                .contains(&format!("targets \"{word}\""))
+        );
+        let build = p.hookc(&["build"]);
+        assert_eq!(build.status, 0, "{word}: {}{}", build.stdout, build.stderr);
+        assert!(
+            build.stdout.contains(&format!("{}: ", h.profile().name)),
+            "{word}: {}",
+            build.stdout
+        );
+    }
+}

@@ -12,7 +12,13 @@ Exit status:
   1  the tool ran and found a problem (invalid policy, drift, a failed example)
   2  the tool could not do its job (bad usage, unreadable or unmergeable files)
 
-`hookc guard` has its own contract, see `hookc guard --help`.";
+`hookc guard` has its own contract, see `hookc guard --help`.
+Start with `hookc init`; the book has the rest.";
+
+/// The exit-status table, repeated under each command that reports.
+pub const EXIT_STATUS: &str = "\
+Exit status: 0 success; 1 the tool ran and found a problem (invalid policy, drift, a failed
+example); 2 the tool could not do its job (bad usage, unreadable or unwritable files).";
 
 /// Compile one policy.kdl into fail-closed hooks for AI coding-agent harnesses.
 #[derive(Debug, Parser)]
@@ -21,13 +27,32 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
-    /// When to use colour in diagnostics (`auto` honours NO_COLOR and the terminal)
-    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    /// When to use colour in diagnostics (`auto`: only on a terminal, and never when NO_COLOR is set)
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto, help_heading = "Output")]
     pub color: Color,
 
     /// Print only errors
-    #[arg(long, short, global = true)]
+    #[arg(long, short, global = true, help_heading = "Output")]
     pub quiet: bool,
+
+    /// Also print a line for every file, including those already up to date
+    #[arg(
+        long,
+        short,
+        global = true,
+        conflicts_with = "quiet",
+        help_heading = "Output"
+    )]
+    pub verbose: bool,
+}
+
+/// How a reporting command prints its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people; diagnostics on stderr
+    Human,
+    /// One JSON document on stdout (`"schema_version": 1`), diagnostics included
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -43,11 +68,13 @@ pub enum Command {
     ///
     /// Harness config files you also edit (e.g. .claude/settings.json) are merged:
     /// only hookc's own entries change. Files are written atomically.
+    #[command(after_help = EXIT_STATUS)]
     Build(BuildArgs),
 
     /// Like build, but write nothing: exit 1 with a diff when anything is out of date
     ///
     /// Meant for pre-commit hooks and CI.
+    #[command(after_help = EXIT_STATUS)]
     Check(BuildArgs),
 
     /// Answer one hook call (run by the generated hook scripts, not by people)
@@ -58,16 +85,69 @@ pub enum Command {
     Guard(GuardArgs),
 
     /// Print the long explanation of a diagnostic code (e.g. `hookc explain unknown-tool`)
+    #[command(after_help = EXIT_STATUS)]
     Explain {
         /// The code, with or without the `hookc::` prefix; omit to list every code
         code: Option<String>,
+
+        /// How to print the result
+        #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+        format: Format,
     },
+
+    /// Write a commented policy.kdl to start from (never overwrites one)
+    ///
+    /// Targets the harnesses found in the project (.claude/, .codex/, .cursor/, .gemini/,
+    /// .github/hooks/, .agents/, .kimi-code/, .opencode/, AGENTS.md, ...), or Claude Code when
+    /// there are none, and fills the policy with guard presets. Every preset guard comes with
+    /// examples, so `hookc build` proves it right away.
+    #[command(after_help = EXIT_STATUS)]
+    Init(InitArgs),
+
+    /// Print a shell completion script (e.g. `hookc completions bash > ~/.local/share/bash-completion/completions/hookc`)
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print hookc's man page (roff), e.g. `hookc man > hookc.1`
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Where to write the policy; an existing file is never overwritten
+    #[arg(
+        long,
+        default_value = "policy.kdl",
+        env = "HOOKC_POLICY",
+        hide_env_values = true
+    )]
+    pub policy: PathBuf,
+
+    /// A harness to write hooks for (repeatable; default: the ones found in the project)
+    #[arg(long = "harness", value_name = "HARNESS", value_parser = parse_harness)]
+    pub harnesses: Vec<HarnessId>,
+
+    /// A preset to include (repeatable; default: all of them)
+    #[arg(long = "preset", value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(crate::presets::NAMES))]
+    pub presets: Vec<String>,
+
+    /// How to print the result
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// The policy to compile
-    #[arg(long, default_value = "policy.kdl", env = "HOOKC_POLICY")]
+    #[arg(
+        long,
+        default_value = "policy.kdl",
+        env = "HOOKC_POLICY",
+        hide_env_values = true
+    )]
     pub policy: PathBuf,
 
     /// The project root to write into
@@ -86,6 +166,10 @@ pub struct BuildArgs {
     /// Overwrite hookc's entries even where they were edited by hand since the last build
     #[arg(long)]
     pub force: bool,
+
+    /// How to print the result
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]
@@ -103,7 +187,7 @@ pub struct GuardArgs {
     pub policy: PathBuf,
 
     /// Append one JSON line per call to this file
-    #[arg(long, env = "HOOKC_DEBUG")]
+    #[arg(long, env = "HOOKC_DEBUG", hide_env_values = true)]
     pub debug: Option<PathBuf>,
 }
 

@@ -108,12 +108,14 @@ pub struct Hit {
 impl Verdict {
     /// The text the model reads: one reason, or every reason numbered.
     pub fn reason(&self) -> String {
-        let reasons: Vec<&str> = self
-            .hits
-            .iter()
-            .map(|h| h.reason.as_str())
-            .filter(|r| !r.is_empty())
-            .collect();
+        // Guards refusing for the same reason (an opaque command refused by
+        // several command guards) say it once.
+        let mut reasons: Vec<&str> = Vec::new();
+        for reason in self.hits.iter().map(|h| h.reason.as_str()) {
+            if !reason.is_empty() && !reasons.contains(&reason) {
+                reasons.push(reason);
+            }
+        }
         match reasons.as_slice() {
             [] => String::new(),
             [one] => (*one).to_owned(),

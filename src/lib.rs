@@ -12,6 +12,7 @@
 //! The library API is not stable; the command line is the interface.
 
 pub mod ast;
+pub mod book;
 pub mod cli;
 pub mod compile;
 pub mod diag;
@@ -19,11 +20,13 @@ pub mod emit;
 pub mod eval;
 pub mod exit;
 pub mod harness;
+pub mod init;
 pub mod ir;
 pub mod manifest;
 pub mod merge;
 pub mod paths;
 pub mod plan;
+pub mod presets;
 pub mod resolve;
 pub mod runtime;
 pub mod shell;

@@ -1,11 +1,16 @@
 //! `hookc build` and `hookc check`: one pipeline, two endings.
 
+use serde_json::{Value, json};
+
 use super::Ui;
-use crate::cli::BuildArgs;
-use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
+use crate::cli::{BuildArgs, Format};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity, render};
+use crate::emit::{EmitCx, Scope};
 use crate::exit::ExitStatus;
 use crate::harness;
+use crate::ir::Policy;
 use crate::plan::{self, Action, Change, Plan};
+use crate::source::SourceFile;
 use crate::{compile, write};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -14,16 +19,26 @@ pub enum Mode {
     Check,
 }
 
+impl Mode {
+    fn word(self) -> &'static str {
+        match self {
+            Mode::Write => "build",
+            Mode::Check => "check",
+        }
+    }
+}
+
 pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
+    let mut out = Output::new(args, mode, ui);
     let mut diags = Diagnostics::default();
     let Some((file, policy)) = compile::load(&args.policy, &mut diags) else {
         let could_not_read = diags.iter().any(|d| d.code == Code::Io);
-        ui.report(diags);
-        return if could_not_read {
+        let status = if could_not_read {
             ExitStatus::Error
         } else {
             ExitStatus::Failure
         };
+        return out.finish(diags, status);
     };
     let artifacts = compile::emit(&file, &policy, &mut diags);
     let options = plan::Options {
@@ -31,11 +46,10 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         homes: plan::Homes::from_env(),
     };
     let plan = Plan::new(&args.out, &file.name, &artifacts, &options, &mut diags);
-    let unmergeable = diags.has_errors();
-    ui.report(diags);
-    if unmergeable {
-        return ExitStatus::Error;
+    if diags.has_errors() {
+        return out.finish(diags, ExitStatus::Error);
     }
+    out.files(&plan);
 
     let conflicts: Vec<Diagnostic> = plan.conflicts().map(|c| conflict(c, args.force)).collect();
     let blocked = !conflicts.is_empty() && !args.force;
@@ -48,38 +62,35 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
             }),
     );
     if mode == Mode::Check {
-        return check(&plan, ui);
+        let status = check(&plan, &mut out);
+        return out.finish(diags, status);
     }
     if blocked && !args.dry_run {
         return ExitStatus::Failure;
     }
     if args.dry_run {
-        ui.say("hookc build --dry-run: nothing written; a build would:");
-        for change in &plan.changes {
-            ui.say(&format!("  {:<9} {}", verb(change.action), change.path));
-        }
-        return ExitStatus::Success;
+        out.say("hookc build --dry-run: nothing written; a build would:");
+        out.change_lines(&plan, false);
+        return out.finish(diags, ExitStatus::Success);
     }
     let Some(_lock) = lock(&args.out) else {
         return ExitStatus::Error;
     };
     if let Err(e) = write::apply(&plan) {
-        eprintln!("error: hookc::io: could not write {e}");
-        return ExitStatus::Error;
+        diags.push(
+            Diagnostic::new(Code::Io, format!("could not write {e}"))
+                .help("check that the project directory (`--out`) is writable, then run `hookc build` again"),
+        );
+        return out.finish(diags, ExitStatus::Error);
     }
-    for change in plan
-        .changes
-        .iter()
-        .filter(|c| c.action != Action::Unchanged)
-    {
-        ui.say(&format!("  {:<9} {}", verb(change.action), change.path));
-    }
+    out.written = true;
+    out.change_lines(&plan, false);
     let changed = plan
         .changes
         .iter()
         .filter(|c| c.action != Action::Unchanged)
         .count();
-    ui.say(&format!(
+    out.say(&format!(
         "hookc: {} compiled for {} ({} file{} changed, {} up to date)",
         file.name,
         policy
@@ -92,33 +103,16 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         if changed == 1 { "" } else { "s" },
         plan.changes.len() - changed,
     ));
-    for id in &policy.targets {
-        let Some(h) = harness::get(*id) else { continue };
-        let profile = h.profile();
-        let count = policy
-            .guards
-            .iter()
-            .filter(|g| profile.event_name(g.event).is_some())
-            .count();
-        ui.say(&format!(
-            "{}: {} guard{} active",
-            profile.name,
-            count,
-            if count == 1 { "" } else { "s" }
-        ));
-        for todo in profile.todo {
-            ui.say(&format!("  to do: {todo}"));
-        }
-    }
-    ExitStatus::Success
+    out.harnesses(&file, &policy);
+    out.finish(diags, ExitStatus::Success)
 }
 
-fn check(plan: &Plan, ui: &Ui) -> ExitStatus {
+fn check(plan: &Plan, out: &mut Output) -> ExitStatus {
+    out.change_lines(plan, true);
     if plan.is_clean() {
-        ui.say("hookc check: everything is up to date");
+        out.say("hookc check: everything is up to date with the policy");
         return ExitStatus::Success;
     }
-    let mut out = String::new();
     let mut stale = 0;
     for change in plan
         .changes
@@ -128,25 +122,18 @@ fn check(plan: &Plan, ui: &Ui) -> ExitStatus {
         stale += 1;
         let old = change.old.as_deref().unwrap_or("");
         let new = change.new.as_deref().unwrap_or("");
-        if old == new {
-            out.push_str(&format!("{}: not executable\n", change.path));
-            continue;
-        }
-        let diff = similar::TextDiff::from_lines(old, new);
-        out.push_str(
-            &diff
+        let diff = if old == new {
+            format!("{}: not executable\n", change.path)
+        } else {
+            similar::TextDiff::from_lines(old, new)
                 .unified_diff()
                 .context_radius(3)
                 .header(&format!("a/{}", change.path), &format!("b/{}", change.path))
-                .to_string(),
-        );
+                .to_string()
+        };
+        out.diffs.push((change.path.clone(), diff));
     }
-    print!("{out}");
-    eprintln!(
-        "error: hookc::drift: {stale} file{} out of date; run `hookc build` and commit the result",
-        if stale == 1 { " is" } else { "s are" }
-    );
-    let _ = ui;
+    out.stale = Some(stale);
     ExitStatus::Failure
 }
 
@@ -222,5 +209,149 @@ fn verb(action: Action) -> &'static str {
         Action::Update => "update",
         Action::Unchanged => "unchanged",
         Action::Delete => "retract",
+    }
+}
+
+/// What a build or check reports, for people or as one JSON document.
+struct Output<'a> {
+    ui: &'a Ui,
+    mode: Mode,
+    json: bool,
+    policy: String,
+    written: bool,
+    files: Vec<Value>,
+    harnesses: Vec<Value>,
+    diffs: Vec<(String, String)>,
+    stale: Option<usize>,
+}
+
+impl<'a> Output<'a> {
+    fn new(args: &BuildArgs, mode: Mode, ui: &'a Ui) -> Self {
+        Self {
+            ui,
+            mode,
+            json: args.format == Format::Json,
+            policy: args.policy.to_string_lossy().replace('\\', "/"),
+            written: false,
+            files: Vec::new(),
+            harnesses: Vec::new(),
+            diffs: Vec::new(),
+            stale: None,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        if !self.json {
+            self.ui.say(text);
+        }
+    }
+
+    fn files(&mut self, plan: &Plan) {
+        self.files = plan
+            .changes
+            .iter()
+            .map(|c| json!({"path": c.path, "action": verb(c.action)}))
+            .collect();
+    }
+
+    /// One line per file: changed files always (what to review and commit),
+    /// unchanged ones with `-v`; with `all`, every file only with `-v`.
+    fn change_lines(&self, plan: &Plan, all_verbose: bool) {
+        if self.json {
+            return;
+        }
+        for change in &plan.changes {
+            let line = format!("  {:<9} {}", verb(change.action), change.path);
+            if change.action == Action::Unchanged || all_verbose {
+                self.ui.detail(&line);
+            } else {
+                self.say(&line);
+            }
+        }
+    }
+
+    /// Per harness: guards active, files, and what the user must still do.
+    fn harnesses(&mut self, file: &SourceFile, policy: &Policy) {
+        for id in &policy.targets {
+            let Some(h) = harness::get(*id) else { continue };
+            let profile = h.profile();
+            let guards = policy
+                .guards
+                .iter()
+                .filter(|g| profile.event_name(g.event).is_some())
+                .count();
+            // Emit this harness alone to learn which files are its own.
+            let mut scratch = Diagnostics::default();
+            let mut cx = EmitCx::new(file, &mut scratch);
+            h.emit(policy, &mut cx);
+            let files: Vec<String> = cx
+                .into_artifacts()
+                .into_iter()
+                .map(|a| match a.scope {
+                    Scope::Project => a.path,
+                    Scope::User { default, .. } => format!("~/{default}/{}", a.path),
+                })
+                .collect();
+            self.say(&format!(
+                "{}: {} guard{} active in {}",
+                profile.name,
+                guards,
+                if guards == 1 { "" } else { "s" },
+                if files.is_empty() {
+                    "no files (no guard applies)".to_owned()
+                } else {
+                    files.join(", ")
+                }
+            ));
+            for todo in profile.todo {
+                self.say(&format!("  to do: {todo}"));
+            }
+            self.harnesses.push(json!({
+                "harness": id.word(),
+                "name": profile.name,
+                "guards": guards,
+                "files": files,
+                "todo": profile.todo,
+            }));
+        }
+    }
+
+    fn finish(self, diags: Diagnostics, status: ExitStatus) -> ExitStatus {
+        if !self.json {
+            self.ui.report(diags);
+            if let Some(stale) = self.stale {
+                for (_, diff) in &self.diffs {
+                    print!("{diff}");
+                }
+                eprintln!(
+                    "error: hookc::drift: {stale} file{} out of date with {}; run `hookc build` and commit the result",
+                    if stale == 1 { " is" } else { "s are" },
+                    self.policy
+                );
+            }
+            return status;
+        }
+        let diagnostics: Vec<Value> = diags.into_sorted().iter().map(render::json).collect();
+        let mut doc = json!({
+            "schema_version": 1,
+            "command": self.mode.word(),
+            "policy": self.policy,
+            "exit_status": status.code(),
+            "diagnostics": diagnostics,
+            "files": self.files,
+        });
+        if self.mode == Mode::Write {
+            doc["written"] = json!(self.written);
+            doc["harnesses"] = json!(self.harnesses);
+        } else {
+            doc["clean"] = json!(status == ExitStatus::Success);
+            doc["diffs"] = self
+                .diffs
+                .iter()
+                .map(|(path, diff)| json!({"path": path, "diff": diff}))
+                .collect();
+        }
+        println!("{doc}");
+        status
     }
 }

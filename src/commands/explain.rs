@@ -1,29 +1,62 @@
 //! `hookc explain`: the long text of a diagnostic code.
 
+use serde_json::json;
+
+use crate::cli::Format;
 use crate::diag::Code;
 use crate::exit::ExitStatus;
 
-pub fn explain(code: Option<&str>) -> ExitStatus {
-    match code {
-        None => {
-            for code in Code::ALL {
-                println!("{:<28} {}", code.to_string(), code.summary());
-            }
-            ExitStatus::Success
-        }
+pub fn explain(code: Option<&str>, format: Format) -> ExitStatus {
+    let codes: Vec<Code> = match code {
+        None => Code::ALL.to_vec(),
         Some(name) => match name.parse::<Code>() {
-            Ok(code) => {
-                println!("{code}: {}\n\n{}", code.summary(), code.explanation());
-                ExitStatus::Success
-            }
+            Ok(code) => vec![code],
             Err(()) => {
                 let names: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
-                eprintln!(
-                    "error: no diagnostic code `{name}`; {}",
+                let message = format!(
+                    "no diagnostic code `{name}`; {} (`hookc explain` lists them all)",
                     crate::diag::suggest(name.trim_start_matches("hookc::"), &names)
                 );
-                ExitStatus::Error
+                eprintln!("error: {message}");
+                if format == Format::Json {
+                    println!(
+                        "{}",
+                        json!({"schema_version": 1, "command": "explain", "codes": [], "error": message})
+                    );
+                }
+                return ExitStatus::Error;
             }
         },
+    };
+    match format {
+        Format::Json => {
+            let codes: Vec<_> = codes
+                .iter()
+                .map(|c| {
+                    json!({
+                        "code": c.to_string(),
+                        "name": c.name(),
+                        "severity": c.default_severity(),
+                        "summary": c.summary(),
+                        "explanation": c.explanation(),
+                    })
+                })
+                .collect();
+            println!(
+                "{}",
+                json!({"schema_version": 1, "command": "explain", "codes": codes})
+            );
+        }
+        Format::Human if code.is_none() => {
+            for code in codes {
+                println!("{:<28} {}", code.to_string(), code.summary());
+            }
+        }
+        Format::Human => {
+            for code in codes {
+                println!("{code}: {}\n\n{}", code.summary(), code.explanation());
+            }
+        }
     }
+    ExitStatus::Success
 }

@@ -2,8 +2,11 @@
 
 mod build;
 mod explain;
+mod generate;
 mod guard;
+mod init;
 
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 
 use crate::cli::{Cli, Color, Command};
@@ -13,31 +16,53 @@ use crate::diag::render::{self, Style};
 /// Run a parsed command line; returns the process exit status.
 pub fn run(cli: Cli) -> i32 {
     let style = Style {
-        color: match cli.color {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
-            }
-        },
+        color: use_color(
+            cli.color,
+            |name| std::env::var_os(name),
+            std::io::stderr().is_terminal(),
+        ),
         unicode: true,
         width: 100,
     };
     let ui = Ui {
         style,
         quiet: cli.quiet,
+        verbose: cli.verbose,
     };
     match cli.command {
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
-        Command::Explain { code } => explain::explain(code.as_deref()).code(),
+        Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
+        Command::Init(args) => init::init(&args, &ui).code(),
+        Command::Completions { shell } => generate::completions(shell).code(),
+        Command::Man => generate::man().code(),
+    }
+}
+
+/// Whether diagnostics on stderr get colour. `auto` follows the conventions:
+/// `NO_COLOR` (non-empty) turns colour off, `CLICOLOR_FORCE` (non-empty, not
+/// `0`) turns it on, `CLICOLOR=0` off, and otherwise only a terminal gets it.
+pub fn use_color(
+    choice: Color,
+    env: impl Fn(&str) -> Option<OsString>,
+    stderr_is_terminal: bool,
+) -> bool {
+    let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+    match choice {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto if set("NO_COLOR") => false,
+        Color::Auto if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE") != Some("0".into()) => true,
+        Color::Auto if env("CLICOLOR") == Some("0".into()) => false,
+        Color::Auto => stderr_is_terminal,
     }
 }
 
 pub struct Ui {
     pub style: Style,
     pub quiet: bool,
+    pub verbose: bool,
 }
 
 impl Ui {
@@ -52,9 +77,68 @@ impl Ui {
         }
     }
 
+    /// A line of the human result on stdout, unless `-q`.
     pub fn say(&self, text: &str) {
         if !self.quiet {
             let _ = writeln!(std::io::stdout(), "{text}");
         }
+    }
+
+    /// A line only `-v` asks for.
+    pub fn detail(&self, text: &str) {
+        if self.verbose {
+            self.say(text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn auto_colours_a_terminal_only() {
+        assert!(use_color(Color::Auto, env(&[]), true));
+        assert!(!use_color(Color::Auto, env(&[]), false));
+    }
+
+    #[test]
+    fn no_color_wins_over_a_terminal_unless_empty() {
+        assert!(!use_color(Color::Auto, env(&[("NO_COLOR", "1")]), true));
+        assert!(use_color(Color::Auto, env(&[("NO_COLOR", "")]), true));
+        assert!(!use_color(
+            Color::Auto,
+            env(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]),
+            false
+        ));
+    }
+
+    #[test]
+    fn clicolor_force_and_clicolor() {
+        assert!(use_color(
+            Color::Auto,
+            env(&[("CLICOLOR_FORCE", "1")]),
+            false
+        ));
+        assert!(!use_color(
+            Color::Auto,
+            env(&[("CLICOLOR_FORCE", "0")]),
+            false
+        ));
+        assert!(!use_color(Color::Auto, env(&[("CLICOLOR", "0")]), true));
+    }
+
+    #[test]
+    fn explicit_choices_ignore_the_environment() {
+        assert!(use_color(Color::Always, env(&[("NO_COLOR", "1")]), false));
+        assert!(!use_color(Color::Never, env(&[]), true));
     }
 }

@@ -183,7 +183,8 @@ Flags must start with `-`; a group must list at least one spelling.";
 
     NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
 "A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
-call. That is rarely meant; add what it should match, or say `tool \"*\"` to mean it.";
+call. That is rarely meant; add what it should match. If the guard is meant for every
+built-in tool, list them: `tool \"shell\" \"read\" \"write\" \"edit\" \"web-fetch\"`.";
 
     ConditionNeedsTool = "condition-needs-tool", Error, "a condition that the guard's tools never carry",
 "`command` only matches shell calls, and `path` only calls that touch files (`read`,
@@ -214,8 +215,12 @@ parse, or has an unexpected shape where hookc's entries go, hookc leaves it unto
 reports where it fails. Fix the file (or move it away) and build again.";
 
     Conflict = "conflict", Error, "an entry hookc owns was edited by hand",
-"An entry hookc wrote earlier was changed on disk since the last build. hookc will not
-overwrite hand edits; move your change into `policy.kdl`, or build with `--force`.";
+"An entry or file hookc wrote earlier was changed on disk since the last build (hookc keeps a
+digest of what it wrote in `.hookc/manifest.json`). hookc will not overwrite or delete a hand
+edit: `hookc build` stops with this error and writes nothing, and `hookc check` reports it with
+the difference. Move the change into `policy.kdl` and build again, or run `hookc build --force`
+to replace the edit with what the policy says. Entries that were removed altogether are not a
+conflict: the build puts them back.";
 
     Drift = "drift", Error, "generated files are out of date",
 "`hookc check` found generated files or owned entries that differ from what `policy.kdl`

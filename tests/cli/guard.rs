@@ -269,3 +269,22 @@ fn the_debug_log_records_each_call() {
     assert_eq!(lines[1]["guards"], json!(["no-force-push"]));
     assert!(lines[1]["elapsed_us"].is_u64());
 }
+
+#[test]
+fn an_opaque_command_refused_by_several_guards_gets_the_reason_once() {
+    let p = built();
+    let run = guard(&p, "pre-tool", &claude_bash("git push $(echo --force)"));
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("hookc could not check this shell command"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr.matches("could not check").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+}

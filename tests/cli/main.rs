@@ -2,7 +2,9 @@
 
 mod support;
 
+mod book;
 mod build;
+mod console;
 mod cross_loading;
 mod explain;
 mod guard;
@@ -14,6 +16,9 @@ mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;
 mod hostile;
+mod init;
 mod out_dir;
+mod output;
+mod readme;
 mod shim;
 mod ui;

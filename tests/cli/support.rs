@@ -31,7 +31,12 @@ pub fn golden(path: &Path, actual: &str) {
             path.display()
         )
     });
-    pretty_assertions::assert_eq!(expected, actual, "{} is stale", path.display());
+    pretty_assertions::assert_eq!(
+        expected,
+        actual,
+        "{} is stale; if the change is intended, `SNAPSHOTS=overwrite cargo test` rewrites it",
+        path.display()
+    );
 }
 
 pub struct Project {

@@ -1,0 +1,413 @@
+//! The book's generated pages: the capability matrix, the diagnostics, the
+//! command line and the presets, each made from the data the program itself
+//! uses (harness profiles, [`Code`], the clap definition, `presets/`).
+//!
+//! A test compares [`generate`] and [`summary`] with the files under
+//! `book/src/` (`SNAPSHOTS=overwrite cargo test` rewrites them), so the book
+//! cannot drift from the program.
+
+use clap::CommandFactory;
+
+use crate::cli::Cli;
+use crate::diag::{Code, Severity};
+use crate::harness::{self, Profile};
+use crate::ir::{Event, HarnessId, ToolKind};
+use crate::presets;
+
+/// Every generated page: path relative to `book/src/`, and its text.
+pub fn generate() -> Vec<(String, String)> {
+    let mut pages = vec![
+        ("harnesses/matrix.md".to_owned(), matrix()),
+        ("presets.md".to_owned(), presets_page()),
+        ("diagnostics/README.md".to_owned(), diagnostics_index()),
+        ("cli/README.md".to_owned(), cli_index()),
+    ];
+    for code in Code::ALL {
+        pages.push((format!("diagnostics/{}.md", code.name()), diagnostic(*code)));
+    }
+    for (name, help) in subcommand_help() {
+        pages.push((format!("cli/{name}.md"), cli_page(&name, &help)));
+    }
+    pages
+}
+
+/// `SUMMARY.md` with its generated sections (the children of the command
+/// line and diagnostics chapters) brought up to date; everything else is
+/// kept as written.
+pub fn summary(existing: &str) -> String {
+    let sections = [
+        (
+            "cli/README.md",
+            subcommand_help()
+                .into_iter()
+                .map(|(name, _)| (format!("hookc {name}"), format!("cli/{name}.md")))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "diagnostics/README.md",
+            Code::ALL
+                .iter()
+                .map(|c| (c.to_string(), format!("diagnostics/{}.md", c.name())))
+                .collect(),
+        ),
+    ];
+    let lines: Vec<&str> = existing.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        out.push(line.to_owned());
+        i += 1;
+        let Some((_, children)) = sections
+            .iter()
+            .find(|(index, _)| line.trim_end().ends_with(&format!("]({index})")))
+        else {
+            continue;
+        };
+        let indent = indent_of(line);
+        while i < lines.len() && !lines[i].trim().is_empty() && indent_of(lines[i]) > indent {
+            i += 1;
+        }
+        for (title, path) in children {
+            out.push(format!("{}- [{title}]({path})", " ".repeat(indent + 4)));
+        }
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+const GENERATED: &str = "<small>Generated from the program's own data; `SNAPSHOTS=overwrite cargo test` \
+rewrites this page.</small>";
+
+fn table(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n", header.join(" | "));
+    out.push_str(&format!(
+        "|{}\n",
+        header.iter().map(|_| "---|").collect::<String>()
+    ));
+    for row in rows {
+        out.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    out
+}
+
+fn code(text: &str) -> String {
+    format!("`{text}`")
+}
+
+fn matrix() -> String {
+    let harnesses: Vec<&'static Profile> = harness::all().iter().map(|h| h.profile()).collect();
+    let mut header = vec![String::new()];
+    header.extend(harnesses.iter().map(|p| p.name.to_owned()));
+    let mut out = String::from("# Capability matrix\n\n");
+    out.push_str(
+        "What each harness does with a guard. When a guard asks for more than a harness offers, \
+`hookc build` says so with [`hookc::unsupported`](../diagnostics/unsupported.md) and what \
+happens instead.\n\n",
+    );
+    let not_yet: Vec<String> = HarnessId::ALL
+        .iter()
+        .filter(|id| harness::get(**id).is_none())
+        .map(|id| code(id.word()))
+        .collect();
+    out.push_str(&format!(
+        "This hookc emits for {}.",
+        harnesses
+            .iter()
+            .map(|p| format!("{} ({})", p.name, code(p.id.word())))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    if !not_yet.is_empty() {
+        out.push_str(&format!(
+            " Known to the policy language, but not emitted for yet: {}.",
+            not_yet.join(", ")
+        ));
+    }
+    out.push_str("\n\n");
+
+    out.push_str("## Events\n\nThe harness's own name for each of hookc's events; — where it has none (a guard on that event does not run there).\n\n");
+    header[0] = "event".to_owned();
+    let rows: Vec<Vec<String>> = Event::ALL
+        .iter()
+        .map(|event| {
+            let mut row = vec![code(event.word())];
+            row.extend(
+                harnesses
+                    .iter()
+                    .map(|p| p.event_name(*event).map_or("—".to_owned(), code)),
+            );
+            row
+        })
+        .collect();
+    out.push_str(&table(&header, &rows));
+
+    out.push_str("\n## Refusing and asking\n\n*refuses*: a `deny` (or `block`) guard stops the call or the stop there. \
+*asks*: an `ask` guard makes the harness ask the user; elsewhere hookc refuses instead and warns. \
+*informs*: the event runs, but the harness cannot be stopped on it.\n\n");
+    let rows: Vec<Vec<String>> = Event::ALL
+        .iter()
+        .map(|event| {
+            let mut row = vec![code(event.word())];
+            row.extend(harnesses.iter().map(|p| {
+                if p.event_name(*event).is_none() {
+                    return "—".to_owned();
+                }
+                let mut can = Vec::new();
+                if p.can_block.contains(event) {
+                    can.push("refuses");
+                }
+                if p.honours_ask.contains(event) {
+                    can.push("asks");
+                }
+                if can.is_empty() {
+                    can.push("informs");
+                }
+                can.join(", ")
+            }));
+            row
+        })
+        .collect();
+    out.push_str(&table(&header, &rows));
+
+    out.push_str("\n## Tools\n\nThe harness's own tool names for each of hookc's tool words; a guard's matcher lists exactly these. \
+MCP tools (`mcp \"server\" \"tool\"`) and a harness's own names (`tool (claude)\"NotebookEdit\"`) come on top.\n\n");
+    header[0] = "tool".to_owned();
+    let rows: Vec<Vec<String>> = ToolKind::ALL
+        .iter()
+        .map(|tool| {
+            let mut row = vec![code(tool.word())];
+            row.extend(harnesses.iter().map(|p| {
+                let names = p.tool_names(*tool);
+                if names.is_empty() {
+                    "—".to_owned()
+                } else {
+                    names.iter().map(|n| code(n)).collect::<Vec<_>>().join(", ")
+                }
+            }));
+            row
+        })
+        .collect();
+    out.push_str(&table(&header, &rows));
+
+    out.push_str("\n## Options\n\nSet in the policy with `harness \"<name>\" { option value }`.\n");
+    for p in &harnesses {
+        out.push_str(&format!(
+            "\n### {} (`harness \"{}\"`)\n\n",
+            p.name,
+            p.id.word()
+        ));
+        if p.options.is_empty() {
+            out.push_str("No options.\n");
+        }
+        for option in p.options {
+            out.push_str(&format!(
+                "- `{}` ({}): {}\n",
+                option.name,
+                option.kind.describe(),
+                option.doc
+            ));
+        }
+    }
+
+    out.push_str("\n## After a build\n\nWhat `hookc build` reminds you to do for each harness.\n");
+    for p in &harnesses {
+        out.push_str(&format!("\n### {}\n\n", p.name));
+        if p.todo.is_empty() {
+            out.push_str("Nothing.\n");
+        }
+        for todo in p.todo {
+            out.push_str(&format!("- {todo}\n"));
+        }
+    }
+    out.push_str(&format!("\n{GENERATED}\n"));
+    out
+}
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn diagnostics_index() -> String {
+    let mut out = String::from("# Diagnostics\n\n");
+    out.push_str(
+        "Every problem hookc reports has a stable code, such as `hookc::unknown-tool`. Codes are \
+never renamed, so scripts and CI may rely on them. `hookc explain CODE` prints the same text \
+as the pages here; `hookc build --format json` reports each diagnostic with its code, file, \
+line and column.\n\nErrors stop the build (exit status 1); warnings do not.\n\n",
+    );
+    let rows: Vec<Vec<String>> = Code::ALL
+        .iter()
+        .map(|c| {
+            vec![
+                format!("[`{c}`]({}.md)", c.name()),
+                severity(c.default_severity()).to_owned(),
+                c.summary().to_owned(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["code".to_owned(), "severity".to_owned(), "about".to_owned()],
+        &rows,
+    ));
+    out.push_str(&format!("\n{GENERATED}\n"));
+    out
+}
+
+fn diagnostic(c: Code) -> String {
+    format!(
+        "# {c}\n\n*{}*: {}.\n\n{}\n\nIn a terminal: `hookc explain {}`. All codes: [Diagnostics](README.md).\n\n{GENERATED}\n",
+        severity(c.default_severity()),
+        c.summary(),
+        c.explanation().trim_end(),
+        c.name()
+    )
+}
+
+/// The clap definition with a fixed width, so help text does not depend on
+/// the terminal that runs the generator.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command().term_width(100);
+    cmd.build();
+    cmd
+}
+
+/// `(name, long help)` of every visible subcommand, in definition order.
+fn subcommand_help() -> Vec<(String, String)> {
+    let mut cmd = command();
+    cmd.get_subcommands_mut()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .map(|s| {
+            let name = s.get_name().to_owned();
+            let help = s.clone().term_width(100).render_long_help().to_string();
+            (name, help)
+        })
+        .collect()
+}
+
+fn help_block(invocation: &str, help: &str) -> String {
+    let help: Vec<&str> = help.trim_end().lines().map(str::trim_end).collect();
+    format!("```text\n$ {invocation} --help\n{}\n```\n", help.join("\n"))
+}
+
+fn cli_index() -> String {
+    let mut out = String::from("# Command line\n\n");
+    out.push_str(
+        "`hookc` has one subcommand per job. Results go to stdout, diagnostics and progress to \
+stderr; `--format json` turns a command's result into one JSON document on stdout with \
+`\"schema_version\": 1`.\n\n",
+    );
+    out.push_str(&help_block(
+        "hookc",
+        &command().render_long_help().to_string(),
+    ));
+    out.push_str("\n## Exit status\n\n");
+    out.push_str(&table(
+        &["status".to_owned(), "meaning".to_owned()],
+        &[
+            vec![
+                "0".to_owned(),
+                "success: the policy compiled and the hooks are written (build) or up to date (check)"
+                    .to_owned(),
+            ],
+            vec![
+                "1".to_owned(),
+                "hookc ran and found a problem: an invalid policy, a failing `example`, drift"
+                    .to_owned(),
+            ],
+            vec![
+                "2".to_owned(),
+                "hookc could not do its job: bad usage, a file it cannot read, write or merge"
+                    .to_owned(),
+            ],
+        ],
+    ));
+    out.push_str(
+        "\n`hookc guard` has its own contract, made for the generated hook scripts: 0 answered, \
+2 refused, 1 could not decide (the script then refuses the call).\n\n## Subcommands\n\n",
+    );
+    for (name, help) in subcommand_help() {
+        let about = help.lines().next().unwrap_or_default();
+        out.push_str(&format!("- [`hookc {name}`]({name}.md): {about}\n"));
+    }
+    out.push_str(&format!("\n{GENERATED}\n"));
+    out
+}
+
+fn cli_page(name: &str, help: &str) -> String {
+    format!(
+        "# hookc {name}\n\n{}\n{GENERATED}\n",
+        help_block(&format!("hookc {name}"), help)
+    )
+}
+
+fn presets_page() -> String {
+    let mut out = String::from("# Presets\n\n");
+    out.push_str(
+        "`hookc init` fills a new `policy.kdl` with these presets: all of them, or the ones named \
+with `--preset NAME` (repeatable). A preset is ordinary policy text, copied into your policy with \
+its comments; edit it like the rest of the file. Every guard comes with `example`s, which \
+`hookc build` runs as tests, so a preset proves itself on the first build.\n",
+    );
+    for preset in presets::ALL {
+        out.push_str(&format!(
+            "\n## `{}`\n\n{}\n\nGuards: {}.\n\n```kdl\n{}```\n",
+            preset.name,
+            preset.summary(),
+            preset
+                .guards()
+                .iter()
+                .map(|g| code(g))
+                .collect::<Vec<_>>()
+                .join(", "),
+            preset.text
+        ));
+    }
+    out.push_str(&format!("\n{GENERATED}\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_replaces_only_the_generated_children() {
+        let before = "# Summary\n\n- [Intro](intro.md)\n- [Command line](cli/README.md)\n    - [old](cli/old.md)\n- [Diagnostics](diagnostics/README.md)\n- [After](after.md)\n";
+        let after = summary(before);
+        assert!(!after.contains("cli/old.md"));
+        assert!(after.contains("    - [hookc build](cli/build.md)\n"));
+        assert!(after.contains("    - [hookc::io](diagnostics/io.md)\n"));
+        assert!(after.starts_with("# Summary\n\n- [Intro](intro.md)\n"));
+        assert!(after.ends_with("- [After](after.md)\n"));
+        assert_eq!(summary(&after), after, "idempotent");
+    }
+
+    #[test]
+    fn every_code_and_subcommand_has_a_page() {
+        let pages = generate();
+        let has = |p: &str| pages.iter().any(|(path, _)| path == p);
+        for code in Code::ALL {
+            assert!(has(&format!("diagnostics/{}.md", code.name())));
+        }
+        for name in [
+            "build",
+            "check",
+            "guard",
+            "explain",
+            "init",
+            "completions",
+            "man",
+        ] {
+            assert!(has(&format!("cli/{name}.md")), "{name}");
+        }
+    }
+}

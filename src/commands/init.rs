@@ -1,0 +1,157 @@
+//! `hookc init`: write a commented policy.kdl to start from. Never overwrites.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use super::Ui;
+use crate::cli::{Format, InitArgs};
+use crate::exit::ExitStatus;
+use crate::harness;
+use crate::init::{self, Reason};
+use crate::ir::HarnessId;
+use crate::presets::{self, Preset};
+
+pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
+    let shown = args.policy.to_string_lossy().replace('\\', "/");
+    let fail = |message: String| {
+        eprintln!("error: {message}");
+        if args.format == Format::Json {
+            println!(
+                "{}",
+                json!({"schema_version": 1, "command": "init", "policy": shown, "written": false, "error": message})
+            );
+        }
+        ExitStatus::Error
+    };
+    if args.policy.exists() {
+        return fail(format!(
+            "{shown} already exists, and `hookc init` never overwrites a policy. \
+             Edit it and run `hookc build`, or write a fresh one elsewhere with \
+             `hookc init --policy policy.new.kdl` and compare."
+        ));
+    }
+
+    let root = match args.policy.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let found = init::detect(&root);
+    let (targets, reason) = if !args.harnesses.is_empty() {
+        let missing: Vec<HarnessId> = args
+            .harnesses
+            .iter()
+            .copied()
+            .filter(|h| harness::get(*h).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return fail(format!(
+                "this hookc cannot emit for {} yet; choose from {}",
+                words(&missing),
+                words(&supported())
+            ));
+        }
+        (dedup(args.harnesses.clone()), Reason::Chosen)
+    } else {
+        let usable: Vec<_> = found.iter().filter(|f| f.supported).cloned().collect();
+        if usable.is_empty() {
+            (vec![init::DEFAULT], Reason::Default)
+        } else {
+            (
+                usable.iter().map(|f| f.harness).collect(),
+                Reason::Found(usable),
+            )
+        }
+    };
+    let chosen: Vec<&'static Preset> = if args.presets.is_empty() {
+        presets::ALL.iter().collect()
+    } else {
+        // clap only lets known names through; keep the library's order.
+        presets::ALL
+            .iter()
+            .filter(|p| args.presets.iter().any(|n| n == p.name))
+            .collect()
+    };
+
+    let text = init::render(&targets, &reason, &chosen);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&args.policy)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        return fail(format!(
+            "cannot write {shown}: {e}; check that its directory exists and is writable, or pass another path with `--policy FILE`"
+        ));
+    }
+
+    let guards: usize = chosen.iter().map(|p| p.guards().len()).sum();
+    let unsupported: Vec<HarnessId> = found
+        .iter()
+        .filter(|f| !f.supported)
+        .map(|f| f.harness)
+        .collect();
+    if args.format == Format::Json {
+        println!(
+            "{}",
+            json!({
+                "schema_version": 1,
+                "command": "init",
+                "policy": shown,
+                "written": true,
+                "targets": targets.iter().map(|t| t.word()).collect::<Vec<_>>(),
+                "found": found.iter().map(|f| json!({
+                    "harness": f.harness.word(),
+                    "hints": f.hints,
+                    "supported": f.supported,
+                })).collect::<Vec<_>>(),
+                "presets": chosen.iter().map(|p| p.name).collect::<Vec<_>>(),
+                "guards": guards,
+            })
+        );
+        return ExitStatus::Success;
+    }
+    let why = match &reason {
+        Reason::Chosen => String::new(),
+        Reason::Found(found) => format!(
+            " (found {})",
+            found
+                .iter()
+                .flat_map(|f| f.hints.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Reason::Default => " (no harness found in the project; the default)".to_owned(),
+    };
+    ui.say(&format!(
+        "hookc: wrote {shown} for {}{why}: {guards} guard{} from the preset{} {}",
+        words(&targets),
+        if guards == 1 { "" } else { "s" },
+        if chosen.len() == 1 { "" } else { "s" },
+        chosen.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+    ));
+    if !unsupported.is_empty() {
+        ui.say(&format!(
+            "note: also found {}, which this hookc cannot emit for yet",
+            words(&unsupported)
+        ));
+    }
+    ui.say(&format!(
+        "next: read {shown}, then run `hookc build` to write the hooks"
+    ));
+    ExitStatus::Success
+}
+
+fn supported() -> Vec<HarnessId> {
+    harness::all().iter().map(|h| h.id()).collect()
+}
+
+fn dedup(mut ids: Vec<HarnessId>) -> Vec<HarnessId> {
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+fn words(ids: &[HarnessId]) -> String {
+    ids.iter().map(|i| i.word()).collect::<Vec<_>>().join(", ")
+}

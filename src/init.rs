@@ -1,0 +1,175 @@
+//! `hookc init`'s pure half: which harnesses a project uses, and the text of
+//! a new `policy.kdl`. The command (`commands/init.rs`) only adds the file
+//! system and the printing.
+
+use std::path::Path;
+
+use crate::harness;
+use crate::ir::HarnessId;
+use crate::presets::Preset;
+
+/// Files and directories that show a project uses a harness. A directory is
+/// written with a trailing `/`. Kept here rather than in the harness
+/// profiles: it is a guess about projects, not a fact about the harness.
+pub const HINTS: &[(HarnessId, &[&str])] = &[
+    (HarnessId::Claude, &[".claude/", "CLAUDE.md"]),
+    (HarnessId::Codex, &[".codex/", "AGENTS.md"]),
+    (
+        HarnessId::Copilot,
+        &[".github/hooks/", ".github/copilot-instructions.md"],
+    ),
+    (HarnessId::Cursor, &[".cursor/", ".cursorrules"]),
+    (HarnessId::Gemini, &[".gemini/", "GEMINI.md"]),
+    (HarnessId::Antigravity, &[".agents/"]),
+    (HarnessId::Kimi, &[".kimi-code/"]),
+    (
+        HarnessId::Opencode,
+        &[".opencode/", "opencode.json", "opencode.jsonc"],
+    ),
+];
+
+/// The harness a project gets when nothing points at another.
+pub const DEFAULT: HarnessId = HarnessId::Claude;
+
+/// A harness found in the project, and what gave it away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub harness: HarnessId,
+    pub hints: Vec<&'static str>,
+    /// Whether this hookc can emit for it.
+    pub supported: bool,
+}
+
+/// Every harness with a hint in `root`, in [`HINTS`] order.
+pub fn detect(root: &Path) -> Vec<Found> {
+    HINTS
+        .iter()
+        .filter_map(|(harness, hints)| {
+            let hints: Vec<&'static str> = hints
+                .iter()
+                .copied()
+                .filter(|hint| match hint.strip_suffix('/') {
+                    Some(dir) => root.join(dir).is_dir(),
+                    None => root.join(hint).is_file(),
+                })
+                .collect();
+            (!hints.is_empty()).then(|| Found {
+                harness: *harness,
+                hints,
+                supported: harness::get(*harness).is_some(),
+            })
+        })
+        .collect()
+}
+
+/// Why the policy targets what it targets, said in its comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// `--harness` on the command line.
+    Chosen,
+    /// Hints in the project (only harnesses hookc supports).
+    Found(Vec<Found>),
+    /// Nothing found: the default.
+    Default,
+}
+
+/// The text of a new policy: a header that says how to use it, the settings,
+/// then each preset as it is.
+pub fn render(targets: &[HarnessId], reason: &Reason, presets: &[&Preset]) -> String {
+    let mut out = String::from(
+        "\
+// policy.kdl: the guards hookc compiles into your coding agents' hooks.
+//
+// `hookc build` writes the hooks and runs every `example` below as a test;
+// `hookc check` fails when the hooks are out of date (use it in pre-commit and CI).
+// Everything here is ordinary policy text: edit, delete and add guards freely.
+// `hookc explain CODE` explains any diagnostic.
+
+",
+    );
+    let words: Vec<&str> = targets.iter().map(|t| t.word()).collect();
+    let why = match reason {
+        Reason::Chosen => "chosen with `hookc init --harness`".to_owned(),
+        Reason::Found(found) => format!(
+            "found in this project: {}",
+            found
+                .iter()
+                .flat_map(|f| f.hints.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Reason::Default => {
+            "nothing in this project pointed at a harness, so the default".to_owned()
+        }
+    };
+    out.push_str(&format!("// Harnesses to write hooks for ({why}).\n"));
+    out.push_str(&format!(
+        "targets {}\n\n",
+        words
+            .iter()
+            .map(|w| format!("\"{w}\""))
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+    out.push_str(
+        "\
+// Seconds a harness waits for a guard before giving up.
+timeout 10
+
+// A guard that cannot run (hookc missing, crashed, unreadable call) refuses the call.
+on-error \"deny\"
+",
+    );
+    for preset in presets {
+        out.push_str(&format!(
+            "\n// ─── preset `{}` (hookc init --preset {}) ───\n",
+            preset.name, preset.name
+        ));
+        out.push_str(preset.text);
+        if !preset.text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_harness_has_hints() {
+        for id in HarnessId::ALL {
+            assert!(
+                HINTS.iter().any(|(h, hints)| h == id && !hints.is_empty()),
+                "no init hints for {id}"
+            );
+        }
+    }
+
+    #[test]
+    fn detects_directories_and_files_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(detect(dir.path()), vec![]);
+        std::fs::create_dir(dir.path().join(".claude")).unwrap();
+        // A file where a directory is expected is no hint.
+        std::fs::write(dir.path().join(".cursor"), "").unwrap();
+        let found = detect(dir.path());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].harness, HarnessId::Claude);
+        assert_eq!(found[0].hints, vec![".claude/"]);
+        assert!(found[0].supported);
+    }
+
+    #[test]
+    fn the_policy_names_its_targets_and_why() {
+        let text = render(
+            &[HarnessId::Claude],
+            &Reason::Default,
+            &[crate::presets::get("git").unwrap()],
+        );
+        assert!(text.contains("targets \"claude\"\n"), "{text}");
+        assert!(text.contains("the default"), "{text}");
+        assert!(text.contains("guard \"no-force-push\""), "{text}");
+    }
+}

@@ -1,0 +1,183 @@
+//! `hookc init`: a commented policy for the harnesses a project uses, built
+//! from presets that prove themselves with examples. Never overwrites.
+
+use hookc::harness;
+use hookc::ir::HarnessId;
+
+use crate::support::Project;
+
+#[test]
+fn every_preset_inits_and_builds_in_an_empty_repository() {
+    for preset in hookc::presets::ALL {
+        let p = Project::new();
+        let init = p.hookc(&["init", "--preset", preset.name]);
+        assert_eq!(init.status, 0, "{}: {}", preset.name, init.stderr);
+        let policy = p.read("policy.kdl");
+        for guard in preset.guards() {
+            assert!(policy.contains(&format!("guard \"{guard}\"")), "{guard}");
+        }
+        // A build runs every example of the policy; any failing one is an error.
+        let build = p.build();
+        assert!(
+            build.stdout.contains("Claude Code: "),
+            "{}: {}",
+            preset.name,
+            build.stdout
+        );
+        assert_eq!(build.stderr, "", "{}: warnings", preset.name);
+        assert_eq!(p.hookc(&["check"]).status, 0);
+    }
+}
+
+#[test]
+fn all_presets_together_build_without_warnings() {
+    let p = Project::new();
+    let init = p.hookc(&["init"]);
+    assert_eq!(init.status, 0, "{}", init.stderr);
+    let total: usize = hookc::presets::ALL.iter().map(|p| p.guards().len()).sum();
+    assert!(
+        init.stdout.contains(&format!("{total} guards")),
+        "{}",
+        init.stdout
+    );
+    let build = p.build();
+    assert_eq!(build.stderr, "");
+}
+
+#[test]
+fn with_nothing_to_go_by_the_policy_targets_claude_code() {
+    let p = Project::new();
+    let run = p.hookc(&["init"]);
+    assert!(run.stdout.contains("the default"), "{}", run.stdout);
+    assert!(p.read("policy.kdl").contains("\ntargets \"claude\"\n"));
+}
+
+#[test]
+fn the_policy_targets_the_harnesses_found_in_the_project() {
+    let p = Project::new();
+    p.write(".claude/settings.json", "{}\n");
+    let run = p.hookc(&["init"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("found .claude/"), "{}", run.stdout);
+    let policy = p.read("policy.kdl");
+    assert!(
+        policy.contains("found in this project: .claude/"),
+        "{policy}"
+    );
+    // The user's settings survive the first build.
+    p.build();
+    assert!(p.read(".claude/settings.json").contains("PreToolUse"));
+}
+
+#[test]
+fn harnesses_found_but_not_yet_supported_are_named_not_targeted() {
+    let Some(unsupported) = HarnessId::ALL
+        .iter()
+        .find(|id| harness::get(**id).is_none())
+    else {
+        return; // every harness is supported: nothing to show
+    };
+    let (_, hints) = hookc::init::HINTS
+        .iter()
+        .find(|(id, _)| id == unsupported)
+        .unwrap();
+    let p = Project::new();
+    let hint = hints[0];
+    match hint.strip_suffix('/') {
+        Some(dir) => std::fs::create_dir_all(p.path(dir)).unwrap(),
+        None => {
+            p.write(hint, "");
+        }
+    }
+    let run = p.hookc(&["init"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "also found {unsupported}, which this hookc cannot emit for yet"
+        )),
+        "{}",
+        run.stdout
+    );
+    p.build();
+}
+
+#[test]
+fn an_existing_policy_is_never_overwritten() {
+    let p = Project::new();
+    p.write("policy.kdl", "// mine\n");
+    let run = p.hookc(&["init"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(p.read("policy.kdl"), "// mine\n");
+    assert!(
+        run.stderr.contains("policy.kdl already exists"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--policy"), "says what to do instead");
+}
+
+#[test]
+fn another_path_is_a_fresh_start_beside_the_existing_policy() {
+    let p = Project::new();
+    p.write("policy.kdl", "// mine\n");
+    let run = p.hookc(&["init", "--policy", "policy.new.kdl", "--preset", "git"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(p.read("policy.new.kdl").contains("no-force-push"));
+    assert_eq!(p.read("policy.kdl"), "// mine\n");
+}
+
+#[test]
+fn chosen_harnesses_must_be_ones_hookc_can_emit_for() {
+    let p = Project::new();
+    let run = p.hookc(&["init", "--harness", "claude"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        p.read("policy.kdl")
+            .contains("chosen with `hookc init --harness`")
+    );
+    if let Some(id) = HarnessId::ALL
+        .iter()
+        .find(|id| harness::get(**id).is_none())
+    {
+        let q = Project::new();
+        let run = q.hookc(&["init", "--harness", id.word()]);
+        assert_eq!(run.status, 2);
+        assert!(run.stderr.contains("cannot emit for"), "{}", run.stderr);
+        assert!(!q.exists("policy.kdl"));
+    }
+    let run = p.hookc(&["init", "--harness", "claud", "--policy", "x.kdl"]);
+    assert_eq!(run.status, 2, "clap rejects unknown names");
+}
+
+#[test]
+fn json_output_says_what_was_written() {
+    let p = Project::new();
+    let run = p.hookc(&["init", "--format", "json", "--preset", "secrets"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["written"], true);
+    assert_eq!(doc["targets"], serde_json::json!(["claude"]));
+    assert_eq!(doc["presets"], serde_json::json!(["secrets"]));
+}
+
+#[test]
+fn every_supported_harness_gets_a_policy_that_builds() {
+    for h in harness::all() {
+        let p = Project::new();
+        let word = h.id().word();
+        let init = p.hookc(&["init", "--harness", word]);
+        assert_eq!(init.status, 0, "{word}: {}", init.stderr);
+        assert!(
+            p.read("policy.kdl")
+                .contains(&format!("targets \"{word}\""))
+        );
+        let build = p.hookc(&["build"]);
+        assert_eq!(build.status, 0, "{word}: {}{}", build.stdout, build.stderr);
+        assert!(
+            build.stdout.contains(&format!("{}: ", h.profile().name)),
+            "{word}: {}",
+            build.stdout
+        );
+    }
+}

@@ -45,3 +45,46 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
     cx.whole(emit::POLICY_JSON, emit::json_text(policy), false);
     cx.into_artifacts()
 }
+
+/// The front end on hostile text: diagnostics or a policy, never a panic,
+/// and every diagnostic renders (spans stay inside the text).
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::diag::render::{Style, human};
+
+    fn front_end(text: &str) {
+        let file = SourceFile::new("policy.kdl", text);
+        let mut diags = Diagnostics::default();
+        if let Some(policy) = compile_source(&file, &mut diags) {
+            let _ = emit(&file, &policy, &mut diags);
+        }
+        for d in diags.into_sorted() {
+            let _ = human(&d, Style::PLAIN);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("HOOKC_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+        ))]
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+            front_end(&text);
+        }
+
+        /// The bundled policy with a slice cut out and random text put in.
+        #[test]
+        fn mangled_policies_never_panic(at in 0usize..4000, len in 0usize..60, insert in "[\\PC\"#{};=()\\\\\n]{0,12}") {
+            let text = include_str!("../policy.kdl");
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) { at -= 1; }
+            let mut end = (at + len).min(text.len());
+            while !text.is_char_boundary(end) { end -= 1; }
+            front_end(&format!("{}{}{}", &text[..at], insert, &text[end..]));
+        }
+    }
+}

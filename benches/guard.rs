@@ -37,6 +37,12 @@ fn main() {
         r#"{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"},"tool_use_id":"t"}"#,
     )
     .unwrap();
+    // hookc is found on PATH, as on a developer's machine.
+    let path = format!(
+        "{}:{}",
+        Path::new(HOOKC).parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let jq = script(root, "jq-guard.sh", JQ_GUARD);
     let python = script(root, "python-guard.py", PYTHON_GUARD);
 
@@ -77,10 +83,31 @@ fn main() {
         })
         .collect();
 
+    // Every scenario must really refuse the force push, with the policy's
+    // reason: a broken setup (hookc not found, say) would time the wrong path.
+    for (name, command) in &scenarios[1..] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .env("PATH", &path)
+            .stdin(std::fs::File::open(&payload).unwrap())
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            said.contains("Do not force-push"),
+            "{name} did not refuse with the policy's reason: {said}"
+        );
+    }
+
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); scenarios.len()];
     for round in 0..warmup + runs {
         for (i, (_, command)) in scenarios.iter().enumerate() {
-            let took = time_once(command, &payload);
+            let took = time_once(command, &payload, &path);
             if round >= warmup {
                 samples[i].push(took);
             }
@@ -166,12 +193,13 @@ fn main() {
     print!("{table}");
 }
 
-fn time_once(command: &str, stdin: &Path) -> Duration {
+fn time_once(command: &str, stdin: &Path, path: &str) -> Duration {
     let input = std::fs::File::open(stdin).unwrap();
     let started = Instant::now();
     let status = Command::new("sh")
         .arg("-c")
         .arg(command)
+        .env("PATH", path)
         .stdin(input)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -20,6 +20,7 @@ pub mod eval;
 pub mod exit;
 pub mod harness;
 pub mod ir;
+pub mod lint;
 pub mod manifest;
 pub mod merge;
 pub mod paths;

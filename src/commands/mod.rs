@@ -3,6 +3,8 @@
 mod build;
 mod explain;
 mod guard;
+mod lint;
+mod precommit;
 
 use std::io::{IsTerminal, Write};
 
@@ -31,6 +33,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
+        Command::Lint(args) => lint::lint(&args, &ui).code(),
+        Command::InstallPreCommit { repo } => precommit::install(&repo, &ui).code(),
         Command::Explain { code } => explain::explain(code.as_deref()).code(),
     }
 }

@@ -14,6 +14,8 @@ mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;
 mod hostile;
+mod lint;
 mod out_dir;
+mod precommit;
 mod shim;
 mod ui;

@@ -314,6 +314,16 @@ with their own payloads and reply protocols. A Claude guard that reads `tool_inp
 or answers with Claude's JSON then misfires or fails open there. Make the script check
 which harness called it, or keep Claude-only hooks in `.claude/settings.local.json`.";
 
+    LintMatcherMcp = "lint-matcher-mcp", Warning, "an MCP tool matched without its `mcp__` prefix",
+"Claude Code and Codex name MCP tools `mcp__<server>__<tool>`. A matcher `memory__create_entities`
+(or `server__tool` without the prefix) matches nothing, so the guard never runs. Write
+`mcp__memory__create_entities`, or `mcp__memory__.*` for every tool of the server.";
+
+    LintCannotBlock = "lint-cannot-block", Warning, "a hook tries to block on an event that cannot block",
+"The hook refuses (`exit 2`, a `deny`) on an event where the harness does not stop anything:
+Cursor's and Copilot's `postToolUse` run after the tool, so the refusal is only logged. Move
+the guard to the harness's pre-tool event (`preToolUse`, `beforeShellExecution`).";
+
     LintUnknownHook = "lint-unknown-hook", Error, "an OpenCode plugin hook name that does not exist",
 "OpenCode calls plugin hooks by exact name (`tool.execute.before`); a misspelled key like
 `tool.before` is never called and the plugin silently guards nothing.";

@@ -228,6 +228,10 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
             .iter()
             .any(|(e, n)| n.eq_ignore_ascii_case(name) && profile.can_block.contains(e))
             || name.starts_with("before");
+        let cannot_block = profile
+            .events
+            .iter()
+            .any(|(e, n)| *n == name && !profile.can_block.contains(e));
         let Value::Array(entries) = &prop.value else {
             report.diags.push(diag(
                 Code::LintWrongType,
@@ -274,7 +278,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                     Some(hs) => match &hs.value {
                         Value::Array(list) => {
                             for h in &list.elements {
-                                handler(cx, name, blocking, h, report);
+                                handler(cx, name, (blocking, cannot_block), h, report);
                             }
                         }
                         other => report.diags.push(diag(
@@ -290,7 +294,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                 if let Some(m) = get(e, "matcher") {
                     matcher(cx, &m.value, report);
                 }
-                handler(cx, name, blocking, entry, report);
+                handler(cx, name, (blocking, cannot_block), entry, report);
             }
         }
     }
@@ -353,9 +357,25 @@ fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
         .split(['|', ','])
         .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
         .collect();
+    let mcp_named = matches!(cx.spec.id, HarnessId::Claude | HarnessId::Codex);
     for w in &words {
         if w.is_empty() || known.contains(w) {
             continue;
+        }
+        if mcp_named && w.contains("__") && !w.starts_with("mcp__") {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherMcp,
+                    cx.file,
+                    sp,
+                    format!(
+                        "{} names MCP tools `mcp__<server>__<tool>`: `{w}` matches nothing",
+                        profile.name
+                    ),
+                    "no `mcp__` prefix",
+                )
+                .help(format!("write `mcp__{w}`")),
+            );
         }
         if let Some(right) = known.iter().find(|k| k.eq_ignore_ascii_case(w)) {
             report.diags.push(
@@ -393,7 +413,13 @@ fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
     }
 }
 
-fn handler(cx: &Cx, event: &str, blocking: bool, value: &Value, report: &mut FileReport) {
+fn handler(
+    cx: &Cx,
+    event: &str,
+    (blocking, cannot_block): (bool, bool),
+    value: &Value,
+    report: &mut FileReport,
+) {
     let spec = cx.spec;
     let name = spec.profile().name;
     let Value::Object(h) = value else {
@@ -454,6 +480,21 @@ fn handler(cx: &Cx, event: &str, blocking: bool, value: &Value, report: &mut Fil
         ));
     }
     for c in &commands {
+        if cannot_block
+            && let Some(cmd) = as_str(&c.value)
+            && (cmd.contains("exit 2") || cmd.contains("\"deny\""))
+        {
+            report.diags.push(
+                diag(
+                    Code::LintCannotBlock,
+                    cx.file,
+                    span(&c.value),
+                    format!("{name} cannot refuse anything on `{event}`: this refusal is ignored"),
+                    "refuses too late",
+                )
+                .help("move the guard to the pre-tool event"),
+            );
+        }
         match as_str(&c.value) {
             Some(cmd) => scripts::check_command(
                 cx.file,

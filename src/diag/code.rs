@@ -324,6 +324,20 @@ which harness called it, or keep Claude-only hooks in `.claude/settings.local.js
 Cursor's and Copilot's `postToolUse` run after the tool, so the refusal is only logged. Move
 the guard to the harness's pre-tool event (`preToolUse`, `beforeShellExecution`).";
 
+    LintReasonlessDeny = "lint-reasonless-deny", Warning, "a deny without a reason",
+"A refusal with no reason leaves the model guessing, and it usually retries the same call.
+Give one: `permissionDecisionReason` (Claude, Copilot), `user_message`/`agent_message`
+(Cursor), or a line on stderr before `exit 2`.";
+
+    LintUpdatedInput = "lint-updated-input", Warning, "`updatedInput` without an explicit allow",
+"Claude Code applies a hook's `updatedInput` only together with `\"permissionDecision\": \"allow\"`
+(or `ask`); without it the rewrite is ignored and the original call runs.";
+
+    LintStdoutNoise = "lint-stdout-noise", Warning, "a guard script prints text where the harness reads JSON",
+"Cursor, Copilot and (on exit 0) Claude Code, Codex and Gemini parse a hook's stdout as JSON. A
+stray `echo` to stdout makes the reply invalid; the decision is lost and, in most harnesses,
+the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.";
+
     LintUnknownHook = "lint-unknown-hook", Error, "an OpenCode plugin hook name that does not exist",
 "OpenCode calls plugin hooks by exact name (`tool.execute.before`); a misspelled key like
 `tool.before` is never called and the plugin silently guards nothing.";

@@ -46,6 +46,12 @@ fn fail_open_findings(text: &str) -> Vec<&'static str> {
     }) {
         out.push("`exit 1` is a hook error, not a refusal: the call goes ahead (exit 2 blocks)");
     }
+    if text.lines().any(|l| {
+        let l = l.trim();
+        l == "set -e" || l.starts_with("set -e ") || l.starts_with("set -eu")
+    }) {
+        out.push("under `set -e` a failing command exits 1, which lets the call through; trap errors and exit 2");
+    }
     for tool in ["jq", "python3"] {
         if has_word(text, tool)
             && !text.contains(&format!("command -v {tool}"))
@@ -56,6 +62,52 @@ fn fail_open_findings(text: &str) -> Vec<&'static str> {
             } else {
                 "`python3` is used without checking it exists: a missing python3 exits 127 and the call goes ahead"
             });
+        }
+    }
+    out
+}
+
+/// Protocol slips in shell text: reason-less denies, `updatedInput` without allow, stdout noise.
+fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'static str)> {
+    let mut out = Vec::new();
+    let squashed: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\\')
+        .collect();
+    let json_deny = squashed.contains("\"permissionDecision\":\"deny\"")
+        || squashed.contains("\"permission\":\"deny\"");
+    if json_deny
+        && !squashed.contains("permissionDecisionReason")
+        && !squashed.contains("user_message")
+        && !squashed.contains("agent_message")
+    {
+        out.push((Code::LintReasonlessDeny, "this deny gives no reason"));
+    }
+    if !json_deny && text.contains("exit 2") && !text.contains(">&2") && !text.contains("1>&2") {
+        out.push((
+            Code::LintReasonlessDeny,
+            "`exit 2` with nothing on stderr refuses without a reason",
+        ));
+    }
+    if squashed.contains("updatedInput") && !squashed.contains("\"permissionDecision\":\"allow\"") {
+        out.push((
+            Code::LintUpdatedInput,
+            "`updatedInput` is applied only with `\"permissionDecision\": \"allow\"`",
+        ));
+    }
+    if script && matches!(id, HarnessId::Cursor | HarnessId::Copilot) {
+        let noisy = text.lines().any(|l| {
+            let l = l.trim();
+            (l.starts_with("echo ") || l.starts_with("printf "))
+                && !l.contains(">&2")
+                && !l.contains('{')
+                && !l.contains(">")
+        });
+        if noisy {
+            out.push((
+                Code::LintStdoutNoise,
+                "the script echoes plain text to stdout, which the harness parses as its JSON reply",
+            ));
         }
     }
     out
@@ -75,6 +127,9 @@ pub fn check_command(
             report
                 .diags
                 .push(diag(Code::LintFailOpen, file, span, finding, "fails open"));
+        }
+        for (code, finding) in protocol_findings(cmd, id, false) {
+            report.diags.push(diag(code, file, span, finding, "here"));
         }
         if id == HarnessId::Copilot
             && cmd.contains(">&2")
@@ -132,6 +187,15 @@ pub fn check_command(
     #[cfg(not(unix))]
     let _ = meta;
     if blocking && let Ok(body) = std::fs::read_to_string(&path) {
+        for (code, finding) in protocol_findings(&body, id, true) {
+            report.diags.push(diag(
+                code,
+                file,
+                span,
+                format!("in `{rel}`: {finding}"),
+                "in this script",
+            ));
+        }
         for finding in fail_open_findings(&body) {
             report.diags.push(diag(
                 Code::LintFailOpen,

@@ -204,7 +204,7 @@ fn no_paths_lints_the_current_repo_and_missing_paths_are_exit_2() {
     let p = Project::new();
     p.write(
         ".claude/settings.json",
-        r#"{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "exit 2" } ] } ] } }"#,
+        r#"{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo no >&2; exit 2" } ] } ] } }"#,
     );
     let out = p.hookc(&["lint"]);
     assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);

@@ -179,3 +179,56 @@ pub(crate) fn diag(
         .in_file(file)
         .label(span, label)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_classified_by_harness_convention() {
+        let k = |p: &str| classify(Path::new(p));
+        assert_eq!(
+            k("a/.claude/settings.local.json"),
+            Some(Kind::Json(HarnessId::Claude))
+        );
+        assert_eq!(
+            k(".github/hooks/x.json"),
+            Some(Kind::Json(HarnessId::Copilot))
+        );
+        assert_eq!(k(".codex/config.toml"), Some(Kind::CodexConfig));
+        assert_eq!(k(".kimi/config.toml"), Some(Kind::Kimi));
+        assert_eq!(k(".opencode/plugins/p.ts"), Some(Kind::Opencode));
+        assert_eq!(
+            k(".agents/hooks.json"),
+            Some(Kind::Json(HarnessId::Antigravity))
+        );
+        assert_eq!(k("package.json"), None);
+        assert_eq!(
+            root_of(Path::new("r/.github/hooks/x.json")),
+            PathBuf::from("r")
+        );
+        assert_eq!(
+            root_of(Path::new(".claude/settings.json")),
+            PathBuf::from(".")
+        );
+    }
+
+    #[test]
+    fn edits_apply_last_first_and_keep_every_other_byte() {
+        let text = "{ \"a\": 1, \"b\": 2 }";
+        let edits = [
+            Edit {
+                span: Span::new(2, 3),
+                text: "\"A\"".into(),
+            },
+            Edit {
+                span: Span::new(16, 0),
+                text: ", \"c\": 3".into(),
+            },
+        ];
+        assert_eq!(
+            apply_edits(text, &edits),
+            "{ \"A\": 1, \"b\": 2, \"c\": 3 }"
+        );
+    }
+}

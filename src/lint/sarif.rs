@@ -54,7 +54,6 @@ pub fn report(diags: &[Diagnostic]) -> Value {
             "tool": { "driver": {
                 "name": "hookc",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/hookc/hookc",
                 "rules": rules,
             }},
             "results": results,

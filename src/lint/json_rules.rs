@@ -171,14 +171,15 @@ fn foreign_event(name: &str) -> Option<(Event, &'static str)> {
 fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
     let spec = cx.spec;
     let profile = spec.profile();
+    let all_events = spec.events();
     for prop in &obj.properties {
         let name = key(prop);
         if extra.contains(&name) {
             continue;
         }
-        if !spec.events.contains(&name) {
+        if !all_events.contains(&name) {
             let ks = key_span(prop);
-            if let Some(right) = spec.events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
+            if let Some(right) = all_events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
                 report.diags.push(
                     diag(
                         Code::LintUnknownEvent,
@@ -206,7 +207,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                             profile.name
                         )
                     }
-                    None => suggest(name, spec.events),
+                    None => suggest(name, &all_events),
                 };
                 report.diags.push(
                     diag(

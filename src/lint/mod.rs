@@ -4,8 +4,16 @@
 //! document), so every finding points at a line and column. The facts come from
 //! each harness's [`Profile`](crate::harness::Profile) plus [`spec`].
 
+mod antigravity;
+mod claude;
+mod codex;
+mod copilot;
+mod cursor;
+mod gemini;
 mod json_rules;
 pub mod json_spans;
+mod kimi;
+mod opencode;
 mod other;
 pub mod sarif;
 mod scripts;
@@ -128,9 +136,9 @@ pub fn lint_text(kind: Kind, file: &SourceFile, root: &Path) -> FileReport {
     let mut report = FileReport::default();
     match kind {
         Kind::Json(id) => json_rules::lint(id, file, root, &mut report),
-        Kind::CodexConfig => other::codex_config(file, &mut report),
-        Kind::Kimi => other::kimi(file, root, &mut report),
-        Kind::Opencode => other::opencode(file, &mut report),
+        Kind::CodexConfig => codex::lint_config(file, &mut report),
+        Kind::Kimi => kimi::lint(file, root, &mut report),
+        Kind::Opencode => opencode::lint(file, &mut report),
     }
     report
 }

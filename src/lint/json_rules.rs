@@ -338,7 +338,10 @@ fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
         Matching::ExactWords(extra) => plain_chars(extra),
         _ => false,
     };
-    if !exact && regex::Regex::new(m).is_err() {
+    // Every harness but Codex (Rust `regex`) compiles matchers as JavaScript
+    // regexes, which have no inline flags like `(?i)`.
+    let js_flags = cx.spec.id != HarnessId::Codex && has_inline_flags(m);
+    if !exact && (regex::Regex::new(m).is_err() || js_flags) {
         report.diags.push(
             diag(
                 Code::LintMatcherRegex,
@@ -350,7 +353,7 @@ fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
                 ),
                 "invalid regex",
             )
-            .help("a bare `*` is not a regex: write `.*`, or leave the matcher out"),
+            .help("JavaScript regexes take no inline flags such as `(?i)`; a bare `*` is not a regex (write `.*`, or leave the matcher out)"),
         );
         return;
     }
@@ -616,4 +619,14 @@ fn handler(
             );
         }
     }
+}
+
+/// `(?i)`, `(?s:…)`: inline flags, valid in Rust's regex but a syntax error in JavaScript's.
+pub(super) fn has_inline_flags(m: &str) -> bool {
+    m.match_indices("(?").any(|(i, _)| {
+        m[i + 2..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
+    })
 }

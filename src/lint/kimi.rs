@@ -127,7 +127,11 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                     )),
                 },
                 "matcher" => match v.and_then(|v| v.as_str()) {
-                    Some(m) if regex::Regex::new(m).is_err() => report.diags.push(diag(
+                    Some(m)
+                        if regex::Regex::new(m).is_err()
+                            || super::json_rules::has_inline_flags(m) =>
+                    {
+                        report.diags.push(diag(
                         Code::LintMatcherRegex,
                         file,
                         vspan,
@@ -135,7 +139,8 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                             "`{m}` is not a valid regex: Kimi Code silently never fires this hook"
                         ),
                         "invalid regex",
-                    )),
+                    ))
+                    }
                     Some(m)
                         if !m.is_empty()
                             && m.chars()

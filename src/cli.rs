@@ -84,6 +84,18 @@ pub enum Command {
     /// 1: could not decide (reason on stderr); the calling script then refuses.
     Guard(GuardArgs),
 
+    /// Lint hand-written hook configs of every harness (no paths: the ones in this repo)
+    ///
+    /// Exit 0: no errors (warnings may be printed); 1: errors found; 2: could not run.
+    Lint(LintArgs),
+
+    /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` (an existing hook is kept and chained)
+    InstallPreCommit {
+        /// The repository root
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+    },
+
     /// Print the long explanation of a diagnostic code (e.g. `hookc explain unknown-tool`)
     #[command(after_help = EXIT_STATUS)]
     Explain {
@@ -170,6 +182,31 @@ pub struct BuildArgs {
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Files or project folders to lint (default: the current folder)
+    pub paths: Vec<PathBuf>,
+
+    /// Also lint the user-level configs (~/.claude/settings.json, $KIMI_CODE_HOME/config.toml)
+    #[arg(long)]
+    pub user: bool,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = LintFormat::Human)]
+    pub format: LintFormat,
+
+    /// Apply the mechanical fixes (event-name case, Cursor `failClosed`) in place
+    #[arg(long)]
+    pub fix: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    Human,
+    Json,
+    Sarif,
 }
 
 #[derive(Debug, Args)]

@@ -22,6 +22,7 @@ pub mod exit;
 pub mod harness;
 pub mod init;
 pub mod ir;
+pub mod lint;
 pub mod manifest;
 pub mod merge;
 pub mod paths;

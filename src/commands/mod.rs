@@ -5,6 +5,8 @@ mod explain;
 mod generate;
 mod guard;
 mod init;
+mod lint;
+mod precommit;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -33,6 +35,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
+        Command::Lint(args) => lint::lint(&args, &ui).code(),
+        Command::InstallPreCommit { repo } => precommit::install(&repo, &ui).code(),
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
         Command::Init(args) => init::init(&args, &ui).code(),
         Command::Completions { shell } => generate::completions(shell).code(),

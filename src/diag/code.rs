@@ -225,6 +225,127 @@ conflict: the build puts them back.";
     Drift = "drift", Error, "generated files are out of date",
 "`hookc check` found generated files or owned entries that differ from what `policy.kdl`
 compiles to. Run `hookc build` and commit the result.";
+
+    LintSyntax = "lint-syntax", Error, "a harness config file does not parse",
+"`hookc lint` could not parse a hook config as JSON/JSONC, TOML or JavaScript. Every harness
+drops a file it cannot parse (Claude: \"Invalid or malformed JSON\"; Kimi drops the whole
+config; OpenCode skips a plugin with a syntax error *silently*), so none of its hooks run.
+Fix the syntax at the position shown.";
+
+    LintUnknownKey = "lint-unknown-key", Error, "a key the harness rejects",
+"Some harnesses check their hook files strictly. Kimi Code's `[[hooks]]` accepts only
+`event`, `matcher`, `command` and `timeout` (one unknown key drops *every* config hook);
+Codex's `hooks.json` root takes only `hooks` (and `description`), otherwise the file
+contributes no hooks; Codex's `config.toml` is checked strictly too.
+
+```toml
+[[hooks]]
+event = \"PreToolUse\"
+command = \"exit 2\"
+on_error = \"block\"   # rejected: remove it
+```";
+
+    LintMissingField = "lint-missing-field", Error, "a field the harness requires is missing",
+"A required field is absent: `type` on a Gemini, Claude or Codex handler, `version` at the
+root of Cursor's `hooks.json` (Copilot accepts its absence but documents `version: 1`), a
+`command`, or the `hooks` array of a matcher group (the flat form is refused by Claude and
+Gemini). Add it as the help line says.";
+
+    LintWrongType = "lint-wrong-type", Error, "a value of the wrong type in a hook config",
+"A value has the wrong JSON/TOML type: `\"timeout\": \"30s\"` where a number is needed, an array
+where a matcher string is needed, an object where a list of hooks is needed. The harness
+refuses the entry (Claude: \"expected number, received string\") and the hook never runs.";
+
+    LintTimeout = "lint-timeout", Error, "a timeout out of range or in the wrong unit",
+"Timeouts differ per harness: seconds for Claude, Codex, Cursor, Copilot (`timeoutSec`),
+Antigravity and Kimi (a whole number from 1 to 600); **milliseconds** for Gemini CLI, where
+`\"timeout\": 30` gives the hook 30 ms and it times out. A value of 0 or less is refused
+everywhere. A Gemini value under 1000 is reported as a warning: it is most likely seconds.";
+
+    LintUnknownEvent = "lint-unknown-event", Error, "an event name the harness does not know",
+"Event names are exact and differ per harness: Claude `PreToolUse`, Gemini `BeforeTool`,
+Cursor `preToolUse`. A wrong name is ignored (Claude: \"Unknown hook event ... was ignored\"),
+so the hook never runs. `pretooluse` is a case mistake (`hookc lint --fix` corrects it);
+`PreToolUse` in a Gemini file is Claude's name, the help says the harness's own.";
+
+    LintMatcherCase = "lint-matcher-case", Error, "a matcher names a tool in the wrong case",
+"Matchers are case-sensitive in every harness: `bash` matches nothing in Claude Code, whose
+tool is `Bash`. Use the tool name exactly as the harness spells it.";
+
+    LintMatcherUnanchored = "lint-matcher-unanchored", Warning, "a matcher also matches longer tool names",
+"Where the harness tests the matcher as an unanchored regex (Gemini, Kimi, Cursor,
+Antigravity, and Claude/Codex for anything but plain names), a bare `Bash` also matches
+`BashOutput`, and `run_shell_command` matches any MCP tool whose name contains it. Anchor
+it: `^Bash$`.";
+
+    LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile",
+"The harness reads the matcher as a regex and this one does not compile. Harnesses then
+skip the entry or never match (Kimi: silently), so the guard never runs. A common trap is a
+bare `*`: write `.*`, or leave the matcher out to match every tool.";
+
+    LintGuardScript = "lint-guard-script", Error, "a hook's script is missing or not executable",
+"A hook runs a local file that does not exist or is not executable. The shell exits 126 or
+127, and most harnesses treat that as a hook error and **let the call through** (fail open).
+Create the file, `chmod +x` it, or fix the path.";
+
+    LintFailOpen = "lint-fail-open", Warning, "a hook command or guard script can fail open",
+"Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. So a
+guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
+exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
+protect anything when it matters. Exit 2 on deny, and fail closed when a tool is missing:
+
+```sh
+command -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }
+```";
+
+    LintStderrDeny = "lint-stderr-deny", Warning, "a deny reason on stderr the harness never shows",
+"GitHub Copilot CLI reads a `preToolUse` deny from stdout JSON
+(`{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"…\"}`); a reason printed to
+stderr with `exit 2` is not forwarded to the model. Print the JSON instead.";
+
+    LintCursorFailClosed = "lint-cursor-fail-closed", Warning, "a blocking Cursor hook without `failClosed: true`",
+"Cursor treats a crash, a timeout or invalid output of a hook as *allow* unless the handler
+has `\"failClosed\": true`. A guard on a blocking event should fail closed.
+`hookc lint --fix` adds it.";
+
+    LintStopLoop = "lint-stop-loop", Warning, "an unbounded stop loop (`loop_limit: null`)",
+"A Cursor `stop`/`subagentStop` hook that sends a follow-up makes the agent run again; with
+`\"loop_limit\": null` there is no cap, so a hook that always objects loops forever. Leave the
+default (5) or set a number.";
+
+    LintCrossLoading = "lint-cross-loading", Warning, "hooks in `.claude/settings.json` that other harnesses also run",
+"Cursor and GitHub Copilot CLI also load the repo's `.claude/settings.json` hooks, and run them
+with their own payloads and reply protocols. A Claude guard that reads `tool_input.command`
+or answers with Claude's JSON then misfires or fails open there. Make the script check
+which harness called it, or keep Claude-only hooks in `.claude/settings.local.json`.";
+
+    LintMatcherMcp = "lint-matcher-mcp", Warning, "an MCP tool matched without its `mcp__` prefix",
+"Claude Code and Codex name MCP tools `mcp__<server>__<tool>`. A matcher `memory__create_entities`
+(or `server__tool` without the prefix) matches nothing, so the guard never runs. Write
+`mcp__memory__create_entities`, or `mcp__memory__.*` for every tool of the server.";
+
+    LintCannotBlock = "lint-cannot-block", Warning, "a hook tries to block on an event that cannot block",
+"The hook refuses (`exit 2`, a `deny`) on an event where the harness does not stop anything:
+Cursor's and Copilot's `postToolUse` run after the tool, so the refusal is only logged. Move
+the guard to the harness's pre-tool event (`preToolUse`, `beforeShellExecution`).";
+
+    LintReasonlessDeny = "lint-reasonless-deny", Warning, "a deny without a reason",
+"A refusal with no reason leaves the model guessing, and it usually retries the same call.
+Give one: `permissionDecisionReason` (Claude, Copilot), `user_message`/`agent_message`
+(Cursor), or a line on stderr before `exit 2`.";
+
+    LintUpdatedInput = "lint-updated-input", Warning, "`updatedInput` without an explicit allow",
+"Claude Code applies a hook's `updatedInput` only together with `\"permissionDecision\": \"allow\"`
+(or `ask`); without it the rewrite is ignored and the original call runs.";
+
+    LintStdoutNoise = "lint-stdout-noise", Warning, "a guard script prints text where the harness reads JSON",
+"Cursor, Copilot and (on exit 0) Claude Code, Codex and Gemini parse a hook's stdout as JSON. A
+stray `echo` to stdout makes the reply invalid; the decision is lost and, in most harnesses,
+the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.";
+
+    LintUnknownHook = "lint-unknown-hook", Error, "an OpenCode plugin hook name that does not exist",
+"OpenCode calls plugin hooks by exact name (`tool.execute.before`); a misspelled key like
+`tool.before` is never called and the plugin silently guards nothing.";
 }
 
 impl std::fmt::Display for Code {

@@ -1,0 +1,143 @@
+//! `hookc lint`: check hand-written hook configs of every harness.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::{LintArgs, LintFormat};
+use crate::diag::render;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::exit::ExitStatus;
+use crate::lint::{self, Kind};
+use crate::source::SourceFile;
+
+use super::Ui;
+
+pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
+    let mut targets: Vec<(PathBuf, Kind, PathBuf)> = Vec::new();
+    let mut cannot = false;
+    let mut paths = args.paths.clone();
+    if paths.is_empty() {
+        paths.push(PathBuf::from("."));
+    }
+    for p in &paths {
+        if p.is_dir() {
+            for f in lint::discover(p) {
+                if let Some(k) = lint::classify(&f) {
+                    targets.push((f, k, p.clone()));
+                }
+            }
+        } else if p.is_file() {
+            match lint::classify(p) {
+                Some(k) => targets.push((p.clone(), k, lint::root_of(p))),
+                None => {
+                    eprintln!(
+                        "error: {} is not a hook config hookc knows (.claude/settings.json, .cursor/hooks.json, …)",
+                        p.display()
+                    );
+                    cannot = true;
+                }
+            }
+        } else {
+            eprintln!("error: {}: no such file or folder", p.display());
+            cannot = true;
+        }
+    }
+    if args.user
+        && let Some(home) = std::env::var_os("HOME").map(PathBuf::from)
+    {
+        let claude = home.join(".claude/settings.json");
+        if claude.is_file() {
+            targets.push((
+                claude,
+                Kind::Json(crate::ir::HarnessId::Claude),
+                home.clone(),
+            ));
+        }
+        let kimi = std::env::var_os("KIMI_CODE_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(".kimi-code"))
+            .join("config.toml");
+        if kimi.is_file() {
+            targets.push((kimi, Kind::Kimi, home.clone()));
+        }
+    }
+    let mut all = Diagnostics::default();
+    for (path, kind, root) in &targets {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                all.push(Diagnostic::new(
+                    Code::Io,
+                    format!("cannot read {}: {e}", path.display()),
+                ));
+                cannot = true;
+                continue;
+            }
+        };
+        let shown = path.display().to_string();
+        let shown = shown.strip_prefix("./").unwrap_or(&shown).to_owned();
+        let file = SourceFile::new(shown.clone(), text.clone());
+        let mut report = lint::lint_text(*kind, &file, root);
+        if args.fix && !report.edits.is_empty() {
+            let fixed = lint::apply_edits(&text, &report.edits);
+            if let Err(e) = write_fixed(path, &fixed) {
+                all.push(Diagnostic::new(
+                    Code::Io,
+                    format!("cannot write {}: {e}", path.display()),
+                ));
+                cannot = true;
+                continue;
+            }
+            ui.say(&format!("fixed     {}", path.display()));
+            let file = SourceFile::new(shown, fixed);
+            report = lint::lint_text(*kind, &file, root);
+        }
+        all.extend(report.diags);
+    }
+    let errors = all.has_errors();
+    let diags: Vec<Diagnostic> = all
+        .into_sorted()
+        .into_iter()
+        .filter(|d| !ui.quiet || d.is_error())
+        .collect();
+    match args.format {
+        LintFormat::Human => {
+            if !diags.is_empty() {
+                eprint!("{}", render::human_all(&diags, ui.style));
+            } else {
+                ui.say(&format!("{} file(s) linted, no findings", targets.len()));
+            }
+        }
+        LintFormat::Json => {
+            let out = serde_json::json!({
+                "version": 1,
+                "files": targets.iter().map(|(p, _, _)| p.display().to_string()).collect::<Vec<_>>(),
+                "diagnostics": diags.iter().map(render::json).collect::<Vec<_>>(),
+            });
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        }
+        LintFormat::Sarif => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&lint::sarif::report(&diags)).unwrap_or_default()
+            );
+        }
+    }
+    if cannot {
+        ExitStatus::Error
+    } else if errors {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}
+
+fn write_fixed(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

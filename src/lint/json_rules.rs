@@ -1,0 +1,632 @@
+//! Rules for the JSON hook files (Claude, Codex, Gemini, Cursor, Copilot, Antigravity).
+
+use std::path::Path;
+
+use jsonc_parser::ast::{Object, Value};
+
+use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, type_name};
+use super::spec::{JsonSpec, Matching, Unit, json_spec};
+use super::{Edit, FileReport, diag, scripts};
+use crate::diag::{Code, Severity, suggest};
+use crate::harness;
+use crate::ir::{Event, HarnessId};
+use crate::source::SourceFile;
+
+pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
+    let spec = json_spec(id).expect("a JSON harness");
+    let value = match js::parse(&file.text) {
+        Ok(Some(v)) => v,
+        Ok(None) => return,
+        Err((sp, msg)) => {
+            report.diags.push(diag(
+                Code::LintSyntax,
+                file,
+                sp,
+                format!("{} cannot parse this file: {msg}", spec.profile().name),
+                "here",
+            ));
+            return;
+        }
+    };
+    let Value::Object(rootobj) = &value else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            span(&value),
+            "the file should hold a JSON object",
+            type_name(&value),
+        ));
+        return;
+    };
+    let cx = Cx { spec, file, root };
+    if let Some(keys) = spec.strict_root {
+        for p in &rootobj.properties {
+            if !keys.contains(&key(p)) {
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownKey,
+                        file,
+                        key_span(p),
+                        format!(
+                            "{} rejects the whole file for the unknown top-level key `{}`",
+                            spec.profile().name,
+                            key(p)
+                        ),
+                        "not allowed here",
+                    )
+                    .help(suggest(key(p), keys)),
+                );
+            }
+        }
+    }
+    match spec.version {
+        Some(required) if get(rootobj, "version").is_none() && get(rootobj, "hooks").is_some() => {
+            let d = diag(
+                Code::LintMissingField,
+                file,
+                js::span(&value).sub(0, 1),
+                format!("{} hooks file has no `version`", spec.profile().name),
+                "add `\"version\": 1` here",
+            );
+            report.diags.push(if required {
+                d
+            } else {
+                d.severity(Severity::Warning)
+            });
+        }
+        _ => {}
+    }
+    if let Some(p) = get(rootobj, "version")
+        && spec.version.is_some()
+        && as_f64(&p.value).is_none()
+    {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            span(&p.value),
+            "`version` should be the number 1",
+            type_name(&p.value),
+        ));
+    }
+    if id == HarnessId::Antigravity {
+        for group in &rootobj.properties {
+            let Value::Object(g) = &group.value else {
+                report.diags.push(diag(
+                    Code::LintWrongType,
+                    file,
+                    span(&group.value),
+                    "each top-level key of `.agents/hooks.json` names a hook group, an object",
+                    type_name(&group.value),
+                ));
+                continue;
+            };
+            events(&cx, g, &["enabled"], report);
+        }
+        return;
+    }
+    let Some(hooks) = get(rootobj, "hooks") else {
+        return;
+    };
+    let Value::Object(h) = &hooks.value else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            span(&hooks.value),
+            "`hooks` should be an object mapping event names to lists",
+            type_name(&hooks.value),
+        ));
+        return;
+    };
+    if id == HarnessId::Claude && !h.properties.is_empty() {
+        cross_loading(&cx, hooks, report);
+    }
+    events(&cx, h, &[], report);
+}
+
+struct Cx<'a> {
+    spec: &'static JsonSpec,
+    file: &'a SourceFile,
+    root: &'a Path,
+}
+
+fn cross_loading(cx: &Cx, hooks: &jsonc_parser::ast::ObjectProp, report: &mut FileReport) {
+    let mut others = Vec::new();
+    if cx.root.join(".cursor").is_dir() {
+        others.push("Cursor");
+    }
+    if cx.root.join(".github/hooks").is_dir() {
+        others.push("GitHub Copilot CLI");
+    }
+    if others.is_empty() || cx.file.name.ends_with("settings.local.json") {
+        return;
+    }
+    report.diags.push(
+        diag(
+            Code::LintCrossLoading,
+            cx.file,
+            key_span(hooks),
+            format!(
+                "{} also run{} these Claude hooks, with {} own payloads and replies",
+                others.join(" and "),
+                if others.len() == 1 { "s" } else { "" },
+                if others.len() == 1 { "its" } else { "their" }
+            ),
+            "loaded by more than Claude Code",
+        )
+        .help("make the hook scripts check which harness called them, or move Claude-only hooks to .claude/settings.local.json"),
+    );
+}
+
+/// The event the harness's name stands for, by any harness's profile.
+fn foreign_event(name: &str) -> Option<(Event, &'static str)> {
+    harness::all().iter().find_map(|h| {
+        let p = h.profile();
+        p.events
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(e, _)| (*e, p.name))
+    })
+}
+
+fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
+    let spec = cx.spec;
+    let profile = spec.profile();
+    let all_events = spec.events();
+    for prop in &obj.properties {
+        let name = key(prop);
+        if extra.contains(&name) {
+            continue;
+        }
+        if !all_events.contains(&name) {
+            let ks = key_span(prop);
+            if let Some(right) = all_events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownEvent,
+                        cx.file,
+                        ks,
+                        format!(
+                            "{} has no event `{name}`: event names are case-sensitive",
+                            profile.name
+                        ),
+                        "wrong case",
+                    )
+                    .help(format!("write `{right}` (`hookc lint --fix` does)")),
+                );
+                report.edits.push(Edit {
+                    span: ks,
+                    text: format!("\"{right}\""),
+                });
+            } else {
+                let help = match foreign_event(name)
+                    .and_then(|(e, who)| profile.event_name(e).map(|own| (own, who)))
+                {
+                    Some((own, who)) => {
+                        format!(
+                            "`{name}` is {who}'s name; {} calls it `{own}`",
+                            profile.name
+                        )
+                    }
+                    None => suggest(name, &all_events),
+                };
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownEvent,
+                        cx.file,
+                        ks,
+                        format!(
+                            "{} has no event `{name}`; these hooks never run",
+                            profile.name
+                        ),
+                        "unknown event",
+                    )
+                    .help(help),
+                );
+            }
+        }
+        let blocking = profile
+            .events
+            .iter()
+            .any(|(e, n)| n.eq_ignore_ascii_case(name) && profile.can_block.contains(e))
+            || name.starts_with("before");
+        let cannot_block = profile
+            .events
+            .iter()
+            .any(|(e, n)| *n == name && !profile.can_block.contains(e));
+        let Value::Array(entries) = &prop.value else {
+            report.diags.push(diag(
+                Code::LintWrongType,
+                cx.file,
+                span(&prop.value),
+                format!("`{name}` should be a list of hook entries"),
+                type_name(&prop.value),
+            ));
+            continue;
+        };
+        for entry in &entries.elements {
+            let Value::Object(e) = entry else {
+                report.diags.push(diag(
+                    Code::LintWrongType,
+                    cx.file,
+                    span(entry),
+                    "a hook entry should be an object",
+                    type_name(entry),
+                ));
+                continue;
+            };
+            let antigravity_flat = cx.spec.id == HarnessId::Antigravity
+                && !matches!(name, "PreToolUse" | "PostToolUse");
+            let grouped =
+                spec.groups && (get(e, "hooks").is_some() || !spec.flat_ok) && !antigravity_flat;
+            if grouped {
+                if let Some(m) = get(e, "matcher") {
+                    matcher(cx, &m.value, report);
+                }
+                match get(e, "hooks") {
+                    None => report.diags.push(
+                        diag(
+                            Code::LintMissingField,
+                            cx.file,
+                            span(entry),
+                            format!(
+                                "{} expects `{{\"matcher\": …, \"hooks\": [ … ]}}` here, not a flat handler",
+                                profile.name
+                            ),
+                            "no `hooks` list",
+                        )
+                        .help("wrap the handler: { \"matcher\": \"…\", \"hooks\": [ { \"type\": \"command\", … } ] }"),
+                    ),
+                    Some(hs) => match &hs.value {
+                        Value::Array(list) => {
+                            for h in &list.elements {
+                                handler(cx, name, (blocking, cannot_block), h, report);
+                            }
+                        }
+                        other => report.diags.push(diag(
+                            Code::LintWrongType,
+                            cx.file,
+                            span(other),
+                            "`hooks` should be a list of handlers",
+                            type_name(other),
+                        )),
+                    },
+                }
+            } else {
+                if let Some(m) = get(e, "matcher") {
+                    matcher(cx, &m.value, report);
+                }
+                handler(cx, name, (blocking, cannot_block), entry, report);
+            }
+        }
+    }
+}
+
+fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
+    let profile = cx.spec.profile();
+    let Some(m) = as_str(value) else {
+        report.diags.push(
+            diag(
+                Code::LintWrongType,
+                cx.file,
+                span(value),
+                "a matcher should be one string",
+                type_name(value),
+            )
+            .help("join alternatives into one regex: \"Bash|Write\""),
+        );
+        return;
+    };
+    let sp = span(value);
+    // `"*"` means "every tool" where the harness says so; elsewhere it is a broken regex.
+    let star_is_all = matches!(
+        cx.spec.id,
+        HarnessId::Claude | HarnessId::Codex | HarnessId::Gemini
+    );
+    if m.is_empty() || (m == "*" && star_is_all) {
+        return;
+    }
+    let known: Vec<&str> = profile
+        .tools
+        .iter()
+        .flat_map(|(_, n)| n.iter().copied())
+        .collect();
+    let plain_chars = |extra: &str| {
+        m.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || extra.contains(c))
+    };
+    let exact = match cx.spec.matching {
+        Matching::ExactWords(extra) => plain_chars(extra),
+        _ => false,
+    };
+    // Every harness but Codex (Rust `regex`) compiles matchers as JavaScript
+    // regexes, which have no inline flags like `(?i)`.
+    let js_flags = cx.spec.id != HarnessId::Codex && has_inline_flags(m);
+    if !exact && (regex::Regex::new(m).is_err() || js_flags) {
+        report.diags.push(
+            diag(
+                Code::LintMatcherRegex,
+                cx.file,
+                sp,
+                format!(
+                    "{} cannot compile the matcher `{m}` as a regex",
+                    profile.name
+                ),
+                "invalid regex",
+            )
+            .help("JavaScript regexes take no inline flags such as `(?i)`; a bare `*` is not a regex (write `.*`, or leave the matcher out)"),
+        );
+        return;
+    }
+    let words: Vec<&str> = m
+        .split(['|', ','])
+        .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
+        .collect();
+    let mcp_named = matches!(cx.spec.id, HarnessId::Claude | HarnessId::Codex);
+    for w in &words {
+        if w.is_empty() || known.contains(w) {
+            continue;
+        }
+        if mcp_named && w.contains("__") && !w.starts_with("mcp__") {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherMcp,
+                    cx.file,
+                    sp,
+                    format!(
+                        "{} names MCP tools `mcp__<server>__<tool>`: `{w}` matches nothing",
+                        profile.name
+                    ),
+                    "no `mcp__` prefix",
+                )
+                .help(format!("write `mcp__{w}`")),
+            );
+        }
+        if let Some(right) = known.iter().find(|k| k.eq_ignore_ascii_case(w)) {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherCase,
+                    cx.file,
+                    sp,
+                    format!(
+                        "`{w}` matches no {} tool: matchers are case-sensitive",
+                        profile.name
+                    ),
+                    "wrong case",
+                )
+                .help(format!("write `{right}`")),
+            );
+        }
+    }
+    let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain_chars("");
+    let fully_anchored = m.starts_with('^') && m.ends_with('$');
+    let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
+    if bare || loose_regex {
+        report.diags.push(
+            diag(
+                Code::LintMatcherUnanchored,
+                cx.file,
+                sp,
+                format!(
+                    "{} searches for `{m}` anywhere in the tool name, so it also matches longer names (e.g. MCP tools containing it)",
+                    profile.name
+                ),
+                "unanchored",
+            )
+            .help(format!("anchor it: `^({m})$`")),
+        );
+    }
+}
+
+fn handler(
+    cx: &Cx,
+    event: &str,
+    (blocking, cannot_block): (bool, bool),
+    value: &Value,
+    report: &mut FileReport,
+) {
+    let spec = cx.spec;
+    let name = spec.profile().name;
+    let Value::Object(h) = value else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            cx.file,
+            span(value),
+            "a hook handler should be an object",
+            type_name(value),
+        ));
+        return;
+    };
+    let open = span(value).sub(0, 1);
+    match get(h, "type") {
+        None if spec.require_type => report.diags.push(
+            diag(
+                Code::LintMissingField,
+                cx.file,
+                open,
+                format!("{name} needs a `type` on every hook handler"),
+                "no `type`",
+            )
+            .help("add `\"type\": \"command\"`"),
+        ),
+        Some(t) => match as_str(&t.value) {
+            Some(s) if !spec.types.contains(&s) => report.diags.push(
+                diag(
+                    Code::LintWrongType,
+                    cx.file,
+                    span(&t.value),
+                    format!("{name} has no hook type `{s}`"),
+                    "unknown type",
+                )
+                .help(suggest(s, spec.types)),
+            ),
+            None => report.diags.push(diag(
+                Code::LintWrongType,
+                cx.file,
+                span(&t.value),
+                "`type` should be a string",
+                type_name(&t.value),
+            )),
+            _ => {}
+        },
+        None => {}
+    }
+    let is_command = get(h, "type")
+        .and_then(|t| as_str(&t.value))
+        .is_none_or(|t| t == "command");
+    let commands: Vec<_> = spec.command_keys.iter().filter_map(|k| get(h, k)).collect();
+    if is_command && commands.is_empty() {
+        report.diags.push(diag(
+            Code::LintMissingField,
+            cx.file,
+            open,
+            format!("this {name} command hook has no `{}`", spec.command_keys[0]),
+            "nothing to run",
+        ));
+    }
+    for c in &commands {
+        if cannot_block
+            && let Some(cmd) = as_str(&c.value)
+            && (cmd.contains("exit 2") || cmd.contains("\"deny\""))
+        {
+            report.diags.push(
+                diag(
+                    Code::LintCannotBlock,
+                    cx.file,
+                    span(&c.value),
+                    format!("{name} cannot refuse anything on `{event}`: this refusal is ignored"),
+                    "refuses too late",
+                )
+                .help("move the guard to the pre-tool event"),
+            );
+        }
+        match as_str(&c.value) {
+            Some(cmd) => scripts::check_command(
+                cx.file,
+                span(&c.value),
+                cmd,
+                cx.root,
+                spec.id,
+                blocking,
+                report,
+            ),
+            None => report.diags.push(diag(
+                Code::LintWrongType,
+                cx.file,
+                span(&c.value),
+                format!("`{}` should be a string", key(c)),
+                type_name(&c.value),
+            )),
+        }
+    }
+    let timeout = get(h, spec.timeout_key).or_else(|| {
+        (spec.id == HarnessId::Copilot)
+            .then(|| get(h, "timeout"))
+            .flatten()
+    });
+    if let Some(t) = timeout {
+        match as_f64(&t.value) {
+            None => report.diags.push(
+                diag(
+                    Code::LintWrongType,
+                    cx.file,
+                    span(&t.value),
+                    format!(
+                        "`{}` should be a number ({}), not {}",
+                        key(t),
+                        if spec.unit == Unit::Millis {
+                            "milliseconds"
+                        } else {
+                            "seconds"
+                        },
+                        type_name(&t.value)
+                    ),
+                    "not a number",
+                )
+                .help(match as_str(&t.value) {
+                    Some(s) => format!(
+                        "write the bare number: {}",
+                        s.trim_end_matches(|c: char| c.is_alphabetic())
+                    ),
+                    None => "write a number".into(),
+                }),
+            ),
+            Some(n) if n <= 0.0 => report.diags.push(diag(
+                Code::LintTimeout,
+                cx.file,
+                span(&t.value),
+                format!("{name} refuses a timeout of {n}"),
+                "must be positive",
+            )),
+            Some(n) if spec.unit == Unit::Millis && n < 1000.0 => report.diags.push(
+                diag(
+                    Code::LintTimeout,
+                    cx.file,
+                    span(&t.value),
+                    format!("{name} timeouts are milliseconds: this hook gets {n} ms"),
+                    "seconds?",
+                )
+                .severity(Severity::Warning)
+                .help(format!("for {n} seconds write {}", n * 1000.0)),
+            ),
+            _ => {}
+        }
+    }
+    if spec.id == HarnessId::Cursor {
+        if blocking && is_command {
+            match get(h, "failClosed") {
+                Some(p) if matches!(p.value, Value::BooleanLit(ref b) if b.value) => {}
+                found => {
+                    report.diags.push(
+                        diag(
+                            Code::LintCursorFailClosed,
+                            cx.file,
+                            found.map_or(open, |p| span(&p.value)),
+                            format!("this `{event}` hook lets the action through when it crashes or times out"),
+                            "fails open",
+                        )
+                        .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
+                    );
+                    match found {
+                        Some(p) => report.edits.push(super::Edit {
+                            span: span(&p.value),
+                            text: "true".into(),
+                        }),
+                        None => {
+                            if let Some(last) = h.properties.last() {
+                                let end = last.range.end;
+                                report.edits.push(super::Edit {
+                                    span: crate::source::Span::new(end, 0),
+                                    text: ", \"failClosed\": true".into(),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(l) = get(h, "loop_limit")
+            && matches!(l.value, Value::NullKeyword(_))
+        {
+            report.diags.push(
+                diag(
+                    Code::LintStopLoop,
+                    cx.file,
+                    span(&l.value),
+                    "`loop_limit: null` lets this hook restart the agent without end",
+                    "no cap",
+                )
+                .help("remove it (default 5) or set a number"),
+            );
+        }
+    }
+}
+
+/// `(?i)`, `(?s:…)`: inline flags, valid in Rust's regex but a syntax error in JavaScript's.
+pub(super) fn has_inline_flags(m: &str) -> bool {
+    m.match_indices("(?").any(|(i, _)| {
+        m[i + 2..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
+    })
+}

@@ -1,0 +1,213 @@
+//! What `hookc lint` knows about Kimi Code CLI beyond its [`Profile`](crate::harness::Profile).
+
+use std::path::Path;
+
+use toml_edit::Item;
+
+use super::other::{parse, to_span};
+use super::{Edit, FileReport, diag, scripts};
+use crate::diag::{Code, suggest};
+use crate::ir::HarnessId;
+use crate::source::SourceFile;
+
+/// Kimi Code `[[hooks]]`: exact-case events (the v2 engine's enum), strict keys.
+pub const KIMI_EVENTS: &[&str] = &[
+    "PreToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionResult",
+    "UserPromptQueued",
+    "TurnStarted",
+    "StopFailure",
+    "Interrupt",
+    "SessionStart",
+    "SessionEnd",
+    "SessionHeartbeat",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskStarted",
+    "PreCompact",
+    "PostCompact",
+    "Notification",
+];
+
+pub const KIMI_KEYS: &[&str] = &["event", "matcher", "command", "timeout"];
+
+pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
+    let Some(doc) = parse(file, "Kimi Code", report) else {
+        return;
+    };
+    let Some((hooks_key, item)) = doc.as_table().get_key_value("hooks") else {
+        return;
+    };
+    let Item::ArrayOfTables(array) = item else {
+        report.diags.push(
+            diag(
+                Code::LintWrongType,
+                file,
+                to_span(hooks_key.span()),
+                "Kimi Code expects `[[hooks]]` tables here",
+                "wrong shape",
+            )
+            .help("write one [[hooks]] table per hook"),
+        );
+        return;
+    };
+    for table in array.iter() {
+        let head = to_span(table.span()).sub(0, 9.min(table.span().map_or(0, |r| r.len())));
+        for (k, value) in table.iter() {
+            let (key, _) = table.get_key_value(k).expect("just listed");
+            let kspan = to_span(key.span());
+            if !KIMI_KEYS.contains(&k) {
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownKey,
+                        file,
+                        kspan,
+                        format!("Kimi Code's `[[hooks]]` has no key `{k}`: one unknown key drops every config hook"),
+                        "not allowed",
+                    )
+                    .help(suggest(k, KIMI_KEYS)),
+                );
+                continue;
+            }
+            let vspan = to_span(value.span());
+            let v = value.as_value();
+            match k {
+                "event" => match v.and_then(|v| v.as_str()) {
+                    Some(e) if KIMI_EVENTS.contains(&e) => {}
+                    Some(e) => {
+                        let right = KIMI_EVENTS.iter().find(|x| x.eq_ignore_ascii_case(e));
+                        report.diags.push(
+                            diag(
+                                Code::LintUnknownEvent,
+                                file,
+                                vspan,
+                                format!("Kimi Code has no event `{e}`; the whole `hooks` section is dropped"),
+                                "unknown event",
+                            )
+                            .help(match right {
+                                Some(r) => format!("write `{r}` (`hookc lint --fix` does)"),
+                                None => suggest(e, KIMI_EVENTS),
+                            }),
+                        );
+                        if let Some(r) = right {
+                            report.edits.push(Edit {
+                                span: vspan,
+                                text: format!("\"{r}\""),
+                            });
+                        }
+                    }
+                    None => report.diags.push(diag(
+                        Code::LintWrongType,
+                        file,
+                        vspan,
+                        "`event` should be a string",
+                        "not a string",
+                    )),
+                },
+                "timeout" => match v.and_then(|v| v.as_integer()) {
+                    Some(n) if (1..=600).contains(&n) => {}
+                    Some(n) => report.diags.push(diag(
+                        Code::LintTimeout,
+                        file,
+                        vspan,
+                        format!("Kimi Code timeouts are whole seconds from 1 to 600, not {n}"),
+                        "out of range",
+                    )),
+                    None => report.diags.push(diag(
+                        Code::LintWrongType,
+                        file,
+                        vspan,
+                        "`timeout` should be a whole number of seconds (1..600)",
+                        "not an integer",
+                    )),
+                },
+                "matcher" => match v.and_then(|v| v.as_str()) {
+                    Some(m)
+                        if regex::Regex::new(m).is_err()
+                            || super::json_rules::has_inline_flags(m) =>
+                    {
+                        report.diags.push(diag(
+                        Code::LintMatcherRegex,
+                        file,
+                        vspan,
+                        format!(
+                            "`{m}` is not a valid regex: Kimi Code silently never fires this hook"
+                        ),
+                        "invalid regex",
+                    ))
+                    }
+                    Some(m)
+                        if !m.is_empty()
+                            && m.chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+                    {
+                        report.diags.push(
+                            diag(
+                                Code::LintMatcherUnanchored,
+                                file,
+                                vspan,
+                                format!("Kimi Code searches for `{m}` anywhere in the tool name, so it also matches longer names"),
+                                "unanchored",
+                            )
+                            .help(format!("anchor it: '^({m})$'")),
+                        );
+                    }
+                    Some(_) => {}
+                    None => report.diags.push(diag(
+                        Code::LintWrongType,
+                        file,
+                        vspan,
+                        "`matcher` should be a string",
+                        "not a string",
+                    )),
+                },
+                "command" => match v.and_then(|v| v.as_str()) {
+                    Some("") => report.diags.push(diag(
+                        Code::LintMissingField,
+                        file,
+                        vspan,
+                        "`command` is empty",
+                        "nothing to run",
+                    )),
+                    Some(c) => {
+                        let ev = table.get("event").and_then(|e| e.as_str()).unwrap_or("");
+                        let blocking = matches!(ev, "PreToolUse" | "UserPromptSubmit" | "Stop");
+                        scripts::check_command(
+                            file,
+                            vspan,
+                            c,
+                            root,
+                            HarnessId::Kimi,
+                            blocking,
+                            report,
+                        );
+                    }
+                    None => report.diags.push(diag(
+                        Code::LintWrongType,
+                        file,
+                        vspan,
+                        "`command` should be a string",
+                        "not a string",
+                    )),
+                },
+                _ => {}
+            }
+        }
+        for required in ["event", "command"] {
+            if table.get(required).is_none() {
+                report.diags.push(diag(
+                    Code::LintMissingField,
+                    file,
+                    head,
+                    format!("this `[[hooks]]` entry has no `{required}`"),
+                    "incomplete",
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Checks on hook commands and the local guard scripts they run.
+
+use std::path::Path;
+
+use super::{FileReport, diag};
+use crate::diag::Code;
+use crate::ir::HarnessId;
+use crate::source::{SourceFile, Span};
+
+/// The script a command runs, if it is a local file (`./x.sh`, `$CLAUDE_PROJECT_DIR/x.sh`).
+fn local_script(cmd: &str) -> Option<String> {
+    let first = cmd
+        .split_whitespace()
+        .next()?
+        .trim_matches('"')
+        .trim_matches('\'');
+    let rest = if let Some(r) = first.strip_prefix('$') {
+        let r = r.trim_start_matches('{');
+        let cut = r.find('/')?;
+        r[cut + 1..].to_owned()
+    } else {
+        first.to_owned()
+    };
+    (rest.contains('/') && !rest.starts_with('/') && !rest.contains('$')).then_some(rest)
+}
+
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '3'))
+        .any(|w| w == word)
+}
+
+/// Fail-open patterns in shell text (an inline command or a script body).
+fn fail_open_findings(text: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let squashed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if squashed.contains("|| true") || squashed.contains("|| echo") || squashed.contains("|| :") {
+        out.push("`|| true`/`|| echo` swallows the guard's exit status, so a failing guard allows");
+    }
+    if text.lines().any(|l| {
+        let l = l.trim();
+        !l.starts_with('#')
+            && (l == "exit 1"
+                || l.ends_with("; exit 1")
+                || l.contains(" exit 1;")
+                || l.ends_with("&& exit 1"))
+    }) {
+        out.push("`exit 1` is a hook error, not a refusal: the call goes ahead (exit 2 blocks)");
+    }
+    if text.lines().any(|l| {
+        let l = l.trim();
+        l == "set -e" || l.starts_with("set -e ") || l.starts_with("set -eu")
+    }) {
+        out.push("under `set -e` a failing command exits 1, which lets the call through; trap errors and exit 2");
+    }
+    for tool in ["jq", "python3"] {
+        if has_word(text, tool)
+            && !text.contains(&format!("command -v {tool}"))
+            && !text.contains(&format!("which {tool}"))
+        {
+            out.push(if tool == "jq" {
+                "`jq` is used without checking it exists: a missing jq exits 127 and the call goes ahead"
+            } else {
+                "`python3` is used without checking it exists: a missing python3 exits 127 and the call goes ahead"
+            });
+        }
+    }
+    out
+}
+
+/// Protocol slips in shell text: reason-less denies, `updatedInput` without allow, stdout noise.
+fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'static str)> {
+    let mut out = Vec::new();
+    let squashed: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\\')
+        .collect();
+    let json_deny = squashed.contains("\"permissionDecision\":\"deny\"")
+        || squashed.contains("\"permission\":\"deny\"");
+    if json_deny
+        && !squashed.contains("permissionDecisionReason")
+        && !squashed.contains("user_message")
+        && !squashed.contains("agent_message")
+    {
+        out.push((Code::LintReasonlessDeny, "this deny gives no reason"));
+    }
+    if !json_deny && text.contains("exit 2") && !text.contains(">&2") && !text.contains("1>&2") {
+        out.push((
+            Code::LintReasonlessDeny,
+            "`exit 2` with nothing on stderr refuses without a reason",
+        ));
+    }
+    if squashed.contains("updatedInput") && !squashed.contains("\"permissionDecision\":\"allow\"") {
+        out.push((
+            Code::LintUpdatedInput,
+            "`updatedInput` is applied only with `\"permissionDecision\": \"allow\"`",
+        ));
+    }
+    if script && matches!(id, HarnessId::Cursor | HarnessId::Copilot) {
+        let noisy = text.lines().any(|l| {
+            let l = l.trim();
+            (l.starts_with("echo ") || l.starts_with("printf "))
+                && !l.contains(">&2")
+                && !l.contains('{')
+                && !l.contains(">")
+        });
+        if noisy {
+            out.push((
+                Code::LintStdoutNoise,
+                "the script echoes plain text to stdout, which the harness parses as its JSON reply",
+            ));
+        }
+    }
+    out
+}
+
+pub fn check_command(
+    file: &SourceFile,
+    span: Span,
+    cmd: &str,
+    root: &Path,
+    id: HarnessId,
+    blocking: bool,
+    report: &mut FileReport,
+) {
+    if blocking {
+        for finding in fail_open_findings(cmd) {
+            report
+                .diags
+                .push(diag(Code::LintFailOpen, file, span, finding, "fails open"));
+        }
+        for (code, finding) in protocol_findings(cmd, id, false) {
+            report.diags.push(diag(code, file, span, finding, "here"));
+        }
+        if id == HarnessId::Copilot
+            && cmd.contains(">&2")
+            && cmd.contains("exit 2")
+            && !cmd.contains("permissionDecision")
+        {
+            report.diags.push(
+                diag(
+                    Code::LintStderrDeny,
+                    file,
+                    span,
+                    "GitHub Copilot CLI does not forward a deny reason written to stderr",
+                    "reason lost",
+                )
+                .help(r#"print {"permissionDecision":"deny","permissionDecisionReason":"…"} on stdout"#),
+            );
+        }
+    }
+    let Some(rel) = local_script(cmd) else {
+        return;
+    };
+    let path = root.join(&rel);
+    let meta = match std::fs::metadata(&path) {
+        Ok(m) => m,
+        Err(_) => {
+            report.diags.push(
+                diag(
+                    Code::LintGuardScript,
+                    file,
+                    span,
+                    format!("the hook runs `{rel}`, which does not exist: exit 127, and the call goes ahead"),
+                    "missing script",
+                )
+                .help("create the script or fix the path"),
+            );
+            return;
+        }
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.is_file() && meta.permissions().mode() & 0o111 == 0 {
+            report.diags.push(
+                diag(
+                    Code::LintGuardScript,
+                    file,
+                    span,
+                    format!("`{rel}` is not executable: exit 126, and the call goes ahead"),
+                    "not executable",
+                )
+                .help(format!("chmod +x {rel}")),
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    if blocking && let Ok(body) = std::fs::read_to_string(&path) {
+        for (code, finding) in protocol_findings(&body, id, true) {
+            report.diags.push(diag(
+                code,
+                file,
+                span,
+                format!("in `{rel}`: {finding}"),
+                "in this script",
+            ));
+        }
+        for finding in fail_open_findings(&body) {
+            report.diags.push(diag(
+                Code::LintFailOpen,
+                file,
+                span,
+                format!("in `{rel}`: {finding}"),
+                "this script fails open",
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_scripts_are_found_behind_project_variables() {
+        assert_eq!(local_script("./g.sh x").as_deref(), Some("./g.sh"));
+        assert_eq!(
+            local_script("\"$CLAUDE_PROJECT_DIR\"/.hookc/a.sh").as_deref(),
+            Some(".hookc/a.sh")
+        );
+        assert_eq!(local_script("echo hi"), None);
+        assert_eq!(local_script("/usr/bin/true"), None);
+    }
+
+    #[test]
+    fn fail_open_patterns() {
+        assert_eq!(fail_open_findings("guard || true").len(), 1);
+        assert_eq!(fail_open_findings("jq .x").len(), 1);
+        assert!(fail_open_findings("command -v jq || exit 2; jq .x; exit 2").is_empty());
+    }
+}

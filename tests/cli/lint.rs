@@ -1,0 +1,358 @@
+//! `hookc lint`: every rule has a failing and a passing fixture per harness
+//! (tests/fixtures/lint/<harness>/<code>[-variant]-{bad,good}/), the oracle's
+//! planted mistakes are all found, and the machine formats hold their shape.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::{HOOKC, Project, repo, run};
+
+fn fixtures() -> PathBuf {
+    repo().join("tests/fixtures")
+}
+
+fn lint_json(dir: &Path) -> (i32, serde_json::Value) {
+    let out = run(
+        Command::new(HOOKC)
+            .args(["lint", "--format", "json"])
+            .arg(dir)
+            .current_dir(dir),
+        None,
+    );
+    let value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+    (out.status, value)
+}
+
+fn codes(report: &serde_json::Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            d["code"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("hookc::")
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn every_rule_fixture_fails_when_bad_and_passes_when_good() {
+    let mut checked = 0;
+    let root = fixtures().join("lint");
+    let mut harnesses: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().collect();
+    harnesses.sort_by_key(|e| e.path());
+    for harness in harnesses {
+        let mut cases: Vec<_> = std::fs::read_dir(harness.path())
+            .unwrap()
+            .flatten()
+            .collect();
+        cases.sort_by_key(|e| e.path());
+        for case in cases {
+            let name = case.file_name().to_string_lossy().to_string();
+            let (stem, bad) = match name.strip_suffix("-bad") {
+                Some(s) => (s.to_owned(), true),
+                None => (
+                    name.strip_suffix("-good")
+                        .expect("-bad or -good")
+                        .to_owned(),
+                    false,
+                ),
+            };
+            let (status, report) = lint_json(&case.path());
+            assert!(
+                !report["files"].as_array().unwrap().is_empty(),
+                "{}: no harness file found",
+                case.path().display()
+            );
+            let found = codes(&report);
+            let hit = found.iter().any(|c| stem.starts_with(c.as_str()));
+            if bad {
+                assert!(
+                    hit,
+                    "{}: expected {stem}, got {found:?}",
+                    case.path().display()
+                );
+                let severity_error = report["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|d| d["severity"] == "error");
+                assert_eq!(
+                    status,
+                    i32::from(severity_error),
+                    "{}",
+                    case.path().display()
+                );
+            } else {
+                assert!(
+                    !hit,
+                    "{}: unexpected {stem} in {found:?}",
+                    case.path().display()
+                );
+                assert_eq!(status, 0, "{}: {report:#}", case.path().display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 60, "only {checked} fixtures");
+}
+
+#[test]
+fn every_planted_mistake_in_the_oracle_bad_examples_is_reported() {
+    let (status, report) = lint_json(&fixtures().join("oracle-examples/bad"));
+    assert_eq!(status, 1);
+    let diags = report["diagnostics"].as_array().unwrap();
+    let has = |file: &str, code: &str, line: u64| {
+        diags.iter().any(|d| {
+            d["file"].as_str().unwrap().ends_with(file)
+                && d["code"] == format!("hookc::{code}")
+                && d["severity"] == "error"
+                && d["labels"][0]["line"] == line
+        })
+    };
+    let planted = [
+        (".claude/settings.json", "lint-unknown-event", 3),
+        (".claude/settings.json", "lint-wrong-type", 7),
+        (".codex/hooks.json", "lint-unknown-event", 3),
+        (".codex/config.toml", "lint-unknown-key", 1),
+        (".cursor/hooks.json", "lint-missing-field", 1),
+        (".gemini/settings.json", "lint-unknown-event", 3),
+        (".gemini/settings.json", "lint-wrong-type", 7),
+        (".github/hooks/policy.json", "lint-wrong-type", 4),
+        (".kimi-code/config.toml", "lint-unknown-key", 5),
+        (".opencode/plugin/policy.js", "lint-unknown-hook", 2),
+    ];
+    for (file, code, line) in planted {
+        assert!(
+            has(file, code, line),
+            "{file} {code} line {line} not reported:\n{report:#}"
+        );
+    }
+    // Every harness file of the tree has at least one error.
+    for file in report["files"].as_array().unwrap() {
+        let file = file.as_str().unwrap();
+        assert!(
+            diags
+                .iter()
+                .any(|d| d["file"] == file && d["severity"] == "error"),
+            "{file} has no error"
+        );
+    }
+    assert_eq!(report["files"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn the_oracle_good_examples_have_no_error() {
+    let (status, report) = lint_json(&fixtures().join("oracle-examples/good"));
+    assert_eq!(status, 0, "{report:#}");
+    assert_eq!(report["files"].as_array().unwrap().len(), 7);
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["severity"] == "warning"),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn human_output_points_at_line_and_column() {
+    let dir = fixtures().join("oracle-examples/bad");
+    let out = run(
+        Command::new(HOOKC)
+            .args(["lint", "--color", "never", ".claude/settings.json"])
+            .current_dir(&dir),
+        None,
+    );
+    assert_eq!(out.status, 1);
+    assert!(
+        out.stderr.contains("hookc::lint-unknown-event"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(".claude/settings.json:3:5"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("write `PreToolUse`"), "{}", out.stderr);
+}
+
+#[test]
+fn claudes_event_name_in_gemini_gets_geminis_name() {
+    let dir = fixtures().join("oracle-examples/bad");
+    let out = run(
+        Command::new(HOOKC)
+            .args(["lint", "--color", "never", ".gemini/settings.json"])
+            .current_dir(&dir),
+        None,
+    );
+    assert!(
+        out.stderr.contains("Gemini CLI calls it `BeforeTool`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn no_paths_lints_the_current_repo_and_missing_paths_are_exit_2() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        r#"{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo no >&2; exit 2" } ] } ] } }"#,
+    );
+    let out = p.hookc(&["lint"]);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("1 file(s) linted, no findings"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(p.hookc(&["lint", "nope.json"]).status, 2);
+    assert_eq!(p.hookc(&["lint", "policy-missing/"]).status, 2);
+}
+
+#[test]
+fn user_flag_reads_kimi_code_home() {
+    let p = Project::new();
+    p.write(
+        "home/kimi/config.toml",
+        "[[hooks]]\nevent = \"PreToolUse\"\ncommand = \"exit 2\"\nenabled = true\n",
+    );
+    let out = run(
+        Command::new(HOOKC)
+            .args(["lint", "--user", "--format", "json"])
+            .env("HOME", p.path("home"))
+            .env("KIMI_CODE_HOME", p.path("home/kimi"))
+            .current_dir(p.dir.path()),
+        None,
+    );
+    assert_eq!(out.status, 1, "{}", out.stdout);
+    assert!(out.stdout.contains("lint-unknown-key"), "{}", out.stdout);
+}
+
+#[test]
+fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
+    let p = Project::new();
+    let claude = "{\n  // mine\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"exit 2\" } ] } ]\n  },\n  \"model\": \"opus\"\n}\n";
+    let cursor = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [ { \"command\": \"exit 2\", \"timeout\": 30 } ],\n    \"preToolUse\": [ { \"command\": \"exit 2\", \"failClosed\": false } ]\n  }\n}\n";
+    let kimi = "# keep\n[[hooks]]\nevent = \"pretooluse\"  # trailing\ncommand = \"exit 2\"\n";
+    p.write(".claude/settings.json", claude)
+        .write(".cursor/hooks.json", cursor)
+        .write(".kimi-code/config.toml", kimi);
+    let out = p.hookc(&["lint", "--fix", "--format", "json"]);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(
+        p.read(".claude/settings.json"),
+        claude.replace("\"pretooluse\"", "\"PreToolUse\"")
+    );
+    assert_eq!(
+        p.read(".cursor/hooks.json"),
+        cursor
+            .replace(
+                "\"timeout\": 30 }",
+                "\"timeout\": 30, \"failClosed\": true }"
+            )
+            .replace("\"failClosed\": false", "\"failClosed\": true")
+    );
+    assert_eq!(
+        p.read(".kimi-code/config.toml"),
+        kimi.replace("\"pretooluse\"", "\"PreToolUse\"")
+    );
+    // A second run has nothing left to fix.
+    let again = p.hookc(&["lint", "--format", "json"]);
+    assert!(
+        !again.stdout.contains("lint-unknown-event"),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        !again.stdout.contains("lint-cursor-fail-closed"),
+        "{}",
+        again.stdout
+    );
+}
+
+/// The SARIF 2.1.0 schema's required properties, checked structurally.
+#[test]
+fn sarif_output_has_the_shape_sarif_2_1_0_requires() {
+    let dir = fixtures().join("oracle-examples/bad");
+    let out = run(
+        Command::new(HOOKC)
+            .args(["lint", "--format", "sarif", "."])
+            .current_dir(&dir),
+        None,
+    );
+    assert_eq!(out.status, 1);
+    let sarif: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // sarifLog: required version ("2.1.0") and runs.
+    assert_eq!(sarif["version"], "2.1.0");
+    let runs = sarif["runs"].as_array().expect("runs is an array");
+    assert_eq!(runs.len(), 1);
+    // run: required tool; tool: required driver; toolComponent: required name.
+    let driver = &runs[0]["tool"]["driver"];
+    assert!(driver["name"].is_string());
+    let rules = driver["rules"].as_array().unwrap();
+    for rule in rules {
+        // reportingDescriptor: required id; message strings need text.
+        assert!(rule["id"].is_string());
+        assert!(rule["shortDescription"]["text"].is_string());
+    }
+    let results = runs[0]["results"].as_array().unwrap();
+    assert!(results.len() >= 10);
+    for r in results {
+        // result: required message (with text or id).
+        assert!(r["message"]["text"].is_string(), "{r}");
+        assert!(["none", "note", "warning", "error"].contains(&r["level"].as_str().unwrap()));
+        let id = r["ruleId"].as_str().unwrap();
+        let index = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], id);
+        for loc in r["locations"].as_array().unwrap() {
+            let phys = &loc["physicalLocation"];
+            assert!(phys["artifactLocation"]["uri"].is_string());
+            let region = &phys["region"];
+            // region: startLine/startColumn are integers >= 1.
+            for k in ["startLine", "startColumn", "endLine", "endColumn"] {
+                assert!(region[k].as_u64().unwrap() >= 1, "{k} in {region}");
+            }
+            assert!(
+                !phys["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with('/')
+            );
+        }
+    }
+    // Only properties the schema defines at the top level.
+    for key in sarif.as_object().unwrap().keys() {
+        assert!(
+            [
+                "$schema",
+                "version",
+                "runs",
+                "inlineExternalProperties",
+                "properties"
+            ]
+            .contains(&key.as_str())
+        );
+    }
+}
+
+#[test]
+fn human_output_for_the_oracle_bad_examples_is_pinned() {
+    let dir = fixtures().join("oracle-examples/bad");
+    let out = run(
+        Command::new(HOOKC)
+            .args(["lint", "--color", "never", "."])
+            .env("COLUMNS", "80")
+            .current_dir(&dir),
+        None,
+    );
+    assert_eq!(out.status, 1);
+    crate::support::golden(&fixtures().join("lint-oracle-bad.stderr"), &out.stderr);
+}

@@ -183,6 +183,62 @@ fn main() {
     )
     .unwrap();
 
+    writeln!(table, "\nhookc lint, median of 5 runs").unwrap();
+    let lint_dir = root.join("lint");
+    std::fs::create_dir_all(lint_dir.join(".claude")).unwrap();
+    let groups: Vec<String> = (0..1000)
+        .map(|i| {
+            format!(
+                r#"{{"matcher": "^(?:Tool{i})$", "hooks": [{{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/hooks/h{i}.sh", "timeout": 10}}]}}"#
+            )
+        })
+        .collect();
+    std::fs::write(
+        lint_dir.join(".claude/settings.json"),
+        format!(
+            "{{\"hooks\": {{\"PreToolUse\": [\n{}\n]}}}}\n",
+            groups.join(",\n")
+        ),
+    )
+    .unwrap();
+    let mut times: Vec<Duration> = (0..5)
+        .map(|_| {
+            let started = Instant::now();
+            let _ = Command::new(HOOKC)
+                .args(["lint", "-q", ".claude/settings.json"])
+                .current_dir(&lint_dir)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .unwrap();
+            started.elapsed()
+        })
+        .collect();
+    writeln!(
+        table,
+        "{:<40} {:>7.1} ms",
+        "1,000 hook entries",
+        ms(median(&mut times))
+    )
+    .unwrap();
+
+    let mut times: Vec<Duration> = (0..20)
+        .map(|_| {
+            let started = Instant::now();
+            Command::new(HOOKC)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            started.elapsed()
+        })
+        .collect();
+    writeln!(
+        table,
+        "\nstartup (hookc --version), median of 20: {:.2} ms",
+        ms(median(&mut times))
+    )
+    .unwrap();
     let size = std::fs::metadata(HOOKC).map(|m| m.len()).unwrap_or(0);
     writeln!(
         table,

@@ -57,6 +57,12 @@ pub enum Command {
     /// 1: could not decide (reason on stderr); the calling script then refuses.
     Guard(GuardArgs),
 
+    /// Show what a harness does with a hook's exit status, stdout and stderr
+    ///
+    /// Give the result by hand (--exit, --stdout, --stderr) or as a line of a
+    /// `hookc guard --debug` log (--log); --table prints every harness's exit-code table.
+    Simulate(SimulateArgs),
+
     /// Print the long explanation of a diagnostic code (e.g. `hookc explain unknown-tool`)
     Explain {
         /// The code, with or without the `hookc::` prefix; omit to list every code
@@ -105,6 +111,51 @@ pub struct GuardArgs {
     /// Append one JSON line per call to this file
     #[arg(long, env = "HOOKC_DEBUG")]
     pub debug: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The harness (omit with --table for all of them)
+    #[arg(long, value_parser = parse_harness, required_unless_present_any = ["table", "log"])]
+    pub harness: Option<HarnessId>,
+
+    /// The hook event, in hookc's words
+    #[arg(long, value_parser = parse_event, default_value = "pre-tool")]
+    pub event: Event,
+
+    /// The hook's exit status (omit for a process killed by a signal)
+    #[arg(long, allow_hyphen_values = true)]
+    pub exit: Option<i32>,
+
+    /// What the hook printed on stdout
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub stdout: String,
+
+    /// What the hook printed on stderr
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub stderr: String,
+
+    /// The hook ran out of time
+    #[arg(long)]
+    pub timed_out: bool,
+
+    /// A `hookc guard --debug` log line, or a file of them (the last line is used)
+    #[arg(long, conflicts_with_all = ["exit", "timed_out"])]
+    pub log: Option<String>,
+
+    /// Print the exit-code table of every harness (or of --harness)
+    #[arg(long)]
+    pub table: bool,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
 }
 
 fn parse_harness(s: &str) -> Result<HarnessId, String> {

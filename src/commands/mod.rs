@@ -3,6 +3,7 @@
 mod build;
 mod explain;
 mod guard;
+mod simulate;
 
 use std::io::{IsTerminal, Write};
 
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
+        Command::Simulate(args) => simulate::simulate(&args).code(),
         Command::Explain { code } => explain::explain(code.as_deref()).code(),
     }
 }

@@ -16,4 +16,5 @@ mod harness_opencode;
 mod hostile;
 mod out_dir;
 mod shim;
+mod simulate;
 mod ui;

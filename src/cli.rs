@@ -63,6 +63,13 @@ pub enum Command {
     /// `hookc guard --debug` log (--log); --table prints every harness's exit-code table.
     Simulate(SimulateArgs),
 
+    /// Run the policy's examples and the failure paths through the generated hooks of every harness
+    ///
+    /// Builds into a temporary copy of the project (HOME isolated), runs each harness's hook
+    /// as a real process with that harness's payload, and decodes the result the way the
+    /// harness would. Exit 1 when any row differs from what the policy expects.
+    Test(TestArgs),
+
     /// Print the long explanation of a diagnostic code (e.g. `hookc explain unknown-tool`)
     Explain {
         /// The code, with or without the `hookc::` prefix; omit to list every code
@@ -146,6 +153,22 @@ pub struct SimulateArgs {
     /// Print the exit-code table of every harness (or of --harness)
     #[arg(long)]
     pub table: bool,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The policy to test
+    #[arg(long, default_value = "policy.kdl", env = "HOOKC_POLICY")]
+    pub policy: PathBuf,
+
+    /// Test this already-built project directory as it is, instead of building a
+    /// temporary copy (its hooks are run, never rebuilt)
+    #[arg(long)]
+    pub project: Option<PathBuf>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]

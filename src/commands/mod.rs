@@ -4,6 +4,7 @@ mod build;
 mod explain;
 mod guard;
 mod simulate;
+mod test;
 
 use std::io::{IsTerminal, Write};
 
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
         Command::Simulate(args) => simulate::simulate(&args).code(),
+        Command::Test(args) => test::test(&args).code(),
         Command::Explain { code } => explain::explain(code.as_deref()).code(),
     }
 }

@@ -17,4 +17,5 @@ mod hostile;
 mod out_dir;
 mod shim;
 mod simulate;
+mod test_cmd;
 mod ui;

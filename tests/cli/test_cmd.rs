@@ -1,0 +1,102 @@
+//! `hookc test`: examples and failure paths through the generated hooks.
+
+use std::process::Command;
+
+use crate::support::{HOOKC, Project, run};
+
+#[test]
+fn the_bundled_policy_passes_for_every_harness_and_failures_are_refusals() {
+    let p = Project::bundled();
+    let home = tempfile::tempdir().unwrap();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["test", "--format", "json"])
+            .current_dir(p.dir.path())
+            .env("HOME", home.path()),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["failed"], 0);
+    let rows = v["rows"].as_array().unwrap();
+    for h in [
+        "claude",
+        "codex",
+        "copilot",
+        "cursor",
+        "gemini",
+        "antigravity",
+        "kimi",
+        "opencode",
+    ] {
+        let cnr: Vec<_> = rows
+            .iter()
+            .filter(|r| r["harness"] == h && r["could_not_run"] == true)
+            .collect();
+        assert_eq!(cnr.len(), 4, "{h}");
+        assert!(cnr.iter().all(|r| r["got"] == "blocks"), "{h}: {cnr:?}");
+        assert!(
+            rows.iter().any(|r| r["harness"] == h
+                && r["guard"] == "no-force-push"
+                && r["got"] == "blocks"),
+            "{h}"
+        );
+    }
+    // Nothing was written to the project or the user's home.
+    assert!(!p.exists(".hookc"));
+    assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0);
+    // The text report ends with a summary line.
+    let text = p.hookc(&["test"]);
+    assert_eq!(text.status, 0);
+    assert!(
+        text.stdout.contains("over 8 harnesses") && text.stdout.contains(" 0 failed"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("could not run"), "{}", text.stdout);
+}
+
+#[test]
+fn a_broken_shim_fails_with_a_clear_row() {
+    let p = Project::bundled();
+    p.build();
+    let shim = p.path(".hookc/claude/pre-tool.sh");
+    let text = std::fs::read_to_string(&shim).unwrap();
+    std::fs::write(
+        &shim,
+        text.replacen("#!/bin/sh\n", "#!/bin/sh\nexit 1\n", 1),
+    )
+    .unwrap();
+    let r = p.hookc(&["test", "--project", "."]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    let fail = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("FAIL claude") && l.contains("git push --force"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(
+        fail.contains("expected blocks") && fail.contains("got proceeds"),
+        "{fail}"
+    );
+    assert!(r.stdout.contains("non-blocking error"), "{}", r.stdout);
+    // Other harnesses still pass.
+    assert!(!r.stdout.lines().any(|l| l.starts_with("FAIL codex")));
+}
+
+#[test]
+fn only_the_policys_targets_are_tested() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "claude" "kimi"
+guard "g" {
+    command "rm"
+    deny "Do not remove files; move them to trash/ instead."
+    example "rm x" expect="deny"
+}
+"#,
+    );
+    let ok = p.hookc(&["test"]);
+    assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
+    assert!(ok.stdout.contains("2 harnesses"), "{}", ok.stdout);
+}

@@ -100,3 +100,101 @@ guard "g" {
     assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
     assert!(ok.stdout.contains("2 harnesses"), "{}", ok.stdout);
 }
+
+/// A project whose one guard runs `scripts/check.sh`, with the given body.
+fn external(body: &str) -> Project {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "claude" "kimi"
+timeout 2
+guard "external-check" {
+    tool "shell"
+    run "scripts/check.sh"
+    deny "The project's check refused this call; do what it says."
+}
+"#,
+    );
+    p.write("scripts/check.sh", &format!("#!/bin/sh\n{body}\n"));
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        p.path("scripts/check.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    p.build();
+    p
+}
+
+fn guard(p: &Project, harness: &str, stdin: &str) -> crate::support::Run {
+    let mut c = Command::new(HOOKC);
+    c.args(["guard", "--harness", harness, "--event", "pre-tool"])
+        .current_dir(p.dir.path())
+        .env_remove("HOOKC_DEBUG");
+    run(&mut c, Some(stdin.as_bytes()))
+}
+
+#[test]
+fn an_external_program_allows_with_0_and_sees_the_neutral_call() {
+    let p = external("cat > input.json; exit 0");
+    let r = guard(&p, "claude", &crate::support::claude_bash("make migrate"));
+    assert_eq!((r.status, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    let input: serde_json::Value = serde_json::from_str(&p.read("input.json")).unwrap();
+    assert_eq!(input["harness"], "claude");
+    assert_eq!(input["event"], "pre-tool");
+    assert_eq!(input["tool"], "shell");
+    assert_eq!(input["command"], "make migrate");
+    assert!(input["paths"].is_array());
+    assert_eq!(input["raw"]["tool_name"], "Bash");
+}
+
+#[test]
+fn an_external_program_denies_with_2_and_its_stderr_is_the_reason() {
+    let p = external("echo 'Run the migration linter first.' >&2; exit 2");
+    let r = guard(&p, "claude", &crate::support::claude_bash("make migrate"));
+    assert_eq!(r.status, 2, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Run the migration linter first."),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn an_external_program_that_crashes_hangs_or_is_missing_is_a_refusal() {
+    for (name, body) in [
+        ("crash", "echo boom >&2; exit 3"),
+        ("hang", "exec sleep 30"),
+        ("missing", "MISSING"),
+    ] {
+        let p = external(body);
+        if name == "missing" {
+            std::fs::remove_file(p.path("scripts/check.sh")).unwrap();
+        }
+        let r = guard(&p, "claude", &crate::support::claude_bash("ls"));
+        assert_eq!(r.status, 1, "{name}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("scripts/check.sh"),
+            "{name}: {}",
+            r.stderr
+        );
+        // Through the generated shim, the harness sees a refusal.
+        let shim = run(
+            Command::new("/bin/sh")
+                .arg(p.path(".hookc/kimi/pre-tool.sh"))
+                .current_dir(p.dir.path())
+                .env("HOOKC_BIN", HOOKC),
+            Some(
+                serde_json::json!({"hook_event_name": "PreToolUse", "cwd": p.path("."), "tool_name": "Bash", "tool_input": {"command": "ls"}})
+                    .to_string()
+                    .as_bytes(),
+            ),
+        );
+        assert_eq!(shim.status, 2, "{name}: {}", shim.stderr);
+        assert!(
+            shim.stderr.contains("could not check"),
+            "{name}: {}",
+            shim.stderr
+        );
+    }
+}

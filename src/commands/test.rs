@@ -48,6 +48,8 @@ enum Bin {
     Real,
     Missing,
     Crashing,
+    /// Not run: what the harness does when a hook outlives its timeout.
+    Timeout,
 }
 
 pub fn test(args: &TestArgs) -> ExitStatus {
@@ -191,10 +193,10 @@ fn text(rows: &[Row]) -> String {
             r.guard.as_str()
         };
         out.push_str(&format!(
-            "{mark} {:<12} {:<32} {:<40} expected {:<8} got {:<8} model reads: {}\n",
+            "{mark} {:<12} {:<32} {:<44} expected {:<8} got {:<8} model reads: {}\n",
             r.harness,
             what,
-            one_line(&r.case, 40),
+            one_line(&r.case, 44),
             r.expected,
             r.got,
             one_line(r.model_reads.as_deref().unwrap_or("(nothing)"), 100),
@@ -287,6 +289,7 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
         ("empty stdin", String::new(), Bin::Real),
         ("hookc not on PATH", ok.clone(), Bin::Missing),
         ("hookc crashes (exit 101)", ok, Bin::Crashing),
+        ("harness timeout", String::new(), Bin::Timeout),
     ] {
         out.push(Case {
             guard: String::new(),
@@ -478,15 +481,31 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
     let path = match case.bin {
         Bin::Real => format!("{}:/usr/bin:/bin", env.bins.display()),
         Bin::Missing => "/usr/bin:/bin".to_owned(),
-        Bin::Crashing => format!("{}:/usr/bin:/bin", env.crash.display()),
+        Bin::Crashing | Bin::Timeout => format!("{}:/usr/bin:/bin", env.crash.display()),
     };
     let id = h.id();
+    if let Bin::Timeout = case.bin {
+        // The harness decides alone; say what it does rather than fail on it.
+        let obs = Observation {
+            timed_out: true,
+            ..Observation::default()
+        };
+        let mut r = row(h, &case, &obs);
+        r.expected = r.got;
+        r.ok = true;
+        r.case = if r.got == "proceeds" {
+            format!("{}: fails open (harness limit)", r.case)
+        } else {
+            format!("{}: refused", r.case)
+        };
+        return r;
+    }
     let mut c = if id == HarnessId::Opencode {
         // OpenCode's plugin runs `hookc guard` itself (found on PATH).
         let bin = match case.bin {
             Bin::Real => Some(env.exe.to_path_buf()),
             Bin::Missing => None,
-            Bin::Crashing => Some(env.crash.join("hookc")),
+            Bin::Crashing | Bin::Timeout => Some(env.crash.join("hookc")),
         };
         let Some(bin) = bin else {
             // The plugin cannot spawn it: it throws "not found".

@@ -33,8 +33,22 @@ fn the_bundled_policy_passes_for_every_harness_and_failures_are_refusals() {
             .iter()
             .filter(|r| r["harness"] == h && r["could_not_run"] == true)
             .collect();
-        assert_eq!(cnr.len(), 4, "{h}");
-        assert!(cnr.iter().all(|r| r["got"] == "blocks"), "{h}: {cnr:?}");
+        assert_eq!(cnr.len(), 5, "{h}");
+        let (timeout, refusals): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) = cnr
+            .iter()
+            .copied()
+            .partition(|r| r["case"].as_str().unwrap().starts_with("harness timeout"));
+        assert_eq!(refusals.len(), 4, "{h}");
+        assert!(
+            refusals.iter().all(|r| r["got"] == "blocks"),
+            "{h}: {cnr:?}"
+        );
+        // A timeout is the harness's call; the row says which way it goes.
+        let t = timeout[0]["case"].as_str().unwrap();
+        assert!(
+            (timeout[0]["got"] == "proceeds") == t.contains("fails open"),
+            "{h}: {t}"
+        );
         assert!(
             rows.iter().any(|r| r["harness"] == h
                 && r["guard"] == "no-force-push"

@@ -165,6 +165,10 @@ pub struct TestArgs {
     #[arg(long, default_value = "policy.kdl", env = "HOOKC_POLICY")]
     pub policy: PathBuf,
 
+    /// Payload fixtures to run too: JSON files of
+    /// `{"harness", "event", "payload", "expect"}` (tests/hooks/*.json next to the policy are always run)
+    pub fixtures: Vec<PathBuf>,
+
     /// Test this already-built project directory as it is, instead of building a
     /// temporary copy (its hooks are run, never rebuilt)
     #[arg(long)]

@@ -34,6 +34,7 @@ struct Row {
     rule: &'static str,
 }
 
+#[derive(Clone)]
 struct Case {
     guard: String,
     label: String,
@@ -132,6 +133,26 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         crash: &crash,
         exe: &exe,
     };
+    let mut fixtures = args.fixtures.clone();
+    let dir = policy_path
+        .parent()
+        .map(|d| d.join("tests/hooks"))
+        .unwrap_or_default();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        found.sort();
+        fixtures.extend(found);
+    }
+    let mut extra: Vec<(HarnessId, Case)> = Vec::new();
+    for path in &fixtures {
+        match fixture(path) {
+            Ok(x) => extra.push(x),
+            Err(e) => return fail(&format!("{}: {e}", path.display())),
+        }
+    }
     let targets: Vec<&dyn Harness> = policy
         .targets
         .iter()
@@ -141,7 +162,14 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         let handles: Vec<_> = targets
             .iter()
             .map(|h| {
-                let cases = cases(*h, &policy, &root);
+                let mut cases = cases(*h, &policy, &root);
+                let id = h.id();
+                cases.extend(
+                    extra
+                        .iter()
+                        .filter(|(x, _)| *x == id)
+                        .map(|(_, c)| c.clone()),
+                );
                 let env = &env;
                 s.spawn(move || {
                     cases
@@ -301,6 +329,46 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
         });
     }
     out
+}
+
+/// A fixture file: `{"harness", "event" (pre-tool), "payload", "expect"}`.
+fn fixture(path: &Path) -> Result<(HarnessId, Case), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+    let word = |k: &str| v.get(k).and_then(Value::as_str);
+    let id = word("harness")
+        .and_then(HarnessId::from_word)
+        .ok_or("`harness` should name a harness, e.g. \"claude\"")?;
+    if word("event").is_some_and(|e| e != "pre-tool") {
+        return Err("only pre-tool fixtures can be run so far".to_owned());
+    }
+    let payload = v.get("payload").ok_or("the fixture has no `payload`")?;
+    let expect = word("expect").ok_or("the fixture has no `expect` (deny, ask or allow)")?;
+    let h = harness::get(id).ok_or("unknown harness")?;
+    let expected = match expect {
+        "deny" | "block" => "blocks",
+        "ask" if h.profile().honours_ask.contains(&Event::PreTool) => "asks",
+        "ask" => "blocks",
+        "allow" | "pass" => "proceeds",
+        other => {
+            return Err(format!(
+                "`expect` cannot be `{other}`; use deny, ask or allow"
+            ));
+        }
+    };
+    Ok((
+        id,
+        Case {
+            guard: "fixture".to_owned(),
+            label: path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            expected,
+            could_not_run: false,
+            stdin: payload.to_string(),
+            bin: Bin::Real,
+        },
+    ))
 }
 
 fn label(call: &ExampleCall) -> String {

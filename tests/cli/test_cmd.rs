@@ -212,3 +212,49 @@ fn an_external_program_that_crashes_hangs_or_is_missing_is_a_refusal() {
         );
     }
 }
+
+#[test]
+fn fixture_payloads_in_tests_hooks_and_on_the_command_line_are_run_too() {
+    let p = Project::bundled();
+    let force = serde_json::json!({
+        "harness": "claude",
+        "event": "pre-tool",
+        "payload": serde_json::from_str::<serde_json::Value>(&crate::support::claude_bash("git push --force")).unwrap(),
+        "expect": "deny"
+    });
+    p.write("tests/hooks/force-push.json", &force.to_string());
+    let kimi_ls = serde_json::json!({
+        "harness": "kimi",
+        "payload": {"hook_event_name": "PreToolUse", "cwd": "/repo", "tool_name": "Bash", "tool_input": {"command": "ls"}},
+        "expect": "allow"
+    });
+    p.write("tests/hooks/kimi-ls.json", &kimi_ls.to_string());
+    let ok = p.hookc(&["test"]);
+    assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
+    assert!(
+        ok.stdout
+            .lines()
+            .any(|l| l.starts_with("ok   claude") && l.contains("force-push.json")),
+        "{}",
+        ok.stdout
+    );
+    assert!(ok.stdout.contains("kimi-ls.json"), "{}", ok.stdout);
+    // A fixture whose expectation is wrong fails with its own row.
+    let mut wrong = force.clone();
+    wrong["expect"] = "allow".into();
+    p.write("wrong.json", &wrong.to_string());
+    let bad = p.hookc(&["test", "wrong.json"]);
+    assert_eq!(bad.status, 1, "{}{}", bad.stdout, bad.stderr);
+    let row = bad
+        .stdout
+        .lines()
+        .find(|l| l.contains("wrong.json"))
+        .unwrap();
+    assert!(
+        row.starts_with("FAIL claude") && row.contains("got blocks"),
+        "{row}"
+    );
+    // An unreadable fixture is a usage error.
+    p.write("broken.json", "{");
+    assert_eq!(p.hookc(&["test", "broken.json"]).status, 2);
+}

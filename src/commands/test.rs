@@ -107,6 +107,15 @@ pub fn test(args: &TestArgs) -> ExitStatus {
             if let Err(e) = std::fs::write(root.join("policy.kdl"), text) {
                 return fail(&format!("cannot copy the policy: {e}"));
             }
+            // The programs guards `run` come along (fs::copy keeps the mode).
+            let from = policy_path.parent().unwrap_or(Path::new("."));
+            for program in policy.guards.iter().filter_map(|g| g.run.as_deref()) {
+                let to = root.join(program);
+                if let Some(parent) = to.parent() {
+                    let _ = std::fs::create_dir_all(parent);
+                }
+                let _ = std::fs::copy(from.join(program), &to);
+            }
             let out = Command::new(&exe)
                 .args(["--quiet", "build"])
                 .current_dir(&root)

@@ -163,6 +163,25 @@ fn an_external_program_allows_with_0_and_sees_the_neutral_call() {
 }
 
 #[test]
+fn hookc_test_runs_the_programs_of_run_guards_in_its_copy() {
+    let p = external("echo 'Not now.' >&2; exit 2");
+    let policy = p.read("policy.kdl").replace(
+        "    deny \"The",
+        "    example \"ls\" expect=\"deny\"\n    deny \"The",
+    );
+    p.write("policy.kdl", &policy);
+    let r = p.hookc(&["test"]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("ok   kimi") && l.contains("model reads: Not now.")),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
 fn an_external_program_denies_with_2_and_its_stderr_is_the_reason() {
     let p = external("echo 'Run the migration linter first.' >&2; exit 2");
     let r = guard(&p, "claude", &crate::support::claude_bash("make migrate"));

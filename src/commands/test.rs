@@ -601,15 +601,35 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
             .arg(env.root.join(".hookc/policy.json"));
         c
     } else {
+        // The command the harness's config holds, run the way it runs it;
+        // the shim itself where hookc cannot read one.
         let shim = env.root.join(format!(".hookc/{}/pre-tool.sh", id.word()));
-        let mut c = Command::new("/bin/sh");
-        c.arg("-c").arg(format!("'{}'\nexit $?", shim.display()));
+        let command = config_command(id, env.root, &case.stdin)
+            .unwrap_or_else(|| format!("'{}'", shim.display()));
+        let shell = if id == HarnessId::Gemini {
+            "bash"
+        } else {
+            "/bin/sh"
+        };
+        let mut c = Command::new(shell);
+        c.arg("-c").arg(format!("{command}\nexit $?"));
         c
     };
     c.current_dir(env.root)
         .env_clear()
         .env("PATH", &path)
         .env("HOME", env.home);
+    let root_s = env.root.to_string_lossy().into_owned();
+    c.env("PWD", &root_s);
+    match id {
+        HarnessId::Claude => {
+            c.env("CLAUDE_PROJECT_DIR", &root_s);
+        }
+        HarnessId::Gemini => {
+            c.env("GEMINI_PROJECT_DIR", &root_s);
+        }
+        _ => {}
+    }
     if id == HarnessId::Copilot {
         c.env("COPILOT_CLI", "1");
     }
@@ -618,6 +638,67 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
     }
     let obs = execute(&mut c, &case.stdin);
     row(h, &case, &obs)
+}
+
+/// hookc's pre-tool hook command in the harness's generated config.
+fn config_command(id: HarnessId, root: &Path, stdin: &str) -> Option<String> {
+    let json = |file: &str| -> Option<Value> {
+        serde_json::from_str(&std::fs::read_to_string(root.join(file)).ok()?).ok()
+    };
+    let at = |v: Value, pointer: &str| v.pointer(pointer)?.as_str().map(str::to_owned);
+    match id {
+        HarnessId::Claude => at(
+            json(".claude/settings.json")?,
+            "/hooks/PreToolUse/0/hooks/0/command",
+        ),
+        HarnessId::Codex => at(
+            json(".codex/hooks.json")?,
+            "/hooks/PreToolUse/0/hooks/0/command",
+        ),
+        HarnessId::Copilot => at(
+            json(".github/hooks/hookc.json")?,
+            "/hooks/preToolUse/0/bash",
+        ),
+        HarnessId::Gemini => at(
+            json(".gemini/settings.json")?,
+            "/hooks/BeforeTool/0/hooks/0/command",
+        ),
+        HarnessId::Antigravity => at(
+            json(".agents/hooks.json")?,
+            "/hookc/PreToolUse/0/hooks/0/command",
+        ),
+        HarnessId::Cursor => {
+            // Shell commands reach beforeShellExecution, other tools preToolUse.
+            let event = serde_json::from_str::<Value>(stdin)
+                .ok()
+                .and_then(|v| v.get("hook_event_name")?.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "preToolUse".to_owned());
+            let hooks = json(".cursor/hooks.json")?;
+            hooks
+                .pointer(&format!("/hooks/{event}"))?
+                .as_array()?
+                .iter()
+                .find_map(|h| {
+                    h.get("command")?
+                        .as_str()
+                        .filter(|c| c.contains(".hookc/cursor/"))
+                        .map(str::to_owned)
+                })
+        }
+        HarnessId::Kimi => {
+            let text = std::fs::read_to_string(root.join(".hookc/kimi/config.toml")).ok()?;
+            let doc: toml_edit::DocumentMut = text.parse().ok()?;
+            doc.get("hooks")?
+                .as_array_of_tables()?
+                .iter()
+                .find_map(|t| {
+                    (t.get("event")?.as_str()? == "PreToolUse")
+                        .then(|| t.get("command")?.as_str().map(str::to_owned))
+                        .flatten()
+                })
+        }
+        HarnessId::Opencode => None,
+    }
 }
 
 fn row(h: &dyn Harness, case: &Case, obs: &Observation) -> Row {

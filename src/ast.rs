@@ -65,6 +65,8 @@ pub struct GuardDecl {
     pub opaque: Option<Text>,
     pub decisions: Vec<DecisionDecl>,
     pub message: Option<Text>,
+    /// `run "scripts/check.py"`: the user's program that decides.
+    pub run: Option<Text>,
     pub examples: Vec<ExampleDecl>,
     pub allow_degraded: Vec<Text>,
 }

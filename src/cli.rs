@@ -96,6 +96,19 @@ pub enum Command {
         repo: PathBuf,
     },
 
+    /// Show what a harness does with a hook's exit status, stdout and stderr
+    ///
+    /// Give the result by hand (--exit, --stdout, --stderr) or as a line of a
+    /// `hookc guard --debug` log (--log); --table prints every harness's exit-code table.
+    Simulate(SimulateArgs),
+
+    /// Run the policy's examples and the failure paths through the generated hooks of every harness
+    ///
+    /// Builds into a temporary copy of the project (HOME isolated), runs each harness's hook
+    /// as a real process with that harness's payload, and decodes the result the way the
+    /// harness would. Exit 1 when any row differs from what the policy expects.
+    Test(TestArgs),
+
     /// Print the long explanation of a diagnostic code (e.g. `hookc explain unknown-tool`)
     #[command(after_help = EXIT_STATUS)]
     Explain {
@@ -226,6 +239,65 @@ pub struct GuardArgs {
     /// Append one JSON line per call to this file
     #[arg(long, env = "HOOKC_DEBUG", hide_env_values = true)]
     pub debug: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The harness (omit with --table for all of them)
+    #[arg(long, value_parser = parse_harness, required_unless_present_any = ["table", "log"])]
+    pub harness: Option<HarnessId>,
+
+    /// The hook event, in hookc's words
+    #[arg(long, value_parser = parse_event, default_value = "pre-tool")]
+    pub event: Event,
+
+    /// The hook's exit status (omit for a process killed by a signal)
+    #[arg(long, allow_hyphen_values = true)]
+    pub exit: Option<i32>,
+
+    /// What the hook printed on stdout
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub stdout: String,
+
+    /// What the hook printed on stderr
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub stderr: String,
+
+    /// The hook ran out of time
+    #[arg(long)]
+    pub timed_out: bool,
+
+    /// A `hookc guard --debug` log line, or a file of them (the last line is used)
+    #[arg(long, conflicts_with_all = ["exit", "timed_out"])]
+    pub log: Option<String>,
+
+    /// Print the exit-code table of every harness (or of --harness)
+    #[arg(long)]
+    pub table: bool,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The policy to test
+    #[arg(long, default_value = "policy.kdl", env = "HOOKC_POLICY")]
+    pub policy: PathBuf,
+
+    /// Payload fixtures to run too: JSON files of
+    /// `{"harness", "event", "payload", "expect"}` (tests/hooks/*.json next to the policy are always run)
+    pub fixtures: Vec<PathBuf>,
+
+    /// Test this already-built project directory as it is, instead of building a
+    /// temporary copy (its hooks are run, never rebuilt)
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 fn parse_harness(s: &str) -> Result<HarnessId, String> {

@@ -89,6 +89,15 @@ impl Call {
     }
 }
 
+/// What a guard's own program said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunResult {
+    /// Exit 0: the guard does not apply.
+    Allow,
+    /// Exit 2: the guard's decision, with this reason (empty: the guard's own).
+    Refuse(String),
+}
+
 /// What the policy decided, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
@@ -258,9 +267,25 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// Decide a call. Guards that `run` a program count as matching with
+    /// their own decision and reason (build-time examples do not run programs).
     pub fn evaluate(&self, call: &Call) -> Option<Verdict> {
+        self.evaluate_with(call, &mut |_| Ok(None))
+            .unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    /// Decide a call, asking `run` for each matching guard with a program
+    /// (`Ok(None)`: treat the guard as matching, as build-time examples do).
+    /// An `Err` is an operational failure: the call cannot be decided.
+    pub fn evaluate_with(
+        &self,
+        call: &Call,
+        run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
+    ) -> Result<Option<Verdict>, String> {
         let facts = Facts::new(call);
-        let index = &self.events.iter().find(|(e, _)| Some(*e) == call.event)?.1;
+        let Some((_, index)) = self.events.iter().find(|(e, _)| Some(*e) == call.event) else {
+            return Ok(None);
+        };
         let mut candidates = index.always.clone();
         if let Some(analysis) = facts.analysis() {
             if analysis.opaque.is_empty() {
@@ -290,16 +315,27 @@ impl<'p> Evaluator<'p> {
                 continue;
             }
             let compiled = self.compiled[i].get_or_init(|| compile(guard));
-            if let Some(hit) = match_guard(guard, compiled, call, &facts) {
+            if let Some(mut hit) = match_guard(guard, compiled, call, &facts) {
+                if guard.run.is_some() {
+                    match run(guard)? {
+                        Some(RunResult::Allow) => continue,
+                        Some(RunResult::Refuse(reason)) if !reason.is_empty() => {
+                            hit.reason = reason
+                        }
+                        _ => {}
+                    }
+                }
                 hits.push(hit);
             }
         }
-        let level = hits.iter().map(|h| h.decision.strictness()).max()?;
+        let Some(level) = hits.iter().map(|h| h.decision.strictness()).max() else {
+            return Ok(None);
+        };
         hits.retain(|h| h.decision.strictness() == level);
-        Some(Verdict {
+        Ok(Some(Verdict {
             decision: hits[0].decision,
             hits,
-        })
+        }))
     }
 }
 

@@ -57,6 +57,11 @@ pub struct Guard {
     /// runtime can skip it without compiling anything (see [`Prefilter`]).
     #[serde(default, skip_serializing_if = "Prefilter::is_empty")]
     pub prefilter: Prefilter,
+    /// A program of the user's that decides when the guard matches, relative
+    /// to the project root: exit 0 allow, 2 the guard's decision (stderr is the
+    /// reason), anything else an operational failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
     #[serde(skip)]
     pub examples: Vec<Example>,
     #[serde(skip)]

@@ -7,6 +7,8 @@ mod guard;
 mod init;
 mod lint;
 mod precommit;
+mod simulate;
+mod test;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -35,6 +37,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
+        Command::Simulate(args) => simulate::simulate(&args).code(),
+        Command::Test(args) => test::test(&args).code(),
         Command::Lint(args) => lint::lint(&args, &ui).code(),
         Command::InstallPreCommit { repo } => precommit::install(&repo, &ui).code(),
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),

@@ -71,6 +71,43 @@ static PROFILE: Profile = Profile {
 const PATH_KEYS: &[&str] = &["TargetFile", "AbsolutePath", "FilePath", "Path"];
 
 impl Harness for Antigravity {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        if o.timed_out || o.exit.is_none() || !matches!(o.exit, Some(0 | 1)) {
+            return Outcome::blocks(
+                None,
+                "timeouts and exit codes other than 0 and 1 are unobserved; hookc assumes a refusal and never relies on it (its hook command exits 0)",
+            );
+        }
+        if text(&o.stdout).is_none() {
+            return if o.exit == Some(0) {
+                Outcome::proceeds("exit 0 with empty stdout: the normal flow (observed on 1.2.3)")
+            } else {
+                Outcome::blocks(None, "exit 1 with empty stdout denies (observed on 1.2.3)")
+            };
+        }
+        let Some(j) = json_object(&o.stdout) else {
+            return Outcome::blocks(None, "non-JSON stdout fails to parse and denies");
+        };
+        let reason = str_at(&j, "/reason");
+        match str_at(&j, "/decision").as_deref() {
+            Some("allow") => Outcome::proceeds("JSON decision allow"),
+            Some("deny") => Outcome::blocks(reason, "JSON decision deny"),
+            Some("ask" | "force_ask") => {
+                Outcome::asks(reason, "JSON decision force_ask: the user confirms")
+            }
+            Some("continue") if event == Event::Stop => {
+                Outcome::blocks(reason, "JSON decision continue: the agent goes on")
+            }
+            _ if event == Event::Stop => Outcome::proceeds("an empty decision lets the agent stop"),
+            _ => Outcome::blocks(
+                None,
+                "JSON without a decision ({} or \"\") denies (observed on 1.2.3)",
+            ),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

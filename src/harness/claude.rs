@@ -64,6 +64,62 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Claude {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{first_line, json_object, str_at, text};
+        if o.timed_out || o.exit.is_none() {
+            return Outcome::proceeds(
+                "a timeout or a killed hook is discarded: the call proceeds (fail-open)",
+            );
+        }
+        let json = json_object(&o.stdout);
+        let json_reason = json.as_ref().and_then(|j| {
+            str_at(j, "/hookSpecificOutput/permissionDecisionReason")
+                .or_else(|| str_at(j, "/reason"))
+        });
+        if o.exit == Some(2) {
+            return Outcome::blocks(
+                json_reason.or_else(|| text(&o.stderr)),
+                "exit 2 blocks; the reason is the JSON's if given, else stderr",
+            );
+        }
+        if let Some(j) = &json {
+            let context = str_at(j, "/hookSpecificOutput/additionalContext");
+            let user = str_at(j, "/systemMessage");
+            return match str_at(j, "/hookSpecificOutput/permissionDecision").as_deref() {
+                Some("deny") => Outcome::blocks(
+                    json_reason,
+                    "JSON on stdout decides (on any exit but 2): permissionDecision deny",
+                )
+                .user(user),
+                Some("ask") => Outcome::asks(
+                    json_reason,
+                    "JSON on stdout decides (on any exit but 2): permissionDecision ask",
+                ),
+                _ if str_at(j, "/decision").as_deref() == Some("block") => Outcome::blocks(
+                    json_reason,
+                    "JSON on stdout decides (on any exit but 2): decision block",
+                )
+                .user(user),
+                _ => Outcome::proceeds(
+                    "JSON on stdout decides (on any exit but 2): no refusal in it",
+                )
+                .model(context)
+                .user(user),
+            };
+        }
+        if o.exit == Some(0) {
+            let context = matches!(event, Event::Prompt | Event::SessionStart)
+                .then(|| text(&o.stdout))
+                .flatten();
+            return Outcome::proceeds("exit 0 without JSON: no decision (plain stdout is context only for prompts and session start)").model(context);
+        }
+        Outcome::proceeds(
+            "exit 1 (or any code but 2) without JSON is a non-blocking error: the call proceeds",
+        )
+        .user(first_line(&o.stderr).map(|l| format!("Failed with non-blocking status code: {l}")))
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -70,6 +70,50 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Codex {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        if o.timed_out || o.exit.is_none() {
+            return Outcome::proceeds(
+                "a timeout, a killed hook or a spawn error is a failed hook: the call proceeds",
+            );
+        }
+        match o.exit {
+            Some(2) => match text(&o.stderr) {
+                Some(reason) => Outcome::blocks(Some(reason), "exit 2 with stderr blocks; stderr is the reason, stdout is not read"),
+                None => Outcome::proceeds("exit 2 without stderr is a failed hook: the call proceeds"),
+            },
+            Some(0) => {
+                let trimmed = o.stdout.trim();
+                if trimmed.is_empty() {
+                    return Outcome::proceeds("exit 0 with empty stdout: no decision");
+                }
+                if !trimmed.starts_with('{') && !trimmed.starts_with('[') {
+                    let context = matches!(event, Event::Prompt | Event::SessionStart).then(|| text(trimmed)).flatten();
+                    return Outcome::proceeds("exit 0 with plain text: ignored (context only for prompts and session start)").model(context);
+                }
+                let Some(j) = json_object(trimmed) else {
+                    return Outcome::proceeds("exit 0 with invalid JSON is a failed hook: the call proceeds");
+                };
+                let reason = str_at(&j, "/hookSpecificOutput/permissionDecisionReason").or_else(|| str_at(&j, "/reason"));
+                let deny = str_at(&j, "/hookSpecificOutput/permissionDecision").as_deref() == Some("deny")
+                    || str_at(&j, "/decision").as_deref() == Some("block");
+                if deny {
+                    return match reason {
+                        Some(r) => Outcome::blocks(Some(r), "exit 0 with JSON: deny (or block) with a reason blocks"),
+                        None => Outcome::proceeds("a deny without a reason is invalid output: the call proceeds"),
+                    };
+                }
+                Outcome::proceeds("exit 0 with JSON and no refusal: the call proceeds")
+                    .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
+                    .user(str_at(&j, "/systemMessage"))
+            }
+            Some(n) => Outcome::proceeds("exit 1 (or any code but 0 and 2) is a failed hook, JSON not read: the call proceeds")
+                .user(Some(format!("hook exited with code {n}"))),
+            None => unreachable!(),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

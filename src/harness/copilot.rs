@@ -80,6 +80,54 @@ const CLAUDE_NAMES: &[(&str, ToolKind)] = &[
 ];
 
 impl Harness for Copilot {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        if o.timed_out {
+            return Outcome::proceeds(
+                "a timeout fails open (since 1.0.67): the normal permission flow",
+            );
+        }
+        let json = json_object(&o.stdout);
+        let reason = json
+            .as_ref()
+            .and_then(|j| str_at(j, "/permissionDecisionReason").or_else(|| str_at(j, "/reason")));
+        let user = text(&o.stderr);
+        if event != Event::PreTool {
+            return match o.exit {
+                Some(0)
+                    if json
+                        .as_ref()
+                        .and_then(|j| str_at(j, "/decision"))
+                        .as_deref()
+                        == Some("block") =>
+                {
+                    Outcome::blocks(reason, "exit 0 with JSON decision block")
+                }
+                Some(0) => Outcome::proceeds("exit 0 without a refusal"),
+                _ => Outcome::proceeds("outside preToolUse a failed hook is logged and skipped")
+                    .user(user),
+            };
+        }
+        match o.exit {
+            Some(2) => Outcome::blocks(
+                Some(reason.map_or("hook exited with code 2".to_owned(), |r| format!("Denied by preToolUse hook: {r}"))),
+                "exit 2 denies, stdout JSON merged in; stderr never reaches the model",
+            )
+            .user(user),
+            Some(0) => match json.as_ref().and_then(|j| str_at(j, "/permissionDecision")).as_deref() {
+                Some("deny") => Outcome::blocks(reason.map(|r| format!("Denied by preToolUse hook: {r}")), "exit 0 with JSON permissionDecision deny").user(user),
+                Some("ask") => Outcome::asks(reason, "exit 0 with JSON permissionDecision ask"),
+                _ => Outcome::proceeds("exit 0 without a refusal: the normal permission flow"),
+            },
+            _ => Outcome::blocks(
+                Some("Denied by preToolUse hook (hook errored)".to_owned()),
+                "any other exit, crash or signal denies (fail-closed since 1.0.57); stderr never reaches the model",
+            )
+            .user(user),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -113,6 +113,44 @@ const EVENTS: &[&str] = &[
 ];
 
 impl Harness for Cursor {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        // hookc's entries always carry `failClosed: true`.
+        if o.timed_out || o.exit.is_none() {
+            return Outcome::blocks(
+                None,
+                "a timeout or crash blocks because hookc sets failClosed (without it Cursor fails open)",
+            );
+        }
+        match o.exit {
+            Some(2) => Outcome::blocks(text(&o.stderr), "exit 2 blocks, like permission deny"),
+            Some(0) => {
+                let Some(j) = json_object(&o.stdout) else {
+                    return if event == Event::PreTool {
+                        Outcome::blocks(None, "exit 0 with empty or non-JSON stdout on a permission event is blocked for safety")
+                    } else {
+                        Outcome::proceeds("exit 0 without JSON outside permission events: nothing to apply")
+                    };
+                };
+                let model = str_at(&j, "/agent_message").or_else(|| str_at(&j, "/agentMessage"));
+                let user = str_at(&j, "/user_message").or_else(|| str_at(&j, "/userMessage"));
+                match str_at(&j, "/permission").as_deref() {
+                    Some("deny") => Outcome::blocks(model, "exit 0 with JSON permission deny").user(user),
+                    Some("ask") => Outcome::asks(user, "exit 0 with JSON permission ask"),
+                    Some(_) => Outcome::proceeds("exit 0 with JSON permission allow").model(model).user(user),
+                    None if event == Event::PreTool => Outcome::blocks(None, "a JSON object without `permission` on a permission event is blocked for safety"),
+                    None => match str_at(&j, "/followup_message") {
+                        Some(f) => Outcome::blocks(Some(f), "exit 0 with a followup_message: the agent goes on"),
+                        None => Outcome::proceeds("exit 0 with JSON and no refusal").model(str_at(&j, "/additional_context")),
+                    },
+                }
+            }
+            _ => Outcome::blocks(None, "any other exit blocks because hookc sets failClosed (without it Cursor fails open)")
+                .user(text(&o.stderr)),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -67,6 +67,62 @@ static PROFILE: Profile = Profile {
 const MAX_TOOL_NAME: usize = 63;
 
 impl Harness for Gemini {
+    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        if o.timed_out {
+            return Outcome::proceeds("a timeout is a failed hook: the call is allowed");
+        }
+        let failed = o.exit != Some(0) && o.exit.is_some();
+        let warn = |out: Outcome| {
+            if failed {
+                out.user(Some("Hook(s) failed for this event".to_owned()))
+            } else {
+                out
+            }
+        };
+        // stdout is read only as JSON; stderr only when stdout is empty.
+        let Some(t) = text(&o.stdout).or_else(|| text(&o.stderr)) else {
+            return warn(Outcome::proceeds(
+                "no output at all: allowed, whatever the exit code",
+            ));
+        };
+        if let Some(j) = json_object(&t) {
+            let reason = str_at(&j, "/reason");
+            let user = str_at(&j, "/systemMessage");
+            return match str_at(&j, "/decision").as_deref() {
+                Some("deny" | "block") => Outcome::blocks(
+                    reason,
+                    "JSON output is the result, whatever the exit code: decision deny",
+                )
+                .user(user),
+                Some("ask") => Outcome::asks(
+                    reason,
+                    "JSON output is the result, whatever the exit code: decision ask",
+                ),
+                _ => Outcome::proceeds(
+                    "JSON output is the result, whatever the exit code: no refusal",
+                )
+                .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
+                .user(user),
+            };
+        }
+        match o.exit {
+            None | Some(0) => Outcome::proceeds(
+                "non-JSON text with exit 0 (or a signal) allows; the text is shown to the user",
+            )
+            .user(Some(t)),
+            Some(1) => warn(
+                Outcome::proceeds("non-JSON text with exit 1 allows with a warning")
+                    .user(Some(format!("Warning: {t}"))),
+            ),
+            Some(_) => Outcome::blocks(
+                Some(t),
+                "non-JSON text with exit 2 or more denies; the text is the reason",
+            ),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

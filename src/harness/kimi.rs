@@ -76,6 +76,37 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Kimi {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        if o.timed_out || o.exit.is_none() {
+            return Outcome::proceeds(
+                "a timeout or a crash lets the call through (only exit 2 blocks)",
+            );
+        }
+        match o.exit {
+            Some(2) => Outcome::blocks(
+                Some(text(&o.stderr).unwrap_or_else(|| "Blocked by PreToolUse hook".to_owned())),
+                "exit 2 blocks; trimmed stderr is the reason, stdout is ignored",
+            ),
+            Some(0) => {
+                if let Some(j) = json_object(&o.stdout)
+                    && str_at(&j, "/hookSpecificOutput/permissionDecision").as_deref()
+                        == Some("deny")
+                {
+                    return Outcome::blocks(
+                        str_at(&j, "/hookSpecificOutput/permissionDecisionReason"),
+                        "exit 0 with one JSON object saying permissionDecision deny blocks",
+                    );
+                }
+                let context = (event == Event::Prompt).then(|| text(&o.stdout)).flatten();
+                Outcome::proceeds("exit 0 without a deny: allowed (stdout is added to a prompt)")
+                    .model(context)
+            }
+            _ => Outcome::proceeds("every exit but 2 (1, 127, …) falls through to allow"),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -13,6 +13,7 @@ mod cursor;
 mod gemini;
 mod kimi;
 mod opencode;
+mod outcome;
 
 use serde_json::Value;
 
@@ -28,6 +29,7 @@ pub use cursor::Cursor;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use opencode::Opencode;
+pub use outcome::{Observation, Outcome};
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -65,6 +67,11 @@ pub trait Harness: Sync {
     fn recognizes(&self, _payload: &Value) -> bool {
         false
     }
+
+    /// What the harness does when its hook for `event` ended as `observed`:
+    /// the one decoding of the harness's output protocol, shared by
+    /// `hookc simulate` and `hookc test`.
+    fn outcome(&self, event: Event, observed: &Observation) -> Outcome;
 }
 
 /// What `hookc guard` writes and how it exits.

@@ -58,6 +58,32 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Opencode {
+    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        // hookc's plugin runs `hookc guard` itself and decides on its result.
+        if o.timed_out {
+            return Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard did not answer in time".to_owned()), "the plugin throws on a timeout");
+        }
+        match o.exit {
+            Some(0) => Outcome::proceeds("exit 0: the plugin returns and the tool runs"),
+            Some(2) => {
+                if let Some(j) = json_object(&o.stdout)
+                    && str_at(&j, "/decision").as_deref() == Some("deny")
+                {
+                    return Outcome::blocks(
+                        Some(str_at(&j, "/reason").unwrap_or_else(|| "hookc refused this call without giving a reason.".to_owned())),
+                        "exit 2 with a JSON deny: the plugin throws the reason, the model reads it as the tool error",
+                    );
+                }
+                Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped with exit status 2".to_owned()), "exit 2 without a JSON deny: the plugin throws \"could not check\"")
+                    .user(text(&o.stderr))
+            }
+            _ => Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped without an answer".to_owned()), "any other exit or a crash: the plugin throws \"could not check\"")
+                .user(text(&o.stderr)),
+        }
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -380,6 +380,21 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         .filter_map(|h| cx.harness(h))
         .collect();
 
+    let run = decl.run.as_ref().and_then(|r| {
+        let v = r.value.trim();
+        let bad = v.is_empty() || v.starts_with('/') || v.contains(['\n', '\0']);
+        if bad {
+            cx.error(
+                Code::InvalidSetting,
+                format!("`run` cannot be `{}`", r.value.escape_debug()),
+                r.span,
+                "expected a program path relative to the project root",
+                "write the path of an executable in the project, e.g. `run \"scripts/check-migrations.py\"`; it gets the call as JSON on stdin and exits 0 to allow, 2 to refuse (reason on stderr)",
+            );
+            return None;
+        }
+        Some(v.to_owned())
+    });
     let prefilter = prefilter(&commands, &regexes, &paths);
     let mut guard = Guard {
         name: name.value.clone(),
@@ -392,6 +407,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         decision,
         reason,
         message,
+        run,
         prefilter,
         examples: Vec::new(),
         allow_degraded,

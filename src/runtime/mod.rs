@@ -123,6 +123,8 @@ fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Trace), Strin
     evaluate(harness, request, &policy, &payload)
 }
 
+mod external;
+
 fn evaluate(
     harness: &dyn Harness,
     request: &GuardRequest,
@@ -136,7 +138,23 @@ fn evaluate(
     if call.root.is_none() {
         call.root = project_root(request.policy);
     }
-    let verdict = Evaluator::new(policy).evaluate(&call);
+    // The program lives in the project that holds the compiled policy.
+    let root = project_root(request.policy)
+        .or_else(|| call.root.clone())
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
+    let verdict = Evaluator::new(policy).evaluate_with(&call, &mut |guard| {
+        external::run(
+            guard,
+            &root,
+            policy.timeout,
+            harness.id(),
+            event,
+            &call,
+            payload,
+        )
+        .map(Some)
+    })?;
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())

@@ -29,6 +29,7 @@ const GUARD_CHILDREN: &[&str] = &[
     "context",
     "block",
     "message",
+    "run",
     "example",
     "allow-degraded",
 ];
@@ -120,6 +121,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         opaque: None,
         decisions: Vec::new(),
         message: None,
+        run: None,
         examples: Vec::new(),
         allow_degraded: Vec::new(),
     };
@@ -134,7 +136,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     for child in children(node) {
         let child_name = child.name().value();
         match child_name {
-            "event" | "opaque" | "message" => {
+            "event" | "opaque" | "message" | "run" => {
                 let mut r = cx.reader(child);
                 let value = r.string(cx, "a string");
                 r.finish(cx, &[]);
@@ -142,6 +144,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
                 let slot = match child_name {
                     "event" => &mut guard.event,
                     "opaque" => &mut guard.opaque,
+                    "run" => &mut guard.run,
                     _ => &mut guard.message,
                 };
                 cx.once(&slot.as_ref().map(|t| t.span), child);

@@ -23,4 +23,6 @@ mod output;
 mod precommit;
 mod readme;
 mod shim;
+mod simulate;
+mod test_cmd;
 mod ui;

@@ -8,7 +8,8 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
-use crate::ir::{Guard, HarnessId, Policy};
+use crate::harness::Profile;
+use crate::ir::{Event, Guard, HarnessId, Policy};
 use crate::source::SourceFile;
 
 pub use template::{Shim, render_file, render_shim};
@@ -90,6 +91,32 @@ impl<'a> EmitCx<'a> {
             content: Content::Whole { text, executable },
             scope: Scope::Project,
         });
+    }
+
+    /// The POSIX-sh shim a harness runs for `event`, at
+    /// `.hookc/<harness>/<event>.sh`; `native` is the harness's name for the
+    /// event and `on_error` what the shim answers when hookc cannot
+    /// (`deny`, or `ask` where the harness can ask). Returns its path.
+    pub fn shim(
+        &mut self,
+        policy: &Policy,
+        profile: &Profile,
+        event: Event,
+        native: &str,
+        on_error: &str,
+    ) -> String {
+        let path = format!(".hookc/{}/{}.sh", profile.id.word(), event.word());
+        let text = render_shim(&Shim {
+            header: header(policy, "#"),
+            harness: profile.id.word(),
+            harness_name: profile.name,
+            event: event.word(),
+            native_event: native,
+            on_error,
+            policy_from_shim: "../policy.json",
+        });
+        self.whole(path.clone(), text, true);
+        path
     }
 
     pub fn add(&mut self, artifact: Artifact) {

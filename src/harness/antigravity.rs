@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, string_at};
-use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
 
@@ -127,7 +127,7 @@ impl Harness for Antigravity {
             else {
                 continue;
             };
-            let script = format!(".hookc/antigravity/{}.sh", event.word());
+            let _script = format!(".hookc/antigravity/{}.sh", event.word());
             let on_error = if event == Event::PreTool {
                 policy.on_error.word()
             } else {
@@ -149,19 +149,7 @@ impl Harness for Antigravity {
                 handler
             };
             entries.insert(native.to_owned(), vec![entry]);
-            cx.whole(
-                script,
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "antigravity",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    on_error,
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, on_error);
         }
         cx.add(Artifact {
             scope: Scope::Project,

@@ -19,7 +19,7 @@ use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, glob_to_regex,
     split_mcp, string_at,
 };
-use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
 
@@ -180,19 +180,7 @@ impl Harness for Claude {
             } else {
                 "deny"
             };
-            cx.whole(
-                script,
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "claude",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    on_error,
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, on_error);
         }
         cx.add(Artifact {
             scope: Scope::Project,

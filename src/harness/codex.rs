@@ -26,7 +26,7 @@ use super::{
     Answer, Harness, Profile, anchored_alternation, glob_to_regex, patch_files, split_mcp,
     string_at,
 };
-use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
 
@@ -179,20 +179,7 @@ impl Harness for Codex {
             }
             group.insert("hooks".into(), json!([handler]));
             entries.insert(native.to_owned(), vec![Value::Object(group)]);
-            cx.whole(
-                script,
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "codex",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    // Codex cannot ask: a guard that cannot run refuses.
-                    on_error: "deny",
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, "deny");
         }
         cx.add(Artifact {
             scope: Scope::Project,

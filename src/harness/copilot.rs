@@ -28,7 +28,7 @@ use super::{
     Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
     string_at,
 };
-use crate::emit::{EmitCx, Shim, header, json_text, render_shim};
+use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
 
@@ -191,19 +191,7 @@ impl Harness for Copilot {
             } else {
                 "deny"
             };
-            cx.whole(
-                script,
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "copilot",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    on_error,
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, on_error);
         }
         if !hooks.is_empty() {
             cx.whole(

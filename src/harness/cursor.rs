@@ -32,7 +32,7 @@ use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, json_type, string_at,
 };
 use crate::diag::{Code, Diagnostic};
-use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
 
@@ -221,21 +221,7 @@ impl Harness for Cursor {
             } else {
                 entries.insert(native.to_owned(), vec![handler(None)]);
             }
-            cx.whole(
-                script.clone(),
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "cursor",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    // Cursor honours `ask` on shell commands only, and one
-                    // script serves every pre-tool event: refuse.
-                    on_error: "deny",
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, "deny");
         }
         cx.add(Artifact {
             scope: Scope::Project,

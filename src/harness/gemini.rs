@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, string_at};
-use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
 
@@ -162,19 +162,7 @@ impl Harness for Gemini {
             } else {
                 "deny"
             };
-            cx.whole(
-                script,
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "gemini",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    on_error,
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, on_error);
         }
         cx.add(Artifact {
             scope: Scope::Project,

@@ -36,7 +36,7 @@ use toml_edit::Table;
 
 use super::common;
 use super::{Answer, Harness, Profile, string_at};
-use crate::emit::{Artifact, Content, EmitCx, Scope, Shim, header, render_shim};
+use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
 use crate::merge::{self, Merged};
@@ -140,19 +140,7 @@ impl Harness for Kimi {
             } else {
                 "deny"
             };
-            cx.whole(
-                format!(".hookc/kimi/{}.sh", event.word()),
-                render_shim(&Shim {
-                    header: header(policy, "#"),
-                    harness: "kimi",
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    on_error,
-                    policy_from_shim: "../policy.json",
-                }),
-                true,
-            );
+            cx.shim(policy, &PROFILE, event, native, on_error);
         }
         if !any {
             return;

@@ -28,6 +28,29 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)
     Some((file, policy))
 }
 
+/// `.hookc/policy.json`: compact JSON, one guard per line. `hookc guard`
+/// reads it on every call, so it carries no indentation to skip, while a
+/// changed guard still shows up as one changed line in `hookc check`.
+pub fn policy_json(policy: &Policy) -> String {
+    let head = Policy {
+        guards: Vec::new(),
+        ..policy.clone()
+    };
+    let head = serde_json::to_string(&head).expect("the IR serialises");
+    let head = head
+        .strip_suffix("\"guards\":[]}")
+        .expect("guards is the last field of the IR");
+    let guards: Vec<String> = policy
+        .guards
+        .iter()
+        .map(|g| serde_json::to_string(g).expect("the IR serialises"))
+        .collect();
+    if guards.is_empty() {
+        return format!("{head}\"guards\":[]}}\n");
+    }
+    format!("{head}\"guards\":[\n{}\n]}}\n", guards.join(",\n"))
+}
+
 /// Parse, decode and resolve policy text.
 pub fn compile_source(file: &SourceFile, diags: &mut Diagnostics) -> Option<Policy> {
     let ast = syntax::read_policy(file, diags)?;
@@ -42,7 +65,7 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
             harness.emit(policy, &mut cx);
         }
     }
-    cx.whole(emit::POLICY_JSON, emit::json_text(policy), false);
+    cx.whole(emit::POLICY_JSON, policy_json(policy), false);
     cx.into_artifacts()
 }
 

@@ -230,8 +230,12 @@ word_enum! {
 }
 
 /// A tool a guard applies to.
+///
+/// Externally tagged in `policy.json` (`{"known": {"tool": "shell"}}`):
+/// serde reads that shape directly, while an internally tagged enum would be
+/// buffered first, which showed up in the run-time profile of large policies.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
+#[serde(rename_all = "kebab-case")]
 pub enum Tool {
     Known {
         tool: ToolKind,

@@ -40,7 +40,10 @@ pub fn required_literals(pattern: &str) -> Option<Vec<String>> {
     let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
     let mut extractor = Extractor::new();
     extractor.kind(ExtractKind::Prefix);
-    let seq = extractor.extract(&hir);
+    let mut seq = extractor.extract(&hir);
+    // Keep the set small: `secret-[0-9]` needs only `secret-`, not ten literals.
+    // Shortening a required prefix keeps it required.
+    seq.optimize_for_prefix_by_preference();
     let literals = seq.literals()?;
     let out: Option<Vec<String>> = literals
         .iter()

@@ -181,7 +181,7 @@ fn check_reports_drift_with_a_diff_and_exit_1() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("+      \"name\": \"no-hard-reset\""),
+        run.stdout.contains("+{\"name\":\"no-hard-reset\""),
         "{}",
         run.stdout
     );

@@ -16,8 +16,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::{
-    Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, glob_to_regex,
-    split_mcp, string_at,
+    Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
 };
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
@@ -311,23 +310,7 @@ impl Harness for Claude {
 
 /// The names a matcher needs for one guard tool, as regex fragments.
 fn matcher_names(tool: &Tool) -> Vec<String> {
-    match tool {
-        Tool::Known { tool } => PROFILE
-            .tool_names(*tool)
-            .iter()
-            .map(|n| regex::escape(n))
-            .collect(),
-        Tool::Mcp { server, tool } => vec![format!(
-            "mcp__{}__{}",
-            glob_to_regex(server),
-            glob_to_regex(tool)
-        )],
-        Tool::Native {
-            harness: HarnessId::Claude,
-            name,
-        } => vec![regex::escape(name)],
-        Tool::Native { .. } => Vec::new(),
-    }
+    super::mcp_underscore_names(&PROFILE, tool)
 }
 
 #[cfg(test)]

@@ -22,10 +22,7 @@
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::{
-    Answer, Harness, Profile, anchored_alternation, glob_to_regex, patch_files, split_mcp,
-    string_at,
-};
+use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
@@ -412,23 +409,7 @@ fn patch_text(input: &Value) -> Result<&str, String> {
 
 /// The names a matcher needs for one guard tool, as regex fragments.
 fn matcher_names(tool: &Tool) -> Vec<String> {
-    match tool {
-        Tool::Known { tool } => PROFILE
-            .tool_names(*tool)
-            .iter()
-            .map(|n| regex::escape(n))
-            .collect(),
-        Tool::Mcp { server, tool } => vec![format!(
-            "mcp__{}__{}",
-            glob_to_regex(server),
-            glob_to_regex(tool)
-        )],
-        Tool::Native {
-            harness: HarnessId::Codex,
-            name,
-        } => vec![regex::escape(name)],
-        Tool::Native { .. } => Vec::new(),
-    }
+    super::mcp_underscore_names(&PROFILE, tool)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
-use crate::ir::{Event, HarnessId, Policy, ToolKind};
+use crate::ir::{Event, HarnessId, Policy, Tool, ToolKind};
 
 pub use antigravity::Antigravity;
 pub use claude::Claude;
@@ -180,6 +180,26 @@ pub fn glob_to_regex(glob: &str) -> String {
         }
     }
     out
+}
+
+/// One guard tool as regex fragments of a harness's tool names, for the
+/// harnesses that name MCP tools `mcp__<server>__<tool>` (Claude Code, and
+/// Codex and Copilot, which follow it). Another harness's native name: none.
+pub fn mcp_underscore_names(profile: &Profile, tool: &Tool) -> Vec<String> {
+    match tool {
+        Tool::Known { tool } => profile
+            .tool_names(*tool)
+            .iter()
+            .map(|n| regex::escape(n))
+            .collect(),
+        Tool::Mcp { server, tool } => vec![format!(
+            "mcp__{}__{}",
+            glob_to_regex(server),
+            glob_to_regex(tool)
+        )],
+        Tool::Native { harness, name } if *harness == profile.id => vec![regex::escape(name)],
+        Tool::Native { .. } => Vec::new(),
+    }
 }
 
 /// `^(?:A|B)$` over already-regex-safe alternatives, sorted and deduplicated

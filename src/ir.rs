@@ -33,6 +33,18 @@ pub struct Policy {
     pub guards: Vec<Guard>,
 }
 
+impl Policy {
+    /// What a shim answers on `event` when hookc cannot: the policy's
+    /// `on-error` where a call can be asked about (pre-tool), else a refusal.
+    pub fn on_error_for(&self, event: Event) -> &'static str {
+        if event == Event::PreTool {
+            self.on_error.word()
+        } else {
+            "deny"
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Guard {
     pub name: String,

@@ -119,6 +119,27 @@ impl<'a> EmitCx<'a> {
         path
     }
 
+    /// hookc's entries under `hooks` in a project JSON file the user may also
+    /// edit, recognised by `marker`; `ensure` members are added when absent.
+    pub fn hook_entries(
+        &mut self,
+        path: &str,
+        entries: IndexMap<String, Vec<Value>>,
+        ensure: Vec<(String, Value)>,
+        marker: &str,
+    ) {
+        self.add(Artifact {
+            scope: Scope::Project,
+            path: path.to_owned(),
+            content: Content::JsonEntries {
+                container: vec!["hooks".to_owned()],
+                entries,
+                ensure,
+                marker: marker.to_owned(),
+            },
+        });
+    }
+
     pub fn add(&mut self, artifact: Artifact) {
         // Two emitters writing one path is a bug in hookc, not in the policy.
         let key = format!("{:?}/{}", artifact.scope, artifact.path);

@@ -128,11 +128,7 @@ impl Harness for Antigravity {
                 continue;
             };
             let _script = format!(".hookc/antigravity/{}.sh", event.word());
-            let on_error = if event == Event::PreTool {
-                policy.on_error.word()
-            } else {
-                "deny"
-            };
+            let on_error = policy.on_error_for(event);
             let handler = json!({
                 "type": "command",
                 "command": command(event, on_error),

@@ -23,7 +23,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
-use crate::emit::{Artifact, Content, EmitCx, Scope};
+use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
 
@@ -178,16 +178,7 @@ impl Harness for Codex {
             entries.insert(native.to_owned(), vec![Value::Object(group)]);
             cx.shim(policy, &PROFILE, event, native, "deny");
         }
-        cx.add(Artifact {
-            scope: Scope::Project,
-            path: HOOKS.to_owned(),
-            content: Content::JsonEntries {
-                container: vec!["hooks".to_owned()],
-                entries,
-                ensure: Vec::new(),
-                marker: MARKER.to_owned(),
-            },
-        });
+        cx.hook_entries(HOOKS, entries, Vec::new(), MARKER);
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

@@ -186,11 +186,7 @@ impl Harness for Copilot {
             );
             handler.insert("timeoutSec".into(), json!(policy.timeout));
             hooks.insert(native.to_owned(), json!([handler]));
-            let on_error = if event == Event::PreTool {
-                policy.on_error.word()
-            } else {
-                "deny"
-            };
+            let on_error = policy.on_error_for(event);
             cx.shim(policy, &PROFILE, event, native, on_error);
         }
         if !hooks.is_empty() {

@@ -32,7 +32,7 @@ use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, json_type, string_at,
 };
 use crate::diag::{Code, Diagnostic};
-use crate::emit::{Artifact, Content, EmitCx, Scope};
+use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
 
@@ -223,16 +223,12 @@ impl Harness for Cursor {
             }
             cx.shim(policy, &PROFILE, event, native, "deny");
         }
-        cx.add(Artifact {
-            scope: Scope::Project,
-            path: HOOKS.to_owned(),
-            content: Content::JsonEntries {
-                container: vec!["hooks".to_owned()],
-                entries,
-                ensure: vec![("version".to_owned(), json!(1))],
-                marker: MARKER.to_owned(),
-            },
-        });
+        cx.hook_entries(
+            HOOKS,
+            entries,
+            vec![("version".to_owned(), json!(1))],
+            MARKER,
+        );
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, string_at};
-use crate::emit::{Artifact, Content, EmitCx, Scope};
+use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
 
@@ -157,23 +157,10 @@ impl Harness for Gemini {
             group.insert("hooks".into(), json!([handler]));
             entries.insert(native.to_owned(), vec![Value::Object(group)]);
 
-            let on_error = if event == Event::PreTool {
-                policy.on_error.word()
-            } else {
-                "deny"
-            };
+            let on_error = policy.on_error_for(event);
             cx.shim(policy, &PROFILE, event, native, on_error);
         }
-        cx.add(Artifact {
-            scope: Scope::Project,
-            path: SETTINGS.to_owned(),
-            content: Content::JsonEntries {
-                container: vec!["hooks".to_owned()],
-                entries,
-                ensure: Vec::new(),
-                marker: MARKER.to_owned(),
-            },
-        });
+        cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

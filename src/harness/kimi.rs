@@ -135,11 +135,7 @@ impl Harness for Kimi {
                 continue;
             }
             any = true;
-            let on_error = if event == Event::PreTool {
-                policy.on_error.word()
-            } else {
-                "deny"
-            };
+            let on_error = policy.on_error_for(event);
             cx.shim(policy, &PROFILE, event, native, on_error);
         }
         if !any {

@@ -295,6 +295,11 @@ pub struct TestArgs {
     #[arg(long)]
     pub project: Option<PathBuf>,
 
+    /// Without `node` on PATH, mark the OpenCode rows "not applicable" instead
+    /// of failing them (the generated plugin is run under node)
+    #[arg(long)]
+    pub allow_missing_node: bool,
+
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,

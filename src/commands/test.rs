@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use crate::cli::{Format, TestArgs};
 use crate::diag::Diagnostics;
 use crate::exit::ExitStatus;
-use crate::harness::{self, Harness, Observation};
-use crate::ir::{Decision, Event, ExampleCall, Expectation, HarnessId, Tool, ToolKind};
+use crate::harness::{self, Harness, Observation, Outcome};
+use crate::ir::{Decision, Event, ExampleCall, Expectation, HarnessId, Tool};
 
 /// How long one hook may take before the row says it timed out.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -23,12 +23,16 @@ const LIMIT: Duration = Duration::from_secs(30);
 struct Row {
     guard: String,
     harness: &'static str,
+    event: &'static str,
     case: String,
     expected: &'static str,
     got: &'static str,
     ok: bool,
     /// The row tests a failure of the hook itself, not a policy decision.
     could_not_run: bool,
+    /// Why the example cannot happen on this harness (then it is not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_applicable: Option<String>,
     model_reads: Option<String>,
     user_sees: Option<String>,
     rule: &'static str,
@@ -37,9 +41,11 @@ struct Row {
 #[derive(Clone)]
 struct Case {
     guard: String,
+    event: Event,
     label: String,
     expected: &'static str,
     could_not_run: bool,
+    not_applicable: Option<String>,
     stdin: String,
     bin: Bin,
 }
@@ -135,12 +141,19 @@ pub fn test(args: &TestArgs) -> ExitStatus {
             root
         }
     };
+    let driver = temp.path().join("opencode-driver.mjs");
+    if let Err(e) = std::fs::write(&driver, harness::opencode::TEST_DRIVER) {
+        return fail(&format!("cannot write the OpenCode test driver: {e}"));
+    }
+    let node = find_node();
     let env = Env {
         root: &root,
         home: &home,
         bins: &bins,
         crash: &crash,
-        exe: &exe,
+        driver: &driver,
+        node: node.as_deref(),
+        allow_missing_node: args.allow_missing_node,
     };
     let mut fixtures = args.fixtures.clone();
     let dir = policy_path
@@ -198,7 +211,12 @@ pub fn test(args: &TestArgs) -> ExitStatus {
     match args.format {
         Format::Json => println!(
             "{}",
-            json!({"rows": rows, "total": rows.len(), "failed": failed})
+            json!({
+                "rows": rows,
+                "total": rows.len(),
+                "failed": failed,
+                "not_applicable": rows.iter().filter(|r| r.not_applicable.is_some()).count(),
+            })
         ),
         Format::Human => print!("{}", text(&rows)),
     }
@@ -223,11 +241,22 @@ fn write_exec(path: &Path, text: &str) -> std::io::Result<()> {
 fn text(rows: &[Row]) -> String {
     let mut out = String::new();
     for r in rows {
+        if let Some(why) = &r.not_applicable {
+            out.push_str(&format!(
+                "n/a  {:<12} {:<32} {:<44} not applicable: {why}\n",
+                r.harness,
+                r.guard,
+                one_line(&r.case, 44),
+            ));
+            continue;
+        }
         let mark = if r.ok { "ok  " } else { "FAIL" };
         let what = if r.could_not_run {
-            "could not run"
+            "could not run".to_owned()
+        } else if r.event == Event::PreTool.word() {
+            r.guard.clone()
         } else {
-            r.guard.as_str()
+            format!("{} ({})", r.guard, r.event)
         };
         out.push_str(&format!(
             "{mark} {:<12} {:<32} {:<44} expected {:<8} got {:<8} model reads: {}\n",
@@ -243,18 +272,23 @@ fn text(rows: &[Row]) -> String {
         }
     }
     let failed = rows.iter().filter(|r| !r.ok).count();
+    let na = rows.iter().filter(|r| r.not_applicable.is_some()).count();
     let cnr = rows.iter().filter(|r| r.could_not_run).count();
     let harnesses: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.harness).collect();
     out.push_str(&format!(
-        "\n{} rows over {} harness{} ({} examples, {} could-not-run paths): {} passed, {} failed\n",
+        "\n{} rows over {} harness{} ({} examples, {} could-not-run paths): {} passed, {} failed",
         rows.len(),
         harnesses.len(),
         if harnesses.len() == 1 { "" } else { "es" },
         rows.len() - cnr,
         cnr,
-        rows.len() - failed,
+        rows.len() - failed - na,
         failed
     ));
+    if na > 0 {
+        out.push_str(&format!(", {na} not applicable"));
+    }
+    out.push('\n');
     out
 }
 
@@ -267,43 +301,74 @@ fn one_line(s: &str, max: usize) -> String {
     }
 }
 
-fn expected(
-    expect: Expectation,
-    h: &dyn Harness,
-    event: Event,
-    call: &ExampleCall,
-) -> &'static str {
+fn expected(expect: Expectation, h: &dyn Harness, event: Event, call: &ExampleCall) -> Expected {
+    let p = h.profile();
+    if p.event_name(event).is_none() {
+        return Expected::NotApplicable(format!("{} has no {event} hook", p.name));
+    }
     // Cursor asks only before shell commands (see its `answer_call`).
     let shell = call.command.is_some();
-    let asks = h.profile().honours_ask.contains(&event) && (shell || h.id() != HarnessId::Cursor);
-    match expect {
+    let asks = p.honours_ask.contains(&event) && (shell || h.id() != HarnessId::Cursor);
+    let refuses = matches!(
+        expect,
+        Expectation::Decision(Decision::Deny | Decision::Block | Decision::Ask)
+    );
+    if refuses && !p.can_block.contains(&event) {
+        return Expected::NotApplicable(format!("{} cannot refuse on {event}", p.name));
+    }
+    Expected::Word(match expect {
         Expectation::Decision(Decision::Deny | Decision::Block) => "blocks",
         Expectation::Decision(Decision::Ask) if asks => "asks",
         Expectation::Decision(Decision::Ask) => "blocks",
         _ => "proceeds",
-    }
+    })
 }
 
-/// Every case one harness runs: the policy's pre-tool examples it can
-/// express, then the failure paths.
+enum Expected {
+    Word(&'static str),
+    NotApplicable(String),
+}
+
+/// Every case one harness runs: the policy's examples, on whatever event
+/// their guard is, then the failure paths of its pre-tool hook.
 fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> {
     let mut out = Vec::new();
     for guard in &policy.guards {
-        if guard.event != Event::PreTool {
-            continue;
-        }
         for ex in &guard.examples {
-            let Some(payload) = payload(h.id(), &ex.call, root) else {
-                continue;
-            };
-            out.push(Case {
+            let mut case = Case {
                 guard: guard.name.clone(),
+                event: guard.event,
                 label: label(&ex.call),
-                expected: expected(ex.expect, h, Event::PreTool, &ex.call),
+                expected: "proceeds",
                 could_not_run: false,
-                stdin: payload.to_string(),
+                not_applicable: None,
+                stdin: String::new(),
                 bin: Bin::Real,
-            });
+            };
+            match expected(ex.expect, h, guard.event, &ex.call) {
+                Expected::Word(w) => case.expected = w,
+                Expected::NotApplicable(why) => case.not_applicable = Some(why),
+            }
+            if case.not_applicable.is_none() {
+                match h.payload(guard.event, &ex.call, root) {
+                    Some(p) => case.stdin = p.to_string(),
+                    None => {
+                        case.not_applicable = Some(if guard.event.has_tools() {
+                            format!(
+                                "{} has no tool for this example (or it names no file)",
+                                h.profile().name
+                            )
+                        } else {
+                            format!(
+                                "{}'s {} payload carries no text of the agent's or the user's, which this example gives",
+                                h.profile().name,
+                                guard.event
+                            )
+                        });
+                    }
+                }
+            }
+            out.push(case);
         }
     }
     if h.profile().event_name(Event::PreTool).is_none() {
@@ -315,7 +380,9 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
         path: None,
         text: None,
     };
-    let ok = payload(h.id(), &benign, root).map_or_else(String::new, |p| p.to_string());
+    let ok = h
+        .payload(Event::PreTool, &benign, root)
+        .map_or_else(String::new, |p| p.to_string());
     let refusal =
         if policy.on_error == Decision::Ask && h.profile().honours_ask.contains(&Event::PreTool) {
             "asks"
@@ -331,9 +398,11 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
     ] {
         out.push(Case {
             guard: String::new(),
+            event: Event::PreTool,
             label: label.to_owned(),
             expected: refusal,
             could_not_run: true,
+            not_applicable: None,
             stdin,
             bin,
         });
@@ -341,7 +410,7 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
     out
 }
 
-/// A fixture file: `{"harness", "event" (pre-tool), "payload", "expect"}`.
+/// A fixture file: `{"harness", "event" (default pre-tool), "payload", "expect"}`.
 fn fixture(path: &Path) -> Result<(HarnessId, Case), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
@@ -349,15 +418,21 @@ fn fixture(path: &Path) -> Result<(HarnessId, Case), String> {
     let id = word("harness")
         .and_then(HarnessId::from_word)
         .ok_or("`harness` should name a harness, e.g. \"claude\"")?;
-    if word("event").is_some_and(|e| e != "pre-tool") {
-        return Err("only pre-tool fixtures can be run so far".to_owned());
-    }
+    let event = match word("event") {
+        None => Event::PreTool,
+        Some(w) => Event::from_word(w).ok_or_else(|| {
+            format!(
+                "`event` cannot be `{w}`; use one of {}",
+                Event::WORDS.join(", ")
+            )
+        })?,
+    };
     let payload = v.get("payload").ok_or("the fixture has no `payload`")?;
     let expect = word("expect").ok_or("the fixture has no `expect` (deny, ask or allow)")?;
     let h = harness::get(id).ok_or("unknown harness")?;
     let expected = match expect {
         "deny" | "block" => "blocks",
-        "ask" if h.profile().honours_ask.contains(&Event::PreTool) => "asks",
+        "ask" if h.profile().honours_ask.contains(&event) => "asks",
         "ask" => "blocks",
         "allow" | "pass" => "proceeds",
         other => {
@@ -370,11 +445,13 @@ fn fixture(path: &Path) -> Result<(HarnessId, Case), String> {
         id,
         Case {
             guard: "fixture".to_owned(),
+            event,
             label: path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
             expected,
             could_not_run: false,
+            not_applicable: None,
             stdin: payload.to_string(),
             bin: Bin::Real,
         },
@@ -398,164 +475,36 @@ fn tool_word(t: &Tool) -> String {
     }
 }
 
-/// The stdin a harness sends its pre-tool hook for an example call, in that
-/// harness's own shape (as recorded from the real tools); `None` when the
-/// harness has no such tool.
-fn payload(id: HarnessId, call: &ExampleCall, root: &Path) -> Option<Value> {
-    let kind = match (&call.tool, &call.command) {
-        (Some(Tool::Known { tool }), _) => *tool,
-        (None, Some(_)) => ToolKind::Shell,
-        _ => return None,
-    };
-    let h = harness::get(id)?;
-    let native = *h.profile().tool_names(kind).first()?;
-    let root_s = root.to_string_lossy().into_owned();
-    let command = call.command.clone().unwrap_or_default();
-    let path = call
-        .path
-        .as_ref()
-        .map(|p| root.join(p).to_string_lossy().into_owned());
-    if kind != ToolKind::Shell && path.is_none() {
-        return None;
-    }
-    let path = path.unwrap_or_default();
-    let file_input = |key: &str| {
-        let mut m = serde_json::Map::new();
-        m.insert(key.to_owned(), json!(path));
-        if kind == ToolKind::Write {
-            m.insert("content".into(), json!("x\n"));
-        }
-        Value::Object(m)
-    };
-    let claude_like = |event: &str, key: &str| {
-        let input = if kind == ToolKind::Shell {
-            json!({ "command": command })
-        } else {
-            file_input(key)
-        };
-        json!({
-            "session_id": "s1",
-            "transcript_path": "/tmp/t.jsonl",
-            "cwd": root_s,
-            "hook_event_name": event,
-            "tool_name": native,
-            "tool_input": input,
-            "tool_use_id": "toolu_1"
-        })
-    };
-    Some(match id {
-        HarnessId::Claude => claude_like("PreToolUse", "file_path"),
-        HarnessId::Kimi => claude_like("PreToolUse", "path"),
-        HarnessId::Gemini => claude_like("BeforeTool", "file_path"),
-        HarnessId::Codex => {
-            let input = match kind {
-                ToolKind::Shell => json!({ "command": command }),
-                ToolKind::Write => json!({
-                    "command": format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n")
-                }),
-                _ => json!({
-                    "command": format!("*** Begin Patch\n*** Update File: {path}\n@@\n-a\n+b\n*** End Patch\n")
-                }),
-            };
-            json!({
-                "session_id": "s1",
-                "turn_id": "t1",
-                "transcript_path": "/tmp/rollout.jsonl",
-                "cwd": root_s,
-                "hook_event_name": "PreToolUse",
-                "model": "gpt-5",
-                "permission_mode": "default",
-                "tool_name": native,
-                "tool_input": input,
-                "tool_use_id": "call_1"
-            })
-        }
-        HarnessId::Copilot => {
-            let args = if kind == ToolKind::Shell {
-                json!({ "command": command, "description": "run" })
-            } else {
-                file_input("path")
-            };
-            json!({
-                "sessionId": "s1",
-                "timestamp": 1_795_993_739_553_u64,
-                "cwd": root_s,
-                "toolName": native,
-                "toolArgs": args.to_string()
-            })
-        }
-        HarnessId::Cursor => {
-            let mut m = json!({
-                "conversation_id": "c1",
-                "generation_id": "g1",
-                "model": "default",
-                "session_id": "c1",
-                "cursor_version": "1.0.0",
-                "workspace_roots": [root_s],
-                "user_email": null,
-                "transcript_path": null
-            });
-            let o = m.as_object_mut()?;
-            if kind == ToolKind::Shell {
-                o.insert("hook_event_name".into(), json!("beforeShellExecution"));
-                o.insert("command".into(), json!(command));
-                o.insert("cwd".into(), json!(""));
-                o.insert("sandbox".into(), json!(false));
-            } else {
-                o.insert("hook_event_name".into(), json!("preToolUse"));
-                o.insert("tool_name".into(), json!(native));
-                o.insert("tool_input".into(), file_input("file_path"));
-            }
-            m
-        }
-        HarnessId::Antigravity => {
-            let args = if kind == ToolKind::Shell {
-                json!({ "CommandLine": command, "Cwd": root_s })
-            } else {
-                file_input(if kind == ToolKind::Read {
-                    "AbsolutePath"
-                } else {
-                    "TargetFile"
-                })
-            };
-            json!({
-                "conversationId": "c-1",
-                "workspacePaths": [root_s],
-                "transcriptPath": "/tmp/t.jsonl",
-                "artifactDirectoryPath": "/tmp/brain",
-                "modelName": "gemini-3-pro",
-                "stepIdx": 1,
-                "toolCall": { "name": native, "args": args }
-            })
-        }
-        HarnessId::Opencode => {
-            let args = if kind == ToolKind::Shell {
-                json!({ "command": command, "description": "run" })
-            } else {
-                file_input("filePath")
-            };
-            json!({
-                "tool": native,
-                "sessionID": "s1",
-                "callID": "c1",
-                "args": args,
-                "cwd": root_s,
-                "root": root_s
-            })
-        }
-    })
-}
-
 struct Env<'a> {
     root: &'a Path,
     home: &'a Path,
     bins: &'a Path,
     crash: &'a Path,
-    exe: &'a Path,
+    /// The OpenCode test driver (see `harness::opencode::TEST_DRIVER`).
+    driver: &'a Path,
+    /// `node`, found on this process's `PATH`.
+    node: Option<&'a Path>,
+    allow_missing_node: bool,
 }
 
 /// Run one case the way its harness runs its hook, and decode the result.
 fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
+    if let Some(why) = &case.not_applicable {
+        return Row {
+            guard: case.guard.clone(),
+            harness: h.id().word(),
+            event: case.event.word(),
+            case: case.label.clone(),
+            expected: "n/a",
+            got: "n/a",
+            ok: true,
+            could_not_run: false,
+            not_applicable: Some(why.clone()),
+            model_reads: None,
+            user_sees: None,
+            rule: "",
+        };
+    }
     let path = match case.bin {
         Bin::Real => format!("{}:/usr/bin:/bin", env.bins.display()),
         Bin::Missing => "/usr/bin:/bin".to_owned(),
@@ -568,7 +517,7 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
             timed_out: true,
             ..Observation::default()
         };
-        let mut r = row(h, &case, &obs);
+        let mut r = row(h, &case, &h.outcome(case.event, &obs));
         r.expected = r.got;
         r.ok = true;
         r.case = if r.got == "proceeds" {
@@ -578,143 +527,90 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
         };
         return r;
     }
-    let mut c = if id == HarnessId::Opencode {
-        // OpenCode's plugin runs `hookc guard` itself (found on PATH).
-        let bin = match case.bin {
-            Bin::Real => Some(env.exe.to_path_buf()),
-            Bin::Missing => None,
-            Bin::Crashing | Bin::Timeout => Some(env.crash.join("hookc")),
+    let root_s = env.root.to_string_lossy().into_owned();
+    let (mut c, plugin) = if id == HarnessId::Opencode {
+        // OpenCode loads the generated plugin; node stands in for it.
+        let Some(node) = env.node else {
+            return node_missing(h, &case, env.allow_missing_node);
         };
-        let Some(bin) = bin else {
-            // The plugin cannot spawn it: it throws "not found".
-            return row(
-                h,
-                &case,
-                &Observation {
-                    exit: Some(127),
-                    ..Observation::default()
-                },
-            );
-        };
-        let mut c = Command::new(bin);
-        c.args(["guard", "--harness", "opencode", "--event", "pre-tool"])
-            .arg("--policy")
-            .arg(env.root.join(".hookc/policy.json"));
-        c
+        let mut c = Command::new(node);
+        c.env_clear();
+        c.arg(env.driver)
+            .arg(env.root.join(".opencode/plugin/hookc.js"));
+        (c, true)
     } else {
-        // The command the harness's config holds, run the way it runs it;
-        // the shim itself where hookc cannot read one.
-        let shim = env.root.join(format!(".hookc/{}/pre-tool.sh", id.word()));
-        let command = config_command(id, env.root, &case.stdin)
-            .unwrap_or_else(|| format!("'{}'", shim.display()));
-        let shell = if id == HarnessId::Gemini {
-            "bash"
-        } else {
-            "/bin/sh"
+        let payload: Value = serde_json::from_str(&case.stdin).unwrap_or(Value::Null);
+        let Some(hook) = h.hook_command(env.root, case.event, &payload) else {
+            let o = Outcome::proceeds(
+                "the generated config has no hook for this event: the harness runs nothing",
+            );
+            return row(h, &case, &o);
         };
-        let mut c = Command::new(shell);
-        c.arg("-c").arg(format!("{command}\nexit $?"));
-        c
+        let mut c = Command::new(hook.shell);
+        c.env_clear();
+        c.arg("-c").arg(format!("{}\nexit $?", hook.command));
+        for (k, v) in &hook.env {
+            c.env(k, v);
+        }
+        (c, false)
     };
     c.current_dir(env.root)
-        .env_clear()
         .env("PATH", &path)
-        .env("HOME", env.home);
-    let root_s = env.root.to_string_lossy().into_owned();
-    c.env("PWD", &root_s);
-    match id {
-        HarnessId::Claude => {
-            c.env("CLAUDE_PROJECT_DIR", &root_s);
-        }
-        HarnessId::Gemini => {
-            c.env("GEMINI_PROJECT_DIR", &root_s);
-        }
-        _ => {}
-    }
-    if id == HarnessId::Copilot {
-        c.env("COPILOT_CLI", "1");
-    }
-    if id == HarnessId::Cursor {
-        c.env("CURSOR_VERSION", "1.0.0");
-    }
+        .env("HOME", env.home)
+        .env("PWD", &root_s);
     let obs = execute(&mut c, &case.stdin);
-    row(h, &case, &obs)
-}
-
-/// hookc's pre-tool hook command in the harness's generated config.
-fn config_command(id: HarnessId, root: &Path, stdin: &str) -> Option<String> {
-    let json = |file: &str| -> Option<Value> {
-        serde_json::from_str(&std::fs::read_to_string(root.join(file)).ok()?).ok()
+    let outcome = if plugin {
+        harness::opencode::plugin_outcome(&obs.stdout)
+    } else {
+        h.outcome(case.event, &obs)
     };
-    let at = |v: Value, pointer: &str| v.pointer(pointer)?.as_str().map(str::to_owned);
-    match id {
-        HarnessId::Claude => at(
-            json(".claude/settings.json")?,
-            "/hooks/PreToolUse/0/hooks/0/command",
-        ),
-        HarnessId::Codex => at(
-            json(".codex/hooks.json")?,
-            "/hooks/PreToolUse/0/hooks/0/command",
-        ),
-        HarnessId::Copilot => at(
-            json(".github/hooks/hookc.json")?,
-            "/hooks/preToolUse/0/bash",
-        ),
-        HarnessId::Gemini => at(
-            json(".gemini/settings.json")?,
-            "/hooks/BeforeTool/0/hooks/0/command",
-        ),
-        HarnessId::Antigravity => at(
-            json(".agents/hooks.json")?,
-            "/hookc/PreToolUse/0/hooks/0/command",
-        ),
-        HarnessId::Cursor => {
-            // Shell commands reach beforeShellExecution, other tools preToolUse.
-            let event = serde_json::from_str::<Value>(stdin)
-                .ok()
-                .and_then(|v| v.get("hook_event_name")?.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "preToolUse".to_owned());
-            let hooks = json(".cursor/hooks.json")?;
-            hooks
-                .pointer(&format!("/hooks/{event}"))?
-                .as_array()?
-                .iter()
-                .find_map(|h| {
-                    h.get("command")?
-                        .as_str()
-                        .filter(|c| c.contains(".hookc/cursor/"))
-                        .map(str::to_owned)
-                })
-        }
-        HarnessId::Kimi => {
-            let text = std::fs::read_to_string(root.join(".hookc/kimi/config.toml")).ok()?;
-            let doc: toml_edit::DocumentMut = text.parse().ok()?;
-            doc.get("hooks")?
-                .as_array_of_tables()?
-                .iter()
-                .find_map(|t| {
-                    (t.get("event")?.as_str()? == "PreToolUse")
-                        .then(|| t.get("command")?.as_str().map(str::to_owned))
-                        .flatten()
-                })
-        }
-        HarnessId::Opencode => None,
-    }
+    row(h, &case, &outcome)
 }
 
-fn row(h: &dyn Harness, case: &Case, obs: &Observation) -> Row {
-    let o = h.outcome(Event::PreTool, obs);
+/// The row of an OpenCode case when there is no `node` to load the plugin with.
+fn node_missing(h: &dyn Harness, case: &Case, allowed: bool) -> Row {
+    let mut r = row(
+        h,
+        case,
+        &Outcome::proceeds(
+            "could not run: node not found on PATH, so the OpenCode plugin cannot be loaded; install Node.js, or pass --allow-missing-node to skip these rows",
+        ),
+    );
+    r.got = "not run";
+    r.ok = allowed;
+    r.model_reads = None;
+    if allowed {
+        r.expected = "n/a";
+        r.got = "n/a";
+        r.not_applicable = Some("could not run: node not found (--allow-missing-node)".to_owned());
+    } else {
+        r.case = format!("could not run: node not found ({})", r.case);
+    }
+    r
+}
+
+/// `node` on this process's `PATH`.
+fn find_node() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file())
+}
+
+fn row(h: &dyn Harness, case: &Case, o: &Outcome) -> Row {
     let got = o.word();
     Row {
         guard: case.guard.clone(),
         harness: h.id().word(),
+        event: case.event.word(),
         case: case.label.clone(),
         expected: case.expected,
         got,
         ok: got == case.expected,
         could_not_run: case.could_not_run,
-        model_reads: o.model_reads,
-        user_sees: o.user_sees,
+        not_applicable: None,
+        model_reads: o.model_reads.clone(),
+        user_sees: o.user_sees.clone(),
         rule: o.rule,
     }
 }

@@ -23,14 +23,19 @@
 //!   the command finds the project from its working directory and refuses
 //!   when it cannot.
 
+use std::path::Path;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
+
+use super::payload::{ToolCall, without_text};
+use super::{HookCommand, configured};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, string_at};
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Antigravity;
 
@@ -106,6 +111,53 @@ impl Harness for Antigravity {
                 "JSON without a decision ({} or \"\") denies (observed on 1.2.3)",
             ),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let root_s = root.to_string_lossy();
+        let mut v = json!({
+            "conversationId": "c-1",
+            "workspacePaths": [root_s],
+            "transcriptPath": "/tmp/t.jsonl",
+            "artifactDirectoryPath": "/tmp/brain",
+            "modelName": "gemini-3-pro",
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                let args = match t.kind {
+                    ToolKind::Shell => json!({ "CommandLine": t.command, "Cwd": root_s }),
+                    ToolKind::Read => t.file_input("AbsolutePath"),
+                    _ => t.file_input("TargetFile"),
+                };
+                o.insert("stepIdx".into(), json!(1));
+                o.insert("toolCall".into(), json!({ "name": t.native, "args": args }));
+            }
+            // Stop says how the run ended, not what the agent said.
+            Event::Stop => {
+                without_text(event, call)?;
+                o.insert("executionNum".into(), json!(1));
+                o.insert("terminationReason".into(), json!("completed"));
+                o.insert("fullyIdle".into(), json!(true));
+            }
+            _ => return None,
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        // Stop takes a flat list of handlers; tool events take matcher groups.
+        let pointer = match event {
+            Event::PreTool => "/hookc/PreToolUse/0/hooks/0/command",
+            Event::Stop => "/hookc/Stop/0/command",
+            _ => return None,
+        };
+        Some(HookCommand {
+            command: configured(root, HOOKS, pointer)?,
+            shell: "/bin/sh",
+            env: Vec::new(),
+        })
     }
 
     fn profile(&self) -> &'static Profile {

@@ -12,15 +12,20 @@
 //! - Tool names are case-sensitive (`Bash`, not `bash`); MCP tools are
 //!   `mcp__<server>__<tool>`.
 
+use std::path::Path;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
+
+use super::payload::{ToolCall, text_of};
+use super::{HookCommand, configured};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
 };
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Claude;
 
@@ -117,6 +122,62 @@ impl Harness for Claude {
             "exit 1 (or any code but 2) without JSON is a non-blocking error: the call proceeds",
         )
         .user(first_line(&o.stderr).map(|l| format!("Failed with non-blocking status code: {l}")))
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let root_s = root.to_string_lossy();
+        let mut v = json!({
+            "session_id": "s1",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": root_s,
+            "permission_mode": "default",
+            "hook_event_name": PROFILE.event_name(event)?,
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                o.insert("tool_name".into(), json!(t.native));
+                o.insert("tool_input".into(), t.input("file_path"));
+                o.insert("tool_use_id".into(), json!("toolu_1"));
+                if event == Event::PostTool {
+                    o.insert("tool_response".into(), json!({}));
+                }
+            }
+            Event::Prompt => {
+                o.insert("prompt".into(), json!(text_of(event, call)?));
+            }
+            Event::Stop | Event::SubagentStop => {
+                o.insert("stop_hook_active".into(), json!(false));
+                o.insert(
+                    "last_assistant_message".into(),
+                    json!(text_of(event, call)?),
+                );
+                if event == Event::SubagentStop {
+                    o.insert("agent_id".into(), json!("a1"));
+                    o.insert("agent_type".into(), json!("general-purpose"));
+                    o.insert("agent_transcript_path".into(), json!("/tmp/a.jsonl"));
+                }
+            }
+            Event::SessionStart => {
+                text_of(event, call)?;
+                o.insert("source".into(), json!("startup"));
+            }
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let native = PROFILE.event_name(event)?;
+        Some(HookCommand {
+            command: configured(
+                root,
+                SETTINGS,
+                &format!("/hooks/{native}/0/hooks/0/command"),
+            )?,
+            shell: "/bin/sh",
+            env: vec![("CLAUDE_PROJECT_DIR", root.to_string_lossy().into_owned())],
+        })
     }
 
     fn profile(&self) -> &'static Profile {

@@ -19,13 +19,18 @@
 //! - Edits arrive as the `apply_patch` tool with the patch text in
 //!   `tool_input.command`; its file names are relative to the payload's `cwd`.
 
+use std::path::Path;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
+
+use super::payload::{ToolCall, text_of};
+use super::{HookCommand, configured};
 
 use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Codex;
 
@@ -109,6 +114,72 @@ impl Harness for Codex {
                 .user(Some(format!("hook exited with code {n}"))),
             None => unreachable!(),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let root_s = root.to_string_lossy();
+        let mut v = json!({
+            "session_id": "s1",
+            "turn_id": "t1",
+            "transcript_path": "/tmp/rollout.jsonl",
+            "cwd": root_s,
+            "hook_event_name": PROFILE.event_name(event)?,
+            "model": "gpt-5",
+            "permission_mode": "default",
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                // Every change to files is one `apply_patch` with the patch as its command.
+                let command = match t.kind {
+                    ToolKind::Shell => t.command.clone(),
+                    ToolKind::Write => format!(
+                        "*** Begin Patch\n*** Add File: {}\n+x\n*** End Patch\n",
+                        t.path
+                    ),
+                    _ => format!(
+                        "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End Patch\n",
+                        t.path
+                    ),
+                };
+                o.insert("tool_name".into(), json!(t.native));
+                o.insert("tool_input".into(), json!({ "command": command }));
+                o.insert("tool_use_id".into(), json!("call_1"));
+                if event == Event::PostTool {
+                    o.insert("tool_response".into(), json!(""));
+                }
+            }
+            Event::Prompt => {
+                o.insert("prompt".into(), json!(text_of(event, call)?));
+            }
+            Event::Stop | Event::SubagentStop => {
+                o.insert("stop_hook_active".into(), json!(false));
+                o.insert(
+                    "last_assistant_message".into(),
+                    json!(text_of(event, call)?),
+                );
+                if event == Event::SubagentStop {
+                    o.insert("agent_id".into(), json!("a1"));
+                    o.insert("agent_type".into(), json!("default"));
+                    o.insert("agent_transcript_path".into(), json!("/tmp/a.jsonl"));
+                }
+            }
+            Event::SessionStart => {
+                text_of(event, call)?;
+                o.insert("source".into(), json!("startup"));
+            }
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let native = PROFILE.event_name(event)?;
+        Some(HookCommand {
+            command: configured(root, HOOKS, &format!("/hooks/{native}/0/hooks/0/command"))?,
+            shell: "/bin/sh",
+            env: Vec::new(),
+        })
     }
 
     fn profile(&self) -> &'static Profile {

@@ -22,7 +22,12 @@
 //!   `timestamp`, no `transcript_path`), and reads this file's flat JSON
 //!   answers from them too. [`Copilot::recognizes`] tells those calls apart.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
+
+use super::payload::{ToolCall, text_of, without_text};
+use super::{HookCommand, configured};
 
 use super::{
     Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
@@ -30,7 +35,7 @@ use super::{
 };
 use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Copilot;
 
@@ -126,6 +131,52 @@ impl Harness for Copilot {
             )
             .user(user),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        PROFILE.event_name(event)?;
+        let mut v = json!({
+            "sessionId": "s1",
+            "timestamp": 1_795_993_739_553_u64,
+            "cwd": root.to_string_lossy(),
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                let args = if t.kind == ToolKind::Shell {
+                    json!({ "command": t.command, "description": "run" })
+                } else {
+                    t.file_input("path")
+                };
+                o.insert("toolName".into(), json!(t.native));
+                // Copilot hands the arguments over as a JSON string.
+                o.insert("toolArgs".into(), json!(args.to_string()));
+            }
+            Event::Prompt => {
+                o.insert("prompt".into(), json!(text_of(event, call)?));
+            }
+            // agentStop tells why the agent stopped, not what it said.
+            Event::Stop | Event::SubagentStop => {
+                without_text(event, call)?;
+                o.insert("stopReason".into(), json!("end_turn"));
+                o.insert("stop_hook_active".into(), json!(false));
+            }
+            Event::SessionStart => {
+                text_of(event, call)?;
+                o.insert("source".into(), json!("new"));
+            }
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let native = PROFILE.event_name(event)?;
+        Some(HookCommand {
+            command: configured(root, HOOKS, &format!("/hooks/{native}/0/bash"))?,
+            shell: "/bin/sh",
+            env: vec![("COPILOT_CLI", "1".to_owned())],
+        })
     }
 
     fn profile(&self) -> &'static Profile {

@@ -25,8 +25,13 @@
 //! - Cursor also runs the repo's `.claude/settings.json` hooks, with Cursor's
 //!   payloads (they carry `cursor_version`): [`Cursor::recognizes`].
 
+use std::path::Path;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
+
+use super::HookCommand;
+use super::payload::{ToolCall, text_of, without_text};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, json_type, string_at,
@@ -34,7 +39,7 @@ use super::{
 use crate::diag::{Code, Diagnostic};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Cursor;
 
@@ -140,6 +145,12 @@ impl Harness for Cursor {
                     Some("ask") => Outcome::asks(user, "exit 0 with JSON permission ask"),
                     Some(_) => Outcome::proceeds("exit 0 with JSON permission allow").model(model).user(user),
                     None if event == Event::PreTool => Outcome::blocks(None, "a JSON object without `permission` on a permission event is blocked for safety"),
+                    // beforeSubmitPrompt: `continue: false` drops the prompt.
+                    None if j.get("continue") == Some(&Value::Bool(false)) => Outcome::blocks(
+                        None,
+                        "exit 0 with JSON continue false: the prompt is not sent",
+                    )
+                    .user(user),
                     None => match str_at(&j, "/followup_message") {
                         Some(f) => Outcome::blocks(Some(f), "exit 0 with a followup_message: the agent goes on"),
                         None => Outcome::proceeds("exit 0 with JSON and no refusal").model(str_at(&j, "/additional_context")),
@@ -149,6 +160,84 @@ impl Harness for Cursor {
             _ => Outcome::blocks(None, "any other exit blocks because hookc sets failClosed (without it Cursor fails open)")
                 .user(text(&o.stderr)),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let root_s = root.to_string_lossy();
+        let mut v = json!({
+            "conversation_id": "c1",
+            "generation_id": "g1",
+            "model": "default",
+            "session_id": "c1",
+            "cursor_version": "1.0.0",
+            "workspace_roots": [root_s],
+            "user_email": null,
+            "transcript_path": null,
+            "hook_event_name": PROFILE.event_name(event)?,
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                if event == Event::PreTool && t.kind == ToolKind::Shell {
+                    // Shell commands come to beforeShellExecution, in its own shape.
+                    o.insert("hook_event_name".into(), json!("beforeShellExecution"));
+                    o.insert("command".into(), json!(t.command));
+                    o.insert("cwd".into(), json!(""));
+                    o.insert("sandbox".into(), json!(false));
+                } else {
+                    o.insert("tool_name".into(), json!(t.native));
+                    o.insert("tool_input".into(), t.input("file_path"));
+                }
+            }
+            Event::Prompt => {
+                o.insert("prompt".into(), json!(text_of(event, call)?));
+                o.insert("attachments".into(), json!([]));
+            }
+            // stop carries a status and a loop count, not the agent's text.
+            Event::Stop | Event::SubagentStop => {
+                without_text(event, call)?;
+                o.insert("status".into(), json!("completed"));
+                o.insert("loop_count".into(), json!(0));
+            }
+            Event::SessionStart => {
+                text_of(event, call)?;
+            }
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, payload: &Value) -> Option<HookCommand> {
+        // One hookc event can come from several Cursor hooks: the payload
+        // says which; a payload that does not say goes to any of them.
+        let mut natives: Vec<&str> = payload
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .into_iter()
+            .collect();
+        natives.extend(PROFILE.event_name(event));
+        if event == Event::PreTool {
+            natives.push("beforeShellExecution");
+        }
+        let text = std::fs::read_to_string(root.join(HOOKS)).ok()?;
+        let hooks: Value = serde_json::from_str(&text).ok()?;
+        let command = natives.iter().find_map(|native| {
+            hooks
+                .pointer(&format!("/hooks/{native}"))?
+                .as_array()?
+                .iter()
+                .find_map(|h| {
+                    h.get("command")?
+                        .as_str()
+                        .filter(|c| c.contains(".hookc/cursor/"))
+                        .map(str::to_owned)
+                })
+        })?;
+        Some(HookCommand {
+            command,
+            shell: "/bin/sh",
+            env: vec![("CURSOR_VERSION", "1.0.0".to_owned())],
+        })
     }
 
     fn profile(&self) -> &'static Profile {

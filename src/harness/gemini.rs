@@ -21,14 +21,19 @@
 //!   that directory.
 //! - Project hooks run only when the folder is trusted.
 
+use std::path::Path;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
+
+use super::payload::{ToolCall, text_of};
+use super::{HookCommand, configured};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, string_at};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Gemini;
 
@@ -121,6 +126,55 @@ impl Harness for Gemini {
                 "non-JSON text with exit 2 or more denies; the text is the reason",
             ),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let mut v = json!({
+            "session_id": "s1",
+            "transcript_path": "/tmp/t.json",
+            "cwd": root.to_string_lossy(),
+            "hook_event_name": PROFILE.event_name(event)?,
+            "timestamp": "2026-08-21T10:00:00.000Z",
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                o.insert("tool_name".into(), json!(t.native));
+                o.insert("tool_input".into(), t.input("file_path"));
+                if event == Event::PostTool {
+                    o.insert("tool_response".into(), json!({}));
+                }
+            }
+            Event::Prompt => {
+                o.insert("prompt".into(), json!(text_of(event, call)?));
+            }
+            // AfterAgent: the prompt of the turn and the agent's answer to it.
+            Event::Stop | Event::SubagentStop => {
+                o.insert("prompt".into(), json!("Fix the failing test."));
+                o.insert("prompt_response".into(), json!(text_of(event, call)?));
+                o.insert("stop_hook_active".into(), json!(false));
+            }
+            Event::SessionStart => {
+                text_of(event, call)?;
+                o.insert("source".into(), json!("startup"));
+            }
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let native = PROFILE.event_name(event)?;
+        Some(HookCommand {
+            command: configured(
+                root,
+                SETTINGS,
+                &format!("/hooks/{native}/0/hooks/0/command"),
+            )?,
+            // Gemini CLI runs hook commands with bash.
+            shell: "bash",
+            env: vec![("GEMINI_PROJECT_DIR", root.to_string_lossy().into_owned())],
+        })
     }
 
     fn profile(&self) -> &'static Profile {

@@ -31,14 +31,19 @@
 //! hook times out, and a policy-specific value would make two projects
 //! rewrite each other's install (which hookc would then report as a hand edit).
 
+use std::path::Path;
+
 use serde_json::{Value, json};
+
+use super::HookCommand;
+use super::payload::{ToolCall, text_of, without_text};
 use toml_edit::Table;
 
 use super::common;
 use super::{Answer, Harness, Profile, string_at};
 use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::merge::{self, Merged};
 
 pub struct Kimi;
@@ -105,6 +110,58 @@ impl Harness for Kimi {
             }
             _ => Outcome::proceeds("every exit but 2 (1, 127, …) falls through to allow"),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let mut v = json!({
+            "hook_event_name": PROFILE.event_name(event)?,
+            "session_id": "s1",
+            "cwd": root.to_string_lossy(),
+            "client_type": "kimi_code_cli",
+        });
+        let o = v.as_object_mut()?;
+        match event {
+            Event::PreTool => {
+                let t = ToolCall::of(&PROFILE, call, root)?;
+                o.insert("tool_name".into(), json!(t.native));
+                o.insert("tool_input".into(), t.input("path"));
+                o.insert("tool_call_id".into(), json!("call_1"));
+            }
+            // The prompt comes as content parts, not as one string.
+            Event::Prompt => {
+                let text = text_of(event, call)?;
+                o.insert("prompt".into(), json!([{ "type": "text", "text": text }]));
+                o.insert("is_steer".into(), json!(false));
+            }
+            // Stop carries no text of the agent's.
+            Event::Stop => {
+                without_text(event, call)?;
+                o.insert("stop_hook_active".into(), json!(false));
+            }
+            _ => return None,
+        }
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        // The copy for review holds exactly the tables `build --user` installs.
+        let native = PROFILE.event_name(event)?;
+        let text = std::fs::read_to_string(root.join(".hookc/kimi/config.toml")).ok()?;
+        let doc: toml_edit::DocumentMut = text.parse().ok()?;
+        let command = doc
+            .get("hooks")?
+            .as_array_of_tables()?
+            .iter()
+            .find_map(|t| {
+                (t.get("event")?.as_str()? == native)
+                    .then(|| t.get("command")?.as_str().map(str::to_owned))
+                    .flatten()
+            })?;
+        Some(HookCommand {
+            command,
+            shell: "/bin/sh",
+            env: Vec::new(),
+        })
     }
 
     fn profile(&self) -> &'static Profile {

@@ -12,14 +12,17 @@ mod copilot;
 mod cursor;
 mod gemini;
 mod kimi;
-mod opencode;
+pub mod opencode;
 mod outcome;
+pub mod payload;
+
+use std::path::Path;
 
 use serde_json::Value;
 
 use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
-use crate::ir::{Event, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
 pub use antigravity::Antigravity;
 pub use claude::Claude;
@@ -72,6 +75,52 @@ pub trait Harness: Sync {
     /// the one decoding of the harness's output protocol, shared by
     /// `hookc simulate` and `hookc test`.
     fn outcome(&self, event: Event, observed: &Observation) -> Outcome;
+
+    /// The stdin the harness gives its hook for `event` when `call` happens,
+    /// in the harness's own shape (as recorded from the real tool), with
+    /// files under `root`; `hookc test` runs the generated hooks on it.
+    /// `None`: the harness cannot carry this call on this event (no such
+    /// event or tool, or a payload without the text the example gives), and
+    /// the example is "not applicable" there. The pieces every shape needs
+    /// are in [`payload`].
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let _ = (event, call, root);
+        None
+    }
+
+    /// How the harness starts its hook for `event` in a project built at
+    /// `root`: the command its config holds, the shell it uses and the
+    /// environment it adds, for `hookc test`. `payload` is the stdin, for
+    /// harnesses that route one hookc event to several hooks. The default
+    /// runs the event's shim with `/bin/sh`; `None`: no hook was generated.
+    fn hook_command(&self, root: &Path, event: Event, payload: &Value) -> Option<HookCommand> {
+        let _ = payload;
+        let shim = root.join(format!(".hookc/{}/{}.sh", self.id().word(), event.word()));
+        shim.is_file().then(|| HookCommand {
+            command: format!("'{}'", shim.display()),
+            shell: "/bin/sh",
+            env: Vec::new(),
+        })
+    }
+}
+
+/// A hook command line as a harness runs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookCommand {
+    /// The command, as written in the harness's config.
+    pub command: String,
+    /// The shell that runs it (`sh -c COMMAND`).
+    pub shell: &'static str,
+    /// Variables the harness sets for its hooks.
+    pub env: Vec<(&'static str, String)>,
+}
+
+/// The string at `pointer` in the JSON file `file` under `root`: where a
+/// generated config keeps a hook's command.
+pub fn configured(root: &Path, file: &str, pointer: &str) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(file)).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v.pointer(pointer)?.as_str().map(str::to_owned)
 }
 
 /// What `hookc guard` writes and how it exits.

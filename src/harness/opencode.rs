@@ -28,11 +28,13 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::payload::ToolCall;
+
 use super::common;
 use super::{Answer, Harness, Profile, string_at};
 use crate::emit::{EmitCx, header, render_file};
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Opencode;
 
@@ -56,6 +58,36 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs OpenCode in this repo (or set HOOKC_BIN), then restart OpenCode to load .opencode/plugin/hookc.js",
     ],
 };
+
+/// A small node program that loads a plugin module the way OpenCode does and
+/// calls its `tool.execute.before` hook once with the call on its stdin;
+/// `hookc test` runs the generated plugin through it (see [`plugin_outcome`]).
+pub const TEST_DRIVER: &str = include_str!("../../templates/opencode/test-driver.mjs");
+
+/// What OpenCode does after its plugin's hook ran, from the one-line report
+/// [`TEST_DRIVER`] prints.
+pub fn plugin_outcome(report: &str) -> super::Outcome {
+    use super::Outcome;
+    use super::outcome::{json_object, str_at};
+    let Some(r) = json_object(report) else {
+        return Outcome::proceeds(
+            "the plugin driver gave no report: treated as a plugin OpenCode could not load, so the tool runs",
+        );
+    };
+    if r.get("loaded") != Some(&Value::Bool(true)) {
+        return Outcome::proceeds(
+            "the plugin did not load: OpenCode skips it and the tool runs unguarded",
+        )
+        .user(str_at(&r, "/message"));
+    }
+    if r.get("threw") == Some(&Value::Bool(true)) {
+        return Outcome::blocks(
+            str_at(&r, "/message"),
+            "tool.execute.before threw: OpenCode does not run the tool and the model reads the error",
+        );
+    }
+    Outcome::proceeds("tool.execute.before returned: the tool runs")
+}
 
 impl Harness for Opencode {
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
@@ -82,6 +114,28 @@ impl Harness for Opencode {
             _ => Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped without an answer".to_owned()), "any other exit or a crash: the plugin throws \"could not check\"")
                 .user(text(&o.stderr)),
         }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        if event != Event::PreTool {
+            return None;
+        }
+        let t = ToolCall::of(&PROFILE, call, root)?;
+        let args = if t.kind == ToolKind::Shell {
+            json!({ "command": t.command, "description": "run" })
+        } else {
+            t.file_input("filePath")
+        };
+        // What the plugin hands hookc: OpenCode's `input` and `output.args`,
+        // plus the directory it runs in and the project the plugin sits in.
+        Some(json!({
+            "tool": t.native,
+            "sessionID": "s1",
+            "callID": "c1",
+            "args": args,
+            "cwd": t.root,
+            "root": t.root,
+        }))
     }
 
     fn profile(&self) -> &'static Profile {

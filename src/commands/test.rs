@@ -371,24 +371,32 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
             out.push(case);
         }
     }
-    if h.profile().event_name(Event::PreTool).is_none() {
+    // The failure paths go through the pre-tool hook, or the prompt hook when
+    // the policy guards no tool call. Not through stop hooks: there a hook
+    // that cannot run lets the agent stop (on some harnesses by hookc's
+    // choice, since refusing would keep the agent going forever).
+    let p = h.profile();
+    let Some(event) = [Event::PreTool, Event::Prompt].into_iter().find(|e| {
+        p.event_name(*e).is_some()
+            && p.can_block.contains(e)
+            && policy.guards.iter().any(|g| g.event == *e)
+    }) else {
         return out;
-    }
+    };
     let benign = ExampleCall {
         tool: None,
-        command: Some("ls".to_owned()),
+        command: event.has_tools().then(|| "ls".to_owned()),
         path: None,
         text: None,
     };
     let ok = h
-        .payload(Event::PreTool, &benign, root)
+        .payload(event, &benign, root)
         .map_or_else(String::new, |p| p.to_string());
-    let refusal =
-        if policy.on_error == Decision::Ask && h.profile().honours_ask.contains(&Event::PreTool) {
-            "asks"
-        } else {
-            "blocks"
-        };
+    let refusal = if policy.on_error_for(event) == "ask" && p.honours_ask.contains(&event) {
+        "asks"
+    } else {
+        "blocks"
+    };
     for (label, stdin, bin) in [
         ("garbage stdin", "this is not JSON {".to_owned(), Bin::Real),
         ("empty stdin", String::new(), Bin::Real),
@@ -398,7 +406,7 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
     ] {
         out.push(Case {
             guard: String::new(),
-            event: Event::PreTool,
+            event,
             label: label.to_owned(),
             expected: refusal,
             could_not_run: true,

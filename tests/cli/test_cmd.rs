@@ -277,3 +277,238 @@ fn fixture_payloads_in_tests_hooks_and_on_the_command_line_are_run_too() {
     p.write("broken.json", "{");
     assert_eq!(p.hookc(&["test", "broken.json"]).status, 2);
 }
+
+/// A policy with a prompt guard and a stop guard, for every harness.
+fn prompt_and_stop() -> Project {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r##"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode"
+guard "no-keys-in-prompts" {
+    event "prompt"
+    regex #"sk-[A-Za-z0-9]{8}"#
+    deny "Remove the API key from your prompt; refer to it by its variable name instead."
+    example text="use key sk-abcdefgh1234" expect="deny"
+    example text="use the key in $API_KEY" expect="allow"
+    allow-degraded "copilot"
+}
+guard "tests-before-stopping" {
+    event "stop"
+    regex #"(?i)\bdone\b"#
+    block "Run the test suite and report its result before you finish."
+    example text="All done." expect="block"
+    example text="12 tests passed." expect="allow"
+    allow-degraded "copilot" "cursor" "antigravity" "kimi"
+}
+"##,
+    );
+    p
+}
+
+fn report_rows(r: &crate::support::Run) -> Vec<serde_json::Value> {
+    let v: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout));
+    v["rows"].as_array().unwrap().clone()
+}
+
+fn find<'a>(
+    rows: &'a [serde_json::Value],
+    harness: &str,
+    event: &str,
+    case: &str,
+) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["harness"] == harness && r["event"] == event && r["case"] == case)
+        .unwrap_or_else(|| panic!("no {harness} {event} row for {case}: {rows:#?}"))
+}
+
+#[test]
+fn prompt_and_stop_examples_run_through_each_harnesss_hook() {
+    let p = prompt_and_stop();
+    let r = p.hookc(&["test", "--format", "json"]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let rows = report_rows(&r);
+    // Where the harness has the event and its payload carries the text, the
+    // generated hook refuses the prompt or keeps the agent working.
+    for h in ["claude", "codex", "gemini", "kimi", "cursor"] {
+        let row = find(&rows, h, "prompt", "use key sk-abcdefgh1234");
+        assert_eq!(row["got"], "blocks", "{h}: {row}");
+        let row = find(&rows, h, "prompt", "use the key in $API_KEY");
+        assert_eq!(row["got"], "proceeds", "{h}: {row}");
+    }
+    for h in ["claude", "codex", "gemini"] {
+        let row = find(&rows, h, "stop", "All done.");
+        assert_eq!(row["got"], "blocks", "{h}: {row}");
+        assert!(
+            row["model_reads"]
+                .as_str()
+                .unwrap()
+                .contains("Run the test suite"),
+            "{h}: {row}"
+        );
+        assert_eq!(
+            find(&rows, h, "stop", "12 tests passed.")["got"],
+            "proceeds"
+        );
+    }
+    // Elsewhere the row says why it is not run, and it is no pass.
+    let na = |h: &str, event: &str, case: &str, why: &str| {
+        let row = find(&rows, h, event, case);
+        assert_eq!(row["got"], "n/a", "{row}");
+        let text = row["not_applicable"].as_str().unwrap();
+        assert!(text.contains(why), "{h} {event}: {text}");
+    };
+    na(
+        "antigravity",
+        "prompt",
+        "use key sk-abcdefgh1234",
+        "has no prompt hook",
+    );
+    na("opencode", "stop", "All done.", "has no stop hook");
+    na(
+        "copilot",
+        "prompt",
+        "use key sk-abcdefgh1234",
+        "cannot refuse on prompt",
+    );
+    for h in ["copilot", "cursor", "antigravity", "kimi"] {
+        na(h, "stop", "All done.", "carries no text");
+    }
+    let text = p.hookc(&["test"]);
+    assert_eq!(text.status, 0, "{}", text.stdout);
+    assert!(
+        text.stdout
+            .lines()
+            .any(|l| l.starts_with("n/a  antigravity")
+                && l.contains("not applicable: Antigravity has no prompt hook")),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains(" not applicable\n"), "{}", text.stdout);
+}
+
+#[test]
+fn a_prompt_hook_that_lets_everything_through_fails_its_row() {
+    let p = prompt_and_stop();
+    p.build();
+    let shim = p.path(".hookc/gemini/prompt.sh");
+    let text = std::fs::read_to_string(&shim).unwrap();
+    std::fs::write(
+        &shim,
+        text.replacen("#!/bin/sh\n", "#!/bin/sh\nexit 0\n", 1),
+    )
+    .unwrap();
+    let r = p.hookc(&["test", "--project", ".", "--format", "json"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    let rows = report_rows(&r);
+    let row = find(&rows, "gemini", "prompt", "use key sk-abcdefgh1234");
+    assert_eq!(
+        (row["ok"].as_bool(), &row["got"]),
+        (Some(false), &"proceeds".into())
+    );
+    assert_eq!(
+        find(&rows, "claude", "prompt", "use key sk-abcdefgh1234")["ok"],
+        true
+    );
+}
+
+#[test]
+fn opencode_rows_load_the_generated_plugin() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "opencode"
+guard "g" {
+    command "rm"
+    deny "Do not remove files; move them to trash/ instead."
+    example "rm x" expect="deny"
+    example "ls" expect="allow"
+}
+"#,
+    );
+    p.build();
+    let r = p.hookc(&["test", "--project", ".", "--format", "json"]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let rows = report_rows(&r);
+    let row = find(&rows, "opencode", "pre-tool", "rm x");
+    assert_eq!(row["got"], "blocks");
+    assert_eq!(
+        row["model_reads"],
+        "Do not remove files; move them to trash/ instead."
+    );
+    assert!(row["rule"].as_str().unwrap().contains("threw"), "{row}");
+
+    // A plugin that swallows hookc's refusal lets the call run: the row fails.
+    let plugin = p.read(".opencode/plugin/hookc.js");
+    let broken = plugin.replace("throw new Error(reason ||", "return void (reason ||");
+    assert_ne!(broken, plugin);
+    p.write(".opencode/plugin/hookc.js", &broken);
+    let r = p.hookc(&["test", "--project", ".", "--format", "json"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        find(&report_rows(&r), "opencode", "pre-tool", "rm x")["got"],
+        "proceeds"
+    );
+
+    // One OpenCode cannot load is skipped there, and the call runs.
+    p.write(
+        ".opencode/plugin/hookc.js",
+        "export const HookcGuard = async () => ({ oops",
+    );
+    let r = p.hookc(&["test", "--project", ".", "--format", "json"]);
+    assert_eq!(r.status, 1);
+    let rows = report_rows(&r);
+    let row = find(&rows, "opencode", "pre-tool", "rm x");
+    assert_eq!(row["got"], "proceeds");
+    assert!(
+        row["rule"].as_str().unwrap().contains("did not load"),
+        "{row}"
+    );
+}
+
+#[test]
+fn without_node_opencode_rows_fail_unless_allowed() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "claude" "opencode"
+guard "g" {
+    command "rm"
+    deny "Do not remove files; move them to trash/ instead."
+    example "rm x" expect="deny"
+}
+"#,
+    );
+    // hookc itself is run by its full path; no `node` anywhere on PATH.
+    let empty = tempfile::tempdir().unwrap();
+    let test = |extra: &[&str]| {
+        run(
+            Command::new(HOOKC)
+                .arg("test")
+                .args(extra)
+                .current_dir(p.dir.path())
+                .env("PATH", empty.path()),
+            None,
+        )
+    };
+    let r = test(&[]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("FAIL opencode") && l.contains("rm x"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(line.contains("could not run: node not found"), "{line}");
+    assert!(r.stdout.contains("--allow-missing-node"), "{}", r.stdout);
+    assert!(!r.stdout.contains("FAIL claude"), "{}", r.stdout);
+
+    let r = test(&["--allow-missing-node"]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("n/a  opencode") && l.contains("node not found")),
+        "{}",
+        r.stdout
+    );
+}

@@ -356,3 +356,53 @@ fn human_output_for_the_oracle_bad_examples_is_pinned() {
     assert_eq!(out.status, 1);
     crate::support::golden(&fixtures().join("lint-oracle-bad.stderr"), &out.stderr);
 }
+
+/// `hookc lint --format sarif` validates against the SARIF 2.1.0 JSON Schema
+/// (vendored: tests/fixtures/sarif/SOURCE.md), and the check itself can fail.
+#[test]
+fn sarif_output_validates_against_the_sarif_2_1_0_schema() {
+    let text = std::fs::read_to_string(fixtures().join("sarif/sarif-2.1.0-rtm.5.json")).unwrap();
+    // The schema's two `language` patterns (of `run` and `toolComponent`) have a
+    // stray `]` that only JavaScript's legacy regex mode reads as a literal, so
+    // the validator refuses to compile the schema. hookc writes no `language`;
+    // the intended pattern stands in for them, and nothing else is touched.
+    let stray = r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
+    assert_eq!(text.matches(stray).count(), 2);
+    let text = text.replace(stray, r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#);
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::draft4::new(&schema).expect("the schema compiles");
+    for dir in ["oracle-examples/bad", "oracle-examples/good"] {
+        let out = run(
+            Command::new(HOOKC)
+                .args(["lint", "--format", "sarif", "."])
+                .current_dir(fixtures().join(dir)),
+            None,
+        );
+        let sarif: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&sarif)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{dir}: {errors:#?}");
+        if dir.ends_with("bad") {
+            assert!(sarif["runs"][0]["results"].as_array().unwrap().len() >= 10);
+            // A log that breaks the schema is caught: a tool without a name,
+            // a result without a message, a level SARIF does not have.
+            let mut broken = sarif.clone();
+            broken["runs"][0]["tool"]["driver"]
+                .as_object_mut()
+                .unwrap()
+                .remove("name");
+            assert!(!validator.is_valid(&broken));
+            let mut broken = sarif.clone();
+            broken["runs"][0]["results"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("message");
+            assert!(!validator.is_valid(&broken));
+            let mut broken = sarif.clone();
+            broken["runs"][0]["results"][0]["level"] = "fatal".into();
+            assert!(!validator.is_valid(&broken));
+        }
+    }
+}

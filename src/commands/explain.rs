@@ -48,8 +48,11 @@ pub fn explain(code: Option<&str>, format: Format) -> ExitStatus {
             );
         }
         Format::Human if code.is_none() => {
+            // One column for the codes, as wide as the longest, so the
+            // summaries line up whatever codes are added.
+            let width = codes.iter().map(|c| c.to_string().len()).max().unwrap_or(0);
             for code in codes {
-                println!("{:<28} {}", code.to_string(), code.summary());
+                println!("{:<width$}  {}", code.to_string(), code.summary());
             }
         }
         Format::Human => {

@@ -236,7 +236,11 @@ Fix the syntax at the position shown.";
 "Some harnesses check their hook files strictly. Kimi Code's `[[hooks]]` accepts only
 `event`, `matcher`, `command` and `timeout` (one unknown key drops *every* config hook);
 Codex's `hooks.json` root takes only `hooks` (and `description`), otherwise the file
-contributes no hooks; Codex's `config.toml` is checked strictly too.
+contributes no hooks; Codex's `config.toml` is checked strictly too. Antigravity drops the
+whole `.agents/hooks.json` for a key that contradicts a handler's `type` (`prompt` or `model` on
+a `command` hook, `command` on a `prompt` hook), and quietly discards any other key it does not
+know on a handler or matcher group (`env`, `cwd`, `name`, `background`): a warning, since the
+hook then runs without what the key asked for.
 
 ```toml
 [[hooks]]
@@ -278,10 +282,22 @@ Antigravity, and Claude/Codex for anything but plain names), a bare `Bash` also 
 `BashOutput`, and `run_shell_command` matches any MCP tool whose name contains it. Anchor
 it: `^Bash$`.";
 
-    LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile",
-"The harness reads the matcher as a regex and this one does not compile. Harnesses then
-skip the entry or never match (Kimi: silently), so the guard never runs. A common trap is a
-bare `*`: write `.*`, or leave the matcher out to match every tool.";
+    LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile in the harness's flavour",
+"The harness reads the matcher as a regex and this one does not compile **in that harness's
+regex language**. Harnesses then skip the entry or never match (Kimi: silently), so the guard
+never runs. Claude Code, Gemini CLI and Kimi Code compile matchers with JavaScript's `RegExp`
+(Cursor is treated the same way): look-ahead such as `^(?!Bash$)` works there, inline flags such
+as `(?i)` do not. Codex uses Rust's `regex`, and Antigravity (a Go program, so RE2) the same
+kind of engine: `(?i)` works, look-around and backreferences do not. Which engine Copilot CLI
+uses is not established, so a matcher that compiles in only one of the two gets a warning.
+A common trap everywhere is a bare `*`: write `.*`, or leave the matcher out to match every tool.
+
+```json
+{ \"hooks\": { \"PreToolUse\": [ { \"matcher\": \"^(?!Bash$).*\", \"hooks\": [ … ] } ] } }
+```
+
+is fine in `.claude/settings.json` and never matches in `.codex/hooks.json`; there, list the
+tools you mean: `^(?:apply_patch|mcp__fs__write)$`.";
 
     LintGuardScript = "lint-guard-script", Error, "a hook's script is missing or not executable",
 "A hook runs a local file that does not exist or is not executable. The shell exits 126 or
@@ -319,10 +335,20 @@ with their own payloads and reply protocols. A Claude guard that reads `tool_inp
 or answers with Claude's JSON then misfires or fails open there. Make the script check
 which harness called it, or keep Claude-only hooks in `.claude/settings.local.json`.";
 
-    LintMatcherMcp = "lint-matcher-mcp", Warning, "an MCP tool matched without its `mcp__` prefix",
-"Claude Code and Codex name MCP tools `mcp__<server>__<tool>`. A matcher `memory__create_entities`
-(or `server__tool` without the prefix) matches nothing, so the guard never runs. Write
-`mcp__memory__create_entities`, or `mcp__memory__.*` for every tool of the server.";
+    LintMatcherMcp = "lint-matcher-mcp", Error, "an MCP tool named in a form the harness does not use",
+"Each harness names MCP tools its own way, and a matcher written another way matches nothing,
+so the guard never runs:
+
+| harness | MCP tool names in matchers |
+|---|---|
+| Claude Code, Codex, Kimi Code | `mcp__<server>__<tool>` |
+| Gemini CLI (0.34 and later) | `mcp_<server>_<tool>` |
+| Cursor (`preToolUse`, `postToolUse`) | `MCP:<tool>` (no server) |
+| Copilot CLI (its camelCase events) | `<server>-<tool>` (seen in its tool lists; a warning, as hooks are not verified) |
+
+A matcher `memory__create_entities` in `.claude/settings.json` lacks the prefix: write
+`mcp__memory__create_entities`, or `mcp__memory__.*` for every tool of the server. The same
+name in `.gemini/settings.json` is written `mcp_memory_create_entities`.";
 
     LintCannotBlock = "lint-cannot-block", Warning, "a hook tries to block on an event that cannot block",
 "The hook refuses (`exit 2`, a `deny`) on an event where the harness does not stop anything:

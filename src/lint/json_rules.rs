@@ -260,7 +260,10 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                 spec.groups && (get(e, "hooks").is_some() || !spec.flat_ok) && !antigravity_flat;
             if grouped {
                 if let Some(m) = get(e, "matcher") {
-                    matcher(cx, &m.value, report);
+                    matcher(cx, name, &m.value, report);
+                }
+                if spec.id == HarnessId::Antigravity {
+                    super::antigravity::group_keys(cx.file, e, report);
                 }
                 match get(e, "hooks") {
                     None => report.diags.push(
@@ -293,7 +296,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                 }
             } else {
                 if let Some(m) = get(e, "matcher") {
-                    matcher(cx, &m.value, report);
+                    matcher(cx, name, &m.value, report);
                 }
                 handler(cx, name, (blocking, cannot_block), entry, report);
             }
@@ -301,7 +304,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
     }
 }
 
-fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
+fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     let profile = cx.spec.profile();
     let Some(m) = as_str(value) else {
         report.diags.push(
@@ -338,47 +341,42 @@ fn matcher(cx: &Cx, value: &Value, report: &mut FileReport) {
         Matching::ExactWords(extra) => plain_chars(extra),
         _ => false,
     };
-    // Every harness but Codex (Rust `regex`) compiles matchers as JavaScript
-    // regexes, which have no inline flags like `(?i)`.
-    let js_flags = cx.spec.id != HarnessId::Codex && has_inline_flags(m);
-    if !exact && (regex::Regex::new(m).is_err() || js_flags) {
+    if !exact && let Some(f) = super::matchers::regex(cx.spec.id, profile.name, m) {
+        let error = f.severity == Severity::Error;
         report.diags.push(
             diag(
                 Code::LintMatcherRegex,
                 cx.file,
                 sp,
-                format!(
-                    "{} cannot compile the matcher `{m}` as a regex",
-                    profile.name
-                ),
+                f.message,
                 "invalid regex",
             )
-            .help("JavaScript regexes take no inline flags such as `(?i)`; a bare `*` is not a regex (write `.*`, or leave the matcher out)"),
+            .severity(f.severity)
+            .help(f.help),
         );
-        return;
+        if error {
+            return;
+        }
     }
     let words: Vec<&str> = m
         .split(['|', ','])
         .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
         .collect();
-    let mcp_named = matches!(cx.spec.id, HarnessId::Claude | HarnessId::Codex);
     for w in &words {
         if w.is_empty() || known.contains(w) {
             continue;
         }
-        if mcp_named && w.contains("__") && !w.starts_with("mcp__") {
+        if let Some(f) = super::matchers::mcp(cx.spec.id, profile.name, event, w) {
             report.diags.push(
                 diag(
                     Code::LintMatcherMcp,
                     cx.file,
                     sp,
-                    format!(
-                        "{} names MCP tools `mcp__<server>__<tool>`: `{w}` matches nothing",
-                        profile.name
-                    ),
-                    "no `mcp__` prefix",
+                    f.message,
+                    "not this harness's MCP name",
                 )
-                .help(format!("write `mcp__{w}`")),
+                .severity(f.severity)
+                .help(f.help),
             );
         }
         if let Some(right) = known.iter().find(|k| k.eq_ignore_ascii_case(w)) {
@@ -437,6 +435,9 @@ fn handler(
         return;
     };
     let open = span(value).sub(0, 1);
+    if spec.id == HarnessId::Antigravity {
+        super::antigravity::handler_keys(cx.file, h, report);
+    }
     match get(h, "type") {
         None if spec.require_type => report.diags.push(
             diag(

@@ -128,18 +128,19 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                 },
                 "matcher" => match v.and_then(|v| v.as_str()) {
                     Some(m)
-                        if regex::Regex::new(m).is_err()
-                            || super::json_rules::has_inline_flags(m) =>
+                        if let Some(f) =
+                            super::matchers::regex(HarnessId::Kimi, "Kimi Code", m) =>
                     {
-                        report.diags.push(diag(
-                        Code::LintMatcherRegex,
-                        file,
-                        vspan,
-                        format!(
-                            "`{m}` is not a valid regex: Kimi Code silently never fires this hook"
-                        ),
-                        "invalid regex",
-                    ))
+                        report.diags.push(
+                            diag(
+                                Code::LintMatcherRegex,
+                                file,
+                                vspan,
+                                format!("{}; Kimi Code silently never fires this hook", f.message),
+                                "invalid regex",
+                            )
+                            .help(f.help),
+                        )
                     }
                     Some(m)
                         if !m.is_empty()
@@ -157,7 +158,29 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                             .help(format!("anchor it: '^({m})$'")),
                         );
                     }
-                    Some(_) => {}
+                    Some(m) => {
+                        let event = table.get("event").and_then(|e| e.as_str()).unwrap_or("");
+                        for w in m
+                            .split('|')
+                            .map(|w| w.trim_start_matches('^').trim_end_matches('$'))
+                        {
+                            if let Some(f) =
+                                super::matchers::mcp(HarnessId::Kimi, "Kimi Code", event, w)
+                            {
+                                report.diags.push(
+                                    diag(
+                                        Code::LintMatcherMcp,
+                                        file,
+                                        vspan,
+                                        f.message,
+                                        "not Kimi Code's MCP name",
+                                    )
+                                    .severity(f.severity)
+                                    .help(f.help),
+                                );
+                            }
+                        }
+                    }
                     None => report.diags.push(diag(
                         Code::LintWrongType,
                         file,

@@ -13,6 +13,7 @@ mod gemini;
 mod json_rules;
 pub mod json_spans;
 mod kimi;
+mod matchers;
 mod opencode;
 mod other;
 pub mod sarif;

@@ -1,0 +1,228 @@
+//! Matcher rules that depend on how each harness reads a matcher: the regex
+//! flavour it compiles it with (`lint-matcher-regex`) and the names it gives
+//! MCP tools (`lint-matcher-mcp`). Each rule is one function returning its
+//! finding, so the JSON and TOML front ends share it.
+//!
+//! Flavours, from `shared/harnesses/*.md`: Claude Code, Gemini CLI and Kimi
+//! Code run `new RegExp(matcher)` (ECMAScript, no flags); Cursor's flavour is
+//! undocumented and treated as JavaScript, as third parties do; Codex uses
+//! Rust's `regex` crate; Copilot CLI's binary carries Rust `regex`,
+//! `fancy-regex` and an ECMAScript engine and which one hooks use is not
+//! established; Antigravity is a Go binary, so RE2, for which Rust's `regex`
+//! (the same design: no look-around, no backreferences) stands in.
+
+use crate::diag::Severity;
+use crate::ir::HarnessId;
+
+/// The regex language a harness compiles matchers in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// JavaScript's `RegExp`, without flags.
+    EcmaScript,
+    /// Rust's `regex` crate.
+    Rust,
+    /// Go's RE2, checked with Rust's `regex`.
+    Re2,
+    /// Not established (Copilot CLI): a matcher should work in both of the candidates.
+    EcmaScriptOrRust,
+}
+
+pub fn flavour(id: HarnessId) -> Flavour {
+    match id {
+        HarnessId::Codex => Flavour::Rust,
+        HarnessId::Antigravity => Flavour::Re2,
+        HarnessId::Copilot => Flavour::EcmaScriptOrRust,
+        _ => Flavour::EcmaScript,
+    }
+}
+
+/// A finding about one matcher or one word of it.
+pub struct Finding {
+    pub severity: Severity,
+    pub message: String,
+    pub help: String,
+}
+
+/// Whether JavaScript's `RegExp` (no flags) accepts the pattern.
+fn ecmascript_ok(m: &str) -> bool {
+    // Inline flags (`(?i)`) are Rust and Go syntax; no JavaScript engine
+    // the harnesses ship accepts them at the start of a pattern.
+    !super::json_rules::has_inline_flags(m) && regress::Regex::new(m).is_ok()
+}
+
+fn rust_ok(m: &str) -> bool {
+    regex::Regex::new(m).is_ok()
+}
+
+/// `lint-matcher-regex`: the matcher does not compile in the harness's flavour.
+pub fn regex(id: HarnessId, harness: &str, m: &str) -> Option<Finding> {
+    let (js, rust) = (ecmascript_ok(m), rust_ok(m));
+    let error = |why: &str, help: &str| Finding {
+        severity: Severity::Error,
+        message: format!("{harness} cannot compile the matcher `{m}` as a {why}"),
+        help: help.to_owned(),
+    };
+    match flavour(id) {
+        Flavour::EcmaScript if !js => Some(error(
+            "JavaScript regex",
+            "JavaScript regexes take no inline flags such as `(?i)` (write both cases: `[Bb]ash`); a bare `*` is not a regex (write `.*`, or leave the matcher out)",
+        )),
+        Flavour::Rust if !rust => Some(error(
+            "Rust regex",
+            "Codex's Rust `regex` has no look-around (`(?!…)`, `(?=…)`) and no backreferences; list the tool names you mean instead: `^(?:Bash|apply_patch)$`",
+        )),
+        Flavour::Re2 if !rust => Some(error(
+            "regex (Go's RE2, by all signs)",
+            "RE2 has no look-around and no backreferences; list the tool names you mean instead",
+        )),
+        Flavour::EcmaScriptOrRust if !js && !rust => Some(error(
+            "regex",
+            "write a plain alternation of tool names: `^(?:bash|edit)$`",
+        )),
+        Flavour::EcmaScriptOrRust if js != rust => Some(Finding {
+            severity: Severity::Warning,
+            message: format!(
+                "`{m}` compiles as a {} regex but not as a {} one, and which engine {harness} uses for matchers is not established",
+                if js { "JavaScript" } else { "Rust" },
+                if js { "Rust" } else { "JavaScript" },
+            ),
+            help: "an invalid matcher silently disables the entry; stay in what both accept (literals, `|`, classes, `.*`)".to_owned(),
+        }),
+        _ => None,
+    }
+}
+
+/// How a harness names MCP tools in the matchers of `event`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum McpNames {
+    /// `mcp__<server>__<tool>` (Claude Code, Codex, Kimi Code; Copilot's
+    /// PascalCase events, which follow Claude).
+    DoubleUnderscore,
+    /// `mcp_<server>_<tool>` (Gemini CLI since 0.34).
+    SingleUnderscore,
+    /// `MCP:<tool>` on Cursor's tool events (no server).
+    CursorTool,
+    /// `<server>-<tool>` (Copilot CLI's own events; seen in its tool lists,
+    /// not verified for hooks).
+    ServerDashTool,
+}
+
+fn mcp_names(id: HarnessId, event: &str) -> Option<McpNames> {
+    Some(match id {
+        HarnessId::Claude | HarnessId::Codex | HarnessId::Kimi => McpNames::DoubleUnderscore,
+        HarnessId::Gemini => McpNames::SingleUnderscore,
+        HarnessId::Cursor if matches!(event, "preToolUse" | "postToolUse") => McpNames::CursorTool,
+        HarnessId::Copilot if event.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            McpNames::DoubleUnderscore
+        }
+        HarnessId::Copilot => McpNames::ServerDashTool,
+        // Antigravity's MCP names are not established; OpenCode has no matchers.
+        _ => return None,
+    })
+}
+
+/// `(server, tool)` of a matcher word written the Claude way, with or
+/// without its prefix: `mcp__s__t`, `s__t`.
+fn claude_form(word: &str) -> Option<(&str, &str, bool)> {
+    let (rest, prefixed) = match word.strip_prefix("mcp__") {
+        Some(rest) => (rest, true),
+        None => (word, false),
+    };
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then_some((server, tool, prefixed))
+}
+
+/// `lint-matcher-mcp`: one word of a matcher names an MCP tool in a form the
+/// harness does not use on `event`, so it matches nothing.
+pub fn mcp(id: HarnessId, harness: &str, event: &str, word: &str) -> Option<Finding> {
+    let names = mcp_names(id, event)?;
+    let (server, tool, prefixed) = claude_form(word)?;
+    let (right, form) = match names {
+        McpNames::DoubleUnderscore if prefixed => return None,
+        McpNames::DoubleUnderscore => (format!("mcp__{server}__{tool}"), "`mcp__<server>__<tool>`"),
+        McpNames::SingleUnderscore => (
+            format!("mcp_{server}_{tool}"),
+            "`mcp_<server>_<tool>` (since 0.34; `<server>__<tool>` was the old form)",
+        ),
+        McpNames::CursorTool => (format!("MCP:{tool}"), "`MCP:<tool>` on its tool events"),
+        McpNames::ServerDashTool => (
+            format!("{server}-{tool}"),
+            "`<server>-<tool>` on its own (camelCase) events",
+        ),
+    };
+    Some(Finding {
+        // Copilot's naming in hooks is inferred from its tool lists.
+        severity: if names == McpNames::ServerDashTool {
+            Severity::Warning
+        } else {
+            Severity::Error
+        },
+        message: format!("{harness} names MCP tools {form}: `{word}` matches no tool"),
+        help: format!("write `{right}`"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_harness_compiles_matchers_in_its_own_flavour() {
+        let lookahead = "^(?!Bash$)[A-Za-z]+$";
+        assert!(regex(HarnessId::Claude, "Claude Code", lookahead).is_none());
+        assert!(regex(HarnessId::Gemini, "Gemini CLI", lookahead).is_none());
+        assert!(regex(HarnessId::Codex, "Codex", lookahead).is_some());
+        assert!(regex(HarnessId::Antigravity, "Antigravity", lookahead).is_some());
+        let flags = "^(?i)bash$";
+        assert!(regex(HarnessId::Claude, "Claude Code", flags).is_some());
+        assert!(regex(HarnessId::Kimi, "Kimi Code", flags).is_some());
+        assert!(regex(HarnessId::Codex, "Codex", flags).is_none());
+        assert!(regex(HarnessId::Antigravity, "Antigravity", flags).is_none());
+        let copilot = regex(HarnessId::Copilot, "Copilot", lookahead).unwrap();
+        assert_eq!(copilot.severity, Severity::Warning);
+        assert_eq!(
+            regex(HarnessId::Copilot, "Copilot", "bash(")
+                .unwrap()
+                .severity,
+            Severity::Error
+        );
+        for ok in ["^(?:Bash|Edit)$", "mcp__fs__.*", "Bash"] {
+            for id in HarnessId::ALL {
+                assert!(regex(*id, "h", ok).is_none(), "{id:?} {ok}");
+            }
+        }
+    }
+
+    #[test]
+    fn mcp_names_are_checked_per_harness() {
+        let help = |id, event, word| mcp(id, "h", event, word).map(|f| f.help);
+        assert_eq!(
+            help(HarnessId::Kimi, "PreToolUse", "fs__read").as_deref(),
+            Some("write `mcp__fs__read`")
+        );
+        assert_eq!(help(HarnessId::Kimi, "PreToolUse", "mcp__fs__read"), None);
+        assert_eq!(
+            help(HarnessId::Gemini, "BeforeTool", "mcp__fs__read").as_deref(),
+            Some("write `mcp_fs_read`")
+        );
+        assert_eq!(help(HarnessId::Gemini, "BeforeTool", "mcp_fs_read"), None);
+        assert_eq!(
+            help(HarnessId::Cursor, "preToolUse", "mcp__fs__read").as_deref(),
+            Some("write `MCP:read`")
+        );
+        assert_eq!(
+            help(HarnessId::Cursor, "beforeMCPExecution", "fs__read"),
+            None
+        );
+        assert_eq!(
+            help(HarnessId::Copilot, "preToolUse", "mcp__fs__read").as_deref(),
+            Some("write `fs-read`")
+        );
+        assert_eq!(
+            help(HarnessId::Copilot, "PreToolUse", "mcp__fs__read"),
+            None
+        );
+        assert_eq!(help(HarnessId::Antigravity, "PreToolUse", "fs__read"), None);
+        assert_eq!(help(HarnessId::Claude, "PreToolUse", "Bash"), None);
+    }
+}

@@ -233,7 +233,8 @@ pub fn glob_to_regex(glob: &str) -> String {
 
 /// One guard tool as regex fragments of a harness's tool names, for the
 /// harnesses that name MCP tools `mcp__<server>__<tool>` (Claude Code, and
-/// Codex and Copilot, which follow it). Another harness's native name: none.
+/// Codex, which follows it; Copilot CLI's own events use `<server>-<tool>`,
+/// see its `matcher_names`). Another harness's native name: none.
 pub fn mcp_underscore_names(profile: &Profile, tool: &Tool) -> Vec<String> {
     match tool {
         Tool::Known { tool } => profile

@@ -325,6 +325,15 @@ fn find<'a>(
 #[test]
 fn prompt_and_stop_examples_run_through_each_harnesss_hook() {
     let p = prompt_and_stop();
+    // A recorded prompt payload runs through the prompt hook too.
+    let recorded = serde_json::json!({
+        "harness": "gemini",
+        "event": "prompt",
+        "payload": {"session_id": "s", "cwd": "/repo", "hook_event_name": "BeforeAgent",
+                    "timestamp": "2026-08-21T10:00:00.000Z", "prompt": "deploy with sk-ZZZZZZZZ please"},
+        "expect": "deny"
+    });
+    p.write("tests/hooks/gemini-prompt.json", &recorded.to_string());
     let r = p.hookc(&["test", "--format", "json"]);
     assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
     let rows = report_rows(&r);
@@ -351,6 +360,8 @@ fn prompt_and_stop_examples_run_through_each_harnesss_hook() {
             "proceeds"
         );
     }
+    let row = find(&rows, "gemini", "prompt", "gemini-prompt.json");
+    assert_eq!((&row["got"], &row["ok"]), (&"blocks".into(), &true.into()));
     // Elsewhere the row says why it is not run, and it is no pass.
     let na = |h: &str, event: &str, case: &str, why: &str| {
         let row = find(&rows, h, event, case);

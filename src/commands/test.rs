@@ -444,7 +444,7 @@ fn payload(id: HarnessId, call: &ExampleCall, root: &Path) -> Option<Value> {
         })
     };
     Some(match id {
-        HarnessId::Claude => claude_like("PreToolUse", "file_path"),
+        HarnessId::Claude | HarnessId::ClaudeAgentSdk => claude_like("PreToolUse", "file_path"),
         HarnessId::Kimi => claude_like("PreToolUse", "path"),
         HarnessId::Gemini => claude_like("BeforeTool", "file_path"),
         HarnessId::Codex => {
@@ -578,8 +578,9 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
         };
         return r;
     }
-    let mut c = if id == HarnessId::Opencode {
-        // OpenCode's plugin runs `hookc guard` itself (found on PATH).
+    let mut c = if matches!(id, HarnessId::Opencode | HarnessId::ClaudeAgentSdk) {
+        // OpenCode's plugin and the SDK callbacks run `hookc guard` themselves
+        // (found on PATH).
         let bin = match case.bin {
             Bin::Real => Some(env.exe.to_path_buf()),
             Bin::Missing => None,
@@ -597,7 +598,7 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
             );
         };
         let mut c = Command::new(bin);
-        c.args(["guard", "--harness", "opencode", "--event", "pre-tool"])
+        c.args(["guard", "--harness", id.word(), "--event", "pre-tool"])
             .arg("--policy")
             .arg(env.root.join(".hookc/policy.json"));
         c
@@ -698,7 +699,7 @@ fn config_command(id: HarnessId, root: &Path, stdin: &str) -> Option<String> {
                         .flatten()
                 })
         }
-        HarnessId::Opencode => None,
+        HarnessId::Opencode | HarnessId::ClaudeAgentSdk => None,
     }
 }
 

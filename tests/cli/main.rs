@@ -26,3 +26,4 @@ mod shim;
 mod simulate;
 mod test_cmd;
 mod ui;
+mod verdicts;

@@ -167,17 +167,14 @@ impl Harness for Opencode {
         Ok(call)
     }
 
-    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+    fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
-        if verdict.decision == Decision::Rewrite {
-            // This harness cannot change a call; `hookc guard` converts
-            // rewrites before answering, and so does this.
-            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
-        }
         let reason = match verdict.decision {
-            Decision::Deny | Decision::Block | Decision::Rewrite => verdict.reason(),
+            Decision::Deny | Decision::Block => verdict.reason(),
+            // OpenCode cannot change a call: refuse and name the command to run.
+            Decision::Rewrite => super::rewrite_as_refusal(verdict).reason(),
             Decision::Ask => format!(
                 "{}\n(The policy wants the user to confirm this call, and OpenCode cannot ask from a plugin, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
                 verdict.reason()

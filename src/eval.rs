@@ -376,18 +376,42 @@ impl<'p> Evaluator<'p> {
         mut verdict: Verdict,
         run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
     ) -> Result<Option<Verdict>, String> {
+        // Whatever stops the rewrite refuses the call: running it unchanged
+        // would silently differ from the policy.
+        let refuse = |verdict: &Verdict, why: String| Verdict {
+            decision: Decision::Deny,
+            hits: vec![Hit {
+                guard: verdict.guard_names().join(", "),
+                decision: Decision::Deny,
+                reason: format!(
+                    "The project's policy changes this call before it runs, and hookc could not change it: {why}. Tell the user; do not try to get around the guard."
+                ),
+                message: verdict.message(),
+            }],
+            rewritten: None,
+        };
         let Some(original) = call.command.as_deref() else {
-            // Only shell calls can be rewritten (the policy is checked for
-            // that at build time); refuse rather than run something unchanged.
-            return Err("a rewrite guard matched a call that has no shell command".to_owned());
+            return Ok(Some(refuse(
+                &verdict,
+                "the call has no shell command".to_owned(),
+            )));
         };
         let mut command = original.to_owned();
         for hit in &verdict.hits {
             let guard = self.policy.guards.iter().find(|g| g.name == hit.guard);
             for edit in guard.map_or(&[][..], |g| &g.rewrite) {
-                let regex = Regex::new(&edit.pattern)
-                    .map_err(|e| format!("guard `{}` has a broken rewrite: {e}", hit.guard))?;
-                command = regex.replace_all(&command, edit.with.as_str()).into_owned();
+                match Regex::new(&edit.pattern) {
+                    Ok(regex) => {
+                        command = regex.replace_all(&command, edit.with.as_str()).into_owned()
+                    }
+                    Err(e) => {
+                        let why = format!(
+                            "guard `{}` has a broken rewrite ({e}); run `hookc build`",
+                            hit.guard
+                        );
+                        return Ok(Some(refuse(&verdict, why)));
+                    }
+                }
             }
         }
         if command == original {

@@ -1,7 +1,7 @@
 //! One answer for many guards, and rewrites, through every harness's own
-//! channel: `hookc guard` runs as a process on the harness's payload, and the
-//! harness's decoding of that output (`Harness::outcome`, the same one
-//! `hookc simulate` and `hookc test` use) says what the model reads.
+//! channel: the generated shim runs as a process on the harness's payload,
+//! and the harness's decoding of its output (`Harness::outcome`, the same
+//! one `hookc simulate` and `hookc test` use) says what the model reads.
 
 use std::path::Path;
 
@@ -9,7 +9,7 @@ use hookc::harness::{self, Observation, Outcome};
 use hookc::ir::{Event, HarnessId, ToolKind};
 use serde_json::{Value, json};
 
-use crate::support::{HOOKC, Project, run};
+use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
 /// Every target, the Claude Agent SDK included.
 const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "claude-agent-sdk""#;
@@ -122,26 +122,37 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
     }
 }
 
-/// Run `hookc guard` for `id` on `payload`; what hookc printed, and what the
+/// Run the harness's generated shim (`hookc guard` itself for OpenCode and
+/// the Agent SDK, whose plugin and callbacks pass hookc's answer on and are
+/// run in their own tests) on `payload`; what it printed, and what the
 /// harness makes of it.
 fn answer(p: &Project, id: HarnessId, payload: &Value) -> (Observation, Outcome) {
-    let r = run(
-        std::process::Command::new(HOOKC)
-            .args([
-                "guard",
-                "--harness",
-                id.word(),
-                "--event",
-                "pre-tool",
-                "--policy",
-            ])
-            .arg(p.path(".hookc/policy.json"))
-            .current_dir(p.dir.path())
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("GEMINI_PROJECT_DIR")
-            .env_remove("HOOKC_DEBUG"),
-        Some(payload.to_string().as_bytes()),
-    );
+    let shim = p.path(&format!(".hookc/{}/pre-tool.sh", id.word()));
+    let r = if shim.is_file() {
+        sh_c(
+            &format!("'{}'", shim.display()),
+            p.dir.path(),
+            &path_with_hookc(),
+            &[],
+            &payload.to_string(),
+        )
+    } else {
+        run(
+            std::process::Command::new(HOOKC)
+                .args([
+                    "guard",
+                    "--harness",
+                    id.word(),
+                    "--event",
+                    "pre-tool",
+                    "--policy",
+                ])
+                .arg(p.path(".hookc/policy.json"))
+                .current_dir(p.dir.path())
+                .env_remove("HOOKC_DEBUG"),
+            Some(payload.to_string().as_bytes()),
+        )
+    };
     let obs = Observation {
         exit: Some(r.status),
         stdout: r.stdout,
@@ -385,8 +396,16 @@ fn several_rewrites_apply_in_order_and_a_refusal_beats_a_rewrite() {
         assert!(!o.proceeds, "{id}: {o:?}");
         assert!(said(&o).contains("Do not force-push"), "{id}: {o:?}");
 
-        // Nothing to change: no rewrite and no note.
+        // No rewriting guard: nothing happens.
         let (out, o) = decide("git status");
+        assert!(
+            o.proceeds && o.runs.is_none() && o.model_reads.is_none(),
+            "{id}: {out}"
+        );
+
+        // A rewriting guard whose edit changes nothing (two spaces, which
+        // its regex does not expect): a plain allow, and no note.
+        let (out, o) = decide("npm  install");
         assert!(
             o.proceeds && o.runs.is_none() && o.model_reads.is_none(),
             "{id}: {out}"

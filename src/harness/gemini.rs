@@ -136,6 +136,19 @@ impl Harness for Gemini {
                 "Gemini CLI reads no added context before a tool runs; the call goes ahead without it",
             )
         });
+        for guard in policy
+            .guards
+            .iter()
+            .filter(|g| g.decision == Decision::Rewrite)
+        {
+            cx.unsupported(
+                guard,
+                HarnessId::Gemini,
+                "Gemini CLI reads no added context before a tool runs".to_owned(),
+                "the command runs rewritten, but the model may not read the guard's note"
+                    .to_owned(),
+            );
+        }
         warn_long_mcp_names(policy, cx);
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
         for &(event, native) in PROFILE.events {

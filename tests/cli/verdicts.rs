@@ -268,6 +268,16 @@ guard "no-force-push" {
     command "git" "push" { flag "--force"; }
     deny "Do not force-push; push a new branch instead."
 }
+guard "ask-deploy" {
+    command "deploy"
+    ask "Deploying needs the user's go-ahead; ask them first."
+    allow-degraded "codex"
+}
+guard "allow-make" {
+    command "make"
+    allow
+    allow-degraded "codex"
+}
 "##;
 
 /// The harnesses that can rewrite, and where their answer carries the input.
@@ -359,7 +369,7 @@ fn an_updated_input_without_allow_is_ignored_which_is_why_hookc_always_pairs_the
 }
 
 #[test]
-fn several_rewrites_apply_in_order_and_a_refusal_beats_a_rewrite() {
+fn rewrites_apply_in_order_below_deny_and_ask_and_above_allow() {
     let p = project(REWRITES);
     for (id, pointer) in REWRITERS {
         let decide = |command: &str| {
@@ -389,6 +399,20 @@ fn several_rewrites_apply_in_order_and_a_refusal_beats_a_rewrite() {
         // A deny on the same call wins.
         let (_, o) = decide("git log && git push --force");
         assert!(!o.proceeds && o.runs.is_none(), "{id}: {o:?}");
+
+        // ask beats rewrite: the user is asked about the command as written.
+        let (_, o) = decide("git log && deploy");
+        assert!(!o.proceeds && o.runs.is_none(), "{id}: {o:?}");
+        assert!(said(&o).contains("go-ahead"), "{id}: {o:?}");
+
+        // rewrite beats allow: an allow guard does not drop the edit.
+        let (out, o) = decide("git log && make");
+        assert!(o.proceeds, "{id}: {o:?}");
+        assert_eq!(
+            out.pointer(pointer).and_then(|i| i.get("command")),
+            Some(&json!("git --no-pager log && make")),
+            "{id}: {out}"
+        );
 
         // The rewritten command is checked again: a rewrite cannot produce
         // a call the policy refuses.

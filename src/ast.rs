@@ -101,6 +101,16 @@ pub struct RegexDecl {
 pub struct DecisionDecl {
     pub kind: Text,
     pub reason: Option<Text>,
+    /// `rewrite "…" { replace #"regex"# "with" }`: the edits, in order.
+    pub replaces: Vec<ReplaceDecl>,
+}
+
+/// `replace #"^git "# "git --no-pager "` inside `rewrite`.
+#[derive(Debug)]
+pub struct ReplaceDecl {
+    pub span: Span,
+    pub pattern: RegexDecl,
+    pub with: Text,
 }
 
 /// `example "git push -f" expect="deny"`

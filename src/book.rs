@@ -149,7 +149,8 @@ happens instead.\n\n",
 
     out.push_str("\n## Refusing and asking\n\n*refuses*: a `deny` (or `block`) guard stops the call or the stop there. \
 *asks*: an `ask` guard makes the harness ask the user; elsewhere hookc refuses instead and warns. \
-*informs*: the event runs, but the harness cannot be stopped on it.\n\n");
+*informs*: the event runs, but the harness cannot be stopped on it. \
+*rewrites*: a [`rewrite`](../policy/decisions.md#rewrite) guard changes the shell command there; elsewhere it is a build error.\n\n");
     let rows: Vec<Vec<String>> = Event::ALL
         .iter()
         .map(|event| {
@@ -164,6 +165,9 @@ happens instead.\n\n",
                 }
                 if p.honours_ask.contains(event) {
                     can.push("asks");
+                }
+                if *event == Event::PreTool && p.can_rewrite {
+                    can.push("rewrites");
                 }
                 if can.is_empty() {
                     can.push("informs");

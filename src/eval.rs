@@ -10,8 +10,9 @@
 //! (or the command is opaque, see below), some `regex` matches, some touched
 //! path matches a `path` glob. Several values of one kind are alternatives.
 //!
-//! When guards disagree the strictest decision wins (deny/block > ask > allow >
-//! context), and the answer carries the reason of every guard at that level.
+//! When guards disagree the strictest decision wins (deny/block > ask >
+//! rewrite > allow > context), and the answer carries the reason of every
+//! guard at that level.
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -104,6 +105,8 @@ pub struct Verdict {
     pub decision: Decision,
     /// Every guard that reached `decision`'s level, in policy order.
     pub hits: Vec<Hit>,
+    /// For [`Decision::Rewrite`]: the shell command line to run instead.
+    pub rewritten: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -289,6 +292,17 @@ impl<'p> Evaluator<'p> {
         call: &Call,
         run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
     ) -> Result<Option<Verdict>, String> {
+        self.decide(call, run, true)
+    }
+
+    /// [`evaluate_with`](Self::evaluate_with); `rewrite` false when checking
+    /// a command a rewrite produced, which is not rewritten again.
+    fn decide(
+        &self,
+        call: &Call,
+        run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
+        rewrite: bool,
+    ) -> Result<Option<Verdict>, String> {
         let facts = Facts::new(call);
         let Some((_, index)) = self.events.iter().find(|(e, _)| Some(*e) == call.event) else {
             return Ok(None);
@@ -339,10 +353,82 @@ impl<'p> Evaluator<'p> {
             return Ok(None);
         };
         hits.retain(|h| h.decision.strictness() == level);
-        Ok(Some(Verdict {
+        let verdict = Verdict {
             decision: hits[0].decision,
             hits,
-        }))
+            rewritten: None,
+        };
+        if rewrite && verdict.decision == Decision::Rewrite {
+            return self.rewrite(call, verdict, run);
+        }
+        Ok(Some(verdict))
+    }
+
+    /// Apply every rewriting guard's edits to the command, in policy order,
+    /// then check the rewritten command: if the policy refuses it or wants
+    /// the user asked, that answer wins, so a rewrite can never produce a
+    /// call the policy would not let through. A rewrite that changes nothing
+    /// is a plain allow (the model is not told about a change that did not
+    /// happen).
+    fn rewrite(
+        &self,
+        call: &Call,
+        mut verdict: Verdict,
+        run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
+    ) -> Result<Option<Verdict>, String> {
+        // Whatever stops the rewrite refuses the call: running it unchanged
+        // would silently differ from the policy.
+        let refuse = |verdict: &Verdict, why: String| Verdict {
+            decision: Decision::Deny,
+            hits: vec![Hit {
+                guard: verdict.guard_names().join(", "),
+                decision: Decision::Deny,
+                reason: format!(
+                    "The project's policy changes this call before it runs, and hookc could not change it: {why}. Tell the user; do not try to get around the guard."
+                ),
+                message: verdict.message(),
+            }],
+            rewritten: None,
+        };
+        let Some(original) = call.command.as_deref() else {
+            return Ok(Some(refuse(
+                &verdict,
+                "the call has no shell command".to_owned(),
+            )));
+        };
+        let mut command = original.to_owned();
+        for hit in &verdict.hits {
+            let guard = self.policy.guards.iter().find(|g| g.name == hit.guard);
+            for edit in guard.map_or(&[][..], |g| &g.rewrite) {
+                match Regex::new(&edit.pattern) {
+                    Ok(regex) => {
+                        command = regex.replace_all(&command, edit.with.as_str()).into_owned()
+                    }
+                    Err(e) => {
+                        let why = format!(
+                            "guard `{}` has a broken rewrite ({e}); run `hookc build`",
+                            hit.guard
+                        );
+                        return Ok(Some(refuse(&verdict, why)));
+                    }
+                }
+            }
+        }
+        if command == original {
+            verdict.decision = Decision::Allow;
+            return Ok(Some(verdict));
+        }
+        let again = Call {
+            command: Some(command.clone()),
+            ..call.clone()
+        };
+        if let Some(stricter) = self.decide(&again, run, false)?
+            && stricter.decision.strictness() > Decision::Rewrite.strictness()
+        {
+            return Ok(Some(stricter));
+        }
+        verdict.rewritten = Some(command);
+        Ok(Some(verdict))
     }
 }
 
@@ -545,6 +631,7 @@ mod tests {
         Some(Verdict {
             decision: hits[0].decision,
             hits,
+            rewritten: None,
         })
     }
 

@@ -26,6 +26,8 @@ pub const HINTS: &[(HarnessId, &[&str])] = &[
         HarnessId::Opencode,
         &[".opencode/", "opencode.json", "opencode.jsonc"],
     ),
+    // An SDK app has no marker file of its own; only an earlier build shows it.
+    (HarnessId::ClaudeAgentSdk, &[".hookc/claude-agent-sdk/"]),
 ];
 
 /// The harness a project gets when nothing points at another.

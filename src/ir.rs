@@ -69,6 +69,9 @@ pub struct Guard {
     /// runtime can skip it without compiling anything (see [`Prefilter`]).
     #[serde(default, skip_serializing_if = "Prefilter::is_empty")]
     pub prefilter: Prefilter,
+    /// For `rewrite` guards: the edits made to the shell command line, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewrite: Vec<Replace>,
     /// A program of the user's that decides when the guard matches, relative
     /// to the project root: exit 0 allow, 2 the guard's decision (stderr is the
     /// reason), anything else an operational failure.
@@ -80,6 +83,14 @@ pub struct Guard {
     pub allow_degraded: Vec<HarnessId>,
     #[serde(skip)]
     pub origin: Span,
+}
+
+/// One edit of a `rewrite` guard: every match of `pattern` (a Rust regex) in
+/// the shell command line becomes `with`, where `$1`/`${name}` insert groups.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replace {
+    pub pattern: String,
+    pub with: String,
 }
 
 /// Necessary conditions for a guard to match, computed at build time.
@@ -192,16 +203,22 @@ word_enum! {
         Allow = "allow",
         Context = "context",
         Block = "block",
+        /// Run the call with its input changed as the guard says, and tell the model.
+        Rewrite = "rewrite",
     }
 }
 
 impl Decision {
-    /// Strictest first: when guards disagree, the strictest decision wins.
-    /// `block` (stop events) refuses like `deny`.
+    /// Strictest first: when guards disagree, the strictest decision wins:
+    /// deny/block > ask > rewrite > allow > context. `block` (stop events)
+    /// refuses like `deny`. A rewrite runs the call, so it is weaker than a
+    /// refusal or a question; it is stronger than a plain allow, so that
+    /// another guard's allow cannot drop an edit the policy asks for.
     pub fn strictness(self) -> u8 {
         match self {
-            Decision::Deny | Decision::Block => 4,
-            Decision::Ask => 3,
+            Decision::Deny | Decision::Block => 5,
+            Decision::Ask => 4,
+            Decision::Rewrite => 3,
             Decision::Allow => 2,
             Decision::Context => 1,
         }
@@ -227,6 +244,8 @@ word_enum! {
         Antigravity = "antigravity",
         Kimi = "kimi",
         Opencode = "opencode",
+        /// Callbacks for the Claude Agent SDK (Python and TypeScript).
+        ClaudeAgentSdk = "claude-agent-sdk",
     }
 }
 

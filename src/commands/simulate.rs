@@ -129,6 +129,7 @@ fn table_cases(h: &dyn Harness, event: Event) -> Vec<(&'static str, Observation)
                 reason: "Not allowed here.".into(),
                 message: None,
             }],
+            rewritten: None,
         }),
     );
     vec![

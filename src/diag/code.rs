@@ -209,6 +209,29 @@ or `pass` (no guard matches).";
 some, some tools do not exist everywhere. hookc says what will happen instead. Silence it
 for one guard and harness with `allow-degraded \"harness\"` once you have read it.";
 
+    CannotRewrite = "cannot-rewrite", Error, "a `rewrite` guard for a harness that cannot change tool input",
+"A `rewrite` guard changes a shell command before it runs (and tells the model what changed).
+Only some harnesses let a hook hand back a changed tool input: Claude Code (`updatedInput`
+with an explicit `allow`), the Claude Agent SDK (the same fields, from a callback), Codex
+(`updatedInput` with `allow`, for shell commands) and Gemini CLI (`tool_input`, which replaces
+the whole argument object). Elsewhere hookc has no channel that changes the call, and running
+the call unchanged or refusing it would both silently differ from the policy, so the build
+stops.
+
+```kdl
+targets \"claude\" \"kimi\"        // Kimi Code hooks cannot change a tool call
+guard \"git-no-pager\" {
+    command \"git\" \"log\"
+    rewrite \"hookc added --no-pager so git does not wait for a pager.\" {
+        replace #\"^git \"# \"git --no-pager \"
+    }
+}
+```
+
+Remove the harness from `targets`, or turn the guard into a `deny` whose reason gives the
+command to run instead (`deny \"Run git --no-pager log instead.\"`), which every harness
+carries.";
+
     MergeFailed = "merge-failed", Error, "an existing harness file could not be merged",
 "hookc merges its hooks into harness files you may also edit. When such a file does not
 parse, or has an unexpected shape where hookc's entries go, hookc leaves it untouched and

@@ -195,3 +195,39 @@ pub fn json_text(value: &impl serde::Serialize) -> String {
     text.push('\n');
     text
 }
+
+/// A JSON value as a JavaScript expression: the one way generated code
+/// carries data. JSON is JavaScript, except that older engines reject U+2028
+/// and U+2029 inside string literals; those are escaped, and so is `<`, which
+/// keeps `</script>` and `<!--` out of the text. The literal of a JSON
+/// *string* is also a Python string literal (JSON's escapes are a subset of
+/// Python's), which is how Python modules get their data: `json.loads(…)`.
+pub fn js_literal(value: &Value) -> String {
+    let json = serde_json::to_string(value).expect("JSON values serialise");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            '<' => out.push_str("\\u003c"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn js_literals_are_json_with_line_separators_and_angles_escaped() {
+        let value = json!({"a": "x\u{2028}y\u{2029}</script>\"\\\n", "n": 10000});
+        let literal = js_literal(&value);
+        assert!(!literal.contains('\u{2028}') && !literal.contains('\u{2029}'));
+        assert!(!literal.contains('<'));
+        let back: Value = serde_json::from_str(&literal).unwrap();
+        assert_eq!(back, value);
+    }
+}

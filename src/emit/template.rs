@@ -37,10 +37,20 @@ const REFUSALS: &[(&str, &str)] = &[
     ("kimi", include_str!("../../templates/kimi/refuse.sh.hbs")),
 ];
 /// Whole files a harness renders itself with [`render_file`] (name, template).
-const FILES: &[(&str, &str)] = &[(
-    "opencode/plugin.js",
-    include_str!("../../templates/opencode/plugin.js.hbs"),
-)];
+const FILES: &[(&str, &str)] = &[
+    (
+        "opencode/plugin.js",
+        include_str!("../../templates/opencode/plugin.js.hbs"),
+    ),
+    (
+        "claude-agent-sdk/hookc_hooks.py",
+        include_str!("../../templates/claude-agent-sdk/hookc_hooks.py.hbs"),
+    ),
+    (
+        "claude-agent-sdk/hookc_hooks.ts",
+        include_str!("../../templates/claude-agent-sdk/hookc_hooks.ts.hbs"),
+    ),
+];
 
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();

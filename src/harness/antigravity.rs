@@ -65,6 +65,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool, Event::Stop],
     honours_ask: &[Event::PreTool],
+    can_rewrite: false,
     options: &[],
     todo: &[
         "install hookc on every machine that runs Antigravity in this repo (or set HOOKC_BIN)",
@@ -289,8 +290,13 @@ impl Harness for Antigravity {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
+        if verdict.decision == Decision::Rewrite {
+            // This harness cannot change a call; `hookc guard` converts
+            // rewrites before answering, and so does this.
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
         match verdict.decision {
-            Decision::Deny | Decision::Block => {
+            Decision::Deny | Decision::Block | Decision::Rewrite => {
                 reply(json!({ "decision": "deny", "reason": verdict.reason() }))
             }
             // A policy `ask` is not to be skipped by an earlier "always allow".
@@ -388,6 +394,7 @@ mod tests {
                 reason: "Do X instead.".into(),
                 message: Some("shown to the user".into()),
             }],
+            rewritten: None,
         };
         for decision in Decision::ALL {
             for event in [Event::PreTool, Event::Stop] {

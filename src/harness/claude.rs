@@ -59,6 +59,7 @@ static PROFILE: Profile = Profile {
         Event::SubagentStop,
     ],
     honours_ask: &[Event::PreTool],
+    can_rewrite: true,
     options: &[OptionSpec {
         name: "on-failure-block",
         kind: OptionKind::Bool,
@@ -105,8 +106,15 @@ impl Harness for Claude {
                     "JSON on stdout decides (on any exit but 2): decision block",
                 )
                 .user(user),
+                // `updatedInput` counts only with an explicit allow.
+                Some("allow") => Outcome::proceeds(
+                    "JSON on stdout decides (on any exit but 2): permissionDecision allow (with updatedInput, the call runs with that input)",
+                )
+                .model(context)
+                .user(user)
+                .runs(j.pointer("/hookSpecificOutput/updatedInput").cloned()),
                 _ => Outcome::proceeds(
-                    "JSON on stdout decides (on any exit but 2): no refusal in it",
+                    "JSON on stdout decides (on any exit but 2): no refusal in it (updatedInput without allow is ignored)",
                 )
                 .model(context)
                 .user(user),
@@ -304,10 +312,21 @@ impl Harness for Claude {
         Ok(call)
     }
 
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.decision == Decision::Rewrite => rewrite_answer(self, payload, v),
+            _ => self.answer(event, verdict),
+        }
+    }
+
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
+        if verdict.decision == Decision::Rewrite {
+            // Only reached without the call's own input (see `answer_call`).
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
         let native = PROFILE.event_name(event).unwrap_or("PreToolUse");
         let reason = verdict.reason();
         let mut out = serde_json::Map::new();
@@ -353,6 +372,35 @@ impl Harness for Claude {
                 exit: 0,
             }
         }
+    }
+}
+
+/// A rewrite in Claude's protocol (the Agent SDK's too): `updatedInput` is
+/// the complete new input and counts only beside `permissionDecision:
+/// "allow"`, so the two always go together; `additionalContext` tells the
+/// model what changed and why. Without the call's input object the answer is
+/// a refusal that names the command to run.
+pub(super) fn rewrite_answer(harness: &dyn Harness, payload: &Value, v: &Verdict) -> Answer {
+    let Some(input) = super::rewritten_input(payload, "/tool_input", v) else {
+        return harness.answer(Event::PreTool, Some(&super::rewrite_as_refusal(v)));
+    };
+    let reason = v.reason();
+    let mut out = json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": reason,
+            "updatedInput": input,
+            "additionalContext": reason,
+        }
+    });
+    if let Some(message) = v.message() {
+        out["systemMessage"] = json!(message);
+    }
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
     }
 }
 

@@ -64,6 +64,7 @@ static PROFILE: Profile = Profile {
         Event::SubagentStop,
     ],
     honours_ask: &[],
+    can_rewrite: true,
     options: &[],
     todo: &[
         "install hookc on every machine that runs Codex in this repo (or set HOOKC_BIN)",
@@ -106,9 +107,22 @@ impl Harness for Codex {
                         None => Outcome::proceeds("a deny without a reason is invalid output: the call proceeds"),
                     };
                 }
-                Outcome::proceeds("exit 0 with JSON and no refusal: the call proceeds")
-                    .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
-                    .user(str_at(&j, "/systemMessage"))
+                let decision = str_at(&j, "/hookSpecificOutput/permissionDecision");
+                let updated = j.pointer("/hookSpecificOutput/updatedInput").cloned();
+                match (decision.as_deref(), updated) {
+                    (Some("allow"), Some(input)) if input.get("command").is_some_and(Value::is_string) => {
+                        Outcome::proceeds("exit 0 with JSON: allow with updatedInput runs the call with that input")
+                            .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
+                            .user(str_at(&j, "/systemMessage"))
+                            .runs(Some(input))
+                    }
+                    (Some(_), _) | (None, Some(_)) => Outcome::proceeds(
+                        "allow without updatedInput, ask, or updatedInput without allow is unsupported output: a failed hook, the call proceeds unchanged",
+                    ),
+                    (None, None) => Outcome::proceeds("exit 0 with JSON and no refusal: the call proceeds")
+                        .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
+                        .user(str_at(&j, "/systemMessage")),
+                }
             }
             Some(n) => Outcome::proceeds("exit 1 (or any code but 0 and 2) is a failed hook, JSON not read: the call proceeds")
                 .user(Some(format!("hook exited with code {n}"))),
@@ -329,14 +343,46 @@ impl Harness for Codex {
         Ok(call)
     }
 
+    /// A rewrite: Codex applies `updatedInput` (whose `command` must be a
+    /// string) only beside `permissionDecision: "allow"`, and rejects either
+    /// alone; `additionalContext` tells the model what changed and why.
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        let Some(v) = verdict.filter(|v| v.decision == Decision::Rewrite) else {
+            return self.answer(event, verdict);
+        };
+        let Some(input) = super::rewritten_input(payload, "/tool_input", v) else {
+            return self.answer(event, Some(&super::rewrite_as_refusal(v)));
+        };
+        let mut out = json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "updatedInput": input,
+                "additionalContext": nonempty(v.reason()),
+            }
+        });
+        if let Some(message) = v.message() {
+            out["systemMessage"] = json!(message);
+        }
+        Answer {
+            stdout: format!("{out}\n"),
+            stderr: String::new(),
+            exit: 0,
+        }
+    }
+
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
+        if verdict.decision == Decision::Rewrite {
+            // Only reached without the call's own input (see `answer_call`).
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
         let native = PROFILE.event_name(event).unwrap_or("PreToolUse");
         let reason = nonempty(verdict.reason());
         match verdict.decision {
-            Decision::Deny | Decision::Block => refuse(reason),
+            Decision::Deny | Decision::Block | Decision::Rewrite => refuse(reason),
             Decision::Ask => refuse(format!(
                 "This call needs the user's confirmation, and Codex hooks cannot ask for it, so it was refused. Ask the user; if they agree, they can run it themselves. The rule: {reason}"
             )),

@@ -67,6 +67,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool, Event::Stop, Event::SubagentStop],
     honours_ask: &[Event::PreTool],
+    can_rewrite: false,
     options: &[],
     todo: &[
         "install hookc on every machine that runs Copilot CLI in this repo (or set HOOKC_BIN)",
@@ -333,6 +334,11 @@ impl Harness for Copilot {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
+        if verdict.decision == Decision::Rewrite {
+            // This harness cannot change a call; `hookc guard` converts
+            // rewrites before answering, and so does this.
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
         let reason = verdict.reason();
         let (out, exit) = match (event, verdict.decision) {
             (_, Decision::Context) | (Event::PostTool, _) => {

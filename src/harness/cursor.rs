@@ -84,6 +84,7 @@ static PROFILE: Profile = Profile {
     ],
     // For shell commands only: see `warn_degraded`.
     honours_ask: &[Event::PreTool],
+    can_rewrite: false,
     options: &[OptionSpec {
         name: "loop-limit",
         kind: OptionKind::Count,
@@ -398,6 +399,12 @@ impl Harness for Cursor {
 /// exit 2 as a refusal too, but would show its stdout, the raw JSON, as the
 /// message.
 fn answer(event: Event, native: Option<&str>, verdict: Option<&Verdict>) -> Answer {
+    if let Some(v) = verdict
+        && v.decision == Decision::Rewrite
+    {
+        // Cursor cannot change a call: refuse and name the command to run.
+        return answer(event, native, Some(&super::rewrite_as_refusal(v)));
+    }
     let reason = verdict.map(Verdict::reason).unwrap_or_default();
     let reason = if reason.trim().is_empty() {
         "The project's hookc policy refused this call.".to_owned()

@@ -60,6 +60,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool, Event::PostTool, Event::Prompt, Event::Stop],
     honours_ask: &[Event::PreTool],
+    can_rewrite: true,
     options: &[],
     todo: &[
         "install hookc on every machine that runs Gemini CLI in this repo (or set HOOKC_BIN)",
@@ -106,10 +107,11 @@ impl Harness for Gemini {
                     "JSON output is the result, whatever the exit code: decision ask",
                 ),
                 _ => Outcome::proceeds(
-                    "JSON output is the result, whatever the exit code: no refusal",
+                    "JSON output is the result, whatever the exit code: no refusal (a hookSpecificOutput.tool_input replaces the tool's arguments)",
                 )
                 .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
-                .user(user),
+                .user(user)
+                .runs(j.pointer("/hookSpecificOutput/tool_input").cloned()),
             };
         }
         match o.exit {
@@ -188,6 +190,19 @@ impl Harness for Gemini {
                 "Gemini CLI reads no added context before a tool runs; the call goes ahead without it",
             )
         });
+        for guard in policy
+            .guards
+            .iter()
+            .filter(|g| g.decision == Decision::Rewrite)
+        {
+            cx.unsupported(
+                guard,
+                HarnessId::Gemini,
+                "Gemini CLI reads no added context before a tool runs".to_owned(),
+                "the command runs rewritten, but the model may not read the guard's note"
+                    .to_owned(),
+            );
+        }
         warn_long_mcp_names(policy, cx);
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
         for &(event, native) in PROFILE.events {
@@ -291,15 +306,50 @@ impl Harness for Gemini {
         Ok(call)
     }
 
+    /// A rewrite: Gemini rebuilds the tool from `hookSpecificOutput.tool_input`
+    /// alone (keys left out are dropped), so it is the complete argument
+    /// object; the decision is an explicit allow, and the note goes to
+    /// `additionalContext` and `reason`.
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        let Some(v) = verdict.filter(|v| v.decision == Decision::Rewrite) else {
+            return self.answer(event, verdict);
+        };
+        let Some(input) = super::rewritten_input(payload, "/tool_input", v) else {
+            return self.answer(event, Some(&super::rewrite_as_refusal(v)));
+        };
+        let reason = v.reason();
+        let mut out = json!({
+            "decision": "allow",
+            "reason": reason,
+            "hookSpecificOutput": {
+                "hookEventName": "BeforeTool",
+                "tool_input": input,
+                "additionalContext": reason,
+            }
+        });
+        if let Some(message) = v.message() {
+            out["systemMessage"] = json!(message);
+        }
+        Answer {
+            stdout: format!("{out}\n"),
+            stderr: String::new(),
+            exit: 0,
+        }
+    }
+
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
+        if verdict.decision == Decision::Rewrite {
+            // Only reached without the call's own input (see `answer_call`).
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
         let native = PROFILE.event_name(event).unwrap_or("BeforeTool");
         let reason = verdict.reason();
         let mut out = serde_json::Map::new();
         match verdict.decision {
-            Decision::Deny | Decision::Block => {
+            Decision::Deny | Decision::Block | Decision::Rewrite => {
                 out.insert("decision".into(), json!("deny"));
                 out.insert("reason".into(), json!(reason));
             }
@@ -432,6 +482,7 @@ mod tests {
                 reason: "Do X instead.".into(),
                 message: None,
             }],
+            rewritten: None,
         };
         for decision in Decision::ALL {
             let answer = Gemini.answer(Event::PreTool, Some(&verdict(*decision)));

@@ -73,6 +73,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool, Event::Prompt, Event::Stop],
     honours_ask: &[],
+    can_rewrite: false,
     options: &[],
     todo: &[
         "Kimi Code reads hooks only from ~/.kimi-code/config.toml ($KIMI_CODE_HOME): run `hookc build --user` once per machine to install them (backup kept as config.toml.hookc-backup), then restart kimi",
@@ -265,6 +266,11 @@ impl Harness for Kimi {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
+        if verdict.decision == Decision::Rewrite {
+            // This harness cannot change a call; `hookc guard` converts
+            // rewrites before answering, and so does this.
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
         let reason = verdict.reason();
         let refuse = |text: String| Answer {
             stdout: String::new(),

@@ -4,6 +4,7 @@
 //! outside this module knows a harness's event names, tool names, file
 //! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
 
+mod agent_sdk;
 mod antigravity;
 mod claude;
 mod codex;
@@ -24,6 +25,7 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
 use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
+pub use agent_sdk::AgentSdk;
 pub use antigravity::Antigravity;
 pub use claude::Claude;
 pub use codex::Codex;
@@ -146,6 +148,9 @@ pub struct Profile {
     pub can_block: &'static [Event],
     /// Events on which the harness honours `ask`.
     pub honours_ask: &'static [Event],
+    /// Whether a pre-tool hook can hand back a changed shell command
+    /// (`rewrite`), paired with whatever the harness needs to apply it.
+    pub can_rewrite: bool,
     /// Options accepted in `harness "<id>" { … }`.
     pub options: &'static [OptionSpec],
     /// What the user must still do after a build, in one line each.
@@ -207,6 +212,7 @@ static ALL: &[&dyn Harness] = &[
     &Antigravity,
     &Kimi,
     &Opencode,
+    &AgentSdk,
 ];
 
 /// Every harness this hookc can emit for, in a fixed order.
@@ -216,6 +222,38 @@ pub fn all() -> &'static [&'static dyn Harness] {
 
 pub fn get(id: HarnessId) -> Option<&'static dyn Harness> {
     ALL.iter().copied().find(|h| h.id() == id)
+}
+
+/// A rewrite as a refusal that gives the command to run instead: the answer
+/// of a harness that cannot change a call (it meets a rewrite only when it
+/// runs another harness's hooks), and of any harness when the call's own
+/// input is not at hand to rewrite.
+pub fn rewrite_as_refusal(verdict: &Verdict) -> Verdict {
+    let command = verdict.rewritten.as_deref().unwrap_or("(unknown)");
+    Verdict {
+        decision: crate::ir::Decision::Deny,
+        hits: vec![crate::eval::Hit {
+            guard: verdict.guard_names().join(","),
+            decision: crate::ir::Decision::Deny,
+            reason: format!(
+                "The project's policy runs this command in a changed form that hookc cannot hand to this harness. Run this instead: {command}\nWhy: {}",
+                verdict.reason()
+            ),
+            message: verdict.message(),
+        }],
+        rewritten: None,
+    }
+}
+
+/// The complete tool input a rewrite hands back: the call's own input object
+/// (at `pointer` in the payload) with its `command` replaced. Harnesses that
+/// take this object replace the whole input with it, so every other key is
+/// kept. `None` when the payload has no such object or the verdict no command.
+pub fn rewritten_input(payload: &Value, pointer: &str, verdict: &Verdict) -> Option<Value> {
+    let mut input = payload.pointer(pointer)?.as_object()?.clone();
+    let command = verdict.rewritten.as_ref()?;
+    input.insert("command".to_owned(), Value::String(command.clone()));
+    Some(Value::Object(input))
 }
 
 /// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).

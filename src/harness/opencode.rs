@@ -32,7 +32,7 @@ use super::payload::ToolCall;
 
 use super::common;
 use super::{Answer, Harness, Profile, string_at};
-use crate::emit::{EmitCx, header, render_file};
+use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
@@ -53,6 +53,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool],
     honours_ask: &[],
+    can_rewrite: false,
     options: &[],
     todo: &[
         "install hookc on every machine that runs OpenCode in this repo (or set HOOKC_BIN), then restart OpenCode to load .opencode/plugin/hookc.js",
@@ -226,6 +227,8 @@ impl Harness for Opencode {
         };
         let reason = match verdict.decision {
             Decision::Deny | Decision::Block => verdict.reason(),
+            // OpenCode cannot change a call: refuse and name the command to run.
+            Decision::Rewrite => super::rewrite_as_refusal(verdict).reason(),
             Decision::Ask => format!(
                 "{}\n(The policy wants the user to confirm this call, and OpenCode cannot ask from a plugin, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
                 verdict.reason()
@@ -264,23 +267,6 @@ fn plugin(policy: &Policy) -> String {
     )
 }
 
-/// A JSON value as a JavaScript expression. JSON is JavaScript, except that
-/// older engines reject U+2028 and U+2029 inside string literals; those are
-/// escaped, and so is `<`, which keeps `</script>` and `<!--` out of the text.
-pub fn js_literal(value: &Value) -> String {
-    let json = serde_json::to_string(value).expect("JSON values serialise");
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            '<' => out.push_str("\\u003c"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The files an `apply_patch` call touches: the paths after `*** Add File:`,
 /// `*** Update File:`, `*** Delete File:` and `*** Move to:`.
 fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
@@ -314,16 +300,6 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn js_literals_are_json_with_line_separators_and_angles_escaped() {
-        let value = json!({"a": "x\u{2028}y\u{2029}</script>\"\\\n", "n": 10000});
-        let literal = js_literal(&value);
-        assert!(!literal.contains('\u{2028}') && !literal.contains('\u{2029}'));
-        assert!(!literal.contains('<'));
-        let back: Value = serde_json::from_str(&literal).unwrap();
-        assert_eq!(back, value);
-    }
 
     #[test]
     fn patch_paths_are_found() {

@@ -28,6 +28,10 @@ pub struct Outcome {
     pub user_sees: Option<String>,
     /// The harness rule that decided.
     pub rule: &'static str,
+    /// The tool input the harness runs instead of the model's, when a hook
+    /// rewrote the call and the harness applies it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<Value>,
 }
 
 impl Outcome {
@@ -38,6 +42,7 @@ impl Outcome {
             model_reads: None,
             user_sees: None,
             rule,
+            runs: None,
         }
     }
 
@@ -48,6 +53,7 @@ impl Outcome {
             model_reads,
             user_sees: None,
             rule,
+            runs: None,
         }
     }
 
@@ -58,11 +64,18 @@ impl Outcome {
             model_reads: None,
             user_sees: reason,
             rule,
+            runs: None,
         }
     }
 
     pub fn model(mut self, text: Option<String>) -> Outcome {
         self.model_reads = text.filter(|t| !t.is_empty());
+        self
+    }
+
+    /// The call runs with this input instead of the model's.
+    pub fn runs(mut self, input: Option<Value>) -> Outcome {
+        self.runs = input.filter(Value::is_object);
         self
     }
 

@@ -13,7 +13,7 @@ use crate::eval;
 use crate::harness::{self, OptionKind};
 use crate::ir::{
     Decision, Event, Example, ExampleCall, Expectation, FORMAT, Guard, HarnessId, Policy,
-    Prefilter, Tool, ToolKind,
+    Prefilter, Replace, Tool, ToolKind,
 };
 use crate::paths::PathSet;
 use crate::shell::{CommandPattern, FlagGroup};
@@ -79,6 +79,7 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
         }
     }
 
+    check_rewrites(&mut cx, ast, &targets);
     if cx.diags.has_errors() {
         return None;
     }
@@ -373,6 +374,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
     };
 
     let (decision, reason) = resolve_decision(cx, decl, event)?;
+    let rewrite = resolve_rewrite(cx, decl, &tools, decision);
     let message = decl.message.as_ref().map(|m| m.value.clone());
     let allow_degraded = decl
         .allow_degraded
@@ -407,6 +409,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         decision,
         reason,
         message,
+        rewrite,
         run,
         prefilter,
         examples: Vec::new(),
@@ -515,6 +518,100 @@ fn resolve_command(cx: &mut Cx, decl: &ast::CommandDecl) -> Option<CommandPatter
     }
 }
 
+/// A `rewrite` guard needs every target to be able to change a tool call.
+fn check_rewrites(cx: &mut Cx, ast: &ast::Policy, targets: &[HarnessId]) {
+    let cannot: Vec<HarnessId> = targets
+        .iter()
+        .copied()
+        .filter(|id| harness::get(*id).is_some_and(|h| !h.profile().can_rewrite))
+        .collect();
+    if cannot.is_empty() {
+        return;
+    }
+    let can: Vec<String> = harness::all()
+        .iter()
+        .filter(|h| h.profile().can_rewrite)
+        .map(|h| format!("`{}`", h.id()))
+        .collect();
+    for decl in &ast.guards {
+        let Some(rewrite) = decl.decisions.iter().find(|d| d.kind.value == "rewrite") else {
+            continue;
+        };
+        let names: Vec<String> = cannot.iter().map(|id| format!("`{id}`")).collect();
+        cx.error(
+            Code::CannotRewrite,
+            format!(
+                "guard `{}` rewrites tool input, which {} cannot do",
+                decl.name.value,
+                names.join(", ")
+            ),
+            rewrite.kind.span,
+            "needs a harness that can change a tool call",
+            format!(
+                "remove {} from `targets` (hookc rewrites for {}), or make this a `deny` whose reason gives the command to run instead",
+                names.join(", "),
+                can.join(", ")
+            ),
+        );
+    }
+}
+
+/// The edits of a `rewrite` guard: checked regexes, on shell calls only.
+fn resolve_rewrite(
+    cx: &mut Cx,
+    decl: &ast::GuardDecl,
+    tools: &[Tool],
+    decision: Decision,
+) -> Vec<Replace> {
+    let Some(first) = decl.decisions.first() else {
+        return Vec::new();
+    };
+    if decision != Decision::Rewrite {
+        return Vec::new();
+    }
+    let shell = Tool::Known {
+        tool: ToolKind::Shell,
+    };
+    if tools.iter().any(|t| *t != shell) || tools.is_empty() {
+        cx.error(
+            Code::ConditionNeedsTool,
+            format!(
+                "guard `{}` rewrites, but not only shell calls",
+                decl.name.value
+            ),
+            first.kind.span,
+            "`rewrite` edits the shell command line",
+            "give the guard `tool \"shell\"` (or a `command` pattern) and no other tool",
+        );
+    }
+    if first.replaces.is_empty() {
+        cx.error(
+            Code::MissingValue,
+            "`rewrite` needs at least one `replace`".to_owned(),
+            first.kind.span,
+            "no edit",
+            "say what changes, e.g. `rewrite \"…\" { replace #\"^git \"# \"git --no-pager \" }`",
+        );
+    }
+    let mut out = Vec::new();
+    for r in &first.replaces {
+        match regex::check(&r.pattern.pattern.value) {
+            Ok(()) => out.push(Replace {
+                pattern: r.pattern.pattern.value.clone(),
+                with: r.with.value.clone(),
+            }),
+            Err(error) => cx.error(
+                Code::InvalidRegex,
+                format!("invalid regex: {}", error.message),
+                regex::error_span(&error, r.pattern.pattern.span, r.pattern.inner),
+                &error.message,
+                "write the regex as a raw string (`#\"…\"#`) in Rust regex syntax",
+            ),
+        }
+    }
+    out
+}
+
 fn resolve_decision(
     cx: &mut Cx,
     decl: &ast::GuardDecl,
@@ -526,7 +623,7 @@ fn resolve_decision(
             format!("guard `{}` does not say what to do", decl.name.value),
             decl.name.span,
             "no decision",
-            "add one of `deny \"…\"`, `ask \"…\"`, `allow`, `context \"…\"` (or `block \"…\"` on stop events)",
+            "add one of `deny \"…\"`, `ask \"…\"`, `allow`, `context \"…\"`, `rewrite \"…\" { replace … }` (or `block \"…\"` on stop events)",
         );
         return None;
     };
@@ -573,7 +670,10 @@ fn resolve_decision(
             "the model reads this",
             format!("write what to do instead, e.g. `{decision} \"Push to a new branch and open a pull request instead.\"`"),
         );
-    } else if decision != Decision::Context && !reason.is_empty() && only_complains(&reason) {
+    } else if !matches!(decision, Decision::Context | Decision::Rewrite)
+        && !reason.is_empty()
+        && only_complains(&reason)
+    {
         cx.diags.push(
             Diagnostic::new(Code::ComplainingReason, "this reason says no, but not what to do instead")
                 .severity(Severity::Warning)
@@ -590,6 +690,7 @@ fn allowed_decisions(event: Event) -> &'static [Decision] {
         Event::PreTool => &[
             Decision::Deny,
             Decision::Ask,
+            Decision::Rewrite,
             Decision::Allow,
             Decision::Context,
         ],

@@ -155,6 +155,15 @@ fn evaluate(
         )
         .map(Some)
     })?;
+    // A harness that cannot change a call (met here only when it runs
+    // another harness's hooks) refuses and names the command to run instead.
+    let verdict = verdict.map(|v| {
+        if v.decision == crate::ir::Decision::Rewrite && !harness.profile().can_rewrite {
+            harness::rewrite_as_refusal(&v)
+        } else {
+            v
+        }
+    });
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())

@@ -9,7 +9,7 @@ use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
 use crate::ast::{
     CommandDecl, DecisionDecl, ExampleDecl, GuardDecl, HarnessBlock, HarnessOption, Policy,
-    RegexDecl, Scalar, Text, ToolDecl,
+    RegexDecl, ReplaceDecl, Scalar, Text, ToolDecl,
 };
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
 use crate::source::{SourceFile, Span, Spanned};
@@ -28,6 +28,7 @@ const GUARD_CHILDREN: &[&str] = &[
     "allow",
     "context",
     "block",
+    "rewrite",
     "message",
     "run",
     "example",
@@ -225,7 +226,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
                     guard.allow_degraded.extend(values);
                 }
             }
-            "deny" | "ask" | "allow" | "context" | "block" => {
+            "deny" | "ask" | "allow" | "context" | "block" | "rewrite" => {
                 let mut r = cx.reader(child);
                 let reason = if r.has_arg() {
                     r.string(cx, "a reason")
@@ -233,10 +234,16 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
                     None
                 };
                 r.finish(cx, &[]);
-                cx.no_children(child);
+                let replaces = if child_name == "rewrite" {
+                    decode_replaces(cx, child)
+                } else {
+                    cx.no_children(child);
+                    Vec::new()
+                };
                 guard.decisions.push(DecisionDecl {
                     kind: ident(child),
                     reason,
+                    replaces,
                 });
             }
             "example" => guard.examples.push(decode_example(cx, child)),
@@ -244,6 +251,39 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         }
     }
     Some(guard)
+}
+
+/// The `replace` children of a `rewrite` node.
+fn decode_replaces(cx: &mut Cx, node: &KdlNode) -> Vec<ReplaceDecl> {
+    let mut out = Vec::new();
+    for child in children(node) {
+        if child.name().value() != "replace" {
+            cx.unknown_node(child, &["replace"], "inside `rewrite`");
+            continue;
+        }
+        let mut r = cx.reader(child);
+        let entries: Vec<&KdlEntry> = r.remaining_args();
+        r.finish(cx, &[]);
+        cx.no_children(child);
+        let [pattern, with] = entries.as_slice() else {
+            cx.missing(
+                child,
+                "a regex and its replacement, e.g. `replace #\"^git \"# \"git --no-pager \"`",
+            );
+            continue;
+        };
+        let inner = raw_string_start(cx.file, pattern);
+        let pattern = cx.string_entry(pattern, "a regex");
+        let with = cx.string_entry(with, "the replacement text");
+        if let (Some(pattern), Some(with)) = (pattern, with) {
+            out.push(ReplaceDecl {
+                span: span(child),
+                pattern: RegexDecl { pattern, inner },
+                with,
+            });
+        }
+    }
+    out
 }
 
 fn decode_command(cx: &mut Cx, node: &KdlNode) -> CommandDecl {

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod agent_sdk;
 mod book;
 mod build;
 mod console;
@@ -26,3 +27,4 @@ mod shim;
 mod simulate;
 mod test_cmd;
 mod ui;
+mod verdicts;

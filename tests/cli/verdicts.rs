@@ -1,0 +1,480 @@
+//! One answer for many guards, and rewrites, through every harness's own
+//! channel: the generated shim runs as a process on the harness's payload,
+//! and the harness's decoding of its output (`Harness::outcome`, the same
+//! one `hookc simulate` and `hookc test` use) says what the model reads.
+
+use std::path::Path;
+
+use hookc::harness::{self, Observation, Outcome};
+use hookc::ir::{Event, HarnessId, ToolKind};
+use serde_json::{Value, json};
+
+use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
+
+/// Every target, the Claude Agent SDK included.
+const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "claude-agent-sdk""#;
+
+const LEVELS: &str = r#"
+guard "no-force-push" {
+    command "git" "push" { flag "--force"; }
+    deny "Do not force-push; push a new branch instead."
+}
+guard "no-hard-reset" {
+    command "git" "reset" { flag "--hard"; }
+    deny "Do not run git reset --hard; use git stash instead."
+}
+guard "ask-deploy" {
+    command "deploy"
+    ask "Deploying needs the user's go-ahead; ask them first."
+    allow-degraded "codex" "kimi" "opencode" "cursor"
+}
+guard "allow-make" {
+    command "make"
+    allow
+    allow-degraded "codex"
+}
+guard "note-npm" {
+    command "npm"
+    context "Note: use npm ci with the lockfile instead of npm install."
+    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor"
+}
+"#;
+
+fn project(policy: &str) -> Project {
+    let p = Project::new();
+    p.write("policy.kdl", policy);
+    p.build();
+    p
+}
+
+/// The pre-tool payload a harness sends for a shell command, with extra
+/// keys in the tool input where the harness has an input object.
+fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
+    let root_s = root.to_string_lossy();
+    let h = harness::get(id).unwrap();
+    let native = h.profile().tool_names(ToolKind::Shell)[0];
+    let claude_like = |event: &str| {
+        json!({
+            "session_id": "s1",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": root_s,
+            "hook_event_name": event,
+            "tool_name": native,
+            "tool_input": { "command": command, "description": "list the history", "timeout": 60000 },
+            "tool_use_id": "toolu_1"
+        })
+    };
+    match id {
+        HarnessId::Claude | HarnessId::ClaudeAgentSdk | HarnessId::Kimi => {
+            claude_like("PreToolUse")
+        }
+        HarnessId::Gemini => claude_like("BeforeTool"),
+        HarnessId::Codex => json!({
+            "session_id": "s1",
+            "turn_id": "t1",
+            "transcript_path": "/tmp/rollout.jsonl",
+            "cwd": root_s,
+            "hook_event_name": "PreToolUse",
+            "model": "gpt-5",
+            "permission_mode": "default",
+            "tool_name": native,
+            "tool_input": { "command": command },
+            "tool_use_id": "call_1"
+        }),
+        HarnessId::Copilot => json!({
+            "sessionId": "s1",
+            "timestamp": 1_795_993_739_553_u64,
+            "cwd": root_s,
+            "toolName": native,
+            "toolArgs": json!({ "command": command, "description": "run" }).to_string()
+        }),
+        HarnessId::Cursor => json!({
+            "conversation_id": "c1",
+            "generation_id": "g1",
+            "model": "default",
+            "session_id": "c1",
+            "cursor_version": "1.0.0",
+            "workspace_roots": [root_s],
+            "user_email": null,
+            "transcript_path": null,
+            "hook_event_name": "beforeShellExecution",
+            "command": command,
+            "cwd": "",
+            "sandbox": false
+        }),
+        HarnessId::Antigravity => json!({
+            "conversationId": "c-1",
+            "workspacePaths": [root_s],
+            "transcriptPath": "/tmp/t.jsonl",
+            "artifactDirectoryPath": "/tmp/brain",
+            "modelName": "gemini-3-pro",
+            "stepIdx": 1,
+            "toolCall": { "name": native, "args": { "CommandLine": command, "Cwd": root_s } }
+        }),
+        HarnessId::Opencode => json!({
+            "tool": native,
+            "sessionID": "s1",
+            "callID": "c1",
+            "args": { "command": command, "description": "run" },
+            "cwd": root_s,
+            "root": root_s
+        }),
+    }
+}
+
+/// Run the harness's generated shim (`hookc guard` itself for OpenCode and
+/// the Agent SDK, whose plugin and callbacks pass hookc's answer on and are
+/// run in their own tests) on `payload`; what it printed, and what the
+/// harness makes of it.
+fn answer(p: &Project, id: HarnessId, payload: &Value) -> (Observation, Outcome) {
+    let shim = p.path(&format!(".hookc/{}/pre-tool.sh", id.word()));
+    let r = if shim.is_file() {
+        sh_c(
+            &format!("'{}'", shim.display()),
+            p.dir.path(),
+            &path_with_hookc(),
+            &[],
+            &payload.to_string(),
+        )
+    } else {
+        run(
+            std::process::Command::new(HOOKC)
+                .args([
+                    "guard",
+                    "--harness",
+                    id.word(),
+                    "--event",
+                    "pre-tool",
+                    "--policy",
+                ])
+                .arg(p.path(".hookc/policy.json"))
+                .current_dir(p.dir.path())
+                .env_remove("HOOKC_DEBUG"),
+            Some(payload.to_string().as_bytes()),
+        )
+    };
+    let obs = Observation {
+        exit: Some(r.status),
+        stdout: r.stdout,
+        stderr: r.stderr,
+        timed_out: false,
+    };
+    let outcome = harness::get(id).unwrap().outcome(Event::PreTool, &obs);
+    (obs, outcome)
+}
+
+fn said(o: &Outcome) -> String {
+    format!(
+        "{}\n{}",
+        o.model_reads.as_deref().unwrap_or(""),
+        o.user_sees.as_deref().unwrap_or("")
+    )
+}
+
+#[test]
+fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness() {
+    let p = project(&format!("{ALL}\n{LEVELS}"));
+    for h in harness::all() {
+        let payload = shell_payload(h.id(), "git push --force && git reset --hard", p.dir.path());
+        let (obs, o) = answer(&p, h.id(), &payload);
+        assert!(!o.proceeds && !o.asks, "{}: {o:?} from {obs:?}", h.id());
+        let model = o.model_reads.clone().unwrap_or_default();
+        let first = model.find("1. Do not force-push; push a new branch instead.");
+        let second = model.find("2. Do not run git reset --hard; use git stash instead.");
+        assert!(
+            matches!((first, second), (Some(a), Some(b)) if a < b),
+            "{}: the model reads {model:?}",
+            h.id()
+        );
+    }
+}
+
+#[test]
+fn deny_beats_ask_beats_allow_beats_context_in_every_harness() {
+    let p = project(&format!("{ALL}\n{LEVELS}"));
+    let note = "Note: use npm ci";
+    let ask = "Deploying needs the user's go-ahead";
+    for h in harness::all() {
+        let id = h.id();
+        let decide = |command: &str| answer(&p, id, &shell_payload(id, command, p.dir.path())).1;
+
+        // deny over ask, allow and context: only the refusal is read.
+        let o = decide("deploy && make && npm ci && git push --force");
+        assert!(!o.proceeds && !o.asks, "{id}: {o:?}");
+        let text = said(&o);
+        assert!(text.contains("Do not force-push"), "{id}: {text}");
+        assert!(
+            !text.contains(ask) && !text.contains(note) && !text.contains("1. "),
+            "{id}: {text}"
+        );
+
+        // ask over allow and context: asked where the harness can ask,
+        // refused (telling the model to ask) where it cannot.
+        let o = decide("deploy && make && npm ci");
+        assert!(!o.proceeds, "{id}: {o:?}");
+        assert_eq!(
+            o.asks,
+            h.profile().honours_ask.contains(&Event::PreTool),
+            "{id}: {o:?}"
+        );
+        let text = said(&o);
+        assert!(text.contains(ask) && !text.contains(note), "{id}: {text}");
+
+        // allow over context: the call goes ahead and the note is dropped.
+        let o = decide("make && npm ci");
+        assert!(o.proceeds, "{id}: {o:?}");
+        assert!(!said(&o).contains(note), "{id}: {o:?}");
+
+        // context alone: the call goes ahead; where the harness passes
+        // context before a tool runs, the model reads it.
+        let o = decide("npm ci");
+        assert!(o.proceeds, "{id}: {o:?}");
+        let reads_context = matches!(
+            id,
+            HarnessId::Claude | HarnessId::ClaudeAgentSdk | HarnessId::Codex
+        );
+        if reads_context {
+            assert!(
+                o.model_reads.as_deref().is_some_and(|m| m.contains(note)),
+                "{id}: {o:?}"
+            );
+        }
+    }
+}
+
+const REWRITES: &str = r##"
+targets "claude" "codex" "gemini" "claude-agent-sdk"
+guard "git-no-pager" {
+    command "git" "log"
+    rewrite "hookc ran this with --no-pager so git did not wait for a pager; the output is the same." {
+        replace #"^git "# "git --no-pager "
+    }
+    example "git log --oneline" expect="rewrite"
+    example "git status" expect="pass"
+}
+guard "quiet-npm" {
+    command "npm" "install"
+    rewrite "hookc added --no-audit --no-fund to keep npm's output short." {
+        replace #"\bnpm install\b"# "npm install --no-audit --no-fund"
+    }
+}
+guard "pull-is-push" {
+    command "git" "pull"
+    rewrite "A careless rewrite: the policy must still refuse what it produces." {
+        replace #"pull"# "push --force"
+    }
+}
+guard "no-force-push" {
+    command "git" "push" { flag "--force"; }
+    deny "Do not force-push; push a new branch instead."
+}
+guard "ask-deploy" {
+    command "deploy"
+    ask "Deploying needs the user's go-ahead; ask them first."
+    allow-degraded "codex"
+}
+guard "allow-make" {
+    command "make"
+    allow
+    allow-degraded "codex"
+}
+"##;
+
+/// The harnesses that can rewrite, and where their answer carries the input.
+const REWRITERS: &[(HarnessId, &str)] = &[
+    (HarnessId::Claude, "/hookSpecificOutput/updatedInput"),
+    (
+        HarnessId::ClaudeAgentSdk,
+        "/hookSpecificOutput/updatedInput",
+    ),
+    (HarnessId::Codex, "/hookSpecificOutput/updatedInput"),
+    (HarnessId::Gemini, "/hookSpecificOutput/tool_input"),
+];
+
+#[test]
+fn the_harnesses_that_can_rewrite_are_the_ones_hookc_rewrites_for() {
+    let can: Vec<HarnessId> = harness::all()
+        .iter()
+        .filter(|h| h.profile().can_rewrite)
+        .map(|h| h.id())
+        .collect();
+    let mut listed: Vec<HarnessId> = REWRITERS.iter().map(|(id, _)| *id).collect();
+    listed.sort();
+    let mut can_sorted = can.clone();
+    can_sorted.sort();
+    assert_eq!(can_sorted, listed);
+}
+
+#[test]
+fn a_rewrite_hands_back_the_complete_input_with_an_explicit_allow_and_tells_the_model() {
+    let p = project(REWRITES);
+    for (id, pointer) in REWRITERS {
+        let payload = shell_payload(*id, "git log --oneline", p.dir.path());
+        let (obs, o) = answer(&p, *id, &payload);
+        assert_eq!(obs.exit, Some(0), "{id}: {obs:?}");
+        let out: Value = serde_json::from_str(&obs.stdout).unwrap();
+        // The complete input: the command changed, every other key kept.
+        let mut expected = payload["tool_input"].clone();
+        expected["command"] = json!("git --no-pager log --oneline");
+        assert_eq!(out.pointer(pointer), Some(&expected), "{id}: {out}");
+        assert!(o.proceeds, "{id}: {o:?}");
+        assert_eq!(o.runs.as_ref(), Some(&expected), "{id}: {o:?}");
+        // The input always goes with an explicit allow.
+        let decision = out
+            .pointer("/hookSpecificOutput/permissionDecision")
+            .or_else(|| out.get("decision"));
+        assert_eq!(decision, Some(&json!("allow")), "{id}: {out}");
+        assert!(
+            out.pointer("/hookSpecificOutput/additionalContext")
+                .and_then(Value::as_str)
+                .is_some_and(|c| c.contains("--no-pager")),
+            "{id}: {out}"
+        );
+        if *id != HarnessId::Gemini {
+            // Gemini reads no added context before a tool runs.
+            assert!(
+                o.model_reads
+                    .as_deref()
+                    .is_some_and(|m| m.contains("--no-pager")),
+                "{id}: {o:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_updated_input_without_allow_is_ignored_which_is_why_hookc_always_pairs_them() {
+    let p = project(REWRITES);
+    for (id, _) in REWRITERS.iter().filter(|(id, _)| *id != HarnessId::Gemini) {
+        let payload = shell_payload(*id, "git log --oneline", p.dir.path());
+        let (obs, o) = answer(&p, *id, &payload);
+        assert!(o.runs.is_some(), "{id}: {o:?}");
+        // The trap: the same answer without `permissionDecision: "allow"`.
+        let mut out: Value = serde_json::from_str(&obs.stdout).unwrap();
+        out["hookSpecificOutput"]
+            .as_object_mut()
+            .unwrap()
+            .remove("permissionDecision");
+        let trapped = Observation {
+            stdout: format!("{out}\n"),
+            ..obs
+        };
+        let o = harness::get(*id).unwrap().outcome(Event::PreTool, &trapped);
+        assert!(o.proceeds, "{id}: {o:?}");
+        assert_eq!(
+            o.runs, None,
+            "{id}: the rewrite should be lost without allow"
+        );
+    }
+}
+
+#[test]
+fn rewrites_apply_in_order_below_deny_and_ask_and_above_allow() {
+    let p = project(REWRITES);
+    for (id, pointer) in REWRITERS {
+        let decide = |command: &str| {
+            let (obs, o) = answer(&p, *id, &shell_payload(*id, command, p.dir.path()));
+            (
+                serde_json::from_str::<Value>(&obs.stdout).unwrap_or(Value::Null),
+                o,
+            )
+        };
+
+        let (out, o) = decide("git log -1 && npm install");
+        assert_eq!(
+            out.pointer(pointer).and_then(|i| i.get("command")),
+            Some(&json!(
+                "git --no-pager log -1 && npm install --no-audit --no-fund"
+            )),
+            "{id}: {out}"
+        );
+        let note = o.model_reads.clone().unwrap_or_default();
+        if *id != HarnessId::Gemini {
+            assert!(
+                note.contains("1. hookc ran this") && note.contains("2. hookc added"),
+                "{id}: {note}"
+            );
+        }
+
+        // A deny on the same call wins.
+        let (_, o) = decide("git log && git push --force");
+        assert!(!o.proceeds && o.runs.is_none(), "{id}: {o:?}");
+
+        // ask beats rewrite: the user is asked about the command as written.
+        let (_, o) = decide("git log && deploy");
+        assert!(!o.proceeds && o.runs.is_none(), "{id}: {o:?}");
+        assert!(said(&o).contains("go-ahead"), "{id}: {o:?}");
+
+        // rewrite beats allow: an allow guard does not drop the edit.
+        let (out, o) = decide("git log && make");
+        assert!(o.proceeds, "{id}: {o:?}");
+        assert_eq!(
+            out.pointer(pointer).and_then(|i| i.get("command")),
+            Some(&json!("git --no-pager log && make")),
+            "{id}: {out}"
+        );
+
+        // The rewritten command is checked again: a rewrite cannot produce
+        // a call the policy refuses.
+        let (_, o) = decide("git pull");
+        assert!(!o.proceeds, "{id}: {o:?}");
+        assert!(said(&o).contains("Do not force-push"), "{id}: {o:?}");
+
+        // No rewriting guard: nothing happens.
+        let (out, o) = decide("git status");
+        assert!(
+            o.proceeds && o.runs.is_none() && o.model_reads.is_none(),
+            "{id}: {out}"
+        );
+
+        // A rewriting guard whose edit changes nothing (two spaces, which
+        // its regex does not expect): a plain allow, and no note.
+        let (out, o) = decide("npm  install");
+        assert!(
+            o.proceeds && o.runs.is_none() && o.model_reads.is_none(),
+            "{id}: {out}"
+        );
+    }
+}
+
+#[test]
+fn a_harness_that_runs_claudes_hooks_but_cannot_rewrite_refuses_and_names_the_command() {
+    let p = project(REWRITES);
+    // Cursor runs .claude/settings.json; its payload says so.
+    let payload = shell_payload(HarnessId::Cursor, "git log --oneline", p.dir.path());
+    let r = run(
+        std::process::Command::new(HOOKC)
+            .args([
+                "guard",
+                "--harness",
+                "claude",
+                "--event",
+                "pre-tool",
+                "--policy",
+            ])
+            .arg(p.path(".hookc/policy.json"))
+            .env_remove("HOOKC_DEBUG"),
+        Some(payload.to_string().as_bytes()),
+    );
+    let obs = Observation {
+        exit: Some(r.status),
+        stdout: r.stdout,
+        stderr: r.stderr,
+        timed_out: false,
+    };
+    let o = harness::get(HarnessId::Cursor)
+        .unwrap()
+        .outcome(Event::PreTool, &obs);
+    assert!(!o.proceeds, "{o:?}");
+    assert!(
+        said(&o).contains("Run this instead: git --no-pager log --oneline"),
+        "{o:?}"
+    );
+}
+
+#[test]
+fn hookc_test_checks_rewrite_examples() {
+    let p = project(REWRITES);
+    let r = p.hookc(&["test"]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+}

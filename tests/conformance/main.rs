@@ -188,6 +188,17 @@ impl Scratch {
     /// `hookc build` of the bundled policy, for `harness` only, in a fresh
     /// git repository; `args` go to `hookc build`.
     fn build(harness: &'static str, args: &[&str]) -> Scratch {
+        Scratch::new(harness, true, args)
+    }
+
+    /// `hookc build` of the bundled policy as it is, for every harness it
+    /// targets, to check `harness` beside the other harnesses' files (some
+    /// harnesses load others' files too).
+    fn build_every_target(harness: &'static str) -> Scratch {
+        Scratch::new(harness, false, &[])
+    }
+
+    fn new(harness: &'static str, narrow: bool, args: &[&str]) -> Scratch {
         let temp = tempfile::Builder::new()
             .prefix(&format!("hookc-conformance-{harness}-"))
             .tempdir()
@@ -222,7 +233,11 @@ impl Scratch {
             .lines()
             .find(|line| line.starts_with("targets "))
             .expect("the bundled policy.kdl has a `targets` line");
-        let policy = policy.replacen(targets, &format!("targets \"{harness}\""), 1);
+        let policy = if narrow {
+            policy.replacen(targets, &format!("targets \"{harness}\""), 1)
+        } else {
+            policy
+        };
         fs::write(scratch.repo.join("policy.kdl"), policy).unwrap();
         scratch.check(scratch.command("git").args(["init", "-q"]));
         let hookc = env!("CARGO_BIN_EXE_hookc");
@@ -646,14 +661,28 @@ fn codex_hooks_list(scratch: &Scratch, codex: &Path) -> Value {
 #[test]
 #[ignore = "installs and runs Copilot CLI; see book/src/conformance.md"]
 fn copilot() {
-    let scratch = Scratch::build("copilot", &[]);
+    copilot_checks(Scratch::build("copilot", &[]));
+}
+
+#[test]
+#[ignore = "installs and runs Copilot CLI; see book/src/conformance.md"]
+fn copilot_beside_every_target() {
+    // Copilot CLI also runs the hooks in .claude/settings.json, so in a
+    // project built for every target a call passes through hookc twice.
+    copilot_checks(Scratch::build_every_target("copilot"));
+}
+
+fn copilot_checks(scratch: Scratch) {
     let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
-    let declared: usize = scratch.read_json(".github/hooks/hookc.json")["hooks"]
+    let mut declared: usize = scratch.read_json(".github/hooks/hookc.json")["hooks"]
         .as_object()
         .unwrap()
         .values()
         .map(|hooks| hooks.as_array().map_or(0, Vec::len))
         .sum();
+    if scratch.repo.join(".claude/settings.json").is_file() {
+        declared += grouped_handlers(&scratch.read_json(".claude/settings.json")["hooks"]);
+    }
     let logs = scratch.home.join("copilot-logs");
 
     // Copilot CLI has no validator: it loads repository hooks when a session
@@ -701,13 +730,23 @@ fn copilot() {
 #[test]
 #[ignore = "installs @cursor/sdk and runs its hooks runtime; see book/src/conformance.md"]
 fn cursor() {
+    cursor_checks(Scratch::build("cursor", &[]));
+}
+
+#[test]
+#[ignore = "installs @cursor/sdk and runs its hooks runtime; see book/src/conformance.md"]
+fn cursor_beside_every_target() {
+    // Cursor also loads the hooks in .claude/settings.json and runs both.
+    cursor_checks(Scratch::build_every_target("cursor"));
+}
+
+fn cursor_checks(scratch: Scratch) {
     // There is no Cursor agent on the public registries. The Cursor SDK on npm
     // carries the agent's local hooks runtime: its loader for hooks.json and
     // the executor that runs the hooks and merges their answers. Without the
     // agent there is no headless turn, so the executor is asked directly
     // what the hooks decide for each command, as the agent does before it
     // runs one.
-    let scratch = Scratch::build("cursor", &[]);
     let sdk = installed("cursor/node_modules/@cursor/sdk/dist/esm/index.js");
     let mut glue = scratch.command(node());
     glue.arg(here().join("cursor/hooks.mjs"))

@@ -11,9 +11,10 @@
 //!    while in a second turn a command the policy allows does run.
 //!
 //! Every harness runs with `HOME`, the XDG folders and its own config home
-//! in the scratch folder, with no API key and no network: the model is the
-//! script. The tests are opt-in because the first run downloads about 2 GB
-//! from the npm registry:
+//! in the scratch folder, with no API key and no account: the model is the
+//! script. The only server reached is the npm registry (for the install, and
+//! by OpenCode, which installs its plugin package when it starts). The tests
+//! are opt-in because the first run downloads about 2 GB from it:
 //!
 //! ```text
 //! cargo test --test conformance -- --ignored

@@ -168,7 +168,7 @@ class Model(BaseHTTPRequestHandler):
             {
                 "path": path,
                 "protocol": protocol,
-                "tools": sorted(tools),
+                "tools": sorted(str(name) for name in tools),
                 "asked": {"tool": call[0], "arguments": call[1]} if call else None,
                 "tool_results": results,
             }

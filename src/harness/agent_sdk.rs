@@ -140,16 +140,19 @@ impl Harness for AgentSdk {
     /// is what the callback makes of each result.
     fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
         PROFILE.event_name(event)?;
-        root.join(DIR).join("hookc_hooks.py").is_file().then(|| HookCommand {
-            command: format!(
-                "hookc guard --harness {} --event {} --policy '{}'",
-                HarnessId::ClaudeAgentSdk.word(),
-                event.word(),
-                root.join(".hookc/policy.json").display()
-            ),
-            shell: "/bin/sh",
-            env: Vec::new(),
-        })
+        root.join(DIR)
+            .join("hookc_hooks.py")
+            .is_file()
+            .then(|| HookCommand {
+                command: format!(
+                    "hookc guard --harness {} --event {} --policy '{}'",
+                    HarnessId::ClaudeAgentSdk.word(),
+                    event.word(),
+                    root.join(".hookc/policy.json").display()
+                ),
+                shell: "/bin/sh",
+                env: Vec::new(),
+            })
     }
 
     /// What the SDK does with what the generated callback returns for this

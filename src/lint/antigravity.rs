@@ -22,6 +22,7 @@ pub static SPEC: JsonSpec = JsonSpec {
     timeout_key: "timeout",
     unit: Unit::Seconds,
     matching: Matching::Unanchored,
+    events_any_case: true,
 };
 
 /// Keys Antigravity reads on a handler (`shared/harnesses/antigravity.md`,

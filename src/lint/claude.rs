@@ -47,4 +47,5 @@ pub static SPEC: JsonSpec = JsonSpec {
     timeout_key: "timeout",
     unit: Unit::Seconds,
     matching: Matching::ExactWords("-, "),
+    events_any_case: false,
 };

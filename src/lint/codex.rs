@@ -28,6 +28,7 @@ pub static SPEC: JsonSpec = JsonSpec {
     timeout_key: "timeout",
     unit: Unit::Seconds,
     matching: Matching::ExactWords(""),
+    events_any_case: false,
 };
 
 /// Top-level keys of Codex's `config.toml` (checked strictly by `--strict-config`).

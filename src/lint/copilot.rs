@@ -37,4 +37,5 @@ pub static SPEC: JsonSpec = JsonSpec {
     timeout_key: "timeoutSec",
     unit: Unit::Seconds,
     matching: Matching::Anchored,
+    events_any_case: false,
 };

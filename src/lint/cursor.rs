@@ -32,4 +32,5 @@ pub static SPEC: JsonSpec = JsonSpec {
     timeout_key: "timeout",
     unit: Unit::Seconds,
     matching: Matching::Unanchored,
+    events_any_case: false,
 };

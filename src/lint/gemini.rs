@@ -23,4 +23,5 @@ pub static SPEC: JsonSpec = JsonSpec {
     timeout_key: "timeout",
     unit: Unit::Millis,
     matching: Matching::Unanchored,
+    events_any_case: false,
 };

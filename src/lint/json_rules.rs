@@ -180,7 +180,19 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
         if !all_events.contains(&name) {
             let ks = key_span(prop);
             if let Some(right) = all_events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
-                report.diags.push(
+                let found = if spec.events_any_case {
+                    diag(
+                        Code::LintUnknownEvent,
+                        cx.file,
+                        ks,
+                        format!(
+                            "{} reads `{name}` as `{right}`, but other tools reading this file may not",
+                            profile.name
+                        ),
+                        "unusual case",
+                    )
+                    .severity(Severity::Warning)
+                } else {
                     diag(
                         Code::LintUnknownEvent,
                         cx.file,
@@ -191,8 +203,10 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                         ),
                         "wrong case",
                     )
-                    .help(format!("write `{right}` (`hookc lint --fix` does)")),
-                );
+                };
+                report
+                    .diags
+                    .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
                 report.edits.push(Edit {
                     span: ks,
                     text: format!("\"{right}\""),
@@ -224,6 +238,12 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                 );
             }
         }
+        // Where the harness reads names in any case, judge the rest of the
+        // entry as the event it will run as.
+        let name = match all_events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
+            Some(known) if spec.events_any_case => known,
+            _ => name,
+        };
         let blocking = profile
             .events
             .iter()

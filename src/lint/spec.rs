@@ -46,6 +46,9 @@ pub struct JsonSpec {
     pub timeout_key: &'static str,
     pub unit: Unit,
     pub matching: Matching,
+    /// Known event names match in any case (Antigravity): a wrong case then
+    /// still runs, and is only a warning.
+    pub events_any_case: bool,
 }
 
 impl JsonSpec {

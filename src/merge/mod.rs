@@ -46,6 +46,36 @@ pub enum Merged {
     Empty,
 }
 
+/// What hookc added to a merged file besides its entries: the file itself, objects and arrays
+/// that were not there, and what was inside the user's empty ones before hookc filled them.
+///
+/// A file alone cannot say whether `"hooks": {}` or `"PreToolUse": []` is the user's or was
+/// left by hookc, nor whether `[ ]` held a space; so the plan keeps this record in
+/// `.hookc/manifest.json`, passes it to each merge and stores what the merge returns.
+/// Retraction then takes away exactly what hookc added, and the file is back to its original
+/// bytes. Without a record (a manifest from an older hookc) the mergers fall back to removing
+/// whatever holds nothing but hookc's entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shape {
+    /// hookc created the file, so it may delete it when nothing else is left.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub file: bool,
+    /// Members hookc created, as JSON pointers (`/hooks/PreToolUse`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
+    /// The user's empty objects and arrays that hookc put entries in, with the whitespace
+    /// that was between their brackets.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub emptied: std::collections::BTreeMap<String, String>,
+}
+
+/// The JSON pointer (RFC 6901) of a member path: `""` for the root.
+pub(crate) fn pointer<S: AsRef<str>>(path: &[S]) -> String {
+    path.iter()
+        .map(|s| format!("/{}", s.as_ref().replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
 /// The UTF-8 byte order mark. Harness files written by some Windows editors start with it;
 /// the parsers below do not want it, so it is split off first and put back on output.
 pub(crate) const BOM: &str = "\u{feff}";
@@ -176,6 +206,12 @@ mod tests {
             Edit::insert(2, "b"),
         ];
         assert_eq!(apply_edits(text, edits), "01ab2389");
+    }
+
+    #[test]
+    fn pointers_escape_slash_and_tilde() {
+        assert_eq!(pointer::<&str>(&[]), "");
+        assert_eq!(pointer(&["hooks", "a/b~c"]), "/hooks/a~1b~0c");
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod support;
 mod book;
 mod build;
 mod console;
+mod corpus;
 mod cross_loading;
 mod explain;
 mod guard;

@@ -137,7 +137,9 @@ impl Plan {
                 },
             };
             let conflict = hand_edited(before, &part, old.as_deref(), new.as_deref());
+            // Everything under `.hookc/` is hookc's by definition.
             let foreign = before.is_none()
+                && !artifact.path.starts_with(".hookc/")
                 && matches!(artifact.content, Content::Whole { .. })
                 && old
                     .as_deref()

@@ -8,7 +8,12 @@
 //!
 //! * merging twice is merging once, and merging an up-to-date file returns it byte for byte;
 //! * removing hookc's entries (an empty `desired`) restores the file as it was before hookc
-//!   added them.
+//!   added them. What the file alone cannot tell (whether an empty `"hooks": {}` or `[ ]` was
+//!   the user's, and what was inside it; whether hookc created the file) comes from a
+//!   [`Shape`] record that the plan keeps in the manifest.
+//!
+//! Inserted lines use the file's own line break (that of its first line: CRLF stays CRLF)
+//! and its indentation unit.
 //!
 //! A file that does not parse is never touched: the merge fails with a [`MergeError`] that
 //! says where the file is broken.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::emit::{Artifact, Content, Scope};
+use crate::merge::Shape;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -26,6 +27,11 @@ pub struct Owned {
     /// digest on disk means someone edited hookc's part by hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+    /// What hookc added to a merged file besides its entries, so that
+    /// retraction gives the file back as it was. Absent in manifests of
+    /// older hookc versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Shape>,
 }
 
 /// A user-level base directory, as in [`Scope::User`].
@@ -91,6 +97,7 @@ impl Manifest {
                         },
                     },
                     digest: None,
+                    shape: None,
                     user: match a.scope {
                         Scope::Project => None,
                         Scope::User { env, default } => Some(UserBase {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{self, Artifact, Content, Scope};
 use crate::manifest::{Manifest, Owned, Part, UserBase};
-use crate::merge::{self, Merged};
+use crate::merge::{self, Merged, Shape};
 use crate::source::{SourceFile, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +38,9 @@ pub struct Change {
     pub backup: bool,
     /// hookc's part of the file was edited by hand since the last build.
     pub conflict: bool,
+    /// A file hookc would write whole is already there, and hookc never wrote
+    /// it: it is someone else's, and replacing it needs `--force`.
+    pub foreign: bool,
 }
 
 /// Where user-level files live, resolved once per run.
@@ -99,6 +102,7 @@ impl Plan {
             .and_then(|t| serde_json::from_str::<Manifest>(&t).ok());
         let included = |scope: &Scope| options.user || *scope == Scope::Project;
         let mut digests = std::collections::HashMap::new();
+        let mut shapes = std::collections::HashMap::new();
         for artifact in artifacts.iter().filter(|a| included(&a.scope)) {
             let Some((shown, target)) = locate(
                 root,
@@ -111,19 +115,35 @@ impl Plan {
             };
             let old = read(&target);
             let part = part_of(&artifact.content);
-            let (new, executable) = match &artifact.content {
-                Content::Whole { text, executable } => (Some(text.clone()), *executable),
-                content => match merge(&shown, old.as_deref(), &part, content, diags) {
-                    Some(new) => (new, false),
-                    None => continue,
-                },
-            };
             let before = previous.as_ref().and_then(|m| {
                 m.files
                     .iter()
                     .find(|o| o.path == artifact.path && o.user == user_base(&artifact.scope))
             });
+            // No record yet: hookc has added nothing to the file so far.
+            let fresh = Shape::default();
+            let prior = match before {
+                Some(owned) => owned.shape.as_ref(),
+                None => Some(&fresh),
+            };
+            let (new, executable) = match &artifact.content {
+                Content::Whole { text, executable } => (Some(text.clone()), *executable),
+                content => match merge(&shown, old.as_deref(), &part, content, prior, diags) {
+                    Some((new, shape)) => {
+                        shapes.insert((artifact.path.clone(), user_base(&artifact.scope)), shape);
+                        (new, false)
+                    }
+                    None => continue,
+                },
+            };
             let conflict = hand_edited(before, &part, old.as_deref(), new.as_deref());
+            // Everything under `.hookc/` is hookc's by definition.
+            let foreign = before.is_none()
+                && !artifact.path.starts_with(".hookc/")
+                && matches!(artifact.content, Content::Whole { .. })
+                && old
+                    .as_deref()
+                    .is_some_and(|old| not_hookcs(old, new.as_deref()));
             if let Some(new) = &new {
                 digests.insert(
                     (artifact.path.clone(), user_base(&artifact.scope)),
@@ -132,7 +152,10 @@ impl Plan {
             }
             let backup = artifact.scope != Scope::Project;
             plan.push(shown, target, old, new, executable, backup);
-            plan.mark_conflict(conflict);
+            plan.mark_conflict(conflict || foreign);
+            if let Some(last) = plan.changes.last_mut() {
+                last.foreign = foreign && last.conflict;
+            }
         }
         // Retract what the last build owned and this one no longer produces.
         let mut kept_from_before = Vec::new();
@@ -157,8 +180,15 @@ impl Plan {
             let conflict = hand_edited(Some(owned), &owned.part, Some(&old), None);
             let new = match &owned.part {
                 Part::Whole => None,
-                part => match merge(&shown, Some(&old), part, &Content::empty_like(part), diags) {
-                    Some(new) => new,
+                part => match merge(
+                    &shown,
+                    Some(&old),
+                    part,
+                    &Content::empty_like(part),
+                    owned.shape.as_ref(),
+                    diags,
+                ) {
+                    Some((new, _)) => new,
                     None => continue,
                 },
             };
@@ -174,9 +204,9 @@ impl Plan {
                 .collect::<Vec<_>>(),
         );
         for owned in &mut manifest.files {
-            owned.digest = digests
-                .remove(&(owned.path.clone(), owned.user.clone()))
-                .flatten();
+            let key = (owned.path.clone(), owned.user.clone());
+            owned.digest = digests.remove(&key).flatten();
+            owned.shape = shapes.remove(&key).flatten();
         }
         manifest.files.extend(kept_from_before);
         let target = root.join(emit::MANIFEST);
@@ -234,6 +264,7 @@ impl Plan {
             executable,
             backup,
             conflict: false,
+            foreign: false,
         });
     }
 }
@@ -332,14 +363,17 @@ fn report_no_home(diags: &mut Diagnostics, path: &str) {
     );
 }
 
-/// Merge owned entries of `content` into `old`. `Some(None)`: nothing is left, delete the file.
+/// Merge owned entries of `content` into `old`, given the record of what hookc
+/// added before (`None`: a manifest without one). `Some((None, _))`: nothing is
+/// left, delete the file. The record to keep comes back with the text.
 fn merge(
     path: &str,
     old: Option<&str>,
     part: &Part,
     content: &Content,
+    prior: Option<&Shape>,
     diags: &mut Diagnostics,
-) -> Option<Option<String>> {
+) -> Option<(Option<String>, Option<Shape>)> {
     let result = match (part, content) {
         (
             Part::JsonEntries {
@@ -354,9 +388,14 @@ fn merge(
                 .iter()
                 .map(|(k, v)| (k.as_str(), v.clone()))
                 .collect();
-            merge::json::merge_entries(old, &container, entries, &ensure, &|v: &Value| {
-                mentions(v, marker)
-            })
+            merge::json::merge_entries_shaped(
+                old,
+                &container,
+                entries,
+                &ensure,
+                &|v: &Value| mentions(v, marker),
+                prior,
+            )
         }
         (
             Part::TomlTables {
@@ -367,19 +406,20 @@ fn merge(
             Content::TomlTables { tables, .. },
         ) => {
             let tables: Vec<toml_edit::Table> = tables.iter().map(toml_table).collect();
-            merge::toml::merge_array_of_tables(
+            merge::toml::merge_array_of_tables_shaped(
                 old,
                 key,
                 &tables,
                 Some(header),
                 &|t: &toml_edit::Table| toml_owned(t, marker),
+                prior,
             )
         }
         _ => unreachable!("part_of and empty_like keep part and content in step"),
     };
     match result {
-        Ok(Merged::Text(text)) => Some(Some(text)),
-        Ok(Merged::Empty) => Some(None),
+        Ok((Merged::Text(text), shape)) => Some((Some(text), shape)),
+        Ok((Merged::Empty, shape)) => Some((None, shape)),
         Err(error) => {
             let file = SourceFile::new(path, old.unwrap_or_default());
             diags.push(
@@ -394,6 +434,14 @@ fn merge(
             None
         }
     }
+}
+
+/// Whether `old`, found where hookc would write a whole file it has no record
+/// of, is someone else's: it differs from what hookc writes and shows no sign of
+/// hookc (its `@generated` header, or a path into `.hookc/`, which every file
+/// hookc writes outside `.hookc/` contains).
+fn not_hookcs(old: &str, new: Option<&str>) -> bool {
+    Some(old) != new && !old.contains("@generated by hookc") && !old.contains(".hookc/")
 }
 
 /// Whether hookc's part of a file was edited by hand since the last build,

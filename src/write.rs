@@ -139,6 +139,7 @@ mod tests {
             executable: false,
             backup: false,
             conflict: false,
+            foreign: false,
         }
     }
 

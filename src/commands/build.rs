@@ -139,6 +139,21 @@ fn check(plan: &Plan, out: &mut Output) -> ExitStatus {
 
 /// A hand edit of hookc's part of a file, as a diagnostic.
 fn conflict(change: &Change, force: bool) -> Diagnostic {
+    if change.foreign {
+        let d = Diagnostic::new(
+            Code::Conflict,
+            format!(
+                "{}: this file is not hookc's, but hookc writes its own file there",
+                change.path
+            ),
+        );
+        return if force {
+            d.severity(Severity::Warning)
+                .help("--force: the file is replaced")
+        } else {
+            d.help("move or rename the file and build again, or build with --force to replace it; `hookc check` shows the difference")
+        };
+    }
     let d = Diagnostic::new(
         Code::Conflict,
         format!(

@@ -243,7 +243,12 @@ digest of what it wrote in `.hookc/manifest.json`). hookc will not overwrite or 
 edit: `hookc build` stops with this error and writes nothing, and `hookc check` reports it with
 the difference. Move the change into `policy.kdl` and build again, or run `hookc build --force`
 to replace the edit with what the policy says. Entries that were removed altogether are not a
-conflict: the build puts them back.";
+conflict: the build puts them back.
+
+The same error stops a build that would replace a file hookc has no record of writing, where
+hookc writes a whole file of its own (Copilot's `.github/hooks/hookc.json`, OpenCode's
+`.opencode/plugin/hookc.js`), unless it looks like hookc's (it has hookc's `@generated` line or
+runs something under `.hookc/`). Move or rename your file, or build with `--force`.";
 
     Drift = "drift", Error, "generated files are out of date",
 "`hookc check` found generated files or owned entries that differ from what `policy.kdl`

@@ -27,7 +27,9 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
 use serde_json::Value;
 
-use super::{Edit, MergeError, Merged, apply_edits, error_at, newline_of, split_bom};
+use super::{
+    Edit, MergeError, Merged, Shape, apply_edits, error_at, newline_of, pointer, split_bom,
+};
 
 /// Owned entries live in arrays that are the members of the object at `container` (e.g. ["hooks"]):
 /// `hooks.PreToolUse: [ …entries… ]`. `desired` maps member name → the entries hookc wants there,
@@ -105,6 +107,36 @@ fn owned_in(chain: &Chain, is_owned: &dyn Fn(&Value) -> bool) -> IndexMap<String
     out
 }
 
+/// [`merge_entries`] with the record of what hookc added to the file before (see [`Shape`]).
+///
+/// `prior: Some` makes retraction exact: only members in `prior.created` are removed when they
+/// hold nothing else, the user's emptied objects and arrays get their inner whitespace back, and
+/// the file is reported [`Merged::Empty`] only when hookc created it. Pass `Some(&Shape::default())`
+/// for a file hookc has no record of. The record to keep for next time comes back with the
+/// result (`None` when `prior` was `None`).
+pub fn merge_entries_shaped(
+    existing: Option<&str>,
+    container: &[&str],
+    desired: &IndexMap<String, Vec<Value>>,
+    ensure: &[(&str, Value)],
+    is_owned: &dyn Fn(&Value) -> bool,
+    prior: Option<&Shape>,
+) -> Result<(Merged, Option<Shape>), MergeError> {
+    // No record (a manifest from before records were kept): one can start when hookc has
+    // nothing in the file yet.
+    let fresh = Shape::default();
+    let prior = match prior {
+        None if existing.is_none_or(|text| {
+            owned_entries(text, container, is_owned).is_ok_and(|o| o.is_empty())
+        }) =>
+        {
+            Some(&fresh)
+        }
+        prior => prior,
+    };
+    merge_core(existing, container, desired, ensure, is_owned, true, prior)
+}
+
 /// The whole merge; `shortcut: false` skips the "nothing changed, return the input" check so
 /// tests can see that remove-then-append alone already reproduces an up-to-date file.
 fn merge_impl(
@@ -115,33 +147,72 @@ fn merge_impl(
     is_owned: &dyn Fn(&Value) -> bool,
     shortcut: bool,
 ) -> Result<Merged, MergeError> {
+    merge_core(
+        existing, container, desired, ensure, is_owned, shortcut, None,
+    )
+    .map(|(m, _)| m)
+}
+
+fn merge_core(
+    existing: Option<&str>,
+    container: &[&str],
+    desired: &IndexMap<String, Vec<Value>>,
+    ensure: &[(&str, Value)],
+    is_owned: &dyn Fn(&Value) -> bool,
+    shortcut: bool,
+    prior: Option<&Shape>,
+) -> Result<(Merged, Option<Shape>), MergeError> {
     let wants_any = desired.values().any(|v| !v.is_empty());
     let Some(existing) = existing else {
         if !wants_any {
-            return Ok(Merged::Empty);
+            return Ok((Merged::Empty, prior.map(|_| Shape::default())));
         }
-        return Ok(Merged::Text(fresh_document(
-            container, desired, ensure, "\n",
-        )));
+        let fresh = fresh_document(container, desired, ensure, "\n");
+        let shape = prior.map(|_| {
+            let after = reparse(&fresh).map(|r| states(&fresh, &r, container, ensure));
+            Shape {
+                file: true,
+                created: after
+                    .map(|a| a.into_keys().filter(|p| !p.is_empty()).collect())
+                    .unwrap_or_default(),
+                emptied: Default::default(),
+            }
+        });
+        return Ok((Merged::Text(fresh), shape));
     };
     let (bom, body) = split_bom(existing);
     let Some(root) = parse(existing, bom.len(), body)? else {
         // Empty (or comment-only) file: nothing to remove; write a fresh document after
         // whatever comments are there.
         if !wants_any {
-            return Ok(Merged::Text(existing.to_string()));
+            return Ok((Merged::Text(existing.to_string()), prior.cloned()));
         }
         let nl = newline_of(body);
         let kept = body.trim_end();
         let sep = if kept.is_empty() { "" } else { nl };
         let fresh = fresh_document(container, desired, ensure, nl);
-        return Ok(Merged::Text(format!("{bom}{kept}{sep}{fresh}")));
+        let shape = prior.map(|p| Shape {
+            file: p.file,
+            ..Shape::default()
+        });
+        return Ok((Merged::Text(format!("{bom}{kept}{sep}{fresh}")), shape));
     };
     let chain = locate(existing, bom.len(), &root, container)?;
     check_members(existing, bom.len(), &chain, desired, is_owned)?;
+    // A record describes the file hookc left behind; a file without any of hookc's entries
+    // is not that file any more (replaced, or checked out from before hookc): start afresh.
+    let fresh = Shape::default();
+    let prior = match prior {
+        Some(_) if owned_in(&chain, is_owned).is_empty() => Some(&fresh),
+        prior => prior,
+    };
 
     // Phase 1: take out every owned entry (and what became empty because of that).
-    let (edits, removed_any) = removal_edits(body, &chain, desired, is_owned);
+    let removal = Removal {
+        prior,
+        ensure: if wants_any { &[] } else { ensure },
+    };
+    let (edits, removed_any) = removal_edits(body, &chain, container, desired, is_owned, &removal);
     let stripped = apply_edits(body, edits);
 
     // Phase 2: append the desired entries to the stripped text, re-parsed so that the
@@ -151,25 +222,157 @@ fn merge_impl(
         let chain2 = locate(&stripped, 0, &reparsed, container).map_err(|_| internal_error())?;
         // The line break is the original's: removal may have taken out the first one.
         let nl = newline_of(body);
-        let edits = insertion_edits(&stripped, &chain2, container, desired, ensure, nl);
+        let edits = insertion_edits(
+            &stripped,
+            &chain2,
+            container,
+            desired,
+            ensure,
+            nl,
+            prior.is_some(),
+        );
         apply_edits(&stripped, edits)
     } else {
         stripped
     };
 
     let result_root = reparse(&result_body)?;
+    let shape = prior.map(|p| {
+        next_shape(
+            p,
+            &states(body, &root, container, ensure),
+            &states(&result_body, &result_root, container, ensure),
+        )
+    });
     if shortcut && to_serde(&result_root) == to_serde(&root) {
-        return Ok(Merged::Text(existing.to_string()));
+        return Ok((Merged::Text(existing.to_string()), shape));
     }
     // Never hand back a file that does not say what was asked for.
     let check = locate(&result_body, 0, &result_root, container).map_err(|_| internal_error())?;
     if !owned_match(&check, desired, is_owned) {
         return Err(internal_error());
     }
-    if !wants_any && removed_any && only_hookc_left(&result_body, &result_root, ensure) {
-        return Ok(Merged::Empty);
+    if !wants_any
+        && removed_any
+        && prior.is_none_or(|p| p.file)
+        && only_hookc_left(&result_body, &result_root, ensure)
+    {
+        // No file, nothing to remember (as when there is no file to begin with).
+        return Ok((Merged::Empty, shape.map(|_| Shape::default())));
     }
-    Ok(Merged::Text(format!("{bom}{result_body}")))
+    Ok((Merged::Text(format!("{bom}{result_body}")), shape))
+}
+
+/// What is in a container hookc may touch: nothing but whitespace (kept), or more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum State {
+    Empty(String),
+    Full,
+}
+
+/// The state of every object and array hookc may add or fill, by JSON pointer: the root, the
+/// objects on the container path, the container's members and the `ensure` members.
+fn states(
+    text: &str,
+    root: &ast::Value,
+    container: &[&str],
+    ensure: &[(&str, Value)],
+) -> std::collections::BTreeMap<String, State> {
+    let mut out = std::collections::BTreeMap::new();
+    let state = |open: usize, close: usize, items: usize| {
+        let inside = &text[open + 1..close];
+        if items == 0 && inside.chars().all(is_ws) {
+            State::Empty(inside.to_string())
+        } else {
+            State::Full
+        }
+    };
+    let ast::Value::Object(root_object) = root else {
+        return out;
+    };
+    let mut object = root_object;
+    out.insert(
+        String::new(),
+        state(
+            object.range.start,
+            object.range.end - 1,
+            object.properties.len(),
+        ),
+    );
+    for (k, _) in ensure {
+        if object.properties.iter().any(|p| p.name.as_str() == *k) {
+            out.insert(pointer(&[k]), State::Full);
+        }
+    }
+    for (depth, segment) in container.iter().enumerate() {
+        let Some(prop) = object
+            .properties
+            .iter()
+            .find(|p| p.name.as_str() == *segment)
+        else {
+            return out;
+        };
+        let ast::Value::Object(next) = &prop.value else {
+            return out;
+        };
+        object = next;
+        out.insert(
+            pointer(&container[..=depth]),
+            state(
+                object.range.start,
+                object.range.end - 1,
+                object.properties.len(),
+            ),
+        );
+    }
+    for prop in &object.properties {
+        let mut path = container.to_vec();
+        path.push(prop.name.as_str());
+        let value = match &prop.value {
+            ast::Value::Array(a) => state(a.range.start, a.range.end - 1, a.elements.len()),
+            ast::Value::Object(o) => state(o.range.start, o.range.end - 1, o.properties.len()),
+            _ => State::Full,
+        };
+        out.insert(pointer(&path), value);
+    }
+    out
+}
+
+/// The record after a merge: what hookc created before and is still there, what it created
+/// now, and the user's empty containers it filled (kept while they hold hookc's entries).
+fn next_shape(
+    prior: &Shape,
+    before: &std::collections::BTreeMap<String, State>,
+    after: &std::collections::BTreeMap<String, State>,
+) -> Shape {
+    let mut created: Vec<String> = prior
+        .created
+        .iter()
+        .filter(|p| after.contains_key(*p))
+        .cloned()
+        .collect();
+    for p in after.keys() {
+        if !p.is_empty() && !before.contains_key(p) && !created.contains(p) {
+            created.push(p.clone());
+        }
+    }
+    created.sort();
+    let mut emptied = std::collections::BTreeMap::new();
+    for (p, after_state) in after {
+        if *after_state != State::Full || created.contains(p) {
+            continue;
+        }
+        if let Some(w) = prior.emptied.get(p) {
+            emptied.insert(p.clone(), w.clone());
+        } else if let Some(State::Empty(w)) = before.get(p) {
+            emptied.insert(p.clone(), w.clone());
+        }
+    }
+    Shape {
+        file: prior.file,
+        created,
+        emptied,
+    }
 }
 
 /// jsonc-parser options for harness files: JSONC, i.e. JSON plus comments and trailing
@@ -609,14 +812,18 @@ fn indent_unit<'t>(text: &'t str, root: &ast::Object) -> &'t str {
 /// how [`append_items`] adds it); an item that shares its line goes with the spaces on one
 /// side. Comments are never deleted, and a deleted line break is kept after all when it ends
 /// a `//` comment that would otherwise swallow what follows.
-fn remove_items(text: &str, seq: &Seq, remove: &[bool], edits: &mut Vec<Edit>) {
+fn remove_items(text: &str, seq: &Seq, remove: &[bool], empty_as: &str, edits: &mut Vec<Edit>) {
     if !remove.contains(&true) {
         return;
     }
     if remove.iter().all(|r| *r) && !has_comment(text, seq) {
         // Nothing of the user's inside: empty it completely (`[]`, `{}`), which is also the
-        // shape hookc inserts into.
-        edits.push(Edit::delete(seq.open + 1, seq.close));
+        // shape hookc inserts into, or give back the whitespace the user had there.
+        edits.push(Edit {
+            start: seq.open + 1,
+            end: seq.close,
+            text: empty_as.to_string(),
+        });
         return;
     }
     let mut ranges: Vec<(usize, usize)> = Vec::new();
@@ -708,22 +915,68 @@ fn remove_items(text: &str, seq: &Seq, remove: &[bool], edits: &mut Vec<Edit>) {
     }
 }
 
+/// What removal may take away besides hookc's entries.
+struct Removal<'r> {
+    /// The record of what hookc added (`None`: anything left holding nothing).
+    prior: Option<&'r Shape>,
+    /// `ensure` members to take away when hookc created them and they still hold the ensured value
+    /// (empty while hookc still wants entries).
+    ensure: &'r [(&'r str, Value)],
+}
+
+impl Removal<'_> {
+    /// Whether an object or array that now holds nothing may go: hookc created it.
+    fn may_remove(&self, path: &[&str]) -> bool {
+        self.prior
+            .is_none_or(|p| p.created.contains(&pointer(path)))
+    }
+
+    /// What to leave between the brackets of an emptied object or array.
+    fn empty_as(&self, path: &[&str]) -> &str {
+        self.prior
+            .and_then(|p| p.emptied.get(&pointer(path)))
+            .map_or("", String::as_str)
+    }
+}
+
 /// Edits that remove every owned entry, plus the members and containers that held only
-/// owned entries. Returns whether any owned entry was found.
+/// owned entries (with a record, only those hookc created). Returns whether any owned entry
+/// was found.
 fn removal_edits(
     text: &str,
     chain: &Chain,
+    container: &[&str],
     desired: &IndexMap<String, Vec<Value>>,
     is_owned: &dyn Fn(&Value) -> bool,
+    removal: &Removal,
 ) -> (Vec<Edit>, bool) {
     let mut edits = Vec::new();
-    let Some(container) = chain.container() else {
+    // `ensure` members hookc created, still as hookc wrote them, go when nothing is wanted.
+    let root_object = chain.objects[0];
+    let mut root_mask: Vec<bool> = root_object
+        .properties
+        .iter()
+        .map(|p| {
+            removal.prior.is_some()
+                && removal.ensure.iter().any(|(k, v)| {
+                    *k == p.name.as_str() && *v == to_serde(&p.value) && removal.may_remove(&[k])
+                })
+        })
+        .collect();
+    let Some(container_object) = chain.container() else {
+        remove_items(
+            text,
+            &Seq::of_object(root_object),
+            &root_mask,
+            removal.empty_as(&[]),
+            &mut edits,
+        );
         return (edits, false);
     };
     let wants_any = desired.values().any(|v| !v.is_empty());
     let mut removed_any = false;
-    let mut remove_members = vec![false; container.properties.len()];
-    for (i, prop) in container.properties.iter().enumerate() {
+    let mut remove_members = vec![false; container_object.properties.len()];
+    for (i, prop) in container_object.properties.iter().enumerate() {
         let ast::Value::Array(array) = &prop.value else {
             continue;
         };
@@ -740,28 +993,60 @@ fn removal_edits(
         let wanted_here = desired
             .get(prop.name.as_str())
             .is_some_and(|v| !v.is_empty());
-        if owned.iter().all(|o| *o) && !wanted_here && !has_comment(text, &seq) {
+        let mut path = container.to_vec();
+        path.push(prop.name.as_str());
+        if owned.iter().all(|o| *o)
+            && !wanted_here
+            && !has_comment(text, &seq)
+            && removal.may_remove(&path)
+        {
             remove_members[i] = true;
         } else {
-            remove_items(text, &seq, &owned, &mut edits);
+            remove_items(text, &seq, &owned, removal.empty_as(&path), &mut edits);
         }
     }
     // Climb: an object whose every member goes (and that has no comment) goes itself, unless
-    // it is the root or hookc still wants entries somewhere below it.
+    // it is the root, hookc still wants entries somewhere below it, or it was the user's.
     let mut level = chain.depth;
     let mut mask = remove_members;
     loop {
         let seq = Seq::of_object(chain.objects[level]);
         let all_go = !mask.is_empty() && mask.iter().all(|m| *m);
-        if all_go && level > 0 && !wants_any && !has_comment(text, &seq) {
+        if all_go
+            && level > 0
+            && !wants_any
+            && !has_comment(text, &seq)
+            && removal.may_remove(&container[..level])
+        {
             edits.clear(); // all inside the member removed below
             level -= 1;
             mask = vec![false; chain.objects[level].properties.len()];
             mask[chain.prop_index[level]] = true;
             continue;
         }
-        remove_items(text, &seq, &mask, &mut edits);
+        if level == 0 {
+            for (m, r) in mask.iter_mut().zip(&root_mask) {
+                *m |= *r;
+            }
+            root_mask.iter_mut().for_each(|r| *r = false);
+        }
+        remove_items(
+            text,
+            &seq,
+            &mask,
+            removal.empty_as(&container[..level]),
+            &mut edits,
+        );
         break;
+    }
+    if root_mask.contains(&true) {
+        remove_items(
+            text,
+            &Seq::of_object(root_object),
+            &root_mask,
+            removal.empty_as(&[]),
+            &mut edits,
+        );
     }
     (edits, removed_any)
 }
@@ -827,6 +1112,9 @@ struct Target {
 struct Style<'s> {
     unit: &'s str,
     nl: &'s str,
+    /// Keep the whitespace inside an empty object or array hookc fills (there is a [`Shape`]
+    /// record to give it back from on removal).
+    keep_empty_inside: bool,
 }
 
 /// Edits that append `new` at the end of `target` (see the module docs for the shape).
@@ -836,7 +1124,7 @@ struct Style<'s> {
 /// by nesting depth. Computing it from the user's text alone (never from something hookc
 /// wrote) keeps remove-then-append reproducing the same bytes.
 fn append_items(text: &str, target: &Target, new: &NewItems, style: &Style, edits: &mut Vec<Edit>) {
-    let Style { unit, nl } = *style;
+    let Style { unit, nl, .. } = *style;
     let seq = &target.seq;
     let outer = if starts_line(text, target.anchor) {
         line_indent(text, target.anchor).to_string()
@@ -894,16 +1182,35 @@ fn append_items(text: &str, target: &Target, new: &NewItems, style: &Style, edit
             ));
         }
         None if last_token_end == seq.open + 1 => {
-            // Only whitespace inside (`[]`, `[ ]`, `[\n  ]`): replace it, so that the result
-            // is the same as when inserting into the `[]` that removal leaves behind.
-            edits.push(Edit {
-                start: seq.open + 1,
-                end: seq.close,
-                text: format!("{}{nl}{outer}", block(false)),
-            });
+            // Only whitespace inside (`[]`, `[ ]`, `[\n  ]`). It stays (removal gives it back
+            // from the record of emptied containers): a line break and the closing bracket's
+            // indentation follow the new items; spaces on one line stay after the bracket.
+            let inside = &text[seq.open + 1..seq.close];
+            if !style.keep_empty_inside {
+                // No record to give it back from: replace it, so that the result is the
+                // same as when inserting into the `[]` that removal leaves behind.
+                edits.push(Edit {
+                    start: seq.open + 1,
+                    end: seq.close,
+                    text: format!("{}{nl}{outer}", block(false)),
+                });
+            } else if inside.contains('\n') {
+                edits.push(Edit::insert(seq.open + 1, block(false)));
+            } else {
+                edits.push(Edit::insert(
+                    seq.close,
+                    format!("{}{nl}{outer}", block(false)),
+                ));
+            }
         }
         None => match line_end {
             Some(at) => edits.push(Edit::insert(at, block(false))),
+            // Only a comment inside, on the bracket's line (`{ /* c */ }`): with a record,
+            // the items go right after it, and the bracket stays where it was, so that
+            // removal (which takes an item's own line) gives back the very same text.
+            None if style.keep_empty_inside => {
+                edits.push(Edit::insert(last_token_end, block(false)));
+            }
             None => edits.push(Edit::insert(
                 last_token_end,
                 format!("{}{nl}{outer}", block(false)),
@@ -920,10 +1227,12 @@ fn insertion_edits(
     desired: &IndexMap<String, Vec<Value>>,
     ensure: &[(&str, Value)],
     nl: &str,
+    keep_empty_inside: bool,
 ) -> Vec<Edit> {
     let style = Style {
         unit: indent_unit(text, chain.objects[0]),
         nl,
+        keep_empty_inside,
     };
     // The object at `level` of the chain as a target.
     let object_target = |level: usize| Target {
@@ -1856,6 +2165,14 @@ mod tests {
                 prop_assert_eq!(text(merge(Some(&out), &d)), out.clone());
                 let redone = text(merge_impl(Some(&out), &["hooks"], &d, &[], &owned, false).unwrap());
                 prop_assert_eq!(&redone, &out);
+                // With the record of what hookc added, retraction always gives back the
+                // original bytes, and rebuilding is a no-op.
+                let (shaped, shape) = merge_entries_shaped(Some(&orig), &["hooks"], &d, &[], &owned, Some(&Shape::default())).unwrap();
+                let shaped = text(shaped);
+                let (again, shape) = merge_entries_shaped(Some(&shaped), &["hooks"], &d, &[], &owned, shape.as_ref()).unwrap();
+                prop_assert_eq!(&text(again), &shaped);
+                let (back, _) = merge_entries_shaped(Some(&shaped), &["hooks"], &IndexMap::new(), &[], &owned, shape.as_ref()).unwrap();
+                prop_assert_eq!(text(back), orig.clone());
                 match retract(&out) {
                     Merged::Text(back) if back == orig => {}
                     back => {
@@ -1950,5 +2267,58 @@ mod tests {
                 prop_assert_eq!(retract(&second), retract(&direct));
             }
         }
+    }
+
+    fn shaped(
+        existing: Option<&str>,
+        d: &IndexMap<String, Vec<Value>>,
+        ensure: &[(&str, Value)],
+        prior: Option<&Shape>,
+    ) -> (Merged, Option<Shape>) {
+        merge_entries_shaped(existing, &["hooks"], d, ensure, &owned, prior).unwrap()
+    }
+
+    #[test]
+    fn with_a_record_retraction_gives_back_exactly_what_the_user_had() {
+        let ensure = [("version", json!(1))];
+        for original in [
+            "{}",
+            "{ }\n",
+            "{\"hooks\": {}}\n",
+            "{\n    \"hooks\" : { }\n}\n",
+            "{\r\n\t\"hooks\": {\r\n\t\t\"PreToolUse\": [ ]\r\n\t}\r\n}\r\n",
+            "{\"version\": 1, \"hooks\": {\"Stop\": [\n]}}",
+            "{\"hooks\": {\"Stop\": []}} ",
+            "{ /* c */ }",
+        ] {
+            let (m, shape) = shaped(Some(original), &standard(), &ensure, None);
+            let merged = text(m);
+            let (again, shape) = shaped(Some(&merged), &standard(), &ensure, shape.as_ref());
+            assert_eq!(text(again), merged, "{original:?}");
+            let (back, _) = shaped(Some(&merged), &IndexMap::new(), &ensure, shape.as_ref());
+            assert_eq!(
+                back,
+                Merged::Text(original.to_string()),
+                "{original:?}\n{merged}"
+            );
+        }
+        // A file hookc created goes, `version` and all.
+        let (m, shape) = shaped(None, &standard(), &ensure, None);
+        let shape = shape.unwrap();
+        assert!(
+            shape.file && shape.created.contains(&"/version".to_string()),
+            "{shape:?}"
+        );
+        let (back, _) = shaped(Some(&text(m)), &IndexMap::new(), &ensure, Some(&shape));
+        assert_eq!(back, Merged::Empty);
+    }
+
+    #[test]
+    fn inserting_into_an_empty_array_keeps_what_was_inside() {
+        let d = desired(&[("PreToolUse", vec![entry("PreToolUse", "Bash")])]);
+        let (m, _) = shaped(Some("{\"hooks\": {\"PreToolUse\": [ ]}}"), &d, &[], None);
+        assert!(text(m).starts_with("{\"hooks\": {\"PreToolUse\": [ \n"));
+        let (m, _) = shaped(Some("{\"hooks\": {\"PreToolUse\": [\n  ]}}"), &d, &[], None);
+        assert!(text(m).ends_with("}\n  ]}}"));
     }
 }

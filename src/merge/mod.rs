@@ -8,7 +8,12 @@
 //!
 //! * merging twice is merging once, and merging an up-to-date file returns it byte for byte;
 //! * removing hookc's entries (an empty `desired`) restores the file as it was before hookc
-//!   added them.
+//!   added them. What the file alone cannot tell (whether an empty `"hooks": {}` or `[ ]` was
+//!   the user's, and what was inside it; whether hookc created the file) comes from a
+//!   [`Shape`] record that the plan keeps in the manifest.
+//!
+//! Inserted lines use the file's own line break (that of its first line: CRLF stays CRLF)
+//! and its indentation unit.
 //!
 //! A file that does not parse is never touched: the merge fails with a [`MergeError`] that
 //! says where the file is broken.
@@ -44,6 +49,36 @@ pub enum Merged {
     Text(String),
     /// nothing left but what hookc had created: the caller may delete the file
     Empty,
+}
+
+/// What hookc added to a merged file besides its entries: the file itself, objects and arrays
+/// that were not there, and what was inside the user's empty ones before hookc filled them.
+///
+/// A file alone cannot say whether `"hooks": {}` or `"PreToolUse": []` is the user's or was
+/// left by hookc, nor whether `[ ]` held a space; so the plan keeps this record in
+/// `.hookc/manifest.json`, passes it to each merge and stores what the merge returns.
+/// Retraction then takes away exactly what hookc added, and the file is back to its original
+/// bytes. Without a record (a manifest from an older hookc) the mergers fall back to removing
+/// whatever holds nothing but hookc's entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shape {
+    /// hookc created the file, so it may delete it when nothing else is left.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub file: bool,
+    /// Members hookc created, as JSON pointers (`/hooks/PreToolUse`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
+    /// The user's empty objects and arrays that hookc put entries in, with the whitespace
+    /// that was between their brackets.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub emptied: std::collections::BTreeMap<String, String>,
+}
+
+/// The JSON pointer (RFC 6901) of a member path: `""` for the root.
+pub(crate) fn pointer<S: AsRef<str>>(path: &[S]) -> String {
+    path.iter()
+        .map(|s| format!("/{}", s.as_ref().replace('~', "~0").replace('/', "~1")))
+        .collect()
 }
 
 /// The UTF-8 byte order mark. Harness files written by some Windows editors start with it;
@@ -176,6 +211,12 @@ mod tests {
             Edit::insert(2, "b"),
         ];
         assert_eq!(apply_edits(text, edits), "01ab2389");
+    }
+
+    #[test]
+    fn pointers_escape_slash_and_tilde() {
+        assert_eq!(pointer::<&str>(&[]), "");
+        assert_eq!(pointer(&["hooks", "a/b~c"]), "/hooks/a~1b~0c");
     }
 
     #[test]

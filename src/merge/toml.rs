@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use toml_edit::{Item, Table, Value};
 
-use super::{Edit, MergeError, Merged, apply_edits, error_at, newline_of, split_bom};
+use super::{Edit, MergeError, Merged, Shape, apply_edits, error_at, newline_of, split_bom};
 
 /// Owned entries are tables in the array of tables `key` at the root (Kimi: `[[hooks]]`).
 ///
@@ -55,6 +55,81 @@ pub fn merge_array_of_tables(
     is_owned: &dyn Fn(&Table) -> bool,
 ) -> Result<Merged, MergeError> {
     merge_impl(existing, key, desired, header_comment, is_owned, true)
+}
+
+/// [`merge_array_of_tables`] with the record of what hookc added before (see [`Shape`]): the
+/// file is reported [`Merged::Empty`] only when hookc created it; a file the user had, even an
+/// empty one, is given back as it was. The record to keep comes back with the result.
+pub fn merge_array_of_tables_shaped(
+    existing: Option<&str>,
+    key: &str,
+    desired: &[Table],
+    header_comment: Option<&str>,
+    is_owned: &dyn Fn(&Table) -> bool,
+    prior: Option<&Shape>,
+) -> Result<(Merged, Option<Shape>), MergeError> {
+    // A record describes the file hookc left behind; one without hookc's tables is not that
+    // file any more (replaced, or from before hookc): hookc did not create it.
+    let holds_owned = existing.is_some_and(|text| {
+        let (bom, body) = split_bom(text);
+        parse(text, bom.len(), body)
+            .ok()
+            .and_then(|doc| {
+                array_of_tables(text, bom.len(), &doc, key)
+                    .ok()
+                    .map(|tables| tables.iter().any(|t| is_owned(t)))
+            })
+            .unwrap_or(false)
+    });
+    let shape = match prior {
+        Some(p) => Some(Shape {
+            file: existing.is_none() || (p.file && holds_owned),
+            ..Shape::default()
+        }),
+        // No record (an older manifest): one can start when hookc has nothing in the file.
+        None if !holds_owned => Some(Shape {
+            file: existing.is_none(),
+            ..Shape::default()
+        }),
+        None => None,
+    };
+    let merged = merge_impl(existing, key, desired, header_comment, is_owned, true)?;
+    let merged = match (merged, existing) {
+        (Merged::Empty, Some(existing)) if shape.as_ref().is_some_and(|s| !s.file) => {
+            // Only whitespace is left of a file the user had: that whitespace is theirs.
+            Merged::Text(
+                remove_all(existing, key, header_comment, is_owned)
+                    .unwrap_or_else(|| existing.to_string()),
+            )
+        }
+        (merged, _) => merged,
+    };
+    // No file left: nothing to remember (as when there is no file to begin with).
+    let shape = match merged {
+        Merged::Empty => shape.map(|_| Shape::default()),
+        Merged::Text(_) => shape,
+    };
+    Ok((merged, shape))
+}
+
+/// The text left after taking every owned table out of `existing`, even when nothing but
+/// whitespace remains.
+fn remove_all(
+    existing: &str,
+    key: &str,
+    header_comment: Option<&str>,
+    is_owned: &dyn Fn(&Table) -> bool,
+) -> Option<String> {
+    let header = header_comment.map(comment_lines).unwrap_or_default();
+    let (bom, body) = split_bom(existing);
+    let doc = parse(existing, bom.len(), body).ok()?;
+    let tables = array_of_tables(existing, bom.len(), &doc, key).ok()?;
+    let mut edits = Vec::new();
+    for table in tables.iter().filter(|t| is_owned(t)) {
+        removal_edits(body, table, &header, &mut edits);
+    }
+    let edits = merge_deletions(body, edits);
+    Some(format!("{bom}{}", apply_edits(body, edits)))
 }
 
 /// The whole merge; `shortcut: false` skips the "nothing changed, return the input" check so
@@ -100,7 +175,7 @@ fn merge_impl(
         stripped
     } else {
         let block = render_block(key, desired, &header, nl);
-        if stripped.trim().is_empty() {
+        if stripped.is_empty() {
             format!("{block}{nl}")
         } else if stripped.ends_with('\n') {
             format!("{stripped}{nl}{block}{nl}")
@@ -934,5 +1009,46 @@ timeout = 30
                 prop_assert_eq!(text(merge(Some(&out), &[])), orig.clone());
             }
         }
+    }
+
+    fn shaped(existing: Option<&str>, desired: &[Table], prior: &Shape) -> (Merged, Shape) {
+        let (m, shape) = merge_array_of_tables_shaped(
+            existing,
+            "hooks",
+            desired,
+            Some(HEADER),
+            &owned,
+            Some(prior),
+        )
+        .unwrap();
+        (m, shape.unwrap())
+    }
+
+    #[test]
+    fn with_a_record_a_users_empty_file_is_given_back_and_hookcs_own_deleted() {
+        let want = [hook("PreToolUse", "")];
+        for original in ["", "\n", "\r\n\r\n"] {
+            let (m, shape) = shaped(Some(original), &want, &Shape::default());
+            assert!(!shape.file);
+            let (back, _) = shaped(Some(&text(m)), &[], &shape);
+            assert_eq!(back, Merged::Text(original.to_string()));
+        }
+        let (m, shape) = shaped(None, &want, &Shape::default());
+        assert!(shape.file);
+        assert_eq!(shaped(Some(&text(m)), &[], &shape).0, Merged::Empty);
+        // A file replaced since (no tables of hookc's) is the user's, whatever the record says.
+        let (m, shape) = shaped(
+            Some(""),
+            &want,
+            &Shape {
+                file: true,
+                ..Shape::default()
+            },
+        );
+        assert!(!shape.file);
+        assert_eq!(
+            shaped(Some(&text(m)), &[], &shape).0,
+            Merged::Text(String::new())
+        );
     }
 }

@@ -6,6 +6,7 @@ mod agent_sdk;
 mod book;
 mod build;
 mod console;
+mod corpus;
 mod cross_loading;
 mod explain;
 mod guard;

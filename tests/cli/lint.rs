@@ -357,20 +357,40 @@ fn human_output_for_the_oracle_bad_examples_is_pinned() {
     crate::support::golden(&fixtures().join("lint-oracle-bad.stderr"), &out.stderr);
 }
 
-/// `hookc lint --format sarif` validates against the SARIF 2.1.0 JSON Schema
-/// (vendored: tests/fixtures/sarif/SOURCE.md), and the check itself can fail.
+/// `hookc lint --format sarif` validates against both published JSON Schemas
+/// of SARIF 2.1.0 (vendored: tests/fixtures/sarif/SOURCE.md), and the check
+/// itself can fail.
 #[test]
 fn sarif_output_validates_against_the_sarif_2_1_0_schema() {
-    let text = std::fs::read_to_string(fixtures().join("sarif/sarif-2.1.0-rtm.5.json")).unwrap();
-    // The schema's two `language` patterns (of `run` and `toolComponent`) have a
-    // stray `]` that only JavaScript's legacy regex mode reads as a literal, so
-    // the validator refuses to compile the schema. hookc writes no `language`;
-    // the intended pattern stands in for them, and nothing else is touched.
-    let stray = r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
-    assert_eq!(text.matches(stray).count(), 2);
-    let text = text.replace(stray, r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#);
-    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let validator = jsonschema::draft4::new(&schema).expect("the schema compiles");
+    let schema = |file: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(fixtures().join("sarif").join(file)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    // rtm.5 (SchemaStore's `sarif-2.1.0.json`, the `$schema` hookc writes):
+    // its two `language` patterns (of `run` and `toolComponent`) have a stray
+    // `]` that only JavaScript's legacy regex mode reads as a literal, so the
+    // validator refuses to compile it. hookc writes no `language`; the
+    // intended pattern stands in for them, and nothing else is touched.
+    let rtm5 = {
+        let text =
+            std::fs::read_to_string(fixtures().join("sarif/sarif-2.1.0-rtm.5.json")).unwrap();
+        let stray = r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
+        assert_eq!(text.matches(stray).count(), 2);
+        let text = text.replace(stray, r#""^[a-zA-Z]{2}(-[a-zA-Z]{2})?$""#);
+        serde_json::from_str(&text).unwrap()
+    };
+    let validators = [
+        jsonschema::draft4::new(&rtm5).expect("the rtm.5 schema compiles"),
+        // The SARIF SDK's own copy (JSON Schema 2020-12), unchanged.
+        jsonschema::draft202012::new(&schema("sarif-2.1.0-sarif-sdk.json"))
+            .expect("the SARIF SDK's schema compiles"),
+    ];
+    for validator in &validators {
+        check_sarif_against(validator);
+    }
+}
+
+fn check_sarif_against(validator: &jsonschema::Validator) {
     for dir in ["oracle-examples/bad", "oracle-examples/good"] {
         let out = run(
             Command::new(HOOKC)

@@ -27,8 +27,11 @@ fn main() {
 
     // HOOKC_BASELINE=/path/to/an/older/hookc times that binary alongside,
     // on projects it built itself, for before/after tables from one run.
+    // HOOKC_BASELINE_LABEL names it in the table (default `baseline`).
     let baseline = std::env::var_os("HOOKC_BASELINE").map(PathBuf::from);
     let baseline = baseline.as_deref();
+    let label = std::env::var("HOOKC_BASELINE_LABEL").unwrap_or_else(|_| "baseline".to_owned());
+    let label: &'static str = label.leak();
     let small = project(root, "bundled", &claude_only(&bundled), Path::new(HOOKC));
     let large = project(
         root,
@@ -65,29 +68,55 @@ fn main() {
             dir.join(".hookc/policy.json").display()
         )
     };
-    let mut scenarios: Vec<(&str, String)> = vec![
-        ("floor: sh -c 'exec true'", "exec true".to_owned()),
-        ("hookc shim + guard, bundled policy", shim(&small)),
-        ("hookc shim + guard, 1,000 guards", shim(&large)),
+    let mut scenarios: Vec<(String, String)> = vec![
         (
-            "hookc guard alone, bundled policy",
+            "floor: sh -c 'exec true'".to_owned(),
+            "exec true".to_owned(),
+        ),
+        (
+            "hookc shim + guard, bundled policy".to_owned(),
+            shim(&small),
+        ),
+        ("hookc shim + guard, 1,000 guards".to_owned(), shim(&large)),
+        (
+            "hookc guard alone, bundled policy".to_owned(),
             alone(Path::new(HOOKC), &small),
         ),
-        ("bash + jq guard, one regex", format!("'{}'", jq.display())),
-        ("python guard, one regex", format!("'{}'", python.display())),
+        (
+            "bash + jq guard, one regex".to_owned(),
+            format!("'{}'", jq.display()),
+        ),
+        (
+            "python guard, one regex".to_owned(),
+            format!("'{}'", python.display()),
+        ),
     ];
     if let Some(old) = baseline {
-        let small = project(root, "baseline-bundled", &claude_only(&bundled), old);
+        let small = project(
+            root,
+            &format!("{label}-bundled"),
+            &claude_only(&bundled),
+            old,
+        );
         let large = project(
             root,
-            "baseline-guards-1000",
+            &format!("{label}-guards-1000"),
             &claude_only(&generated(&bundled, 1000)),
             old,
         );
         let with_old = |dir: &Path| format!("HOOKC_BIN='{}' {}", old.display(), shim(dir));
-        scenarios.push(("baseline shim + guard, bundled policy", with_old(&small)));
-        scenarios.push(("baseline shim + guard, 1,000 guards", with_old(&large)));
-        scenarios.push(("baseline guard alone, bundled policy", alone(old, &small)));
+        scenarios.push((
+            format!("{label} shim + guard, bundled policy"),
+            with_old(&small),
+        ));
+        scenarios.push((
+            format!("{label} shim + guard, 1,000 guards"),
+            with_old(&large),
+        ));
+        scenarios.push((
+            format!("{label} guard alone, bundled policy"),
+            alone(old, &small),
+        ));
     }
     let have = |tool: &str| {
         Command::new("sh")
@@ -147,7 +176,7 @@ fn main() {
     let mut medians = Vec::new();
     for (i, (name, _)) in scenarios.iter().enumerate() {
         let m = median(&mut samples[i]);
-        medians.push((*name, m));
+        medians.push((name.as_str(), m));
         writeln!(
             table,
             "{:<40} {:>7.2} ms {:>8.2}×",
@@ -157,7 +186,7 @@ fn main() {
         )
         .unwrap();
     }
-    for who in ["hookc", "baseline"] {
+    for who in ["hookc", label] {
         let Some(&(_, hookc)) = medians
             .iter()
             .find(|(n, _)| n.starts_with(&format!("{who} shim + guard, bundled")))
@@ -178,7 +207,7 @@ fn main() {
     }
 
     let mut binaries = vec![("hookc", Path::new(HOOKC))];
-    binaries.extend(baseline.map(|old| ("baseline", old)));
+    binaries.extend(baseline.map(|old| (label, old)));
     for (who, bin) in &binaries {
         measure_commands(who, bin, root, &bundled, &mut table);
     }

@@ -25,11 +25,19 @@ fn main() {
     let bundled =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policy.kdl")).unwrap();
 
-    let small = project(root, "bundled", &claude_only(&bundled));
+    // HOOKC_BASELINE=/path/to/an/older/hookc times that binary alongside,
+    // on projects it built itself, for before/after tables from one run.
+    // HOOKC_BASELINE_LABEL names it in the table (default `baseline`).
+    let baseline = std::env::var_os("HOOKC_BASELINE").map(PathBuf::from);
+    let baseline = baseline.as_deref();
+    let label = std::env::var("HOOKC_BASELINE_LABEL").unwrap_or_else(|_| "baseline".to_owned());
+    let label: &'static str = label.leak();
+    let small = project(root, "bundled", &claude_only(&bundled), Path::new(HOOKC));
     let large = project(
         root,
         "guards-1000",
         &claude_only(&generated(&bundled, 1000)),
+        Path::new(HOOKC),
     );
     let payload = root.join("payload.json");
     std::fs::write(
@@ -53,20 +61,63 @@ fn main() {
             dir.join(".hookc/claude/pre-tool.sh").display()
         )
     };
-    let scenarios: Vec<(&str, String)> = vec![
-        ("floor: sh -c 'exec true'", "exec true".to_owned()),
-        ("hookc shim + guard, bundled policy", shim(&small)),
-        ("hookc shim + guard, 1,000 guards", shim(&large)),
+    let alone = |bin: &Path, dir: &Path| {
+        format!(
+            "exec '{}' guard --harness claude --event pre-tool --policy '{}'",
+            bin.display(),
+            dir.join(".hookc/policy.json").display()
+        )
+    };
+    let mut scenarios: Vec<(String, String)> = vec![
         (
-            "hookc guard alone, bundled policy",
-            format!(
-                "exec '{HOOKC}' guard --harness claude --event pre-tool --policy '{}'",
-                small.join(".hookc/policy.json").display()
-            ),
+            "floor: sh -c 'exec true'".to_owned(),
+            "exec true".to_owned(),
         ),
-        ("bash + jq guard, one regex", format!("'{}'", jq.display())),
-        ("python guard, one regex", format!("'{}'", python.display())),
+        (
+            "hookc shim + guard, bundled policy".to_owned(),
+            shim(&small),
+        ),
+        ("hookc shim + guard, 1,000 guards".to_owned(), shim(&large)),
+        (
+            "hookc guard alone, bundled policy".to_owned(),
+            alone(Path::new(HOOKC), &small),
+        ),
+        (
+            "bash + jq guard, one regex".to_owned(),
+            format!("'{}'", jq.display()),
+        ),
+        (
+            "python guard, one regex".to_owned(),
+            format!("'{}'", python.display()),
+        ),
     ];
+    if let Some(old) = baseline {
+        let small = project(
+            root,
+            &format!("{label}-bundled"),
+            &claude_only(&bundled),
+            old,
+        );
+        let large = project(
+            root,
+            &format!("{label}-guards-1000"),
+            &claude_only(&generated(&bundled, 1000)),
+            old,
+        );
+        let with_old = |dir: &Path| format!("HOOKC_BIN='{}' {}", old.display(), shim(dir));
+        scenarios.push((
+            format!("{label} shim + guard, bundled policy"),
+            with_old(&small),
+        ));
+        scenarios.push((
+            format!("{label} shim + guard, 1,000 guards"),
+            with_old(&large),
+        ));
+        scenarios.push((
+            format!("{label} guard alone, bundled policy"),
+            alone(old, &small),
+        ));
+    }
     let have = |tool: &str| {
         Command::new("sh")
             .arg("-c")
@@ -125,7 +176,7 @@ fn main() {
     let mut medians = Vec::new();
     for (i, (name, _)) in scenarios.iter().enumerate() {
         let m = median(&mut samples[i]);
-        medians.push((*name, m));
+        medians.push((name.as_str(), m));
         writeln!(
             table,
             "{:<40} {:>7.2} ms {:>8.2}×",
@@ -135,34 +186,47 @@ fn main() {
         )
         .unwrap();
     }
-    let hookc = medians
-        .iter()
-        .find(|(n, _)| n.starts_with("hookc shim + guard, bundled"))
-        .map(|(_, m)| *m)
-        .unwrap();
-    for (name, m) in &medians {
-        if name.starts_with("bash + jq") || name.starts_with("python") {
-            writeln!(
-                table,
-                "{:<40} {:>7.1}× slower than hookc",
-                name,
-                ms(*m) / ms(hookc)
-            )
-            .unwrap();
+    for who in ["hookc", label] {
+        let Some(&(_, hookc)) = medians
+            .iter()
+            .find(|(n, _)| n.starts_with(&format!("{who} shim + guard, bundled")))
+        else {
+            continue;
+        };
+        for (name, m) in &medians {
+            if name.starts_with("bash + jq") || name.starts_with("python") {
+                writeln!(
+                    table,
+                    "{:<40} {:>7.1}× slower than {who}",
+                    name,
+                    ms(*m) / ms(hookc)
+                )
+                .unwrap();
+            }
         }
     }
 
-    writeln!(table, "\nhookc build for every harness, median of 5 runs").unwrap();
+    let mut binaries = vec![("hookc", Path::new(HOOKC))];
+    binaries.extend(baseline.map(|old| (label, old)));
+    for (who, bin) in &binaries {
+        measure_commands(who, bin, root, &bundled, &mut table);
+    }
+    print!("{table}");
+}
+
+/// Build and lint times and startup of one binary.
+fn measure_commands(who: &str, bin: &Path, root: &Path, bundled: &str, table: &mut String) {
+    writeln!(table, "\n{who}: build for every harness, median of 5 runs").unwrap();
     let mut builds = Vec::new();
     for n in [1_000usize, 10_000] {
-        let dir = root.join(format!("build-{n}"));
+        let dir = root.join(format!("{who}-build-{n}"));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("policy.kdl"), generated(&bundled, n)).unwrap();
+        std::fs::write(dir.join("policy.kdl"), generated(bundled, n)).unwrap();
         let mut times: Vec<Duration> = (0..5)
             .map(|_| {
                 let _ = std::fs::remove_dir_all(dir.join(".hookc"));
                 let started = Instant::now();
-                let status = Command::new(HOOKC)
+                let status = Command::new(bin)
                     .args(["build", "-q"])
                     .current_dir(&dir)
                     .status()
@@ -183,8 +247,8 @@ fn main() {
     )
     .unwrap();
 
-    writeln!(table, "\nhookc lint, median of 5 runs").unwrap();
-    let lint_dir = root.join("lint");
+    writeln!(table, "\n{who}: lint, median of 5 runs").unwrap();
+    let lint_dir = root.join(format!("{who}-lint"));
     std::fs::create_dir_all(lint_dir.join(".claude")).unwrap();
     let groups: Vec<String> = (0..1000)
         .map(|i| {
@@ -204,7 +268,7 @@ fn main() {
     let mut times: Vec<Duration> = (0..5)
         .map(|_| {
             let started = Instant::now();
-            let _ = Command::new(HOOKC)
+            let _ = Command::new(bin)
                 .args(["lint", "-q", ".claude/settings.json"])
                 .current_dir(&lint_dir)
                 .stdout(Stdio::null())
@@ -225,7 +289,7 @@ fn main() {
     let mut times: Vec<Duration> = (0..20)
         .map(|_| {
             let started = Instant::now();
-            Command::new(HOOKC)
+            Command::new(bin)
                 .arg("--version")
                 .stdout(Stdio::null())
                 .status()
@@ -235,18 +299,18 @@ fn main() {
         .collect();
     writeln!(
         table,
-        "\nstartup (hookc --version), median of 20: {:.2} ms",
+        "\n{who}: startup (--version), median of 20: {:.2} ms",
         ms(median(&mut times))
     )
     .unwrap();
-    let size = std::fs::metadata(HOOKC).map(|m| m.len()).unwrap_or(0);
+    let size = std::fs::metadata(bin).map(|m| m.len()).unwrap_or(0);
     writeln!(
         table,
-        "\nbinary: {HOOKC}, {:.1} MiB",
+        "{who}: binary {}, {:.1} MiB",
+        bin.display(),
         size as f64 / (1024.0 * 1024.0)
     )
     .unwrap();
-    print!("{table}");
 }
 
 fn time_once(command: &str, stdin: &Path, path: &str) -> Duration {
@@ -314,11 +378,11 @@ fn generated(bundled: &str, n: usize) -> String {
     out
 }
 
-fn project(root: &Path, name: &str, policy: &str) -> PathBuf {
+fn project(root: &Path, name: &str, policy: &str, bin: &Path) -> PathBuf {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("policy.kdl"), policy).unwrap();
-    let status = Command::new(HOOKC)
+    let status = Command::new(bin)
         .args(["build", "-q"])
         .current_dir(&dir)
         .status()

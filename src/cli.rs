@@ -241,6 +241,48 @@ pub struct GuardArgs {
     pub debug: Option<PathBuf>,
 }
 
+impl GuardArgs {
+    /// Read the command line every generated hook script writes,
+    /// `hookc guard --harness H --event E [--policy P] [--debug F]`, without
+    /// clap. `hookc guard` runs on every tool call an agent makes, and
+    /// building clap's whole command tree was a third of its work. Anything
+    /// else (`--help`, `--harness=H`, a repeated or unknown option, an empty
+    /// value) returns `None` and goes to clap as before, so both readings agree.
+    pub fn from_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<GuardArgs> {
+        let mut args = args.into_iter().skip(1);
+        if args.next()? != "guard" {
+            return None;
+        }
+        let (mut harness, mut event, mut policy, mut debug) = (None, None, None, None);
+        while let Some(name) = args.next() {
+            let value = args.next().filter(|v| !v.is_empty())?;
+            let slot = match name.to_str()? {
+                "--harness" => &mut harness,
+                "--event" => &mut event,
+                "--policy" => &mut policy,
+                "--debug" => &mut debug,
+                _ => return None,
+            };
+            if slot.replace(value).is_some() {
+                return None;
+            }
+        }
+        let debug = match debug {
+            Some(path) => Some(path),
+            None => match std::env::var_os("HOOKC_DEBUG") {
+                Some(path) if path.is_empty() => return None,
+                other => other,
+            },
+        };
+        Some(GuardArgs {
+            harness: HarnessId::from_word(harness?.to_str()?)?,
+            event: Event::from_word(event?.to_str()?)?,
+            policy: policy.map_or_else(|| PathBuf::from(".hookc/policy.json"), PathBuf::from),
+            debug: debug.map(PathBuf::from),
+        })
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// The harness (omit with --table for all of them)
@@ -316,10 +358,54 @@ fn parse_event(s: &str) -> Result<Event, String> {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
+    use clap::{CommandFactory, Parser};
 
     #[test]
     fn cli_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+
+    /// The hook command line read without clap means what clap reads, and
+    /// anything unusual is left to clap.
+    #[test]
+    fn hook_command_lines_read_like_clap() {
+        let read = |line: &str| {
+            let words = line.split(' ').map(std::ffi::OsString::from);
+            let fast = super::GuardArgs::from_hook(words.clone());
+            let clap = super::Cli::try_parse_from(words)
+                .ok()
+                .map(|c| match c.command {
+                    super::Command::Guard(args) => args,
+                    other => panic!("{other:?}"),
+                });
+            (fast, clap)
+        };
+        for line in [
+            "hookc guard --harness claude --event pre-tool --policy /p/.hookc/policy.json",
+            "hookc guard --event stop --harness codex",
+            "hookc guard --harness cursor --event prompt --policy x --debug /tmp/log",
+        ] {
+            let (fast, clap) = read(line);
+            let (fast, clap) = (fast.expect(line), clap.expect(line));
+            assert_eq!(
+                (fast.harness, fast.event, &fast.policy),
+                (clap.harness, clap.event, &clap.policy),
+                "{line}"
+            );
+            assert_eq!(fast.debug, clap.debug, "{line}");
+        }
+        for line in [
+            "hookc guard --help",
+            "hookc guard --harness=claude --event pre-tool",
+            "hookc guard --harness claude --harness codex --event pre-tool",
+            "hookc guard --harness claude",
+            "hookc guard --harness nobody --event pre-tool",
+            "hookc guard --harness claude --event pre-tool --quiet",
+            "hookc guard --harness claude --event pre-tool --policy",
+            "hookc -q guard --harness claude --event pre-tool",
+            "hookc build --harness claude --event pre-tool",
+        ] {
+            assert!(read(line).0.is_none(), "{line}");
+        }
     }
 }

@@ -28,9 +28,22 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)
     Some((file, policy))
 }
 
-/// `.hookc/policy.json`: compact JSON, one guard per line. `hookc guard`
-/// reads it on every call, so it carries no indentation to skip, while a
-/// changed guard still shows up as one changed line in `hookc check`.
+/// `.hookc/policy.json`: compact JSON, one line per part, so that
+/// `hookc guard` can read the head and the index of its event and then parse
+/// only the guards the call can reach (see `runtime::read_policy`), and a
+/// changed guard shows up as one changed line in `hookc check`:
+///
+/// ```text
+/// {"format":1,"source":"policy.kdl",…,"targets":[…],
+/// "index":[
+/// {"event":"pre-tool","programs":[["git",[0,1]]],…},
+/// {"event":"prompt",…}
+/// ],
+/// "guards":[
+/// {"name":"no-force-push",…},
+/// {"name":"no-hard-reset",…}
+/// ]}
+/// ```
 pub fn policy_json(policy: &Policy) -> String {
     let head = Policy {
         guards: Vec::new(),
@@ -40,15 +53,27 @@ pub fn policy_json(policy: &Policy) -> String {
     let head = head
         .strip_suffix("\"guards\":[]}")
         .expect("guards is the last field of the IR");
-    let guards: Vec<String> = policy
-        .guards
-        .iter()
-        .map(|g| serde_json::to_string(g).expect("the IR serialises"))
-        .collect();
-    if guards.is_empty() {
-        return format!("{head}\"guards\":[]}}\n");
-    }
-    format!("{head}\"guards\":[\n{}\n]}}\n", guards.join(",\n"))
+    let lines = |parts: Vec<String>| {
+        let mut text = parts.join(",\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text
+    };
+    let index = lines(
+        crate::eval::Index::build(&policy.guards)
+            .iter()
+            .map(|i| serde_json::to_string(i).expect("the index serialises"))
+            .collect(),
+    );
+    let guards = lines(
+        policy
+            .guards
+            .iter()
+            .map(|g| serde_json::to_string(g).expect("the IR serialises"))
+            .collect(),
+    );
+    format!("{head}\n\"index\":[\n{index}],\n\"guards\":[\n{guards}]}}\n")
 }
 
 /// Parse, decode and resolve policy text.

@@ -15,12 +15,13 @@
 //! guard at that level.
 
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::Regex;
+use serde::{Deserialize, Serialize};
 
-use crate::ir::{Decision, Event, ExampleCall, Expectation, Guard, Policy, Tool, ToolKind};
+use crate::ir::{
+    Decision, Event, ExampleCall, Expectation, Guard, Policy, Replace, Tool, ToolKind,
+};
 use crate::paths::{self, PathSet};
 use crate::shell::{self, Analysis};
 
@@ -178,66 +179,197 @@ pub fn meets(verdict: Option<&Verdict>, expect: Expectation) -> bool {
 ///
 /// Guards are indexed by event and by the literals a call must contain to
 /// trigger them (their [`Prefilter`](crate::ir::Prefilter)): a call looks up
-/// its programs and scans its text once, and only the guards it could
+/// its programs and literals in sorted tables, and only the guards it could
 /// trigger are checked. Each guard's regexes and globs are compiled the
 /// first time a call reaches it. So a call costs about the same with ten
 /// guards or a thousand, and checking every example of a policy is linear.
+///
+/// `hookc guard` builds it from the index stored in `.hookc/policy.json`
+/// ([`Evaluator::lazy`]) and parses only the guards a call reaches.
 pub struct Evaluator<'p> {
-    policy: &'p Policy,
+    guards: Guards<'p>,
     compiled: Vec<OnceCell<Compiled>>,
-    events: Vec<(Event, Index)>,
+    events: Vec<Index>,
 }
 
-#[derive(Default)]
-struct Index {
-    by_program: HashMap<String, Vec<usize>>,
+enum Guards<'p> {
+    Parsed(&'p [Guard]),
+    /// The JSON text of each guard, parsed when a call reaches it.
+    Lazy(Vec<&'p [u8]>),
+}
+
+/// The guards of one event, keyed by what a call must contain to trigger
+/// them. Built from the guards' prefilters; `hookc build` stores one per
+/// event in `.hookc/policy.json`, so `hookc guard` does not rebuild it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Index {
+    pub event: Event,
+    /// Exact program names, sorted, each with the guards whose command patterns name it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    programs: Vec<(String, Vec<usize>)>,
     /// Guards with command patterns: candidates for any opaque command line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     commands: Vec<usize>,
-    regex: Literals,
-    path: Literals,
+    /// Literals required by regexes, sorted, each with its guards.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    regex: Vec<(String, Vec<usize>)>,
+    /// Literals required by path globs, sorted, each with its guards.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    path: Vec<(String, Vec<usize>)>,
     /// Guards no literal can rule out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     always: Vec<usize>,
 }
 
-/// Guards keyed by literals, searched with one Aho-Corasick automaton.
-#[derive(Default)]
-struct Literals {
-    literals: Vec<String>,
-    owners: Vec<usize>,
-    automaton: OnceCell<Option<AhoCorasick>>,
-}
-
-impl Literals {
-    fn add(&mut self, guard: usize, literals: &[String]) {
-        for literal in literals {
-            self.literals.push(literal.clone());
-            self.owners.push(guard);
+impl Index {
+    /// One index per event that has guards, in the order events first occur.
+    pub fn build(guards: &[Guard]) -> Vec<Index> {
+        let mut events: Vec<Index> = Vec::new();
+        for (i, guard) in guards.iter().enumerate() {
+            let at = match events.iter().position(|e| e.event == guard.event) {
+                Some(at) => at,
+                None => {
+                    events.push(Index {
+                        event: guard.event,
+                        programs: Vec::new(),
+                        commands: Vec::new(),
+                        regex: Vec::new(),
+                        path: Vec::new(),
+                        always: Vec::new(),
+                    });
+                    events.len() - 1
+                }
+            };
+            let index = &mut events[at];
+            if !guard.commands.is_empty() {
+                index.commands.push(i);
+            }
+            let add = |table: &mut Vec<(String, Vec<usize>)>, keys: &[String]| {
+                table.extend(keys.iter().map(|key| (key.clone(), vec![i])));
+            };
+            let hints = &guard.prefilter;
+            // An empty literal occurs in every text: such a guard is always a candidate.
+            let usable = |list: &Option<Vec<String>>| {
+                list.as_ref()
+                    .filter(|l| !l.is_empty() && l.iter().all(|s| !s.is_empty()))
+                    .cloned()
+            };
+            if let Some(names) = usable(&hints.programs) {
+                add(&mut index.programs, &names);
+            } else if let Some(literals) = usable(&hints.regex_literals) {
+                add(&mut index.regex, &literals);
+            } else if let Some(literals) = usable(&hints.path_literals) {
+                add(&mut index.path, &literals);
+            } else {
+                index.always.push(i);
+            }
         }
+        for index in &mut events {
+            for table in [&mut index.programs, &mut index.regex, &mut index.path] {
+                merge_keys(table);
+            }
+        }
+        events
     }
 
-    /// Add to `out` every guard one of whose literals occurs in a text.
-    fn candidates<'t>(&self, texts: impl Iterator<Item = &'t str>, out: &mut Vec<usize>) {
-        let mut texts = texts.peekable();
-        if self.literals.is_empty() || texts.peek().is_none() {
-            return;
-        }
-        // A call searches once, so the automaton that is quickest to build
-        // wins (the default picks a DFA, which costs milliseconds to build
-        // for a few hundred literals and saves microseconds per search).
-        let automaton = self.automaton.get_or_init(|| {
-            AhoCorasick::builder()
-                .kind(Some(AhoCorasickKind::NoncontiguousNFA))
-                .build(&self.literals)
-                .ok()
-        });
-        let Some(automaton) = automaton else {
-            // Cannot happen for plain literals; fail towards checking every guard.
-            out.extend(&self.owners);
-            return;
+    /// Whether this index can be trusted for a policy of `guards` guards:
+    /// its tables are sorted (lookups are binary searches) and every guard
+    /// it names exists. A hand-edited policy.json may break either.
+    pub fn is_sound(&self, guards: usize) -> bool {
+        let sorted = |t: &[(String, Vec<usize>)]| {
+            t.windows(2).all(|w| w[0].0 < w[1].0) && t.iter().all(|(k, _)| !k.is_empty())
         };
-        for text in texts {
-            for found in automaton.find_overlapping_iter(text) {
-                out.push(self.owners[found.pattern().as_usize()]);
+        let tables = [&self.programs, &self.regex, &self.path];
+        sorted(&self.programs)
+            && sorted(&self.regex)
+            && sorted(&self.path)
+            && tables
+                .iter()
+                .flat_map(|t| t.iter().flat_map(|(_, owners)| owners))
+                .chain(&self.commands)
+                .chain(&self.always)
+                .all(|&i| i < guards)
+    }
+
+    /// Every guard of this event that `call` could trigger, in policy order.
+    fn candidates(&self, call: &Call, facts: &Facts) -> Vec<usize> {
+        let mut out = self.always.clone();
+        if let Some(analysis) = facts.analysis() {
+            if analysis.opaque.is_empty() {
+                for command in &analysis.commands {
+                    if let Ok(at) = self
+                        .programs
+                        .binary_search_by(|(name, _)| name.as_str().cmp(&command.program))
+                    {
+                        out.extend(&self.programs[at].1);
+                    }
+                }
+            } else {
+                out.extend(&self.commands);
+            }
+        }
+        if !self.regex.is_empty() {
+            for text in regex_subjects(call, facts) {
+                occurring(&self.regex, text, &mut out);
+            }
+        }
+        if !self.path.is_empty() {
+            for path in facts.paths() {
+                occurring(&self.path, path, &mut out);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Sort a table by key and give each key once, with its guards in policy order.
+fn merge_keys(table: &mut Vec<(String, Vec<usize>)>) {
+    // Stable: the guards of one key stay in policy order.
+    table.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut merged: Vec<(String, Vec<usize>)> = Vec::with_capacity(table.len());
+    for (key, owners) in table.drain(..) {
+        match merged.last_mut() {
+            Some((last, into)) if *last == key => {
+                // In policy order, so a guard naming a key twice is the last one.
+                for i in owners {
+                    if into.last() != Some(&i) {
+                        into.push(i);
+                    }
+                }
+            }
+            _ => merged.push((key, owners)),
+        }
+    }
+    *table = merged;
+}
+
+/// Add to `out` the guards of every literal of `table` (sorted) that occurs in `text`.
+///
+/// For each position, the literals that are prefixes of the rest of the text
+/// are found by binary search, without building an automaton: a call
+/// searches once, and its texts are short next to a large policy's literals.
+/// If `x` is the greatest literal not above `s`, any other literal that is a
+/// prefix of `s` is at most as long as the common prefix of `x` and `s`
+/// (shorter than `x` when `x` itself is a prefix), so the search continues
+/// with that shorter prefix of `s` until none is left.
+fn occurring(table: &[(String, Vec<usize>)], text: &str, out: &mut Vec<usize>) {
+    let text = text.as_bytes();
+    for start in 0..text.len() {
+        let mut s = &text[start..];
+        while !s.is_empty() {
+            let below = table.partition_point(|(literal, _)| literal.as_bytes() <= s);
+            let Some((literal, owners)) = below.checked_sub(1).map(|at| &table[at]) else {
+                break;
+            };
+            let literal = literal.as_bytes();
+            let common = literal.iter().zip(s).take_while(|(a, b)| a == b).count();
+            if common == literal.len() {
+                out.extend(owners);
+                s = &s[..common - 1];
+            } else {
+                s = &s[..common];
             }
         }
     }
@@ -245,36 +377,25 @@ impl Literals {
 
 impl<'p> Evaluator<'p> {
     pub fn new(policy: &'p Policy) -> Self {
-        let mut events: Vec<(Event, Index)> = Vec::new();
-        for (i, guard) in policy.guards.iter().enumerate() {
-            let index = match events.iter_mut().find(|(e, _)| *e == guard.event) {
-                Some((_, index)) => index,
-                None => {
-                    events.push((guard.event, Index::default()));
-                    &mut events.last_mut().expect("just pushed").1
-                }
-            };
-            let hints = &guard.prefilter;
-            if !guard.commands.is_empty() {
-                index.commands.push(i);
-            }
-            if let Some(programs) = &hints.programs {
-                for program in programs {
-                    index.by_program.entry(program.clone()).or_default().push(i);
-                }
-            } else if let Some(literals) = &hints.regex_literals {
-                index.regex.add(i, literals);
-            } else if let Some(literals) = &hints.path_literals {
-                index.path.add(i, literals);
-            } else {
-                index.always.push(i);
-            }
-        }
         Self {
-            policy,
+            guards: Guards::Parsed(&policy.guards),
             compiled: policy.guards.iter().map(|_| OnceCell::new()).collect(),
-            events,
+            events: Index::build(&policy.guards),
         }
+    }
+
+    /// An evaluator over guards kept as JSON text (one per guard, in policy
+    /// order) with their stored index: only the guards a call reaches are
+    /// parsed. `None` when the index does not fit the guards.
+    pub fn lazy(guards: Vec<&'p [u8]>, index: Option<Index>) -> Option<Self> {
+        if index.as_ref().is_some_and(|i| !i.is_sound(guards.len())) {
+            return None;
+        }
+        Some(Self {
+            guards: Guards::Lazy(guards),
+            compiled: Vec::new(),
+            events: index.into_iter().collect(),
+        })
     }
 
     /// Decide a call. Guards that `run` a program count as matching with
@@ -304,38 +425,45 @@ impl<'p> Evaluator<'p> {
         rewrite: bool,
     ) -> Result<Option<Verdict>, String> {
         let facts = Facts::new(call);
-        let Some((_, index)) = self.events.iter().find(|(e, _)| Some(*e) == call.event) else {
+        let Some(index) = self.events.iter().find(|i| Some(i.event) == call.event) else {
             return Ok(None);
         };
-        let mut candidates = index.always.clone();
-        if let Some(analysis) = facts.analysis() {
-            if analysis.opaque.is_empty() {
-                for command in &analysis.commands {
-                    if let Some(guards) = index.by_program.get(&command.program) {
-                        candidates.extend(guards);
-                    }
-                }
-            } else {
-                candidates.extend(&index.commands);
-            }
-        }
-        index.regex.candidates(
-            regex_subjects(call, &facts).iter().map(String::as_str),
-            &mut candidates,
-        );
-        index
-            .path
-            .candidates(facts.paths().iter().map(String::as_str), &mut candidates);
-        candidates.sort_unstable();
-        candidates.dedup();
-
         let mut hits: Vec<Hit> = Vec::new();
-        for i in candidates {
-            let guard = &self.policy.guards[i];
+        // The edits of the guards that rewrite, in policy order: the guards
+        // themselves may be parsed only for this loop.
+        let mut edits: Vec<(String, Replace)> = Vec::new();
+        for i in index.candidates(call, &facts) {
+            let parsed;
+            let guard = match &self.guards {
+                Guards::Parsed(guards) => &guards[i],
+                Guards::Lazy(texts) => {
+                    parsed = serde_json::from_slice::<Guard>(texts[i]).map_err(|e| {
+                        format!(
+                            "guard {} of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
+                            i + 1
+                        )
+                    })?;
+                    &parsed
+                }
+            };
+            if guard.event != index.event {
+                return Err(format!(
+                    "the compiled policy's index does not fit guard {} `{}`",
+                    i + 1,
+                    guard.name
+                ));
+            }
             if !tool_applies(guard, call) {
                 continue;
             }
-            let compiled = self.compiled[i].get_or_init(|| compile(guard));
+            let once;
+            let compiled = match self.compiled.get(i) {
+                Some(cell) => cell.get_or_init(|| compile(guard)),
+                None => {
+                    once = compile(guard);
+                    &once
+                }
+            };
             if let Some(mut hit) = match_guard(guard, compiled, call, &facts) {
                 if guard.run.is_some() {
                     match run(guard)? {
@@ -345,6 +473,14 @@ impl<'p> Evaluator<'p> {
                         }
                         _ => {}
                     }
+                }
+                if hit.decision == Decision::Rewrite {
+                    edits.extend(
+                        guard
+                            .rewrite
+                            .iter()
+                            .map(|r| (guard.name.clone(), r.clone())),
+                    );
                 }
                 hits.push(hit);
             }
@@ -359,7 +495,7 @@ impl<'p> Evaluator<'p> {
             rewritten: None,
         };
         if rewrite && verdict.decision == Decision::Rewrite {
-            return self.rewrite(call, verdict, run);
+            return self.rewrite(call, verdict, &edits, run);
         }
         Ok(Some(verdict))
     }
@@ -374,6 +510,7 @@ impl<'p> Evaluator<'p> {
         &self,
         call: &Call,
         mut verdict: Verdict,
+        edits: &[(String, Replace)],
         run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
     ) -> Result<Option<Verdict>, String> {
         // Whatever stops the rewrite refuses the call: running it unchanged
@@ -397,20 +534,13 @@ impl<'p> Evaluator<'p> {
             )));
         };
         let mut command = original.to_owned();
-        for hit in &verdict.hits {
-            let guard = self.policy.guards.iter().find(|g| g.name == hit.guard);
-            for edit in guard.map_or(&[][..], |g| &g.rewrite) {
-                match Regex::new(&edit.pattern) {
-                    Ok(regex) => {
-                        command = regex.replace_all(&command, edit.with.as_str()).into_owned()
-                    }
-                    Err(e) => {
-                        let why = format!(
-                            "guard `{}` has a broken rewrite ({e}); run `hookc build`",
-                            hit.guard
-                        );
-                        return Ok(Some(refuse(&verdict, why)));
-                    }
+        for (guard, edit) in edits {
+            match Regex::new(&edit.pattern) {
+                Ok(regex) => command = regex.replace_all(&command, edit.with.as_str()).into_owned(),
+                Err(e) => {
+                    let why =
+                        format!("guard `{guard}` has a broken rewrite ({e}); run `hookc build`");
+                    return Ok(Some(refuse(&verdict, why)));
                 }
             }
         }
@@ -660,6 +790,25 @@ guard "no-literal" {
     regex #"[a-c]{3}"#
     context "Note: abc-like words are in this command."
 }
+guard "token-1" {
+    tool "shell"
+    regex #"secret-1-[0-9]"#
+    ask "Token 1: confirm with the user first."
+}
+guard "token-12" {
+    regex #"secret-12-[0-9]"#
+    deny "Token 12: read it from the environment instead."
+}
+guard "generated-1" {
+    tool "write" "edit" "read"
+    path "generated/1/**"
+    ask "generated/1 is generated; change its source instead."
+}
+guard "generated-12" {
+    tool "write" "edit"
+    path "generated/12/**" "gen*/x.rs"
+    deny "generated/12 is generated; change its source instead."
+}
 "##;
 
     fn word() -> impl Strategy<Value = &'static str> {
@@ -693,7 +842,26 @@ guard "no-literal" {
             "> .env",
             "bash",
             "-c",
+            "secret-1-2",
+            "secret-12-3",
+            "xsecret-1",
+            "generated/12/x.rs",
         ])
+    }
+
+    /// The same policy as `hookc guard` reads it: guards as JSON text, the
+    /// index as stored in policy.json.
+    fn lazy_parts(policy: &Policy) -> (Vec<Vec<u8>>, Vec<Index>) {
+        let texts = policy
+            .guards
+            .iter()
+            .map(|g| serde_json::to_vec(g).unwrap())
+            .collect();
+        let index = Index::build(&policy.guards)
+            .iter()
+            .map(|i| serde_json::from_str(&serde_json::to_string(i).unwrap()).unwrap())
+            .collect();
+        (texts, index)
     }
 
     proptest! {
@@ -701,7 +869,7 @@ guard "no-literal" {
         #[test]
         fn the_index_never_changes_a_verdict(
             words in prop::collection::vec(word(), 0..8),
-            path in prop::sample::select(vec!["", ".env", "src/.env.local", "migrations/1.sql", "README.md"]),
+            path in prop::sample::select(vec!["", ".env", "src/.env.local", "migrations/1.sql", "README.md", "generated/1/a", "generated/12/b", "generated/x.rs", "gen/x.rs"]),
             tool in prop::sample::select(vec![ToolKind::Shell, ToolKind::Read, ToolKind::Edit, ToolKind::Write]),
         ) {
             static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(|| bundled_plus(EXTRA));
@@ -716,8 +884,47 @@ guard "no-literal" {
                 home: None,
                 cwd: None,
             };
-            prop_assert_eq!(Evaluator::new(policy).evaluate(&call), evaluate_unindexed(policy, &call));
+            let expected = evaluate_unindexed(policy, &call);
+            prop_assert_eq!(&Evaluator::new(policy).evaluate(&call), &expected);
+            let (texts, indexes) = lazy_parts(policy);
+            let index = indexes.into_iter().find(|i| Some(i.event) == call.event);
+            let lazy = Evaluator::lazy(texts.iter().map(Vec::as_slice).collect(), index).unwrap();
+            prop_assert_eq!(&lazy.evaluate_with(&call, &mut |_| Ok(None)).unwrap(), &expected);
         }
+
+        /// The binary-search literal lookup finds exactly the literals that occur.
+        #[test]
+        fn occurring_finds_every_literal_in_the_text(
+            literals in prop::collection::btree_set("[ab]{1,4}", 0..12),
+            text in "[abc]{0,12}",
+        ) {
+            let table: Vec<(String, Vec<usize>)> =
+                literals.iter().enumerate().map(|(i, l)| (l.clone(), vec![i])).collect();
+            let mut found = Vec::new();
+            occurring(&table, &text, &mut found);
+            found.sort_unstable();
+            found.dedup();
+            let expected: Vec<usize> = table
+                .iter()
+                .filter(|(l, _)| text.contains(l.as_str()))
+                .map(|(_, owners)| owners[0])
+                .collect();
+            prop_assert_eq!(found, expected);
+        }
+    }
+
+    #[test]
+    fn an_index_that_does_not_fit_its_guards_is_refused() {
+        let policy = bundled_plus(EXTRA);
+        let (texts, indexes) = lazy_parts(&policy);
+        let texts: Vec<&[u8]> = texts.iter().map(Vec::as_slice).collect();
+        let mut unsorted = indexes[0].clone();
+        unsorted.programs.reverse();
+        assert!(Evaluator::lazy(texts.clone(), Some(unsorted)).is_none());
+        let mut too_far = indexes[0].clone();
+        too_far.always.push(texts.len());
+        assert!(Evaluator::lazy(texts.clone(), Some(too_far)).is_none());
+        assert!(Evaluator::lazy(texts, Some(indexes[0].clone())).is_some());
     }
 
     #[test]

@@ -37,4 +37,5 @@ pub mod write;
 
 mod commands;
 
+pub use commands::guard;
 pub use commands::run;

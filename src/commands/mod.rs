@@ -13,6 +13,8 @@ mod test;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 
+pub use guard::guard;
+
 use crate::cli::{Cli, Color, Command};
 use crate::diag::Diagnostics;
 use crate::diag::render::{self, Style};

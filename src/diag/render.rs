@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 
 use super::{Diagnostic, Severity};
 
@@ -25,6 +25,11 @@ impl Style {
 
 /// Render one diagnostic the way `hookc` prints it.
 pub fn human(diagnostic: &Diagnostic, style: Style) -> String {
+    let source = diagnostic.file.as_ref().map(Snippets::new);
+    render(diagnostic, source.as_ref(), style)
+}
+
+fn render(diagnostic: &Diagnostic, source: Option<&Snippets>, style: Style) -> String {
     let theme = match (style.color, style.unicode) {
         (true, true) => GraphicalTheme::unicode(),
         (true, false) => GraphicalTheme::ascii(),
@@ -36,15 +41,29 @@ pub fn human(diagnostic: &Diagnostic, style: Style) -> String {
         .with_links(false);
     let mut out = String::new();
     // Rendering into a String cannot fail for reasons other than a bug in miette.
-    let _ = handler.render_report(&mut out, &AsMiette::new(diagnostic));
+    let _ = handler.render_report(&mut out, &AsMiette(diagnostic, source));
     out
 }
 
 /// All diagnostics, then a one-line count.
 pub fn human_all(diagnostics: &[Diagnostic], style: Style) -> String {
     let mut out = String::new();
+    // One line table per file, shared by all its diagnostics.
+    let mut sources: Vec<Snippets> = Vec::new();
     for d in diagnostics {
-        out.push_str(&human(d, style));
+        let source = d.file.as_ref().map(|file| {
+            match sources
+                .iter()
+                .position(|s| std::sync::Arc::ptr_eq(&s.text, &file.text))
+            {
+                Some(at) => at,
+                None => {
+                    sources.push(Snippets::new(file));
+                    sources.len() - 1
+                }
+            }
+        });
+        out.push_str(&render(d, source.map(|at| &sources[at]), style));
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = diagnostics.len() - errors;
@@ -91,15 +110,66 @@ pub fn json(diagnostic: &Diagnostic) -> serde_json::Value {
 
 /// Adapter so miette's renderer can draw our data; the named source makes
 /// miette print `file:line:col` above the snippet.
-struct AsMiette<'a>(&'a Diagnostic, Option<NamedSource<String>>);
+struct AsMiette<'a>(&'a Diagnostic, Option<&'a Snippets>);
 
-impl<'a> AsMiette<'a> {
-    fn new(d: &'a Diagnostic) -> Self {
-        let source = d
-            .file
-            .as_ref()
-            .map(|f| NamedSource::new(&f.name, f.text.to_string()));
-        Self(d, source)
+/// A source file for miette that finds a snippet in time proportional to the
+/// snippet, not to the file: miette's own `read_span` scans from the start of
+/// the file for every label, so a file with a thousand diagnostics (`hookc
+/// lint` of a large settings.json) took quadratic time.
+///
+/// It hands miette the file from the line before the snippet's context on,
+/// and shifts what miette reports back; miette counts a line break at `\n`,
+/// `\r\n` and a lone `\r`, and so does the line table here.
+struct Snippets {
+    name: String,
+    text: std::sync::Arc<str>,
+    /// Where each line but the first starts.
+    line_starts: Vec<usize>,
+}
+
+impl Snippets {
+    fn new(file: &crate::source::SourceFile) -> Self {
+        let bytes = file.text.as_bytes();
+        let line_starts = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+            .map(|(i, _)| i + 1)
+            .collect();
+        Self {
+            name: file.name.to_string(),
+            text: file.text.clone(),
+            line_starts,
+        }
+    }
+}
+
+impl miette::SourceCode for Snippets {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let line = self.line_starts.partition_point(|&s| s <= span.offset());
+        // One line more than the context: miette also looks at the line
+        // break just before a span (for an empty span at a line start).
+        let first = line.saturating_sub(context_lines_before + 1);
+        let base = first.checked_sub(1).map_or(0, |i| self.line_starts[i]);
+        let window = &self.text.as_bytes()[base..];
+        let inner = window.read_span(
+            &(span.offset() - base, span.len()).into(),
+            context_lines_before,
+            context_lines_after,
+        )?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            (inner.span().offset() + base, inner.span().len()).into(),
+            inner.line() + first,
+            inner.column(),
+            inner.line_count() + first,
+        )))
     }
 }
 
@@ -137,7 +207,7 @@ impl miette::Diagnostic for AsMiette<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.1.as_ref().map(|s| s as &dyn miette::SourceCode)
+        self.1.map(|s| s as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
@@ -152,5 +222,49 @@ impl miette::Diagnostic for AsMiette<'_> {
                 LabeledSpan::new_with_span(text, l.span)
             }
         })))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Code;
+    use crate::source::{SourceFile, Span};
+    use miette::NamedSource;
+
+    /// The line table gives miette the snippets its own whole-file scan
+    /// gives, with every kind of line break, near the start, middle and end.
+    #[test]
+    fn snippets_read_like_miettes_own_source() {
+        let text = "one\ntwo\r\nthree\rfour\n\nsix six\nseven\r\n\reight\nnine";
+        let file = SourceFile::new("f.json", text);
+        let named = NamedSource::new("f.json", text.to_owned());
+        let snippets = Snippets::new(&file);
+        for start in 0..=text.len() {
+            for len in [0, 1, 3, 9] {
+                for (before, after) in [(0, 0), (1, 1), (2, 3)] {
+                    let span: miette::SourceSpan = (start, len).into();
+                    let theirs = miette::SourceCode::read_span(&named, &span, before, after);
+                    let ours = miette::SourceCode::read_span(&snippets, &span, before, after);
+                    let view = |c: Result<Box<dyn miette::SpanContents<'_> + '_>, _>| {
+                        c.ok().map(|c| {
+                            (
+                                c.data().to_vec(),
+                                *c.span(),
+                                c.line(),
+                                c.column(),
+                                c.line_count(),
+                                c.name().map(str::to_owned),
+                            )
+                        })
+                    };
+                    assert_eq!(view(ours), view(theirs), "{start} {len} {before} {after}");
+                }
+            }
+        }
+        let d = Diagnostic::new(Code::KdlSyntax, "bad")
+            .in_file(&file)
+            .label(Span::new(22, 3), "here");
+        assert!(human(&d, Style::PLAIN).contains("f.json:6:2"));
     }
 }

@@ -85,7 +85,16 @@ struct Trace {
 fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Trace), String> {
     let harness = harness::get(request.harness)
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
-    let policy = load_policy(request.policy)?;
+    let text = std::fs::read(request.policy).map_err(|e| {
+        format!(
+            "could not read the compiled policy {} ({e}); run `hookc build` in the project",
+            request.policy.display()
+        )
+    })?;
+    // `hookc guard` answers one call and exits: freeing what it read would
+    // only cost time (thousands of allocations for a large policy).
+    let text = std::mem::ManuallyDrop::new(text);
+    let policy = std::mem::ManuallyDrop::new(load_policy(request.policy, &text, request.event)?);
     if !policy.targets.contains(&request.harness) {
         return Err(format!(
             "{} does not target `{}`; run `hookc build` after adding it to `targets`",
@@ -128,7 +137,7 @@ mod external;
 fn evaluate(
     harness: &dyn Harness,
     request: &GuardRequest,
-    policy: &Policy,
+    policy: &Compiled,
     payload: &Value,
 ) -> Result<(Answer, Trace), String> {
     let event = request.event;
@@ -143,7 +152,7 @@ fn evaluate(
         .or_else(|| call.root.clone())
         .map(std::path::PathBuf::from)
         .unwrap_or_default();
-    let verdict = Evaluator::new(policy).evaluate_with(&call, &mut |guard| {
+    let verdict = policy.evaluator.evaluate_with(&call, &mut |guard| {
         external::run(
             guard,
             &root,
@@ -203,36 +212,130 @@ fn project_root(policy: &Path) -> Option<String> {
     Some(root.to_string_lossy().into_owned())
 }
 
-fn load_policy(path: &Path) -> Result<Policy, String> {
-    let text = std::fs::read(path).map_err(|e| {
+/// The compiled policy, as far as one call needs it.
+struct Compiled<'a> {
+    targets: Vec<HarnessId>,
+    timeout: u32,
+    evaluator: Evaluator<'a>,
+}
+
+/// Read `.hookc/policy.json` for a call on `event`.
+///
+/// In the layout `hookc build` writes (see `compile::policy_json`) only the
+/// head, the index of `event` and the guards the call can reach are parsed,
+/// so a call costs about the same with ten guards or ten thousand. Any other
+/// layout (an older hookc's, or the file reformatted by hand) is read whole.
+/// Either way a file that is not a valid policy is an error: the call is
+/// refused, never waved through.
+fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled<'a>, String> {
+    let damaged = |e: &dyn std::fmt::Display| {
         format!(
-            "could not read the compiled policy {} ({e}); run `hookc build` in the project",
+            "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
             path.display()
         )
-    })?;
+    };
     #[derive(Deserialize)]
-    struct Head {
+    struct Format {
         format: u32,
     }
-    let head: Head = serde_json::from_slice(&text).map_err(|e| {
-        format!(
-            "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
-            path.display()
-        )
-    })?;
-    if head.format > FORMAT {
-        return Err(format!(
-            "the compiled policy {} has format {}, newer than this hookc understands ({FORMAT}); upgrade hookc",
-            path.display(),
-            head.format
-        ));
+    let check_format = |head: &[u8]| {
+        let head: Format = serde_json::from_slice(head).map_err(|e| damaged(&e))?;
+        if head.format > FORMAT {
+            return Err(format!(
+                "the compiled policy {} has format {}, newer than this hookc understands ({FORMAT}); upgrade hookc",
+                path.display(),
+                head.format
+            ));
+        }
+        Ok(())
+    };
+    if let Some(laid) = LaidOut::split(text) {
+        #[derive(Deserialize)]
+        struct Head {
+            timeout: u32,
+            targets: Vec<HarnessId>,
+        }
+        check_format(&laid.head)?;
+        let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
+        let prefix = format!("{{\"event\":\"{event}\"");
+        let index = match laid.index.iter().find(|l| l.starts_with(prefix.as_bytes())) {
+            Some(line) => Some(serde_json::from_slice(line).map_err(|e| damaged(&e))?),
+            None => None,
+        };
+        let evaluator = Evaluator::lazy(laid.guards, index)
+            .ok_or_else(|| damaged(&"its index names guards it does not have"))?;
+        return Ok(Compiled {
+            targets: head.targets,
+            timeout: head.timeout,
+            evaluator,
+        });
     }
-    serde_json::from_slice(&text).map_err(|e| {
-        format!(
-            "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
-            path.display()
-        )
+    check_format(text)?;
+    let policy: Policy = serde_json::from_slice(text).map_err(|e| damaged(&e))?;
+    // The process answers one call and exits: the policy lives until then.
+    let policy: &'static Policy = Box::leak(Box::new(policy));
+    Ok(Compiled {
+        targets: policy.targets.clone(),
+        timeout: policy.timeout,
+        evaluator: Evaluator::new(policy),
     })
+}
+
+/// The parts of a policy.json in the layout `hookc build` writes, found by
+/// splitting lines (nothing is parsed here).
+struct LaidOut<'a> {
+    /// The head as a JSON object of its own (its trailing comma closed).
+    head: Vec<u8>,
+    /// One line per event.
+    index: Vec<&'a [u8]>,
+    /// One line per guard, in policy order.
+    guards: Vec<&'a [u8]>,
+}
+
+impl<'a> LaidOut<'a> {
+    fn split(text: &'a [u8]) -> Option<Self> {
+        if text.last() != Some(&b'\n') {
+            return None;
+        }
+        let mut start = 0;
+        let mut lines = memchr::memchr_iter(b'\n', text).map(|end| {
+            let line = &text[start..end];
+            start = end + 1;
+            line
+        });
+        let item = |line: &'a [u8]| line.strip_suffix(b",").unwrap_or(line);
+        let head = lines.next()?;
+        if !head.starts_with(b"{\"format\":") || !head.ends_with(b",") {
+            return None;
+        }
+        let mut head = head.to_vec();
+        *head.last_mut()? = b'}';
+        if lines.next()? != b"\"index\":[" {
+            return None;
+        }
+        let mut index = Vec::new();
+        loop {
+            match lines.next()? {
+                b"]," => break,
+                line => index.push(item(line)),
+            }
+        }
+        if lines.next()? != b"\"guards\":[" {
+            return None;
+        }
+        let mut guards = Vec::new();
+        loop {
+            match lines.next()? {
+                b"]}" => break,
+                line => guards.push(item(line)),
+            }
+        }
+        lines.next().is_none().then_some(LaidOut {
+            head,
+            index,
+            guards,
+        })
+    }
 }
 
 /// Append one JSON line describing the call. Failing to log never changes the answer.
@@ -301,7 +404,14 @@ mod fuzz {
 
     use super::*;
 
-    static PROJECT: LazyLock<tempfile::TempDir> = LazyLock::new(|| {
+    /// The bundled policy for every harness, in the layout `hookc build` writes.
+    static PROJECT: LazyLock<tempfile::TempDir> =
+        LazyLock::new(|| project(|p| crate::compile::policy_json(p).into_bytes()));
+    /// The same policy as one plain JSON document, which `hookc guard` reads whole.
+    static WHOLE: LazyLock<tempfile::TempDir> =
+        LazyLock::new(|| project(|p| serde_json::to_vec_pretty(p).unwrap()));
+
+    fn project(write: fn(&Policy) -> Vec<u8>) -> tempfile::TempDir {
         let text =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policy.kdl")).unwrap();
         let file = crate::source::SourceFile::new("policy.kdl", text);
@@ -311,13 +421,9 @@ mod fuzz {
         policy.targets = harness::all().iter().map(|h| h.id()).collect();
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join(".hookc")).unwrap();
-        std::fs::write(
-            dir.path().join(crate::emit::POLICY_JSON),
-            serde_json::to_vec(&policy).unwrap(),
-        )
-        .unwrap();
+        std::fs::write(dir.path().join(crate::emit::POLICY_JSON), write(&policy)).unwrap();
         dir
-    });
+    }
 
     fn cases() -> u32 {
         std::env::var("HOOKC_FUZZ_CASES")
@@ -388,8 +494,13 @@ mod fuzz {
         })
     }
 
-    fn check(harness: &dyn Harness, event: Event, input: &[u8]) -> Result<(), TestCaseError> {
-        let policy = PROJECT.path().join(crate::emit::POLICY_JSON);
+    fn answer(
+        project: &Path,
+        harness: &dyn Harness,
+        event: Event,
+        input: &[u8],
+    ) -> (i32, Vec<u8>, Vec<u8>) {
+        let policy = project.join(crate::emit::POLICY_JSON);
         let request = GuardRequest {
             harness: harness.id(),
             event,
@@ -398,6 +509,16 @@ mod fuzz {
         };
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         let exit = run(&request, &mut &input[..], &mut stdout, &mut stderr);
+        (exit, stdout, stderr)
+    }
+
+    fn check(harness: &dyn Harness, event: Event, input: &[u8]) -> Result<(), TestCaseError> {
+        let (exit, stdout, stderr) = answer(PROJECT.path(), harness, event, input);
+        // Reading only the guards the index points at answers like reading them all.
+        prop_assert_eq!(
+            answer(WHOLE.path(), harness, event, input),
+            (exit, stdout.clone(), stderr.clone())
+        );
         prop_assert!(matches!(exit, 0..=2), "exit {exit}");
         if exit == 1 {
             prop_assert!(

@@ -238,6 +238,41 @@ fn a_missing_or_newer_policy_is_an_operational_failure_that_names_the_fix() {
     assert!(run.stderr.contains("damaged"), "{}", run.stderr);
 }
 
+/// `hookc guard` reads only the guards a call can reach, so damage to the
+/// compiled policy must still be caught: a truncated file, or a damaged guard
+/// the call reaches, refuses instead of answering.
+#[test]
+fn a_truncated_or_damaged_compiled_policy_is_an_operational_failure() {
+    let p = built();
+    let whole = p.read(".hookc/policy.json");
+    let lines: Vec<&str> = whole.lines().collect();
+    let truncated = lines[..lines.len() - 2].join("\n") + "\n";
+    p.write(".hookc/policy.json", &truncated);
+    let run = guard(&p, "pre-tool", &claude_bash("git push --force"));
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("damaged"), "{}", run.stderr);
+
+    let damaged = whole.replace(
+        "{\"name\":\"no-force-push\",",
+        "{\"name\":\"no-force-push\",\"event\":",
+    );
+    assert_ne!(damaged, whole);
+    p.write(".hookc/policy.json", &damaged);
+    let run = guard(&p, "pre-tool", &claude_bash("git push --force"));
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("damaged"), "{}", run.stderr);
+
+    // Reformatted by hand, it is read whole and still decides.
+    let pretty: Value = serde_json::from_str(&whole).unwrap();
+    p.write(
+        ".hookc/policy.json",
+        &serde_json::to_string_pretty(&pretty).unwrap(),
+    );
+    let run = guard(&p, "pre-tool", &claude_bash("git push --force"));
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("Do not force-push"), "{}", run.stderr);
+}
+
 #[test]
 fn the_debug_log_records_each_call() {
     let p = built();

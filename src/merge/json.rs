@@ -168,15 +168,10 @@ fn merge_core(
             return Ok((Merged::Empty, prior.map(|_| Shape::default())));
         }
         let fresh = fresh_document(container, desired, ensure, "\n");
-        let shape = prior.map(|_| {
-            let after = reparse(&fresh).map(|r| states(&fresh, &r, container, ensure));
-            Shape {
-                file: true,
-                created: after
-                    .map(|a| a.into_keys().filter(|p| !p.is_empty()).collect())
-                    .unwrap_or_default(),
-                emptied: Default::default(),
-            }
+        let shape = prior.map(|_| Shape {
+            file: true,
+            created: created_in(&fresh, container, ensure),
+            ..Shape::default()
         });
         return Ok((Merged::Text(fresh), shape));
     };
@@ -193,6 +188,8 @@ fn merge_core(
         let fresh = fresh_document(container, desired, ensure, nl);
         let shape = prior.map(|p| Shape {
             file: p.file,
+            created: created_in(&fresh, container, ensure),
+            before: Some(body.to_owned()),
             ..Shape::default()
         });
         return Ok((Merged::Text(format!("{bom}{kept}{sep}{fresh}")), shape));
@@ -259,6 +256,16 @@ fn merge_core(
     {
         // No file, nothing to remember (as when there is no file to begin with).
         return Ok((Merged::Empty, shape.map(|_| Shape::default())));
+    }
+    if !wants_any
+        && let Some(before) = prior.and_then(|p| p.before.as_deref())
+        && only_hookc_document_after(&result_body, &result_root, ensure, before)
+    {
+        // The file held no document before hookc's: give back what it held.
+        return Ok((
+            Merged::Text(format!("{bom}{before}")),
+            shape.map(|_| Shape::default()),
+        ));
     }
     Ok((Merged::Text(format!("{bom}{result_body}")), shape))
 }
@@ -372,7 +379,16 @@ fn next_shape(
         file: prior.file,
         created,
         emptied,
+        before: prior.before.clone(),
     }
+}
+
+/// The members of a document hookc writes whole (see [`Shape::created`]).
+fn created_in(fresh: &str, container: &[&str], ensure: &[(&str, Value)]) -> Vec<String> {
+    reparse(fresh)
+        .map(|r| states(fresh, &r, container, ensure))
+        .map(|a| a.into_keys().filter(|p| !p.is_empty()).collect())
+        .unwrap_or_default()
 }
 
 /// jsonc-parser options for harness files: JSONC, i.e. JSON plus comments and trailing
@@ -608,6 +624,24 @@ fn only_hookc_left(body: &str, root: &ast::Value, ensure: &[(&str, Value)]) -> b
         .and_then(|r| r.comments)
         .is_none_or(|c| c.is_empty());
     only_ensured && no_comments
+}
+
+/// The file is `before` (comments and whitespace the user had) followed by a document with
+/// nothing of the user's in it, as hookc wrote it after that text.
+fn only_hookc_document_after(
+    body: &str,
+    root: &ast::Value,
+    ensure: &[(&str, Value)],
+    before: &str,
+) -> bool {
+    let ast::Value::Object(object) = root else {
+        return false;
+    };
+    let (start, end) = (object.range.start, object.range.end);
+    let document = &body[start..end];
+    body[..start].trim_end() == before.trim_end()
+        && body[end..].trim().is_empty()
+        && reparse(document).is_ok_and(|r| only_hookc_left(document, &r, ensure))
 }
 
 // ---------------------------------------------------------------------------------------------

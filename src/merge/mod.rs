@@ -72,6 +72,10 @@ pub struct Shape {
     /// that was between their brackets.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub emptied: std::collections::BTreeMap<String, String>,
+    /// The file held no document (only comments or whitespace) when hookc wrote its own
+    /// after that text: the text, given back when hookc's document holds nothing else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
 }
 
 /// The JSON pointer (RFC 6901) of a member path: `""` for the root.

@@ -740,3 +740,46 @@ fn files_under(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// A Gemini settings file holding only comments (no document yet) gets
+/// hookc's document after them; a rebuild changes nothing, and retraction
+/// gives the comments back byte for byte.
+#[test]
+fn a_comment_only_settings_file_is_given_back_on_retraction() {
+    let h = MERGED.iter().find(|h| h.dir == "gemini").unwrap();
+    let what = "gemini comments only";
+    let original = "// Project settings for Gemini CLI.\r\n// Nothing here yet: hooks come from hookc.\r\n\r\n";
+    let setup = Setup::new(h.target);
+    let file = setup.file(h);
+    write(&file, original);
+
+    setup.build(what);
+    let merged = read(&file);
+    assert!(merged.starts_with(original.trim_end()), "{merged:?}");
+    let document = parse_object(what, &merged);
+    assert!(
+        document.get("hooks").is_some() && merged.contains(h.marker),
+        "{merged}"
+    );
+    let again = setup.build(what);
+    assert_eq!(
+        read(&file),
+        merged,
+        "{what}: the second build changed the file"
+    );
+    assert!(
+        again.stdout.contains("(0 files changed"),
+        "{}",
+        again.stdout
+    );
+
+    setup
+        .project
+        .write("policy.kdl", &format!("targets \"{}\"\n", h.target));
+    setup.build(what);
+    assert_eq!(
+        read(&file),
+        original,
+        "{what}: not back to its original bytes"
+    );
+}

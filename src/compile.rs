@@ -60,8 +60,15 @@ pub fn policy_json(policy: &Policy) -> String {
         }
         text
     };
+    let built = crate::eval::Index::build(&policy.guards);
+    // What the lines below hold, so that `hookc guard`, which reads only some
+    // of them, still notices a line gone missing.
+    let layout = serde_json::json!({
+        "guards": policy.guards.len(),
+        "indexed": built.iter().map(|i| i.event).collect::<Vec<_>>(),
+    });
     let index = lines(
-        crate::eval::Index::build(&policy.guards)
+        built
             .iter()
             .map(|i| serde_json::to_string(i).expect("the index serialises"))
             .collect(),
@@ -73,7 +80,7 @@ pub fn policy_json(policy: &Policy) -> String {
             .map(|g| serde_json::to_string(g).expect("the IR serialises"))
             .collect(),
     );
-    format!("{head}\n\"index\":[\n{index}],\n\"guards\":[\n{guards}]}}\n")
+    format!("{head}\"layout\":{layout},\n\"index\":[\n{index}],\n\"guards\":[\n{guards}]}}\n")
 }
 
 /// Parse, decode and resolve policy text.

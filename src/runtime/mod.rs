@@ -254,12 +254,27 @@ fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled
         struct Head {
             timeout: u32,
             targets: Vec<HarnessId>,
+            layout: Layout,
+        }
+        /// What the lines hold (see `compile::policy_json`).
+        #[derive(Deserialize)]
+        struct Layout {
+            guards: usize,
+            indexed: Vec<Event>,
         }
         check_format(&laid.head)?;
         let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
+        // Only some lines are parsed: a line gone missing must still show.
+        if head.layout.guards != laid.guards.len() || head.layout.indexed.len() != laid.index.len()
+        {
+            return Err(damaged(&"lines are missing"));
+        }
         let prefix = format!("{{\"event\":\"{event}\"");
         let index = match laid.index.iter().find(|l| l.starts_with(prefix.as_bytes())) {
             Some(line) => Some(serde_json::from_slice(line).map_err(|e| damaged(&e))?),
+            None if head.layout.indexed.contains(&event) => {
+                return Err(damaged(&format!("the index of `{event}` is missing")));
+            }
             None => None,
         };
         let evaluator = Evaluator::lazy(laid.guards, index)

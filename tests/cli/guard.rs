@@ -262,6 +262,25 @@ fn a_truncated_or_damaged_compiled_policy_is_an_operational_failure() {
     assert_eq!(run.status, 1, "{}", run.stderr);
     assert!(run.stderr.contains("damaged"), "{}", run.stderr);
 
+    // A line gone missing (a guard's, or the index of the call's event) is
+    // damage too, though the call would not have read that line.
+    let guard_line = lines
+        .iter()
+        .position(|l| l.starts_with("{\"name\":"))
+        .unwrap();
+    let index_line = lines
+        .iter()
+        .position(|l| l.starts_with("{\"event\":\"pre-tool\""))
+        .unwrap();
+    for gone in [guard_line, index_line] {
+        let mut kept = lines.clone();
+        kept.remove(gone);
+        p.write(".hookc/policy.json", &(kept.join("\n") + "\n"));
+        let run = guard(&p, "pre-tool", &claude_bash("ls"));
+        assert_eq!(run.status, 1, "without line {gone}: {}", run.stderr);
+        assert!(run.stderr.contains("damaged"), "{}", run.stderr);
+    }
+
     // Reformatted by hand, it is read whole and still decides.
     let pretty: Value = serde_json::from_str(&whole).unwrap();
     p.write(

@@ -123,7 +123,7 @@ impl Harness for AgentSdk {
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
             Some(v) if v.decision == Decision::Rewrite => {
-                super::claude::rewrite_answer(self, payload, v)
+                super::rewrite_answer(self, payload, v, &super::claude::rewrite_json)
             }
             _ => self.answer(event, verdict),
         }

@@ -314,7 +314,9 @@ impl Harness for Claude {
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
-            Some(v) if v.decision == Decision::Rewrite => rewrite_answer(self, payload, v),
+            Some(v) if v.decision == Decision::Rewrite => {
+                super::rewrite_answer(self, payload, v, &rewrite_json)
+            }
             _ => self.answer(event, verdict),
         }
     }
@@ -377,15 +379,9 @@ impl Harness for Claude {
 
 /// A rewrite in Claude's protocol (the Agent SDK's too): `updatedInput` is
 /// the complete new input and counts only beside `permissionDecision:
-/// "allow"`, so the two always go together; `additionalContext` tells the
-/// model what changed and why. Without the call's input object the answer is
-/// a refusal that names the command to run.
-pub(super) fn rewrite_answer(harness: &dyn Harness, payload: &Value, v: &Verdict) -> Answer {
-    let Some(input) = super::rewritten_input(payload, "/tool_input", v) else {
-        return harness.answer(Event::PreTool, Some(&super::rewrite_as_refusal(v)));
-    };
-    let reason = v.reason();
-    let mut out = json!({
+/// "allow"`; `additionalContext` tells the model what changed and why.
+pub(super) fn rewrite_json(input: Value, reason: String) -> Value {
+    json!({
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "allow",
@@ -393,15 +389,7 @@ pub(super) fn rewrite_answer(harness: &dyn Harness, payload: &Value, v: &Verdict
             "updatedInput": input,
             "additionalContext": reason,
         }
-    });
-    if let Some(message) = v.message() {
-        out["systemMessage"] = json!(message);
-    }
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    })
 }
 
 /// The names a matcher needs for one guard tool, as regex fragments.

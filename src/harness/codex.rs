@@ -347,27 +347,20 @@ impl Harness for Codex {
     /// string) only beside `permissionDecision: "allow"`, and rejects either
     /// alone; `additionalContext` tells the model what changed and why.
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
-        let Some(v) = verdict.filter(|v| v.decision == Decision::Rewrite) else {
-            return self.answer(event, verdict);
-        };
-        let Some(input) = super::rewritten_input(payload, "/tool_input", v) else {
-            return self.answer(event, Some(&super::rewrite_as_refusal(v)));
-        };
-        let mut out = json!({
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "allow",
-                "updatedInput": input,
-                "additionalContext": nonempty(v.reason()),
+        match verdict {
+            Some(v) if v.decision == Decision::Rewrite => {
+                super::rewrite_answer(self, payload, v, &|input, reason| {
+                    json!({
+                        "hookSpecificOutput": {
+                            "hookEventName": "PreToolUse",
+                            "permissionDecision": "allow",
+                            "updatedInput": input,
+                            "additionalContext": nonempty(reason),
+                        }
+                    })
+                })
             }
-        });
-        if let Some(message) = v.message() {
-            out["systemMessage"] = json!(message);
-        }
-        Answer {
-            stdout: format!("{out}\n"),
-            stderr: String::new(),
-            exit: 0,
+            _ => self.answer(event, verdict),
         }
     }
 

@@ -311,29 +311,21 @@ impl Harness for Gemini {
     /// object; the decision is an explicit allow, and the note goes to
     /// `additionalContext` and `reason`.
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
-        let Some(v) = verdict.filter(|v| v.decision == Decision::Rewrite) else {
-            return self.answer(event, verdict);
-        };
-        let Some(input) = super::rewritten_input(payload, "/tool_input", v) else {
-            return self.answer(event, Some(&super::rewrite_as_refusal(v)));
-        };
-        let reason = v.reason();
-        let mut out = json!({
-            "decision": "allow",
-            "reason": reason,
-            "hookSpecificOutput": {
-                "hookEventName": "BeforeTool",
-                "tool_input": input,
-                "additionalContext": reason,
+        match verdict {
+            Some(v) if v.decision == Decision::Rewrite => {
+                super::rewrite_answer(self, payload, v, &|input, reason| {
+                    json!({
+                        "decision": "allow",
+                        "reason": reason,
+                        "hookSpecificOutput": {
+                            "hookEventName": "BeforeTool",
+                            "tool_input": input,
+                            "additionalContext": reason,
+                        }
+                    })
+                })
             }
-        });
-        if let Some(message) = v.message() {
-            out["systemMessage"] = json!(message);
-        }
-        Answer {
-            stdout: format!("{out}\n"),
-            stderr: String::new(),
-            exit: 0,
+            _ => self.answer(event, verdict),
         }
     }
 

@@ -256,6 +256,32 @@ pub fn rewritten_input(payload: &Value, pointer: &str, verdict: &Verdict) -> Opt
     Some(Value::Object(input))
 }
 
+/// The answer to a rewrite, for the harnesses that can change a call: `shape`
+/// puts the complete new input (see [`rewritten_input`], at `/tool_input`)
+/// and the reason into the harness's JSON, with an explicit allow (a new
+/// input without one is ignored); the user's message goes to `systemMessage`.
+/// Without the call's input object the answer is a refusal that names the
+/// command to run.
+pub fn rewrite_answer(
+    harness: &dyn Harness,
+    payload: &Value,
+    verdict: &Verdict,
+    shape: &dyn Fn(Value, String) -> Value,
+) -> Answer {
+    let Some(input) = rewritten_input(payload, "/tool_input", verdict) else {
+        return harness.answer(Event::PreTool, Some(&rewrite_as_refusal(verdict)));
+    };
+    let mut out = shape(input, verdict.reason());
+    if let Some(message) = verdict.message() {
+        out["systemMessage"] = Value::String(message);
+    }
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
+    }
+}
+
 /// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).
 pub fn glob_to_regex(glob: &str) -> String {
     let mut out = String::new();

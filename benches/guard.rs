@@ -54,12 +54,16 @@ fn main() {
     let jq = script(root, "jq-guard.sh", JQ_GUARD);
     let python = script(root, "python-guard.py", PYTHON_GUARD);
 
+    // The hook command exactly as the build wrote it into
+    // .claude/settings.json, run the way Claude Code runs it.
     let shim = |dir: &Path| {
-        format!(
-            "CLAUDE_PROJECT_DIR='{}' '{}'",
-            dir.display(),
-            dir.join(".hookc/claude/pre-tool.sh").display()
-        )
+        let settings = std::fs::read_to_string(dir.join(".claude/settings.json")).unwrap();
+        let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+        let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .expect("a PreToolUse hook command in .claude/settings.json")
+            .to_owned();
+        format!("export CLAUDE_PROJECT_DIR='{}'; {command}", dir.display())
     };
     let alone = |bin: &Path, dir: &Path| {
         format!(
@@ -104,7 +108,7 @@ fn main() {
             &claude_only(&generated(&bundled, 1000)),
             old,
         );
-        let with_old = |dir: &Path| format!("HOOKC_BIN='{}' {}", old.display(), shim(dir));
+        let with_old = |dir: &Path| format!("export HOOKC_BIN='{}'; {}", old.display(), shim(dir));
         scenarios.push((
             format!("{label} shim + guard, bundled policy"),
             with_old(&small),

@@ -554,9 +554,13 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
             );
             return row(h, &case, &o);
         };
-        let mut c = Command::new(hook.shell);
+        // A `/bin/sh` with the harness's PATH stands in for the harness and
+        // starts the hook's shell as its child, as the harness does: the shim
+        // looks for hookc on its parent's PATH too, so that parent must be
+        // one with the case's PATH, not `hookc test`.
+        let mut c = Command::new("/bin/sh");
         c.env_clear();
-        c.arg("-c").arg(format!("{}\nexit $?", hook.command));
+        c.args(["-c", "\"$0\" -c \"$1\"\nexit $?", hook.shell, &hook.command]);
         for (k, v) in &hook.env {
             c.env(k, v);
         }

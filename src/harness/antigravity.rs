@@ -325,7 +325,10 @@ fn command(event: Event, on_error: &str) -> String {
     common::locate_shim(
         HarnessId::Antigravity,
         event,
-        &format!("if sh \"$f\"; then exit 0; fi; {failed}; exit 0"),
+        &format!(
+            "if ({}); then exit 0; fi; {failed}; exit 0",
+            common::source_shim("$f")
+        ),
         &format!("{not_found}; exit 0"),
     )
 }

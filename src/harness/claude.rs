@@ -18,7 +18,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of};
-use super::{HookCommand, configured};
+use super::{HookCommand, common, configured};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
@@ -230,7 +230,7 @@ impl Harness for Claude {
             let script = format!(".hookc/claude/{}.sh", event.word());
             let mut handler = json!({
                 "type": "command",
-                "command": format!("\"$CLAUDE_PROJECT_DIR\"/{script}"),
+                "command": common::source_shim(&format!("\"$CLAUDE_PROJECT_DIR\"/{script}")),
                 "timeout": policy.timeout,
             });
             if on_failure_block {

@@ -462,7 +462,7 @@ fn launcher(script: &str) -> String {
         "sh -c 'f={script}; d=$(git rev-parse --show-toplevel 2>/dev/null); \
 [ -n \"$d\" ] && [ -f \"$d$f\" ] || d=$PWD; \
 until [ -f \"$d$f\" ] || [ \"$d\" = / ]; do d=$(dirname \"$d\"); done; \
-[ -f \"$d$f\" ] && exec sh \"$d$f\"; \
+[ -f \"$d$f\" ] && {{ hookc_shim=$d$f; . \"$hookc_shim\"; }}; \
 echo \"hookc could not check this call, so it was refused: no $f in $PWD or above it. \
 Fix: run hookc build in the project, or remove the hookc entries from .codex/hooks.json.\" >&2; exit 2'"
     )

@@ -27,7 +27,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of, without_text};
-use super::{HookCommand, configured};
+use super::{HookCommand, common, configured};
 
 use super::{
     Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
@@ -234,7 +234,9 @@ impl Harness for Copilot {
             // session's directory).
             handler.insert(
                 "bash".into(),
-                json!(format!("\"${{COPILOT_PROJECT_DIR:-.}}\"/{script}")),
+                json!(common::source_shim(&format!(
+                    "\"${{COPILOT_PROJECT_DIR:-.}}\"/{script}"
+                ))),
             );
             handler.insert("timeoutSec".into(), json!(policy.timeout));
             hooks.insert(native.to_owned(), json!([handler]));

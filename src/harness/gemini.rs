@@ -216,7 +216,7 @@ impl Harness for Gemini {
             let handler = json!({
                 "type": "command",
                 "name": format!("hookc-{}", event.word()),
-                "command": format!("$GEMINI_PROJECT_DIR/{script}"),
+                "command": common::source_shim(&format!("$GEMINI_PROJECT_DIR/{script}")),
                 "timeout": u64::from(policy.timeout) * 1000,
             });
             let mut group = serde_json::Map::new();

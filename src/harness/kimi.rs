@@ -304,7 +304,7 @@ fn tables() -> Vec<Value> {
             json!({
                 "event": native,
                 "matcher": "",
-                "command": common::locate_shim(HarnessId::Kimi, event, "exec sh \"$f\"", "exit 0"),
+                "command": common::locate_shim(HarnessId::Kimi, event, &common::source_shim("$f"), "exit 0"),
                 "timeout": TIMEOUT,
             })
         })

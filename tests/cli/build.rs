@@ -64,9 +64,12 @@ fn a_fresh_build_creates_settings_shims_policy_and_manifest() {
     let group = &settings["hooks"]["PreToolUse"][0];
     assert_eq!(group["matcher"], "^(?:Bash)$");
     assert_eq!(group["hooks"][0]["type"], "command");
-    assert_eq!(
-        group["hooks"][0]["command"],
-        "\"$CLAUDE_PROJECT_DIR\"/.hookc/claude/pre-tool.sh"
+    // The command reads the shim into Claude's `sh` (see `source_shim`).
+    let command = group["hooks"][0]["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("hookc_shim=\"$CLAUDE_PROJECT_DIR\"/.hookc/claude/pre-tool.sh; ")
+            && command.ends_with("; . \"$hookc_shim\""),
+        "{command}"
     );
     assert_eq!(group["hooks"][0]["timeout"], 10);
     assert!(

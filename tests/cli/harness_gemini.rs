@@ -118,9 +118,12 @@ fn settings_use_gemini_events_command_handlers_and_milliseconds() {
     let handler = &group["hooks"][0];
     assert_eq!(handler["type"], "command");
     assert_eq!(handler["timeout"], 7000);
-    assert_eq!(
-        handler["command"],
-        "$GEMINI_PROJECT_DIR/.hookc/gemini/pre-tool.sh"
+    // A bare `$GEMINI_PROJECT_DIR`, which Gemini replaces with the quoted directory.
+    let command = handler["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("hookc_shim=$GEMINI_PROJECT_DIR/.hookc/gemini/pre-tool.sh; ")
+            && command.ends_with("; . \"$hookc_shim\""),
+        "{command}"
     );
     assert!(p.exists(".hookc/gemini/pre-tool.sh"));
     assert!(

@@ -106,6 +106,30 @@ fn without_hookc_the_shim_refuses_with_exit_2_and_says_how_to_fix_it() {
 }
 
 #[test]
+fn a_missing_shim_is_a_refusal_under_sh_and_bash() {
+    // The command reads the shim with `.`; bash, unlike dash, would carry on
+    // past a file it cannot read and exit 0.
+    let p = built();
+    std::fs::remove_file(p.path(".hookc/claude/pre-tool.sh")).unwrap();
+    for shell in ["sh", "bash"] {
+        let mut command = Command::new(shell);
+        command
+            .arg("-c")
+            .arg(hook_command(&p, "PreToolUse"))
+            .env("CLAUDE_PROJECT_DIR", p.dir.path())
+            .env("HOOKC_BIN", HOOKC);
+        let run = run(&mut command, Some(claude_bash("ls").as_bytes()));
+        assert_eq!(run.status, 2, "{shell}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("so the call was refused. Run hookc build"),
+            "{shell}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
 fn a_hookc_that_fails_crashes_or_is_killed_is_a_refusal() {
     let p = built();
     for (name, body) in [
@@ -180,10 +204,11 @@ fn hookc_is_found_on_the_harness_path_when_a_login_shell_resets_path() {
         "PATH={BARE_PATH}; export PATH\n{}\nexit $?",
         hook_command(&p, "PreToolUse")
     );
+    // The outer shell is the harness; the inner one, its child, the login
+    // shell that resets PATH.
     let mut command = Command::new("/bin/sh");
     command
-        .arg("-c")
-        .arg(&script)
+        .args(["-c", "/bin/sh -c \"$0\"\nexit $?", &script])
         .current_dir(std::env::temp_dir())
         .env_clear()
         .env("CLAUDE_PROJECT_DIR", p.dir.path())

@@ -7,6 +7,10 @@
 # this script refuses the call itself: a guard that cannot run never lets a
 # call through.
 #
+# A hook command may read this file into the shell the harness starts
+# (`hookc_shim=PATH; . "$hookc_shim"`), which saves starting a second shell
+# on every call, or run it as a program: it works the same either way.
+#
 # HOOKC_BIN    the hookc to run (default: `hookc` on PATH)
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 
@@ -19,8 +23,9 @@ refuse() {
   exit 2
 }
 
-case $0 in
-*/*) here=${0%/*} ;;
+shim=${hookc_shim:-$0}
+case $shim in
+*/*) here=${shim%/*} ;;
 *) here=. ;;
 esac
 hookc=${HOOKC_BIN:-hookc}

@@ -41,6 +41,8 @@ const DENIED: &str = "touch denied-ran && git push --force";
 const DENY_REASON: &str = "Do not force-push";
 /// The policy allows this; the marker shows that it ran.
 const ALLOWED: &str = "touch allowed-ran";
+/// The start of every refusal a hook gives when hookc could not answer.
+const COULD_NOT_CHECK: &str = "hookc could not check this call";
 const PROMPT: &str = "Run the shell command you were asked to run.";
 /// How long one harness invocation may take before it counts as hung.
 const TIMEOUT: Duration = Duration::from_secs(240);
@@ -182,6 +184,8 @@ struct Scratch {
     repo: PathBuf,
     home: PathBuf,
     runs: std::cell::Cell<usize>,
+    /// Whether commands find hookc on PATH (off for the hookc-missing turn).
+    hookc_on_path: std::cell::Cell<bool>,
     _temp: Option<tempfile::TempDir>,
 }
 
@@ -225,6 +229,7 @@ impl Scratch {
             repo,
             home,
             runs: std::cell::Cell::new(0),
+            hookc_on_path: std::cell::Cell::new(true),
             _temp: temp,
         };
 
@@ -251,10 +256,9 @@ impl Scratch {
     fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
         let hookc_dir = Path::new(env!("CARGO_BIN_EXE_hookc")).parent().unwrap();
         let path = std::env::var_os("PATH").unwrap_or_default();
-        let path = std::env::join_paths(
-            std::iter::once(hookc_dir.to_owned()).chain(std::env::split_paths(&path)),
-        )
-        .unwrap();
+        let hookc_dir = self.hookc_on_path.get().then(|| hookc_dir.to_owned());
+        let path = std::env::join_paths(hookc_dir.into_iter().chain(std::env::split_paths(&path)))
+            .unwrap();
         let home = &self.home;
         let mut command = Command::new(program);
         command
@@ -378,11 +382,7 @@ impl Scratch {
             "{}: `{DENIED}` ran although the policy denies it.\n{denied}",
             self.harness
         );
-        let results: Vec<String> = exchanges
-            .iter()
-            .flat_map(|e| e["tool_results"].as_array().cloned().unwrap_or_default())
-            .filter_map(|r| r.as_str().map(str::to_owned))
-            .collect();
+        let results = tool_results(&exchanges);
         assert!(
             results.iter().any(|r| r.contains(DENY_REASON)),
             "{}: `{DENIED}` did not run, but the model was not told why: \
@@ -399,14 +399,45 @@ impl Scratch {
             "{}: `{ALLOWED}` did not run although the policy allows it.\n{allowed}",
             self.harness
         );
+
+        // With no hookc on PATH (neither the harness's nor the hook's), the
+        // hook refuses even the allowed command, and tells the model why.
+        fs::remove_file(self.repo.join("allowed-ran")).unwrap();
+        self.hookc_on_path.set(false);
+        let model = Model::start(self, ALLOWED);
+        let missing = turn(&model);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        self.hookc_on_path.set(true);
+        assert!(
+            !self.repo.join("allowed-ran").exists(),
+            "{}: `{ALLOWED}` ran although hookc was not installed.\n{missing}",
+            self.harness
+        );
+        assert!(
+            told.iter().any(|r| r.contains(COULD_NOT_CHECK)),
+            "{}: without hookc the call was stopped, but the model was not told why: \
+             no tool result says {COULD_NOT_CHECK:?}.\ntool results: {told:#?}\n{missing}",
+            self.harness
+        );
         eprintln!(
-            "{} {}: `{DENIED}` refused, the model told {:?}; `{ALLOWED}` ran",
+            "{} {}: `{DENIED}` refused, the model told {:?}; `{ALLOWED}` ran; \
+             without hookc it was refused",
             self.harness,
             pinned(self.harness),
             results.iter().find(|r| r.contains(DENY_REASON)).unwrap()
         );
         Turns { denied, allowed }
     }
+}
+
+/// What the harness sent back to the model as tool results.
+fn tool_results(exchanges: &[Value]) -> Vec<String> {
+    exchanges
+        .iter()
+        .flat_map(|e| e["tool_results"].as_array().cloned().unwrap_or_default())
+        .filter_map(|r| r.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// The harness's output from the two turns of `refuses_and_allows`.

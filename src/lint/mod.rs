@@ -9,6 +9,7 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod ecmascript;
 mod gemini;
 mod json_rules;
 pub mod json_spans;

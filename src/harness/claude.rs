@@ -201,32 +201,11 @@ impl Harness for Claude {
             .unwrap_or(false);
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
         for &(event, native) in PROFILE.events {
-            let guards: Vec<_> = policy.guards.iter().filter(|g| g.event == event).collect();
-            if guards.is_empty() {
+            let Some(common::Route { names, any_tool }) =
+                common::route(policy, event, &PROFILE, cx, &matcher_names)
+            else {
                 continue;
-            }
-            let mut names = Vec::new();
-            let mut any_tool = false;
-            for guard in &guards {
-                let before = names.len();
-                if guard.tools.is_empty() {
-                    any_tool = true;
-                }
-                for tool in &guard.tools {
-                    names.extend(matcher_names(tool));
-                }
-                if event.has_tools() && !guard.tools.is_empty() && names.len() == before {
-                    cx.unsupported(
-                        guard,
-                        HarnessId::Claude,
-                        "none of this guard's tools exists in Claude Code".to_owned(),
-                        "the guard will not run there".to_owned(),
-                    );
-                }
-            }
-            if event.has_tools() && !any_tool && names.is_empty() {
-                continue;
-            }
+            };
             let script = format!(".hookc/claude/{}.sh", event.word());
             let mut handler = json!({
                 "type": "command",

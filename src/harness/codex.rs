@@ -25,7 +25,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of};
-use super::{HookCommand, configured};
+use super::{HookCommand, common, configured};
 
 use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
 use crate::emit::EmitCx;
@@ -202,53 +202,29 @@ impl Harness for Codex {
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        let missing = |guard: &Guard, tools: &[String], none: bool, cx: &mut EmitCx| {
+            cx.unsupported(
+                guard,
+                HarnessId::Codex,
+                format!("Codex has no hookable tool for {}", common::quoted_list(tools)),
+                if none {
+                    "the guard will not run there".to_owned()
+                } else if tools.iter().any(|t| t == "read") {
+                    "Codex reads files with shell commands, which a `path` glob sees only as redirections; guard readers such as `cat` with a `command` guard".to_owned()
+                } else {
+                    "calls of those tools are not checked there".to_owned()
+                },
+            );
+        };
         for &(event, native) in PROFILE.events {
-            let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
-            if guards.is_empty() {
-                continue;
-            }
-            let mut names = Vec::new();
-            let mut any_tool = false;
-            for guard in &guards {
+            for guard in policy.guards.iter().filter(|g| g.event == event) {
                 warn_degraded(guard, cx);
-                if guard.tools.is_empty() {
-                    any_tool = true;
-                }
-                let before = names.len();
-                let mut missing = Vec::new();
-                for tool in &guard.tools {
-                    let found = matcher_names(tool);
-                    if found.is_empty() {
-                        missing.push(tool.to_string());
-                    }
-                    names.extend(found);
-                }
-                if event.has_tools() && !missing.is_empty() {
-                    let none = names.len() == before;
-                    cx.unsupported(
-                        guard,
-                        HarnessId::Codex,
-                        format!(
-                            "Codex has no hookable tool for {}",
-                            missing
-                                .iter()
-                                .map(|t| format!("`{t}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        if none {
-                            "the guard will not run there".to_owned()
-                        } else if missing.iter().any(|t| t == "read") {
-                            "Codex reads files with shell commands, which a `path` glob sees only as redirections; guard readers such as `cat` with a `command` guard".to_owned()
-                        } else {
-                            "calls of those tools are not checked there".to_owned()
-                        },
-                    );
-                }
             }
-            if event.has_tools() && !any_tool && names.is_empty() {
+            let Some(common::Route { names, any_tool }) =
+                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &missing)
+            else {
                 continue;
-            }
+            };
             let script = format!(".hookc/codex/{}.sh", event.word());
             let handler = json!({
                 "type": "command",

@@ -29,6 +29,34 @@ pub fn route(
     cx: &mut EmitCx,
     names_of: &dyn Fn(&Tool) -> Vec<String>,
 ) -> Option<Route> {
+    let warn = |guard: &Guard, _: &[String], none: bool, cx: &mut EmitCx| {
+        if none {
+            cx.unsupported(
+                guard,
+                profile.id,
+                format!("none of this guard's tools exists in {}", profile.name),
+                "the guard will not run there".to_owned(),
+            );
+        }
+    };
+    route_warning(policy, event, profile, cx, names_of, &warn)
+}
+
+/// A harness's warning about a guard tool it has no hook for; see
+/// [`route_warning`].
+pub type Missing<'a> = dyn Fn(&Guard, &[String], bool, &mut EmitCx) + 'a;
+
+/// [`route`], with the harness's own warning for a guard some of whose tools
+/// it has no hook for: `missing` gets the guard, those tools (as written in
+/// the policy) and whether none of the guard's tools exists there.
+pub fn route_warning(
+    policy: &Policy,
+    event: Event,
+    profile: &Profile,
+    cx: &mut EmitCx,
+    names_of: &dyn Fn(&Tool) -> Vec<String>,
+    missing: &Missing,
+) -> Option<Route> {
     profile.event_name(event)?;
     let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
     if guards.is_empty() {
@@ -42,22 +70,31 @@ pub fn route(
             continue;
         }
         let before = names.len();
+        let mut lacking = Vec::new();
         for tool in &guard.tools {
-            names.extend(names_of(tool));
+            let found = names_of(tool);
+            if found.is_empty() {
+                lacking.push(tool.to_string());
+            }
+            names.extend(found);
         }
-        if event.has_tools() && names.len() == before {
-            cx.unsupported(
-                guard,
-                profile.id,
-                format!("none of this guard's tools exists in {}", profile.name),
-                "the guard will not run there".to_owned(),
-            );
+        if event.has_tools() && !lacking.is_empty() {
+            missing(guard, &lacking, names.len() == before, cx);
         }
     }
     if event.has_tools() && !any_tool && names.is_empty() {
         return None;
     }
     Some(Route { names, any_tool })
+}
+
+/// Words as a list in backticks: "`read`, `write`".
+pub fn quoted_list(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The matcher fragments of one guard tool: the profile's names for a known

@@ -186,43 +186,27 @@ impl Harness for Copilot {
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
         let mut hooks = serde_json::Map::new();
+        let missing = |guard: &Guard, tools: &[String], none: bool, cx: &mut EmitCx| {
+            cx.unsupported(
+                guard,
+                HarnessId::Copilot,
+                format!("Copilot CLI has no tool for {}", common::quoted_list(tools)),
+                if none {
+                    "the guard will not run there".to_owned()
+                } else {
+                    "calls of those tools are not checked there".to_owned()
+                },
+            );
+        };
         for &(event, native) in PROFILE.events {
-            let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
-            if guards.is_empty() {
-                continue;
-            }
-            let mut names = Vec::new();
-            let mut any_tool = false;
-            for guard in &guards {
+            for guard in policy.guards.iter().filter(|g| g.event == event) {
                 warn_degraded(guard, cx);
-                if guard.tools.is_empty() {
-                    any_tool = true;
-                }
-                let before = names.len();
-                let mut missing = Vec::new();
-                for tool in &guard.tools {
-                    let found = matcher_names(tool);
-                    if found.is_empty() {
-                        missing.push(format!("`{tool}`"));
-                    }
-                    names.extend(found);
-                }
-                if event.has_tools() && !missing.is_empty() {
-                    cx.unsupported(
-                        guard,
-                        HarnessId::Copilot,
-                        format!("Copilot CLI has no tool for {}", missing.join(", ")),
-                        if names.len() == before {
-                            "the guard will not run there".to_owned()
-                        } else {
-                            "calls of those tools are not checked there".to_owned()
-                        },
-                    );
-                }
             }
-            if event.has_tools() && !any_tool && names.is_empty() {
+            let Some(common::Route { names, any_tool }) =
+                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &missing)
+            else {
                 continue;
-            }
+            };
             let script = format!(".hookc/copilot/{}.sh", event.word());
             let mut handler = serde_json::Map::new();
             handler.insert("type".into(), json!("command"));

@@ -9,11 +9,11 @@
 //! This is a recogniser, not a regex engine: it only says yes or no. It
 //! stands in for the `regress` crate, the ECMAScript engine it is tested
 //! against (see the tests below), because that crate's Unicode tables hold
-//! some 15,000 pointers that the dynamic loader relocates at every start of
+//! some 8,300 pointers that the dynamic loader relocates at every start of
 //! hookc, `hookc guard` included, for the one check that needs them.
 //!
 //! The errors, outside character classes:
-//! - a quantifier with nothing to repeat (`*a`, `a**`, `^*`, `(?<=a)+`), and a
+//! - a quantifier with nothing to repeat (`*a`, `a**`, `^*`, `\b+`, `(?<=a)+`), and a
 //!   whole braced quantifier standing alone (`{2}`); `{` that does not form
 //!   one is a literal;
 //! - `{n,m}` with `n > m`;
@@ -228,7 +228,10 @@ impl Parser<'_> {
                 '\\' => {
                     self.at += 1;
                     match self.peek()? {
-                        'b' | 'B' => self.at += 1,
+                        'b' | 'B' => {
+                            self.at += 1;
+                            quantifiable = false;
+                        }
                         // `\c` and a letter is a control character; without
                         // the letter, `\` and `c` are themselves.
                         'c' => {
@@ -505,6 +508,16 @@ mod tests {
         regress::Regex::new(pattern).is_ok()
     }
 
+    /// regress lets the assertions `\b` and `\B` take a quantifier, which
+    /// ECMAScript does not (V8: "Nothing to repeat").
+    fn engine_is_lenient(pattern: &str) -> bool {
+        ["\\b", "\\B"].iter().any(|a| {
+            pattern
+                .match_indices(a)
+                .any(|(i, _)| pattern[i + 2..].starts_with(['*', '+', '?', '{']))
+        })
+    }
+
     #[test]
     fn matchers_and_the_errors_javascript_reports() {
         for ok in [
@@ -553,6 +566,8 @@ mod tests {
             "(?<n>x)\\k",
             "u\\x)",
             "(?i)Bash",
+            "\\b*",
+            "a\\B{2}",
         ] {
             assert!(!accepts(bad), "{bad} should not compile");
         }
@@ -585,7 +600,8 @@ mod tests {
                     alphabet[(x >> 33) as usize % alphabet.len()]
                 })
                 .collect();
-            if accepts(&pattern) != engine(&pattern) {
+            let (ours, theirs) = (accepts(&pattern), engine(&pattern));
+            if ours != theirs && !(theirs && engine_is_lenient(&pattern)) {
                 disagree.push(pattern);
             }
         }

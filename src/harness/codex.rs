@@ -428,9 +428,11 @@ fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
 /// project. So the command is a fixed POSIX script, single-quoted for
 /// whatever `$SHELL` is, that finds the shim itself: first at the top of the
 /// git work tree (where Codex's project layer is by default), else in the
-/// nearest directory above the working directory that has it. If it finds
-/// none it refuses the call (exit 2 with a reason), because a missing script
-/// would otherwise exit 127, which Codex lets through.
+/// nearest directory above the working directory that has it, and reads it
+/// into its `sh` (as [`common::source_shim`] does, after its own check that
+/// the file is there). If it finds none it refuses the call (exit 2 with a
+/// reason), because a missing script would otherwise exit 127, which Codex
+/// lets through.
 ///
 /// `script` starts with `/`, so it also serves as hookc's marker.
 fn launcher(script: &str) -> String {

@@ -188,7 +188,7 @@ pub fn meets(verdict: Option<&Verdict>, expect: Expectation) -> bool {
 /// ([`Evaluator::lazy`]) and parses only the guards a call reaches.
 pub struct Evaluator<'p> {
     guards: Guards<'p>,
-    compiled: Vec<OnceCell<Compiled>>,
+    compiled: Vec<OnceCell<Result<Compiled, String>>>,
     events: Vec<Index>,
 }
 
@@ -463,7 +463,15 @@ impl<'p> Evaluator<'p> {
                     once = compile(guard);
                     &once
                 }
-            };
+            }
+            .as_ref()
+            .map_err(|e| {
+                format!(
+                    "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
+                    i + 1,
+                    guard.name
+                )
+            })?;
             if let Some(mut hit) = match_guard(guard, compiled, call, &facts) {
                 if guard.run.is_some() {
                     match run(guard)? {
@@ -567,19 +575,21 @@ struct Compiled {
     paths: Option<PathSet>,
 }
 
-fn compile(guard: &Guard) -> Compiled {
-    Compiled {
-        // Regexes were checked at build time; one that no longer compiles
-        // (a policy.json edited by hand) is skipped here and caught by `hookc check`.
-        regexes: guard
-            .regexes
-            .iter()
-            .filter_map(|r| Regex::new(r).ok())
-            .collect(),
-        paths: (!guard.paths.is_empty())
-            .then(|| PathSet::new(&guard.paths).ok())
-            .flatten(),
-    }
+/// A guard's regexes and globs, compiled. The build compiled them once
+/// already, so an error means a policy.json changed by hand: the call cannot
+/// be decided. (Skipping the condition instead would let an `allow` guard
+/// approve every call.)
+fn compile(guard: &Guard) -> Result<Compiled, String> {
+    let regexes = guard
+        .regexes
+        .iter()
+        .map(|r| Regex::new(r).map_err(|e| format!("its regex `{r}` does not compile: {e}")))
+        .collect::<Result<_, _>>()?;
+    let paths = match guard.paths.is_empty() {
+        true => None,
+        false => Some(PathSet::new(&guard.paths).map_err(|(_, e)| e)?),
+    };
+    Ok(Compiled { regexes, paths })
 }
 
 fn tool_applies(guard: &Guard, call: &Call) -> bool {
@@ -754,7 +764,7 @@ mod tests {
             .guards
             .iter()
             .filter(|g| Some(g.event) == call.event && tool_applies(g, call))
-            .filter_map(|g| match_guard(g, &compile(g), call, &facts))
+            .filter_map(|g| match_guard(g, &compile(g).unwrap(), call, &facts))
             .collect();
         let level = hits.iter().map(|h| h.decision.strictness()).max()?;
         hits.retain(|h| h.decision.strictness() == level);

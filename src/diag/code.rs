@@ -153,10 +153,14 @@ deny \"Do not force-push. Push to a new branch and open a pull request.\"  // in
 
 hookc warns when a reason has no instruction-like words (use, run, ask, instead, push, …).";
 
-    InvalidRegex = "invalid-regex", Error, "a regex that does not parse or leaves the portable subset",
+    InvalidRegex = "invalid-regex", Error, "a regex that does not parse, or does not compile",
 "Regexes are parsed with Rust's `regex-syntax` and run with its linear-time engine.
 Look-around and back-references are not supported (they need backtracking, which can hang
 a guard). The label points at the offending part inside the string.
+
+A regex that parses can still be too big to compile: the engine caps a compiled regex at
+10 MB, and counted repetitions multiply (`(?:\\w{500}){8}` is 4,000 Unicode `\\w`). hookc
+compiles every regex at build time, so this shows then and not in `hookc guard`.
 
 Write regexes as raw strings so backslashes need no doubling: `regex #\"git\\s+push\"#`.";
 

@@ -286,7 +286,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
                 format!("invalid regex: {}", error.message),
                 regex::error_span(&error, r.pattern.span, r.inner),
                 &error.message,
-                "write the regex as a raw string (`#\"…\"#`) in Rust regex syntax; look-around and back-references are not available",
+                error.help.unwrap_or("write the regex as a raw string (`#\"…\"#`) in Rust regex syntax; look-around and back-references are not available"),
             ),
         }
     }
@@ -605,7 +605,9 @@ fn resolve_rewrite(
                 format!("invalid regex: {}", error.message),
                 regex::error_span(&error, r.pattern.pattern.span, r.pattern.inner),
                 &error.message,
-                "write the regex as a raw string (`#\"…\"#`) in Rust regex syntax",
+                error
+                    .help
+                    .unwrap_or("write the regex as a raw string (`#\"…\"#`) in Rust regex syntax"),
             ),
         }
     }

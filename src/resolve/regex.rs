@@ -1,9 +1,11 @@
-//! Regex checking: parse with `regex-syntax`, point errors inside the string.
+//! Regex checking: parse with `regex-syntax`, point errors inside the string,
+//! then compile as `hookc guard` will.
 //!
 //! Guards run regexes with Rust's linear-time engine inside `hookc guard`, never
 //! in a harness's own (backtracking) engine, so the accepted subset is simply
 //! what `regex` supports. Look-around and back-references are rejected by the
-//! parser itself, with a message saying so.
+//! parser itself, with a message saying so. A pattern can also parse and still
+//! not compile, when it grows past the engine's size limit (`(?:\w{500}){8}`).
 
 use regex_syntax::ast::parse::Parser;
 
@@ -15,6 +17,8 @@ pub struct RegexError {
     pub message: String,
     pub offset: usize,
     pub len: usize,
+    /// How to fix it, where the caller's usual advice does not apply.
+    pub help: Option<&'static str>,
 }
 
 pub fn check(pattern: &str) -> Result<(), RegexError> {
@@ -22,6 +26,7 @@ pub fn check(pattern: &str) -> Result<(), RegexError> {
         message: e.kind().to_string(),
         offset: e.span().start.offset,
         len: (e.span().end.offset - e.span().start.offset).max(1),
+        help: None,
     })?;
     regex_syntax::hir::translate::Translator::new()
         .translate(pattern, &ast)
@@ -29,8 +34,22 @@ pub fn check(pattern: &str) -> Result<(), RegexError> {
             message: e.kind().to_string(),
             offset: e.span().start.offset,
             len: (e.span().end.offset - e.span().start.offset).max(1),
+            help: None,
         })?;
-    Ok(())
+    regex::Regex::new(pattern).map(drop).map_err(|e| RegexError {
+        message: match e {
+            regex::Error::CompiledTooBig(limit) => format!(
+                "the regex compiles to more than the {} MB the engine allows",
+                limit / 1_000_000
+            ),
+            other => other.to_string(),
+        },
+        offset: 0,
+        len: pattern.len().max(1),
+        help: Some(
+            "make it smaller: fewer or shorter counted repetitions (`{500}`), and ASCII classes such as `[A-Za-z0-9_]` instead of Unicode `\\w`",
+        ),
+    })
 }
 
 /// Literals of which at least one starts every match of `pattern` (so occurs
@@ -72,6 +91,13 @@ mod tests {
     #[test]
     fn accepts_ordinary_patterns() {
         assert_eq!(check(r"git\s+push\s+(-f|--force)\b"), Ok(()));
+    }
+
+    #[test]
+    fn a_pattern_too_big_to_compile_is_an_error() {
+        // It parses: only compiling it shows the problem.
+        let error = check(r"^(?:\w{500}){8}$").unwrap_err();
+        assert!(error.message.contains("MB the engine allows"), "{error:?}");
     }
 
     #[test]

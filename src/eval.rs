@@ -384,6 +384,19 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// [`new`](Self::new), with each guard's regexes and globs already
+    /// compiled (`compiled[i]` for guard `i`), as the build has them.
+    pub fn compiled(policy: &'p Policy, compiled: Vec<Compiled>) -> Self {
+        debug_assert_eq!(compiled.len(), policy.guards.len());
+        Self {
+            compiled: compiled
+                .into_iter()
+                .map(|c| OnceCell::from(Ok(c)))
+                .collect(),
+            ..Self::new(policy)
+        }
+    }
+
     /// An evaluator over guards kept as JSON text (one per guard, in policy
     /// order) with their stored index: only the guards a call reaches are
     /// parsed. `None` when the index does not fit the guards.
@@ -570,9 +583,17 @@ impl<'p> Evaluator<'p> {
     }
 }
 
-struct Compiled {
+/// A guard's regexes and path globs, compiled.
+pub struct Compiled {
     regexes: Vec<Regex>,
     paths: Option<PathSet>,
+}
+
+impl Compiled {
+    /// `paths`: `None` for a guard without path globs.
+    pub fn new(regexes: Vec<Regex>, paths: Option<PathSet>) -> Compiled {
+        Compiled { regexes, paths }
+    }
 }
 
 /// A guard's regexes and globs, compiled. The build compiled them once

@@ -55,6 +55,7 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
     let harness_options = resolve_harness_options(&mut cx, ast);
 
     let mut guards: Vec<Guard> = Vec::new();
+    let mut compiled = Vec::new();
     let mut seen: std::collections::HashMap<&str, &ast::GuardDecl> =
         std::collections::HashMap::new();
     for decl in &ast.guards {
@@ -74,8 +75,9 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
             );
             continue;
         }
-        if let Some(guard) = resolve_guard(&mut cx, decl) {
+        if let Some((guard, parts)) = resolve_guard(&mut cx, decl) {
             guards.push(guard);
+            compiled.push(parts);
         }
     }
 
@@ -92,7 +94,7 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
         harness_options,
         guards,
     };
-    check_examples(&mut cx, &policy);
+    check_examples(&mut cx, &policy, compiled);
     (!cx.diags.has_errors()).then_some(policy)
 }
 
@@ -221,7 +223,9 @@ fn resolve_harness_options(
     all
 }
 
-fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
+/// The guard, and its regexes and globs compiled (checking them compiled
+/// them; the examples run with these).
+fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Compiled)> {
     let errors_before = cx.diags.error_count();
     let name = &decl.name;
     if name.value.is_empty()
@@ -278,9 +282,13 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         .filter_map(|c| resolve_command(cx, c))
         .collect();
     let mut regexes = Vec::new();
+    let mut compiled_regexes = Vec::new();
     for r in &decl.regexes {
         match regex::check(&r.pattern.value) {
-            Ok(()) => regexes.push(r.pattern.value.clone()),
+            Ok(compiled) => {
+                regexes.push(r.pattern.value.clone());
+                compiled_regexes.push(compiled);
+            }
             Err(error) => cx.error(
                 Code::InvalidRegex,
                 format!("invalid regex: {}", error.message),
@@ -291,16 +299,20 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         }
     }
     let paths: Vec<String> = decl.paths.iter().map(|p| p.value.clone()).collect();
-    if let Err((index, message)) = PathSet::new(&paths) {
-        let at = decl.paths[index].span;
-        cx.error(
-            Code::InvalidGlob,
-            format!("invalid path glob: {message}"),
-            at,
-            "this glob",
-            "globs use `*`, `**`, `?`, `[abc]` and `{a,b}`; a leading `!` excludes",
-        );
-    }
+    let path_set = match PathSet::new(&paths) {
+        Ok(set) => (!paths.is_empty()).then_some(set),
+        Err((index, message)) => {
+            let at = decl.paths[index].span;
+            cx.error(
+                Code::InvalidGlob,
+                format!("invalid path glob: {message}"),
+                at,
+                "this glob",
+                "globs use `*`, `**`, `?`, `[abc]` and `{a,b}`; a leading `!` excludes",
+            );
+            None
+        }
+    };
 
     // Conditions imply tools: a guard that says `command` but names no tool is
     // about the shell. Said explicitly, tools that never carry the condition
@@ -421,7 +433,8 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<Guard> {
         .iter()
         .filter_map(|e| resolve_example(cx, &guard, e))
         .collect();
-    (cx.diags.error_count() == errors_before).then_some(guard)
+    (cx.diags.error_count() == errors_before)
+        .then(|| (guard, eval::Compiled::new(compiled_regexes, path_set)))
 }
 
 /// The literals a call must contain for each kind of condition to hold.
@@ -596,7 +609,7 @@ fn resolve_rewrite(
     let mut out = Vec::new();
     for r in &first.replaces {
         match regex::check(&r.pattern.pattern.value) {
-            Ok(()) => out.push(Replace {
+            Ok(_) => out.push(Replace {
                 pattern: r.pattern.pattern.value.clone(),
                 with: r.with.value.clone(),
             }),
@@ -802,8 +815,8 @@ fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Optio
 }
 
 /// Examples are tests: run each through the whole policy, as the harness would.
-fn check_examples(cx: &mut Cx, policy: &Policy) {
-    let evaluator = eval::Evaluator::new(policy);
+fn check_examples(cx: &mut Cx, policy: &Policy, compiled: Vec<eval::Compiled>) {
+    let evaluator = eval::Evaluator::compiled(policy, compiled);
     for guard in &policy.guards {
         for example in &guard.examples {
             let call = eval::Call::from_example(guard.event, &example.call);

@@ -596,19 +596,20 @@ impl Compiled {
     }
 }
 
-/// A guard's regexes and globs, compiled. The build compiled them once
-/// already, so an error means a policy.json changed by hand: the call cannot
-/// be decided. (Skipping the condition instead would let an `allow` guard
-/// approve every call.)
+/// Compile a guard's regexes and globs. The build compiled them already, so
+/// an error means a policy.json changed by hand: the call cannot be decided.
+/// (Skipping the condition instead would let an `allow` guard approve every
+/// call it sees.)
 fn compile(guard: &Guard) -> Result<Compiled, String> {
     let regexes = guard
         .regexes
         .iter()
         .map(|r| Regex::new(r).map_err(|e| format!("its regex `{r}` does not compile: {e}")))
         .collect::<Result<_, _>>()?;
-    let paths = match guard.paths.is_empty() {
-        true => None,
-        false => Some(PathSet::new(&guard.paths).map_err(|(_, e)| e)?),
+    let paths = if guard.paths.is_empty() {
+        None
+    } else {
+        Some(PathSet::new(&guard.paths).map_err(|(_, e)| e)?)
     };
     Ok(Compiled { regexes, paths })
 }

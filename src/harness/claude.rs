@@ -17,8 +17,8 @@ use std::path::Path;
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::payload::{ToolCall, text_of};
-use super::{HookCommand, common, configured};
+use super::payload::{self, ToolCall};
+use super::{HookCommand, common, grouped_hook_command};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
@@ -142,50 +142,22 @@ impl Harness for Claude {
             "hook_event_name": PROFILE.event_name(event)?,
         });
         let o = v.as_object_mut()?;
-        match event {
-            Event::PreTool | Event::PostTool => {
-                let t = ToolCall::of(&PROFILE, call, root)?;
-                o.insert("tool_name".into(), json!(t.native));
-                o.insert("tool_input".into(), t.input("file_path"));
-                o.insert("tool_use_id".into(), json!("toolu_1"));
-                if event == Event::PostTool {
-                    o.insert("tool_response".into(), json!({}));
-                }
-            }
-            Event::Prompt => {
-                o.insert("prompt".into(), json!(text_of(event, call)?));
-            }
-            Event::Stop | Event::SubagentStop => {
-                o.insert("stop_hook_active".into(), json!(false));
-                o.insert(
-                    "last_assistant_message".into(),
-                    json!(text_of(event, call)?),
-                );
-                if event == Event::SubagentStop {
-                    o.insert("agent_id".into(), json!("a1"));
-                    o.insert("agent_type".into(), json!("general-purpose"));
-                    o.insert("agent_transcript_path".into(), json!("/tmp/a.jsonl"));
-                }
-            }
-            Event::SessionStart => {
-                text_of(event, call)?;
-                o.insert("source".into(), json!("startup"));
+        if event.has_tools() {
+            let t = ToolCall::of(&PROFILE, call, root)?;
+            o.insert("tool_name".into(), json!(t.native));
+            o.insert("tool_input".into(), t.input("file_path"));
+            o.insert("tool_use_id".into(), json!("toolu_1"));
+            if event == Event::PostTool {
+                o.insert("tool_response".into(), json!({}));
             }
         }
+        payload::claude_shaped_fields(o, event, call, "general-purpose")?;
         Some(v)
     }
 
     fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
-        let native = PROFILE.event_name(event)?;
-        Some(HookCommand {
-            command: configured(
-                root,
-                SETTINGS,
-                &format!("/hooks/{native}/0/hooks/0/command"),
-            )?,
-            shell: "/bin/sh",
-            env: vec![("CLAUDE_PROJECT_DIR", root.to_string_lossy().into_owned())],
-        })
+        let env = vec![("CLAUDE_PROJECT_DIR", root.to_string_lossy().into_owned())];
+        grouped_hook_command(root, SETTINGS, PROFILE.event_name(event)?, "/bin/sh", env)
     }
 
     fn profile(&self) -> &'static Profile {

@@ -24,8 +24,8 @@ use std::path::Path;
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::payload::{ToolCall, text_of};
-use super::{HookCommand, common, configured};
+use super::payload::{self, ToolCall};
+use super::{HookCommand, common, grouped_hook_command};
 
 use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
 use crate::emit::EmitCx;
@@ -142,58 +142,39 @@ impl Harness for Codex {
             "permission_mode": "default",
         });
         let o = v.as_object_mut()?;
-        match event {
-            Event::PreTool | Event::PostTool => {
-                let t = ToolCall::of(&PROFILE, call, root)?;
-                // Every change to files is one `apply_patch` with the patch as its command.
-                let command = match t.kind {
-                    ToolKind::Shell => t.command.clone(),
-                    ToolKind::Write => format!(
-                        "*** Begin Patch\n*** Add File: {}\n+x\n*** End Patch\n",
-                        t.path
-                    ),
-                    _ => format!(
-                        "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End Patch\n",
-                        t.path
-                    ),
-                };
-                o.insert("tool_name".into(), json!(t.native));
-                o.insert("tool_input".into(), json!({ "command": command }));
-                o.insert("tool_use_id".into(), json!("call_1"));
-                if event == Event::PostTool {
-                    o.insert("tool_response".into(), json!(""));
-                }
-            }
-            Event::Prompt => {
-                o.insert("prompt".into(), json!(text_of(event, call)?));
-            }
-            Event::Stop | Event::SubagentStop => {
-                o.insert("stop_hook_active".into(), json!(false));
-                o.insert(
-                    "last_assistant_message".into(),
-                    json!(text_of(event, call)?),
-                );
-                if event == Event::SubagentStop {
-                    o.insert("agent_id".into(), json!("a1"));
-                    o.insert("agent_type".into(), json!("default"));
-                    o.insert("agent_transcript_path".into(), json!("/tmp/a.jsonl"));
-                }
-            }
-            Event::SessionStart => {
-                text_of(event, call)?;
-                o.insert("source".into(), json!("startup"));
+        if event.has_tools() {
+            let t = ToolCall::of(&PROFILE, call, root)?;
+            // Every change to files is one `apply_patch` with the patch as its command.
+            let command = match t.kind {
+                ToolKind::Shell => t.command.clone(),
+                ToolKind::Write => format!(
+                    "*** Begin Patch\n*** Add File: {}\n+x\n*** End Patch\n",
+                    t.path
+                ),
+                _ => format!(
+                    "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End Patch\n",
+                    t.path
+                ),
+            };
+            o.insert("tool_name".into(), json!(t.native));
+            o.insert("tool_input".into(), json!({ "command": command }));
+            o.insert("tool_use_id".into(), json!("call_1"));
+            if event == Event::PostTool {
+                o.insert("tool_response".into(), json!(""));
             }
         }
+        payload::claude_shaped_fields(o, event, call, "default")?;
         Some(v)
     }
 
     fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
-        let native = PROFILE.event_name(event)?;
-        Some(HookCommand {
-            command: configured(root, HOOKS, &format!("/hooks/{native}/0/hooks/0/command"))?,
-            shell: "/bin/sh",
-            env: Vec::new(),
-        })
+        grouped_hook_command(
+            root,
+            HOOKS,
+            PROFILE.event_name(event)?,
+            "/bin/sh",
+            Vec::new(),
+        )
     }
 
     fn profile(&self) -> &'static Profile {

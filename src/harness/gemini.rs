@@ -27,7 +27,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of};
-use super::{HookCommand, configured};
+use super::{HookCommand, grouped_hook_command};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, string_at};
@@ -166,17 +166,9 @@ impl Harness for Gemini {
     }
 
     fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
-        let native = PROFILE.event_name(event)?;
-        Some(HookCommand {
-            command: configured(
-                root,
-                SETTINGS,
-                &format!("/hooks/{native}/0/hooks/0/command"),
-            )?,
-            // Gemini CLI runs hook commands with bash.
-            shell: "bash",
-            env: vec![("GEMINI_PROJECT_DIR", root.to_string_lossy().into_owned())],
-        })
+        let env = vec![("GEMINI_PROJECT_DIR", root.to_string_lossy().into_owned())];
+        // Gemini CLI runs hook commands with bash.
+        grouped_hook_command(root, SETTINGS, PROFILE.event_name(event)?, "bash", env)
     }
 
     fn profile(&self) -> &'static Profile {

@@ -117,6 +117,23 @@ pub struct HookCommand {
     pub env: Vec<(&'static str, String)>,
 }
 
+/// The hook command for the `native` event in a JSON config grouped the
+/// Claude way (`hooks.<event>[0].hooks[0].command`), as `shell` runs it with
+/// `env`; `None` when the file has none.
+pub fn grouped_hook_command(
+    root: &Path,
+    file: &str,
+    native: &str,
+    shell: &'static str,
+    env: Vec<(&'static str, String)>,
+) -> Option<HookCommand> {
+    Some(HookCommand {
+        command: configured(root, file, &format!("/hooks/{native}/0/hooks/0/command"))?,
+        shell,
+        env,
+    })
+}
+
 /// The string at `pointer` in the JSON file `file` under `root`: where a
 /// generated config keeps a hook's command.
 pub fn configured(root: &Path, file: &str, pointer: &str) -> Option<String> {

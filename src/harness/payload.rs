@@ -82,6 +82,41 @@ pub fn text_of(event: Event, call: &ExampleCall) -> Option<String> {
     Some(call.text.clone().unwrap_or_default())
 }
 
+/// The prompt, stop and session-start fields of a Claude-shaped payload
+/// (Claude Code's, and Codex's, which copies it), into `o`; `agent_type` is
+/// the harness's name for a subagent. `None` for an example `event` cannot
+/// carry; the tool events' fields are the harness's own.
+pub fn claude_shaped_fields(
+    o: &mut Map<String, Value>,
+    event: Event,
+    call: &ExampleCall,
+    agent_type: &str,
+) -> Option<()> {
+    match event {
+        Event::PreTool | Event::PostTool => {}
+        Event::Prompt => {
+            o.insert("prompt".into(), json!(text_of(event, call)?));
+        }
+        Event::Stop | Event::SubagentStop => {
+            o.insert("stop_hook_active".into(), json!(false));
+            o.insert(
+                "last_assistant_message".into(),
+                json!(text_of(event, call)?),
+            );
+            if event == Event::SubagentStop {
+                o.insert("agent_id".into(), json!("a1"));
+                o.insert("agent_type".into(), json!(agent_type));
+                o.insert("agent_transcript_path".into(), json!("/tmp/a.jsonl"));
+            }
+        }
+        Event::SessionStart => {
+            text_of(event, call)?;
+            o.insert("source".into(), json!("startup"));
+        }
+    }
+    Some(())
+}
+
 /// For stop events of harnesses whose payload carries no text of the
 /// agent's: an example that gives text cannot be put into that payload.
 pub fn without_text(event: Event, call: &ExampleCall) -> Option<()> {

@@ -2,6 +2,7 @@
 //! hand-written decoder that keeps every span.
 
 mod decode;
+mod fast;
 mod parse;
 
 use crate::ast;

@@ -1,11 +1,19 @@
 //! KDL 2.0 parsing, with a hint when the text looks like KDL 1.
+//!
+//! Plain documents take the fast reader; the rest, and every error, the kdl
+//! crate (see [`fast`](super::fast)).
 
 use kdl::KdlDocument;
+
+use super::fast;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{SourceFile, Span};
 
 pub fn parse(file: &SourceFile, diagnostics: &mut Diagnostics) -> Option<KdlDocument> {
+    if let Some(document) = fast::parse(&file.text) {
+        return Some(document);
+    }
     match file.text.parse::<KdlDocument>() {
         Ok(document) => Some(document),
         Err(error) => {

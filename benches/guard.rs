@@ -170,14 +170,9 @@ fn main() {
     // 0.45 ms slower than the same guard code run elsewhere in the round.
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); scenarios.len()];
     let mut order: Vec<usize> = (0..scenarios.len()).collect();
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut shuffle = Shuffle(0x2545_F491_4F6C_DD1D);
     for round in 0..warmup + runs {
-        for at in (1..order.len()).rev() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            order.swap(at, (seed % (at as u64 + 1)) as usize);
-        }
+        shuffle.apply(&mut order);
         for &i in &order {
             let took = time_once(&scenarios[i].1, &payload, &path);
             if round >= warmup {
@@ -229,53 +224,89 @@ fn main() {
 
     let mut binaries = vec![("hookc", hookc.as_path())];
     binaries.extend(baseline.map(|old| (label, old)));
-    for (who, bin) in &binaries {
-        measure_commands(who, bin, root, &bundled, &mut table);
+    let builds = time_builds(&binaries, root, &bundled);
+    for ((who, bin), [small, large]) in binaries.iter().zip(builds) {
+        writeln!(
+            table,
+            "\n{who}: build for every harness, median of {COMMAND_RUNS} runs after a warm-up"
+        )
+        .unwrap();
+        writeln!(table, "{:<40} {:>7.1} ms", "1000 guards", ms(small)).unwrap();
+        writeln!(table, "{:<40} {:>7.1} ms", "10000 guards", ms(large)).unwrap();
+        writeln!(
+            table,
+            "{:<40} {:>7.1}×  (10× the guards)",
+            "10,000 / 1,000",
+            ms(large) / ms(small)
+        )
+        .unwrap();
+        measure_commands(who, bin, root, &mut table);
     }
     print!("{table}");
+}
+
+/// A fixed-seed shuffle (xorshift): each round of timings in a new order.
+struct Shuffle(u64);
+
+impl Shuffle {
+    fn apply<T>(&mut self, items: &mut [T]) {
+        for at in (1..items.len()).rev() {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            items.swap(at, (self.0 % (at as u64 + 1)) as usize);
+        }
+    }
 }
 
 /// Timed runs of each build and lint. With five, the build medians moved by
 /// a quarter from one run of the bench to the next on a busy two-core machine.
 const COMMAND_RUNS: usize = 9;
 
-/// Build and lint times and startup of one binary.
-fn measure_commands(who: &str, bin: &Path, root: &Path, bundled: &str, table: &mut String) {
-    writeln!(
-        table,
-        "\n{who}: build for every harness, median of {COMMAND_RUNS} runs after a warm-up"
-    )
-    .unwrap();
-    let mut builds = Vec::new();
-    for n in [1_000usize, 10_000] {
-        let dir = root.join(format!("{who}-build-{n}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("policy.kdl"), generated(bundled, n)).unwrap();
-        let mut times: Vec<Duration> = (0..=COMMAND_RUNS)
-            .map(|_| {
-                let _ = std::fs::remove_dir_all(dir.join(".hookc"));
-                let started = Instant::now();
-                let status = Command::new(bin)
-                    .args(["build", "-q"])
-                    .current_dir(&dir)
-                    .status()
-                    .unwrap();
-                assert!(status.success(), "build of {n} guards failed");
-                started.elapsed()
-            })
-            .collect();
-        let m = median(&mut times[1..]);
-        builds.push(m);
-        writeln!(table, "{:<40} {:>7.1} ms", format!("{n} guards"), ms(m)).unwrap();
+/// Median build times of 1,000 and 10,000 guards for each binary. The
+/// builds take turns, in a new order each round, so a noisy spell of the
+/// machine does not fall on one size or one binary.
+fn time_builds(binaries: &[(&str, &Path)], root: &Path, bundled: &str) -> Vec<[Duration; 2]> {
+    let mut jobs = Vec::new();
+    for (who, bin) in binaries {
+        for n in [1_000usize, 10_000] {
+            let dir = root.join(format!("{who}-build-{n}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("policy.kdl"), generated(bundled, n)).unwrap();
+            jobs.push((*bin, dir, n));
+        }
     }
-    writeln!(
-        table,
-        "{:<40} {:>7.1}×  (10× the guards)",
-        "10,000 / 1,000",
-        ms(builds[1]) / ms(builds[0])
-    )
-    .unwrap();
+    let build = |(bin, dir, n): &(&Path, PathBuf, usize)| {
+        let _ = std::fs::remove_dir_all(dir.join(".hookc"));
+        let started = Instant::now();
+        let status = Command::new(bin)
+            .args(["build", "-q"])
+            .current_dir(dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "build of {n} guards failed");
+        started.elapsed()
+    };
+    jobs.iter().for_each(|job| {
+        build(job);
+    });
+    let mut samples = vec![Vec::new(); jobs.len()];
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    let mut shuffle = Shuffle(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..COMMAND_RUNS {
+        shuffle.apply(&mut order);
+        for &j in &order {
+            samples[j].push(build(&jobs[j]));
+        }
+    }
+    samples
+        .chunks_mut(2)
+        .map(|pair| [median(&mut pair[0]), median(&mut pair[1])])
+        .collect()
+}
 
+/// Lint time, startup and size of one binary.
+fn measure_commands(who: &str, bin: &Path, root: &Path, table: &mut String) {
     writeln!(table, "\n{who}: lint, median of {COMMAND_RUNS} runs").unwrap();
     let lint_dir = root.join(format!("{who}-lint"));
     std::fs::create_dir_all(lint_dir.join(".claude")).unwrap();

@@ -190,6 +190,8 @@ pub struct Evaluator<'p> {
     guards: Guards<'p>,
     compiled: Vec<OnceCell<Result<Compiled, String>>>,
     events: Vec<Index>,
+    /// For each index, the first bytes of its regex and path literals.
+    first_bytes: Vec<[FirstBytes; 2]>,
 }
 
 enum Guards<'p> {
@@ -291,8 +293,12 @@ impl Index {
                 .all(|&i| i < guards)
     }
 
+    fn first_bytes(&self) -> [FirstBytes; 2] {
+        [FirstBytes::of(&self.regex), FirstBytes::of(&self.path)]
+    }
+
     /// Every guard of this event that `call` could trigger, in policy order.
-    fn candidates(&self, call: &Call, facts: &Facts) -> Vec<usize> {
+    fn candidates(&self, call: &Call, facts: &Facts, first: &[FirstBytes; 2]) -> Vec<usize> {
         let mut out = self.always.clone();
         if let Some(analysis) = facts.analysis() {
             if analysis.opaque.is_empty() {
@@ -310,12 +316,12 @@ impl Index {
         }
         if !self.regex.is_empty() {
             for text in regex_subjects(call, facts) {
-                occurring(&self.regex, text, &mut out);
+                occurring(&self.regex, &first[0], text, &mut out);
             }
         }
         if !self.path.is_empty() {
             for path in facts.paths() {
-                occurring(&self.path, path, &mut out);
+                occurring(&self.path, &first[1], path, &mut out);
             }
         }
         out.sort_unstable();
@@ -354,9 +360,16 @@ fn merge_keys(table: &mut Vec<(String, Vec<usize>)>) {
 /// prefix of `s` is at most as long as the common prefix of `x` and `s`
 /// (shorter than `x` when `x` itself is a prefix), so the search continues
 /// with that shorter prefix of `s` until none is left.
-fn occurring(table: &[(String, Vec<usize>)], text: &str, out: &mut Vec<usize>) {
+///
+/// Positions whose byte starts no literal (`first`) are skipped without a
+/// search: the literals' texts lie all over the heap, and on a large policy
+/// the searches' comparisons were most of the time spent checking examples.
+fn occurring(table: &[(String, Vec<usize>)], first: &FirstBytes, text: &str, out: &mut Vec<usize>) {
     let text = text.as_bytes();
     for start in 0..text.len() {
+        if !first.has(text[start]) {
+            continue;
+        }
         let mut s = &text[start..];
         while !s.is_empty() {
             let below = table.partition_point(|(literal, _)| literal.as_bytes() <= s);
@@ -375,12 +388,35 @@ fn occurring(table: &[(String, Vec<usize>)], text: &str, out: &mut Vec<usize>) {
     }
 }
 
+/// A set of bytes: which bytes the literals of a table start with.
+#[derive(Default)]
+struct FirstBytes([u64; 4]);
+
+impl FirstBytes {
+    fn of(table: &[(String, Vec<usize>)]) -> Self {
+        let mut set = Self::default();
+        for byte in table
+            .iter()
+            .filter_map(|(literal, _)| literal.bytes().next())
+        {
+            set.0[usize::from(byte >> 6)] |= 1 << (byte & 63);
+        }
+        set
+    }
+
+    fn has(&self, byte: u8) -> bool {
+        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
+    }
+}
+
 impl<'p> Evaluator<'p> {
     pub fn new(policy: &'p Policy) -> Self {
+        let events = Index::build(&policy.guards);
         Self {
             guards: Guards::Parsed(&policy.guards),
             compiled: policy.guards.iter().map(|_| OnceCell::new()).collect(),
-            events: Index::build(&policy.guards),
+            first_bytes: events.iter().map(Index::first_bytes).collect(),
+            events,
         }
     }
 
@@ -407,6 +443,7 @@ impl<'p> Evaluator<'p> {
         Some(Self {
             guards: Guards::Lazy(guards),
             compiled: Vec::new(),
+            first_bytes: index.iter().map(Index::first_bytes).collect(),
             events: index.into_iter().collect(),
         })
     }
@@ -438,14 +475,15 @@ impl<'p> Evaluator<'p> {
         rewrite: bool,
     ) -> Result<Option<Verdict>, String> {
         let facts = Facts::new(call);
-        let Some(index) = self.events.iter().find(|i| Some(i.event) == call.event) else {
+        let Some(at) = self.events.iter().position(|i| Some(i.event) == call.event) else {
             return Ok(None);
         };
+        let index = &self.events[at];
         let mut hits: Vec<Hit> = Vec::new();
         // The edits of the guards that rewrite, in policy order: the guards
         // themselves may be parsed only for this loop.
         let mut edits: Vec<(String, Replace)> = Vec::new();
-        for i in index.candidates(call, &facts) {
+        for i in index.candidates(call, &facts, &self.first_bytes[at]) {
             let parsed;
             let guard = match &self.guards {
                 Guards::Parsed(guards) => &guards[i],
@@ -933,7 +971,7 @@ guard "generated-12" {
             let table: Vec<(String, Vec<usize>)> =
                 literals.iter().enumerate().map(|(i, l)| (l.clone(), vec![i])).collect();
             let mut found = Vec::new();
-            occurring(&table, &text, &mut found);
+            occurring(&table, &FirstBytes::of(&table), &text, &mut found);
             found.sort_unstable();
             found.dedup();
             let expected: Vec<usize> = table

@@ -5,6 +5,8 @@
 //! Nothing here knows a harness: names, events and wording come from the
 //! caller's [`Profile`].
 
+use std::collections::BTreeMap;
+
 use super::Profile;
 use crate::emit::EmitCx;
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool};
@@ -63,23 +65,30 @@ pub fn route_warning(
         return None;
     }
     let mut names = Vec::new();
+    // Guards name the same few tools again and again: each tool's names are
+    // worked out, and added, once (whether it has any is remembered).
+    let mut has_names: BTreeMap<&Tool, bool> = BTreeMap::new();
     let mut any_tool = false;
     for guard in &guards {
         if guard.tools.is_empty() {
             any_tool = true;
             continue;
         }
-        let before = names.len();
         let mut lacking = Vec::new();
         for tool in &guard.tools {
-            let found = names_of(tool);
-            if found.is_empty() {
+            let found = *has_names.entry(tool).or_insert_with(|| {
+                let found = names_of(tool);
+                let any = !found.is_empty();
+                names.extend(found);
+                any
+            });
+            if !found {
                 lacking.push(tool.to_string());
             }
-            names.extend(found);
         }
         if event.has_tools() && !lacking.is_empty() {
-            missing(guard, &lacking, names.len() == before, cx);
+            let none = lacking.len() == guard.tools.len();
+            missing(guard, &lacking, none, cx);
         }
     }
     if event.has_tools() && !any_tool && names.is_empty() {

@@ -20,7 +20,12 @@ use kdl::{KdlDocument, KdlEntry, KdlIdentifier, KdlNode, KdlValue};
 
 /// The document, or `None` when the kdl crate must read it.
 pub fn parse(text: &str) -> Option<KdlDocument> {
-    let mut reader = Reader { text, pos: 0 };
+    let mut reader = Reader {
+        text,
+        pos: 0,
+        nodes: Vec::new(),
+        entries: Vec::new(),
+    };
     let document = reader.nodes()?;
     (reader.pos == text.len()).then_some(document)
 }
@@ -28,6 +33,14 @@ pub fn parse(text: &str) -> Option<KdlDocument> {
 struct Reader<'t> {
     text: &'t str,
     pos: usize,
+    /// Nodes and entries read but not yet placed: each block takes its own
+    /// off the end in one allocation of the exact size. A vector grown one
+    /// push at a time keeps room for four, and KDL nodes and entries take a
+    /// few hundred bytes each: that spare room was most of the memory a large
+    /// policy's build peaked at, and shrinking each vector afterwards costs
+    /// a reallocation per node.
+    nodes: Vec<KdlNode>,
+    entries: Vec<KdlEntry>,
 }
 
 /// A string token: its value and where it stands, quotes included.
@@ -56,24 +69,22 @@ impl Reader<'_> {
     /// Nodes up to a `}` or the end. The document's span runs from its first
     /// node to the end of its last, as the kdl crate has it.
     fn nodes(&mut self) -> Option<KdlDocument> {
-        let mut document = KdlDocument::new();
+        let first = self.nodes.len();
         self.line_space()?;
         let start = self.pos;
         let mut end = start;
         while !matches!(self.peek(), None | Some(b'}')) {
             let node = self.node()?;
             end = self.pos;
-            document.nodes_mut().push(node);
+            self.nodes.push(node);
             if !self.terminator()? {
                 break;
             }
             self.line_space()?;
         }
+        let mut document = KdlDocument::new();
+        *document.nodes_mut() = self.nodes.drain(first..).collect();
         document.set_span(start..end);
-        // A growing vector keeps room for four, and KDL nodes and entries
-        // take a few hundred bytes each: exact sizes cut the peak memory of
-        // a 10,000-guard build from 143 MB to 122 MB.
-        document.nodes_mut().shrink_to_fit();
         Some(document)
     }
 
@@ -89,6 +100,7 @@ impl Reader<'_> {
             return None;
         }
         let mut node = KdlNode::new(self.string()?.identifier());
+        let first = self.entries.len();
         if let Some(ty) = ty {
             node.set_ty(ty);
         }
@@ -104,13 +116,13 @@ impl Reader<'_> {
                 Some(b'/') if self.rest().starts_with(b"//") => break,
                 Some(_) if spaced => {
                     let entry = self.entry()?;
-                    node.entries_mut().push(entry);
+                    self.entries.push(entry);
                 }
                 Some(_) => return None,
             }
         }
         node.set_span(start..self.pos);
-        node.entries_mut().shrink_to_fit();
+        *node.entries_mut() = self.entries.drain(first..).collect();
         Some(node)
     }
 
@@ -297,6 +309,7 @@ impl Reader<'_> {
                     value.push(self.escape()?);
                     run = self.pos;
                 }
+                b' '..=b'~' => self.pos += 1,
                 _ => self.string_char()?,
             }
         }
@@ -352,6 +365,8 @@ impl Reader<'_> {
                     self.pos += 1 + hashes;
                     return Some(value);
                 }
+                self.pos += 1;
+            } else if matches!(self.peek(), Some(b' '..=b'~')) {
                 self.pos += 1;
             } else {
                 self.string_char()?;

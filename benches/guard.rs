@@ -3,9 +3,10 @@
 //! Run with `bench/run.sh` (or `cargo bench --bench guard`). Every scenario is
 //! a real process started the way a harness starts a hook, `sh -c COMMAND`
 //! with the payload on stdin; scenarios run round-robin, each round in a new
-//! order, so machine noise hits them all alike, and the table reports medians and ratios to the floor
-//! (`sh -c 'exec true'`) measured in the same run. No assertion here: the
-//! targets are read off the table (see the README's development section).
+//! order, so machine noise hits them all alike, and the table reports
+//! medians and ratios to the floor (`sh -c 'exec true'`) measured in the same
+//! run. No assertion here: the targets are read off the table (see the
+//! README's development section).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -287,9 +288,10 @@ fn time_builds(binaries: &[(&str, &Path)], root: &Path, bundled: &str) -> Vec<[D
         assert!(status.success(), "build of {n} guards failed");
         started.elapsed()
     };
-    jobs.iter().for_each(|job| {
+    // A warm-up build of each.
+    for job in &jobs {
         build(job);
-    });
+    }
     let mut samples = vec![Vec::new(); jobs.len()];
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     let mut shuffle = Shuffle(0x9E37_79B9_7F4A_7C15);

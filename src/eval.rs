@@ -393,6 +393,9 @@ fn occurring(table: &[(String, Vec<usize>)], first: &FirstBytes, text: &str, out
 struct FirstBytes([u64; 4]);
 
 impl FirstBytes {
+    /// Every byte: no position is skipped.
+    const ALL: Self = Self([u64::MAX; 4]);
+
     fn of(table: &[(String, Vec<usize>)]) -> Self {
         let mut set = Self::default();
         for byte in table
@@ -443,7 +446,12 @@ impl<'p> Evaluator<'p> {
         Some(Self {
             guards: Guards::Lazy(guards),
             compiled: Vec::new(),
-            first_bytes: index.iter().map(Index::first_bytes).collect(),
+            // `hookc guard` checks one call: collecting the first bytes of a
+            // large policy's literals costs more than the searches it saves.
+            first_bytes: index
+                .iter()
+                .map(|_| [FirstBytes::ALL, FirstBytes::ALL])
+                .collect(),
             events: index.into_iter().collect(),
         })
     }

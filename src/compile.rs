@@ -123,7 +123,7 @@ mod fuzz {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(
-            std::env::var("HOOKC_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+            crate::test_cases("HOOKC_FUZZ_CASES", 64)
         ))]
 
         #[test]

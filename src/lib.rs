@@ -39,3 +39,14 @@ mod commands;
 
 pub use commands::guard;
 pub use commands::run;
+
+/// How many cases a randomised test tries: `default`, or the number in the
+/// environment variable `var` for a longer run (see the README's development
+/// section).
+#[cfg(test)]
+fn test_cases<T: std::str::FromStr>(var: &str, default: T) -> T {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

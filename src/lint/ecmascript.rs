@@ -577,10 +577,7 @@ mod tests {
     /// matchers above, and random strings of the characters that matter.
     #[test]
     fn agrees_with_an_ecmascript_engine() {
-        let cases: usize = std::env::var("HOOKC_REGEX_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(60_000);
+        let cases = crate::test_cases("HOOKC_REGEX_CASES", 60_000);
         let alphabet: Vec<char> = "ab()[]{}*+?|^$\\.-,:=!<>dwsbkpPuxcimB0123789_Nn\u{e9}"
             .chars()
             .collect();

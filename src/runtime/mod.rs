@@ -441,10 +441,7 @@ mod fuzz {
     }
 
     fn cases() -> u32 {
-        std::env::var("HOOKC_FUZZ_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(96)
+        crate::test_cases("HOOKC_FUZZ_CASES", 96)
     }
 
     /// JSON shaped like the payloads of all harnesses, with wrong types mixed in.

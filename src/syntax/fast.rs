@@ -667,10 +667,7 @@ last-node "é … \u{1F600} \n\t\"\\" - --x a.b
     /// characters changed.
     #[test]
     fn agrees_with_the_kdl_crate_on_random_documents() {
-        let cases: usize = std::env::var("HOOKC_KDL_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(5_000);
+        let cases = crate::test_cases("HOOKC_KDL_CASES", 5_000);
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut texts = Vec::with_capacity(2 * cases);
         for _ in 0..cases {

@@ -28,7 +28,7 @@
 //!   write `[Ee]nv` if you need both.
 //! * `~` in a glob is only expanded by [`PathSet::with_home`].
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobSet};
 
 /// Normalise a path a tool would touch.
 ///
@@ -157,8 +157,8 @@ fn clean(p: &str) -> String {
 /// A compiled set of gitignore-like path globs (see the module docs).
 #[derive(Debug, Clone)]
 pub struct PathSet {
-    include: GlobSet,
-    exclude: GlobSet,
+    include: Globs,
+    exclude: Globs,
 }
 
 impl PathSet {
@@ -172,8 +172,18 @@ impl PathSet {
     /// (so that `~/.ssh/**` matches what [`normalize`] returns for
     /// `~/.ssh/id_rsa`).
     pub fn with_home(globs: &[String], home: Option<&str>) -> Result<PathSet, (usize, String)> {
-        let mut include = GlobSetBuilder::new();
-        let mut exclude = GlobSetBuilder::new();
+        Self::compile(globs, home, Globs::add)
+    }
+
+    /// `add` files each glob into its polarity: [`Globs::add`], or in the
+    /// tests [`Globs::add_to_set`], which puts every glob in the `GlobSet`.
+    fn compile(
+        globs: &[String],
+        home: Option<&str>,
+        add: impl Fn(&mut Globs, GlobText<'_>) -> Result<(), String>,
+    ) -> Result<PathSet, (usize, String)> {
+        let mut include = Globs::default();
+        let mut exclude = Globs::default();
         for (i, raw) in globs.iter().enumerate() {
             let (negated, g) = match raw.trim().strip_prefix('!') {
                 Some(g) => (true, g),
@@ -195,25 +205,16 @@ impl PathSet {
             if g.is_empty() {
                 return Err((i, format!("glob `{raw}` is empty")));
             }
-            let variants: [String; 2] = if anchored || g.contains('/') {
-                [g.to_owned(), format!("{g}/**")]
-            } else {
-                [format!("**/{g}"), format!("**/{g}/**")]
+            let glob = GlobText {
+                text: g,
+                whole_path: anchored || g.contains('/'),
             };
             let set = if negated { &mut exclude } else { &mut include };
-            for v in variants {
-                let glob = GlobBuilder::new(&v)
-                    .literal_separator(true)
-                    .backslash_escape(true)
-                    .build()
-                    .map_err(|e| (i, format!("invalid glob `{raw}`: {e}")))?;
-                set.add(glob);
-            }
+            add(set, glob).map_err(|e| (i, format!("invalid glob `{raw}`: {e}")))?;
         }
-        let build = |b: GlobSetBuilder| b.build().map_err(|e| (0, e.to_string()));
         Ok(PathSet {
-            include: build(include)?,
-            exclude: build(exclude)?,
+            include: include.finish()?,
+            exclude: exclude.finish()?,
         })
     }
 
@@ -225,6 +226,102 @@ impl PathSet {
     /// True when the set has no including globs (it matches nothing).
     pub fn is_empty(&self) -> bool {
         self.include.is_empty()
+    }
+}
+
+/// One glob of a [`PathSet`], its `!`, `./` and trailing `/` taken off.
+struct GlobText<'a> {
+    text: &'a str,
+    /// Matched against the whole path (it has a `/`, or was anchored with
+    /// `./`), rather than against components anywhere.
+    whole_path: bool,
+}
+
+/// The globs of one polarity. Plain names and directories, the usual path
+/// rules (`secrets/**`, `Cargo.lock`, `.ssh`), are compared as strings; the
+/// rest go to a `GlobSet`. Building a `GlobSet` costs far more than matching
+/// with it (about 190,000 instructions for `dir/**`, most of them an
+/// Aho-Corasick automaton for the literal prefix), and `hookc build` builds
+/// one per guard with paths.
+#[derive(Debug, Clone, Default)]
+struct Globs {
+    /// The path itself.
+    exact: Vec<String>,
+    /// Anything below the directory (`dir/**`).
+    below: Vec<String>,
+    /// Components anywhere in the path (a glob without `/`, like `.ssh`).
+    names: Vec<String>,
+    /// The rest, until [`finish`](Self::finish) builds them into `set`.
+    others: Vec<globset::Glob>,
+    set: GlobSet,
+}
+
+impl Globs {
+    /// Add a glob, comparing it as a string when that means the same.
+    fn add(&mut self, glob: GlobText<'_>) -> Result<(), String> {
+        const SPECIAL: &[char] = &['*', '?', '[', ']', '{', '}', '\\'];
+        // `GlobSet` never matches a `.` or `..` component by name.
+        let plain = |s: &str| {
+            !s.is_empty() && !s.contains(SPECIAL) && s.split('/').all(|c| c != "." && c != "..")
+        };
+        let g = glob.text;
+        if plain(g) && glob.whole_path {
+            self.exact.push(g.to_owned());
+            self.below.push(g.to_owned());
+        } else if plain(g) {
+            self.names.push(g.to_owned());
+        } else if let Some(dir) = g.strip_suffix("/**").filter(|d| plain(d)) {
+            // `dir/**` and `dir/**/**`: what is below `dir`.
+            self.below.push(dir.to_owned());
+        } else {
+            self.add_to_set(glob)?;
+        }
+        Ok(())
+    }
+
+    /// Add a glob to the `GlobSet`: a glob with `/` as itself and everything
+    /// below it, one without as a component anywhere.
+    fn add_to_set(&mut self, glob: GlobText<'_>) -> Result<(), String> {
+        let g = glob.text;
+        let variants: [String; 2] = if glob.whole_path {
+            [g.to_owned(), format!("{g}/**")]
+        } else {
+            [format!("**/{g}"), format!("**/{g}/**")]
+        };
+        for v in variants {
+            let glob = GlobBuilder::new(&v)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| e.to_string())?;
+            self.others.push(glob);
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Globs, (usize, String)> {
+        self.set =
+            GlobSet::new(std::mem::take(&mut self.others)).map_err(|e| (0, e.to_string()))?;
+        Ok(self)
+    }
+
+    fn is_match(&self, path: &str) -> bool {
+        let below = |dir: &String| {
+            path.strip_prefix(dir.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        let named = |name: &String| path.split('/').any(|c| c == name);
+        self.exact.iter().any(|e| e == path)
+            || self.below.iter().any(below)
+            || self.names.iter().any(named)
+            || self.set.is_match(path)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.exact.is_empty()
+            && self.below.is_empty()
+            && self.names.is_empty()
+            && self.set.is_empty()
     }
 }
 
@@ -347,6 +444,68 @@ mod tests {
                 .map(|s| s.is_empty() && !s.is_match("x"))
                 .unwrap_or(false)
         );
+    }
+
+    /// Globs compared as strings match exactly what the same globs match
+    /// through a `GlobSet`.
+    fn agrees_with_globset(globs: &[String], paths: &[String]) -> Result<(), TestCaseError> {
+        let fast = PathSet::with_home(globs, HOME);
+        let slow = PathSet::compile(globs, HOME, Globs::add_to_set);
+        match (&fast, &slow) {
+            (Ok(fast), Ok(slow)) => {
+                for p in paths {
+                    prop_assert_eq!(fast.is_match(p), slow.is_match(p), "{:?} on {:?}", globs, p);
+                }
+                prop_assert_eq!(fast.is_empty(), slow.is_empty());
+            }
+            _ => prop_assert_eq!(fast.err(), slow.err()),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn plain_globs_agree_with_globset_on_the_edges() {
+        let globs = |g: &[&str]| g.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let paths = globs(&[
+            "a",
+            "a/",
+            "a/b",
+            "/a",
+            "/a/b",
+            "b/a",
+            "b/a/c",
+            "ab",
+            "a.b",
+            "ab/c",
+            "b/ab",
+            ".",
+            "/",
+            "",
+            "a//b",
+            "/home/u/a",
+            "/home/u/a/b",
+            "/home/u",
+        ]);
+        for g in [
+            "a", "a/", "./a", "a/b", "/a", "a/**", "./a/**", "a/b/**", "/**", "**", "~", "~/a",
+            "~/a/**", "!a", "a.b", "*", "a/*", "[a]",
+        ] {
+            agrees_with_globset(&globs(&[g]), &paths).unwrap();
+            agrees_with_globset(&globs(&["a", g]), &paths).unwrap();
+            agrees_with_globset(&globs(&[g, "!a/b"]), &paths).unwrap();
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        #[test]
+        fn plain_globs_agree_with_globset(
+            globs in prop::collection::vec(
+                r"!?(\./|~/|/)?([ab.]{1,2}|\*|\*\*)(/([ab.]{1,2}|\*\*|\*)){0,2}/?", 1..4),
+            paths in prop::collection::vec(r"(/home/u/|/)?[ab.]{1,2}(/[ab.]{1,2}){0,3}/?", 12),
+        ) {
+            agrees_with_globset(&globs, &paths)?;
+        }
     }
 
     proptest! {

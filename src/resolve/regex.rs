@@ -1,5 +1,5 @@
-//! Regex checking: parse with `regex-syntax`, point errors inside the string,
-//! then compile as `hookc guard` will.
+//! Regex checking: compile as `hookc guard` will, and when that fails, parse
+//! with `regex-syntax` to point at the error inside the string.
 //!
 //! Guards run regexes with Rust's linear-time engine inside `hookc guard`, never
 //! in a harness's own (backtracking) engine, so the accepted subset is simply
@@ -22,7 +22,37 @@ pub struct RegexError {
 }
 
 /// The pattern compiled, as `hookc guard` compiles it.
+///
+/// `regex` parses with `regex-syntax` and the same settings, but its errors
+/// carry no span. So the pattern is compiled first, and parsed again only to
+/// point at what is wrong. Parsing it first as well cost a sixth of the time
+/// of checking a regex that compiles.
 pub fn check(pattern: &str) -> Result<regex::Regex, RegexError> {
+    regex::Regex::new(pattern).map_err(|error| {
+        locate(pattern).err().unwrap_or_else(|| match error {
+            regex::Error::CompiledTooBig(limit) => RegexError {
+                message: format!(
+                    "the regex compiles to more than the {} MB the engine allows",
+                    limit / 1_000_000
+                ),
+                offset: 0,
+                len: pattern.len().max(1),
+                help: Some(
+                    "make it smaller: fewer or shorter counted repetitions (`{500}`), and ASCII classes such as `[A-Za-z0-9_]` instead of Unicode `\\w`",
+                ),
+            },
+            other => RegexError {
+                message: other.to_string(),
+                offset: 0,
+                len: pattern.len().max(1),
+                help: None,
+            },
+        })
+    })
+}
+
+/// Parse and translate the pattern, for the span of a syntax error.
+fn locate(pattern: &str) -> Result<(), RegexError> {
     let ast = Parser::new().parse(pattern).map_err(|e| RegexError {
         message: e.kind().to_string(),
         offset: e.span().start.offset,
@@ -37,20 +67,7 @@ pub fn check(pattern: &str) -> Result<regex::Regex, RegexError> {
             len: (e.span().end.offset - e.span().start.offset).max(1),
             help: None,
         })?;
-    regex::Regex::new(pattern).map_err(|e| RegexError {
-        message: match e {
-            regex::Error::CompiledTooBig(limit) => format!(
-                "the regex compiles to more than the {} MB the engine allows",
-                limit / 1_000_000
-            ),
-            other => other.to_string(),
-        },
-        offset: 0,
-        len: pattern.len().max(1),
-        help: Some(
-            "make it smaller: fewer or shorter counted repetitions (`{500}`), and ASCII classes such as `[A-Za-z0-9_]` instead of Unicode `\\w`",
-        ),
-    })
+    Ok(())
 }
 
 /// Literals of which at least one starts every match of `pattern` (so occurs

@@ -86,7 +86,7 @@ pub fn policy_json(policy: &Policy) -> String {
 /// Parse, decode and resolve policy text.
 pub fn compile_source(file: &SourceFile, diags: &mut Diagnostics) -> Option<Policy> {
     let ast = syntax::read_policy(file, diags)?;
-    resolve::resolve(file, &ast, diags)
+    resolve::resolve(file, ast, diags)
 }
 
 /// Every artifact of every target harness, plus hookc's own compiled policy.

@@ -21,9 +21,20 @@ use crate::source::{SourceFile, Span};
 
 pub const DEFAULT_TIMEOUT: u32 = 10;
 
-pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) -> Option<Policy> {
+/// The policy of a decoded file, its examples checked. The syntax tree is
+/// dropped before the examples run: with the compiled regexes and globs they
+/// need, the two were most of what a large build held at its peak.
+pub fn resolve(file: &SourceFile, ast: ast::Policy, diags: &mut Diagnostics) -> Option<Policy> {
     let mut cx = Cx { file, diags };
-    let targets = resolve_targets(&mut cx, ast);
+    let (policy, compiled) = resolve_policy(&mut cx, &ast)?;
+    drop(ast);
+    check_examples(&mut cx, &policy, compiled);
+    (!cx.diags.has_errors()).then_some(policy)
+}
+
+fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::Compiled>)> {
+    let file = cx.file;
+    let targets = resolve_targets(cx, ast);
     let timeout = match &ast.timeout {
         None => DEFAULT_TIMEOUT,
         Some(t) if (1..=600).contains(&t.value) => t.value as u32,
@@ -52,7 +63,7 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
             Decision::Deny
         }
     };
-    let harness_options = resolve_harness_options(&mut cx, ast);
+    let harness_options = resolve_harness_options(cx, ast);
 
     let mut guards: Vec<Guard> = Vec::new();
     let mut compiled = Vec::new();
@@ -75,13 +86,13 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
             );
             continue;
         }
-        if let Some((guard, parts)) = resolve_guard(&mut cx, decl) {
+        if let Some((guard, parts)) = resolve_guard(cx, decl) {
             guards.push(guard);
             compiled.push(parts);
         }
     }
 
-    check_rewrites(&mut cx, ast, &targets);
+    check_rewrites(cx, ast, &targets);
     if cx.diags.has_errors() {
         return None;
     }
@@ -94,8 +105,7 @@ pub fn resolve(file: &SourceFile, ast: &ast::Policy, diags: &mut Diagnostics) ->
         harness_options,
         guards,
     };
-    check_examples(&mut cx, &policy, compiled);
-    (!cx.diags.has_errors()).then_some(policy)
+    Some((policy, compiled))
 }
 
 struct Cx<'a> {

@@ -379,3 +379,26 @@ fn an_opaque_command_refused_by_several_guards_gets_the_reason_once() {
         run.stderr
     );
 }
+
+/// A guard starts a new process on every tool call. On Linux with glibc the
+/// program is linked position-dependent, so that no start spends time
+/// relocating it (`build.rs`); `HOOKC_PIE=1` at build time keeps the default.
+#[test]
+#[cfg(all(
+    target_os = "linux",
+    target_env = "gnu",
+    not(target_feature = "crt-static")
+))]
+fn the_program_is_linked_position_dependent_on_linux() {
+    use std::io::Read;
+    if option_env!("HOOKC_PIE").is_some_and(|v| !v.is_empty() && v != "0") {
+        return;
+    }
+    let mut header = [0u8; 18];
+    std::fs::File::open(crate::support::HOOKC)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .unwrap();
+    assert_eq!(&header[..4], b"\x7fELF");
+    let kind = u16::from_le_bytes([header[16], header[17]]);
+    assert_eq!(kind, 2, "ELF type {kind}: 2 is position-dependent, 3 a PIE");
+}

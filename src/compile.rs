@@ -12,12 +12,22 @@ use crate::{resolve, syntax};
 /// Read, parse, decode and resolve a policy file. `None` when it has errors
 /// (they are in `diags`) or cannot be read.
 pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
+    let text = match crate::disk::read_text(path) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::Io,
+                    format!("cannot read {}: no such file", path.display()),
+                )
+                .help("pass the policy with `--policy FILE`, or create one with `hookc init`"),
+            );
+            return None;
+        }
         Err(e) => {
             diags.push(
                 Diagnostic::new(Code::Io, format!("cannot read {}: {e}", path.display()))
-                    .help("pass the policy with `--policy FILE`, or create one with `hookc init`"),
+                    .help(e.help()),
             );
             return None;
         }

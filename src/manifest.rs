@@ -12,6 +12,11 @@ pub struct Manifest {
     pub generator: String,
     pub policy: String,
     pub files: Vec<Owned>,
+    /// Project directories hookc made, relative to the project: a retraction
+    /// removes a directory once empty only if it is listed here (or under
+    /// `.hookc/`), so directories the user made stay.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dirs: Vec<String>,
 }
 
 /// One file hookc owns, or owns entries of.
@@ -107,6 +112,7 @@ impl Manifest {
                     },
                 })
                 .collect(),
+            dirs: Vec::new(),
         }
     }
 }

@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::disk;
 use crate::emit::{self, Artifact, Content, Scope};
 use crate::manifest::{Manifest, Owned, Part, UserBase};
 use crate::merge::{self, Merged, Shape};
@@ -78,6 +79,31 @@ pub struct Options {
 pub struct Plan {
     pub root: PathBuf,
     pub changes: Vec<Change>,
+    /// Directories hookc made (and `.hookc/` with everything below it): the
+    /// only ones a retraction may remove once they are empty. A directory the
+    /// user made stays, empty or not.
+    pub owned_dirs: Vec<PathBuf>,
+}
+
+/// A manifest entry's identity: its path and, for a user-level file, its base.
+type Key = (String, Option<UserBase>);
+
+/// What earlier builds recorded, after every entry passed [`validate`].
+#[derive(Default)]
+struct Previous {
+    files: Vec<Owned>,
+    dirs: Vec<String>,
+    /// Digests an interrupted build recorded (see [`emit::PENDING_MANIFEST`]):
+    /// a file it got to write matches these rather than the manifest's.
+    pending: std::collections::HashMap<Key, String>,
+}
+
+impl Previous {
+    fn find(&self, key: &Key) -> Option<&Owned> {
+        self.files
+            .iter()
+            .find(|o| o.path == key.0 && o.user == key.1)
+    }
 }
 
 impl Plan {
@@ -85,8 +111,12 @@ impl Plan {
         self.changes.iter().all(|c| c.action == Action::Unchanged)
     }
 
-    /// Compute the plan for `artifacts` under `root`. Unparseable user files
-    /// are reported in `diags` and left out of the plan (never overwritten).
+    /// Compute the plan for `artifacts` under `root`. Nothing on disk is
+    /// trusted: the manifest is [validated](validate), every path is
+    /// [confined](disk::confine), and a file that cannot be read as text is an
+    /// error, never "absent". Files with such problems are reported in `diags`
+    /// and left out of the plan (never overwritten); callers write nothing
+    /// when `diags` holds an error.
     pub fn new(
         root: &Path,
         policy_name: &str,
@@ -97,30 +127,32 @@ impl Plan {
         let mut plan = Plan {
             root: root.to_owned(),
             changes: Vec::new(),
+            owned_dirs: Vec::new(),
         };
-        let previous = read(&root.join(emit::MANIFEST))
-            .and_then(|t| serde_json::from_str::<Manifest>(&t).ok());
+        let Some(previous) = previous(root, diags) else {
+            return plan;
+        };
         let included = |scope: &Scope| options.user || *scope == Scope::Project;
         let mut digests = std::collections::HashMap::new();
         let mut shapes = std::collections::HashMap::new();
+        let mut dirs = std::collections::BTreeSet::new();
         for artifact in artifacts.iter().filter(|a| included(&a.scope)) {
-            let Some((shown, target)) = locate(
-                root,
-                &artifact.path,
-                user_base(&artifact.scope).as_ref(),
-                options,
-            ) else {
-                report_no_home(diags, &artifact.path);
+            let key: Key = (artifact.path.clone(), user_base(&artifact.scope));
+            let Some((shown, target)) =
+                locate(root, &artifact.path, key.1.as_ref(), options, diags)
+            else {
                 continue;
             };
-            let old = read(&target);
+            let Ok(old) = read(&shown, &target, diags) else {
+                continue;
+            };
+            if key.1.is_none() {
+                dirs.extend(made_dirs(root, &artifact.path, &previous.dirs));
+            }
             let part = part_of(&artifact.content);
-            let before = previous.as_ref().and_then(|m| {
-                m.files
-                    .iter()
-                    .find(|o| o.path == artifact.path && o.user == user_base(&artifact.scope))
-            });
-            // No record yet: hookc has added nothing to the file so far.
+            let before = previous.find(&key);
+            // No record yet: hookc has added nothing to the file so far, and
+            // owns only entries identical to the ones it writes.
             let fresh = Shape::default();
             let prior = match before {
                 Some(owned) => owned.shape.as_ref(),
@@ -128,15 +160,31 @@ impl Plan {
             };
             let (new, executable) = match &artifact.content {
                 Content::Whole { text, executable } => (Some(text.clone()), *executable),
-                content => match merge(&shown, old.as_deref(), &part, content, prior, diags) {
-                    Some((new, shape)) => {
-                        shapes.insert((artifact.path.clone(), user_base(&artifact.scope)), shape);
-                        (new, false)
+                content => {
+                    match merge(
+                        &shown,
+                        old.as_deref(),
+                        &part,
+                        content,
+                        before.is_some(),
+                        prior,
+                        diags,
+                    ) {
+                        Some((new, shape)) => {
+                            shapes.insert(key.clone(), shape);
+                            (new, false)
+                        }
+                        None => continue,
                     }
-                    None => continue,
-                },
+                }
             };
-            let conflict = hand_edited(before, &part, old.as_deref(), new.as_deref());
+            let conflict = hand_edited(
+                before,
+                previous.pending.get(&key),
+                &part,
+                old.as_deref(),
+                new.as_deref(),
+            );
             // Everything under `.hookc/` is hookc's by definition.
             let foreign = before.is_none()
                 && !artifact.path.starts_with(".hookc/")
@@ -145,10 +193,7 @@ impl Plan {
                     .as_deref()
                     .is_some_and(|old| not_hookcs(old, new.as_deref()));
             if let Some(new) = &new {
-                digests.insert(
-                    (artifact.path.clone(), user_base(&artifact.scope)),
-                    digest(&part, new),
-                );
+                digests.insert(key, digest(&part, new));
             }
             let backup = artifact.scope != Scope::Project;
             plan.push(shown, target, old, new, executable, backup);
@@ -159,7 +204,7 @@ impl Plan {
         }
         // Retract what the last build owned and this one no longer produces.
         let mut kept_from_before = Vec::new();
-        for owned in previous.iter().flat_map(|m| &m.files) {
+        for owned in &previous.files {
             let scope_included = owned.user.is_none() || options.user;
             let still_produced = artifacts.iter().any(|a| {
                 a.path == owned.path && user_base(&a.scope) == owned.user && included(&a.scope)
@@ -172,12 +217,39 @@ impl Plan {
                 kept_from_before.push(owned.clone());
                 continue;
             }
-            let Some((shown, target)) = locate(root, &owned.path, owned.user.as_ref(), options)
+            let Some((shown, target)) =
+                locate(root, &owned.path, owned.user.as_ref(), options, diags)
             else {
                 continue;
             };
-            let Some(old) = read(&target) else { continue };
-            let conflict = hand_edited(Some(owned), &owned.part, Some(&old), None);
+            let Ok(Some(old)) = read(&shown, &target, diags) else {
+                continue;
+            };
+            if matches!(owned.part, Part::Whole)
+                && !owned.path.starts_with(".hookc/")
+                && not_hookcs(&old, None)
+            {
+                diags.push(
+                    Diagnostic::new(
+                        Code::Conflict,
+                        format!("{shown}: the manifest says hookc wrote this file, but it shows no sign of hookc; left alone"),
+                    )
+                    .severity(crate::diag::Severity::Warning)
+                    .help("if the file is hookc's, delete it yourself; the next build forgets it"),
+                );
+                continue;
+            }
+            let key: Key = (owned.path.clone(), owned.user.clone());
+            // Without a digest hookc cannot tell its own text from a hand
+            // edit, so it retracts only what it can prove it wrote.
+            let conflict = owned.digest.is_none()
+                || hand_edited(
+                    Some(owned),
+                    previous.pending.get(&key),
+                    &owned.part,
+                    Some(&old),
+                    None,
+                );
             let new = match &owned.part {
                 Part::Whole => None,
                 part => match merge(
@@ -185,6 +257,7 @@ impl Plan {
                     Some(&old),
                     part,
                     &Content::empty_like(part),
+                    true,
                     owned.shape.as_ref(),
                     diags,
                 ) {
@@ -209,15 +282,28 @@ impl Plan {
             owned.shape = shapes.remove(&key).flatten();
         }
         manifest.files.extend(kept_from_before);
-        let target = root.join(emit::MANIFEST);
-        plan.push(
-            emit::MANIFEST.to_owned(),
-            target.clone(),
-            read(&target),
-            Some(emit::json_text(&manifest)),
-            false,
-            false,
-        );
+        // Directories hookc made that still hold one of its files; the others
+        // may go when a retraction empties them.
+        manifest.dirs = dirs.iter().cloned().collect();
+        plan.owned_dirs = previous
+            .dirs
+            .iter()
+            .chain(&dirs)
+            .chain(std::iter::once(&emit::HOOKC_DIR.to_owned()))
+            .filter_map(|d| disk::confine(root, d).ok())
+            .collect();
+        if let Some((shown, target)) = locate(root, emit::MANIFEST, None, options, diags)
+            && let Ok(old) = read(&shown, &target, diags)
+        {
+            plan.push(
+                shown,
+                target,
+                old,
+                Some(emit::json_text(&manifest)),
+                false,
+                false,
+            );
+        }
         plan.changes.sort_by(|a, b| a.path.cmp(&b.path));
         plan
     }
@@ -337,20 +423,265 @@ fn user_base(scope: &Scope) -> Option<UserBase> {
     }
 }
 
-/// The path to show and the file to touch.
+/// The path to show and the file to touch: `path` below the project root or
+/// below a user-level base, through no symlink that leads out of it. `None`
+/// (reported) when there is no such file.
 fn locate(
     root: &Path,
     path: &str,
     user: Option<&UserBase>,
     options: &Options,
+    diags: &mut Diagnostics,
 ) -> Option<(String, PathBuf)> {
-    match user {
-        None => Some((path.to_owned(), root.join(path))),
+    let (shown, base) = match user {
+        None => (path.to_owned(), root.to_owned()),
         Some(base) => {
-            let target = options.homes.base(&base.env, &base.default)?.join(path);
-            Some((target.display().to_string(), target))
+            let Some(dir) = options.homes.base(&base.env, &base.default) else {
+                report_no_home(diags, path);
+                return None;
+            };
+            (dir.join(path).display().to_string(), dir)
+        }
+    };
+    // The base itself may not exist yet: a new user-level directory, or a
+    // project whose `--out` hookc creates.
+    if !base.exists()
+        && let Err(e) = std::fs::create_dir_all(&base)
+    {
+        diags.push(
+            Diagnostic::new(Code::Io, format!("cannot create {}: {e}", base.display()))
+                .help("check that you may write there, or pass another `--out`"),
+        );
+        return None;
+    }
+    match disk::confine(&base, path) {
+        Ok(target) => Some((shown, target)),
+        Err(why) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsafeFile,
+                    format!("{shown}: hookc will not read or write it: {why}"),
+                )
+                .help("replace the symlink with a real directory or file inside the project (or remove it) and build again; hookc never follows a link out of the project"),
+            );
+            None
         }
     }
+}
+
+/// The text at `target`, `None` when there is none; anything that is not a
+/// readable UTF-8 regular file is reported (as `shown`) and is an `Err`.
+fn read(shown: &str, target: &Path, diags: &mut Diagnostics) -> Result<Option<String>, ()> {
+    disk::read_text(target).map_err(|e| {
+        diags.push(
+            Diagnostic::new(Code::UnsafeFile, format!("cannot read {shown}: {e}")).help(e.help()),
+        );
+    })
+}
+
+/// The manifest of the last build, with the digests of a build that was
+/// interrupted after it (if any) folded in. `None` (reported) when either is
+/// unreadable or claims anything hookc cannot own: then nothing may be
+/// touched. A project without a manifest has `Previous::default()`.
+fn previous(root: &Path, diags: &mut Diagnostics) -> Option<Previous> {
+    let errors = diags.error_count();
+    let manifest = recorded(root, emit::MANIFEST, diags);
+    let pending = recorded(root, emit::PENDING_MANIFEST, diags);
+    if diags.error_count() > errors {
+        return None;
+    }
+    let (manifest, pending) = (manifest.flatten(), pending.flatten());
+    if manifest.is_none() && pending.is_none() && root.join(emit::POLICY_JSON).is_file() {
+        diags.push(
+            Diagnostic::new(
+                Code::ManifestInvalid,
+                format!("{} is missing, though hookc built this project before", emit::MANIFEST),
+            )
+            .severity(crate::diag::Severity::Warning)
+            .help("hookc now owns only entries identical to the ones it writes; entries of an earlier build that differ stay where they are: remove them by hand, or restore the manifest from version control and build again"),
+        );
+    }
+    let mut previous = Previous::default();
+    if let Some(m) = manifest {
+        previous.files = m.files;
+        previous.dirs = m.dirs;
+    }
+    for owned in pending.iter().flat_map(|m| &m.files) {
+        let key: Key = (owned.path.clone(), owned.user.clone());
+        match (previous.find(&key).is_some(), &owned.digest) {
+            (true, Some(digest)) => {
+                previous.pending.insert(key, digest.clone());
+            }
+            (true, None) => {}
+            (false, _) => previous.files.push(owned.clone()),
+        }
+    }
+    for dir in pending.into_iter().flat_map(|m| m.dirs) {
+        if !previous.dirs.contains(&dir) {
+            previous.dirs.push(dir);
+        }
+    }
+    Some(previous)
+}
+
+/// One manifest file: `Some(None)` when it is not there, `None` when it is
+/// unusable (reported).
+fn recorded(root: &Path, rel: &str, diags: &mut Diagnostics) -> Option<Option<Manifest>> {
+    let target = match disk::confine(root, rel) {
+        Ok(t) => t,
+        Err(why) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsafeFile,
+                    format!("{rel}: hookc will not read it: {why}"),
+                )
+                .help(
+                    "replace the symlink with a real directory inside the project and build again",
+                ),
+            );
+            return None;
+        }
+    };
+    let text = read(rel, &target, diags).ok()?;
+    let Some(text) = text else {
+        return Some(None);
+    };
+    let file = SourceFile::new(rel, text.as_str());
+    let manifest = match serde_json::from_str::<Manifest>(&text) {
+        Ok(m) => m,
+        Err(e) => {
+            let offset = offset_of(&text, e.line(), e.column());
+            diags.push(
+                Diagnostic::new(Code::ManifestInvalid, format!("{rel} is not a manifest hookc wrote: {e}"))
+                    .in_file(&file)
+                    .label(Span::new(offset.min(text.len()), 0), "here")
+                    .help("restore it from version control (`git checkout -- .hookc/manifest.json`), or delete it and build again"),
+            );
+            return None;
+        }
+    };
+    let errors = diags.error_count();
+    validate(&manifest, &file, diags);
+    (diags.error_count() == errors).then_some(Some(manifest))
+}
+
+/// Check every claim of a manifest before any is acted on: hookc owns whole
+/// files only under `.hookc/`, and elsewhere only entries that point into
+/// `.hookc/`; every path is plain and relative.
+fn validate(manifest: &Manifest, file: &SourceFile, diags: &mut Diagnostics) {
+    let mut bad = |what: &str, why: String| {
+        // Point at the entry: the first place its path appears as a JSON string.
+        let quoted = serde_json::to_string(what).unwrap_or_default();
+        let span = file
+            .text
+            .find(&quoted)
+            .map_or(Span::new(0, 0), |at| Span::new(at, quoted.len()));
+        diags.push(
+            Diagnostic::new(
+                Code::ManifestInvalid,
+                format!("{}: hookc cannot own {quoted}: {why}", file.name),
+            )
+            .in_file(file)
+            .label(span, "this entry")
+            .help("the manifest is input like any other file in the repository; restore it from version control (`git checkout -- .hookc/manifest.json`), or delete it and build again. hookc touched nothing"),
+        );
+    };
+    for owned in &manifest.files {
+        let path = owned.path.as_str();
+        if !disk::is_plain_relative(path) {
+            bad(
+                path,
+                "not a plain relative path inside the project".to_owned(),
+            );
+            continue;
+        }
+        if let Some(base) = &owned.user {
+            let env_ok = !base.env.is_empty()
+                && base
+                    .env
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            if !env_ok || !disk::is_plain_relative(&base.default) {
+                bad(
+                    path,
+                    format!(
+                        "its user-level base ${} or ~/{} is not a plain directory name",
+                        base.env, base.default
+                    ),
+                );
+                continue;
+            }
+        }
+        let in_hookc = owned.user.is_none() && path.starts_with(".hookc/");
+        match &owned.part {
+            Part::Whole => {}
+            _ if in_hookc => bad(
+                path,
+                "hookc writes files under .hookc/ whole, never in part".to_owned(),
+            ),
+            Part::JsonEntries {
+                container, marker, ..
+            } => {
+                if !marker.contains(".hookc/")
+                    || container.is_empty()
+                    || container.iter().any(String::is_empty)
+                {
+                    bad(
+                        path,
+                        format!(
+                            "its entries are selected by {marker:?} under {container:?}, which does not point into .hookc/"
+                        ),
+                    );
+                }
+            }
+            Part::TomlTables { key, marker, .. } => {
+                if !marker.contains(".hookc/") || key.is_empty() {
+                    bad(
+                        path,
+                        format!(
+                            "its tables are selected by {marker:?}, which does not point into .hookc/"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for dir in &manifest.dirs {
+        if !disk::is_plain_relative(dir) {
+            bad(
+                dir,
+                "not a plain relative directory inside the project".to_owned(),
+            );
+        }
+    }
+}
+
+/// The byte offset of serde_json's 1-based line and column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    start + column.saturating_sub(1)
+}
+
+/// The project directories on the way to `path` that hookc will make (they
+/// do not exist yet) or made before (`recorded`).
+fn made_dirs(root: &Path, path: &str, recorded: &[String]) -> Vec<String> {
+    let mut dirs = Vec::new();
+    let mut dir = String::new();
+    let parts: Vec<&str> = path.split('/').collect();
+    for part in &parts[..parts.len().saturating_sub(1)] {
+        if !dir.is_empty() {
+            dir.push('/');
+        }
+        dir.push_str(part);
+        if recorded.contains(&dir) || !root.join(&dir).exists() {
+            dirs.push(dir.clone());
+        }
+    }
+    dirs
 }
 
 fn report_no_home(diags: &mut Diagnostics, path: &str) {
@@ -366,11 +697,16 @@ fn report_no_home(diags: &mut Diagnostics, path: &str) {
 /// Merge owned entries of `content` into `old`, given the record of what hookc
 /// added before (`None`: a manifest without one). `Some((None, _))`: nothing is
 /// left, delete the file. The record to keep comes back with the text.
+///
+/// With no record of the file (`recorded` false), hookc owns only entries that
+/// are identical to one it writes: a hook of the user's that merely mentions
+/// `.hookc/` is theirs, and stays.
 fn merge(
     path: &str,
     old: Option<&str>,
     part: &Part,
     content: &Content,
+    recorded: bool,
     prior: Option<&Shape>,
     diags: &mut Diagnostics,
 ) -> Option<(Option<String>, Option<Shape>)> {
@@ -393,7 +729,9 @@ fn merge(
                 &container,
                 entries,
                 &ensure,
-                &|v: &Value| mentions(v, marker),
+                &|v: &Value| {
+                    mentions(v, marker) && (recorded || entries.values().flatten().any(|e| e == v))
+                },
                 prior,
             )
         }
@@ -411,7 +749,10 @@ fn merge(
                 key,
                 &tables,
                 Some(header),
-                &|t: &toml_edit::Table| toml_owned(t, marker),
+                &|t: &toml_edit::Table| {
+                    toml_owned(t, marker)
+                        && (recorded || tables.iter().any(|n| toml_pairs(n) == toml_pairs(t)))
+                },
                 prior,
             )
         }
@@ -448,7 +789,16 @@ fn not_hookcs(old: &str, new: Option<&str>) -> bool {
 /// in a way this build would undo. hookc's entries removed altogether (a file
 /// replaced, or checked out from before hookc) are not an edit to protect:
 /// the build puts them back, as `check` would ask it to.
-fn hand_edited(before: Option<&Owned>, part: &Part, old: Option<&str>, new: Option<&str>) -> bool {
+///
+/// `pending` is the digest an interrupted build recorded for the file: its
+/// text matches that one if the build got as far as writing it.
+fn hand_edited(
+    before: Option<&Owned>,
+    pending: Option<&String>,
+    part: &Part,
+    old: Option<&str>,
+    new: Option<&str>,
+) -> bool {
     let (Some(recorded), Some(old)) = (before.and_then(|o| o.digest.as_deref()), old) else {
         return false;
     };
@@ -457,7 +807,10 @@ fn hand_edited(before: Option<&Owned>, part: &Part, old: Option<&str>, new: Opti
     }
     match owned_text(part, old) {
         Some(owned) if owned.is_empty() => false,
-        Some(owned) => fnv(&owned) != recorded,
+        Some(owned) => {
+            let now = fnv(&owned);
+            now != recorded && pending.is_none_or(|p| now != *p)
+        }
         None => false,
     }
 }
@@ -507,6 +860,19 @@ fn owned_text(part: &Part, text: &str) -> Option<String> {
     })
 }
 
+/// A table's keys and values, without formatting, to compare two tables.
+fn toml_pairs(table: &toml_edit::Table) -> Vec<(String, String)> {
+    table
+        .iter()
+        .map(|(k, item)| {
+            let value = item
+                .as_value()
+                .map(|v| v.clone().decorated("", "").to_string());
+            (k.to_owned(), value.unwrap_or_default())
+        })
+        .collect()
+}
+
 fn toml_owned(table: &toml_edit::Table, marker: &str) -> bool {
     table
         .iter()
@@ -537,10 +903,6 @@ fn mentions(value: &Value, marker: &str) -> bool {
         Value::Object(map) => map.values().any(|v| mentions(v, marker)),
         _ => false,
     }
-}
-
-fn read(path: &Path) -> Option<String> {
-    std::fs::read_to_string(path).ok()
 }
 
 #[cfg(unix)]

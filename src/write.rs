@@ -5,13 +5,16 @@
 //! that dies half-way) sees the old file or the new one, never a mix.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::emit::MANIFEST;
+use crate::emit::{MANIFEST, PENDING_MANIFEST};
 use crate::plan::{Action, Change, Plan};
 
-/// Apply every change; the manifest goes last, so a build that fails half-way
-/// leaves the previous manifest, and the next build still knows what hookc owns.
+/// Apply every change. The new manifest is first put in place as
+/// [`PENDING_MANIFEST`], then the files change, then it is renamed over the
+/// manifest: a build that dies half-way leaves the previous manifest plus the
+/// digests of what it wrote, so the next build neither loses track of a file
+/// nor takes hookc's own writes for hand edits. Run with the build lock held.
 pub fn apply(plan: &Plan) -> std::io::Result<()> {
     apply_with(plan, &mut |_| Ok(()))
 }
@@ -24,48 +27,93 @@ fn apply_with(
 ) -> std::io::Result<()> {
     let (manifest, files): (Vec<&Change>, Vec<&Change>) =
         plan.changes.iter().partition(|c| c.path == MANIFEST);
-    for change in files.into_iter().chain(manifest) {
+    remove_stale_temporaries(plan);
+    let manifest = manifest
+        .into_iter()
+        .find(|c| c.action != Action::Unchanged)
+        .and_then(|c| Some((&c.target, c.new.as_deref()?)));
+    let pending = manifest.map(|(target, _)| target.with_file_name(file_name(PENDING_MANIFEST)));
+    if let (Some((_, text)), Some(pending)) = (manifest, &pending) {
+        write_atomic_with(pending, text.as_bytes(), false, &mut |_| Ok(()))
+            .map_err(|e| at(pending, e))?;
+    }
+    for change in files {
         let target = &change.target;
         if change.backup && change.action != Action::Unchanged {
-            backup(target)?;
+            backup(target).map_err(|e| at(target, e))?;
         }
         match (change.action, &change.new) {
             (Action::Unchanged, _) => {}
             (Action::Create | Action::Update, Some(text)) => {
                 write_atomic_with(target, text.as_bytes(), change.executable, before_rename)
-                    .map_err(|e| {
-                        std::io::Error::new(e.kind(), format!("{}: {e}", target.display()))
-                    })?;
+                    .map_err(|e| at(target, e))?;
             }
             (Action::Delete, _) | (_, None) => match std::fs::remove_file(target) {
-                Ok(()) => remove_empty_parents(&plan.root, target),
+                Ok(()) => remove_empty_parents(&plan.owned_dirs, target),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    return Err(std::io::Error::new(
-                        e.kind(),
-                        format!("{}: {e}", target.display()),
-                    ));
-                }
+                Err(e) => return Err(at(target, e)),
             },
         }
+    }
+    if let (Some((target, _)), Some(pending)) = (manifest, &pending) {
+        before_rename(target)?;
+        std::fs::rename(pending, target).map_err(|e| at(target, e))?;
     }
     Ok(())
 }
 
+fn at(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Temporary files of a build that was killed before it could remove them:
+/// `.hookc-*.tmp` in the directories this build writes to. Only a build
+/// holding the lock calls this, so none of them belongs to a running build.
+fn remove_stale_temporaries(plan: &Plan) {
+    let mut dirs: Vec<&Path> = plan
+        .changes
+        .iter()
+        .filter_map(|c| c.target.parent())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if is_file && name.starts_with(".hookc-") && name.ends_with(".tmp") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
 /// Before hookc first changes a user-level file, keep the original next to
-/// it as `<name>.hookc-backup` (once: later builds keep the first backup).
+/// it as `<name>.hookc-backup` (once: later builds keep the first backup),
+/// with the original's mode and owner: a config that holds API keys is often
+/// readable by its owner alone, and so is its copy.
 fn backup(target: &Path) -> std::io::Result<()> {
     let Some(name) = target.file_name() else {
         return Ok(());
     };
     let copy = target.with_file_name(format!("{}.hookc-backup", name.to_string_lossy()));
-    if target.exists() && !copy.exists() {
+    if target.exists() && std::fs::symlink_metadata(&copy).is_err() {
         let bytes = std::fs::read(target)?;
-        write_atomic(&copy, &bytes, false)?;
+        write_atomic_like(&copy, &bytes, target)?;
     }
     Ok(())
 }
 
+/// Write `bytes` to `target` at once: keep the mode and owner of the file it
+/// replaces; a new file gets 0644 (0755 when `executable`) less the umask.
 pub fn write_atomic(target: &Path, bytes: &[u8], executable: bool) -> std::io::Result<()> {
     write_atomic_with(target, bytes, executable, &mut |_| Ok(()))
 }
@@ -76,44 +124,91 @@ fn write_atomic_with(
     executable: bool,
     before_rename: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    write_new(target, bytes, target, executable, before_rename)
+}
+
+/// [`write_atomic`] of a new file that takes the mode and owner of `like`.
+fn write_atomic_like(target: &Path, bytes: &[u8], like: &Path) -> std::io::Result<()> {
+    write_new(target, bytes, like, false, &mut |_| Ok(()))
+}
+
+fn write_new(
+    target: &Path,
+    bytes: &[u8],
+    like: &Path,
+    executable: bool,
+    before_rename: &mut dyn FnMut(&Path) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".hookc-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".hookc-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The kernel takes the umask off, as for any new file.
+        builder.permissions(std::fs::Permissions::from_mode(if executable {
+            0o755
+        } else {
+            0o644
+        }));
+    }
+    let mut temp = builder.tempfile_in(dir)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
-    set_mode(temp.path(), target, executable)?;
+    match std::fs::metadata(like) {
+        Ok(meta) => keep_mode_and_owner(temp.path(), &meta, executable)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
     // On error the temporary file is removed when `temp` drops.
     before_rename(target)?;
     temp.persist(target).map_err(|e| e.error)?;
     Ok(())
 }
 
+/// Give the replacement the mode and owner of the file it replaces (plus the
+/// execute bits a hook script needs). A build run by another user (root, say)
+/// must not take the file over; if the owner cannot be kept, the file is not
+/// replaced.
 #[cfg(unix)]
-fn set_mode(temp: &Path, target: &Path, executable: bool) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    // Keep the mode of a file the user already has; new files get the usual modes.
-    let mode = match std::fs::metadata(target) {
-        Ok(meta) if !executable => meta.permissions().mode() & 0o7777,
-        Ok(meta) => meta.permissions().mode() & 0o7777 | 0o111,
-        Err(_) if executable => 0o755,
-        Err(_) => 0o644,
-    };
+fn keep_mode_and_owner(
+    temp: &Path,
+    meta: &std::fs::Metadata,
+    executable: bool,
+) -> std::io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let mut mode = meta.permissions().mode() & 0o7777;
+    if executable {
+        mode |= 0o111;
+    }
+    let now = std::fs::metadata(temp)?;
+    if (now.uid(), now.gid()) != (meta.uid(), meta.gid()) {
+        std::os::unix::fs::chown(temp, Some(meta.uid()), Some(meta.gid())).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot keep its owner (uid {}, gid {}): {e}; run hookc as that user",
+                    meta.uid(),
+                    meta.gid()
+                ),
+            )
+        })?;
+    }
     std::fs::set_permissions(temp, std::fs::Permissions::from_mode(mode))
 }
 
 #[cfg(not(unix))]
-fn set_mode(_: &Path, _: &Path, _: bool) -> std::io::Result<()> {
+fn keep_mode_and_owner(_: &Path, _: &std::fs::Metadata, _: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Remove directories hookc emptied, up to (not including) the project root.
-fn remove_empty_parents(root: &Path, file: &Path) {
+/// Remove the directories hookc made (`owned`) that its last file in them
+/// leaves empty; a directory the user made stays.
+fn remove_empty_parents(owned: &[PathBuf], file: &Path) {
     let mut dir = file.parent();
     while let Some(d) = dir {
-        if d == root || !d.starts_with(root) || std::fs::remove_dir(d).is_err() {
+        if !owned.iter().any(|o| d.starts_with(o)) || std::fs::remove_dir(d).is_err() {
             break;
         }
         dir = d.parent();
@@ -172,6 +267,7 @@ mod tests {
             }
             let plan = Plan {
                 root: root.to_owned(),
+                owned_dirs: Vec::new(),
                 changes: files
                     .iter()
                     .map(|(p, old, new)| change(root, p, *old, new))

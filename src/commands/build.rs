@@ -1,5 +1,7 @@
 //! `hookc build` and `hookc check`: one pipeline, two endings.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
 use super::Ui;
@@ -31,7 +33,17 @@ impl Mode {
 pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     let mut out = Output::new(args, mode, ui);
     let mut diags = Diagnostics::default();
-    let Some((file, policy)) = compile::load(&args.policy, &mut diags) else {
+    // One lock for the whole build, before anything is read: a second build
+    // must not plan against files the first is about to change.
+    let _lock = if mode == Mode::Write && !args.dry_run {
+        match lock(&args.out) {
+            Some(lock) => Some(lock),
+            None => return ExitStatus::Error,
+        }
+    } else {
+        None
+    };
+    let Some((file, mut policy)) = compile::load(&args.policy, &mut diags) else {
         let could_not_read = diags.iter().any(|d| d.code == Code::Io);
         let status = if could_not_read {
             ExitStatus::Error
@@ -40,12 +52,15 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         };
         return out.finish(diags, status);
     };
+    // Generated files name the policy by its path from the project, whatever
+    // spelling found it: the same policy gives the same bytes.
+    policy.source = project_name(&args.policy, &args.out);
     let artifacts = compile::emit(&file, &policy, &mut diags);
     let options = plan::Options {
         user: args.user,
         homes: plan::Homes::from_env(),
     };
-    let plan = Plan::new(&args.out, &file.name, &artifacts, &options, &mut diags);
+    let plan = Plan::new(&args.out, &policy.source, &artifacts, &options, &mut diags);
     if diags.has_errors() {
         return out.finish(diags, ExitStatus::Error);
     }
@@ -73,9 +88,6 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         out.change_lines(&plan, false);
         return out.finish(diags, ExitStatus::Success);
     }
-    let Some(_lock) = lock(&args.out) else {
-        return ExitStatus::Error;
-    };
     if let Err(e) = write::apply(&plan) {
         diags.push(
             Diagnostic::new(Code::Io, format!("could not write {e}"))
@@ -169,50 +181,58 @@ fn conflict(change: &Change, force: bool) -> Diagnostic {
     }
 }
 
-/// Held while a build writes; removes the lock file when dropped.
-struct BuildLock {
-    path: std::path::PathBuf,
-    _file: std::fs::File,
+/// `policy` as generated files name it: its path from the project root
+/// `root`, with `/` separators, after resolving `.`, `..` and symlinks; a
+/// policy outside the project goes by its file name alone (a path up and out
+/// would say more about the machine than about the project). The spelling on
+/// the command line never reaches a generated file.
+fn project_name(policy: &Path, root: &Path) -> String {
+    let (Ok(policy), Ok(root)) = (policy.canonicalize(), root.canonicalize()) else {
+        return policy.to_string_lossy().replace('\\', "/");
+    };
+    let within = policy
+        .strip_prefix(&root)
+        .ok()
+        .or(policy.file_name().map(Path::new));
+    within
+        .unwrap_or(&policy)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
-impl Drop for BuildLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
+/// Held for a whole build: an exclusive lock on the project directory itself
+/// (nothing to create, nothing left behind if the build is killed).
+struct BuildLock {
+    _dir: std::fs::File,
 }
 
 /// Serialise builds of one project: the second one fails at once with a
-/// clear message instead of interleaving its writes with the first.
-fn lock(root: &std::path::Path) -> Option<BuildLock> {
-    let path = root.join(crate::emit::HOOKC_DIR).join("build.lock");
-    let opened = std::fs::create_dir_all(path.parent().unwrap_or(root)).and_then(|()| {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-    });
-    let file = match opened {
-        Ok(file) => file,
+/// clear message instead of planning against files the first is changing.
+fn lock(root: &Path) -> Option<BuildLock> {
+    let opened = std::fs::create_dir_all(root).and_then(|()| std::fs::File::open(root));
+    let dir = match opened {
+        Ok(dir) => dir,
         Err(e) => {
             eprintln!(
-                "error: hookc::io: cannot create the build lock {}: {e}",
-                path.display()
+                "error: hookc::io: cannot open the project directory {} to lock it: {e}",
+                root.display()
             );
             return None;
         }
     };
-    match file.try_lock() {
-        Ok(()) => Some(BuildLock { path, _file: file }),
+    match dir.try_lock() {
+        Ok(()) => Some(BuildLock { _dir: dir }),
         Err(std::fs::TryLockError::WouldBlock) => {
             eprintln!(
                 "error: another `hookc build` is writing this project ({} is locked); wait for it and build again",
-                path.display()
+                root.display()
             );
             None
         }
         Err(std::fs::TryLockError::Error(e)) => {
-            eprintln!("error: hookc::io: cannot lock {}: {e}", path.display());
+            eprintln!("error: hookc::io: cannot lock {}: {e}", root.display());
             None
         }
     }

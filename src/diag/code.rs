@@ -254,6 +254,41 @@ hookc writes a whole file of its own (Copilot's `.github/hooks/hookc.json`, Open
 `.opencode/plugin/hookc.js`), unless it looks like hookc's (it has hookc's `@generated` line or
 runs something under `.hookc/`). Move or rename your file, or build with `--force`.";
 
+    ManifestInvalid = "manifest-invalid", Error, "`.hookc/manifest.json` claims a file hookc cannot own",
+"`.hookc/manifest.json` records what the last build wrote, so that the next one can update and
+retract exactly that. The manifest is committed with the project, so it is input like any other:
+a pull request can change it. hookc therefore checks every entry before it touches anything, and
+stops with this error, writing nothing, when an entry
+
+- is not a plain relative path (`/etc/passwd`, `../x`, `a/./b`, a backslash, a control
+  character), for a project file or a user-level file alike;
+- claims part of a file outside `.hookc/` with a marker that does not point into `.hookc/` (an
+  empty marker would select every entry of another tool's settings);
+- claims a file under `.hookc/` as anything but a whole file;
+- or when the manifest is not valid JSON of the expected shape.
+
+A missing manifest is not an error: hookc then owns nothing yet, adopts only entries identical to
+the ones it writes, and says so.
+
+Restore the file from version control (`git checkout -- .hookc/manifest.json`), or delete it and
+build again.";
+
+    UnsafeFile = "unsafe-file", Error, "a file hookc would read or write is not a plain file inside the project",
+"hookc reads and writes only regular, UTF-8 files of at most 32 MiB, inside the project (or inside
+the user-level directory a harness declares). It stops with this error, and writes nothing, when a
+path it would read or write
+
+- passes through a symlink that leads out of the project (`.claude -> /elsewhere`), or is a
+  symlink that points nowhere;
+- is a FIFO, a device, a socket or a directory (a FIFO would hang the build, `/dev/zero` would
+  fill memory);
+- is not valid UTF-8, or cannot be read (hookc never treats such a file as absent and writes over
+  it);
+- is larger than 32 MiB.
+
+A symlink that stays inside the project is followed: hookc edits the file it points to and keeps
+the link. Replace the offending path with a regular file (or remove it) and run hookc again.";
+
     Drift = "drift", Error, "generated files are out of date",
 "`hookc check` found generated files or owned entries that differ from what `policy.kdl`
 compiles to. Run `hookc build` and commit the result.";

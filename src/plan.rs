@@ -158,6 +158,19 @@ impl Plan {
                 Some(owned) => owned.shape.as_ref(),
                 None => Some(&fresh),
             };
+            if let (
+                Some(old),
+                Content::TomlTables {
+                    key,
+                    tables,
+                    marker,
+                    ..
+                },
+            ) = (&old, &artifact.content)
+                && strays_in_owned_tables(&shown, old, key, tables, marker, diags)
+            {
+                continue;
+            }
             let (new, executable) = match &artifact.content {
                 Content::Whole { text, executable } => (Some(text.clone()), *executable),
                 content => {
@@ -858,6 +871,54 @@ fn owned_text(part: &Part, text: &str) -> Option<String> {
                 .join("\n")
         }
     })
+}
+
+/// Whether one of hookc's tables in `old` holds a key hookc never writes
+/// (reported). TOML gives every key to the table above it, so a setting
+/// appended at the end of a file lands in hookc's last table, and a harness
+/// that rejects unknown keys (Kimi drops every hook) stops running them.
+/// hookc says where the key is rather than take it for a hand edit of its
+/// own part, which `--force` would throw away.
+fn strays_in_owned_tables(
+    shown: &str,
+    old: &str,
+    key: &str,
+    desired: &[Value],
+    marker: &str,
+    diags: &mut Diagnostics,
+) -> bool {
+    let Ok(doc) = old.parse::<toml_edit::DocumentMut>() else {
+        return false;
+    };
+    let known = |k: &str| desired.iter().any(|t| t.get(k).is_some());
+    let strays: Vec<String> = doc
+        .get(key)
+        .and_then(|i| i.as_array_of_tables())
+        .into_iter()
+        .flat_map(|t| t.iter())
+        .filter(|t| toml_owned(t, marker))
+        .flat_map(|t| t.iter().map(|(k, _)| k.to_owned()))
+        .filter(|k| !known(k))
+        .collect();
+    let file = SourceFile::new(shown, old);
+    for stray in &strays {
+        let at = old
+            .match_indices(stray.as_str())
+            .map(|(at, _)| at)
+            .filter(|&at| at == 0 || old.as_bytes()[at - 1] == b'\n')
+            .last()
+            .unwrap_or(0);
+        diags.push(
+            Diagnostic::new(
+                Code::MergeFailed,
+                format!("{shown}: `{stray}` sits inside one of hookc's [[{key}]] tables"),
+            )
+            .in_file(&file)
+            .label(Span::new(at, stray.len()), "TOML puts this key into the table above it")
+            .help(format!("move `{stray}` above the first [[{key}]] table (or under a table of your own) and build again; as it is, the harness reads it as part of a hook, and Kimi then ignores every hook. hookc left the file untouched")),
+        );
+    }
+    !strays.is_empty()
 }
 
 /// A table's keys and values, without formatting, to compare two tables.

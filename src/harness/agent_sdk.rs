@@ -145,10 +145,10 @@ impl Harness for AgentSdk {
             .is_file()
             .then(|| HookCommand {
                 command: format!(
-                    "hookc guard --harness {} --event {} --policy '{}'",
+                    "hookc guard --harness {} --event {} --policy {}",
                     HarnessId::ClaudeAgentSdk.word(),
                     event.word(),
-                    root.join(".hookc/policy.json").display()
+                    super::common::sh_quote(&root.join(".hookc/policy.json").to_string_lossy())
                 ),
                 shell: "/bin/sh",
                 env: Vec::new(),

@@ -98,6 +98,20 @@ pub fn route_warning(
 }
 
 /// Words as a list in backticks: "`read`, `write`".
+/// `word` as one POSIX shell word: bare when it holds only characters no
+/// shell treats specially, else single-quoted (a `'` inside becomes `'\''`).
+pub fn sh_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 pub fn quoted_list(words: &[String]) -> String {
     words
         .iter()

@@ -99,7 +99,7 @@ pub trait Harness: Sync {
         let _ = payload;
         let shim = root.join(format!(".hookc/{}/{}.sh", self.id().word(), event.word()));
         shim.is_file().then(|| HookCommand {
-            command: format!("'{}'", shim.display()),
+            command: common::sh_quote(&shim.to_string_lossy()),
             shell: "/bin/sh",
             env: Vec::new(),
         })

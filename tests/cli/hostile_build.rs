@@ -132,27 +132,23 @@ fn mode(path: &Path) -> u32 {
 /// another tool's entries, stops the build before anything is touched.
 #[test]
 fn a_doctored_manifest_touches_nothing() {
-    let victim = |s: &Sandbox| s.path("outside/victim.txt").display().to_string();
-    let attacks: Vec<(&str, Box<dyn Fn(&Sandbox) -> serde_json::Value>)> = vec![
+    type Attack = (&'static str, fn(&Sandbox) -> serde_json::Value);
+    let attacks: [Attack; 4] = [
         (
             "a path up and out",
-            Box::new(|_| serde_json::json!({"path": "../outside/victim.txt", "kind": "whole"})),
+            |_| serde_json::json!({"path": "../outside/victim.txt", "kind": "whole"}),
         ),
         (
             "an absolute path",
-            Box::new(move |s| serde_json::json!({"path": victim(s), "kind": "whole"})),
+            |s| serde_json::json!({"path": s.path("outside/victim.txt"), "kind": "whole"}),
         ),
         (
             "a path through .hookc and up",
-            Box::new(
-                |_| serde_json::json!({"path": ".hookc/../../outside/victim.txt", "kind": "whole"}),
-            ),
+            |_| serde_json::json!({"path": ".hookc/../../outside/victim.txt", "kind": "whole"}),
         ),
         (
             "an empty marker on another tool's settings",
-            Box::new(
-                |_| serde_json::json!({"path": ".vscode/settings.json", "kind": "json-entries", "container": ["hooks"], "marker": ""}),
-            ),
+            |_| serde_json::json!({"path": ".vscode/settings.json", "kind": "json-entries", "container": ["hooks"], "marker": ""}),
         ),
     ];
     for (what, entry) in attacks {

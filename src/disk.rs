@@ -140,9 +140,7 @@ pub fn is_plain_relative(rel: &str) -> bool {
 /// link stays a link; one that leads out of `base`, or dangles, is an error.
 /// `rel` must be [plain](is_plain_relative).
 pub fn confine(base: &Path, rel: &str) -> Result<PathBuf, String> {
-    let base = base
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", base.display()))?;
+    let base = resolve_existing(base).map_err(|e| format!("{}: {e}", base.display()))?;
     let mut real = base.clone();
     let mut parts = rel.split('/').peekable();
     while let Some(part) = parts.next() {
@@ -183,6 +181,25 @@ pub fn confine(base: &Path, rel: &str) -> Result<PathBuf, String> {
             Ok(_) => real = next,
         }
     }
+    Ok(real)
+}
+
+/// `path` with symlinks resolved as far as it exists; the part that does
+/// not exist yet (a directory a build will make) is appended as it is.
+fn resolve_existing(path: &Path) -> std::io::Result<PathBuf> {
+    let mut missing = Vec::new();
+    let mut existing = std::path::absolute(path)?;
+    while std::fs::symlink_metadata(&existing).is_err() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                missing.push(name.to_owned());
+                existing = parent.to_owned();
+            }
+            _ => break,
+        }
+    }
+    let mut real = existing.canonicalize()?;
+    real.extend(missing.iter().rev());
     Ok(real)
 }
 

@@ -456,17 +456,6 @@ fn locate(
             (dir.join(path).display().to_string(), dir)
         }
     };
-    // The base itself may not exist yet: a new user-level directory, or a
-    // project whose `--out` hookc creates.
-    if !base.exists()
-        && let Err(e) = std::fs::create_dir_all(&base)
-    {
-        diags.push(
-            Diagnostic::new(Code::Io, format!("cannot create {}: {e}", base.display()))
-                .help("check that you may write there, or pass another `--out`"),
-        );
-        return None;
-    }
     match disk::confine(&base, path) {
         Ok(target) => Some((shown, target)),
         Err(why) => {

@@ -208,6 +208,19 @@ fn is_word_end(c: char) -> bool {
 /// used inside double quotes, where no word splitting follows. Anything else
 /// (unquoted delimiter, other commands, text after the delimiter) is None
 /// and stays opaque.
+/// The length of a `{name}` glued to a redirection operator (bash's
+/// descriptor variable, `{fd}>/dev/null`), if `rest` starts with one.
+fn fd_variable(rest: &str) -> Option<usize> {
+    let inner = rest.strip_prefix('{')?;
+    let close = inner.find('}')?;
+    let name = &inner[..close];
+    let mut chars = name.chars();
+    let ok = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let after = inner.as_bytes().get(close + 1);
+    (ok && matches!(after, Some(b'<' | b'>'))).then_some(close + 2)
+}
+
 fn literal_heredoc(inner: &str) -> Option<String> {
     let blanks = [' ', '\t'];
     let s = inner.trim_start_matches([' ', '\t', '\n']);
@@ -383,6 +396,13 @@ impl<'a> Lexer<'a> {
                             self.redirect();
                             continue;
                         }
+                    }
+                    if let Some(len) = fd_variable(self.rest()) {
+                        // `{fd}>file`: bash opens a new descriptor and puts
+                        // its number in `fd`; the word is no argument.
+                        self.pos += len;
+                        self.redirect();
+                        continue;
                     }
                     if let Some(w) = self.word() {
                         self.cur.words.push(w);

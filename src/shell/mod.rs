@@ -8,7 +8,8 @@
 //!
 //! * [`lex`](mod@lex): POSIX quoting and operators → argument vectors;
 //! * [`normalize`]: wrappers (`sudo`, `env`, `bash -c`, …), basenames, git
-//!   global options → the commands that actually run;
+//!   global options → the commands that actually run, with [`programs`]
+//!   the table of programs that run other programs or code;
 //! * [`pattern`]: flag spellings, subcommands and argument globs.
 //!
 //! Whatever cannot be understood is reported as [`Opaque`] rather than
@@ -17,6 +18,7 @@
 pub mod lex;
 pub mod normalize;
 pub mod pattern;
+pub mod programs;
 
 #[cfg(test)]
 mod corpus;

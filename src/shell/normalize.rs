@@ -22,6 +22,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::lex::{self, MAX_DEPTH, Word};
+use super::programs::{self, How};
 
 pub use super::lex::Opaque;
 
@@ -101,18 +102,69 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     }
 }
 
-/// `NAME=value` (or `NAME+=value`) written plainly.
+/// `NAME=value`, `NAME+=value` or `NAME[subscript]=value` written plainly.
 fn is_assignment(w: &Word) -> bool {
-    let Some(eq) = w.text.find('=') else {
-        return false;
-    };
-    if eq >= w.plain_prefix || eq == 0 {
-        return false;
+    assignment(w).is_some()
+}
+
+/// The name, subscript and value of an assignment word.
+fn assignment(w: &Word) -> Option<(&str, Option<&str>, &str)> {
+    let text = w.text.as_str();
+    let end = text.find(['=', '['])?;
+    // The name and what ends it must be written plainly: `'X'=1` is a
+    // command name.
+    if end == 0 || end >= w.plain_prefix {
+        return None;
     }
-    let name = w.text[..eq].strip_suffix('+').unwrap_or(&w.text[..eq]);
+    let name = text[..end].strip_suffix('+').unwrap_or(&text[..end]);
     let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    let named = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !named {
+        return None;
+    }
+    if text.as_bytes()[end] == b'[' {
+        // `a[i]=v`: the subscript may hold quotes and expansions of its own.
+        let close = text[end..].find("]=").or_else(|| text[end..].find("]+="))? + end;
+        let eq = text[close..].find('=')? + close;
+        return Some((name, Some(&text[end + 1..close]), &text[eq + 1..]));
+    }
+    Some((name, None, &text[end + 1..]))
+}
+
+/// What an assignment makes the shell run besides storing a value: an array
+/// subscript is evaluated arithmetically (and `$(…)` inside it runs), a
+/// command variable is a script of its own, and some variables change which
+/// code runs at all.
+fn assignment_effects(out: &mut Analysis, w: &Word, depth: usize) {
+    let Some((name, subscript, value)) = assignment(w) else {
+        return;
+    };
+    if let Some(sub) = subscript {
+        evaluated_text(out, sub, depth);
+    }
+    if programs::COMMAND_VARIABLES.contains(&name) {
+        script(out, value, depth + 1, &[]);
+    } else if programs::changes_what_runs(name) {
+        push_opaque(
+            out,
+            format!("{name} set on the command line (it changes which code runs)"),
+        );
+        evaluated_text(out, value, depth);
+    }
+}
+
+/// Text the shell will evaluate again later (an arithmetic subscript, a
+/// prompt, the value of `BASH_ENV`): any substitution in it runs then, so it
+/// is analysed as if written in the line.
+fn evaluated_text(out: &mut Analysis, text: &str, depth: usize) {
+    if text.contains("$(") || text.contains('`') || text.contains("<(") || text.contains(">(") {
+        script(out, &format!(": {text}"), depth + 1, &[]);
+        push_opaque(
+            out,
+            format!("text the shell evaluates again ({})", short(text)),
+        );
+    }
 }
 
 /// Basename of a program path; `git/` or `/` keep their text. A `.exe`
@@ -157,6 +209,7 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
     let mut i = 0;
     loop {
         while i < ws.len() && is_assignment(&ws[i]) {
+            assignment_effects(out, &ws[i], depth);
             i += 1;
         }
         let Some(w) = ws.get(i) else {
@@ -210,9 +263,52 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         );
         return;
     }
-    let program = basename(&w.text);
+    // zsh runs `=rm` as the path of `rm`.
+    let name = w
+        .text
+        .strip_prefix('=')
+        .filter(|_| !w.quoted)
+        .unwrap_or(&w.text);
+    // A glob: `*`, `?`, or a bracket expression (a lone `[` is the test
+    // command).
+    let bracket = name
+        .find('[')
+        .is_some_and(|at| name[at + 1..].contains(']'));
+    if name.contains(['*', '?']) || bracket {
+        push_opaque(
+            out,
+            format!("a pattern as the command name ({})", short(&w.text)),
+        );
+        return;
+    }
+    let program = basename(name);
     let rest = &ws[i + 1..];
     let d = depth + 1;
+    if let Some(wrapper) = programs::wrapper(program) {
+        return table_wrapper(out, wrapper, rest, redirects, d);
+    }
+    if let Some(interpreter) = programs::interpreter(program) {
+        return interpreted(out, program, interpreter, rest, redirects);
+    }
+    if programs::AWKS.contains(&program) {
+        let code = awk_program(rest);
+        if code.is_none_or(programs::awk_runs_commands) {
+            push_opaque(
+                out,
+                format!("{program} code that can run commands (system or a pipe)"),
+            );
+        }
+        return emit(out, program, rest, redirects);
+    }
+    if let Some(reason) = renames_programs(program, rest) {
+        push_opaque(out, reason);
+        return emit(out, program, rest, redirects);
+    }
+    if evaluates_arguments(program) {
+        for word in rest {
+            evaluated_text(out, &word.text, d);
+        }
+    }
     match program {
         "sudo" => {
             let mut edit = false;
@@ -240,10 +336,6 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
                 wrapped(out, program, rest, n, redirects, d);
             }
         }
-        "doas" => {
-            let n = parse_opts(rest, "uC", &[], |_| {});
-            wrapped(out, program, rest, n, redirects, d);
-        }
         "env" => env(out, rest, redirects, d),
         "command" => {
             let mut lookup = false;
@@ -256,40 +348,6 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             } else {
                 wrapped(out, program, rest, n, redirects, d);
             }
-        }
-        "builtin" | "nohup" | "chronic" | "busybox" => {
-            let n = parse_opts(rest, "", &[], |_| {});
-            wrapped(out, program, rest, n, redirects, d);
-        }
-        "exec" => {
-            let n = parse_opts(rest, "a", &[], |_| {});
-            wrapped(out, program, rest, n, redirects, d);
-        }
-        "nice" => {
-            let n = parse_opts(rest, "n", &["adjustment"], |_| {});
-            wrapped(out, program, rest, n, redirects, d);
-        }
-        "time" => {
-            let n = parse_opts(rest, "fo", &["format", "output"], |_| {});
-            wrapped(out, program, rest, n, redirects, d);
-        }
-        "timeout" => {
-            let n = parse_opts(rest, "sk", &["signal", "kill-after"], |_| {});
-            // The first operand is the duration.
-            wrapped(out, program, rest, n + 1, redirects, d);
-        }
-        "stdbuf" => {
-            let n = parse_opts(rest, "ioe", &["input", "output", "error"], |_| {});
-            wrapped(out, program, rest, n, redirects, d);
-        }
-        "ionice" => {
-            let n = parse_opts(
-                rest,
-                "cnpPu",
-                &["class", "classdata", "pid", "pgid", "uid"],
-                |_| {},
-            );
-            wrapped(out, program, rest, n, redirects, d);
         }
         "xargs" => {
             let n = parse_opts(
@@ -353,14 +411,16 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             emit(out, program, rest, redirects);
             find_exec(out, rest, d);
         }
-        "git" => {
-            let n = git_globals(rest);
-            if defines_git_alias(&rest[..n]) {
-                // `git -c alias.p='push -f' p`: the subcommand is not what it
-                // seems.
-                push_opaque(out, "a git alias defined on the command line (-c alias.*)");
-            }
-            emit(out, program, &rest[n..], redirects);
+        "git" => git(out, rest, redirects, d),
+        _ if program.starts_with("git-") && program.len() > 4 => {
+            // `git-push` (in `git --exec-path`) is `git push`.
+            let mut args = vec![Word {
+                text: program[4..].to_owned(),
+                plain_prefix: program.len() - 4,
+                ..Word::default()
+            }];
+            args.extend(rest.iter().cloned());
+            git(out, &args, redirects, d);
         }
         "tee" => {
             let mut redirects = redirects;
@@ -378,6 +438,182 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         }
         _ => emit(out, program, rest, redirects),
     }
+}
+
+/// A wrapper from [`programs::WRAPPERS`]: a script given with one of its
+/// script options, else what follows its options and own operands, as an
+/// argument vector or joined into a script.
+fn table_wrapper(
+    out: &mut Analysis,
+    wrapper: &programs::Wrapper,
+    rest: &[Word],
+    redirects: Vec<String>,
+    depth: usize,
+) {
+    if let Some(code) = option_value(rest, wrapper.script_opts) {
+        return script(out, code, depth, &redirects);
+    }
+    let start = parse_opts(rest, wrapper.short_val, wrapper.long_val, |_| {}) + wrapper.operands;
+    match wrapper.how {
+        How::Argv => wrapped(out, wrapper.name, rest, start, redirects, depth),
+        How::Joined if start < rest.len() => {
+            script(out, &texts(&rest[start..]).join(" "), depth, &redirects);
+        }
+        How::Joined => emit(out, wrapper.name, rest, redirects),
+    }
+}
+
+/// The value of the first of `names` among `ws` (`-c VALUE`, `-cVALUE`,
+/// `--command=VALUE`, `--command VALUE`), before any `--`.
+fn option_value<'w>(ws: &'w [Word], names: &[&str]) -> Option<&'w str> {
+    let mut i = 0;
+    while let Some(w) = ws.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        if t == "--" {
+            break;
+        }
+        for name in names {
+            // `-c VALUE`, or a cluster of flags ending in it (`-qc VALUE`).
+            let cluster_end = name.len() == 2
+                && !name.starts_with("--")
+                && t.len() > 2
+                && t.starts_with('-')
+                && !t.starts_with("--")
+                && t.ends_with(&name[1..])
+                && t[1..].chars().all(|c| c.is_ascii_alphabetic());
+            if t == *name || cluster_end {
+                return ws.get(i).map(|v| v.text.as_str());
+            }
+            let glued = if name.starts_with("--") {
+                t.strip_prefix(name).and_then(|v| v.strip_prefix('='))
+            } else {
+                t.strip_prefix(name)
+                    .filter(|v| !v.is_empty() && name.len() == 2)
+            };
+            if let Some(v) = glued {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
+/// A language runtime: code on its command line, or a program read from
+/// standard input, is opaque (hookc reads shell, not Python).
+fn interpreted(
+    out: &mut Analysis,
+    program: &str,
+    interpreter: &programs::Interpreter,
+    rest: &[Word],
+    redirects: Vec<String>,
+) {
+    let code = rest.iter().any(|w| {
+        let t = w.text.as_str();
+        interpreter
+            .code_opts
+            .iter()
+            .any(|o| match o.strip_prefix("--") {
+                Some(_) => t == *o || t.starts_with(&format!("{o}=")),
+                // `-c`, `-cCODE`, or a cluster holding the letter (`perl -ne`).
+                None if o.len() == 2 && o.starts_with('-') => {
+                    t.starts_with(o)
+                        || (t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+                            && t[1..].contains(&o[1..]))
+                }
+                None => t == *o,
+            })
+    });
+    let no_script = reads_stdin(rest);
+    if code {
+        push_opaque(out, format!("{program} code on the command line"));
+    } else if interpreter.reads_stdin && no_script {
+        push_opaque(
+            out,
+            format!("{program} reading its program from standard input"),
+        );
+    }
+    emit(out, program, rest, redirects);
+}
+
+/// Whether a shell or interpreter given `rest` reads its program from
+/// standard input: no operand (or `-`, or `-s`), and not just asked for its
+/// version or help.
+fn reads_stdin(rest: &[Word]) -> bool {
+    let asks = |w: &Word| matches!(w.text.as_str(), "--version" | "-V" | "--help" | "-h" | "-m");
+    if rest.iter().any(asks) {
+        return false;
+    }
+    rest.iter().all(|w| w.text.starts_with('-'))
+        || rest.iter().any(|w| w.text == "-" || w.text == "-s")
+}
+
+/// An awk program: the value of `-e`/`--source`, else the first operand;
+/// `None` when it comes from a file (`-f`), which hookc cannot read.
+fn awk_program(rest: &[Word]) -> Option<&str> {
+    if option_value(rest, &["-f", "--file"]).is_some() {
+        return None;
+    }
+    if let Some(code) = option_value(rest, &["-e", "--source"]) {
+        return Some(code);
+    }
+    let n = parse_opts(rest, "vFf", &["assign", "field-separator", "file"], |_| {});
+    rest.get(n).map(|w| w.text.as_str())
+}
+
+/// Builtins that define names for commands (`hash -p PATH NAME`, `alias`,
+/// `enable -f`) or run a string later (`trap`, `compgen -C`, `complete -C`,
+/// `mapfile -C`, `bind -x`): what runs under the new name, or later, is not
+/// what the line says.
+fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
+    let any = |opts: &[&str]| {
+        rest.iter()
+            .any(|w| opts.iter().any(|o| w.text.starts_with(o)))
+    };
+    let why = match program {
+        "hash" if any(&["-p"]) => "hash -p renames a program",
+        "alias" if !rest.is_empty() => "an alias definition",
+        "enable" => "enable loads or switches builtins",
+        "trap" if rest.first().is_some_and(|w| !w.text.starts_with('-')) => {
+            "trap runs its string when the signal arrives"
+        }
+        "compgen" | "complete" if any(&["-C", "-F"]) => "a completion command",
+        "mapfile" | "readarray" if any(&["-C"]) => "mapfile -C runs a callback",
+        "bind" if any(&["-x"]) => "bind -x runs a command",
+        _ => return None,
+    };
+    Some(why.to_owned())
+}
+
+/// Builtins that evaluate their arguments again: arithmetic (`let`, `test
+/// -v 'a[…]'`, `[[ … -eq … ]]`, `declare -i`, `(( ))`) expands a `$(…)` in
+/// an array subscript when it runs; `printf -v`, `read`, `unset` and
+/// `declare` take names with subscripts.
+fn evaluates_arguments(program: &str) -> bool {
+    matches!(
+        program,
+        "test"
+            | "["
+            | "[["
+            | "let"
+            | "(("
+            | "declare"
+            | "typeset"
+            | "local"
+            | "export"
+            | "readonly"
+            | "printf"
+            | "read"
+            | "unset"
+            | "wait"
+            | "shift"
+            | "return"
+            | "exit"
+            | "ulimit"
+            | "getopts"
+    )
 }
 
 /// Continue with the command a wrapper runs (`rest[start..]`), or keep the
@@ -599,7 +835,15 @@ fn shell(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String
     }
     match rest.get(j) {
         Some(s) if c_mode => script(out, &s.text, depth, &redirects),
-        _ => emit(out, program, rest, redirects),
+        _ => {
+            if reads_stdin(rest) {
+                push_opaque(
+                    out,
+                    format!("{program} reading commands from standard input"),
+                );
+            }
+            emit(out, program, rest, redirects)
+        }
     }
 }
 
@@ -700,23 +944,99 @@ fn git_globals(rest: &[Word]) -> usize {
     j.min(rest.len())
 }
 
-/// Do these git global options define an alias (`-c alias.x=…`,
-/// `--config-env=alias.x=VAR`)?
-fn defines_git_alias(globals: &[Word]) -> bool {
-    let is_alias = |kv: &str| {
-        kv.get(..6)
-            .is_some_and(|p| p.eq_ignore_ascii_case("alias."))
-    };
-    globals.iter().enumerate().any(|(k, w)| {
+/// `git [GLOBALS] SUBCOMMAND …`: globals removed; settings given with `-c`
+/// that hold commands are analysed, others that may change what git runs
+/// are opaque; subcommands that run commands (`rebase -x`, `bisect run`,
+/// `submodule foreach`) are looked through; `git config` writing such a
+/// setting is opaque for the rest of the line.
+fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) {
+    let n = git_globals(rest);
+    for (key, value) in git_settings(&rest[..n]) {
+        git_setting(out, &key, value.as_deref(), depth);
+    }
+    let args = &rest[n..];
+    let sub = args.first().map(|w| w.text.as_str());
+    match sub {
+        Some("rebase") => {
+            if let Some(cmd) = option_value(&args[1..], &["-x", "--exec"]) {
+                script(out, cmd, depth, &[]);
+            }
+        }
+        Some("bisect") if args.get(1).is_some_and(|w| w.text == "run") && args.len() > 2 => {
+            words(out, &args[2..], Vec::new(), depth);
+        }
+        Some("submodule") if args.iter().any(|w| w.text == "foreach") => {
+            let at = args.iter().position(|w| w.text == "foreach").unwrap_or(0) + 1;
+            let body: Vec<&Word> = args[at..]
+                .iter()
+                .skip_while(|w| w.text.starts_with("--"))
+                .collect();
+            let joined: Vec<String> = body.iter().map(|w| w.text.clone()).collect();
+            script(out, &joined.join(" "), depth, &[]);
+        }
+        Some("config") => {
+            let positionals: Vec<&str> = args[1..]
+                .iter()
+                .map(|w| w.text.as_str())
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            if let [key, value, ..] = positionals[..] {
+                git_setting(out, key, Some(value), depth);
+            }
+        }
+        _ => {}
+    }
+    emit(out, "git", args, redirects);
+}
+
+/// The `KEY[=VALUE]` settings of git's `-c`/`--config-env` globals.
+fn git_settings(globals: &[Word]) -> Vec<(String, Option<String>)> {
+    let mut settings = Vec::new();
+    for (k, w) in globals.iter().enumerate() {
         let t = w.text.as_str();
-        let value = if t == "-c" || t == "--config-env" {
+        let kv = if t == "-c" || t == "--config-env" {
             globals.get(k + 1).map(|v| v.text.as_str())
         } else {
             t.strip_prefix("--config-env=")
-                .or_else(|| t.strip_prefix("-c"))
+                .or_else(|| t.strip_prefix("-c").filter(|v| !v.is_empty()))
         };
-        value.is_some_and(is_alias)
-    })
+        if let Some(kv) = kv {
+            let (key, value) = match kv.split_once('=') {
+                Some((k, v)) => (k, Some(v.to_owned())),
+                None => (kv, None),
+            };
+            // `--config-env=KEY=VAR` takes the value from a variable.
+            let value = if t.starts_with("--config-env") {
+                None
+            } else {
+                value
+            };
+            settings.push((key.to_owned(), value));
+        }
+    }
+    settings
+}
+
+/// One git setting given on the command line or written by `git config`.
+fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize) {
+    let lower = key.to_ascii_lowercase();
+    if lower.starts_with("alias.") {
+        // `git -c alias.p='push -f' p`: the subcommand is not what it seems.
+        push_opaque(out, "a git alias defined on the command line (alias.*)");
+        if let Some(code) = value.and_then(|v| v.strip_prefix('!')) {
+            script(out, code, depth + 1, &[]);
+        }
+    } else if programs::GIT_COMMAND_KEYS.contains(&lower.as_str()) {
+        match value {
+            Some(code) => script(out, code, depth + 1, &[]),
+            None => push_opaque(out, format!("git's {key} from a variable")),
+        }
+    } else if !programs::git_key_is_harmless(&lower) {
+        push_opaque(
+            out,
+            format!("a git setting that can change what git runs or pushes ({key})"),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -742,6 +1062,123 @@ mod tests {
 
     fn sc(p: &str, args: &[&str]) -> (String, Vec<String>) {
         (p.to_owned(), args.iter().map(|s| (*s).to_owned()).collect())
+    }
+
+    /// The line runs `program` with `arg` among its arguments, and hookc
+    /// sees that command.
+    fn finds(line: &str, program: &str, arg: &str) {
+        let a = analyze(line);
+        assert!(
+            a.commands
+                .iter()
+                .any(|c| c.program == program && c.args.iter().any(|x| x == arg)),
+            "{line:?}: {program} {arg} not found in {:?}",
+            a.commands
+        );
+    }
+
+    fn opaque(line: &str) {
+        assert!(
+            analyze(line).is_opaque(),
+            "{line:?} should be opaque: {:?}",
+            analyze(line)
+        );
+    }
+
+    #[test]
+    fn sees_what_the_shell_really_runs() {
+        // Programs that run other programs.
+        for line in [
+            "flock .lock rm -rf build",
+            "flock -w 5 .lock rm -rf build",
+            "flock .lock -c 'rm -rf build'",
+            "chroot / rm -rf build",
+            "unshare -r rm -rf build",
+            "setsid rm -rf build",
+            "nsenter -t 1 rm -rf build",
+            "taskset 0x1 rm -rf build",
+            "strace -o /dev/null rm -rf build",
+            "systemd-run --user rm -rf build",
+            "faketime '2020-01-01' rm -rf build",
+            "script -qc 'rm -rf build' /dev/null",
+            "script -q -c 'rm -rf build' /dev/null",
+            "sg wheel 'rm -rf build'",
+            "ssh host rm -rf build",
+            "ssh -p 22 host 'rm -rf build'",
+            "noglob rm -rf build",
+            "nocorrect rm -rf build",
+            "repeat 1 rm -rf build",
+            "=rm -rf build",
+            "entr -s 'rm -rf build'",
+            "git rebase -x 'rm -rf build' main",
+            "git rebase --exec='rm -rf build' main",
+            "git bisect run rm -rf build",
+            "git submodule foreach 'rm -rf build'",
+            "git submodule foreach --recursive rm -rf build",
+            "git -c core.pager='rm -rf build' log",
+            "GIT_PAGER='rm -rf build' git log",
+            "GIT_SSH_COMMAND='rm -rf build' git fetch",
+            "{fd}>/dev/null rm -rf build",
+            "a[0]=x rm -rf build",
+        ] {
+            finds(line, "rm", "build");
+        }
+        finds("/usr/lib/git-core/git-push --force", "git", "--force");
+        finds("git {fd}>/dev/null push -f", "git", "-f");
+        // What hookc cannot read is opaque.
+        for line in [
+            "python3 -c 'import os; os.system(\"rm -rf build\")'",
+            "perl -e 'system q(rm -rf build)'",
+            "perl -ne 'print' x",
+            "node -e 'require(\"child_process\").execSync(\"rm -rf build\")'",
+            "ruby -e 'system %q(rm -rf build)'",
+            "awk 'BEGIN{system(\"rm -rf build\")}'",
+            "awk 'BEGIN{print | \"sh\"}'",
+            "echo 'git push --force' | sh",
+            "echo 'git push --force' | bash -s",
+            "bash <<< 'rm -rf build'",
+            "base64 -d x | sh",
+            "hash -p /bin/rm r; r -rf build",
+            "alias r=rm; r -rf build",
+            "trap 'cat .env' EXIT",
+            "compgen -C 'cat .env' x",
+            "mapfile -C 'cat .env' -c 1 a < x",
+            "test -v 'a[$(rm -rf build)]'",
+            "let 'x=a[$(rm -rf build)]'",
+            "BASH_ENV='$(git push --force origin main)' bash -c true",
+            "ENV=/tmp/x sh -c true",
+            "PS4='$(rm -rf build)' bash -xc true",
+            "/usr/bin/gi[t] push --force",
+            "gi? push --force",
+            "git -c help.autocorrect=immediate psuh --force origin main",
+            "git -c remote.origin.push=+refs/heads/main:refs/heads/main push origin",
+            "git -c remote.origin.mirror=true push origin",
+            "git config alias.pf 'push --force' && git pf",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.pf GIT_CONFIG_VALUE_0='push -f' git pf",
+            "PATH=.:$PATH git push",
+            "LD_PRELOAD=./x.so git status",
+        ] {
+            opaque(line);
+        }
+        // ... and what it can is not.
+        for line in [
+            "awk '{print $1}' file",
+            "python3 script.py",
+            "python3 -m pytest -q",
+            "python3 --version",
+            "node build.js",
+            "perl script.pl",
+            "bash ./run.sh",
+            "git -c user.name=x commit -m y",
+            "GIT_PAGER=cat git log",
+            "[ -f .env ] || echo missing",
+            "test -f x",
+            "let x=1+2",
+            "a[0]=x",
+        ] {
+            let a = analyze(line);
+            assert!(!a.is_opaque(), "{line:?}: {:?}", a.opaque);
+        }
     }
 
     #[test]

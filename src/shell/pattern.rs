@@ -30,9 +30,9 @@
 //!     are not cut at options that take values, so `-mfix` "contains" `f`:
 //!     again, this errs on the side of matching.
 //!   * `--long` is present as `--long`, as `--long=value`, or abbreviated:
-//!     getopt_long and git accept any unambiguous prefix (`--forc`,
-//!     `--recur`), so a word `--abc` or `--abc=value` matches when `abc` has at
-//!     least 3 characters and is a prefix of `long`. We do not check that the
+//!     getopt_long and git accept any unambiguous prefix, however short
+//!     (`--forc`, `--ha` for `--hard`), so a word `--abc` or `--abc=value`
+//!     matches when `abc` is a prefix of `long`. We do not check that the
 //!     abbreviation is unambiguous for the program (we do not know its
 //!     options), so this errs on the side of matching.
 //!   * `--long=value` (contains `=`) and single-dash words longer than one
@@ -189,12 +189,28 @@ impl CommandPattern {
         if !program_matches(self.program.trim(), &cmd.program) {
             return false;
         }
-        let mut pos = positionals(&cmd.args);
-        for want in &self.subcommand {
-            if pos.next() != Some(want.as_str()) {
-                return false;
-            }
+        // Where the subcommand may start: the first positional word, or a
+        // later one when every word before it may be an option's value
+        // (`npm --registry X publish`) or a toolchain (`cargo +nightly
+        // publish`). Unsure which, the pattern tries each.
+        let marked = positionals_marked(&cmd.args);
+        let starts: Vec<usize> = (0..=marked.len())
+            .take_while(|&k| k == 0 || marked[k - 1].1)
+            .filter(|&k| {
+                self.subcommand.len() <= marked.len() - k
+                    && self
+                        .subcommand
+                        .iter()
+                        .zip(&marked[k..])
+                        .all(|(want, (word, _))| want == word)
+            })
+            .collect();
+        if starts.is_empty() {
+            return false;
         }
+        let mut pos = starts
+            .iter()
+            .flat_map(|&k| marked[k + self.subcommand.len()..].iter().map(|(w, _)| *w));
         for group in &self.flags {
             let present = group
                 .any_of
@@ -246,22 +262,27 @@ fn options(args: &[String]) -> impl Iterator<Item = &str> {
         .filter(|a| a.starts_with('-') && a.len() > 1)
 }
 
-/// Positional words: words not starting with `-`, and all words after `--`.
-fn positionals(args: &[String]) -> impl Iterator<Item = &str> {
+/// Positional words, each marked when a subcommand may come after it: it
+/// directly follows an option word without `=` (so it may be that option's
+/// value) or is a `+toolchain` word.
+fn positionals_marked(args: &[String]) -> Vec<(&str, bool)> {
+    let mut out = Vec::new();
     let mut after = false;
-    args.iter().filter_map(move |a| {
-        let a = a.as_str();
+    let mut after_option = false;
+    for a in args.iter().map(String::as_str) {
         if after {
-            Some(a)
+            out.push((a, false));
         } else if a == "--" {
             after = true;
-            None
         } else if a.starts_with('-') && a.len() > 1 {
-            None
+            after_option = !a.contains('=');
+            continue;
         } else {
-            Some(a)
+            out.push((a, after_option || a.starts_with('+')));
         }
-    })
+        after_option = false;
+    }
+    out
 }
 
 fn is_negative_number(cluster: &str) -> bool {
@@ -283,7 +304,7 @@ fn flag_matches(flag: &str, word: &str) -> bool {
             return word == flag;
         }
         let given = body.split_once('=').map_or(body, |(n, _)| n);
-        given == name || (given.len() >= 3 && name.starts_with(given))
+        given == name || (!given.is_empty() && name.starts_with(given))
     } else if let Some(short) = flag.strip_prefix('-') {
         let mut chars = short.chars();
         match (chars.next(), chars.next()) {
@@ -400,6 +421,47 @@ mod tests {
     }
 
     #[test]
+    fn a_subcommand_behind_an_option_value_is_found() {
+        let publish = pat("npm", &["publish"], &[], &[]);
+        assert!(hit(&publish, "npm --registry https://r.example publish"));
+        assert!(hit(&publish, "npm publish"));
+        assert!(!hit(&publish, "npm run publish-docs"));
+        assert!(hit(
+            &pat("cargo", &["publish"], &[], &[]),
+            "cargo +nightly publish"
+        ));
+        assert!(hit(
+            &pat("pnpm", &["publish"], &[], &[]),
+            "pnpm --filter app publish"
+        ));
+        assert!(hit(
+            &pat("docker", &["push"], &[], &[]),
+            "docker --context prod push img"
+        ));
+        let push = pat("git", &["push"], &[], &[]);
+        assert!(!hit(&push, "git commit -m push"));
+        assert!(
+            !hit(&push, "git log --grep push"),
+            "a value after the subcommand is no subcommand"
+        );
+        let delete = pat("kubectl", &["delete", "namespace"], &[], &["prod"]);
+        assert!(hit(&delete, "kubectl -n x delete namespace prod"));
+    }
+
+    #[test]
+    fn long_options_abbreviate_to_any_prefix() {
+        let hard = pat("git", &["reset"], &[&["--hard"]], &[]);
+        assert!(hit(&hard, "git reset --ha"));
+        assert!(hit(&hard, "git reset --h HEAD~1"));
+        let force = pat("rm", &[], &[&["-f", "--force"]], &[]);
+        assert!(hit(&force, "rm -r --fo build"));
+        assert!(
+            !hit(&force, "rm -r -- --f"),
+            "after `--` no word is an option"
+        );
+    }
+
+    #[test]
     fn excluding_arg_globs() {
         let secrets = pat("cat", &[], &[], &[".env*", "!*.example"]);
         assert!(hit(&secrets, "cat .env"));
@@ -421,6 +483,9 @@ mod tests {
             "git push -uf origin",
             "git push origin main --force",
             "git push --forc",
+            // Ambiguous for git (`--follow-tags`), which then refuses to run:
+            // matching it costs nothing.
+            "git push --fo",
             "git push --force=yes",
             "git -C x push -f",
         ] {
@@ -431,7 +496,6 @@ mod tests {
             "git push --follow-tags",
             "git push -- -f",
             "git pull -f",
-            "git push --fo",
             "git status push -f",
             "git push --no-force",
         ] {

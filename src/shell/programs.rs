@@ -1,0 +1,496 @@
+//! Programs that run other programs or code, and how: the one table the
+//! normaliser consults to see through them.
+//!
+//! A guard that looks only at the first word of a command is beaten by any
+//! program that runs another: `flock .lock rm -rf build` runs `rm`. Three
+//! kinds exist, and each row below says which one a program is:
+//!
+//! - it runs its remaining operands as a command ([`How::Argv`]: `nice`,
+//!   `flock FILE`, `chroot DIR`), after its own options and a fixed number of
+//!   operands of its own;
+//! - it joins them into a string that a shell runs ([`How::Joined`]: `ssh
+//!   HOST …` on the remote side, `sg GROUP …`), or takes such a string as an
+//!   option value ([`Wrapper::script_opts`]: `flock -c`, `script -c`);
+//! - it runs code of another language ([`INTERPRETERS`]: `python -c`,
+//!   `perl -e`, `node -e`, `awk` with `system`), which hookc cannot read, so
+//!   the line is opaque.
+//!
+//! Options that take a value must be listed, so that the value is not taken
+//! for the command; an unknown option is assumed to take none, which errs
+//! towards finding a command.
+
+/// How a wrapper runs what follows its options and operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// As an argument vector: `nice -n 5 git push` runs `git push`.
+    Argv,
+    /// Joined with spaces into a shell script: `ssh host git push -f`.
+    Joined,
+}
+
+#[derive(Debug)]
+pub struct Wrapper {
+    pub name: &'static str,
+    /// Short options that take a value (`-n 5` or `-n5`).
+    pub short_val: &'static str,
+    /// Long options that take a separate value (`--user root`).
+    pub long_val: &'static [&'static str],
+    /// Operands of the wrapper's own before the command: `timeout`'s
+    /// duration, `chroot`'s root, `ssh`'s host, `flock`'s lock file.
+    pub operands: usize,
+    /// Options whose value is a shell script, wherever they appear.
+    pub script_opts: &'static [&'static str],
+    pub how: How,
+}
+
+const fn argv(
+    name: &'static str,
+    short_val: &'static str,
+    long_val: &'static [&'static str],
+    operands: usize,
+) -> Wrapper {
+    Wrapper {
+        name,
+        short_val,
+        long_val,
+        operands,
+        script_opts: &[],
+        how: How::Argv,
+    }
+}
+
+/// Every wrapper hookc looks through, by program name. `sudo`, `env`,
+/// `command`, `xargs`, `watch`, the shells, `su`, `find` and `git` need more
+/// than a row and live in the normaliser.
+pub const WRAPPERS: &[Wrapper] = &[
+    argv("doas", "uC", &[], 0),
+    argv("builtin", "", &[], 0),
+    argv("nohup", "", &[], 0),
+    argv("chronic", "", &[], 0),
+    argv("busybox", "", &[], 0),
+    argv("exec", "a", &[], 0),
+    argv("nice", "n", &["adjustment"], 0),
+    argv("time", "fo", &["format", "output"], 0),
+    argv("timeout", "sk", &["signal", "kill-after"], 1),
+    argv("stdbuf", "ioe", &["input", "output", "error"], 0),
+    argv(
+        "ionice",
+        "cnpPu",
+        &["class", "classdata", "pid", "pgid", "uid"],
+        0,
+    ),
+    Wrapper {
+        script_opts: &["-c", "--command"],
+        ..argv(
+            "flock",
+            "wEc",
+            &["timeout", "wait", "conflict-exit-code", "command"],
+            1,
+        )
+    },
+    argv("chroot", "", &["userspec", "groups"], 1),
+    argv(
+        "unshare",
+        "RwSGl",
+        &[
+            "root",
+            "wd",
+            "setuid",
+            "setgid",
+            "propagation",
+            "map-user",
+            "map-group",
+            "load-interp",
+        ],
+        0,
+    ),
+    argv("setsid", "", &[], 0),
+    argv(
+        "nsenter",
+        "tSGrwZ",
+        &["target", "setuid", "setgid", "root", "wd", "env"],
+        0,
+    ),
+    argv("taskset", "", &["cpu-list"], 1),
+    argv(
+        "chrt",
+        "T",
+        &["sched-runtime", "sched-period", "sched-deadline"],
+        1,
+    ),
+    argv("prlimit", "p", &["pid"], 0),
+    argv("cgexec", "g", &[], 0),
+    argv("firejail", "", &[], 0),
+    argv(
+        "strace",
+        "oepsuEaIOSXPbA",
+        &["output", "expr", "attach", "user", "env"],
+        0,
+    ),
+    argv("ltrace", "oepsuEaIlnSXAbDFLw", &["output", "library"], 0),
+    argv("valgrind", "", &[], 0),
+    argv(
+        "systemd-run",
+        "upEMHG",
+        &[
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "setenv",
+            "uid",
+            "gid",
+            "working-directory",
+            "machine",
+            "host",
+            "nice",
+            "service-type",
+            "on-active",
+            "on-boot",
+            "on-startup",
+            "on-unit-active",
+            "on-unit-inactive",
+            "on-calendar",
+            "timer-property",
+            "path-property",
+            "socket-property",
+        ],
+        0,
+    ),
+    argv("systemd-inhibit", "", &["what", "who", "why", "mode"], 0),
+    argv(
+        "numactl",
+        "NmCipPw",
+        &[
+            "cpunodebind",
+            "membind",
+            "physcpubind",
+            "interleave",
+            "preferred",
+        ],
+        0,
+    ),
+    argv("torsocks", "uapP", &["user", "pass", "address", "port"], 0),
+    argv("proxychains", "f", &[], 0),
+    argv("proxychains4", "f", &[], 0),
+    argv("faketime", "f", &[], 1),
+    argv("fakeroot", "lsi", &["lib", "faked"], 0),
+    argv("unbuffer", "", &[], 0),
+    argv("rlwrap", "abCDefFHlOpPqsSt", &[], 0),
+    argv("dbus-run-session", "", &["config-file", "dbus-daemon"], 0),
+    argv(
+        "xvfb-run",
+        "nsfepw",
+        &[
+            "server-num",
+            "server-args",
+            "auth-file",
+            "error-file",
+            "xauth-protocol",
+            "wait",
+        ],
+        0,
+    ),
+    argv("catchsegv", "", &[], 0),
+    argv("caffeinate", "wt", &[], 0),
+    argv("tsp", "LDWNE", &[], 0),
+    argv("nq", "", &[], 0),
+    Wrapper {
+        script_opts: &["-s"],
+        ..argv("entr", "", &[], 0)
+    },
+    argv("pkexec", "", &["user"], 0),
+    argv("runas", "", &[], 0),
+    argv("winpty", "", &[], 0),
+    argv("sem", "jP", &["jobs", "id"], 0),
+    // zsh's precommand modifiers, and `repeat N`.
+    argv("noglob", "", &[], 0),
+    argv("nocorrect", "", &[], 0),
+    argv("repeat", "", &[], 1),
+    Wrapper {
+        script_opts: &["-c", "--command"],
+        ..argv(
+            "script",
+            "cEIOBTtm",
+            &[
+                "command",
+                "echo",
+                "log-in",
+                "log-out",
+                "log-io",
+                "log-timing",
+                "logging-format",
+            ],
+            0,
+        )
+    },
+    Wrapper {
+        script_opts: &["-c"],
+        how: How::Joined,
+        ..argv("sg", "", &[], 1)
+    },
+    Wrapper {
+        how: How::Joined,
+        ..argv("ssh", "BbcDEeFIiJLlmOopQRSWw", &[], 1)
+    },
+];
+
+/// The row for `program`, if it is a wrapper.
+pub fn wrapper(program: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.name == program)
+}
+
+/// A language runtime that runs code given on its command line (or read
+/// from standard input when it has no operand): `python -c`, `perl -e`.
+#[derive(Debug)]
+pub struct Interpreter {
+    /// Program names; a trailing `*` matches versioned names (`python3.12`).
+    pub names: &'static [&'static str],
+    /// Options whose value is code, or words (`eval`) after which it is.
+    pub code_opts: &'static [&'static str],
+    /// With no script operand it reads its program from standard input.
+    pub reads_stdin: bool,
+}
+
+pub const INTERPRETERS: &[Interpreter] = &[
+    Interpreter {
+        names: &["python*", "pypy*"],
+        code_opts: &["-c"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["perl*"],
+        code_opts: &["-e", "-E"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["node", "nodejs"],
+        code_opts: &["-e", "-p", "--eval", "--print"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["ruby*", "irb"],
+        code_opts: &["-e"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["php*"],
+        code_opts: &["-r", "-B", "-R", "-E"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["lua*", "luajit"],
+        code_opts: &["-e"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["Rscript", "R"],
+        code_opts: &["-e"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["osascript"],
+        code_opts: &["-e"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["deno", "bun"],
+        code_opts: &["-e", "--eval", "eval"],
+        reads_stdin: false,
+    },
+    Interpreter {
+        names: &["tclsh*", "wish*", "expect"],
+        code_opts: &["-c"],
+        reads_stdin: true,
+    },
+    Interpreter {
+        names: &["pwsh", "powershell", "powershell.exe"],
+        code_opts: &["-c", "-Command", "-command", "-EncodedCommand", "-e", "-ec"],
+        reads_stdin: false,
+    },
+];
+
+/// The row for `program`, if it is a language runtime.
+pub fn interpreter(program: &str) -> Option<&'static Interpreter> {
+    INTERPRETERS.iter().find(|i| {
+        i.names.iter().any(|n| match n.strip_suffix('*') {
+            Some(stem) => {
+                program.starts_with(stem)
+                    && program[stem.len()..]
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == '.')
+            }
+            None => program == *n,
+        })
+    })
+}
+
+/// awk's dialects: their program (the first operand, or `-e`/`--source`
+/// values) runs commands only through `system(…)` and `|` pipes (which
+/// include `|&` and `cmd | getline`).
+pub const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk", "busybox-awk"];
+
+/// Whether an awk program can run a command.
+pub fn awk_runs_commands(program: &str) -> bool {
+    program.contains("system") || program.contains('|')
+}
+
+/// Variables whose value a program runs as a shell command: the value is a
+/// script of its own.
+pub const COMMAND_VARIABLES: &[&str] = &[
+    "PROMPT_COMMAND",
+    "GIT_SSH_COMMAND",
+    "GIT_PAGER",
+    "PAGER",
+    "GIT_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "MANPAGER",
+    "LESSOPEN",
+    "LESSCLOSE",
+];
+
+/// Variables that change which code runs without naming a command: a file
+/// the shell sources (`BASH_ENV`, `ENV`), a prompt the shell expands (`PS4`
+/// under `set -x`), where programs are found (`PATH`), what is loaded into
+/// every process (`LD_PRELOAD`), git's own configuration. Setting one makes
+/// the line opaque; its value is still read for the substitutions the
+/// shell will expand in it.
+pub fn changes_what_runs(name: &str) -> bool {
+    matches!(
+        name,
+        "BASH_ENV"
+            | "ENV"
+            | "PS0"
+            | "PS1"
+            | "PS2"
+            | "PS3"
+            | "PS4"
+            | "PATH"
+            | "LD_PRELOAD"
+            | "LD_LIBRARY_PATH"
+            | "LD_AUDIT"
+            | "DYLD_INSERT_LIBRARIES"
+            | "GIT_EXEC_PATH"
+            | "GIT_SSH"
+            | "GIT_DIR"
+            | "GIT_WORK_TREE"
+            | "GIT_TEMPLATE_DIR"
+            | "GIT_CONFIG"
+            | "GIT_CONFIG_GLOBAL"
+            | "GIT_CONFIG_SYSTEM"
+            | "GIT_CONFIG_PARAMETERS"
+            | "GIT_CONFIG_COUNT"
+            | "BASH_FUNC_"
+            | "SHELLOPTS"
+            | "BASHOPTS"
+            | "IFS"
+    ) || name.starts_with("GIT_CONFIG_KEY_")
+        || name.starts_with("GIT_CONFIG_VALUE_")
+        || name.starts_with("BASH_FUNC_")
+}
+
+/// git settings whose value is a command git runs (`core.pager`), keyed by
+/// the lower-cased name; `alias.*` values starting with `!` are too.
+pub const GIT_COMMAND_KEYS: &[&str] = &[
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.askpass",
+    "core.fsmonitor",
+    "sequence.editor",
+    "diff.external",
+    "gpg.program",
+    "gpg.ssh.program",
+    "gpg.x509.program",
+];
+
+/// git settings that cannot change what git runs or where it pushes:
+/// anything else given with `-c` makes the line opaque (`help.autocorrect`
+/// turns a typo into a push, `remote.origin.mirror` a push into a forced
+/// one, `include.path` reads more settings).
+pub fn git_key_is_harmless(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    [
+        "user.",
+        "color.",
+        "advice.",
+        "init.",
+        "i18n.",
+        "column.",
+        "log.",
+        "format.",
+        "safe.directory",
+        "core.quotepath",
+        "core.autocrlf",
+        "core.safecrlf",
+        "core.eol",
+        "core.filemode",
+        "core.ignorecase",
+        "core.precomposeunicode",
+        "core.longpaths",
+        "commit.gpgsign",
+        "tag.gpgsign",
+        "pull.rebase",
+        "pull.ff",
+        "merge.conflictstyle",
+        "diff.noprefix",
+        "diff.renames",
+        "diff.algorithm",
+        "gc.auto",
+        "protocol.version",
+        "maintenance.auto",
+        "fetch.prune",
+        "status.",
+        "blame.",
+        "grep.",
+    ]
+    .iter()
+    .any(|p| {
+        if p.ends_with('.') {
+            key.starts_with(p)
+        } else {
+            key == *p
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_wrapper_is_listed_once() {
+        let mut names: Vec<&str> = WRAPPERS.iter().map(|w| w.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len());
+    }
+
+    #[test]
+    fn interpreters_match_versioned_names_only() {
+        assert!(interpreter("python3.12").is_some());
+        assert!(interpreter("python").is_some());
+        assert!(interpreter("perl5.36").is_some());
+        assert!(interpreter("pythonista").is_none());
+        assert!(interpreter("perlcritic").is_none());
+        assert!(interpreter("nodemon").is_none());
+    }
+
+    #[test]
+    fn git_keys() {
+        assert!(git_key_is_harmless("user.name"));
+        assert!(git_key_is_harmless("core.quotePath"));
+        assert!(!git_key_is_harmless("help.autocorrect"));
+        assert!(!git_key_is_harmless("remote.origin.mirror"));
+        assert!(!git_key_is_harmless("remote.origin.push"));
+        assert!(!git_key_is_harmless("include.path"));
+        assert!(!git_key_is_harmless("core.hooksPath"));
+        assert!(!git_key_is_harmless("pager.log"));
+    }
+}

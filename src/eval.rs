@@ -731,10 +731,17 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             .iter()
             .any(|c| guard.commands.iter().any(|p| p.matches(c)));
         if !matched {
-            if analysis.opaque.is_empty() || guard.opaque == Decision::Allow {
+            // A command this guard's patterns could describe once its unknown
+            // words have values; what else is opaque in the line concerns
+            // every guard with command patterns.
+            let unsure = analysis
+                .commands
+                .iter()
+                .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
+            if (analysis.opaque.is_empty() && unsure.is_none()) || guard.opaque == Decision::Allow {
                 return None;
             }
-            opaque_reason = Some(opaque_instruction(analysis));
+            opaque_reason = Some(opaque_instruction(analysis, unsure));
         }
     }
     if !compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts) {
@@ -794,14 +801,35 @@ fn regex_subjects<'f>(call: &Call, facts: &'f Facts) -> &'f [String] {
     })
 }
 
-fn opaque_instruction(analysis: &Analysis) -> String {
-    let mut reasons: Vec<&str> = analysis.opaque.iter().map(|o| o.reason.as_str()).collect();
+fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>) -> String {
+    let mut reasons: Vec<String> = analysis.opaque.iter().map(|o| o.reason.clone()).collect();
+    if let Some(cmd) = unsure {
+        let words: Vec<String> = cmd
+            .unknown
+            .iter()
+            .filter_map(|&k| cmd.args.get(k))
+            .map(|w| format!("`{}`", short_word(w)))
+            .collect();
+        reasons.push(format!(
+            "{} in a `{}` command, whose value is known only when it runs",
+            words.join(", "),
+            cmd.program
+        ));
+    }
     reasons.dedup();
     format!(
         "hookc could not check this shell command because it uses {}. Rewrite it as plain commands \
          (literal program names and arguments, joined with && if needed) and run it again.",
         reasons.join(", ")
     )
+}
+
+/// A word cut short for a refusal message.
+fn short_word(word: &str) -> String {
+    match word.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &word[..cut]),
+        None => word.to_owned(),
+    }
 }
 
 /// `*` and `?` globbing for MCP server and tool names.

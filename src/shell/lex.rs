@@ -186,7 +186,9 @@ struct Lexer<'a> {
     subshells: usize,
     /// Here-document delimiters waiting for the next newline:
     /// (delimiter, strip leading tabs).
-    heredocs: Vec<(String, bool)>,
+    /// Pending here-documents: delimiter, `<<-`, and whether the delimiter
+    /// was quoted (then the body is data; else the shell expands it).
+    heredocs: Vec<(String, bool, bool)>,
     /// Set after an unrecoverable error (unbalanced quote): the rest of the
     /// input is not looked at.
     stopped: bool,
@@ -208,6 +210,28 @@ fn is_word_end(c: char) -> bool {
 /// used inside double quotes, where no word splitting follows. Anything else
 /// (unquoted delimiter, other commands, text after the delimiter) is None
 /// and stays opaque.
+/// Whether text the shell expands holds something that runs a command
+/// (`$(…)`, backticks, process substitution) or an array subscript, which
+/// bash evaluates as arithmetic (and so runs a `$(…)` in a variable's value).
+fn evaluates_code(text: &str) -> bool {
+    text.contains("$(")
+        || text.contains('`')
+        || text.contains("<(")
+        || text.contains(">(")
+        || text.contains('[')
+}
+
+/// `${x:offset:length}` (arithmetic on names) or `${x@P}` (prompt
+/// expansion, which runs substitutions in the value) rather than the plain
+/// `${x:-default}` family.
+fn substring_or_prompt(body: &str) -> bool {
+    if body.contains('@') {
+        return true;
+    }
+    body.find(':')
+        .is_some_and(|at| !matches!(body[at + 1..].chars().next(), Some('-' | '=' | '?' | '+')))
+}
+
 /// The length of a `{name}` glued to a redirection operator (bash's
 /// descriptor variable, `{fd}>/dev/null`), if `rest` starts with one.
 fn fd_variable(rest: &str) -> Option<usize> {
@@ -463,7 +487,9 @@ impl<'a> Lexer<'a> {
     ) -> Option<&'a str> {
         let start = self.pos;
         let src = self.src;
-        let mut pending: Vec<(String, bool)> = Vec::new();
+        // Bodies are only skipped here: the text is lexed again as a whole,
+        // which judges each body.
+        let mut pending: Vec<(String, bool, bool)> = Vec::new();
         while let Some(c) = self.bump() {
             match c {
                 '\\' => {
@@ -503,7 +529,7 @@ impl<'a> Lexer<'a> {
                         while matches!(self.peek(), Some(' ' | '\t')) {
                             self.bump();
                         }
-                        pending.push((self.raw_delimiter(), strip));
+                        pending.push((self.raw_delimiter(), strip, true));
                     }
                 }
                 '\n' if !pending.is_empty() => {
@@ -553,9 +579,11 @@ impl<'a> Lexer<'a> {
         d
     }
 
-    /// Lex text that runs as commands of its own (`$(…)`, `` `…` ``, `<(…)`).
-    fn nested(&mut self, inner: &str, reason: &str) {
-        self.opaque(reason);
+    /// Lex text that runs as commands of its own (`$(…)`, `` `…` ``, `<(…)`):
+    /// its commands are analysed like the line's. What it prints is unknown,
+    /// which the word holding it says (`Word::opaque`); only where that word
+    /// could change what a guard sees does it matter.
+    fn nested(&mut self, inner: &str) {
         let sub = lex_depth(inner, self.depth + 1);
         self.out.commands.extend(sub.commands);
         for o in sub.opaque {
@@ -603,10 +631,7 @@ impl<'a> Lexer<'a> {
                         }
                         self.skip_blanks();
                         match self.word() {
-                            Some(w) => {
-                                self.opaque("heredoc <<");
-                                self.heredocs.push((w.text, strip));
-                            }
+                            Some(w) => self.heredocs.push((w.text, strip, w.quoted)),
                             None if !self.stopped => self.opaque("a heredoc without a delimiter"),
                             None => {}
                         }
@@ -632,7 +657,10 @@ impl<'a> Lexer<'a> {
 
     fn process_substitution(&mut self, what: &str) {
         match self.skip_balanced('(', ')', 1, true) {
-            Some(inner) => self.nested(inner, &format!("process substitution {what}")),
+            Some(inner) => {
+                let _ = what;
+                self.nested(inner);
+            }
             None => self.stop("an unterminated process substitution"),
         }
     }
@@ -655,8 +683,12 @@ impl<'a> Lexer<'a> {
 
     /// Skip here-document bodies, one per delimiter, in order. Each ends at
     /// a line equal to its delimiter (after leading tabs for `<<-`).
-    fn skip_bodies(&mut self, pending: Vec<(String, bool)>) {
-        for (delim, strip) in pending {
+    ///
+    /// A body whose delimiter was quoted is data for whoever reads standard
+    /// input (the normaliser decides whether that reader runs it). Any other
+    /// body is expanded by the shell first: its substitutions run.
+    fn skip_bodies(&mut self, pending: Vec<(String, bool, bool)>) {
+        for (delim, strip, quoted) in pending {
             loop {
                 let rest = self.rest();
                 if rest.is_empty() {
@@ -674,6 +706,9 @@ impl<'a> Lexer<'a> {
                 };
                 if line == delim {
                     break;
+                }
+                if !quoted && evaluates_code(line) {
+                    self.opaque("a here-document whose substitutions run");
                 }
             }
         }
@@ -766,7 +801,7 @@ impl<'a> Lexer<'a> {
             }
         }
         if brace_expansion {
-            self.opaque("brace expansion {a,b}");
+            // Several words, each known only after expansion.
             w.opaque = true;
         }
         started.then_some(w)
@@ -828,7 +863,13 @@ impl<'a> Lexer<'a> {
                         self.stop("an unterminated $((");
                         return false;
                     }
-                    self.opaque("arithmetic expansion $((...))");
+                    let body = &self.src[start + 3..self.pos - 2];
+                    if evaluates_code(body)
+                        || body.chars().any(|c| c.is_ascii_alphabetic() || c == '_')
+                    {
+                        // Names in arithmetic are evaluated again, recursively.
+                        self.opaque("arithmetic expansion $((...)) with names");
+                    }
                 } else {
                     match self.skip_balanced('(', ')', 1, true) {
                         Some(inner) if in_dq => {
@@ -836,9 +877,9 @@ impl<'a> Lexer<'a> {
                                 w.text.push_str(&body);
                                 return true;
                             }
-                            self.nested(inner, "command substitution $(...)");
+                            self.nested(inner);
                         }
-                        Some(inner) => self.nested(inner, "command substitution $(...)"),
+                        Some(inner) => self.nested(inner),
                         None => {
                             self.stop("an unterminated command substitution $(");
                             return false;
@@ -854,7 +895,10 @@ impl<'a> Lexer<'a> {
                     self.stop("an unterminated ${");
                     return false;
                 }
-                self.opaque("parameter expansion ${...}");
+                let body = &self.src[start + 2..self.pos - 1];
+                if evaluates_code(body) || body.contains(['@', ':']) && substring_or_prompt(body) {
+                    self.opaque("parameter expansion ${...} that evaluates code");
+                }
                 w.opaque = true;
                 w.has_param = true;
                 w.text.push_str(&self.src[start..self.pos]);
@@ -865,7 +909,11 @@ impl<'a> Lexer<'a> {
                     self.stop("an unterminated $[");
                     return false;
                 }
-                self.opaque("arithmetic expansion $[...]");
+                let body = &self.src[start + 2..self.pos - 1];
+                if evaluates_code(body) || body.chars().any(|c| c.is_ascii_alphabetic() || c == '_')
+                {
+                    self.opaque("arithmetic expansion $[...] with names");
+                }
                 w.opaque = true;
                 w.text.push_str(&self.src[start..self.pos]);
             }
@@ -925,7 +973,7 @@ impl<'a> Lexer<'a> {
                 Some(c) => inner.push(c),
             }
         }
-        self.nested(&inner, "command substitution `...`");
+        self.nested(&inner);
         w.opaque = true;
         w.text.push_str(&self.src[start..self.pos]);
         true
@@ -967,7 +1015,6 @@ impl<'a> Lexer<'a> {
                         'c' => match self.bump() {
                             Some(x) if x.is_ascii() => Some(u32::from(x) & 0x1f),
                             _ => {
-                                self.opaque("an unusual $'...' escape");
                                 w.opaque = true;
                                 None
                             }
@@ -980,12 +1027,10 @@ impl<'a> Lexer<'a> {
                     if let Some(v) = decoded {
                         if v == 0 {
                             // Bash truncates the word at a NUL.
-                            self.opaque("a NUL byte in a $'...' quote");
                             w.opaque = true;
                         } else if let Some(ch) = char::from_u32(v) {
                             w.text.push(ch);
                         } else {
-                            self.opaque("an invalid character in $'...' quote");
                             w.opaque = true;
                         }
                     }
@@ -1028,7 +1073,6 @@ impl<'a> Lexer<'a> {
     /// characters on their own, so we cannot represent the word faithfully.
     fn byte_escape(&mut self, w: &mut Word, v: u32) -> Option<u32> {
         if v > 0x7f {
-            self.opaque("a non-ASCII byte escape in a $'...' quote");
             w.opaque = true;
             None
         } else {
@@ -1131,25 +1175,49 @@ mod tests {
 
     #[test]
     fn opaque_constructs() {
+        // Words whose value is known only when the line runs: the word says
+        // so, the line is not opaque (the normaliser judges the word).
+        for line in [
+            "echo $(date)",
+            "echo `date`",
+            "echo ${HOME}",
+            "echo $((1+2))",
+            "rm -r{f,} /",
+            "echo {1..3}",
+            "echo $'\\xff'",
+            "echo $'a\\0b'",
+        ] {
+            let l = lex(line);
+            assert!(l.opaque.is_empty(), "{line:?}: {:?}", l.opaque);
+            let last = l.commands.last().and_then(|c| c.words.get(1));
+            assert!(last.is_some_and(|w| w.opaque), "{line:?}: {:?}", l.commands);
+        }
+        // Data is no code: a literal here-document, a process substitution
+        // (its commands are lexed; its path is not an argument here).
+        for line in [
+            "cat <<EOF\nhi $USER\nEOF",
+            "cat <<'EOF'\n$(id)\nEOF",
+            "diff <(ls) >(cat)",
+        ] {
+            assert!(lex(line).opaque.is_empty(), "{line:?}");
+        }
         for (line, reason) in [
-            ("echo $(date)", "command substitution"),
-            ("echo `date`", "command substitution"),
-            ("echo ${HOME}", "parameter expansion"),
-            ("echo $((1+2))", "arithmetic"),
-            ("diff <(ls) >(cat)", "process substitution"),
-            ("cat <<EOF\nhi\nEOF", "heredoc"),
+            (
+                "cat <<EOF\n$(id)\nEOF",
+                "here-document whose substitutions run",
+            ),
+            ("echo ${x:0:n}", "evaluates code"),
+            ("echo ${v@P}", "evaluates code"),
+            ("echo ${a[$(id)]}", "evaluates code"),
+            ("echo $((n+1))", "with names"),
             ("echo 'abc", "unbalanced single quote"),
             ("echo \"abc", "unbalanced double quote"),
             ("echo `abc", "unbalanced backtick"),
             ("f() { x; }", "function definition"),
             ("a=(1 2)", "array"),
-            ("rm -r{f,} /", "brace expansion"),
-            ("echo {1..3}", "brace expansion"),
             ("x)", "unbalanced ')'"),
             ("(x", "unclosed"),
             ("((x++))", "arithmetic command"),
-            ("echo $'\\xff'", "non-ASCII byte"),
-            ("echo $'a\\0b'", "NUL"),
         ] {
             let l = lex(line);
             assert!(
@@ -1190,7 +1258,13 @@ mod tests {
         );
         let tabs = "echo \"$(cat <<-\"END\"\n\ta\n\tEND\n)\"";
         assert_eq!(argv(tabs), [vec!["echo", "a"]]);
-        // Not the idiom: stays opaque, but is still delimited correctly.
+        assert!(
+            !lex("git commit -m \"$(cat <<EOF\n$(id)\nEOF\n)\"")
+                .opaque
+                .is_empty()
+        );
+        // Not the idiom: the message is unknown, but the line is still
+        // delimited correctly.
         for line in [
             "git commit -m \"$(cat <<EOF\n$(id)\nEOF\n)\"; git push -f",
             "git commit -m $(cat <<'EOF'\nx\nEOF\n); git push -f",
@@ -1199,7 +1273,6 @@ mod tests {
             "git commit -m \"$(cat <<'EOF'\ndon't\n)\"; git push -f",
         ] {
             let l = lex(line);
-            assert!(!l.opaque.is_empty(), "{line:?}");
             let cmds = argv(line);
             let pushed = cmds.iter().any(|c| c == &["git", "push", "-f"]);
             assert!(

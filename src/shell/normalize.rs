@@ -59,6 +59,11 @@ pub struct SimpleCommand {
     /// (including those around an enclosing `bash -c`), the file arguments of
     /// `tee`, and `of=` of `dd`.
     pub redirects: Vec<String>,
+    /// Indices into `args` of words whose value is known only when the line
+    /// runs (`$VAR`, `"$(…)"`, `{a,b}`). They matter only to a guard whose
+    /// pattern they could complete (see `CommandPattern::could_match`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<usize>,
 }
 
 /// Understand a command line: which programs run, with which arguments.
@@ -95,11 +100,38 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     for o in lexed.opaque {
         push_opaque(out, o.reason);
     }
+    // A sourced file may define functions and aliases under the names of the
+    // commands that follow it in the line.
+    let sources = |c: &lex::LexedCommand| {
+        c.words
+            .iter()
+            .find(|w| !is_assignment(w))
+            .is_some_and(|w| !w.quoted && matches!(w.text.as_str(), "source" | "."))
+    };
+    let last = lexed.commands.len().saturating_sub(1);
+    if let Some(c) = lexed.commands[..last].iter().find(|c| sources(c)) {
+        let file = c
+            .words
+            .iter()
+            .find(|w| !sources_word(w))
+            .map_or("", |w| w.text.as_str());
+        push_opaque(
+            out,
+            format!(
+                "commands after sourcing a script file ({}), which may redefine them",
+                short(file)
+            ),
+        );
+    }
     for cmd in lexed.commands {
         let mut redirects = outer.to_vec();
         redirects.extend(cmd.writes.into_iter().map(|w| w.text));
         words(out, &cmd.words, redirects, depth);
     }
+}
+
+fn sources_word(w: &Word) -> bool {
+    is_assignment(w) || matches!(w.text.as_str(), "source" | ".")
 }
 
 /// `NAME=value`, `NAME+=value` or `NAME[subscript]=value` written plainly.
@@ -143,6 +175,11 @@ fn assignment_effects(out: &mut Analysis, w: &Word, depth: usize) {
     if let Some(sub) = subscript {
         evaluated_text(out, sub, depth);
     }
+    if !w.opaque {
+        // A literal `$(…)` stored in a variable runs wherever bash evaluates
+        // the variable as arithmetic (`x='a[$(…)]'; kill "$x"`).
+        evaluated_text(out, value, depth);
+    }
     if programs::COMMAND_VARIABLES.contains(&name) {
         script(out, value, depth + 1, &[]);
     } else if programs::changes_what_runs(name) {
@@ -150,7 +187,6 @@ fn assignment_effects(out: &mut Analysis, w: &Word, depth: usize) {
             out,
             format!("{name} set on the command line (it changes which code runs)"),
         );
-        evaluated_text(out, value, depth);
     }
 }
 
@@ -197,7 +233,22 @@ fn emit(out: &mut Analysis, program: &str, args: &[Word], redirects: Vec<String>
         program: program.to_owned(),
         args: texts(args),
         redirects,
+        unknown: args
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.opaque || (w.has_param && !home_relative(&w.text)))
+            .map(|(k, _)| k)
+            .collect(),
     });
+}
+
+/// `$HOME` or `${HOME}` followed by literal text: known where the guard
+/// runs (patterns read it as `~`).
+fn home_relative(text: &str) -> bool {
+    let rest = text
+        .strip_prefix("$HOME")
+        .or_else(|| text.strip_prefix("${HOME}"));
+    rest.is_some_and(|r| (r.is_empty() || r.starts_with('/')) && !r.contains(['$', '`']))
 }
 
 /// Normalise the words of one simple command.
@@ -216,8 +267,8 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             if !redirects.is_empty() {
                 out.commands.push(SimpleCommand {
                     program: String::new(),
-                    args: Vec::new(),
                     redirects,
+                    ..SimpleCommand::default()
                 });
             }
             return;
@@ -304,9 +355,16 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         push_opaque(out, reason);
         return emit(out, program, rest, redirects);
     }
+    // A word whose `$(…)` runs now was analysed by the lexer; a literal one
+    // (`'a[$(…)]'`) runs when the builtin evaluates it.
     if evaluates_arguments(program) {
-        for word in rest {
+        for word in rest.iter().filter(|w| !w.opaque) {
             evaluated_text(out, &word.text, d);
+        }
+    } else if declares(program) {
+        // `export BASH_ENV=…`, `declare 'a[$(…)]=1'`: assignments like any other.
+        for word in rest {
+            assignment_effects(out, word, d);
         }
     }
     match program {
@@ -367,8 +425,8 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
                 // xargs runs `echo` by default.
                 out.commands.push(SimpleCommand {
                     program: "echo".to_owned(),
-                    args: Vec::new(),
                     redirects,
+                    ..SimpleCommand::default()
                 });
             } else {
                 words(out, &rest[n..], redirects, d);
@@ -402,11 +460,9 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             let joined = texts(rest).join(" ");
             script(out, &joined, d, &redirects);
         }
-        "source" | "." => {
-            let file = rest.first().map_or("", |w| w.text.as_str());
-            push_opaque(out, format!("source of a script file ({})", short(file)));
-            emit(out, program, rest, redirects);
-        }
+        // Running a script file is outside what a guard sees, as with `bash
+        // FILE`; what it defines for later commands is not (see `script`).
+        "source" | "." => emit(out, program, rest, redirects),
         "find" => {
             emit(out, program, rest, redirects);
             find_exec(out, rest, d);
@@ -459,7 +515,15 @@ fn table_wrapper(
         How::Joined if start < rest.len() => {
             script(out, &texts(&rest[start..]).join(" "), depth, &redirects);
         }
-        How::Joined => emit(out, wrapper.name, rest, redirects),
+        How::Joined => {
+            // `ssh host` alone: the remote shell reads its commands from
+            // standard input.
+            push_opaque(
+                out,
+                format!("{} reading commands from standard input", wrapper.name),
+            );
+            emit(out, wrapper.name, rest, redirects);
+        }
     }
 }
 
@@ -587,10 +651,10 @@ fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
     Some(why.to_owned())
 }
 
-/// Builtins that evaluate their arguments again: arithmetic (`let`, `test
-/// -v 'a[…]'`, `[[ … -eq … ]]`, `declare -i`, `(( ))`) expands a `$(…)` in
-/// an array subscript when it runs; `printf -v`, `read`, `unset` and
-/// `declare` take names with subscripts.
+/// Builtins that evaluate their arguments again as arithmetic, where an
+/// array subscript runs the `$(…)` in it: every numeric argument (`test 1
+/// -eq X`, `kill X`, `exit X`, `let`, `(( ))`) and every variable name with
+/// a subscript (`test -v`, `printf -v`, `read`). Checked with bash 5.2.
 fn evaluates_arguments(program: &str) -> bool {
     matches!(
         program,
@@ -599,20 +663,23 @@ fn evaluates_arguments(program: &str) -> bool {
             | "[["
             | "let"
             | "(("
-            | "declare"
-            | "typeset"
-            | "local"
-            | "export"
-            | "readonly"
             | "printf"
             | "read"
-            | "unset"
+            | "kill"
             | "wait"
             | "shift"
             | "return"
             | "exit"
             | "ulimit"
             | "getopts"
+    )
+}
+
+/// Builtins that set variables by name, where a name may carry a subscript.
+fn declares(program: &str) -> bool {
+    matches!(
+        program,
+        "declare" | "typeset" | "local" | "export" | "readonly"
     )
 }
 
@@ -1171,6 +1238,7 @@ mod tests {
             "bash ./run.sh",
             "git -c user.name=x commit -m y",
             "GIT_PAGER=cat git log",
+            "source .venv/bin/activate",
             "[ -f .env ] || echo missing",
             "test -f x",
             "let x=1+2",
@@ -1316,7 +1384,7 @@ mod tests {
 
     #[test]
     fn opaque_but_partial() {
-        let a = analyze("git push --force; echo $(date)");
+        let a = analyze("git push --force; eval \"$x\"");
         assert!(a.is_opaque());
         assert!(
             a.commands
@@ -1327,12 +1395,12 @@ mod tests {
             "$GIT push --force",
             "sudo $CMD",
             "eval 'git push --force'",
-            "source .env",
-            ". ./env.sh",
+            "source .env && git push",
+            ". ./env.sh; ls",
             "case x in a) ls;; esac",
             "function f { ls; }",
             "env -S 'a $(b)'",
-            "bash -c 'echo $(id)'",
+            "bash -c 'eval $(id)'",
             "git -c alias.p='push -f' p",
             "git -c Alias.p=x --config-env=alias.q=V p",
             "git --config-env alias.q=V q",

@@ -211,11 +211,12 @@ impl CommandPattern {
         let mut pos = starts
             .iter()
             .flat_map(|&k| marked[k + self.subcommand.len()..].iter().map(|(w, _)| *w));
+        let options = effective_options(cmd);
         for group in &self.flags {
             let present = group
                 .any_of
                 .iter()
-                .any(|flag| options(&cmd.args).any(|word| flag_matches(flag, word)));
+                .any(|flag| options.iter().any(|word| flag_matches(flag, word)));
             if !present {
                 return false;
             }
@@ -240,6 +241,42 @@ impl CommandPattern {
         })
     }
 
+    /// Whether `cmd` could be a command this pattern describes once its
+    /// unknown words (`SimpleCommand::unknown`: `$VAR`, `"$(…)"`, `{a,b}`)
+    /// have their values: the program matches and the words before the first
+    /// unknown one do not already rule the subcommand out. An unknown word
+    /// may be any option or several words, so it can supply any flag or
+    /// argument the pattern needs; with no unknown word this is
+    /// [`matches`](Self::matches).
+    pub fn could_match(&self, cmd: &SimpleCommand) -> bool {
+        // The value of an option that takes one (`git commit -m "$MSG"`) is
+        // no option and no subcommand, whatever it holds.
+        let values = option_values(cmd);
+        let Some(first) = cmd
+            .unknown
+            .iter()
+            .copied()
+            .filter(|k| !values.contains(k))
+            .min()
+        else {
+            return self.matches(cmd);
+        };
+        if !program_matches(self.program.trim(), &cmd.program) {
+            return false;
+        }
+        let known = positionals_marked(&cmd.args[..first.min(cmd.args.len())]);
+        // A start for the subcommand whose known words agree with it (the
+        // rest of it may lie in the unknown part).
+        (0..=known.len())
+            .take_while(|&k| k == 0 || known[k - 1].1)
+            .any(|k| {
+                self.subcommand
+                    .iter()
+                    .zip(&known[k..])
+                    .all(|(want, (word, _))| want == word)
+            })
+    }
+
     /// True when any command of the analysis matches.
     pub fn matches_any(&self, analysis: &Analysis) -> bool {
         analysis.commands.iter().any(|c| self.matches(c))
@@ -254,12 +291,59 @@ fn program_matches(pattern: &str, program: &str) -> bool {
     }
 }
 
-/// Option words: before `--`, words starting with `-` other than `-`.
-fn options(args: &[String]) -> impl Iterator<Item = &str> {
-    args.iter()
-        .map(String::as_str)
-        .take_while(|a| *a != "--")
-        .filter(|a| a.starts_with('-') && a.len() > 1)
+/// Option words: before `--`, words starting with `-` other than `-`; a
+/// short cluster is cut where an option that takes a value starts (`-ofoo`
+/// of `git push` is `-o foo`), and the separate value of such an option is
+/// no option word. Options of programs hookc has no table for are taken as
+/// they come, which errs towards matching.
+fn effective_options(cmd: &SimpleCommand) -> Vec<&str> {
+    let (short_val, _) = super::programs::value_options(&cmd.program, &cmd.args);
+    let values = option_values(cmd);
+    cmd.args
+        .iter()
+        .enumerate()
+        .take_while(|(_, a)| *a != "--")
+        .filter(|(k, a)| a.starts_with('-') && a.len() > 1 && !values.contains(k))
+        .map(|(_, a)| {
+            let a = a.as_str();
+            match a.strip_prefix('-').filter(|c| !c.starts_with('-')) {
+                Some(cluster) => match cluster.find(|c| short_val.contains(c)) {
+                    Some(at) => &a[..at + 2],
+                    None => a,
+                },
+                None => a,
+            }
+        })
+        .collect()
+}
+
+/// Indices of words that are the separate value of the option before them
+/// (`-m MSG`, `--message MSG`), by the program's table.
+fn option_values(cmd: &SimpleCommand) -> Vec<usize> {
+    let (short_val, long_val) = super::programs::value_options(&cmd.program, &cmd.args);
+    let mut values = Vec::new();
+    for (k, a) in cmd.args.iter().enumerate() {
+        if a == "--" {
+            break;
+        }
+        if values.contains(&k) {
+            continue;
+        }
+        let takes_next = match a.strip_prefix("--") {
+            Some(long) => !long.contains('=') && long_val.contains(&long),
+            None => a.strip_prefix('-').is_some_and(|cluster| {
+                // The value is the next word when the valued option ends the cluster.
+                cluster
+                    .char_indices()
+                    .find(|(_, c)| short_val.contains(*c))
+                    .is_some_and(|(at, c)| at + c.len_utf8() == cluster.len())
+            }),
+        };
+        if takes_next {
+            values.push(k + 1);
+        }
+    }
+    values
 }
 
 /// Positional words, each marked when a subcommand may come after it: it

@@ -459,6 +459,90 @@ pub fn git_key_is_harmless(key: &str) -> bool {
     })
 }
 
+/// Options that take a value, for commands whose options guards name: the
+/// value of `git commit -m` is a message, not an option, and `-ofoo` is
+/// `push -o foo`, not `-f`. Per git subcommand: short options, long options.
+const GIT_VALUE_OPTIONS: &[(&str, &str, &[&str])] = &[
+    (
+        "commit",
+        "mFCct",
+        &[
+            "message",
+            "file",
+            "reuse-message",
+            "reedit-message",
+            "template",
+            "author",
+            "date",
+            "cleanup",
+            "fixup",
+            "squash",
+            "trailer",
+        ],
+    ),
+    (
+        "push",
+        "o",
+        &["push-option", "repo", "receive-pack", "exec"],
+    ),
+    ("tag", "mFu", &["message", "file", "local-user", "cleanup"]),
+    (
+        "merge",
+        "mFsX",
+        &["message", "file", "strategy", "strategy-option", "cleanup"],
+    ),
+    (
+        "pull",
+        "sX",
+        &["strategy", "strategy-option", "upload-pack"],
+    ),
+    (
+        "rebase",
+        "sXx",
+        &["strategy", "strategy-option", "exec", "onto"],
+    ),
+    (
+        "cherry-pick",
+        "mX",
+        &["mainline", "strategy", "strategy-option"],
+    ),
+    ("revert", "mX", &["mainline", "strategy", "strategy-option"]),
+    ("stash", "m", &["message"]),
+    ("checkout", "bB", &[]),
+    ("switch", "cC", &["create", "force-create"]),
+    (
+        "clone",
+        "obcuj",
+        &[
+            "origin",
+            "branch",
+            "config",
+            "upload-pack",
+            "jobs",
+            "depth",
+            "reference",
+        ],
+    ),
+    (
+        "log",
+        "n",
+        &["max-count", "author", "grep", "since", "until"],
+    ),
+];
+
+/// The short and long options of `program args…` that take a value, as far
+/// as hookc knows them (nothing for other programs).
+pub fn value_options(program: &str, args: &[String]) -> (&'static str, &'static [&'static str]) {
+    if program != "git" {
+        return ("", &[]);
+    }
+    let sub = args.iter().find(|a| !a.starts_with('-'));
+    GIT_VALUE_OPTIONS
+        .iter()
+        .find(|(name, _, _)| sub.is_some_and(|s| s == name))
+        .map_or(("", &[]), |(_, short, long)| (*short, *long))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

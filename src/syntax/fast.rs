@@ -503,7 +503,7 @@ fn is_disallowed(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use std::fmt::Write as _;
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
     use kdl::{KdlDocument, KdlIdentifier};
 
@@ -650,10 +650,24 @@ last-node "é … \u{1F600} \n\t\"\\" - --x a.b
     }
 
     /// The test documents of the KDL specification that ship with the kdl
-    /// crate: every one the fast reader takes, it reads as the crate does.
+    /// crate, copied into tests/fixtures so that no test reads the cargo
+    /// cache: every one the fast reader takes, it reads as the crate does.
     #[test]
     fn agrees_with_the_kdl_test_suite() {
-        let inputs = kdl_crate_dir().join("tests/test_cases/input");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+        let locked = lock
+            .split("[[package]]")
+            .find(|package| package.contains("\nname = \"kdl\"\n"))
+            .and_then(|package| package.lines().find_map(|l| l.strip_prefix("version = ")))
+            .expect("Cargo.lock pins the kdl crate");
+        assert_eq!(
+            locked.trim_matches('"'),
+            KDL_SUITE_VERSION,
+            "Cargo.lock pins another kdl than the test suite in tests/fixtures/kdl-test-suite \
+             was copied from: copy that version's tests/test_cases/input there (SOURCE.md says how)"
+        );
+        let inputs = root.join("tests/fixtures/kdl-test-suite/input");
         let texts: Vec<String> = std::fs::read_dir(&inputs)
             .unwrap_or_else(|e| panic!("{}: {e}", inputs.display()))
             .map(|entry| std::fs::read(entry.unwrap().path()).unwrap())
@@ -662,6 +676,9 @@ last-node "é … \u{1F600} \n\t\"\\" - --x a.b
         let (taken, total) = check_all(texts);
         assert!(total > 300 && taken > 100, "took {taken} of {total}");
     }
+
+    /// The kdl crate version tests/fixtures/kdl-test-suite was copied from.
+    const KDL_SUITE_VERSION: &str = "6.7.1";
 
     /// Random documents near the subset, and the same documents with a few
     /// characters changed.
@@ -855,24 +872,5 @@ last-node "é … \u{1F600} \n\t\"\\" - --x a.b
             }
             out
         }
-    }
-
-    /// Where cargo unpacked the kdl crate, test suite included.
-    fn kdl_crate_dir() -> PathBuf {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let output = std::process::Command::new(cargo)
-            .args(["metadata", "--format-version", "1", "--offline"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("cargo metadata runs");
-        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-        let manifest = metadata["packages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["name"] == "kdl")
-            .and_then(|p| p["manifest_path"].as_str())
-            .expect("the kdl crate is a dependency");
-        Path::new(manifest).parent().unwrap().to_owned()
     }
 }

@@ -23,6 +23,7 @@ mod init;
 mod lint;
 mod out_dir;
 mod output;
+mod packaging;
 mod precommit;
 mod readme;
 mod shim;

@@ -1,0 +1,106 @@
+//! The package manifests agree with the crate: one version everywhere, and
+//! one npm package for each platform that the launcher knows and the release
+//! workflow builds. Building the wheel and the npm packages and installing
+//! them is tests/packaging/run (run by .ci/run).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::support::repo;
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(repo().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn json(path: &str) -> serde_json::Value {
+    serde_json::from_str(&read(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn toml(path: &str) -> toml_edit::DocumentMut {
+    read(path).parse().unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn crate_version() -> String {
+    toml("Cargo.toml")["package"]["version"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The directories of npm/ that hold a platform package (all but the launcher).
+fn platforms() -> BTreeSet<String> {
+    let platforms: BTreeSet<String> = std::fs::read_dir(repo().join("npm"))
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.path().join("package.json").is_file())
+        .map(|entry| entry.file_name().into_string().unwrap())
+        .filter(|name| name != "hookc")
+        .collect();
+    assert!(platforms.len() >= 5, "{platforms:?}");
+    platforms
+}
+
+#[test]
+fn every_package_carries_the_crates_version() {
+    let version = crate_version();
+    let launcher = json("npm/hookc/package.json");
+    assert_eq!(launcher["name"], "hookc");
+    assert_eq!(
+        launcher["version"],
+        version.as_str(),
+        "npm/hookc/package.json"
+    );
+    let wanted: BTreeMap<String, serde_json::Value> = platforms()
+        .iter()
+        .map(|p| (format!("@hookc/cli-{p}"), version.clone().into()))
+        .collect();
+    let optional: BTreeMap<String, serde_json::Value> =
+        serde_json::from_value(launcher["optionalDependencies"].clone()).unwrap();
+    assert_eq!(
+        optional, wanted,
+        "the launcher depends on exactly one package per platform, at its own version"
+    );
+    for platform in platforms() {
+        let path = format!("npm/{platform}/package.json");
+        let package = json(&path);
+        assert_eq!(package["name"], format!("@hookc/cli-{platform}"), "{path}");
+        assert_eq!(package["version"], version.as_str(), "{path}");
+    }
+    // The wheel takes its version from Cargo.toml.
+    let pyproject = toml("pyproject.toml");
+    let project = &pyproject["project"];
+    assert!(project.get("version").is_none(), "pyproject.toml");
+    let dynamic = project["dynamic"].as_array().unwrap();
+    assert!(dynamic.iter().any(|v| v.as_str() == Some("version")));
+    assert_eq!(
+        pyproject["tool"]["maturin"]["bindings"].as_str(),
+        Some("bin")
+    );
+}
+
+#[test]
+fn each_platform_package_fits_its_platform_and_is_built_on_release() {
+    let launcher = read("npm/hookc/bin/hookc");
+    let supported: BTreeSet<String> = launcher
+        .lines()
+        .find_map(|line| line.strip_prefix("const SUPPORTED = ["))
+        .expect("the launcher lists the platforms it supports")
+        .trim_end_matches("];")
+        .split(", ")
+        .map(|p| p.trim_matches('"').to_owned())
+        .collect();
+    assert_eq!(supported, platforms(), "SUPPORTED in npm/hookc/bin/hookc");
+    let workflow = read(".github/workflows/release.yml");
+    for platform in platforms() {
+        let package = json(&format!("npm/{platform}/package.json"));
+        let (os, cpu) = platform.split_once('-').unwrap();
+        assert_eq!(package["os"], serde_json::json!([os]), "{platform}");
+        assert_eq!(package["cpu"], serde_json::json!([cpu]), "{platform}");
+        let exe = if os == "win32" { "hookc.exe" } else { "hookc" };
+        assert_eq!(package["files"], serde_json::json!([format!("bin/{exe}")]));
+        assert_eq!(
+            workflow.matches(&format!(" npm: {platform} }}")).count(),
+            1,
+            "release.yml builds the binary of {platform} once"
+        );
+    }
+}

@@ -25,7 +25,9 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
                     targets.push((f, k, p.clone()));
                 }
             }
-        } else if p.is_file() {
+        } else if std::fs::symlink_metadata(p).is_ok() {
+            // Not a directory: a file, or something that only pretends to be
+            // one (a FIFO), which reading reports.
             match lint::classify(p) {
                 Some(k) => targets.push((p.clone(), k, lint::root_of(p))),
                 None => {
@@ -62,13 +64,21 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
     }
     let mut all = Diagnostics::default();
     for (path, kind, root) in &targets {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
+        let text = match crate::disk::read_text(path) {
+            Ok(Some(t)) => t,
+            Ok(None) => {
                 all.push(Diagnostic::new(
                     Code::Io,
-                    format!("cannot read {}: {e}", path.display()),
+                    format!("cannot read {}: no such file", path.display()),
                 ));
+                cannot = true;
+                continue;
+            }
+            Err(e) => {
+                all.push(
+                    Diagnostic::new(Code::Io, format!("cannot read {}: {e}", path.display()))
+                        .help(e.help()),
+                );
                 cannot = true;
                 continue;
             }

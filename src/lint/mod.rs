@@ -98,7 +98,7 @@ pub fn discover(root: &Path) -> Vec<PathBuf> {
             let mut names: Vec<PathBuf> = entries
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| p.is_file())
+                .filter(|p| !p.is_dir())
                 .filter(|p| pred(&p.file_name().unwrap_or_default().to_string_lossy()))
                 .collect();
             names.sort();

@@ -186,7 +186,7 @@ pub fn check_command(
     }
     #[cfg(not(unix))]
     let _ = meta;
-    if blocking && let Ok(body) = std::fs::read_to_string(&path) {
+    if blocking && let Ok(Some(body)) = crate::disk::read_text(&path) {
         for (code, finding) in protocol_findings(&body, id, true) {
             report.diags.push(diag(
                 code,

@@ -613,3 +613,24 @@ fn a_key_appended_after_hookcs_kimi_tables_is_pointed_out() {
     }
     assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
 }
+
+/// Item 7, lint: a FIFO where a harness config belongs is reported, not
+/// waited on.
+#[test]
+fn lint_never_hangs_on_a_fifo() {
+    let s = Sandbox::new(POLICY);
+    std::fs::create_dir_all(s.path("project/.claude")).unwrap();
+    let fifo = s.path("project/.claude/settings.json");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for args in [&["lint", ".claude/settings.json"][..], &["lint"]] {
+        let r = within(Duration::from_secs(20), &s, args);
+        assert_ne!(r.status, 0, "{args:?}");
+        assert!(r.stderr.contains("FIFO"), "{args:?}: {}", r.stderr);
+    }
+}

@@ -10,6 +10,7 @@ pub type Text = Spanned<String>;
 
 #[derive(Debug, Default)]
 pub struct Policy {
+    pub hookc_version: Option<Text>,
     pub targets: Option<Spanned<Vec<Text>>>,
     pub timeout: Option<Spanned<i128>>,
     pub on_error: Option<Text>,

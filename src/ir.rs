@@ -23,6 +23,17 @@ pub struct Policy {
     pub format: u32,
     /// The policy file this was compiled from, relative to the project root.
     pub source: String,
+    /// The hookc versions the policy asks for (`hookc-version`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hookc_version: Option<String>,
+    /// The release line (`0.1`) of the hookc that compiled it: a hookc of an
+    /// older line refuses to answer for it rather than misread it.
+    #[serde(default)]
+    pub built_by: String,
+    /// How this project installs hookc (`npm install`, `cargo install …`),
+    /// for the messages of a guard that cannot run.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub install: String,
     /// Seconds a harness gives a guard before it gives up.
     pub timeout: u32,
     /// What the call gets when a guard cannot decide (bad payload, missing policy).

@@ -34,6 +34,7 @@ pub mod runtime;
 pub mod shell;
 pub mod source;
 pub mod syntax;
+pub mod version;
 pub mod write;
 
 mod commands;

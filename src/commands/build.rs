@@ -55,6 +55,11 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     // Generated files name the policy by its path from the project, whatever
     // spelling found it: the same policy gives the same bytes.
     policy.source = project_name(&args.policy, &args.out);
+    let requirement = policy
+        .hookc_version
+        .as_deref()
+        .and_then(|r| crate::version::Requirement::parse(r).ok());
+    policy.install = crate::version::install_command(&args.out, requirement.as_ref());
     let artifacts = compile::emit(&file, &policy, &mut diags);
     let options = plan::Options {
         user: args.user,

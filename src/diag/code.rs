@@ -254,6 +254,26 @@ hookc writes a whole file of its own (Copilot's `.github/hooks/hookc.json`, Open
 `.opencode/plugin/hookc.js`), unless it looks like hookc's (it has hookc's `@generated` line or
 runs something under `.hookc/`). Move or rename your file, or build with `--force`.";
 
+    InvalidVersion = "invalid-version", Error, "`hookc-version` is not a version requirement",
+"`hookc-version` says which hookc a policy needs, written as cargo writes a requirement:
+
+```kdl
+hookc-version \"0.2\"        // 0.2.0 or later within 0.2
+hookc-version \">=0.2.3\"    // that or any later release
+hookc-version \"~1.4\"       // 1.4.x
+hookc-version \"=0.2.3\"     // exactly that
+```";
+
+    VersionMismatch = "version-mismatch", Error, "the policy needs another hookc version",
+"The policy's `hookc-version` does not include the hookc that is running. Install one it
+includes, the way the repository pins it (`npm install`, `uv sync`), or with
+`cargo install hookc --locked --version '…'`; or change `hookc-version` if the policy really
+works with this one.
+
+The generated hooks hold the same requirement: a teammate whose hookc is older than the one
+that built the project gets a refusal that names the version and the command to install it,
+not a silent pass.";
+
     ManifestInvalid = "manifest-invalid", Error, "`.hookc/manifest.json` claims a file hookc cannot own",
 "`.hookc/manifest.json` records what the last build wrote, so that the next one can update and
 retract exactly that. The manifest is committed with the project, so it is input like any other:

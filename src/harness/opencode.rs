@@ -315,6 +315,9 @@ mod tests {
         let policy = Policy {
             format: crate::ir::FORMAT,
             source: "policy.kdl".into(),
+            hookc_version: None,
+            built_by: "0.1".into(),
+            install: String::new(),
             timeout: 7,
             on_error: Decision::Deny,
             targets: vec![HarnessId::Opencode],

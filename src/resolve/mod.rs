@@ -49,6 +49,35 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
             DEFAULT_TIMEOUT
         }
     };
+    let hookc_version = ast.hookc_version.as_ref().and_then(|t| {
+        match crate::version::Requirement::parse(&t.value) {
+            Err(why) => {
+                cx.error(
+                    Code::InvalidVersion,
+                    why,
+                    t.span,
+                    "not a version requirement",
+                    "write the hookc versions the policy needs as cargo does: `\"0.2\"` (0.2.x), `\">=0.2.3\"`, `\"~1.4\"` or `\"=0.2.3\"`",
+                );
+                None
+            }
+            Ok(req) => {
+                let this = crate::version::Version::current();
+                if !req.matches(this) {
+                    cx.error(
+                        Code::VersionMismatch,
+                        format!("this policy needs hookc {req}; this is hookc {this}"),
+                        t.span,
+                        "the versions the policy asks for",
+                        format!(
+                            "install a hookc that matches (`cargo install hookc --locked --version '{req}'`, or the way this repository pins it: `npm install`, `uv sync`), or change `hookc-version`"
+                        ),
+                    );
+                }
+                Some(req.to_string())
+            }
+        }
+    });
     let on_error = match ast.on_error.as_ref().map(|t| (t, t.value.as_str())) {
         None | Some((_, "deny")) => Decision::Deny,
         Some((_, "ask")) => Decision::Ask,
@@ -99,6 +128,9 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
     let policy = Policy {
         format: FORMAT,
         source: file.name.to_string(),
+        hookc_version,
+        built_by: crate::version::Version::current().line(),
+        install: String::new(),
         timeout,
         on_error,
         targets,

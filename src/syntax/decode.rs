@@ -14,7 +14,14 @@ use crate::ast::{
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
 use crate::source::{SourceFile, Span, Spanned};
 
-const TOP_LEVEL: &[&str] = &["targets", "timeout", "on-error", "harness", "guard"];
+const TOP_LEVEL: &[&str] = &[
+    "hookc-version",
+    "targets",
+    "timeout",
+    "on-error",
+    "harness",
+    "guard",
+];
 const GUARD_CHILDREN: &[&str] = &[
     "event",
     "tool",
@@ -51,6 +58,17 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
                 }
                 cx.once(&policy.targets.as_ref().map(|t| t.span), node);
                 policy.targets = Some(Spanned::new(names, span(node)));
+            }
+            "hookc-version" => {
+                let mut r = cx.reader(node);
+                let value = r.string(
+                    &mut cx,
+                    "a version requirement, e.g. `hookc-version \"0.2\"`",
+                );
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                cx.once(&policy.hookc_version.as_ref().map(|t| t.span), node);
+                policy.hookc_version = value.or(policy.hookc_version.take());
             }
             "timeout" => {
                 let mut r = cx.reader(node);

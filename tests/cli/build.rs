@@ -346,9 +346,24 @@ fn a_hand_edited_shim_is_not_deleted_on_retraction() {
 fn a_second_build_while_one_is_writing_fails_clearly() {
     let p = Project::new();
     p.write("policy.kdl", &policy(FORCE_PUSH));
-    // A build locks the project directory itself.
-    let held = std::fs::File::open(p.dir.path()).unwrap();
-    held.lock().unwrap();
+    // A build locks the project directory itself. The lock is held by a
+    // process of its own: a descriptor of this test process would be shared,
+    // between fork and exec, with the children other tests start, and could
+    // outlive the `drop` below.
+    let mut held = std::process::Command::new("flock")
+        .arg("-o")
+        .arg(p.dir.path())
+        .args(["-c", "echo locked; exec sleep 60"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(held.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line, "locked\n");
     let run = p.hookc(&["build"]);
     assert_eq!(run.status, 2);
     assert!(
@@ -358,7 +373,8 @@ fn a_second_build_while_one_is_writing_fails_clearly() {
         run.stderr
     );
     assert!(!p.exists(".claude/settings.json"));
-    drop(held);
+    held.kill().unwrap();
+    held.wait().unwrap();
     p.build();
     assert!(
         !p.exists(".hookc/build.lock"),

@@ -25,6 +25,27 @@ use crate::ir::{Event, FORMAT, HarnessId, Policy};
 /// more time and memory than a guard may take, and no real call needs it.
 pub const MAX_PAYLOAD: u64 = 8 * 1024 * 1024;
 
+/// The variable through which a shim hands `hookc guard` its per-call nonce.
+pub const NONCE_VAR: &str = "HOOKC_NONCE";
+
+/// The line that ends every answer to a shim, after the answer itself: it
+/// repeats the shim's nonce, which is how the shim tells `hookc guard` from
+/// any other program that happens to be found under its name (see
+/// `templates/shim.sh.hbs`). The shim takes it off again.
+pub const PROOF: &str = "hookc guard answered ";
+
+/// End an answer with the proof for `nonce`.
+pub fn prove(nonce: &std::ffi::OsStr, stdout: &mut dyn Write) {
+    use std::os::unix::ffi::OsStrExt;
+    let mut line = Vec::with_capacity(PROOF.len() + nonce.len() + 2);
+    line.push(b'\n');
+    line.extend_from_slice(PROOF.as_bytes());
+    line.extend_from_slice(nonce.as_bytes());
+    line.push(b'\n');
+    let _ = stdout.write_all(&line);
+    let _ = stdout.flush();
+}
+
 pub struct GuardRequest<'a> {
     pub harness: HarnessId,
     pub event: Event,

@@ -18,6 +18,7 @@ mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;
 mod hostile;
+mod hostile_run;
 mod init;
 mod lint;
 mod out_dir;

@@ -180,3 +180,86 @@ fn the_harness_path_fallback_takes_only_absolute_directories_and_the_real_entry(
         run.stderr
     );
 }
+
+/// Swap two whole lines of a file (keeping each position's trailing comma).
+fn swap_lines(text: &str, a: &str, b: &str) -> String {
+    let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+    let find = |start: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start}"))
+    };
+    let (i, j) = (find(a), find(b));
+    let body = |l: &str| l.strip_suffix(',').unwrap_or(l).to_owned();
+    let comma = |l: &str| if l.ends_with(',') { "," } else { "" };
+    let (bi, bj) = (body(&lines[i]), body(&lines[j]));
+    let (ci, cj) = (comma(&lines[i]), comma(&lines[j]));
+    lines[i] = format!("{bj}{ci}");
+    lines[j] = format!("{bi}{cj}");
+    lines.join("\n")
+}
+
+/// Item 11: `.hookc/policy.json` obeys only `hookc build`. Two guard lines
+/// swapped (which sends the force-push check to a guard of other tools, so
+/// the old hookc allowed it), a changed head, or the file reformatted: each
+/// call that would read a changed line is refused, and the reason tells the
+/// model to have the user rebuild. (A call is decided on the head, its
+/// event's index and the guards that index gives it, each checked against
+/// its digest; a line no call reads changes no decision.)
+#[test]
+fn a_policy_json_not_written_by_hookc_build_is_refused() {
+    let p = built();
+    let policy = p.read(".hookc/policy.json");
+    let hookc = [("HOOKC_BIN", HOOKC)];
+    let force_push = || claude(&p, &hookc, "git push --force");
+    let read = |file: &str| {
+        let dir = p.dir.path().display().to_string();
+        sh_c(
+            &claude_command(&p),
+            p.dir.path(),
+            BARE_PATH,
+            &[("HOOKC_BIN", HOOKC), ("CLAUDE_PROJECT_DIR", &dir)],
+            &crate::support::claude_tool("Read", serde_json::json!({ "file_path": file })),
+        )
+    };
+    assert_eq!(force_push().status, 2);
+    assert_eq!(read(".env").status, 2);
+    assert_eq!(read("ok.txt").status, 0);
+
+    let refused = |run: &Run| {
+        assert_refused(run, "was changed after `hookc build` wrote it");
+        assert!(
+            run.stderr.contains("ask the user to run `hookc build`"),
+            "{}",
+            run.stderr
+        );
+    };
+    p.write(
+        ".hookc/policy.json",
+        &swap_lines(
+            &policy,
+            r#"{"name":"no-force-push""#,
+            r#"{"name":"protect-env-files""#,
+        ),
+    );
+    refused(&force_push());
+    refused(&read(".env"));
+
+    let whole = serde_json::from_str::<serde_json::Value>(&policy).unwrap();
+    let edits = [
+        policy.replacen("\"timeout\":", "\"timeout\":1,\"x\":", 1),
+        policy.replacen("\"targets\":[", "\"targets\":[\"kimi\",", 1),
+        serde_json::to_string_pretty(&whole).unwrap(),
+    ];
+    for edited in &edits {
+        p.write(".hookc/policy.json", edited);
+        refused(&force_push());
+        refused(&read("ok.txt"));
+    }
+    // Rebuilt, it is obeyed again (the build sees the hand edit too).
+    assert_eq!(p.hookc(&["build", "--force"]).status, 0);
+    assert_eq!(p.read(".hookc/policy.json"), policy);
+    assert_eq!(force_push().status, 2);
+    assert_eq!(read("ok.txt").status, 0);
+}

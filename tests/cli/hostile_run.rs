@@ -263,3 +263,198 @@ fn a_policy_json_not_written_by_hookc_build_is_refused() {
     assert_eq!(force_push().status, 2);
     assert_eq!(read("ok.txt").status, 0);
 }
+
+/// Kimi Code's PreToolUse payload for a shell command.
+fn kimi_bash(command: &str) -> String {
+    serde_json::json!({
+        "hook_event_name": "PreToolUse",
+        "session_id": "session_f6ea7043",
+        "cwd": "/repo",
+        "client_type": "kimi_code_cli",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_call_id": "call_4ea12d06",
+    })
+    .to_string()
+}
+
+/// The command `hookc build --user` installs for Kimi Code's PreToolUse,
+/// from the project's review copy (the same bytes).
+fn kimi_command(p: &Project) -> String {
+    let doc: toml_edit::DocumentMut = p.read(".hookc/kimi/config.toml").parse().unwrap();
+    doc["hooks"].as_array_of_tables().unwrap().get(0).unwrap()["command"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Run it as Kimi Code does: `/bin/sh -c` in the session's directory, with
+/// HOME at `home`.
+fn kimi(command: &str, session: &Path, home: &Path, stdin: &str) -> Run {
+    let home = home.display().to_string();
+    sh_c(
+        command,
+        session,
+        &crate::support::path_with_hookc(),
+        &[("HOME", &home), ("PWD", &session.display().to_string())],
+        stdin,
+    )
+}
+
+/// A shim that leaves a mark if it ever runs: code the user did not build.
+fn planted_shim(dir: &Path, harness: &str, canary: &Path) {
+    let shim = dir.join(format!(".hookc/{harness}/pre-tool.sh"));
+    std::fs::create_dir_all(shim.parent().unwrap()).unwrap();
+    std::fs::write(
+        &shim,
+        format!("#!/bin/sh\ntouch '{}'\nexit 0\n", canary.display()),
+    )
+    .unwrap();
+    make_executable(&shim);
+}
+
+/// A project built for Kimi Code, and the command `hookc build --user`
+/// installs (the same bytes in every project).
+fn kimi_project() -> (Project, String) {
+    let p = bundled_for("\"kimi\"");
+    p.build();
+    let command = kimi_command(&p);
+    (p, command)
+}
+
+/// The Kimi hook on a force push from `session`, refused (exit 2) with a
+/// reason the model can act on; HOME is the project's parent directory.
+fn kimi_refuses(p: &Project, command: &str, session: &Path) -> Run {
+    let home = p.dir.path().parent().unwrap();
+    let run = kimi(command, session, home, &kimi_bash("git push --force"));
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("Fix: ") || run.stderr.starts_with("Do not force-push"),
+        "{}",
+        run.stderr
+    );
+    run
+}
+
+// Item 12: the user-level Kimi Code hook refuses a project whose build is
+// broken or gone instead of letting every call through, is not stopped by a
+// `sub/.git` or `sub/.hookc` under the session's directory, and never runs a
+// shim from a shared directory such as `/tmp`.
+
+#[test]
+fn kimi_refuses_when_the_events_shim_is_deleted() {
+    let (p, command) = kimi_project();
+    kimi_refuses(&p, &command, p.dir.path());
+    std::fs::remove_file(p.path(".hookc/kimi/pre-tool.sh")).unwrap();
+    let run = kimi_refuses(&p, &command, p.dir.path());
+    assert!(
+        run.stderr.contains("has no .hookc/kimi/pre-tool.sh"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("run hookc build in"), "{}", run.stderr);
+}
+
+#[test]
+fn kimi_refuses_when_hookc_is_moved_away() {
+    let (p, command) = kimi_project();
+    std::fs::rename(p.path(".hookc"), p.path("hookc-moved")).unwrap();
+    let run = kimi_refuses(&p, &command, p.dir.path());
+    assert!(run.stderr.contains("was never built"), "{}", run.stderr);
+}
+
+#[test]
+fn kimi_is_not_stopped_by_a_git_directory_under_the_session() {
+    let (p, command) = kimi_project();
+    std::fs::create_dir_all(p.path("sub/.git")).unwrap();
+    let run = kimi_refuses(&p, &command, &p.path("sub"));
+    assert!(
+        run.stderr.starts_with("Do not force-push"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn kimi_refuses_an_empty_hookc_under_the_session() {
+    let (p, command) = kimi_project();
+    std::fs::create_dir_all(p.path("sub/.hookc")).unwrap();
+    let run = kimi_refuses(&p, &command, &p.path("sub"));
+    assert!(run.stderr.contains("cannot be read"), "{}", run.stderr);
+}
+
+#[test]
+fn kimi_never_runs_a_shim_planted_in_a_shared_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_p, command) = kimi_project();
+    let shared = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let canary = shared.path().join("canary");
+    planted_shim(shared.path(), "kimi", &canary);
+    let session = shared.path().join("work/here");
+    std::fs::create_dir_all(&session).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let run = kimi(
+        &command,
+        &session,
+        home.path(),
+        &kimi_bash("git push --force"),
+    );
+    assert!(!canary.exists(), "the planted shim ran: {}", run.stderr);
+    assert_eq!(
+        run.status, 0,
+        "no project: nothing to guard: {}",
+        run.stderr
+    );
+}
+
+/// Item 13: a repository's `core.worktree` cannot point Codex's hook at a
+/// shim planted elsewhere.
+#[test]
+fn core_worktree_cannot_redirect_the_codex_hook() {
+    let p = built();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(p.dir.path())
+            .env("HOME", p.dir.path())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !git(&["init", "-q"]) {
+        return; // No git here: nothing can be redirected.
+    }
+    let elsewhere = tempfile::tempdir().unwrap();
+    let canary = elsewhere.path().join("canary");
+    planted_shim(elsewhere.path(), "codex", &canary);
+    assert!(git(&[
+        "config",
+        "core.worktree",
+        &elsewhere.path().display().to_string()
+    ]));
+    let codex = json_file(&p, ".codex/hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let payload = serde_json::json!({
+        "session_id": "s", "turn_id": "t", "cwd": p.dir.path(),
+        "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "git push --force"}, "tool_use_id": "c"
+    })
+    .to_string();
+    let home = p.dir.path().display().to_string();
+    let run = sh_c(
+        &codex,
+        p.dir.path(),
+        &crate::support::path_with_hookc(),
+        &[("HOME", &home)],
+        &payload,
+    );
+    assert!(!canary.exists(), "the planted shim ran");
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.starts_with("Do not force-push"),
+        "{}",
+        run.stderr
+    );
+}

@@ -413,9 +413,9 @@ fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
 /// Codex's project layer is by default) has it too, that one. It asks git
 /// nothing: `git rev-parse` follows `core.worktree` and `GIT_DIR`, which
 /// would let a repository's config point it at a planted shim anywhere.
-/// Only directories above the working directory count, and the walk stops
-/// where [`common::locate_shim`]'s does (at `/`, a sticky directory such as
-/// `/tmp`, a directory the user does not own, and after `$HOME`). It reads
+/// Only directories above the working directory count, only a shim the user
+/// owns is taken, and the walk stops where [`common::locate_shim`]'s does
+/// (at `/`, a sticky directory such as `/tmp`, and after `$HOME`). It reads
 /// the shim into its `sh` (as [`common::source_shim`] does, after its own
 /// check that the file is there). If it finds none it refuses the call
 /// (exit 2 with a reason), because a missing script would otherwise exit
@@ -425,8 +425,8 @@ fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
 fn launcher(script: &str) -> String {
     format!(
         "sh -c 'f={script}; s=; d=$PWD; case $d in /*) ;; *) d=; esac; \
-while [ -n \"$d\" ] && [ -O \"$d\" ]; do [ -k \"$d\" ] && break; \
-[ -f \"$d$f\" ] && {{ [ -z \"$s\" ] || [ -e \"$d/.git\" ]; }} && s=$d$f; \
+while [ -n \"$d\" ]; do [ -k \"$d\" ] && break; \
+[ -f \"$d$f\" ] && [ -O \"$d$f\" ] && {{ [ -z \"$s\" ] || [ -e \"$d/.git\" ]; }} && s=$d$f; \
 [ -e \"$d/.git\" ] && [ -n \"$s\" ] && break; \
 [ \"$d\" = \"$HOME\" ] && break; d=${{d%/*}}; done; \
 [ -n \"$s\" ] && {{ hookc_shim=$s; . \"$hookc_shim\"; }}; \

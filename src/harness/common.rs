@@ -193,10 +193,11 @@ pub fn source_shim(path: &str) -> String {
 /// What makes a directory a hookc project, for a hook that is not written
 /// into one (Kimi Code's user-level install, Antigravity's):
 /// - The walk starts at `$PWD` (which must be absolute) and goes up one
-///   directory at a time. It never looks into `/`, into a directory with the
-///   sticky bit (`/tmp`, `/var/tmp`: anyone can create entries there), or
-///   into one the user running the hook does not own; and it stops after
-///   `$HOME`. So a `.hookc` planted in a shared directory is never reached.
+///   directory at a time. It never looks into `/` or into a directory with
+///   the sticky bit (`/tmp`, `/var/tmp`: anyone can create entries there),
+///   and it stops after `$HOME`. So a `.hookc` planted in a shared directory
+///   is never reached. A `.hookc` the user running the hook does not own is
+///   refused (`incomplete`), never run.
 ///   A `.git` does not stop it: a repository inside a project (a planted
 ///   `sub/.git`, a vendored checkout) is guarded by the project around it.
 /// - The first directory holding `.hookc` is the project. If its
@@ -223,8 +224,9 @@ pub fn locate_shim(
 ) -> String {
     format!(
         "d=$PWD; case $d in /*) ;; *) d=; esac; \
-         while [ -n \"$d\" ] && [ -O \"$d\" ] && ! [ -k \"$d\" ]; do \
+         while [ -n \"$d\" ] && ! [ -k \"$d\" ]; do \
          if [ -e \"$d/.hookc\" ] || [ -L \"$d/.hookc\" ]; then \
+         w=\"$d/.hookc belongs to another user\"; [ -O \"$d/.hookc\" ] || {{ {incomplete}; }}; \
          f=\"$d/.hookc/{harness}/{event}.sh\"; \
          if [ -f \"$f\" ]; then export HOOKC_PROJECT_DIR=\"$d\"; {found}; fi; \
          w=\"the hookc project in $d has no .hookc/{harness}/{event}.sh\"; \
@@ -366,6 +368,24 @@ mod tests {
         );
         assert_eq!(run_in(&mine, &command).1, "none\n");
         assert_eq!(run_in(&shared, &command).1, "none\n");
+
+        // A `.hookc` of another user's is refused, not run (checked where
+        // the test may hand a directory to another user, that is as root).
+        let theirs = root.path().join("theirs");
+        std::fs::create_dir_all(theirs.join(".hookc/kimi")).unwrap();
+        std::fs::write(theirs.join(".hookc/kimi/pre-tool.sh"), "echo planted\n").unwrap();
+        if std::os::unix::fs::chown(theirs.join(".hookc"), Some(65534), Some(65534)).is_ok() {
+            let command = locate_shim(
+                HarnessId::Kimi,
+                Event::PreTool,
+                "exec sh \"$f\"",
+                "echo none",
+                "echo \"refused: $w\"; exit 2",
+            );
+            let (status, out) = run_in(&theirs, &command);
+            assert_eq!(status, 2, "{out}");
+            assert!(out.contains("belongs to another user"), "{out}");
+        }
     }
 
     #[test]

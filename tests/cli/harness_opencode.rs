@@ -305,6 +305,17 @@ fn fake_hookcs_allow_deny_crash_hang_and_misspeak() {
         "echo \"error: invalid value 'opencode' for '--harness <HARNESS>'\" >&2; exit 2",
     ));
     assert_could_not_run(&usage, "answered, but not as hookc guard does");
+    // Any other program as HOOKC_BIN.
+    for bin in ["/bin/true", "/bin/echo"] {
+        let other = driver.call(
+            &p,
+            Some(Path::new(bin)),
+            &bare_path(),
+            "bash",
+            json!({"command": "git push --force"}),
+        );
+        assert_could_not_run(&other, "answered, but not as hookc guard does");
+    }
     // The same from a hookc that proves itself but gives no JSON answer.
     let usage = call(&speaking_hookc(
         &p,

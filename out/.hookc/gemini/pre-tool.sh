@@ -74,7 +74,8 @@ fi
 nonce=$$.${nonce:-0}
 proof="
 hookc guard answered $nonce"
-answer=$(HOOKC_NONCE=$nonce "$hookc" guard --harness gemini --event pre-tool --policy "$here/../policy.json")
+# `exec`: the subshell becomes hookc, rather than starting it as a child.
+answer=$(HOOKC_NONCE=$nonce exec "$hookc" guard --harness gemini --event pre-tool --policy "$here/../policy.json")
 status=$?
 case $status in
 0 | 2)

@@ -30,18 +30,18 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)
 
 /// `.hookc/policy.json`: compact JSON, one line per part, so that
 /// `hookc guard` can read the head and the index of its event and then parse
-/// only the guards the call can reach (see `runtime::read_policy`), and a
+/// only the guards the call can reach (see `runtime::load_policy`), and a
 /// changed guard shows up as one changed line in `hookc check`:
 ///
 /// ```text
-/// {"format":1,"source":"policy.kdl",…,"targets":[…],
+/// {"format":2,"source":"policy.kdl",…,"targets":[…],"layout":{…,"build":"…"},"sum":"…",
 /// "index":[
-/// {"event":"pre-tool","programs":[["git",[0,1]]],…},
-/// {"event":"prompt",…}
+/// {"event":"pre-tool","programs":[["git",[0,1]]],…,"sum":"…"},
+/// {"event":"prompt",…,"sum":"…"}
 /// ],
 /// "guards":[
-/// {"name":"no-force-push",…},
-/// {"name":"no-hard-reset",…}
+/// {"name":"no-force-push",…,"sum":"…"},
+/// {"name":"no-hard-reset",…,"sum":"…"}
 /// ]}
 /// ```
 ///

@@ -194,10 +194,15 @@ pub struct Evaluator<'p> {
     first_bytes: Vec<[FirstBytes; 2]>,
 }
 
+/// A check of one guard's text at its position before it is parsed; the
+/// error is the whole message for the user.
+pub type Check<'p> = dyn Fn(usize, &[u8]) -> Result<(), String> + 'p;
+
 enum Guards<'p> {
     Parsed(&'p [Guard]),
-    /// The JSON text of each guard, parsed when a call reaches it.
-    Lazy(Vec<&'p [u8]>),
+    /// The JSON text of each guard, parsed when a call reaches it, after
+    /// the check (position, text) says it is the text the build wrote there.
+    Lazy(Vec<&'p [u8]>, &'p Check<'p>),
 }
 
 /// The guards of one event, keyed by what a call must contain to trigger
@@ -438,13 +443,14 @@ impl<'p> Evaluator<'p> {
 
     /// An evaluator over guards kept as JSON text (one per guard, in policy
     /// order) with their stored index: only the guards a call reaches are
-    /// parsed. `None` when the index does not fit the guards.
-    pub fn lazy(guards: Vec<&'p [u8]>, index: Option<Index>) -> Option<Self> {
+    /// parsed, each after `check` accepts it. `None` when the index does not
+    /// fit the guards.
+    pub fn lazy(guards: Vec<&'p [u8]>, index: Option<Index>, check: &'p Check<'p>) -> Option<Self> {
         if index.as_ref().is_some_and(|i| !i.is_sound(guards.len())) {
             return None;
         }
         Some(Self {
-            guards: Guards::Lazy(guards),
+            guards: Guards::Lazy(guards, check),
             compiled: Vec::new(),
             // `hookc guard` checks one call: collecting the first bytes of a
             // large policy's literals costs more than the searches it saves.
@@ -495,7 +501,8 @@ impl<'p> Evaluator<'p> {
             let parsed;
             let guard = match &self.guards {
                 Guards::Parsed(guards) => &guards[i],
-                Guards::Lazy(texts) => {
+                Guards::Lazy(texts, check) => {
+                    check(i, texts[i])?;
                     parsed = serde_json::from_slice::<Guard>(texts[i]).map_err(|e| {
                         format!(
                             "guard {} of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
@@ -994,7 +1001,7 @@ guard "generated-12" {
             prop_assert_eq!(&Evaluator::new(policy).evaluate(&call), &expected);
             let (texts, indexes) = lazy_parts(policy);
             let index = indexes.into_iter().find(|i| Some(i.event) == call.event);
-            let lazy = Evaluator::lazy(texts.iter().map(Vec::as_slice).collect(), index).unwrap();
+            let lazy = Evaluator::lazy(texts.iter().map(Vec::as_slice).collect(), index, &|_, _| Ok(())).unwrap();
             prop_assert_eq!(&lazy.evaluate_with(&call, &mut |_| Ok(None)).unwrap(), &expected);
         }
 
@@ -1026,11 +1033,11 @@ guard "generated-12" {
         let texts: Vec<&[u8]> = texts.iter().map(Vec::as_slice).collect();
         let mut unsorted = indexes[0].clone();
         unsorted.programs.reverse();
-        assert!(Evaluator::lazy(texts.clone(), Some(unsorted)).is_none());
+        assert!(Evaluator::lazy(texts.clone(), Some(unsorted), &|_, _| Ok(())).is_none());
         let mut too_far = indexes[0].clone();
         too_far.always.push(texts.len());
-        assert!(Evaluator::lazy(texts.clone(), Some(too_far)).is_none());
-        assert!(Evaluator::lazy(texts, Some(indexes[0].clone())).is_some());
+        assert!(Evaluator::lazy(texts.clone(), Some(too_far), &|_, _| Ok(())).is_none());
+        assert!(Evaluator::lazy(texts, Some(indexes[0].clone()), &|_, _| Ok(())).is_some());
     }
 
     #[test]

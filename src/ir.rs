@@ -16,7 +16,7 @@ use crate::source::Span;
 
 /// Bumped when `.hookc/policy.json` changes incompatibly; `hookc guard`
 /// refuses a policy with a newer format than it understands.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Policy {

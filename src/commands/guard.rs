@@ -10,10 +10,15 @@ pub fn guard(args: &GuardArgs) -> i32 {
         policy: &args.policy,
         debug: args.debug.as_deref(),
     };
-    runtime::run(
+    let mut stdout = std::io::stdout().lock();
+    let status = runtime::run(
         &request,
         &mut std::io::stdin().lock(),
-        &mut std::io::stdout().lock(),
+        &mut stdout,
         &mut std::io::stderr().lock(),
-    )
+    );
+    if let Some(nonce) = std::env::var_os(runtime::NONCE_VAR) {
+        runtime::prove(&nonce, &mut stdout);
+    }
+    status
 }

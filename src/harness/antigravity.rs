@@ -330,6 +330,7 @@ fn command(event: Event, on_error: &str) -> String {
             common::source_shim("$f")
         ),
         &format!("{not_found}; exit 0"),
+        &format!("{not_found}; exit 0"),
     )
 }
 

@@ -407,21 +407,29 @@ fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
 /// Codex runs it through `$SHELL -lc` in the session's working directory,
 /// which may be anywhere below the project, and sets no variable naming the
 /// project. So the command is a fixed POSIX script, single-quoted for
-/// whatever `$SHELL` is, that finds the shim itself: first at the top of the
-/// git work tree (where Codex's project layer is by default), else in the
-/// nearest directory above the working directory that has it, and reads it
-/// into its `sh` (as [`common::source_shim`] does, after its own check that
-/// the file is there). If it finds none it refuses the call (exit 2 with a
-/// reason), because a missing script would otherwise exit 127, which Codex
-/// lets through.
+/// whatever `$SHELL` is, that finds the shim itself, among the directories
+/// from `$PWD` up: the nearest one that has it, or, when the top of the
+/// repository (the first directory on the way up holding `.git`, where
+/// Codex's project layer is by default) has it too, that one. It asks git
+/// nothing: `git rev-parse` follows `core.worktree` and `GIT_DIR`, which
+/// would let a repository's config point it at a planted shim anywhere.
+/// Only directories above the working directory count, only a shim the user
+/// owns is taken, and the walk stops where [`common::locate_shim`]'s does
+/// (at `/`, a sticky directory such as `/tmp`, and after `$HOME`). It reads
+/// the shim into its `sh` (as [`common::source_shim`] does, after its own
+/// check that the file is there). If it finds none it refuses the call
+/// (exit 2 with a reason), because a missing script would otherwise exit
+/// 127, which Codex lets through.
 ///
 /// `script` starts with `/`, so it also serves as hookc's marker.
 fn launcher(script: &str) -> String {
     format!(
-        "sh -c 'f={script}; d=$(git rev-parse --show-toplevel 2>/dev/null); \
-[ -n \"$d\" ] && [ -f \"$d$f\" ] || d=$PWD; \
-until [ -f \"$d$f\" ] || [ \"$d\" = / ]; do d=$(dirname \"$d\"); done; \
-[ -f \"$d$f\" ] && {{ hookc_shim=$d$f; . \"$hookc_shim\"; }}; \
+        "sh -c 'f={script}; s=; d=$PWD; case $d in /*) ;; *) d=; esac; \
+while [ -n \"$d\" ]; do [ -k \"$d\" ] && break; \
+[ -f \"$d$f\" ] && [ -O \"$d$f\" ] && {{ [ -z \"$s\" ] || [ -e \"$d/.git\" ]; }} && s=$d$f; \
+[ -e \"$d/.git\" ] && [ -n \"$s\" ] && break; \
+[ \"$d\" = \"$HOME\" ] && break; d=${{d%/*}}; done; \
+[ -n \"$s\" ] && {{ hookc_shim=$s; . \"$hookc_shim\"; }}; \
 echo \"hookc could not check this call, so it was refused: no $f in $PWD or above it. \
 Fix: run hookc build in the project, or remove the hookc entries from .codex/hooks.json.\" >&2; exit 2'"
     )

@@ -204,18 +204,55 @@ pub fn source_shim(path: &str) -> String {
 /// A POSIX-sh command that finds the project around the working directory
 /// and runs its shim `.hookc/<harness>/<event>.sh` there.
 ///
-/// It walks up from `$PWD` to the first directory holding `.hookc` (the
-/// project) or `.git` (a repository without hookc). In a project whose
-/// `.hookc/<harness>/` has the shim, it exports `HOOKC_PROJECT_DIR`, sets
-/// `f` to the shim's path and runs `found`; otherwise it runs `not_found`
-/// (both fixed text from the caller). The command holds no path of the build
-/// machine and no policy text, so it is the same for every project and build.
-pub fn locate_shim(harness: HarnessId, event: Event, found: &str, not_found: &str) -> String {
+/// What makes a directory a hookc project, for a hook that is not written
+/// into one (Kimi Code's user-level install, Antigravity's):
+/// - The walk starts at `$PWD` (which must be absolute) and goes up one
+///   directory at a time. It never looks into `/` or into a directory with
+///   the sticky bit (`/tmp`, `/var/tmp`: anyone can create entries there),
+///   and it stops after `$HOME`. So a `.hookc` planted in a shared directory
+///   is never reached. A `.hookc` the user running the hook does not own is
+///   refused (`incomplete`), never run.
+///   A `.git` does not stop it: a repository inside a project (a planted
+///   `sub/.git`, a vendored checkout) is guarded by the project around it.
+/// - The first directory holding `.hookc` is the project. If its
+///   `.hookc/<harness>/<event>.sh` is a file, `HOOKC_PROJECT_DIR` is
+///   exported, `f` set to the shim's path and `found` runs. Otherwise, if
+///   `.hookc/<harness>/` exists, or the first line of `.hookc/policy.json`
+///   lists the harness in `targets`, or that file cannot be read, the build
+///   is incomplete: `incomplete` runs (a refusal). Only a project whose
+///   compiled policy does not target the harness has nothing to guard.
+/// - A directory with a `policy.kdl` that names the harness but no `.hookc`
+///   was never built (or its `.hookc` was moved away): `incomplete` runs.
+/// - No project: `not_found` runs.
+///
+/// `incomplete` may use `$w`, which says what is wrong, and `$d`, the
+/// directory. All three are fixed text from the caller: the command holds no
+/// path of the build machine and no policy text, so it is the same for every
+/// project and build.
+pub fn locate_shim(
+    harness: HarnessId,
+    event: Event,
+    found: &str,
+    not_found: &str,
+    incomplete: &str,
+) -> String {
     format!(
-        "d=$PWD; while :; do \
-         if [ -d \"$d/.hookc\" ]; then f=\"$d/.hookc/{harness}/{event}.sh\"; \
-         if [ -f \"$f\" ]; then export HOOKC_PROJECT_DIR=\"$d\"; {found}; fi; break; fi; \
-         if [ -e \"$d/.git\" ] || [ -z \"$d\" ]; then break; fi; d=${{d%/*}}; \
+        "d=$PWD; case $d in /*) ;; *) d=; esac; \
+         while [ -n \"$d\" ] && ! [ -k \"$d\" ]; do \
+         if [ -e \"$d/.hookc\" ] || [ -L \"$d/.hookc\" ]; then \
+         w=\"$d/.hookc belongs to another user\"; [ -O \"$d/.hookc\" ] || {{ {incomplete}; }}; \
+         f=\"$d/.hookc/{harness}/{event}.sh\"; \
+         if [ -f \"$f\" ]; then export HOOKC_PROJECT_DIR=\"$d\"; {found}; fi; \
+         w=\"the hookc project in $d has no .hookc/{harness}/{event}.sh\"; \
+         [ -d \"$d/.hookc/{harness}\" ] && {{ {incomplete}; }}; \
+         h=; IFS= read -r h <\"$d/.hookc/policy.json\" || {{ w=\"$d/.hookc/policy.json cannot be read\"; {incomplete}; }}; \
+         t=${{h#*\\\"targets\\\":\\[}}; t=${{t%%]*}}; \
+         case \",$t,\" in *,\\\"{harness}\\\",*) {incomplete} ;; esac; \
+         break; fi; \
+         if [ -f \"$d/policy.kdl\" ]; then while IFS= read -r l; do case $l in *{harness}*) \
+         w=\"$d/policy.kdl names {harness} but $d has no .hookc (it was never built, or .hookc was moved)\"; \
+         {incomplete} ;; esac; done <\"$d/policy.kdl\"; fi; \
+         [ \"$d\" = \"$HOME\" ] && break; d=${{d%/*}}; \
          done; {not_found}"
     )
 }
@@ -255,11 +292,16 @@ mod tests {
     }
 
     #[test]
-    fn locate_shim_runs_the_nearest_projects_shim_and_stops_at_a_repository() {
+    fn locate_shim_runs_the_nearest_projects_shim_and_refuses_an_incomplete_one() {
         let root = tempfile::tempdir().unwrap();
         let project = root.path().join("proj");
         let shim_dir = project.join(".hookc/kimi");
         std::fs::create_dir_all(&shim_dir).unwrap();
+        std::fs::write(
+            project.join(".hookc/policy.json"),
+            "{\"format\":1,\"targets\":[\"claude\",\"kimi\"],\n",
+        )
+        .unwrap();
         std::fs::write(
             shim_dir.join("pre-tool.sh"),
             "printf 'shim %s %s\\n' \"$HOOKC_PROJECT_DIR\" \"${0##*/}\"\n",
@@ -267,28 +309,97 @@ mod tests {
         .unwrap();
         let deep = project.join("src/a b/c");
         std::fs::create_dir_all(&deep).unwrap();
-        let command = locate_shim(
-            HarnessId::Kimi,
-            Event::PreTool,
-            "exec sh \"$f\"",
-            "echo none",
-        );
+        let locate = |event| {
+            locate_shim(
+                HarnessId::Kimi,
+                event,
+                "exec sh \"$f\"",
+                "echo none",
+                "echo \"incomplete: $w\"; exit 2",
+            )
+        };
+        let command = locate(Event::PreTool);
 
         let (status, out) = run_in(&deep, &command);
         assert_eq!(status, 0);
         assert_eq!(out, format!("shim {} pre-tool.sh\n", project.display()));
 
-        // A project without the event's shim does not fall through to a parent.
-        let stop = locate_shim(HarnessId::Kimi, Event::Stop, "exec sh \"$f\"", "echo none");
-        assert_eq!(run_in(&deep, &stop).1, "none\n");
+        // A project without the event's shim is a broken build, not a pass.
+        let (status, out) = run_in(&deep, &locate(Event::Stop));
+        assert_eq!(status, 2);
+        assert!(out.contains("has no .hookc/kimi/stop.sh"), "{out}");
 
-        // A repository without hookc stops the walk before the outer project.
+        // A repository inside the project is guarded by the project.
         let inner = project.join("vendor/other");
         std::fs::create_dir_all(inner.join(".git")).unwrap();
-        assert_eq!(run_in(&inner, &command).1, "none\n");
+        assert!(run_in(&inner, &command).1.starts_with("shim "));
+
+        // An empty `.hookc` inside the project is not a project that opts out.
+        let planted = project.join("sub");
+        std::fs::create_dir_all(planted.join(".hookc")).unwrap();
+        let (status, out) = run_in(&planted, &command);
+        assert_eq!(status, 2, "{out}");
+        assert!(out.contains("cannot be read"), "{out}");
+
+        // A project whose policy does not target the harness has nothing to guard.
+        let other = root.path().join("other");
+        std::fs::create_dir_all(other.join(".hookc")).unwrap();
+        std::fs::write(
+            other.join(".hookc/policy.json"),
+            "{\"format\":1,\"source\":\"kimi\\\"targets\\\":[\\\"kimi\",\"targets\":[\"claude\"],\"layout\":{\"kimi\":1},\n",
+        )
+        .unwrap();
+        assert_eq!(run_in(&other, &command), (0, "none\n".to_owned()));
+
+        // A policy naming the harness without a build.
+        let unbuilt = root.path().join("unbuilt");
+        std::fs::create_dir_all(&unbuilt).unwrap();
+        std::fs::write(unbuilt.join("policy.kdl"), "targets \"kimi\"\n").unwrap();
+        let (status, out) = run_in(&unbuilt, &command);
+        assert_eq!(status, 2, "{out}");
+        assert!(out.contains("was never built"), "{out}");
 
         // Outside any project.
         assert_eq!(run_in(root.path(), &command).1, "none\n");
+    }
+
+    #[test]
+    fn locate_shim_never_looks_into_a_sticky_directory() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let shared = root.path().join("shared");
+        std::fs::create_dir_all(shared.join(".hookc/kimi")).unwrap();
+        std::fs::write(shared.join(".hookc/kimi/pre-tool.sh"), "echo planted\n").unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let mine = shared.join("mine");
+        std::fs::create_dir_all(&mine).unwrap();
+        let command = locate_shim(
+            HarnessId::Kimi,
+            Event::PreTool,
+            "exec sh \"$f\"",
+            "echo none",
+            "exit 2",
+        );
+        assert_eq!(run_in(&mine, &command).1, "none\n");
+        assert_eq!(run_in(&shared, &command).1, "none\n");
+
+        // A `.hookc` of another user's is refused, not run (checked where
+        // the test may hand a directory to another user, that is as root).
+        let theirs = root.path().join("theirs");
+        std::fs::create_dir_all(theirs.join(".hookc/kimi")).unwrap();
+        std::fs::write(theirs.join(".hookc/kimi/pre-tool.sh"), "echo planted\n").unwrap();
+        if std::os::unix::fs::chown(theirs.join(".hookc"), Some(65534), Some(65534)).is_ok() {
+            let command = locate_shim(
+                HarnessId::Kimi,
+                Event::PreTool,
+                "exec sh \"$f\"",
+                "echo none",
+                "echo \"refused: $w\"; exit 2",
+            );
+            let (status, out) = run_in(&theirs, &command);
+            assert_eq!(status, 2, "{out}");
+            assert!(out.contains("belongs to another user"), "{out}");
+        }
     }
 
     #[test]

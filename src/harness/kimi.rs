@@ -21,9 +21,11 @@
 //! A user-level hook runs in every project, so the installed command is the
 //! same fixed dispatcher for every project and every policy: it walks up from
 //! the session's directory to the project's `.hookc/` and runs that
-//! project's shim with that project's compiled policy. Where there is no
-//! hookc project, or the project does not target Kimi Code, there is nothing
-//! to guard and it exits 0. Because the tables do not depend on the policy,
+//! project's shim with that project's compiled policy
+//! ([`common::locate_shim`] says exactly which directories count). Where
+//! there is no hookc project, or the project's compiled policy does not
+//! target Kimi Code, there is nothing to guard and it exits 0; a project
+//! whose build for Kimi Code is missing or incomplete is refused. Because the tables do not depend on the policy,
 //! `hookc build --user` in any project installs the same bytes, and each
 //! project's guards decide on its own calls: the matcher is empty (every
 //! tool goes to hookc, which routes by tool itself), and the timeout is
@@ -50,6 +52,10 @@ pub struct Kimi;
 
 /// hookc's tables are recognised by this path in their `command`.
 const MARKER: &str = "/.hookc/kimi/";
+/// The installed command's refusal when the project it found is not built
+/// for Kimi Code as its policy asks (see [`common::locate_shim`]): exit 2
+/// with the reason on stderr, the only refusal Kimi Code knows.
+const INCOMPLETE: &str = "echo \"hookc could not check this call, so it was refused: $w. Fix: run hookc build in $d (hookc build --user once per machine installs the Kimi Code hooks). Tell the user about this; do not try to get around the guard.\" >&2; exit 2";
 /// The project copy of what `--user` installs.
 const REVIEW_COPY: &str = ".hookc/kimi/config.toml";
 /// The comment hookc puts above its tables in the user's file. Fixed: the
@@ -189,10 +195,10 @@ impl Harness for Kimi {
         for &(event, native) in PROFILE.events {
             // The installed matcher routes every tool to hookc; this only
             // checks that the guards' tools exist here.
-            if common::route(policy, event, &PROFILE, cx, &matcher_names).is_none() {
-                continue;
-            }
-            any = true;
+            any |= common::route(policy, event, &PROFILE, cx, &matcher_names).is_some();
+            // A shim for every event, guarded or not: the installed command
+            // runs in every project, and takes a project that targets Kimi
+            // Code without one of these for a broken build, which it refuses.
             let on_error = policy.on_error_for(event);
             cx.shim(policy, &PROFILE, event, native, on_error);
         }
@@ -304,7 +310,7 @@ fn tables() -> Vec<Value> {
             json!({
                 "event": native,
                 "matcher": "",
-                "command": common::locate_shim(HarnessId::Kimi, event, &common::source_shim("$f"), "exit 0"),
+                "command": common::locate_shim(HarnessId::Kimi, event, &common::source_shim("$f"), "exit 0", INCOMPLETE),
                 "timeout": TIMEOUT,
             })
         })

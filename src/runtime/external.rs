@@ -36,6 +36,8 @@ pub fn run(
     let failed = |why: String| format!("the program `{program}` of guard `{}` {why}", guard.name);
     let mut child = Command::new(&path)
         .current_dir(root)
+        // The nonce is the shim's and hookc's business only.
+        .env_remove(super::NONCE_VAR)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

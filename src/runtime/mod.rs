@@ -19,11 +19,32 @@ use serde_json::Value;
 
 use crate::eval::Evaluator;
 use crate::harness::{self, Answer, Harness};
-use crate::ir::{Event, FORMAT, HarnessId, Policy};
+use crate::ir::{Event, FORMAT, HarnessId};
 
 /// Payloads larger than this are refused unread: checking them would cost
 /// more time and memory than a guard may take, and no real call needs it.
 pub const MAX_PAYLOAD: u64 = 8 * 1024 * 1024;
+
+/// The variable through which a shim hands `hookc guard` its per-call nonce.
+pub const NONCE_VAR: &str = "HOOKC_NONCE";
+
+/// The line that ends every answer to a shim, after the answer itself: it
+/// repeats the shim's nonce, which is how the shim tells `hookc guard` from
+/// any other program that happens to be found under its name (see
+/// `templates/shim.sh.hbs`). The shim takes it off again.
+pub const PROOF: &str = "hookc guard answered ";
+
+/// End an answer with the proof for `nonce`.
+pub fn prove(nonce: &std::ffi::OsStr, stdout: &mut dyn Write) {
+    use std::os::unix::ffi::OsStrExt;
+    let mut line = Vec::with_capacity(PROOF.len() + nonce.len() + 2);
+    line.push(b'\n');
+    line.extend_from_slice(PROOF.as_bytes());
+    line.extend_from_slice(nonce.as_bytes());
+    line.push(b'\n');
+    let _ = stdout.write_all(&line);
+    let _ = stdout.flush();
+}
 
 pub struct GuardRequest<'a> {
     pub harness: HarnessId,
@@ -39,6 +60,20 @@ pub fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> i32 {
+    run_with(request, stdin, stdout, stderr, load_policy)
+}
+
+/// How a call reads its compiled policy: [`load_policy`], or in tests the
+/// whole document, to check that the lazy reading answers alike.
+type Loader = for<'a> fn(&Path, &'a [u8], Event) -> Result<Compiled<'a>, String>;
+
+fn run_with(
+    request: &GuardRequest,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    load: Loader,
+) -> i32 {
     let started = Instant::now();
     let mut input = Vec::new();
     let read = stdin.take(MAX_PAYLOAD + 1).read_to_end(&mut input);
@@ -48,7 +83,7 @@ pub fn run(
             "the call is too large to check (over {} MiB of hook payload); split the work into smaller calls",
             MAX_PAYLOAD >> 20
         )),
-        Ok(_) => decide(request, &input),
+        Ok(_) => decide(request, &input, load),
     };
     let (answer, trace) = match outcome {
         Ok(pair) => pair,
@@ -82,7 +117,7 @@ struct Trace {
     guards: Vec<String>,
 }
 
-fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Trace), String> {
+fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer, Trace), String> {
     let harness = harness::get(request.harness)
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
     let text = std::fs::read(request.policy).map_err(|e| {
@@ -94,7 +129,7 @@ fn decide(request: &GuardRequest, input: &[u8]) -> Result<(Answer, Trace), Strin
     // `hookc guard` answers one call and exits: freeing what it read would
     // only cost time (thousands of allocations for a large policy).
     let text = std::mem::ManuallyDrop::new(text);
-    let policy = std::mem::ManuallyDrop::new(load_policy(request.policy, &text, request.event)?);
+    let policy = std::mem::ManuallyDrop::new(load(request.policy, &text, request.event)?);
     if !policy.targets.contains(&request.harness) {
         return Err(format!(
             "{} does not target `{}`; run `hookc build` after adding it to `targets`",
@@ -223,10 +258,11 @@ struct Compiled<'a> {
 ///
 /// In the layout `hookc build` writes (see `compile::policy_json`) only the
 /// head, the index of `event` and the guards the call can reach are parsed,
-/// so a call costs about the same with ten guards or ten thousand. Any other
-/// layout (an older hookc's, or the file reformatted by hand) is read whole.
-/// Either way a file that is not a valid policy is an error: the call is
-/// refused, never waved through.
+/// so a call costs about the same with ten guards or ten thousand. Each of
+/// those lines is checked against its digest first, and any other layout
+/// (an older hookc's, or the file reformatted by hand) is refused: only what
+/// `hookc build` wrote is obeyed. A file that is not a valid policy is an
+/// error too: the call is refused, never waved through.
 fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled<'a>, String> {
     let damaged = |e: &dyn std::fmt::Display| {
         format!(
@@ -249,51 +285,110 @@ fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled
         }
         Ok(())
     };
-    if let Some(laid) = LaidOut::split(text) {
-        #[derive(Deserialize)]
-        struct Head {
-            timeout: u32,
-            targets: Vec<HarnessId>,
-            layout: Layout,
-        }
-        /// What the lines hold (see `compile::policy_json`).
-        #[derive(Deserialize)]
-        struct Layout {
-            guards: usize,
-            indexed: Vec<Event>,
-        }
-        check_format(&laid.head)?;
-        let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
-        // Only some lines are parsed: a line gone missing must still show.
-        if head.layout.guards != laid.guards.len() || head.layout.indexed.len() != laid.index.len()
-        {
-            return Err(damaged(&"lines are missing"));
-        }
-        let prefix = format!("{{\"event\":\"{event}\"");
-        let index = match laid.index.iter().find(|l| l.starts_with(prefix.as_bytes())) {
-            Some(line) => Some(serde_json::from_slice(line).map_err(|e| damaged(&e))?),
-            None if head.layout.indexed.contains(&event) => {
-                return Err(damaged(&format!("the index of `{event}` is missing")));
-            }
-            None => None,
-        };
-        let evaluator = Evaluator::lazy(laid.guards, index)
-            .ok_or_else(|| damaged(&"its index names guards it does not have"))?;
-        return Ok(Compiled {
-            targets: head.targets,
-            timeout: head.timeout,
-            evaluator,
-        });
+    // Every edit not made by `hookc build` is refused: the model is told to
+    // ask the user, who can rebuild from policy.kdl.
+    let changed = |what: &dyn std::fmt::Display| {
+        format!(
+            "the compiled policy {} was changed after `hookc build` wrote it ({what}); \
+             ask the user to run `hookc build` in the project, which writes it again from policy.kdl",
+            path.display()
+        )
+    };
+    let Some(laid) = LaidOut::split(text) else {
+        check_format(text)?;
+        return Err(changed(&"it is not laid out as `hookc build` writes it"));
+    };
+    #[derive(Deserialize)]
+    struct Head {
+        timeout: u32,
+        targets: Vec<HarnessId>,
+        layout: Layout,
     }
-    check_format(text)?;
-    let policy: Policy = serde_json::from_slice(text).map_err(|e| damaged(&e))?;
-    // The process answers one call and exits: the policy lives until then.
-    let policy: &'static Policy = Box::leak(Box::new(policy));
+    /// What the lines hold (see `compile::policy_json`).
+    #[derive(Deserialize)]
+    struct Layout {
+        guards: usize,
+        indexed: Vec<Event>,
+        /// The key of every line's digest.
+        #[serde(default)]
+        build: String,
+    }
+    check_format(&laid.head)?;
+    let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
+    let build: &'a str = Box::leak(head.layout.build.into_boxed_str());
+    match unseal(laid.raw_head, b"\",") {
+        Some((body, sum)) if sealed_by(build, b'h', 0, body, sum) => {}
+        _ => return Err(changed(&"its first line does not match its digest")),
+    }
+    // Only some lines are parsed: a line gone missing must still show.
+    if head.layout.guards != laid.guards.len() || head.layout.indexed.len() != laid.index.len() {
+        return Err(damaged(&"lines are missing"));
+    }
+    let prefix = format!("{{\"event\":\"{event}\"");
+    let index = match laid
+        .index
+        .iter()
+        .position(|l| l.starts_with(prefix.as_bytes()))
+    {
+        Some(at) => {
+            let line = laid.index[at];
+            if !line_sealed(build, b'i', at, line) {
+                return Err(changed(&format!(
+                    "the index of `{event}` does not match its digest"
+                )));
+            }
+            Some(serde_json::from_slice(line).map_err(|e| damaged(&e))?)
+        }
+        None if head.layout.indexed.contains(&event) => {
+            return Err(damaged(&format!("the index of `{event}` is missing")));
+        }
+        None => None,
+    };
+    let display = path.display().to_string();
+    let check: &'a crate::eval::Check<'a> = Box::leak(Box::new(move |at: usize, line: &[u8]| {
+        if line_sealed(build, b'g', at, line) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the compiled policy {display} was changed after `hookc build` wrote it \
+                 (guard {} does not match its digest); ask the user to run `hookc build` in the \
+                 project, which writes it again from policy.kdl",
+                at + 1
+            ))
+        }
+    }));
+    let evaluator = Evaluator::lazy(laid.guards, index, check)
+        .ok_or_else(|| damaged(&"its index names guards it does not have"))?;
     Ok(Compiled {
-        targets: policy.targets.clone(),
-        timeout: policy.timeout,
-        evaluator: Evaluator::new(policy),
+        targets: head.targets,
+        timeout: head.timeout,
+        evaluator,
     })
+}
+
+/// A line of the policy split at its digest, which comes last before `end`:
+/// the text before `"sum":"` and the digest.
+fn unseal<'t>(line: &'t [u8], end: &[u8]) -> Option<(&'t [u8], &'t [u8])> {
+    const TAG: &[u8] = b"\"sum\":\"";
+    let rest = line.strip_suffix(end)?;
+    let (rest, sum) = rest.split_at_checked(rest.len().checked_sub(16)?)?;
+    Some((rest.strip_suffix(TAG)?, sum))
+}
+
+/// Whether `sum` is the digest `hookc build` gives `body` there.
+fn sealed_by(build: &str, kind: u8, at: usize, body: &[u8], sum: &[u8]) -> bool {
+    crate::compile::line_sum(build, kind, at, body).as_bytes() == sum
+}
+
+/// Whether an index or guard line (`{…,"sum":"…"}`) is the one `hookc build`
+/// wrote at position `at`.
+fn line_sealed(build: &str, kind: u8, at: usize, line: &[u8]) -> bool {
+    match unseal(line, b"\"}") {
+        Some((body, sum)) => body
+            .strip_suffix(b",")
+            .is_some_and(|body| sealed_by(build, kind, at, body, sum)),
+        None => false,
+    }
 }
 
 /// The parts of a policy.json in the layout `hookc build` writes, found by
@@ -301,6 +396,8 @@ fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled
 struct LaidOut<'a> {
     /// The head as a JSON object of its own (its trailing comma closed).
     head: Vec<u8>,
+    /// The head's line as written.
+    raw_head: &'a [u8],
     /// One line per event.
     index: Vec<&'a [u8]>,
     /// One line per guard, in policy order.
@@ -323,6 +420,7 @@ impl<'a> LaidOut<'a> {
         if !head.starts_with(b"{\"format\":") || !head.ends_with(b",") {
             return None;
         }
+        let raw_head = head;
         let mut head = head.to_vec();
         *head.last_mut()? = b'}';
         if lines.next()? != b"\"index\":[" {
@@ -347,6 +445,7 @@ impl<'a> LaidOut<'a> {
         }
         lines.next().is_none().then_some(LaidOut {
             head,
+            raw_head,
             index,
             guards,
         })
@@ -418,13 +517,26 @@ mod fuzz {
     use serde_json::{Value, json};
 
     use super::*;
+    use crate::ir::Policy;
 
     /// The bundled policy for every harness, in the layout `hookc build` writes.
     static PROJECT: LazyLock<tempfile::TempDir> =
         LazyLock::new(|| project(|p| crate::compile::policy_json(p).into_bytes()));
-    /// The same policy as one plain JSON document, which `hookc guard` reads whole.
+    /// The same policy as one plain JSON document, read whole (`hookc guard`
+    /// refuses that layout; the tests read it to compare).
     static WHOLE: LazyLock<tempfile::TempDir> =
         LazyLock::new(|| project(|p| serde_json::to_vec_pretty(p).unwrap()));
+
+    fn load_whole<'a>(path: &Path, text: &'a [u8], _: Event) -> Result<Compiled<'a>, String> {
+        let policy: Policy =
+            serde_json::from_slice(text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let policy: &'static Policy = Box::leak(Box::new(policy));
+        Ok(Compiled {
+            targets: policy.targets.clone(),
+            timeout: policy.timeout,
+            evaluator: Evaluator::new(policy),
+        })
+    }
 
     fn project(write: fn(&Policy) -> Vec<u8>) -> tempfile::TempDir {
         let text =
@@ -511,6 +623,7 @@ mod fuzz {
         harness: &dyn Harness,
         event: Event,
         input: &[u8],
+        load: Loader,
     ) -> (i32, Vec<u8>, Vec<u8>) {
         let policy = project.join(crate::emit::POLICY_JSON);
         let request = GuardRequest {
@@ -520,15 +633,15 @@ mod fuzz {
             debug: None,
         };
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-        let exit = run(&request, &mut &input[..], &mut stdout, &mut stderr);
+        let exit = run_with(&request, &mut &input[..], &mut stdout, &mut stderr, load);
         (exit, stdout, stderr)
     }
 
     fn check(harness: &dyn Harness, event: Event, input: &[u8]) -> Result<(), TestCaseError> {
-        let (exit, stdout, stderr) = answer(PROJECT.path(), harness, event, input);
+        let (exit, stdout, stderr) = answer(PROJECT.path(), harness, event, input, load_policy);
         // Reading only the guards the index points at answers like reading them all.
         prop_assert_eq!(
-            answer(WHOLE.path(), harness, event, input),
+            answer(WHOLE.path(), harness, event, input, load_whole),
             (exit, stdout.clone(), stderr.clone())
         );
         prop_assert!(matches!(exit, 0..=2), "exit {exit}");

@@ -365,6 +365,12 @@ fn every_way_hookc_can_fail_is_a_refusal_never_an_empty_answer() {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path
     };
+    let speaking = |body: &str| {
+        format!(
+            "(\n{body}\n)\nstatus=$?\n{}\nexit $status",
+            crate::support::PROVE
+        )
+    };
     let failures = [
         (
             bin.path().join("missing-hookc"),
@@ -375,11 +381,23 @@ fn every_way_hookc_can_fail_is_a_refusal_never_an_empty_answer() {
             "exit status 101",
         ),
         (
-            fake("garbage", "echo 'not json'"),
+            fake("garbage", &speaking("echo 'not json'")),
             "without an answer the SDK can use",
         ),
-        (fake("two-no-json", "exit 2"), "exit status 2"),
-        (fake("empty-object", "echo '{}'; exit 2"), "exit status 2"),
+        (fake("two-no-json", &speaking("exit 2")), "exit status 2"),
+        (
+            fake("empty-object", &speaking("echo '{}'; exit 2")),
+            "exit status 2",
+        ),
+        // A hookc too old for the handshake, and any other program.
+        (
+            fake("stale", "echo '{}'; exit 0"),
+            "answered, but not as hookc guard does",
+        ),
+        (
+            Path::new("/bin/true").to_owned(),
+            "answered, but not as hookc guard does",
+        ),
         (fake("killed", "kill -9 $$"), "killed"),
         (
             fake("hang", "exec sleep 30"),

@@ -267,17 +267,20 @@ guard "allow-status" {
     let run = guard(&p, "pre-tool", &call);
     assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("\"allow\""), "{}", run.stdout);
+    // The edit is caught by the guard line's digest, before the regex is
+    // compiled.
     assert!(
-        run.stderr
-            .contains("`allow-status` of the compiled policy is damaged"),
+        run.stderr.contains(
+            "was changed after `hookc build` wrote it (guard 1 does not match its digest)"
+        ),
         "{}",
         run.stderr
     );
 }
 
 /// `hookc guard` reads only the guards a call can reach, so damage to the
-/// compiled policy must still be caught: a truncated file, or a damaged guard
-/// the call reaches, refuses instead of answering.
+/// compiled policy must still be caught: a truncated file, a damaged guard
+/// the call reaches, or the file reformatted, refuses instead of answering.
 #[test]
 fn a_truncated_or_damaged_compiled_policy_is_an_operational_failure() {
     let p = built();
@@ -297,7 +300,11 @@ fn a_truncated_or_damaged_compiled_policy_is_an_operational_failure() {
     p.write(".hookc/policy.json", &damaged);
     let run = guard(&p, "pre-tool", &claude_bash("git push --force"));
     assert_eq!(run.status, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("damaged"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("does not match its digest"),
+        "{}",
+        run.stderr
+    );
 
     // A line gone missing (a guard's, or the index of the call's event) is
     // damage too, though the call would not have read that line.
@@ -318,15 +325,15 @@ fn a_truncated_or_damaged_compiled_policy_is_an_operational_failure() {
         assert!(run.stderr.contains("damaged"), "{}", run.stderr);
     }
 
-    // Reformatted by hand, it is read whole and still decides.
+    // Reformatted by hand, it is not what the build wrote: refused.
     let pretty: Value = serde_json::from_str(&whole).unwrap();
     p.write(
         ".hookc/policy.json",
         &serde_json::to_string_pretty(&pretty).unwrap(),
     );
     let run = guard(&p, "pre-tool", &claude_bash("git push --force"));
-    assert_eq!(run.status, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("Do not force-push"), "{}", run.stderr);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("run `hookc build`"), "{}", run.stderr);
 }
 
 #[test]

@@ -391,7 +391,14 @@ fn garbage_stdin_and_a_crashing_hookc_are_refused_in_json() {
         ("exit-2", "exit 2"),
     ] {
         let fake = p.path(&format!("fake-{name}"));
-        std::fs::write(&fake, format!("#!/bin/sh\n{body}\n")).unwrap();
+        // The exit 2 comes from a hookc that proves itself (see the shim's
+        // handshake), so that the hook command, not the shim, refuses it.
+        let prove = if name == "exit-2" {
+            crate::support::PROVE
+        } else {
+            ""
+        };
+        std::fs::write(&fake, format!("#!/bin/sh\n{prove}\n{body}\n")).unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
         let run = fire(

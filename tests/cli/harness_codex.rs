@@ -53,7 +53,15 @@ fn command(p: &Project, event: &str) -> String {
 fn fire_in(p: &Project, dir: &str, path: &str, stdin: &str) -> Run {
     let cwd = p.path(dir);
     std::fs::create_dir_all(&cwd).unwrap();
-    sh_c(&command(p, "PreToolUse"), &cwd, path, &[], stdin)
+    // HOME is where the hook's walk up from the working directory ends.
+    let home = p.dir.path().display().to_string();
+    sh_c(
+        &command(p, "PreToolUse"),
+        &cwd,
+        path,
+        &[("HOME", &home)],
+        stdin,
+    )
 }
 
 fn built() -> Project {

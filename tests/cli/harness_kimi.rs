@@ -131,11 +131,11 @@ fn the_project_copy_holds_exactly_the_keys_kimi_accepts() {
         assert_eq!(table["matcher"].as_str(), Some(""));
         assert!(table["command"].as_str().unwrap().contains("/.hookc/kimi/"));
     }
-    assert!(p.exists(".hookc/kimi/pre-tool.sh"));
-    assert!(
-        !p.exists(".hookc/kimi/stop.sh"),
-        "no stop guard, no stop shim"
-    );
+    // A shim for every event, guarded or not: the installed command refuses
+    // a project that targets Kimi Code and lacks one.
+    for event in ["pre-tool", "prompt", "stop"] {
+        assert!(p.exists(&format!(".hookc/kimi/{event}.sh")), "{event}");
+    }
     assert!(run.stdout.contains("hookc build --user"), "{}", run.stdout);
 }
 

@@ -115,6 +115,17 @@ fn fake_hookc(p: &Project, name: &str, body: &str) -> String {
     format!("{}:{}", dir.display(), bare_path())
 }
 
+/// [`fake_hookc`] that speaks the handshake (see `support::speaking_hookc`).
+fn speaking_hookc(p: &Project, name: &str, body: &str) -> String {
+    let status = "status=$?";
+    let prove = crate::support::PROVE;
+    fake_hookc(
+        p,
+        name,
+        &format!("(\n{body}\n)\n{status}\n{prove}\nexit $status"),
+    )
+}
+
 fn built() -> Project {
     let p = Project::bundled();
     p.build();
@@ -260,10 +271,10 @@ fn fake_hookcs_allow_deny_crash_hang_and_misspeak() {
     let driver = Driver::new();
     let call = |path: &str| driver.call(&p, None, path, "bash", json!({"command": "ls"}));
 
-    let allow = call(&fake_hookc(&p, "allow", "cat >/dev/null; exit 0"));
+    let allow = call(&speaking_hookc(&p, "allow", "cat >/dev/null; exit 0"));
     assert_eq!(allow["outcome"], "ran");
 
-    let deny = call(&fake_hookc(
+    let deny = call(&speaking_hookc(
         &p,
         "deny",
         r#"cat >/dev/null; echo '{"decision":"deny","reason":"Use the staging database."}'; echo 'Use the staging database.' >&2; exit 2"#,
@@ -287,10 +298,28 @@ fn fake_hookcs_allow_deny_crash_hang_and_misspeak() {
     let killed = call(&fake_hookc(&p, "killed", "kill -9 $$"));
     assert_could_not_run(&killed, "was killed by SIGKILL");
 
-    // An exit 2 without hookc's JSON answer (an old hookc's usage error).
+    // An exit 2 from a hookc too old for the handshake (its usage error).
     let usage = call(&fake_hookc(
         &p,
         "usage",
+        "echo \"error: invalid value 'opencode' for '--harness <HARNESS>'\" >&2; exit 2",
+    ));
+    assert_could_not_run(&usage, "answered, but not as hookc guard does");
+    // Any other program as HOOKC_BIN.
+    for bin in ["/bin/true", "/bin/echo"] {
+        let other = driver.call(
+            &p,
+            Some(Path::new(bin)),
+            &bare_path(),
+            "bash",
+            json!({"command": "git push --force"}),
+        );
+        assert_could_not_run(&other, "answered, but not as hookc guard does");
+    }
+    // The same from a hookc that proves itself but gives no JSON answer.
+    let usage = call(&speaking_hookc(
+        &p,
+        "usage-proven",
         "echo \"error: invalid value 'opencode' for '--harness <HARNESS>'\" >&2; exit 2",
     ));
     assert_could_not_run(&usage, "exit status 2");

@@ -19,6 +19,7 @@ mod harness_kimi;
 mod harness_opencode;
 mod hostile;
 mod hostile_build;
+mod hostile_run;
 mod init;
 mod lint;
 mod out_dir;

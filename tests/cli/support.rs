@@ -217,6 +217,21 @@ pub fn make_executable(path: &Path) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// What a `hookc guard` prints after its answer to prove it is one: the
+/// nonce the shim put in HOOKC_NONCE (see `templates/shim.sh.hbs`).
+pub const PROVE: &str = r#"printf '\nhookc guard answered %s\n' "$HOOKC_NONCE""#;
+
+/// A fake `hookc` that speaks the shim's handshake: it runs `body` in a
+/// subshell, then proves itself and exits with the body's status (for tests
+/// of what the generated hooks make of hookc's answers).
+pub fn speaking_hookc(p: &Project, name: &str, body: &str) -> PathBuf {
+    fake_hookc(
+        p,
+        name,
+        &format!("(\n{body}\n)\nstatus=$?\n{PROVE}\nexit $status"),
+    )
+}
+
 /// A fake `hookc` that runs `body` (for crash and exit-status tests).
 pub fn fake_hookc(p: &Project, name: &str, body: &str) -> PathBuf {
     let fake = p.path(&format!("fake-{name}"));

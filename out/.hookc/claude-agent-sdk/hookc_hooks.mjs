@@ -17,6 +17,7 @@
 // HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 // Everything this module knows about the policy, as one JSON literal.
@@ -46,11 +47,17 @@ function lastLines(text) {
   return String(text).trim().split("\n").slice(-5).join("\n").slice(-2000);
 }
 
-// Run `hookc guard` with the input on stdin; never rejects.
+// Run `hookc guard` with the input on stdin; never rejects. Only hookc's
+// guard can answer: it gets a fresh nonce in HOOKC_NONCE and must end its
+// answer with a line that repeats it, which is taken off here (`proven`).
+// Any other program found as HOOKC_BIN or `hookc` (`true`, a stub, a hookc
+// too old for the handshake) gives no such line and is refused.
 function runGuard(event, payload) {
   return new Promise((resolve) => {
     const bin = process.env.HOOKC_BIN || "hookc";
     const args = ["guard", "--harness", HOOKC.harness, "--event", event.event, "--policy", POLICY];
+    const nonce = randomUUID();
+    const proof = `\nhookc guard answered ${nonce}\n`;
     let stdout = "";
     let stderr = "";
     let settled = false;
@@ -59,11 +66,14 @@ function runGuard(event, payload) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ bin, stdout, stderr, ...result });
+      const proven = stdout.endsWith(proof);
+      if (proven) stdout = stdout.slice(0, -proof.length);
+      resolve({ bin, stdout, stderr, proven, ...result });
     };
     let child;
     try {
-      child = spawn(bin, args, { cwd: PROJECT, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+      const env = { ...process.env, HOOKC_NONCE: nonce };
+      child = spawn(bin, args, { cwd: PROJECT, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
     } catch (error) {
       finish({ error });
       return;
@@ -116,6 +126,13 @@ async function guard(event, input) {
       event,
       `hookc guard did not answer within ${HOOKC.timeoutSeconds} seconds`,
       "raise `timeout` in the policy, or set HOOKC_DEBUG=FILE to see what hookc was doing",
+    );
+  }
+  if ((result.code === 0 || result.code === 2) && !result.proven) {
+    return couldNotRun(
+      event,
+      `'${result.bin}' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)`,
+      "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build'",
     );
   }
   if (result.code === 0 || result.code === 2) {

@@ -21,6 +21,7 @@
 import asyncio
 import json
 import os
+import uuid
 from pathlib import Path
 
 # Everything this module knows about the policy, as one JSON literal.
@@ -57,11 +58,18 @@ async def _guard(event, input_data):
     payload = json.dumps(input_data).encode("utf-8")
     program = os.environ.get("HOOKC_BIN") or "hookc"
     args = ["guard", "--harness", HOOKC["harness"], "--event", event["event"], "--policy", POLICY]
+    # Only hookc's guard can answer: it gets a fresh nonce in HOOKC_NONCE and
+    # must end its answer with a line that repeats it, taken off below. Any
+    # other program found as HOOKC_BIN or `hookc` (`true`, a stub, a hookc too
+    # old for the handshake) gives no such line and is refused.
+    nonce = str(uuid.uuid4())
+    proof = f"\nhookc guard answered {nonce}\n".encode("utf-8")
     try:
         child = await asyncio.create_subprocess_exec(
             program,
             *args,
             cwd=PROJECT,
+            env={**os.environ, "HOOKC_NONCE": nonce},
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -89,7 +97,16 @@ async def _guard(event, input_data):
             "raise `timeout` in the policy, or set HOOKC_DEBUG=FILE to see what hookc was doing",
         )
     status = child.returncode
+    if status in (0, 2) and not stdout.endswith(proof):
+        return _could_not_run(
+            event,
+            f"{program!r} answered, but not as hookc guard does (it is another program,"
+            " or a hookc older than the one that built this project)",
+            "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc),"
+            " then run 'hookc build'",
+        )
     if status in (0, 2):
+        stdout = stdout[: -len(proof)]
         text = stdout.decode("utf-8").strip()
         if status == 0 and not text:
             # No guard objected: the SDK's own permission rules decide.

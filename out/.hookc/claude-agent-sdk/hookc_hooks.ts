@@ -18,6 +18,7 @@
 
 import type { HookCallback, HookCallbackMatcher, HookEvent, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 interface GuardedEvent {
@@ -44,6 +45,7 @@ interface GuardRun {
   signal?: string | null;
   timedOut?: boolean;
   error?: NodeJS.ErrnoException;
+  proven?: boolean;
 }
 
 // Everything this module knows about the policy, as one JSON literal.
@@ -73,11 +75,17 @@ function lastLines(text: string): string {
   return String(text).trim().split("\n").slice(-5).join("\n").slice(-2000);
 }
 
-// Run `hookc guard` with the input on stdin; never rejects.
+// Run `hookc guard` with the input on stdin; never rejects. Only hookc's
+// guard can answer: it gets a fresh nonce in HOOKC_NONCE and must end its
+// answer with a line that repeats it, which is taken off here (`proven`).
+// Any other program found as HOOKC_BIN or `hookc` (`true`, a stub, a hookc
+// too old for the handshake) gives no such line and is refused.
 function runGuard(event: GuardedEvent, payload: string): Promise<GuardRun> {
   return new Promise((resolve) => {
     const bin = process.env.HOOKC_BIN || "hookc";
     const args = ["guard", "--harness", HOOKC.harness, "--event", event.event, "--policy", POLICY];
+    const nonce = randomUUID();
+    const proof = `\nhookc guard answered ${nonce}\n`;
     let stdout = "";
     let stderr = "";
     let settled = false;
@@ -86,11 +94,14 @@ function runGuard(event: GuardedEvent, payload: string): Promise<GuardRun> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ bin, stdout, stderr, ...result });
+      const proven = stdout.endsWith(proof);
+      if (proven) stdout = stdout.slice(0, -proof.length);
+      resolve({ bin, stdout, stderr, proven, ...result });
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(bin, args, { cwd: PROJECT, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+      const env = { ...process.env, HOOKC_NONCE: nonce };
+      child = spawn(bin, args, { cwd: PROJECT, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
     } catch (error) {
       finish({ error: error as NodeJS.ErrnoException });
       return;
@@ -143,6 +154,13 @@ async function guard(event: GuardedEvent, input: unknown): Promise<HookJSONOutpu
       event,
       `hookc guard did not answer within ${HOOKC.timeoutSeconds} seconds`,
       "raise `timeout` in the policy, or set HOOKC_DEBUG=FILE to see what hookc was doing",
+    );
+  }
+  if ((result.code === 0 || result.code === 2) && !result.proven) {
+    return couldNotRun(
+      event,
+      `'${result.bin}' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)`,
+      "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build'",
     );
   }
   if (result.code === 0 || result.code === 2) {

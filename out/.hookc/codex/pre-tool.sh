@@ -13,6 +13,13 @@
 #
 # HOOKC_BIN    the hookc to run (default: `hookc` on PATH)
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
+#
+# Only hookc's `guard` can answer here. Each call gets a fresh nonce, passed
+# to hookc in the environment (HOOKC_NONCE), and hookc ends its answer with a
+# line that repeats it. An answer without that line (from `true`, `echo`, a
+# stub script, a program a login profile put in HOOKC_BIN or on PATH, or a
+# hookc too old to know the handshake) is refused, not obeyed. The line is
+# taken off before the answer goes to Codex CLI.
 
 # Codex refuses a call only on exit status 2 with a reason on stderr (stdout
 # is not read then). Every other failure (exit 1, 127, a timeout, output it
@@ -31,19 +38,54 @@ esac
 hookc=${HOOKC_BIN:-hookc}
 # Some harnesses (Cursor, Codex) start hooks through a login shell, whose
 # profile may set a PATH without hookc on it. Then look on the PATH the
-# harness itself ran with, which Linux keeps for the parent process.
+# harness itself ran with, which Linux keeps for the parent process: its own
+# `PATH=` entry only (a newline inside another variable cannot start one), and
+# only the absolute directories on it. The programs used here are named by
+# absolute path, so the PATH being replaced cannot replace them.
 if [ -z "${HOOKC_BIN:-}" ] && ! command -v hookc >/dev/null 2>&1 &&
-  [ -r "/proc/$PPID/environ" ]; then
-  path=$(tr '\000' '\n' <"/proc/$PPID/environ" | sed -n 's/^PATH=//p')
-  found=$(PATH=$path command -v hookc 2>/dev/null) && hookc=$found
+  [ -r "/proc/$PPID/environ" ] && [ -x /usr/bin/tr ]; then
+  found=$(
+    path=$(/usr/bin/tr '\n\000' '\001\n' <"/proc/$PPID/environ" |
+      while IFS= read -r entry; do
+        case $entry in PATH=*) printf '%s' "${entry#PATH=}" && break ;; esac
+      done)
+    absolute=
+    IFS=:
+    set -f
+    for dir in $path; do
+      case $dir in /*) absolute=$absolute${absolute:+:}$dir ;; esac
+    done
+    [ -n "$absolute" ] && PATH=$absolute command -v hookc
+  ) && hookc=$found
 fi
 command -v "$hookc" >/dev/null 2>&1 ||
   refuse "the hookc program was not found (looked for '$hookc')" \
     "install hookc (cargo install hookc) or set HOOKC_BIN to its path"
-"$hookc" guard --harness codex --event pre-tool --policy "$here/../policy.json"
+# The nonce: a random UUID from the Linux kernel, else 16 bytes of
+# /dev/urandom through od (macOS), read without the PATH.
+nonce=
+if [ -r /proc/sys/kernel/random/uuid ]; then
+  IFS= read -r nonce </proc/sys/kernel/random/uuid
+elif [ -x /usr/bin/od ] && [ -r /dev/urandom ]; then
+  nonce=$(/usr/bin/od -An -N16 -tx1 /dev/urandom)
+fi
+nonce=$$.${nonce:-0}
+proof="
+hookc guard answered $nonce"
+# `exec`: the subshell becomes hookc, rather than starting it as a child.
+answer=$(HOOKC_NONCE=$nonce exec "$hookc" guard --harness codex --event pre-tool --policy "$here/../policy.json")
 status=$?
 case $status in
-0 | 2) exit "$status" ;;
+0 | 2)
+  case $answer in
+  *"$proof")
+    printf '%s' "${answer%"$proof"}"
+    exit "$status"
+    ;;
+  esac
+  refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
+    "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build'"
+  ;;
 esac
 refuse "hookc guard stopped with exit status $status (its own message, if any, is above)" \
   "run 'hookc build' in the project; set HOOKC_DEBUG=FILE to log each call"

@@ -15,6 +15,7 @@
 // HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000};
@@ -34,14 +35,21 @@ function lastLines(text) {
   return lines.slice(-5).join("\n").slice(-2000);
 }
 
-// Run `hookc guard` with the call on stdin; never rejects.
+// Run `hookc guard` with the call on stdin; never rejects. Only hookc's guard
+// can answer: it gets a fresh nonce in HOOKC_NONCE and must end its answer
+// with a line that repeats it, which is taken off here (`proven`). Any other
+// program found as HOOKC_BIN or `hookc` (`true`, a stub, a hookc too old for
+// the handshake) gives no such line and is refused.
 function runGuard(payload, cwd) {
   return new Promise((resolve) => {
     const bin = process.env.HOOKC_BIN || "hookc";
     const args = ["guard", "--harness", HOOKC.harness, "--event", HOOKC.event, "--policy", POLICY];
+    const nonce = randomUUID();
+    const proof = `\nhookc guard answered ${nonce}\n`;
     let child;
     try {
-      child = spawn(bin, args, { cwd, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+      const env = { ...process.env, HOOKC_NONCE: nonce };
+      child = spawn(bin, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
     } catch (error) {
       resolve({ bin, error });
       return;
@@ -53,7 +61,9 @@ function runGuard(payload, cwd) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ bin, stdout, stderr, ...result });
+      const proven = stdout.endsWith(proof);
+      if (proven) stdout = stdout.slice(0, -proof.length);
+      resolve({ bin, stdout, stderr, proven, ...result });
     };
     const timer = setTimeout(() => {
       try {
@@ -109,6 +119,12 @@ async function check(input, output, directory) {
     throw couldNotRun(
       `hookc guard did not answer within ${HOOKC.timeoutMs} ms`,
       "raise `timeout` in the policy, or set HOOKC_DEBUG=FILE to see what hookc was doing",
+    );
+  }
+  if ((result.code === 0 || result.code === 2) && !result.proven) {
+    throw couldNotRun(
+      `'${result.bin}' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)`,
+      "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build' and restart OpenCode",
     );
   }
   if (result.code === 0) return;

@@ -45,6 +45,15 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// How to install the hookc this project needs, for a guard's refusal.
+    pub fn install_command(&self) -> &str {
+        if self.install.is_empty() {
+            "cargo install hookc --locked"
+        } else {
+            &self.install
+        }
+    }
+
     /// What a shim answers on `event` when hookc cannot: the policy's
     /// `on-error` where a call can be asked about (pre-tool), else a refusal.
     pub fn on_error_for(&self, event: Event) -> &'static str {

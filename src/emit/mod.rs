@@ -119,6 +119,14 @@ impl<'a> EmitCx<'a> {
             native_event: native,
             on_error,
             policy_from_shim: "../policy.json",
+            not_found_fix: sh_word(&format!(
+                "install hookc ({}) or set HOOKC_BIN to its path",
+                policy.install_command()
+            )),
+            not_hookc_fix: sh_word(&format!(
+                "point HOOKC_BIN or PATH at the hookc this project needs ({})",
+                policy.install_command()
+            )),
         });
         self.whole(path.clone(), text, true);
         path
@@ -203,6 +211,12 @@ pub fn comment_text(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Text as one POSIX shell word: single-quoted, a `'` inside written `'\''`.
+/// The one way generated shell code carries a string.
+pub fn sh_word(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// Pretty JSON with a trailing newline, the format of every JSON file hookc owns.

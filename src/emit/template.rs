@@ -105,6 +105,10 @@ pub struct Shim<'a> {
     pub on_error: &'a str,
     /// Path of `policy.json` relative to the shim's own directory.
     pub policy_from_shim: &'a str,
+    /// The fixes the shim prints when no hookc, or the wrong program,
+    /// answers: shell words, quoted by [`crate::emit::sh_word`].
+    pub not_found_fix: String,
+    pub not_hookc_fix: String,
 }
 
 /// Render a POSIX-sh shim for one harness and event.

@@ -97,6 +97,7 @@ impl Harness for AgentSdk {
             "policyFromModule": "../policy.json",
             "projectFromModule": "../..",
             "timeoutSeconds": policy.timeout,
+            "install": policy.install_command(),
             // The SDK's own limit for the callback: later than hookc's, so
             // a slow hookc ends in this module's refusal, not in the SDK's
             // timeout (which lets the call through).

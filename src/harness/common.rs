@@ -108,7 +108,7 @@ pub fn sh_quote(word: &str) -> String {
     {
         word.to_owned()
     } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+        crate::emit::sh_word(word)
     }
 }
 

@@ -252,6 +252,7 @@ fn plugin(policy: &Policy) -> String {
         "policyFromPlugin": "../../.hookc/policy.json",
         "projectFromPlugin": "../..",
         "timeoutMs": u64::from(policy.timeout) * 1000,
+        "install": policy.install_command(),
     });
     #[derive(serde::Serialize)]
     struct Data {

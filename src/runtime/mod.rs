@@ -46,6 +46,23 @@ pub fn prove(nonce: &std::ffi::OsStr, stdout: &mut dyn Write) {
     let _ = stdout.flush();
 }
 
+/// Why a call could not be checked.
+#[derive(Debug)]
+enum Failure {
+    /// The payload, the compiled policy or the machine: the shim refuses
+    /// with its own fixed text and this message on stderr.
+    Broken(String),
+    /// The project needs another hookc: refused in the harness's own words,
+    /// with what to install (never "run hookc build", which would not help).
+    Incompatible(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Broken(message)
+    }
+}
+
 pub struct GuardRequest<'a> {
     pub harness: HarnessId,
     pub event: Event,
@@ -65,7 +82,7 @@ pub fn run(
 
 /// How a call reads its compiled policy: [`load_policy`], or in tests the
 /// whole document, to check that the lazy reading answers alike.
-type Loader = for<'a> fn(&Path, &'a [u8], Event) -> Result<Compiled<'a>, String>;
+type Loader = for<'a> fn(&Path, &'a [u8], Event) -> Result<Compiled<'a>, Failure>;
 
 fn run_with(
     request: &GuardRequest,
@@ -78,16 +95,19 @@ fn run_with(
     let mut input = Vec::new();
     let read = stdin.take(MAX_PAYLOAD + 1).read_to_end(&mut input);
     let outcome = match read {
-        Err(e) => Err(format!("could not read the hook payload from stdin: {e}")),
-        Ok(_) if input.len() as u64 > MAX_PAYLOAD => Err(format!(
+        Err(e) => Err(Failure::Broken(format!(
+            "could not read the hook payload from stdin: {e}"
+        ))),
+        Ok(_) if input.len() as u64 > MAX_PAYLOAD => Err(Failure::Broken(format!(
             "the call is too large to check (over {} MiB of hook payload); split the work into smaller calls",
             MAX_PAYLOAD >> 20
-        )),
+        ))),
         Ok(_) => decide(request, &input, load),
     };
     let (answer, trace) = match outcome {
         Ok(pair) => pair,
-        Err(message) => (
+        Err(Failure::Incompatible(reason)) => (incompatible(request, reason), Trace::default()),
+        Err(Failure::Broken(message)) => (
             Answer {
                 stdout: String::new(),
                 stderr: format!("hookc guard: {message}\n"),
@@ -105,6 +125,28 @@ fn run_with(
     answer.exit
 }
 
+/// A refusal, in the harness's protocol, of a call this hookc may not check.
+fn incompatible(request: &GuardRequest, reason: String) -> Answer {
+    let verdict = crate::eval::Verdict {
+        decision: crate::ir::Decision::Deny,
+        hits: vec![crate::eval::Hit {
+            guard: "hookc-version".to_owned(),
+            decision: crate::ir::Decision::Deny,
+            reason: reason.clone(),
+            message: Some(reason.clone()),
+        }],
+        rewritten: None,
+    };
+    match harness::get(request.harness) {
+        Some(h) => h.answer(request.event, Some(&verdict)),
+        None => Answer {
+            stdout: String::new(),
+            stderr: format!("hookc guard: {reason}\n"),
+            exit: 1,
+        },
+    }
+}
+
 /// What the debug log says about how a call was answered.
 #[derive(Default)]
 struct Trace {
@@ -117,7 +159,7 @@ struct Trace {
     guards: Vec<String>,
 }
 
-fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer, Trace), String> {
+fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer, Trace), Failure> {
     let harness = harness::get(request.harness)
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
     let text = std::fs::read(request.policy).map_err(|e| {
@@ -131,11 +173,11 @@ fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer,
     let text = std::mem::ManuallyDrop::new(text);
     let policy = std::mem::ManuallyDrop::new(load(request.policy, &text, request.event)?);
     if !policy.targets.contains(&request.harness) {
-        return Err(format!(
+        return Err(Failure::Broken(format!(
             "{} does not target `{}`; run `hookc build` after adding it to `targets`",
             request.policy.display(),
             request.harness
-        ));
+        )));
     }
     let payload: Value = serde_json::from_slice(input).map_err(|e| {
         if input.iter().all(u8::is_ascii_whitespace) {
@@ -164,7 +206,7 @@ fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer,
         trace.caller = Some(caller.id());
         return Ok((answer, trace));
     }
-    evaluate(harness, request, &policy, &payload)
+    Ok(evaluate(harness, request, &policy, &payload)?)
 }
 
 mod external;
@@ -263,36 +305,62 @@ struct Compiled<'a> {
 /// (an older hookc's, or the file reformatted by hand) is refused: only what
 /// `hookc build` wrote is obeyed. A file that is not a valid policy is an
 /// error too: the call is refused, never waved through.
-fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled<'a>, String> {
+fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled<'a>, Failure> {
     let damaged = |e: &dyn std::fmt::Display| {
-        format!(
+        Failure::Broken(format!(
             "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
             path.display()
-        )
+        ))
     };
     #[derive(Deserialize)]
     struct Format {
         format: u32,
+        #[serde(default)]
+        built_by: String,
+        #[serde(default)]
+        hookc_version: Option<String>,
+        #[serde(default)]
+        install: String,
     }
+    // Before anything else: a policy built for another hookc is not read.
     let check_format = |head: &[u8]| {
         let head: Format = serde_json::from_slice(head).map_err(|e| damaged(&e))?;
-        if head.format > FORMAT {
-            return Err(format!(
-                "the compiled policy {} has format {}, newer than this hookc understands ({FORMAT}); upgrade hookc",
-                path.display(),
-                head.format
-            ));
+        let this = crate::version::Version::current();
+        let outside = head
+            .hookc_version
+            .as_deref()
+            .and_then(|r| crate::version::Requirement::parse(r).ok())
+            .filter(|r| !r.matches(this));
+        if head.format > FORMAT
+            || crate::version::older_line(this, &head.built_by)
+            || outside.is_some()
+        {
+            let needed = match (&outside, head.built_by.as_str()) {
+                (Some(req), _) => format!("hookc {req}"),
+                (None, "") => "a newer hookc".to_owned(),
+                (None, line) => format!("hookc {line} or later"),
+            };
+            let install = if head.install.is_empty() {
+                "cargo install hookc --locked"
+            } else {
+                head.install.as_str()
+            };
+            return Err(Failure::Incompatible(format!(
+                "This project's hooks need {needed}, and the hookc that ran is {this}, so the call \
+                 was not checked and is refused. Ask the user to install the hookc the project needs \
+                 (`{install}` in the project), then retry."
+            )));
         }
         Ok(())
     };
     // Every edit not made by `hookc build` is refused: the model is told to
     // ask the user, who can rebuild from policy.kdl.
     let changed = |what: &dyn std::fmt::Display| {
-        format!(
+        Failure::Broken(format!(
             "the compiled policy {} was changed after `hookc build` wrote it ({what}); \
              ask the user to run `hookc build` in the project, which writes it again from policy.kdl",
             path.display()
-        )
+        ))
     };
     let Some(laid) = LaidOut::split(text) else {
         check_format(text)?;
@@ -527,7 +595,7 @@ mod fuzz {
     static WHOLE: LazyLock<tempfile::TempDir> =
         LazyLock::new(|| project(|p| serde_json::to_vec_pretty(p).unwrap()));
 
-    fn load_whole<'a>(path: &Path, text: &'a [u8], _: Event) -> Result<Compiled<'a>, String> {
+    fn load_whole<'a>(path: &Path, text: &'a [u8], _: Event) -> Result<Compiled<'a>, Failure> {
         let policy: Policy =
             serde_json::from_slice(text).map_err(|e| format!("{}: {e}", path.display()))?;
         let policy: &'static Policy = Box::leak(Box::new(policy));

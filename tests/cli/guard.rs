@@ -221,16 +221,22 @@ fn bad_stdin_is_an_operational_failure_never_an_allow() {
 }
 
 #[test]
-fn a_missing_or_newer_policy_is_an_operational_failure_that_names_the_fix() {
+fn a_missing_or_newer_policy_names_the_fix() {
     let p = Project::new();
     let run = guard(&p, "pre-tool", &claude_bash("ls"));
     assert_eq!(run.status, 1);
     assert!(run.stderr.contains("run `hookc build`"), "{}", run.stderr);
 
+    // A policy for a later hookc is refused in the harness's own words, with
+    // what to install: "run hookc build" would not help.
     p.write(".hookc/policy.json", r#"{"format": 99, "guards": []}"#);
     let run = guard(&p, "pre-tool", &claude_bash("ls"));
-    assert_eq!(run.status, 1);
-    assert!(run.stderr.contains("upgrade hookc"), "{}", run.stderr);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("need a newer hookc") && run.stderr.contains("cargo install hookc"),
+        "{}",
+        run.stderr
+    );
 
     p.write(".hookc/policy.json", "{\"format\": 1, \"guar");
     let run = guard(&p, "pre-tool", &claude_bash("ls"));

@@ -32,3 +32,4 @@ mod simulate;
 mod test_cmd;
 mod ui;
 mod verdicts;
+mod version;

@@ -25,7 +25,7 @@ import uuid
 from pathlib import Path
 
 # Everything this module knows about the policy, as one JSON literal.
-HOOKC = json.loads("{\"harness\":\"claude-agent-sdk\",\"policyFromModule\":\"../policy.json\",\"projectFromModule\":\"../..\",\"timeoutSeconds\":10,\"matcherTimeoutSeconds\":15,\"events\":[{\"event\":\"pre-tool\",\"native\":\"PreToolUse\",\"matcher\":\"^(?:Bash|Edit|MultiEdit|NotebookEdit|Read|Write)$\",\"onError\":\"deny\"}]}")
+HOOKC = json.loads("{\"harness\":\"claude-agent-sdk\",\"policyFromModule\":\"../policy.json\",\"projectFromModule\":\"../..\",\"timeoutSeconds\":10,\"install\":\"cargo install hookc --locked\",\"matcherTimeoutSeconds\":15,\"events\":[{\"event\":\"pre-tool\",\"native\":\"PreToolUse\",\"matcher\":\"^(?:Bash|Edit|MultiEdit|NotebookEdit|Read|Write)$\",\"onError\":\"deny\"}]}")
 
 _HERE = Path(__file__).resolve().parent
 POLICY = str(_HERE / HOOKC["policyFromModule"])
@@ -78,7 +78,7 @@ async def _guard(event, input_data):
         return _could_not_run(
             event,
             f"the hookc program was not found (looked for {program!r})",
-            "install hookc (cargo install hookc) or set HOOKC_BIN to its path",
+            f"install hookc ({HOOKC['install']}) or set HOOKC_BIN to its path",
         )
     except OSError as error:
         return _could_not_run(
@@ -102,8 +102,7 @@ async def _guard(event, input_data):
             event,
             f"{program!r} answered, but not as hookc guard does (it is another program,"
             " or a hookc older than the one that built this project)",
-            "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc),"
-            " then run 'hookc build'",
+            f"point HOOKC_BIN or PATH at the hookc this project needs ({HOOKC['install']})",
         )
     if status in (0, 2):
         stdout = stdout[: -len(proof)]

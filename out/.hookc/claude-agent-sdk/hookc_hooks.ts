@@ -49,7 +49,7 @@ interface GuardRun {
 }
 
 // Everything this module knows about the policy, as one JSON literal.
-const HOOKC: Settings = {"harness":"claude-agent-sdk","policyFromModule":"../policy.json","projectFromModule":"../..","timeoutSeconds":10,"matcherTimeoutSeconds":15,"events":[{"event":"pre-tool","native":"PreToolUse","matcher":"^(?:Bash|Edit|MultiEdit|NotebookEdit|Read|Write)$","onError":"deny"}]};
+const HOOKC: Settings = {"harness":"claude-agent-sdk","policyFromModule":"../policy.json","projectFromModule":"../..","timeoutSeconds":10,"install":"cargo install hookc --locked","matcherTimeoutSeconds":15,"events":[{"event":"pre-tool","native":"PreToolUse","matcher":"^(?:Bash|Edit|MultiEdit|NotebookEdit|Read|Write)$","onError":"deny"}]};
 
 const POLICY = fileURLToPath(new URL(HOOKC.policyFromModule, import.meta.url));
 const PROJECT = fileURLToPath(new URL(HOOKC.projectFromModule, import.meta.url));
@@ -140,7 +140,7 @@ async function guard(event: GuardedEvent, input: unknown): Promise<HookJSONOutpu
       return couldNotRun(
         event,
         `the hookc program was not found (looked for '${result.bin}')`,
-        "install hookc (cargo install hookc) or set HOOKC_BIN to its path",
+        `install hookc (${HOOKC.install}) or set HOOKC_BIN to its path`,
       );
     }
     return couldNotRun(
@@ -160,7 +160,7 @@ async function guard(event: GuardedEvent, input: unknown): Promise<HookJSONOutpu
     return couldNotRun(
       event,
       `'${result.bin}' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)`,
-      "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build'",
+      `point HOOKC_BIN or PATH at the hookc this project needs (${HOOKC.install})`,
     );
   }
   if (result.code === 0 || result.code === 2) {

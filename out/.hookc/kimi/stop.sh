@@ -60,7 +60,7 @@ if [ -z "${HOOKC_BIN:-}" ] && ! command -v hookc >/dev/null 2>&1 &&
 fi
 command -v "$hookc" >/dev/null 2>&1 ||
   refuse "the hookc program was not found (looked for '$hookc')" \
-    "install hookc (cargo install hookc) or set HOOKC_BIN to its path"
+    'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
 # The nonce: a random UUID from the Linux kernel, else 16 bytes of
 # /dev/urandom through od (macOS), read without the PATH.
 nonce=
@@ -84,7 +84,7 @@ case $status in
     ;;
   esac
   refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
-    "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build'"
+    'point HOOKC_BIN or PATH at the hookc this project needs (cargo install hookc --locked)'
   ;;
 esac
 refuse "hookc guard stopped with exit status $status (its own message, if any, is above)" \

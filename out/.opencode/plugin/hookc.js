@@ -18,7 +18,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
-const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000};
+const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000,"install":"cargo install hookc --locked"};
 
 const PROJECT = fileURLToPath(new URL(HOOKC.projectFromPlugin, import.meta.url));
 const POLICY = fileURLToPath(new URL(HOOKC.policyFromPlugin, import.meta.url));
@@ -107,7 +107,7 @@ async function check(input, output, directory) {
     if (result.error.code === "ENOENT") {
       throw couldNotRun(
         `the hookc program was not found (looked for '${result.bin}')`,
-        "install hookc (cargo install hookc) or set HOOKC_BIN to its path, then restart OpenCode",
+        `install hookc (${HOOKC.install}) or set HOOKC_BIN to its path, then restart OpenCode`,
       );
     }
     throw couldNotRun(
@@ -124,7 +124,7 @@ async function check(input, output, directory) {
   if ((result.code === 0 || result.code === 2) && !result.proven) {
     throw couldNotRun(
       `'${result.bin}' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)`,
-      "point HOOKC_BIN or PATH at the hookc that built this project (cargo install hookc), then run 'hookc build' and restart OpenCode",
+      `point HOOKC_BIN or PATH at the hookc this project needs (${HOOKC.install}), then restart OpenCode`,
     );
   }
   if (result.code === 0) return;

@@ -1,0 +1,116 @@
+//! Version pinning (`hookc-version`): a build refuses a hookc outside the
+//! requirement, and a hook answered by a hookc the project was not built for
+//! refuses the call with the version needed and the command that installs
+//! it, never "run hookc build".
+
+use crate::support::{Project, Run, claude_bash, json_file, path_with_hookc, sh_c};
+
+const POLICY: &str = r#"hookc-version "0.1"
+targets "claude"
+
+guard "no-force-push" {
+    command "git" "push" { flag "--force"; }
+    deny "Push to a new branch instead."
+}
+"#;
+
+/// Claude Code's PreToolUse hook on `command`.
+fn claude(p: &Project, command: &str) -> Run {
+    let hook =
+        json_file(p, ".claude/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let dir = p.dir.path().display().to_string();
+    sh_c(
+        &hook,
+        p.dir.path(),
+        &path_with_hookc(),
+        &[("CLAUDE_PROJECT_DIR", &dir)],
+        &claude_bash(command),
+    )
+}
+
+/// `.hookc/policy.json` as a later hookc would have written its first line.
+fn rewrite_head(p: &Project, from: &str, to: &str) {
+    let text = p.read(".hookc/policy.json");
+    let (head, rest) = text.split_once('\n').unwrap();
+    assert!(head.contains(from), "{head}");
+    p.write(
+        ".hookc/policy.json",
+        &format!("{}\n{rest}", head.replace(from, to)),
+    );
+}
+
+fn assert_needs(run: &Run, needed: &str, install: &str) {
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(needed) && run.stderr.contains(install),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("run `hookc build`"), "{}", run.stderr);
+}
+
+#[test]
+fn a_policy_records_what_it_needs() {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.build();
+    let head = p.read(".hookc/policy.json");
+    let head = head.lines().next().unwrap();
+    for field in [
+        "\"hookc_version\":\"^0.1.0\"",
+        "\"built_by\":\"0.1\"",
+        "\"install\":\"cargo install hookc --locked --version '^0.1.0'\"",
+    ] {
+        assert!(head.contains(field), "{field} not in {head}");
+    }
+    assert_eq!(claude(&p, "git push --force").status, 2);
+    assert_eq!(claude(&p, "git push").status, 0);
+}
+
+#[test]
+fn a_hook_answered_by_an_older_hookc_refuses_with_what_to_install() {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.build();
+    // The project was built by a later release line than this hookc's.
+    rewrite_head(&p, "\"built_by\":\"0.1\"", "\"built_by\":\"0.9\"");
+    let run = claude(&p, "git status");
+    assert_needs(
+        &run,
+        "need hookc 0.9 or later",
+        "cargo install hookc --locked --version",
+    );
+
+    // The requirement itself excludes this hookc.
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.write(
+        "package.json",
+        "{\"devDependencies\": {\"hookc\": \"^0.1.0\"}}\n",
+    );
+    p.build();
+    rewrite_head(
+        &p,
+        "\"hookc_version\":\"^0.1.0\"",
+        "\"hookc_version\":\"^0.7.0\"",
+    );
+    let run = claude(&p, "git status");
+    assert_needs(&run, "need hookc ^0.7.0", "`npm install` in the project");
+}
+
+#[test]
+fn a_build_refuses_a_hookc_outside_the_requirement() {
+    let p = Project::new();
+    p.write("policy.kdl", &POLICY.replace("\"0.1\"", "\"0.7\""));
+    let run = p.hookc(&["build"]);
+    assert_ne!(run.status, 0);
+    assert!(
+        run.stderr.contains("hookc::version-mismatch"),
+        "{}",
+        run.stderr
+    );
+    assert!(!p.exists(".claude/settings.json"));
+}

@@ -77,6 +77,16 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS)]
     Check(BuildArgs),
 
+    /// Check that the hooks will run on this machine: what to do after cloning a project
+    ///
+    /// Checks that the policy compiles, that the hookc the hooks will find is the version the
+    /// project needs, that the generated files are up to date, and, per targeted harness,
+    /// what can keep it from running them (a user-level install, a setting that switches
+    /// hooks off, trust). Each problem comes with the command that fixes it.
+    /// Exit 0: the hooks will run; 1: something stops them.
+    #[command(after_help = EXIT_STATUS)]
+    Doctor(DoctorArgs),
+
     /// Answer one hook call (run by the generated hook scripts, not by people)
     ///
     /// Reads the harness's JSON payload on stdin and answers in that harness's protocol.
@@ -191,6 +201,26 @@ pub struct BuildArgs {
     /// Overwrite hookc's entries even where they were edited by hand since the last build
     #[arg(long)]
     pub force: bool,
+
+    /// How to print the result
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// The policy of the project
+    #[arg(
+        long,
+        default_value = "policy.kdl",
+        env = "HOOKC_POLICY",
+        hide_env_values = true
+    )]
+    pub policy: PathBuf,
+
+    /// The project root
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
 
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]

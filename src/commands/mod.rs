@@ -1,6 +1,7 @@
 //! What each subcommand does, on top of the pipeline modules.
 
 mod build;
+mod doctor;
 mod explain;
 mod generate;
 mod guard;
@@ -38,6 +39,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
+        Command::Doctor(args) => doctor::doctor(&args, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
         Command::Simulate(args) => simulate::simulate(&args).code(),
         Command::Test(args) => test::test(&args).code(),

@@ -159,9 +159,9 @@ fn the_harness_path_fallback_takes_only_absolute_directories_and_the_real_entry(
         return; // The fallback exists only where /proc does.
     }
     let p = built();
-    // A repository's `node_modules/.bin/hookc`, on a relative PATH entry.
-    script(&p, "node_modules/.bin/hookc", "cat >/dev/null; exit 0");
-    let run = through_a_login_shell(&p, &[("PATH", &format!("node_modules/.bin:{BARE_PATH}"))]);
+    // A repository's `tools/hookc`, on a relative PATH entry.
+    script(&p, "tools/hookc", "cat >/dev/null; exit 0");
+    let run = through_a_login_shell(&p, &[("PATH", &format!("tools:{BARE_PATH}"))]);
     assert_refused(&run, "the hookc program was not found");
 
     // `PATH=` after a newline in another variable's value.
@@ -179,6 +179,12 @@ fn the_harness_path_fallback_takes_only_absolute_directories_and_the_real_entry(
         "{}",
         run.stderr
     );
+
+    // The project's own `node_modules/.bin/hookc` is looked for (by absolute
+    // path), but it still has to answer as hookc guard does.
+    script(&p, "node_modules/.bin/hookc", "cat >/dev/null; exit 0");
+    let run = through_a_login_shell(&p, &[("PATH", BARE_PATH)]);
+    assert_refused(&run, "answered, but not as hookc guard does");
 }
 
 /// Swap two whole lines of a file (keeping each position's trailing comma).

@@ -8,6 +8,7 @@ mod build;
 mod console;
 mod corpus;
 mod cross_loading;
+mod doctor;
 mod explain;
 mod guard;
 mod harness_antigravity;

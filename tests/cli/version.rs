@@ -114,3 +114,32 @@ fn a_build_refuses_a_hookc_outside_the_requirement() {
     );
     assert!(!p.exists(".claude/settings.json"));
 }
+
+/// A hookc the project installs itself (npm, a venv) answers when none is on
+/// PATH; it is found from the hook's own place, not through PATH.
+#[test]
+fn the_hooks_find_a_project_local_hookc() {
+    for local in ["node_modules/.bin/hookc", ".venv/bin/hookc"] {
+        let p = Project::new();
+        p.write("policy.kdl", POLICY);
+        p.build();
+        std::fs::create_dir_all(p.path(local).parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(crate::support::HOOKC, p.path(local)).unwrap();
+        let dir = p.dir.path().display().to_string();
+        let hook =
+            json_file(&p, ".claude/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+        for (command, status) in [("git push --force", 2), ("git push", 0)] {
+            let run = sh_c(
+                &hook,
+                p.dir.path(),
+                crate::support::BARE_PATH,
+                &[("CLAUDE_PROJECT_DIR", &dir)],
+                &claude_bash(command),
+            );
+            assert_eq!(run.status, status, "{local}: {command}: {}", run.stderr);
+        }
+    }
+}

@@ -11,7 +11,8 @@
 # (`hookc_shim=PATH; . "$hookc_shim"`), which saves starting a second shell
 # on every call, or run it as a program: it works the same either way.
 #
-# HOOKC_BIN    the hookc to run (default: `hookc` on PATH)
+# HOOKC_BIN    the hookc to run (default: `hookc` on PATH, else the project's
+#              own node_modules/.bin/hookc or .venv/bin/hookc)
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 #
 # Only hookc's `guard` can answer here. Each call gets a fresh nonce, passed
@@ -58,6 +59,18 @@ if [ -z "${HOOKC_BIN:-}" ] && ! command -v hookc >/dev/null 2>&1 &&
     done
     [ -n "$absolute" ] && PATH=$absolute command -v hookc
   ) && hookc=$found
+fi
+# Last, a hookc the project installs itself (`npm i -D hookc`, a project
+# `.venv`), by absolute path from this script's own place (`.hookc/<harness>/`
+# in the project), never through a relative PATH entry.
+if [ -z "${HOOKC_BIN:-}" ] && ! command -v "$hookc" >/dev/null 2>&1; then
+  project=$(cd "$here/../.." 2>/dev/null && pwd -P) &&
+    for candidate in "$project/node_modules/.bin/hookc" "$project/.venv/bin/hookc"; do
+      if [ -f "$candidate" ] && [ -x "$candidate" ]; then
+        hookc=$candidate
+        break
+      fi
+    done
 fi
 command -v "$hookc" >/dev/null 2>&1 ||
   refuse "the hookc program was not found (looked for '$hookc')" \

@@ -1,0 +1,330 @@
+//! `hookc doctor`: what a teammate runs after cloning. Each check says what
+//! it found and, when something is wrong, the one command that fixes it.
+//!
+//! It reads and runs nothing it does not have to: the policy (compiled, not
+//! written), the generated files (planned as `hookc check` does), the hookc
+//! the hooks will find (asked for its version) and the user-level settings
+//! that can switch a harness's hooks off.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::Ui;
+use crate::cli::{DoctorArgs, Format};
+use crate::diag::Diagnostics;
+use crate::exit::ExitStatus;
+use crate::ir::{HarnessId, Policy};
+use crate::plan::{self, Plan};
+use crate::version::{Requirement, Version};
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Status {
+    Ok,
+    Note,
+    Fail,
+}
+
+impl Status {
+    fn word(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Note => "note",
+            Status::Fail => "fail",
+        }
+    }
+}
+
+struct Check {
+    status: Status,
+    what: String,
+    fix: Option<String>,
+}
+
+fn ok(what: impl Into<String>) -> Check {
+    Check {
+        status: Status::Ok,
+        what: what.into(),
+        fix: None,
+    }
+}
+
+fn note(what: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        status: Status::Note,
+        what: what.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        status: Status::Fail,
+        what: what.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
+    let mut checks = Vec::new();
+    let mut diags = Diagnostics::default();
+    match crate::compile::load(&args.policy, &mut diags) {
+        None => checks.push(fail(
+            format!("{} does not compile", args.policy.display()),
+            "run `hookc check` to see why, and fix the policy",
+        )),
+        Some((file, mut policy)) => {
+            checks.push(ok(format!("{} compiles", file.name)));
+            let requirement = policy
+                .hookc_version
+                .as_deref()
+                .and_then(|r| Requirement::parse(r).ok());
+            policy.install = crate::version::install_command(&args.out, requirement.as_ref());
+            checks.extend(installed(&policy, requirement.as_ref(), &args.out));
+            checks.push(up_to_date(args, &file, &policy));
+            for id in &policy.targets {
+                checks.extend(harness(*id, &policy, &args.out));
+            }
+        }
+    }
+    let failed = checks.iter().any(|c| c.status == Status::Fail);
+    let status = if failed {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    };
+    if args.format == Format::Json {
+        let doc = json!({
+            "schema_version": 1,
+            "command": "doctor",
+            "exit_status": status.code(),
+            "checks": checks.iter().map(|c| json!({
+                "status": c.status.word(),
+                "what": c.what,
+                "fix": c.fix,
+            })).collect::<Vec<Value>>(),
+        });
+        println!("{doc}");
+        return status;
+    }
+    for c in &checks {
+        ui.say(&format!("{:<5} {}", c.status.word(), c.what));
+        if let Some(fix) = &c.fix {
+            ui.say(&format!("      fix: {fix}"));
+        }
+    }
+    ui.say(if failed {
+        "hookc doctor: something above stops the hooks from working here"
+    } else {
+        "hookc doctor: the hooks will run here"
+    });
+    status
+}
+
+/// This hookc, and the one the generated hooks will find.
+fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) -> Vec<Check> {
+    let install = policy.install_command();
+    let this = Version::current();
+    let mut checks = Vec::new();
+    match requirement {
+        Some(req) if !req.matches(this) => checks.push(fail(
+            format!("the policy needs hookc {req}; this is hookc {this}"),
+            install.to_owned(),
+        )),
+        _ => checks.push(ok(format!("this is hookc {this}"))),
+    }
+    let Some(bin) = hooks_hookc(root) else {
+        checks.push(fail(
+            "the hooks will find no hookc (HOOKC_BIN, PATH, node_modules/.bin, .venv/bin)",
+            install.to_owned(),
+        ));
+        return checks;
+    };
+    let version = std::process::Command::new(&bin)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            text.split_whitespace().nth(1).and_then(Version::parse)
+        });
+    let shown = bin.display();
+    checks.push(match version {
+        None => fail(
+            format!("the hooks will run {shown}, which does not answer as hookc does"),
+            format!("point HOOKC_BIN or PATH at hookc ({install})"),
+        ),
+        Some(v) if requirement.is_some_and(|r| !r.matches(v)) => fail(
+            format!(
+                "the hooks will run {shown}, hookc {v}, outside the policy's {}",
+                requirement.map(ToString::to_string).unwrap_or_default()
+            ),
+            install.to_owned(),
+        ),
+        Some(v) if crate::version::older_line(v, &this.line()) => fail(
+            format!("the hooks will run {shown}, hookc {v}, older than this hookc {this} that builds them"),
+            install.to_owned(),
+        ),
+        Some(v) => ok(format!("the hooks will run {shown} (hookc {v})")),
+    });
+    checks
+}
+
+/// The hookc a generated hook finds, looked for as the shim looks: HOOKC_BIN,
+/// PATH, then the project's own install.
+fn hooks_hookc(root: &Path) -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os("HOOKC_BIN").filter(|b| !b.is_empty()) {
+        let bin = PathBuf::from(bin);
+        return executable(&bin).then_some(bin);
+    }
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .filter(|d| d.is_absolute())
+            .map(|d| d.join("hookc"))
+            .find(|p| executable(p))
+    });
+    on_path.or_else(|| {
+        ["node_modules/.bin/hookc", ".venv/bin/hookc"]
+            .iter()
+            .map(|p| root.join(p))
+            .find(|p| executable(p))
+    })
+}
+
+fn executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The generated files, as `hookc check` sees them.
+fn up_to_date(args: &DoctorArgs, file: &crate::source::SourceFile, policy: &Policy) -> Check {
+    let mut diags = Diagnostics::default();
+    let artifacts = crate::compile::emit(file, policy, &mut diags);
+    let options = plan::Options {
+        user: false,
+        homes: plan::Homes::from_env(),
+    };
+    let name = policy.source.clone();
+    let plan = Plan::new(&args.out, &name, &artifacts, &options, &mut diags);
+    if diags.has_errors() {
+        fail(
+            "the generated files cannot be checked",
+            "run `hookc check` to see why",
+        )
+    } else if plan.is_clean() {
+        ok("the generated files are up to date with the policy")
+    } else {
+        fail(
+            "the generated files are out of date with the policy",
+            "run `hookc build` and commit the result",
+        )
+    }
+}
+
+/// What can keep one harness from running the hooks on this machine.
+fn harness(id: HarnessId, policy: &Policy, root: &Path) -> Vec<Check> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
+    let json = |path: Option<PathBuf>| -> Option<Value> {
+        let text = crate::disk::read_text(&path?).ok()??;
+        jsonc_parser::parse_to_serde_value::<Value>(&text, &Default::default()).ok()
+    };
+    let name = crate::harness::get(id).map_or(id.word(), |h| h.profile().name);
+    let mut checks = Vec::new();
+    match id {
+        HarnessId::Claude => {
+            for path in [
+                Some(root.join(".claude/settings.json")),
+                Some(root.join(".claude/settings.local.json")),
+                under_home(".claude/settings.json"),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if json(Some(path.clone())).is_some_and(|v| v["disableAllHooks"] == json!(true)) {
+                    checks.push(fail(
+                        format!(
+                            "{name}: {} turns every hook off (disableAllHooks)",
+                            path.display()
+                        ),
+                        format!("remove `\"disableAllHooks\": true` from {}", path.display()),
+                    ));
+                }
+            }
+            checks.push(note(
+                format!("{name} runs project hooks only once the folder's trust dialog is accepted"),
+                "accept it when Claude Code asks; Cursor and Copilot CLI also run these hooks from .claude/settings.json",
+            ));
+        }
+        HarnessId::Codex => {
+            let config = std::env::var_os("CODEX_HOME")
+                .map(PathBuf::from)
+                .or_else(|| under_home(".codex"))
+                .map(|d| d.join("config.toml"));
+            let text = config
+                .as_ref()
+                .and_then(|c| crate::disk::read_text(c).ok().flatten());
+            let doc = text.and_then(|t| t.parse::<toml_edit::DocumentMut>().ok());
+            if doc
+                .as_ref()
+                .and_then(|d| d.get("features")?.get("hooks")?.as_bool())
+                == Some(false)
+            {
+                checks.push(fail(
+                    format!("{name}: hooks are switched off (`[features] hooks = false`)"),
+                    "remove `hooks = false` from the `[features]` table of ~/.codex/config.toml",
+                ));
+            }
+            checks.push(note(
+                format!("{name} runs a project's hooks only in a trusted project, and each hook only once trusted in /hooks"),
+                "in Codex, trust the project and then the hookc hooks in `/hooks` (again after each rebuild that changes them)",
+            ));
+        }
+        HarnessId::Kimi => {
+            let config = std::env::var_os("KIMI_CODE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| under_home(".kimi-code"))
+                .map(|d| d.join("config.toml"));
+            let installed = config
+                .as_ref()
+                .and_then(|c| crate::disk::read_text(c).ok().flatten())
+                .is_some_and(|t| t.contains(".hookc/kimi/"));
+            checks.push(if installed {
+                ok(format!("{name}: the user-level hooks are installed"))
+            } else {
+                fail(
+                    format!("{name} reads hooks only from the user-level config.toml, which has none of hookc's"),
+                    "run `hookc build --user` once on this machine, then restart kimi",
+                )
+            });
+        }
+        HarnessId::Gemini => {
+            let settings = json(under_home(".gemini/settings.json"));
+            if settings.is_some_and(|v| v["hooksConfig"]["enabled"] == json!(false)) {
+                checks.push(fail(
+                    format!("{name}: hooks are switched off (hooksConfig.enabled is false)"),
+                    "remove `\"enabled\": false` from `hooksConfig` in ~/.gemini/settings.json",
+                ));
+            }
+            checks.push(note(
+                format!("{name} loads project settings only in a trusted folder"),
+                "trust the folder when Gemini CLI asks",
+            ));
+        }
+        HarnessId::Cursor | HarnessId::Copilot | HarnessId::Antigravity => {
+            checks.push(note(
+                format!("{name} runs project hooks only in a trusted folder"),
+                format!("trust the folder when {name} asks"),
+            ));
+        }
+        _ => {}
+    }
+    if !policy.guards.is_empty() && checks.iter().all(|c| c.status != Status::Fail) {
+        checks.insert(
+            0,
+            ok(format!("{name}: nothing here switches its hooks off")),
+        );
+    }
+    checks
+}

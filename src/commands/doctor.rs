@@ -69,10 +69,19 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     let mut checks = Vec::new();
     let mut diags = Diagnostics::default();
     match crate::compile::load(&args.policy, &mut diags) {
-        None => checks.push(fail(
-            format!("{} does not compile", args.policy.display()),
-            "run `hookc check` to see why, and fix the policy",
-        )),
+        None => {
+            // A policy that needs another hookc is no mistake in the policy.
+            let mismatch = diags
+                .iter()
+                .find(|d| d.code == crate::diag::Code::VersionMismatch);
+            checks.push(match mismatch {
+                Some(d) => fail(d.message.clone(), d.help.clone().unwrap_or_default()),
+                None => fail(
+                    format!("{} does not compile", args.policy.display()),
+                    "run `hookc check` to see why, and fix the policy",
+                ),
+            });
+        }
         Some((file, mut policy)) => {
             checks.push(ok(format!("{} compiles", file.name)));
             let requirement = policy

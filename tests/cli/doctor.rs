@@ -132,4 +132,15 @@ fn each_problem_comes_with_its_fix() {
         failures(&doc).join("\n").contains("hookc build --user"),
         "{doc}"
     );
+
+    // A policy that needs a later hookc.
+    let p = Project::new();
+    p.write("policy.kdl", &format!("hookc-version \"0.9\"\n{POLICY}"));
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert_eq!(r.status, 1);
+    let f = failures(&doc).join("\n");
+    assert!(
+        f.contains("needs hookc ^0.9.0") && f.contains("cargo install hookc --locked --version"),
+        "{f}"
+    );
 }

@@ -43,6 +43,9 @@ pub struct Call {
     /// absolute: relative paths of the call are relative to it, not to the root.
     pub cwd: Option<String>,
     pub home: Option<String>,
+    /// git's configuration where the call runs (aliases, autocorrect, forced
+    /// remotes); `hookc guard` reads it, examples never do.
+    pub git: Option<crate::shell::git::GitConfig>,
 }
 
 /// The tool of a call: its neutral kind when hookc knows it, and always the harness's own name.
@@ -87,6 +90,7 @@ impl Call {
             root: None,
             cwd: None,
             home: None,
+            git: None,
         }
     }
 }
@@ -707,7 +711,13 @@ impl<'c> Facts<'c> {
 
     fn analysis(&self) -> Option<&Analysis> {
         self.analysis
-            .get_or_init(|| self.call.command.as_deref().map(shell::analyze))
+            .get_or_init(|| {
+                let mut analysis = shell::analyze(self.call.command.as_deref()?);
+                if let Some(git) = &self.call.git {
+                    git.apply(&mut analysis);
+                }
+                Some(analysis)
+            })
             .as_ref()
     }
 
@@ -996,6 +1006,7 @@ guard "generated-12" {
                 root: None,
                 home: None,
                 cwd: None,
+                git: None,
             };
             let expected = evaluate_unindexed(policy, &call);
             prop_assert_eq!(&Evaluator::new(policy).evaluate(&call), &expected);

@@ -224,6 +224,14 @@ fn evaluate(
     if call.root.is_none() {
         call.root = project_root(request.policy);
     }
+    // What git will run depends on its configuration where the call runs.
+    if call.command.as_deref().is_some_and(|c| c.contains("git")) {
+        let cwd = call.cwd.clone().or_else(|| call.root.clone());
+        call.git = Some(crate::shell::git::GitConfig::load(
+            cwd.as_deref().map(Path::new),
+            call.home.as_deref().map(Path::new),
+        ));
+    }
     // The program lives in the project that holds the compiled policy.
     let root = project_root(request.policy)
         .or_else(|| call.root.clone())

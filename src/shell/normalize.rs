@@ -1177,6 +1177,7 @@ mod tests {
             "repeat 1 rm -rf build",
             "=rm -rf build",
             "entr -s 'rm -rf build'",
+            "emulate sh -c 'rm -rf build'",
             "git rebase -x 'rm -rf build' main",
             "git rebase --exec='rm -rf build' main",
             "git bisect run rm -rf build",

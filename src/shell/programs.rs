@@ -208,6 +208,10 @@ pub const WRAPPERS: &[Wrapper] = &[
     argv("nocorrect", "", &[], 0),
     argv("repeat", "", &[], 1),
     Wrapper {
+        script_opts: &["-c"],
+        ..argv("emulate", "", &[], 1)
+    },
+    Wrapper {
         script_opts: &["-c", "--command"],
         ..argv(
             "script",

@@ -464,3 +464,43 @@ fn core_worktree_cannot_redirect_the_codex_hook() {
         run.stderr
     );
 }
+
+/// git's own configuration where the call runs: an alias in the repository,
+/// autocorrect and a mirror remote in the user's config.
+#[test]
+fn git_configuration_cannot_turn_a_harmless_command_into_a_force_push() {
+    let p = built();
+    p.write(".git/config", "[alias]\n\tpf = push --force\n");
+    let run = claude(&p, &[("HOOKC_BIN", HOOKC)], "git pf origin main");
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("Do not force-push"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(claude(&p, &[("HOOKC_BIN", HOOKC)], "git status").status, 0);
+
+    let home = p.path("home");
+    std::fs::create_dir_all(&home).unwrap();
+    p.write(
+        "home/.gitconfig",
+        "[help]\n\tautocorrect = immediate\n[remote \"origin\"]\n\tmirror = true\n",
+    );
+    let home = home.display().to_string();
+    let run = claude(
+        &p,
+        &[("HOOKC_BIN", HOOKC), ("HOME", &home)],
+        "git push origin main",
+    );
+    assert_eq!(
+        run.status, 2,
+        "a mirror remote pushes by force: {}",
+        run.stderr
+    );
+    let run = claude(
+        &p,
+        &[("HOOKC_BIN", HOOKC), ("HOME", &home)],
+        "git psuh origin main",
+    );
+    assert_eq!(run.status, 2, "autocorrect: {}", run.stderr);
+}

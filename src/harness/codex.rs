@@ -442,25 +442,17 @@ fn shell_command(input: &Value) -> Result<String, String> {
         Some(Value::Array(words)) => {
             let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
             let words = words.ok_or("`tool_input.command` is an array with a non-string item")?;
-            Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+            Ok(words
+                .iter()
+                .map(|w| common::sh_quote(w))
+                .collect::<Vec<_>>()
+                .join(" "))
         }
         Some(other) => Err(format!(
             "`tool_input.command` should be a string, found {}",
             super::json_type(other)
         )),
         None => Err("the payload has no `tool_input.command`".to_owned()),
-    }
-}
-
-fn quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
-    {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

@@ -426,16 +426,7 @@ fn an_interrupted_build_leaves_no_false_conflict() {
 /// Item 7: a FIFO or a device where a file belongs is an error at once.
 #[test]
 fn fifos_and_devices_never_hang_a_build() {
-    let s = Sandbox::new(POLICY);
-    std::fs::create_dir_all(s.path("project/.claude")).unwrap();
-    let fifo = s.path("project/.claude/settings.json");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    let s = with_a_fifo_for_claude_settings();
     for args in [&["build"][..], &["check"]] {
         let r = within(Duration::from_secs(20), &s, args);
         fails_with(&r, "unsafe-file");
@@ -448,6 +439,21 @@ fn fifos_and_devices_never_hang_a_build() {
     let r = within(Duration::from_secs(20), &s, &["build"]);
     assert_ne!(r.status, 0);
     assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+}
+
+/// A sandbox whose `.claude/settings.json` is a FIFO nobody writes to.
+fn with_a_fifo_for_claude_settings() -> Sandbox {
+    let s = Sandbox::new(POLICY);
+    std::fs::create_dir_all(s.path("project/.claude")).unwrap();
+    let fifo = s.path("project/.claude/settings.json");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    s
 }
 
 /// Run hookc, killing it if it outlives `limit` (a hang fails the test).
@@ -618,16 +624,7 @@ fn a_key_appended_after_hookcs_kimi_tables_is_pointed_out() {
 /// waited on.
 #[test]
 fn lint_never_hangs_on_a_fifo() {
-    let s = Sandbox::new(POLICY);
-    std::fs::create_dir_all(s.path("project/.claude")).unwrap();
-    let fifo = s.path("project/.claude/settings.json");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    let s = with_a_fifo_for_claude_settings();
     for args in [&["lint", ".claude/settings.json"][..], &["lint"]] {
         let r = within(Duration::from_secs(20), &s, args);
         assert_ne!(r.status, 0, "{args:?}");

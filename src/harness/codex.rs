@@ -144,17 +144,18 @@ impl Harness for Codex {
         let o = v.as_object_mut()?;
         if event.has_tools() {
             let t = ToolCall::of(&PROFILE, call, root)?;
-            // Every change to files is one `apply_patch` with the patch as its command.
+            // Every change to files is one `apply_patch` with the patch as its
+            // command, naming files relative to `cwd` as Codex does: a patch
+            // line cannot hold a project path with a newline in it.
+            let file = call.path.clone().unwrap_or_default();
             let command = match t.kind {
                 ToolKind::Shell => t.command.clone(),
-                ToolKind::Write => format!(
-                    "*** Begin Patch\n*** Add File: {}\n+x\n*** End Patch\n",
-                    t.path
-                ),
-                _ => format!(
-                    "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End Patch\n",
-                    t.path
-                ),
+                ToolKind::Write => {
+                    format!("*** Begin Patch\n*** Add File: {file}\n+x\n*** End Patch\n")
+                }
+                _ => {
+                    format!("*** Begin Patch\n*** Update File: {file}\n@@\n-a\n+b\n*** End Patch\n")
+                }
             };
             o.insert("tool_name".into(), json!(t.native));
             o.insert("tool_input".into(), json!({ "command": command }));

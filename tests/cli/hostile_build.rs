@@ -631,3 +631,31 @@ fn lint_never_hangs_on_a_fifo() {
         assert!(r.stderr.contains("FIFO"), "{args:?}: {}", r.stderr);
     }
 }
+
+/// Item 9: a newline in the project path does not make `hookc test` report
+/// a Codex path guard as letting a write through.
+#[test]
+fn hookc_test_with_a_newline_in_the_project_path() {
+    let policy = "targets \"codex\"\nguard \"secrets\" {\n    tool \"write\" \"edit\"\n    path \"secrets/**\"\n    deny \"Do not touch secrets; ask the user.\"\n    example tool=\"write\" path=\"secrets/k.txt\" expect=\"deny\"\n}\n";
+    let s = Sandbox::new(policy);
+    let odd = s.path("a\nb\n");
+    std::fs::create_dir_all(&odd).unwrap();
+    std::fs::write(odd.join("policy.kdl"), policy).unwrap();
+    let built = run(
+        Command::new(HOOKC)
+            .arg("build")
+            .current_dir(&odd)
+            .env("HOME", s.path("home")),
+        None,
+    );
+    assert_eq!(built.status, 0, "{}", built.stderr);
+    let r = run(
+        Command::new(HOOKC)
+            .args(["test", "--project"])
+            .arg(&odd)
+            .env("HOME", s.path("home")),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("6 passed, 0 failed"), "{}", r.stdout);
+}

@@ -211,7 +211,11 @@ pub fn source_shim(path: &str) -> String {
 ///   the sticky bit (`/tmp`, `/var/tmp`: anyone can create entries there),
 ///   and it stops after `$HOME`. So a `.hookc` planted in a shared directory
 ///   is never reached. A `.hookc` the user running the hook does not own is
-///   refused (`incomplete`), never run.
+///   refused (`incomplete`), never run, and so is one found above `$PWD` on
+///   another file system (a mount point is a boundary: what lies beyond it
+///   is not the project the session is in); the file system is
+///   checked with `/usr/bin/stat` only when the project is above `$PWD`,
+///   so a session at the project root costs no extra process.
 ///   A `.git` does not stop it: a repository inside a project (a planted
 ///   `sub/.git`, a vendored checkout) is guarded by the project around it.
 /// - The first directory holding `.hookc` is the project. If its
@@ -241,6 +245,10 @@ pub fn locate_shim(
          while [ -n \"$d\" ] && ! [ -k \"$d\" ]; do \
          if [ -e \"$d/.hookc\" ] || [ -L \"$d/.hookc\" ]; then \
          w=\"$d/.hookc belongs to another user\"; [ -O \"$d/.hookc\" ] || {{ {incomplete}; }}; \
+         if [ \"$d\" != \"$PWD\" ] && [ -x /usr/bin/stat ]; then \
+         a=$(/usr/bin/stat -c %d \"$PWD\" 2>/dev/null || /usr/bin/stat -f %d \"$PWD\" 2>/dev/null); \
+         b=$(/usr/bin/stat -c %d \"$d\" 2>/dev/null || /usr/bin/stat -f %d \"$d\" 2>/dev/null); \
+         w=\"$d is on another file system than $PWD\"; [ \"$a\" = \"$b\" ] || {{ {incomplete}; }}; fi; \
          f=\"$d/.hookc/{harness}/{event}.sh\"; \
          if [ -f \"$f\" ]; then export HOOKC_PROJECT_DIR=\"$d\"; {found}; fi; \
          w=\"the hookc project in $d has no .hookc/{harness}/{event}.sh\"; \

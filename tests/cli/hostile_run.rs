@@ -504,3 +504,36 @@ fn git_configuration_cannot_turn_a_harmless_command_into_a_force_push() {
     );
     assert_eq!(run.status, 2, "autocorrect: {}", run.stderr);
 }
+
+/// Item 12: a project is bounded by its file system. A session in a mount
+/// below a project's directory is refused (the `.hookc` above it belongs to
+/// another file system), never guarded by whatever lies there. Needs root
+/// for the mount (CI runs as root); skipped otherwise.
+#[test]
+fn kimi_refuses_a_project_on_another_file_system() {
+    let root = std::fs::metadata("/proc/self").is_ok_and(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.uid() == 0
+    });
+    if !root || Command::new("unshare").arg("--help").output().is_err() {
+        eprintln!("skipped: needs root and unshare for a private mount");
+        return;
+    }
+    let (p, command) = kimi_project();
+    std::fs::create_dir_all(p.path("mnt")).unwrap();
+    let home = p.dir.path().parent().unwrap().display().to_string();
+    let session = p.path("mnt").display().to_string();
+    // A private mount namespace: the tmpfs is gone when the shell exits.
+    let script = "mount -t tmpfs -o mode=0755 none \"$S\" && cd \"$S\" && PWD=\"$S\" HOME=\"$H\" /bin/sh -c \"$C\"";
+    let r = run(
+        Command::new("unshare")
+            .args(["-m", "/bin/sh", "-c", script])
+            .env("S", &session)
+            .env("H", &home)
+            .env("C", &command)
+            .env("PATH", crate::support::path_with_hookc()),
+        Some(kimi_bash("git status").as_bytes()),
+    );
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("on another file system"), "{}", r.stderr);
+}

@@ -132,6 +132,24 @@ impl<'a> EmitCx<'a> {
         path
     }
 
+    /// The shim of an event no guard of the policy is for, where a harness
+    /// runs one anyway (Kimi Code's user-level hooks run on every event):
+    /// the call goes on without asking hookc, and the file's presence tells a
+    /// complete build from a broken one.
+    pub fn idle_shim(&mut self, policy: &Policy, profile: &Profile, event: Event) -> String {
+        let path = format!(".hookc/{}/{}.sh", profile.id.word(), event.word());
+        let text = format!(
+            "#!/bin/sh\n{}\n#\n# {} runs this on `{}`. No guard of the policy is for this event, so\n\
+             # there is nothing to check and the call goes on. The file is here because\n\
+             # the hook takes a project without it for a broken build, and refuses.\nexit 0\n",
+            header(policy, "#"),
+            profile.name,
+            event.word()
+        );
+        self.whole(path.clone(), text, true);
+        path
+    }
+
     /// hookc's entries under `hooks` in a project JSON file the user may also
     /// edit, recognised by `marker`; `ensure` members are added when absent.
     pub fn hook_entries(

@@ -195,12 +195,17 @@ impl Harness for Kimi {
         for &(event, native) in PROFILE.events {
             // The installed matcher routes every tool to hookc; this only
             // checks that the guards' tools exist here.
-            any |= common::route(policy, event, &PROFILE, cx, &matcher_names).is_some();
+            let guarded = common::route(policy, event, &PROFILE, cx, &matcher_names).is_some();
+            any |= guarded;
             // A shim for every event, guarded or not: the installed command
             // runs in every project, and takes a project that targets Kimi
             // Code without one of these for a broken build, which it refuses.
-            let on_error = policy.on_error_for(event);
-            cx.shim(policy, &PROFILE, event, native, on_error);
+            // An event no guard is for needs no hookc to answer.
+            if guarded {
+                cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+            } else {
+                cx.idle_shim(policy, &PROFILE, event);
+            }
         }
         if !any {
             return;

@@ -58,6 +58,10 @@ fn apply_with(
     if let (Some((target, _)), Some(pending)) = (manifest, &pending) {
         before_rename(target)?;
         std::fs::rename(pending, target).map_err(|e| at(target, e))?;
+    } else if let Ok(stale) = crate::disk::confine(&plan.root, PENDING_MANIFEST) {
+        // The manifest stays as it is: what an interrupted build recorded
+        // beside it is no longer anybody's.
+        let _ = std::fs::remove_file(stale);
     }
     Ok(())
 }

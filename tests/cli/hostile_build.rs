@@ -421,6 +421,13 @@ fn an_interrupted_build_leaves_no_false_conflict() {
     assert!(!s.path("project/.hookc/.hookc-AbC123.tmp").exists());
     assert!(!s.path("project/.hookc/manifest.pending.json").exists());
     assert_eq!(s.hookc(&["check"]).status, 0);
+    // A pending manifest left beside one that no build changes is removed too.
+    s.write(
+        "project/.hookc/manifest.pending.json",
+        &twin.read("project/.hookc/manifest.json"),
+    );
+    s.build();
+    assert!(!s.path("project/.hookc/manifest.pending.json").exists());
 }
 
 /// Item 7: a FIFO or a device where a file belongs is an error at once.

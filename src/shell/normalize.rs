@@ -824,6 +824,8 @@ fn env(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         .get(n)
         .is_some_and(|w| w.text.contains('=') && !w.text.starts_with('='))
     {
+        // `env BASH_ENV=… bash`: the same variables as a prefix assignment.
+        assignment_effects(out, &rest[n], depth);
         n += 1;
     }
     if n < rest.len() {
@@ -1186,6 +1188,7 @@ mod tests {
             "git -c core.pager='rm -rf build' log",
             "GIT_PAGER='rm -rf build' git log",
             "GIT_SSH_COMMAND='rm -rf build' git fetch",
+            "env GIT_SSH_COMMAND='rm -rf build' git fetch",
             "{fd}>/dev/null rm -rf build",
             "a[0]=x rm -rf build",
         ] {
@@ -1215,6 +1218,7 @@ mod tests {
             "let 'x=a[$(rm -rf build)]'",
             "BASH_ENV='$(git push --force origin main)' bash -c true",
             "ENV=/tmp/x sh -c true",
+            "env BASH_ENV=/tmp/x bash -c true",
             "PS4='$(rm -rf build)' bash -xc true",
             "/usr/bin/gi[t] push --force",
             "gi? push --force",

@@ -31,19 +31,28 @@ impl Mode {
 }
 
 pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
-    let mut out = Output::new(args, mode, ui);
     let mut diags = Diagnostics::default();
+    let (policy_path, out_dir) = match super::locate(args.policy.as_deref(), args.out.as_deref()) {
+        Ok(found) => found,
+        Err(d) => {
+            diags.push(d);
+            let out = Output::new(args, Path::new(crate::discover::POLICY), mode, ui);
+            return out.finish(diags, ExitStatus::Error);
+        }
+    };
+    let (policy_path, out_dir) = (policy_path.as_path(), out_dir.as_path());
+    let mut out = Output::new(args, policy_path, mode, ui);
     // One lock for the whole build, before anything is read: a second build
     // must not plan against files the first is about to change.
     let _lock = if mode == Mode::Write && !args.dry_run {
-        match lock(&args.out) {
+        match lock(out_dir) {
             Some(lock) => Some(lock),
             None => return ExitStatus::Error,
         }
     } else {
         None
     };
-    let Some((file, mut policy)) = compile::load(&args.policy, &mut diags) else {
+    let Some((file, mut policy)) = compile::load(policy_path, &mut diags) else {
         let could_not_read = diags.iter().any(|d| d.code == Code::Io);
         let status = if could_not_read {
             ExitStatus::Error
@@ -54,13 +63,13 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     };
     // Generated files name the policy by its path from the project, whatever
     // spelling found it: the same policy gives the same bytes.
-    policy.source = project_name(&args.policy, &args.out);
+    policy.source = project_name(policy_path, out_dir);
     let artifacts = compile::emit(&file, &policy, &mut diags);
     let options = plan::Options {
         user: args.user,
         homes: plan::Homes::from_env(),
     };
-    let plan = Plan::new(&args.out, &policy.source, &artifacts, &options, &mut diags);
+    let plan = Plan::new(out_dir, &policy.source, &artifacts, &options, &mut diags);
     if diags.has_errors() {
         return out.finish(diags, ExitStatus::Error);
     }
@@ -261,12 +270,12 @@ struct Output<'a> {
 }
 
 impl<'a> Output<'a> {
-    fn new(args: &BuildArgs, mode: Mode, ui: &'a Ui) -> Self {
+    fn new(args: &BuildArgs, policy: &Path, mode: Mode, ui: &'a Ui) -> Self {
         Self {
             ui,
             mode,
             json: args.format == Format::Json,
-            policy: args.policy.to_string_lossy().replace('\\', "/"),
+            policy: policy.to_string_lossy().replace('\\', "/"),
             written: false,
             files: Vec::new(),
             harnesses: Vec::new(),

@@ -16,7 +16,11 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
     let mut cannot = false;
     let mut paths = args.paths.clone();
     if paths.is_empty() {
-        paths.push(PathBuf::from("."));
+        // The project of the nearest policy, as build finds it; without one,
+        // the current folder.
+        paths.push(
+            crate::discover::find_from_here().map_or_else(|_| PathBuf::from("."), |f| f.root),
+        );
     }
     for p in &paths {
         if p.is_dir() {

@@ -12,6 +12,7 @@ mod test;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 pub use guard::guard;
 
@@ -66,6 +67,27 @@ pub fn use_color(
         Color::Auto if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE") != Some("0".into()) => true,
         Color::Auto if env("CLICOLOR") == Some("0".into()) => false,
         Color::Auto => stderr_is_terminal,
+    }
+}
+
+/// The policy to read and the project root to write into: `--policy` and
+/// `--out` as given, or else the nearest `policy.kdl` (see
+/// [`crate::discover`]) and its folder. `--out` without `--policy` still
+/// searches for the policy; `--policy` without `--out` writes into the
+/// current folder, as it always did.
+pub fn locate(
+    policy: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<(PathBuf, PathBuf), crate::diag::Diagnostic> {
+    let default_out = || out.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    if let Some(policy) = policy {
+        return Ok((policy.to_path_buf(), default_out()));
+    }
+    match crate::discover::find_from_here() {
+        Ok(found) => Ok((found.policy, out.map_or(found.root, Path::to_path_buf))),
+        Err(none) => Err(
+            crate::diag::Diagnostic::new(crate::diag::Code::Io, none.message()).help(none.help()),
+        ),
     }
 }
 

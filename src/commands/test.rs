@@ -64,11 +64,27 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot make a temporary directory: {e}")),
     };
-    let policy_path = match &args.project {
-        Some(dir) => dir.join(&args.policy),
-        None => args.policy.clone(),
-    };
     let mut diags = Diagnostics::default();
+    let policy_path = match (&args.project, &args.policy) {
+        (Some(dir), policy) => dir.join(policy.as_deref().unwrap_or(Path::new("policy.kdl"))),
+        (None, policy) => match super::locate(policy.as_deref(), None) {
+            Ok((policy, _)) => policy,
+            Err(d) => {
+                eprint!(
+                    "{}",
+                    crate::diag::render::human(
+                        &d,
+                        crate::diag::render::Style {
+                            color: false,
+                            unicode: true,
+                            width: 100
+                        }
+                    )
+                );
+                return ExitStatus::Error;
+            }
+        },
+    };
     let Some((_, policy)) = crate::compile::load(&policy_path, &mut diags) else {
         eprint!(
             "{}",

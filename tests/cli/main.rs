@@ -24,6 +24,7 @@ mod lint;
 mod out_dir;
 mod output;
 mod packaging;
+mod policy_search;
 mod precommit;
 mod readme;
 mod shim;

@@ -89,7 +89,13 @@ pub enum Command {
     /// Exit 0: no errors (warnings may be printed); 1: errors found; 2: could not run.
     Lint(LintArgs),
 
-    /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` (an existing hook is kept and chained)
+    /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` on what is staged (an existing hook is kept and chained)
+    ///
+    /// The hook exports the index (what the commit will hold) into a temporary folder and checks
+    /// the staged policy.kdl against the staged generated files there: committing a changed policy
+    /// without the files `hookc build` regenerated is refused, and unstaged changes in the working
+    /// tree do not matter. The working tree and the index are never touched. Installing again
+    /// updates a hook an earlier hookc wrote.
     InstallPreCommit {
         /// The repository root
         #[arg(long, default_value = ".")]

@@ -8,6 +8,26 @@ use super::Ui;
 
 const MARK: &str = "# hookc: check generated hooks are up to date";
 
+/// What the hook does after the chained hook: export the index (what the
+/// commit will hold, even under `git commit -a` or `git commit FILE`, which
+/// point `GIT_INDEX_FILE` at a temporary index) into a temporary folder, and
+/// check the staged policy against the staged generated files there. The
+/// working tree and the real index are never touched, so unstaged edits
+/// neither fail nor pass a commit.
+const CHECK_STAGED: &str = r#"command -v hookc >/dev/null 2>&1 || { echo 'pre-commit: hookc not found on PATH' >&2; exit 1; }
+staged=$(mktemp -d "${TMPDIR:-/tmp}/hookc-staged.XXXXXX") || { echo 'pre-commit: cannot make a temporary folder' >&2; exit 1; }
+trap 'rm -rf "$staged"' EXIT
+trap 'exit 1' HUP INT TERM
+git checkout-index --all --ignore-skip-worktree-bits --prefix="$staged/" || { echo 'pre-commit: cannot export the staged files' >&2; exit 1; }
+if [ ! -f "$staged/policy.kdl" ]; then
+    echo 'pre-commit: policy.kdl is not staged; stage it (git add policy.kdl), or remove this hook' >&2
+    exit 1
+fi
+hookc check --policy "$staged/policy.kdl" --out "$staged" && exit 0
+echo 'pre-commit: the staged generated files do not match the staged policy.kdl; run `hookc build` and stage what it changed' >&2
+exit 1
+"#;
+
 fn body(previous: Option<&str>) -> String {
     let chain = match previous {
         Some(p) => format!(
@@ -15,9 +35,14 @@ fn body(previous: Option<&str>) -> String {
         ),
         None => String::new(),
     };
-    format!(
-        "#!/bin/sh\n{MARK}\n{chain}command -v hookc >/dev/null 2>&1 || {{ echo 'pre-commit: hookc not found on PATH' >&2; exit 1; }}\nexec hookc check\n"
-    )
+    format!("#!/bin/sh\n{MARK}\n{chain}{CHECK_STAGED}")
+}
+
+/// The chained hook's file name in a hook hookc wrote, if any.
+fn chained(text: &str) -> Option<&str> {
+    let start = text.find("\"$(dirname \"$0\")/")? + "\"$(dirname \"$0\")/".len();
+    let len = text[start..].find('"')?;
+    Some(&text[start..start + len])
 }
 
 pub fn install(repo: &Path, ui: &Ui) -> ExitStatus {
@@ -33,7 +58,15 @@ pub fn install(repo: &Path, ui: &Ui) -> ExitStatus {
     let result = (|| -> std::io::Result<&'static str> {
         std::fs::create_dir_all(&hooks)?;
         let previous = match std::fs::read_to_string(&hook) {
-            Ok(text) if text.contains(MARK) => return Ok("up to date"),
+            // A hook an earlier hookc wrote: brought up to date, its chain kept.
+            Ok(text) if text.contains(MARK) => {
+                let previous = chained(&text).map(str::to_owned);
+                if text == body(previous.as_deref()) {
+                    return Ok("up to date");
+                }
+                std::fs::write(&hook, body(previous.as_deref()))?;
+                return Ok("updated");
+            }
             Ok(_) => {
                 let mut name = String::from("pre-commit.before-hookc");
                 let mut n = 1;

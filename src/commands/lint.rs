@@ -92,7 +92,21 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         let file = SourceFile::new(shown.clone(), text.clone());
         let mut report = lint::lint_text(*kind, &file, root);
         if args.fix && !report.edits.is_empty() {
-            let fixed = lint::apply_edits(&text, &report.edits);
+            // An edit inside a moved or deleted part waits for the next
+            // round; a few rounds reach every fix.
+            let mut fixed = lint::apply_edits(&text, &report.edits);
+            for _ in 0..4 {
+                let round =
+                    lint::lint_text(*kind, &SourceFile::new(shown.clone(), fixed.clone()), root);
+                if round.edits.is_empty() {
+                    break;
+                }
+                let next = lint::apply_edits(&fixed, &round.edits);
+                if next == fixed {
+                    break;
+                }
+                fixed = next;
+            }
             if let Err(e) = write_fixed(path, &fixed) {
                 all.push(Diagnostic::new(
                     Code::Io,

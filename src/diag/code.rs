@@ -340,6 +340,13 @@ so the hook never runs. `pretooluse` is a case mistake (`hookc lint --fix` corre
 `PreToolUse` in a Gemini file is Claude's name, the help says the harness's own.
 Antigravity alone reads known event names in any case, so there a wrong case is a warning.";
 
+    LintDuplicateKey = "lint-duplicate-key", Error, "a key appears twice in one JSON object",
+"JSON readers disagree about a repeated key: JavaScript's `JSON.parse` (Claude Code, Gemini CLI,
+Copilot CLI) and Python keep only the last one, so the hooks under the first are silently lost;
+serde-based readers reject the whole file. Merge the two into one key. When the two differ only in
+case (`preToolUse` and `PreToolUse`), `hookc lint --fix` moves the entries of the misspelt one into
+the right one, and refuses (leaving both) when either is not a list.";
+
     LintMatcherCase = "lint-matcher-case", Error, "a matcher names a tool in the wrong case",
 "Matchers are case-sensitive in every harness: `bash` matches nothing in Claude Code, whose
 tool is `Bash`. Use the tool name exactly as the harness spells it.";

@@ -10,7 +10,7 @@ use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, Severity, suggest};
 use crate::harness;
 use crate::ir::{Event, HarnessId};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
@@ -38,6 +38,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         ));
         return;
     };
+    duplicate_keys(file, &value, spec.profile().name, report);
     let cx = Cx { spec, file, root };
     if let Some(keys) = spec.strict_root {
         for p in &rootobj.properties {
@@ -204,13 +205,28 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                         "wrong case",
                     )
                 };
-                report
-                    .diags
-                    .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
-                report.edits.push(Edit {
-                    span: ks,
-                    text: format!("\"{right}\""),
-                });
+                match case_fix(cx.file, obj, prop, right) {
+                    CaseFix::Rename => {
+                        report
+                            .diags
+                            .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
+                        report.edits.push(Edit {
+                            span: ks,
+                            text: format!("\"{right}\""),
+                        });
+                    }
+                    CaseFix::Merge(edits) => {
+                        report.diags.push(found.help(format!(
+                            "merge it with the other spellings of `{right}` into one `{right}` list (`hookc lint --fix` does; renaming it alone would repeat the key `{right}`, and of two equal keys only one counts)"
+                        )));
+                        report.edits.extend(edits);
+                    }
+                    CaseFix::Refuse(why) => {
+                        report.diags.push(found.help(format!(
+                            "move its entries into `{right}` by hand and remove it; `hookc lint --fix` leaves it, because {why}"
+                        )));
+                    }
+                }
             } else {
                 let help = match foreign_event(name)
                     .and_then(|(e, who)| profile.event_name(e).map(|own| (own, who)))
@@ -650,4 +666,151 @@ pub(super) fn has_inline_flags(m: &str) -> bool {
             .next()
             .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
     })
+}
+
+/// Every key that appears more than once in one object, anywhere in the
+/// file: the harness keeps one of them (or rejects the file), never both.
+fn duplicate_keys(file: &SourceFile, value: &Value, harness: &str, report: &mut FileReport) {
+    match value {
+        Value::Object(o) => {
+            for (i, p) in o.properties.iter().enumerate() {
+                if let Some(first) = o.properties[..i].iter().find(|q| key(q) == key(p)) {
+                    report.diags.push(
+                        diag(
+                            Code::LintDuplicateKey,
+                            file,
+                            key_span(p),
+                            format!(
+                                "`{}` appears twice in this object; {harness} keeps only one of them, and what is under the other is lost",
+                                key(p)
+                            ),
+                            "repeated key",
+                        )
+                        .label(key_span(first), "first here")
+                        .help("merge the two into one key"),
+                    );
+                }
+                duplicate_keys(file, &p.value, harness, report);
+            }
+        }
+        Value::Array(a) => {
+            for v in &a.elements {
+                duplicate_keys(file, v, harness, report);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// How `--fix` corrects the case of an event name `prop` whose right
+/// spelling is `right`, given its siblings in `obj`.
+enum CaseFix {
+    /// The only key for this event: rename it.
+    Rename,
+    /// `right` is there too (or another misspelling of it is, and is
+    /// renamed): these edits move `prop`'s entries into it and delete `prop`.
+    /// The edits for the whole group come with its second member, none with
+    /// the others, so each is applied once.
+    Merge(Vec<Edit>),
+    /// No safe edit; the reason, for the help.
+    Refuse(&'static str),
+}
+
+fn case_fix(
+    file: &SourceFile,
+    obj: &Object,
+    prop: &jsonc_parser::ast::ObjectProp,
+    right: &str,
+) -> CaseFix {
+    let group: Vec<_> = obj
+        .properties
+        .iter()
+        .filter(|p| key(p).eq_ignore_ascii_case(right))
+        .collect();
+    if group.len() == 1 {
+        return CaseFix::Rename;
+    }
+    let exact = group.iter().filter(|p| key(p) == right).count();
+    if exact > 1 {
+        return CaseFix::Refuse("the key itself is repeated");
+    }
+    // The entries go into the rightly spelt key, or else into the first
+    // misspelling (which is renamed).
+    let target = group.iter().position(|p| key(p) == right).unwrap_or(0);
+    let arrays: Option<Vec<&jsonc_parser::ast::Array>> = group
+        .iter()
+        .map(|p| match &p.value {
+            Value::Array(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    let Some(arrays) = arrays else {
+        return CaseFix::Refuse("one of them is not a list");
+    };
+    let text = &file.text;
+    let mut edits = Vec::new();
+    let mut moved = Vec::new();
+    for (i, (p, a)) in group.iter().zip(&arrays).enumerate() {
+        if i == target {
+            continue;
+        }
+        let Some(deletion) = deletion(text, p) else {
+            return CaseFix::Refuse("a comment sits next to it");
+        };
+        edits.push(Edit {
+            span: deletion,
+            text: String::new(),
+        });
+        if let (Some(first), Some(last)) = (a.elements.first(), a.elements.last()) {
+            moved.push(&text[span(first).start..span(last).range().end]);
+        }
+    }
+    let into = arrays[target];
+    if !moved.is_empty() {
+        edits.push(match into.elements.last() {
+            Some(last) => Edit {
+                span: Span::new(span(last).range().end, 0),
+                text: moved.iter().map(|m| format!(", {m}")).collect(),
+            },
+            None => Edit {
+                span: Span::new(into.range.start + 1, 0),
+                text: moved.join(", "),
+            },
+        });
+    }
+    if key(group[target]) != right {
+        edits.push(Edit {
+            span: key_span(group[target]),
+            text: format!("\"{right}\""),
+        });
+    }
+    // One member carries the group's edits: the first that is not the target.
+    let carrier = if target == 0 { 1 } else { 0 };
+    if std::ptr::eq(group[carrier], prop) {
+        CaseFix::Merge(edits)
+    } else {
+        CaseFix::Merge(Vec::new())
+    }
+}
+
+/// The bytes to delete to remove `prop` from its object: the property and
+/// the comma after it (and the blanks up to the next key), or, for the last
+/// one, the comma before it. `None` when a comment is in the way.
+fn deletion(text: &str, prop: &jsonc_parser::ast::ObjectProp) -> Option<Span> {
+    let (start, end) = (prop.range.start, prop.range.end);
+    let after = text[end..].trim_start();
+    if let Some(rest) = after.strip_prefix(',') {
+        let next = text.len() - rest.trim_start().len();
+        return Some(Span::new(start, next - start));
+    }
+    if !after.starts_with('}') {
+        return None;
+    }
+    let before = text[..start].trim_end();
+    if before.ends_with(',') {
+        let comma = before.len() - 1;
+        return Some(Span::new(comma, end - comma));
+    }
+    // The only property: nothing to join.
+    before.ends_with('{').then(|| Span::new(start, end - start))
 }

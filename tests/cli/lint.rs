@@ -426,3 +426,67 @@ fn check_sarif_against(validator: &jsonschema::Validator) {
         }
     }
 }
+
+/// `preToolUse` next to `PreToolUse`: renaming would repeat the key and the
+/// JSON reader would keep one list; `--fix` merges the lists instead, and a
+/// second run has nothing to say.
+#[test]
+fn fix_merges_a_misspelt_event_into_the_right_one_and_loses_no_hook() {
+    let p = Project::new();
+    for (a, b) in [("preToolUse", "PreToolUse"), ("PreToolUse", "preToolUse")] {
+        let claude = format!(
+            "{{\n  \"hooks\": {{\n    \"{a}\": [ {{ \"matcher\": \"Bash\", \"hooks\": [ {{ \"type\": \"command\", \"command\": \"./first.sh\" }} ] }} ],\n    \"{b}\": [ {{ \"matcher\": \"Read\", \"hooks\": [ {{ \"type\": \"command\", \"command\": \"./second.sh\" }} ] }} ]\n  }}\n}}\n"
+        );
+        p.write(".claude/settings.json", &claude);
+        let out = p.hookc(&["lint", "--fix", "--format", "json"]);
+        let text = p.read(".claude/settings.json");
+        assert_eq!(text.matches("\"PreToolUse\":").count(), 1, "{text}");
+        assert!(!text.contains("\"preToolUse\":"), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let entries = v["hooks"]["PreToolUse"].as_array().unwrap();
+        let commands: Vec<&str> = entries
+            .iter()
+            .map(|e| e["hooks"][0]["command"].as_str().unwrap())
+            .collect();
+        assert_eq!(commands.len(), 2, "{text}");
+        assert!(commands.contains(&"./first.sh") && commands.contains(&"./second.sh"));
+        assert!(!out.stdout.contains("lint-unknown-event"), "{}", out.stdout);
+        let again = p.hookc(&["lint", "--format", "json"]);
+        assert!(
+            !again.stdout.contains("lint-unknown-event"),
+            "{}",
+            again.stdout
+        );
+        assert!(
+            !again.stdout.contains("lint-duplicate-key"),
+            "{}",
+            again.stdout
+        );
+    }
+}
+
+/// Where merging is not safe, `--fix` leaves the file alone and says why.
+#[test]
+fn fix_refuses_to_merge_what_is_not_a_list() {
+    let p = Project::new();
+    let claude =
+        "{ \"hooks\": { \"preToolUse\": { \"matcher\": \"Bash\" }, \"PreToolUse\": [] } }\n";
+    p.write(".claude/settings.json", claude);
+    let out = p.hookc(&["lint", "--fix"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(p.read(".claude/settings.json"), claude);
+    assert!(out.stderr.contains("by hand"), "{}", out.stderr);
+}
+
+/// Two misspellings and no right spelling: one is renamed, the other merged.
+#[test]
+fn fix_merges_two_misspellings_into_one_key() {
+    let p = Project::new();
+    let claude = "{ \"hooks\": { \"pretooluse\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"./a.sh\" } ] } ], \"preToolUse\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"./b.sh\" } ] } ] } }\n";
+    p.write(".claude/settings.json", claude);
+    p.hookc(&["lint", "--fix"]);
+    let v: serde_json::Value = serde_json::from_str(&p.read(".claude/settings.json")).unwrap();
+    let hooks = v["hooks"].as_object().unwrap();
+    assert_eq!(hooks.len(), 1, "{v}");
+    assert_eq!(hooks["PreToolUse"].as_array().unwrap().len(), 2, "{v}");
+}

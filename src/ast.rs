@@ -69,6 +69,8 @@ pub struct GuardDecl {
     pub run: Option<Text>,
     pub examples: Vec<ExampleDecl>,
     pub allow_degraded: Vec<Text>,
+    /// `guard "name" untested="why" { … }`: no examples, on purpose.
+    pub untested: Option<Text>,
 }
 
 #[derive(Debug)]

@@ -185,6 +185,25 @@ command \"rm\" {
 
 Flags must start with `-`; a group must list at least one spelling.";
 
+    CommandWordSpace = "command-word-space", Error, "a command word with a space in it, which never matches",
+"hookc matches a command word by word, the way the shell splits it: `npm publish` runs the
+program `npm` with the word `publish`. A pattern word holding whitespace, like
+`command \"npm publish\"`, asks for a program whose name contains a space, so the guard never
+fires. Write each word as its own string: `command \"npm\" \"publish\"`.";
+
+    RegexControlCharacter = "regex-control-character", Error, "a regex holding a control character, usually a KDL escape meant for the regex",
+"In a quoted KDL string, `\\b` is a backspace and `\\f` a form feed, so
+`regex \"(?i)\\bpassword\\b\"` asks for the word between two backspace characters and never
+matches what was meant, a word boundary. Write regexes as raw strings, where a backslash is
+kept as written: `regex #\"(?i)\\bpassword\\b\"#`. Tabs and newlines are allowed.";
+
+    NoExample = "no-example", Warning, "a guard with no `example`",
+"Examples are tests that run on every build: without one, nothing shows that the guard fires
+on what it is meant for (a guard whose pattern can never match builds silently). Add an
+`example` that the guard decides and one it lets pass. Where no example can say anything (a
+`run` guard whose program needs its own environment, say), say why on the guard and the
+warning goes away: `guard \"name\" untested=\"needs the staging database\" { … }`.";
+
     NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
 "A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
 call. That is rarely meant; add what it should match. If the guard is meant for every

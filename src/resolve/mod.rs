@@ -294,6 +294,35 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
     let mut regexes = Vec::new();
     let mut compiled_regexes = Vec::new();
     for r in &decl.regexes {
+        if let Some(bad) = r
+            .pattern
+            .value
+            .chars()
+            .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            cx.error(
+                Code::RegexControlCharacter,
+                format!(
+                    "this regex holds {} ({bad:?}), so it does not match what it says",
+                    match bad {
+                        '\u{8}' => "a backspace",
+                        '\u{c}' => "a form feed",
+                        _ => "a control character",
+                    }
+                ),
+                r.pattern.span,
+                match bad {
+                    '\u{8}' => "`\\b` in a quoted KDL string is a backspace, not a word boundary",
+                    '\u{c}' => "`\\f` in a quoted KDL string is a form feed",
+                    _ => "a control character",
+                },
+                format!(
+                    "write it as a raw string, where backslashes stay as written: `regex {}`",
+                    raw_string(&unescape_controls(&r.pattern.value))
+                ),
+            );
+            continue;
+        }
         match regex::check(&r.pattern.value) {
             Ok(compiled) => {
                 regexes.push(r.pattern.value.clone());
@@ -353,7 +382,13 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
                 tools.push(Tool::Known { tool });
             }
         }
-        if tools.is_empty() && regexes.is_empty() {
+        // Judged on what the guard says, not on what resolved: a `tool`
+        // or condition already reported as an error is not "nothing".
+        let said_nothing = decl.tools.is_empty()
+            && decl.commands.is_empty()
+            && decl.regexes.is_empty()
+            && decl.paths.is_empty();
+        if tools.is_empty() && regexes.is_empty() && said_nothing {
             cx.diags.push(
                 Diagnostic::new(
                     Code::NothingToMatch,
@@ -443,8 +478,50 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         .iter()
         .filter_map(|e| resolve_example(cx, &guard, e))
         .collect();
+    match &decl.untested {
+        // Only for a guard that is otherwise sound: its errors come first.
+        None if decl.examples.is_empty() && cx.diags.error_count() == errors_before => cx.diags.push(
+            Diagnostic::new(
+                Code::NoExample,
+                format!("guard `{}` has no example", name.value),
+            )
+            .in_file(cx.file)
+            .label(decl.name.span, "nothing shows that this guard fires")
+            .help(format!(
+                "add `example` lines, one it decides and one it lets pass, e.g. `example {} expect=\"{}\"`; or say why there are none: `guard \"{}\" untested=\"…\"`",
+                example_hint(&guard),
+                guard.decision.word(),
+                name.value
+            )),
+        ),
+        Some(why) if why.value.trim().is_empty() => cx.error(
+            Code::EmptyReason,
+            "`untested` needs a reason".to_owned(),
+            why.span,
+            "empty",
+            "say why the guard has no example, e.g. `untested=\"needs the staging database\"`",
+        ),
+        _ => {}
+    }
     (cx.diags.error_count() == errors_before)
         .then(|| (guard, eval::Compiled::new(compiled_regexes, path_set)))
+}
+
+/// What an example for `guard` starts with: the command, path or text to try.
+fn example_hint(guard: &Guard) -> String {
+    if let Some(c) = guard.commands.first() {
+        let mut words = vec![c.program.clone()];
+        words.extend(c.subcommand.iter().cloned());
+        words.extend(c.flags.iter().filter_map(|g| g.any_of.first().cloned()));
+        return format!("\"{}\"", words.join(" ").escape_debug());
+    }
+    if guard.event.has_tools() && !guard.paths.is_empty() {
+        return "tool=\"read\" path=\"…\"".to_owned();
+    }
+    if guard.event.has_tools() {
+        return "\"…\"".to_owned();
+    }
+    "text=\"…\"".to_owned()
 }
 
 /// The literals a call must contain for each kind of condition to hold.
@@ -495,16 +572,28 @@ fn resolve_tool(cx: &mut Cx, decl: &ast::ToolDecl) -> Option<Tool> {
         } => match ToolKind::from_word(&name.value) {
             Some(tool) => Some(Tool::Known { tool }),
             None => {
+                let help = match native_tool(&name.value) {
+                    Some((tool, harness, word)) => format!(
+                        "`{}` is {}'s name for hookc's `{}` tool; write `tool \"{}\"`, which hookc translates for every harness (or `tool ({word})\"{}\"` for {} alone)",
+                        name.value,
+                        harness,
+                        tool.word(),
+                        tool.word(),
+                        name.value,
+                        harness
+                    ),
+                    None => format!(
+                        "{} (MCP tools are written `mcp \"server\" \"tool\"`, a harness's own name `tool (claude)\"{}\"`)",
+                        suggest(&name.value, ToolKind::WORDS),
+                        name.value
+                    ),
+                };
                 cx.error(
                     Code::UnknownTool,
                     format!("unknown tool `{}`", name.value),
                     name.span,
                     "not a tool hookc knows",
-                    format!(
-                        "{} (MCP tools are written `mcp \"server\" \"tool\"`, a harness's own name `tool (claude)\"{}\"`)",
-                        suggest(&name.value, ToolKind::WORDS),
-                        name.value
-                    ),
+                    help,
                 );
                 None
             }
@@ -513,6 +602,32 @@ fn resolve_tool(cx: &mut Cx, decl: &ast::ToolDecl) -> Option<Tool> {
 }
 
 fn resolve_command(cx: &mut Cx, decl: &ast::CommandDecl) -> Option<CommandPattern> {
+    if let Some(word) = decl
+        .words
+        .iter()
+        .find(|w| w.value.trim().contains(char::is_whitespace))
+    {
+        let split: Vec<String> = decl
+            .words
+            .iter()
+            .flat_map(|w| w.value.split_whitespace())
+            .map(|w| format!("\"{}\"", w.escape_debug()))
+            .collect();
+        cx.error(
+            Code::CommandWordSpace,
+            format!(
+                "`{}` is one word with a space in it, so this pattern never matches",
+                word.value
+            ),
+            word.span,
+            "the shell splits this into several words",
+            format!(
+                "write each word as its own string: `command {}`",
+                split.join(" ")
+            ),
+        );
+        return None;
+    }
     let mut words = decl.words.iter().map(|w| w.value.clone());
     let pattern = CommandPattern {
         program: words.next()?,
@@ -539,6 +654,45 @@ fn resolve_command(cx: &mut Cx, decl: &ast::CommandDecl) -> Option<CommandPatter
             None
         }
     }
+}
+
+/// A harness's own name for one of hookc's tools (`Bash`, `run_shell_command`):
+/// the tool, the harness's display name and its word for `tool (word)"…"`.
+fn native_tool(name: &str) -> Option<(ToolKind, &'static str, &'static str)> {
+    crate::harness::all().iter().find_map(|h| {
+        let profile = h.profile();
+        profile
+            .tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(tool, _)| (*tool, profile.name, h.id().word()))
+    })
+}
+
+/// The text a quoted KDL string decoded to, with its control characters
+/// spelt back as the escapes that produced them (`\u{8}` as `\b`).
+fn unescape_controls(value: &str) -> String {
+    let mut out = String::new();
+    for c in value.chars() {
+        match c {
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {
+                out.push_str(&format!("\\x{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `value` as a KDL raw string, with enough `#` that it cannot end early.
+pub fn raw_string(value: &str) -> String {
+    let mut hashes = String::from("#");
+    while value.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("{hashes}\"{value}\"{hashes}")
 }
 
 /// A `rewrite` guard needs every target to be able to change a tool call.
@@ -966,9 +1120,22 @@ guard "g2" {
     }
 
     #[test]
-    fn defaults_fill_in_what_is_not_said() {
-        let (policy, diags) =
+    fn a_guard_without_examples_is_warned_unless_it_says_why() {
+        let (_, diags) =
             compile("guard \"g\" { command \"rm\"; deny \"Delete files by name instead.\" }");
+        let codes: Vec<_> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec![Code::NoExample]);
+        let (_, diags) = compile(
+            "guard \"g\" untested=\"x\" { command \"rm\"; deny \"Delete files by name instead.\" }",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn defaults_fill_in_what_is_not_said() {
+        let (policy, diags) = compile(
+            "guard \"g\" untested=\"a test\" { command \"rm\"; deny \"Delete files by name instead.\" }",
+        );
         assert!(diags.is_empty(), "{diags:?}");
         let policy = policy.unwrap();
         assert_eq!(

@@ -110,7 +110,8 @@ fn decode_harness(cx: &mut Cx, node: &KdlNode) -> Option<HarnessBlock> {
 fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     let mut r = cx.reader(node);
     let name = r.string(cx, "a guard name, e.g. `guard \"no-force-push\" { … }`");
-    r.finish(cx, &[]);
+    let untested = r.prop_string(cx, "untested");
+    r.finish(cx, &["untested"]);
     let mut guard = GuardDecl {
         name: name?,
         span: span(node),
@@ -125,6 +126,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         run: None,
         examples: Vec::new(),
         allow_degraded: Vec::new(),
+        untested,
     };
     if node.children().is_none() {
         cx.diags.push(

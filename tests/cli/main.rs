@@ -8,6 +8,7 @@ mod build;
 mod console;
 mod corpus;
 mod cross_loading;
+mod example_parity;
 mod explain;
 mod guard;
 mod harness_antigravity;

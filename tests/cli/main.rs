@@ -5,6 +5,7 @@ mod support;
 mod agent_sdk;
 mod book;
 mod build;
+mod build_summary;
 mod console;
 mod corpus;
 mod cross_loading;

@@ -123,5 +123,8 @@ pub struct ExampleDecl {
     pub path: Option<Text>,
     pub text: Option<Text>,
     pub tool: Option<Text>,
+    /// `server="payments" name="refund_all"`: the MCP tool an example calls.
+    pub server: Option<Text>,
+    pub name: Option<Text>,
     pub expect: Option<Text>,
 }

@@ -923,7 +923,65 @@ fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Optio
             }
         },
     };
+    let mcp_form = "`example tool=\"mcp\" server=\"payments\" name=\"refund_all\" expect=\"deny\"`";
+    let is_mcp = decl.tool.as_ref().is_some_and(|t| t.value == "mcp")
+        || decl.server.is_some()
+        || decl.name.is_some();
     let tool = match &decl.tool {
+        _ if is_mcp => {
+            if let Some(t) = decl.tool.as_ref().filter(|t| t.value != "mcp") {
+                cx.error(
+                    Code::InvalidExample,
+                    format!(
+                        "`server=` and `name=` name an MCP tool, but `tool=` says `{}`",
+                        t.value
+                    ),
+                    t.span,
+                    "not an MCP tool",
+                    format!("write `tool=\"mcp\"` (or leave `tool=` out): {mcp_form}"),
+                );
+                return None;
+            }
+            let (Some(server), Some(name)) = (&decl.server, &decl.name) else {
+                cx.error(
+                    Code::InvalidExample,
+                    "an MCP example names the server and the tool".to_owned(),
+                    decl.span,
+                    "which MCP tool?",
+                    format!("give both `server=` and `name=`: {mcp_form}"),
+                );
+                return None;
+            };
+            if let Some(bad) = [server, name]
+                .into_iter()
+                .find(|t| t.value.is_empty() || t.value.contains(['*', '?', '[', ']']))
+            {
+                cx.error(
+                    Code::InvalidExample,
+                    format!("`{}` is not the name of one tool", bad.value),
+                    bad.span,
+                    "an example is one real call",
+                    format!(
+                        "name one server and one tool, without `*` or `?`: {mcp_form}; a sibling the guard should let through makes a good second example"
+                    ),
+                );
+                return None;
+            }
+            if !guard.event.has_tools() {
+                cx.error(
+                    Code::InvalidExample,
+                    format!("event `{}` has no tool calls", guard.event),
+                    decl.span,
+                    "no MCP call here",
+                    "MCP examples belong to `pre-tool` and `post-tool` guards".to_owned(),
+                );
+                return None;
+            }
+            Some(Tool::Mcp {
+                server: server.value.clone(),
+                tool: name.value.clone(),
+            })
+        }
         Some(t) => resolve_tool(
             cx,
             &ast::ToolDecl::Named {
@@ -937,7 +995,22 @@ fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Optio
                     tool: ToolKind::Shell,
                 })
             } else {
-                guard.tools.first().cloned()
+                match guard.tools.first() {
+                    // `mcp "payments" "refund_*"` is a pattern, not a call.
+                    Some(Tool::Mcp { server, tool })
+                        if server.contains(['*', '?', '[']) || tool.contains(['*', '?', '[']) =>
+                    {
+                        cx.error(
+                            Code::InvalidExample,
+                            "example does not say which MCP tool is called".to_owned(),
+                            decl.span,
+                            "which MCP tool?",
+                            format!("the guard's `mcp \"{server}\" \"{tool}\"` is a pattern; name one tool: {mcp_form}"),
+                        );
+                        return None;
+                    }
+                    first => first.cloned(),
+                }
             }
         }
         None => None,

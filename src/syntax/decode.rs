@@ -338,8 +338,10 @@ fn decode_example(cx: &mut Cx, node: &KdlNode) -> ExampleDecl {
     let path = r.prop_string(cx, "path");
     let text = r.prop_string(cx, "text");
     let tool = r.prop_string(cx, "tool");
+    let server = r.prop_string(cx, "server");
+    let name = r.prop_string(cx, "name");
     let expect = r.prop_string(cx, "expect");
-    r.finish(cx, &["path", "text", "tool", "expect"]);
+    r.finish(cx, &["path", "text", "tool", "server", "name", "expect"]);
     cx.no_children(node);
     ExampleDecl {
         span: span(node),
@@ -347,6 +349,8 @@ fn decode_example(cx: &mut Cx, node: &KdlNode) -> ExampleDecl {
         path,
         text,
         tool,
+        server,
+        name,
         expect,
     }
 }

@@ -47,6 +47,13 @@ guard "no-force-push" {
     example "git push origin main" expect="allow"
 }
 
+guard "ask-before-refunds" {
+    mcp "payments" "refund_*"
+    ask "Refunds move money; confirm the amount and the customer with the user first."
+    example tool="mcp" server="payments" name="refund_all" expect="ask"
+    example server="payments" name="get_balance" expect="allow"
+}
+
 guard "no-secrets-in-prompts" {
     event "prompt"
     regex #"(?i)\bpassword\s*[:=]"#
@@ -73,6 +80,13 @@ fn payload(event: Event, call: &Call, root: &Path, home: &Path) -> Option<serde_
     match event {
         Event::PreTool => {
             let tool = call.tool.as_ref()?;
+            if let Some((server, name)) = &tool.mcp {
+                v["hook_event_name"] = json!("PreToolUse");
+                v["tool_name"] = json!(format!("mcp__{server}__{name}"));
+                v["tool_input"] = json!({ "amount": 10 });
+                v["tool_use_id"] = json!("toolu_1");
+                return Some(v);
+            }
             let (name, input) = match (tool.kind?, &call.command, call.paths.first()) {
                 (ToolKind::Shell, Some(command), _) => ("Bash", json!({ "command": command })),
                 (ToolKind::Read, _, Some(p)) => ("Read", json!({ "file_path": absolute(p) })),
@@ -162,7 +176,7 @@ fn compare(policy_text: &str) -> usize {
 
 #[test]
 fn every_example_decides_as_the_real_hook_on_the_equivalent_payload() {
-    assert_eq!(compare(POLICY), 12);
+    assert_eq!(compare(POLICY), 14);
 }
 
 #[test]

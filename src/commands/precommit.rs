@@ -23,7 +23,8 @@ if [ ! -f "$staged/policy.kdl" ]; then
     echo 'pre-commit: policy.kdl is not staged; stage it (git add policy.kdl), or remove this hook' >&2
     exit 1
 fi
-hookc check --policy "$staged/policy.kdl" --out "$staged" && exit 0
+# In the exported copy, so that messages name policy.kdl and not the temporary folder.
+(cd "$staged" && hookc check --policy policy.kdl --out .) && exit 0
 echo 'pre-commit: the staged generated files do not match the staged policy.kdl; run `hookc build` and stage what it changed' >&2
 exit 1
 "#;

@@ -1,5 +1,5 @@
 //! An example decides exactly as the real hook does: every example of a
-//! policy, turned into the payload Claude Code would send for that call
+//! policy (command, path, MCP, prompt and stop), turned into the payload Claude Code would send for that call
 //! (absolute paths, as Claude's file tools give them), goes through the
 //! generated hook's `hookc guard`, and the harness's reading of the answer
 //! must be what the example's own verdict says.
@@ -52,6 +52,14 @@ guard "ask-before-refunds" {
     ask "Refunds move money; confirm the amount and the customer with the user first."
     example tool="mcp" server="payments" name="refund_all" expect="ask"
     example server="payments" name="get_balance" expect="allow"
+}
+
+guard "no-todo-stops" {
+    event "stop"
+    regex #"(?i)\bTODO\b"#
+    block "Finish the TODOs before you stop, or list them for the user."
+    example text="Done, except TODO: tests" expect="block"
+    example text="All done." expect="allow"
 }
 
 guard "no-secrets-in-prompts" {
@@ -130,7 +138,14 @@ fn compare(policy_text: &str) -> usize {
     for guard in &policy.guards {
         for example in &guard.examples {
             let call = Call::from_example(guard.event, &example.call);
-            let Some(payload) = payload(guard.event, &call, &root, &home) else {
+            // Stop payloads as `hookc test` builds them (the harness's own
+            // payload code); the others written out here.
+            let payload = payload(guard.event, &call, &root, &home).or_else(|| {
+                matches!(guard.event, Event::Stop)
+                    .then(|| claude.payload(guard.event, &example.call, &root))
+                    .flatten()
+            });
+            let Some(payload) = payload else {
                 continue;
             };
             // What `hookc build` said the example decides.
@@ -176,7 +191,7 @@ fn compare(policy_text: &str) -> usize {
 
 #[test]
 fn every_example_decides_as_the_real_hook_on_the_equivalent_payload() {
-    assert_eq!(compare(POLICY), 14);
+    assert_eq!(compare(POLICY), 16);
 }
 
 #[test]

@@ -18,7 +18,10 @@ const CHECK_STAGED: &str = r#"command -v hookc >/dev/null 2>&1 || { echo 'pre-co
 staged=$(mktemp -d "${TMPDIR:-/tmp}/hookc-staged.XXXXXX") || { echo 'pre-commit: cannot make a temporary folder' >&2; exit 1; }
 trap 'rm -rf "$staged"' EXIT
 trap 'exit 1' HUP INT TERM
-git checkout-index --all --ignore-skip-worktree-bits --prefix="$staged/" || { echo 'pre-commit: cannot export the staged files' >&2; exit 1; }
+# --ignore-skip-worktree-bits (git 2.37+) exports files a sparse checkout leaves out too.
+git checkout-index --all --ignore-skip-worktree-bits --prefix="$staged/" 2>/dev/null ||
+    git checkout-index --all --force --prefix="$staged/" ||
+    { echo 'pre-commit: cannot export the staged files' >&2; exit 1; }
 if [ ! -f "$staged/policy.kdl" ]; then
     echo 'pre-commit: policy.kdl is not staged; stage it (git add policy.kdl), or remove this hook' >&2
     exit 1

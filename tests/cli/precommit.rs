@@ -224,3 +224,33 @@ fn install_pre_commit_outside_a_repository_is_exit_2() {
     let p = Project::new();
     assert_eq!(p.hookc(&["install-pre-commit"]).status, 2);
 }
+
+/// Before git 2.37, `checkout-index` has no `--ignore-skip-worktree-bits`:
+/// the hook still exports the index and checks it.
+#[test]
+fn the_pre_commit_hook_works_with_a_git_older_than_2_37() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
+    git(&p, &["add", "-A"]);
+    let old = p.path("old-git");
+    p.write(
+        "old-git/git",
+        "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --ignore-skip-worktree-bits ] && { echo 'error: unknown option' >&2; exit 129; }; done\nexec /usr/bin/git \"$@\"\n",
+    );
+    crate::support::make_executable(&old.join("git"));
+    let hook = |p: &Project| {
+        run(
+            Command::new(p.path(".git/hooks/pre-commit"))
+                .env("PATH", format!("{}:{}", old.display(), path_with_hookc()))
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    let ok = hook(&p);
+    assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
+    p.write("policy.kdl", "targets \"claude\"\n");
+    git(&p, &["add", "policy.kdl"]);
+    assert_eq!(hook(&p).status, 1, "drift still stops the commit");
+}

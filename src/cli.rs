@@ -97,9 +97,11 @@ pub enum Command {
     /// tree do not matter. The working tree and the index are never touched. Installing again
     /// updates a hook an earlier hookc wrote.
     InstallPreCommit {
-        /// The repository root
-        #[arg(long, default_value = ".")]
-        repo: PathBuf,
+        /// A folder of the repository [default: the current folder]; the hook goes where git
+        /// looks for hooks (`git rev-parse --git-path hooks`: worktrees and core.hooksPath
+        /// included)
+        #[arg(long)]
+        repo: Option<PathBuf>,
     },
 
     /// Show what a harness does with a hook's exit status, stdout and stderr

@@ -43,7 +43,9 @@ pub fn run(cli: Cli) -> i32 {
         Command::Simulate(args) => simulate::simulate(&args).code(),
         Command::Test(args) => test::test(&args).code(),
         Command::Lint(args) => lint::lint(&args, &ui).code(),
-        Command::InstallPreCommit { repo } => precommit::install(&repo, &ui).code(),
+        Command::InstallPreCommit { repo } => {
+            precommit::install(repo.as_deref().unwrap_or(Path::new(".")), &ui).code()
+        }
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
         Command::Init(args) => init::init(&args, &ui).code(),
         Command::Completions { shell } => generate::completions(shell).code(),

@@ -49,15 +49,43 @@ fn chained(text: &str) -> Option<&str> {
     Some(&text[start..start + len])
 }
 
-pub fn install(repo: &Path, ui: &Ui) -> ExitStatus {
-    let hooks = repo.join(".git/hooks");
-    if !repo.join(".git").is_dir() {
-        eprintln!(
-            "error: {} is not a git repository root (no .git folder)",
-            repo.display()
-        );
-        return ExitStatus::Error;
+/// Where git runs hooks for the repository `repo` is in: `.git/hooks` of
+/// the repository or worktree, or `core.hooksPath`. Asked of git itself, so
+/// that a subfolder, a worktree (whose `.git` is a file) and a custom hooks
+/// folder all work.
+fn hooks_dir(repo: &Path) -> Result<std::path::PathBuf, String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "--git-path", "hooks"])
+        .current_dir(repo)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} is not in a git repository ({})",
+            repo.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
     }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let path = Path::new(text.trim_end_matches(['\n', '\r']));
+    if path.as_os_str().is_empty() {
+        return Err("git named no hooks folder".to_owned());
+    }
+    // Relative answers are relative to the folder git ran in.
+    Ok(repo.join(path))
+}
+
+pub fn install(repo: &Path, ui: &Ui) -> ExitStatus {
+    let hooks = match hooks_dir(repo) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!(
+                "error: {e}; run `hookc install-pre-commit` inside the repository, or pass `--repo DIR`"
+            );
+            return ExitStatus::Error;
+        }
+    };
     let hook = hooks.join("pre-commit");
     let result = (|| -> std::io::Result<&'static str> {
         std::fs::create_dir_all(&hooks)?;

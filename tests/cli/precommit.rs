@@ -254,3 +254,38 @@ fn the_pre_commit_hook_works_with_a_git_older_than_2_37() {
     git(&p, &["add", "policy.kdl"]);
     assert_eq!(hook(&p).status, 1, "drift still stops the commit");
 }
+
+/// From a subfolder, and in a linked worktree (whose `.git` is a file), the
+/// hook goes where git runs hooks.
+#[test]
+fn install_pre_commit_works_from_a_subfolder_and_in_a_worktree() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    std::fs::create_dir_all(p.path("src")).unwrap();
+    let sub = run(
+        Command::new(crate::support::HOOKC)
+            .arg("install-pre-commit")
+            .current_dir(p.path("src")),
+        None,
+    );
+    assert_eq!(sub.status, 0, "{}", sub.stderr);
+    assert!(p.read(".git/hooks/pre-commit").contains("checkout-index"));
+    assert!(!p.exists("src/.git"));
+    // A linked worktree shares the repository's hooks folder.
+    git(&p, &["add", "-A"]);
+    let c = git(&p, &["commit", "-q", "-m", "one"]);
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    std::fs::remove_file(p.path(".git/hooks/pre-commit")).unwrap();
+    let wt = p.path("wt");
+    git(&p, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    assert!(wt.join(".git").is_file());
+    let out = run(
+        Command::new(crate::support::HOOKC)
+            .arg("install-pre-commit")
+            .current_dir(&wt),
+        None,
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(p.read(".git/hooks/pre-commit").contains("checkout-index"));
+}

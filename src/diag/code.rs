@@ -313,10 +313,16 @@ the link. Replace the offending path with a regular file (or remove it) and run 
 compiles to. Run `hookc build` and commit the result.";
 
     LintSyntax = "lint-syntax", Error, "a harness config file does not parse",
-"`hookc lint` could not parse a hook config as JSON/JSONC, TOML or JavaScript. Every harness
+"`hookc lint` could not parse a hook config the way its harness reads it. Every harness
 drops a file it cannot parse (Claude: \"Invalid or malformed JSON\"; Kimi drops the whole
 config; OpenCode skips a plugin with a syntax error *silently*), so none of its hooks run.
-Fix the syntax at the position shown.";
+Fix the syntax at the position shown.
+
+JSON files are read as strictly as their harness reads them: Claude Code, Codex and
+Antigravity take strict JSON (a comment or a trailing comma is an error), Gemini CLI takes
+comments but no trailing commas, and for Cursor and Copilot CLI, whose readers are not
+documented, comments and trailing commas pass. JSON5 (unquoted keys, single quotes, missing
+commas, hex numbers) is an error everywhere.";
 
     LintUnknownKey = "lint-unknown-key", Error, "a key the harness rejects",
 "Some harnesses check their hook files strictly. Kimi Code's `[[hooks]]` accepts only

@@ -14,17 +14,39 @@ use crate::source::{SourceFile, Span};
 
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
-    let value = match js::parse(&file.text) {
+    let dialect = js::Dialect::of(id);
+    let value = match js::parse(&file.text, dialect) {
         Ok(Some(v)) => v,
         Ok(None) => return,
         Err((sp, msg)) => {
-            report.diags.push(diag(
-                Code::LintSyntax,
-                file,
-                sp,
-                format!("{} cannot parse this file: {msg}", spec.profile().name),
-                "here",
-            ));
+            let name = spec.profile().name;
+            let help = match dialect {
+                js::Dialect {
+                    comments: false,
+                    trailing_commas: false,
+                } => format!(
+                    "{name} reads this file as strict JSON: no comments, no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+                ),
+                js::Dialect {
+                    comments: true,
+                    trailing_commas: false,
+                } => format!(
+                    "{name} reads this file as JSON with comments: no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+                ),
+                _ => format!(
+                    "{name} reads this file as JSON (comments allowed): keys and strings in double quotes, commas between entries"
+                ),
+            };
+            report.diags.push(
+                diag(
+                    Code::LintSyntax,
+                    file,
+                    sp,
+                    format!("{name} cannot parse this file: {msg}"),
+                    "here",
+                )
+                .help(help),
+            );
             return;
         }
     };

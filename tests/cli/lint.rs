@@ -239,8 +239,8 @@ fn user_flag_reads_kimi_code_home() {
 #[test]
 fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
     let p = Project::new();
-    let claude = "{\n  // mine\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"exit 2\" } ] } ]\n  },\n  \"model\": \"opus\"\n}\n";
-    let cursor = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [ { \"command\": \"exit 2\", \"timeout\": 30 } ],\n    \"preToolUse\": [ { \"command\": \"exit 2\", \"failClosed\": false } ]\n  }\n}\n";
+    let claude = "{\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"exit 2\" } ] } ]\n  },\n  \"model\": \"opus\"\n}\n";
+    let cursor = "{\n  // mine\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [ { \"command\": \"exit 2\", \"timeout\": 30 } ],\n    \"preToolUse\": [ { \"command\": \"exit 2\", \"failClosed\": false } ]\n  }\n}\n";
     let kimi = "# keep\n[[hooks]]\nevent = \"pretooluse\"  # trailing\ncommand = \"exit 2\"\n";
     p.write(".claude/settings.json", claude)
         .write(".cursor/hooks.json", cursor)
@@ -489,4 +489,39 @@ fn fix_merges_two_misspellings_into_one_key() {
     let hooks = v["hooks"].as_object().unwrap();
     assert_eq!(hooks.len(), 1, "{v}");
     assert_eq!(hooks["PreToolUse"].as_array().unwrap().len(), 2, "{v}");
+}
+
+/// Claude Code, Codex and Antigravity read their hook files as strict JSON,
+/// Gemini CLI as JSON with comments: what they reject is a syntax error
+/// here, and JSON5 is rejected everywhere.
+#[test]
+fn lint_parses_each_json_file_as_strictly_as_its_harness() {
+    let p = Project::new();
+    let hooks = r#""hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./guard.sh" } ] } ] }"#;
+    p.write(
+        ".claude/settings.json",
+        &format!("{{\n  // mine\n  {hooks}\n}}\n"),
+    );
+    p.write(".codex/hooks.json", &format!("{{ {hooks}, }}\n"));
+    let gemini = r#"{ // mine
+  "hooks": { "BeforeTool": [ { "matcher": "run_shell_command", "hooks": [ { "type": "command", "command": "./guard.sh", "timeout": 30000 } ] } ] }
+}
+"#;
+    p.write(".gemini/settings.json", gemini);
+    p.write(".cursor/hooks.json", "{ version: 1, 'hooks': {} }\n");
+    let out = p.hookc(&["lint", "--format", "json"]);
+    assert_eq!(out.status, 1, "{}{}", out.stdout, out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let syntax: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "hookc::lint-syntax")
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    let has = |f: &str| syntax.iter().any(|s| s.ends_with(f));
+    assert!(has(".claude/settings.json"), "{syntax:?}");
+    assert!(has(".codex/hooks.json"), "{syntax:?}");
+    assert!(has(".cursor/hooks.json"), "{syntax:?}");
+    assert!(!has(".gemini/settings.json"), "{syntax:?}");
 }

@@ -627,6 +627,22 @@ fn handler(
                 .severity(Severity::Warning)
                 .help(format!("for {n} seconds write {}", n * 1000.0)),
             ),
+            // 1000 seconds and more: almost always milliseconds written
+            // where the harness counts seconds (`30000` is over 8 hours).
+            Some(n) if spec.unit == Unit::Seconds && n >= 1000.0 => report.diags.push(
+                diag(
+                    Code::LintTimeout,
+                    cx.file,
+                    span(&t.value),
+                    format!(
+                        "{name} timeouts are seconds: this hook may run for {n} s ({:.1} hours)",
+                        n / 3600.0
+                    ),
+                    "milliseconds?",
+                )
+                .severity(Severity::Warning)
+                .help(format!("for {n} milliseconds write {}", n / 1000.0)),
+            ),
             _ => {}
         }
     }

@@ -356,7 +356,9 @@ refuses the entry (Claude: \"expected number, received string\") and the hook ne
 "Timeouts differ per harness: seconds for Claude, Codex, Cursor, Copilot (`timeoutSec`),
 Antigravity and Kimi (a whole number from 1 to 600); **milliseconds** for Gemini CLI, where
 `\"timeout\": 30` gives the hook 30 ms and it times out. A value of 0 or less is refused
-everywhere. A Gemini value under 1000 is reported as a warning: it is most likely seconds.";
+everywhere. A Gemini value under 1000 is reported as a warning: it is most likely seconds.
+The other way round, a value of 1000 or more where the harness counts seconds (`\"timeout\":
+30000` in Claude Code is over eight hours) is a warning too: it is most likely milliseconds.";
 
     LintUnknownEvent = "lint-unknown-event", Error, "an event name the harness does not know",
 "Event names are exact and differ per harness: Claude `PreToolUse`, Gemini `BeforeTool`,

@@ -424,6 +424,31 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         if w.is_empty() || known.contains(w) {
             continue;
         }
+        // `mcp__github`: a server with no tool. Where a plain word is
+        // matched whole, it matches no tool at all.
+        let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
+        if whole
+            && let Some(server) = w.strip_prefix("mcp__")
+            && !server.is_empty()
+            && !server.contains("__")
+        {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherMcp,
+                    cx.file,
+                    sp,
+                    format!(
+                        "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
+                        profile.name
+                    ),
+                    "a server without a tool",
+                )
+                .help(format!(
+                    "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
+                )),
+            );
+            continue;
+        }
         if let Some(f) = super::matchers::mcp(cx.spec.id, profile.name, event, w) {
             report.diags.push(
                 diag(

@@ -437,6 +437,12 @@ with their own payloads and reply protocols. A Claude guard that reads `tool_inp
 or answers with Claude's JSON then misfires or fails open there. Make the script check
 which harness called it, or keep Claude-only hooks in `.claude/settings.local.json`.";
 
+    LintMatcherForeignTool = "lint-matcher-foreign-tool", Error, "a matcher names a tool by another harness's name",
+"Each harness has its own tool names, and a matcher holding another harness's name matches
+nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's `run_command`,
+Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
+harness's name for the same tool.";
+
     LintMatcherMcp = "lint-matcher-mcp", Error, "an MCP tool named in a form the harness does not use",
 "Each harness names MCP tools its own way, and a matcher written another way matches nothing,
 so the guard never runs:
@@ -450,7 +456,9 @@ so the guard never runs:
 
 A matcher `memory__create_entities` in `.claude/settings.json` lacks the prefix: write
 `mcp__memory__create_entities`, or `mcp__memory__.*` for every tool of the server. The same
-name in `.gemini/settings.json` is written `mcp_memory_create_entities`.";
+name in `.gemini/settings.json` is written `mcp_memory_create_entities`. A server without a
+tool, `mcp__memory`, is matched whole by Claude Code and Codex and so matches no tool: write
+`mcp__memory__.*`.";
 
     LintCannotBlock = "lint-cannot-block", Warning, "a hook tries to block on an event that cannot block",
 "The hook refuses (`exit 2`, a `deny`) on an event where the harness does not stop anything:

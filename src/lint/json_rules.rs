@@ -419,9 +419,47 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     let words: Vec<&str> = m
         .split(['|', ','])
         .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
+        .map(|w| {
+            w.trim_start_matches("(?:")
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+        })
         .collect();
+    let mut foreign = false;
     for w in &words {
         if w.is_empty() || known.contains(w) {
+            continue;
+        }
+        if let Some((kind, owner)) = foreign_tool(w, cx.spec.id)
+            && let Some(own) = profile.tool_names(kind).first()
+            && !known.iter().any(|k| k.eq_ignore_ascii_case(w))
+        {
+            foreign = true;
+            report.diags.push(
+                diag(
+                    Code::LintMatcherForeignTool,
+                    cx.file,
+                    sp,
+                    format!(
+                        "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
+                        kind.word(),
+                        profile.name
+                    ),
+                    "another harness's tool name",
+                )
+                .help({
+                    let names = profile.tool_names(kind);
+                    let alternatives = names.join("|");
+                    match cx.spec.matching {
+                        // A bare word would match longer names too.
+                        Matching::Unanchored if names.len() == 1 => {
+                            format!("write `^{alternatives}$`")
+                        }
+                        Matching::Unanchored => format!("write `^(?:{alternatives})$`"),
+                        _ => format!("write `{alternatives}`"),
+                    }
+                }),
+            );
             continue;
         }
         // `mcp__github`: a server with no tool. Where a plain word is
@@ -481,7 +519,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain_chars("");
     let fully_anchored = m.starts_with('^') && m.ends_with('$');
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
-    if bare || loose_regex {
+    if (bare || loose_regex) && !foreign {
         report.diags.push(
             diag(
                 Code::LintMatcherUnanchored,
@@ -496,6 +534,24 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
             .help(format!("anchor it: `^({m})$`")),
         );
     }
+}
+
+/// The tool `word` names in another harness than `id`, and that harness's
+/// name: `Bash` is Claude Code's `shell`.
+fn foreign_tool(word: &str, id: HarnessId) -> Option<(crate::ir::ToolKind, &'static str)> {
+    if !word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    harness::all()
+        .iter()
+        .filter(|h| h.id() != id)
+        .find_map(|h| {
+            let p = h.profile();
+            p.tools
+                .iter()
+                .find(|(_, names)| names.contains(&word))
+                .map(|(kind, _)| (*kind, p.name))
+        })
 }
 
 fn handler(

@@ -163,6 +163,13 @@ fn cross_loading(cx: &Cx, hooks: &jsonc_parser::ast::ObjectProp, report: &mut Fi
     if others.is_empty() || cx.file.name.ends_with("settings.local.json") {
         return;
     }
+    // hookc's own hooks tell the harnesses apart (`hookc guard` answers
+    // each in its own protocol); only other hooks are at risk.
+    let mut commands = Vec::new();
+    commands_in(&hooks.value, &mut commands);
+    if !commands.is_empty() && commands.iter().all(|c| c.contains("/.hookc/claude/")) {
+        return;
+    }
     report.diags.push(
         diag(
             Code::LintCrossLoading,
@@ -178,6 +185,22 @@ fn cross_loading(cx: &Cx, hooks: &jsonc_parser::ast::ObjectProp, report: &mut Fi
         )
         .help("make the hook scripts check which harness called them, or move Claude-only hooks to .claude/settings.local.json"),
     );
+}
+
+/// Every `"command"` string anywhere below `value`.
+fn commands_in<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(o) => {
+            for p in &o.properties {
+                match (key(p), &p.value) {
+                    ("command", v) if as_str(v).is_some() => out.extend(as_str(v)),
+                    (_, v) => commands_in(v, out),
+                }
+            }
+        }
+        Value::Array(a) => a.elements.iter().for_each(|v| commands_in(v, out)),
+        _ => {}
+    }
 }
 
 /// The event the harness's name stands for, by any harness's profile.

@@ -443,6 +443,12 @@ nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's 
 Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
 harness's name for the same tool.";
 
+    LintMatcherNeverFires = "lint-matcher-never-fires", Error, "a matcher on an event whose matcher sees only an empty string",
+"Kimi Code tests the matcher of `Stop`, `Interrupt` and `SessionHeartbeat` hooks against an
+empty string: only an absent or empty matcher (or a pattern that matches nothing at all, like
+`^$`) lets them fire. `matcher = \"Bash\"` on a `Stop` hook means the hook never runs. Remove
+the matcher.";
+
     LintMatcherMcp = "lint-matcher-mcp", Error, "an MCP tool named in a form the harness does not use",
 "Each harness names MCP tools its own way, and a matcher written another way matches nothing,
 so the guard never runs:

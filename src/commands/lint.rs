@@ -32,11 +32,15 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         } else if std::fs::symlink_metadata(p).is_ok() {
             // Not a directory: a file, or something that only pretends to be
             // one (a FIFO), which reading reports.
-            match lint::classify(p) {
+            let by_content = || match crate::disk::read_text(p) {
+                Ok(Some(text)) => lint::classify_content(p, &text),
+                _ => None,
+            };
+            match lint::classify(p).or_else(by_content) {
                 Some(k) => targets.push((p.clone(), k, lint::root_of(p))),
                 None => {
                     eprintln!(
-                        "error: {} is not a hook config hookc knows (.claude/settings.json, .cursor/hooks.json, …)",
+                        "error: {} is not a hook config hookc knows (.claude/settings.json, .cursor/hooks.json, a Kimi Code TOML file with [[hooks]], …)",
                         p.display()
                     );
                     cannot = true;

@@ -90,6 +90,14 @@ pub fn classify(path: &Path) -> Option<Kind> {
     })
 }
 
+/// A file given by path that [`classify`] does not know by its name: a TOML
+/// file with Kimi Code's `[[hooks]]` tables is a Kimi config, wherever it
+/// is (`$KIMI_CODE_HOME` can be any folder).
+pub fn classify_content(path: &Path, text: &str) -> Option<Kind> {
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    (toml && text.lines().any(|l| l.trim() == "[[hooks]]")).then_some(Kind::Kimi)
+}
+
 /// The harness files under a project root.
 pub fn discover(root: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();

@@ -562,3 +562,20 @@ fn lint_on_what_build_writes_for_the_bundled_policy() {
         "{found:?}"
     );
 }
+
+/// `$KIMI_CODE_HOME` can be any folder: a TOML file with Kimi's `[[hooks]]`
+/// tables is linted as a Kimi config wherever it is, when given by path.
+#[test]
+fn a_kimi_config_at_any_path_is_linted_when_named() {
+    let p = Project::new();
+    p.write(
+        "conf/kimi.toml",
+        "[[hooks]]\nevent = \"pretooluse\"\nmatcher = \"^Bash$\"\ncommand = \"exit 2\"\n",
+    );
+    p.write("conf/other.toml", "[package]\nname = \"x\"\n");
+    let out = p.hookc(&["lint", "--format", "json", "conf/kimi.toml"]);
+    assert_eq!(out.status, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("lint-unknown-event"), "{}", out.stdout);
+    let other = p.hookc(&["lint", "conf/other.toml"]);
+    assert_eq!(other.status, 2, "{}", other.stderr);
+}

@@ -407,7 +407,10 @@ tools you mean: `^(?:apply_patch|mcp__fs__write)$`.";
 Create the file, `chmod +x` it, or fix the path.";
 
     LintFailOpen = "lint-fail-open", Warning, "a hook command or guard script can fail open",
-"Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. So a
+"Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. `exit 1`
+is an error, not a warning, where it lets the call through (Claude Code, Codex, Gemini CLI, Kimi
+Code); Cursor refuses it only with `failClosed`, and Copilot CLI and Antigravity refuse on any
+failure, so there it is not reported. So a
 guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
 protect anything when it matters. Exit 2 on deny, and fail closed when a tool is missing:

@@ -579,3 +579,25 @@ fn a_kimi_config_at_any_path_is_linted_when_named() {
     let other = p.hookc(&["lint", "conf/other.toml"]);
     assert_eq!(other.status, 2, "{}", other.stderr);
 }
+
+/// `exit 1` on a refusal path lets the call through in Claude Code (an
+/// error: the guard protects nothing); in Copilot CLI it refuses (no finding).
+#[test]
+fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
+    let (status, report) = lint_json(&fixtures().join("lint/claude/lint-fail-open-exit1-bad"));
+    assert_eq!(status, 1, "{report:#}");
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "hookc::lint-fail-open" && d["severity"] == "error"),
+        "{report:#}"
+    );
+    let (status, report) = lint_json(&fixtures().join("lint/copilot/lint-fail-open-exit1-good"));
+    assert_eq!(status, 0, "{report:#}");
+    assert!(
+        !codes(&report).contains(&"lint-fail-open".to_owned()),
+        "{report:#}"
+    );
+}

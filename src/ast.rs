@@ -70,6 +70,8 @@ pub struct GuardDecl {
     pub run: Option<Text>,
     pub examples: Vec<ExampleDecl>,
     pub allow_degraded: Vec<Text>,
+    /// `guard "name" untested="why" { … }`: no examples, on purpose.
+    pub untested: Option<Text>,
 }
 
 #[derive(Debug)]
@@ -122,5 +124,8 @@ pub struct ExampleDecl {
     pub path: Option<Text>,
     pub text: Option<Text>,
     pub tool: Option<Text>,
+    /// `server="payments" name="refund_all"`: the MCP tool an example calls.
+    pub server: Option<Text>,
+    pub name: Option<Text>,
     pub expect: Option<Text>,
 }

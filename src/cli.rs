@@ -99,11 +99,19 @@ pub enum Command {
     /// Exit 0: no errors (warnings may be printed); 1: errors found; 2: could not run.
     Lint(LintArgs),
 
-    /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` (an existing hook is kept and chained)
+    /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` on what is staged (an existing hook is kept and chained)
+    ///
+    /// The hook exports the index (what the commit will hold) into a temporary folder and checks
+    /// the staged policy.kdl against the staged generated files there: committing a changed policy
+    /// without the files `hookc build` regenerated is refused, and unstaged changes in the working
+    /// tree do not matter. The working tree and the index are never touched. Installing again
+    /// updates a hook an earlier hookc wrote.
     InstallPreCommit {
-        /// The repository root
-        #[arg(long, default_value = ".")]
-        repo: PathBuf,
+        /// A folder of the repository [default: the current folder]; the hook goes where git
+        /// looks for hooks (`git rev-parse --git-path hooks`: worktrees and core.hooksPath
+        /// included)
+        #[arg(long)]
+        repo: Option<PathBuf>,
     },
 
     /// Show what a harness does with a hook's exit status, stdout and stderr
@@ -174,20 +182,25 @@ pub struct InitArgs {
     pub format: Format,
 }
 
+/// How a command finds the policy when `--policy` is not given (the book's
+/// CLI pages show it under each command that reads the policy).
+const POLICY_SEARCH: &str = "Without --policy (or HOOKC_POLICY), hookc looks for policy.kdl in the current folder, then in each folder above it, and uses the first it finds. The search stops at a repository root (a folder holding .git, which is still searched), and it never looks in a folder on another file system, in $HOME's parent or above it (/home, /), in / itself, or in a folder every user may write to (/tmp): a policy there is not yours to trust. With no policy found, hookc names the folders it searched and exits 2.";
+
 #[derive(Debug, Args)]
 pub struct BuildArgs {
-    /// The policy to compile
+    #[doc = "The policy to compile [default: the nearest policy.kdl, searched upward]"]
     #[arg(
         long,
-        default_value = "policy.kdl",
         env = "HOOKC_POLICY",
-        hide_env_values = true
+        hide_env_values = true,
+        long_help = format!("The policy to compile [default: the nearest policy.kdl]\n\n{POLICY_SEARCH}")
     )]
-    pub policy: PathBuf,
+    pub policy: Option<PathBuf>,
 
-    /// The project root to write into
-    #[arg(long, default_value = ".")]
-    pub out: PathBuf,
+    /// The project root to write into [default: the policy's folder when found by the
+    /// search, else the current folder]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 
     /// Print what would change, write nothing
     #[arg(long)]
@@ -209,18 +222,19 @@ pub struct BuildArgs {
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
-    /// The policy of the project
+    #[doc = "The policy of the project [default: the nearest policy.kdl, searched upward]"]
     #[arg(
         long,
-        default_value = "policy.kdl",
         env = "HOOKC_POLICY",
-        hide_env_values = true
+        hide_env_values = true,
+        long_help = format!("The policy of the project [default: the nearest policy.kdl]\n\n{POLICY_SEARCH}")
     )]
-    pub policy: PathBuf,
+    pub policy: Option<PathBuf>,
 
-    /// The project root
-    #[arg(long, default_value = ".")]
-    pub out: PathBuf,
+    /// The project root [default: the policy's folder when found by the search, else the
+    /// current folder]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
@@ -229,7 +243,8 @@ pub struct DoctorArgs {
 
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// Files or project folders to lint (default: the current folder)
+    /// Files or project folders to lint (default: the folder of the nearest policy.kdl, found as
+    /// `hookc build` finds it, else the current folder)
     pub paths: Vec<PathBuf>,
 
     /// Also lint the user-level configs (~/.claude/settings.json, $KIMI_CODE_HOME/config.toml)
@@ -354,9 +369,9 @@ pub struct SimulateArgs {
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// The policy to test
-    #[arg(long, default_value = "policy.kdl", env = "HOOKC_POLICY")]
-    pub policy: PathBuf,
+    #[doc = "The policy to test [default: the nearest policy.kdl, searched upward; with --project, DIR/policy.kdl]"]
+    #[arg(long, env = "HOOKC_POLICY", long_help = format!("The policy to test [default: the nearest policy.kdl; with --project DIR, DIR/policy.kdl]\n\n{POLICY_SEARCH}"))]
+    pub policy: Option<PathBuf>,
 
     /// Payload fixtures to run too: JSON files of
     /// `{"harness", "event", "payload", "expect"}` (tests/hooks/*.json next to the policy are always run)

@@ -62,6 +62,14 @@ pub struct CallTool {
     pub also: Vec<CallTool>,
 }
 
+/// Where an example's call happens: a project root and a home directory, as
+/// `hookc guard` gets them from the payload and the environment, so that an
+/// example path goes through exactly the normalisation a real call's does
+/// (`.env` is in the project, `~/.ssh/id_rsa` in the home directory, and
+/// `/etc/passwd` in neither). Neither is ever read.
+pub const EXAMPLE_ROOT: &str = "/hookc-example/project";
+pub const EXAMPLE_HOME: &str = "/hookc-example/home";
+
 impl Call {
     /// The call an `example` line describes.
     pub fn from_example(event: Event, example: &ExampleCall) -> Call {
@@ -87,9 +95,9 @@ impl Call {
             command: example.command.clone(),
             paths: example.path.iter().cloned().collect(),
             text: example.text.clone(),
-            root: None,
+            root: Some(EXAMPLE_ROOT.to_owned()),
             cwd: None,
-            home: None,
+            home: Some(EXAMPLE_HOME.to_owned()),
             git: None,
         }
     }
@@ -696,6 +704,7 @@ struct Facts<'c> {
     call: &'c Call,
     analysis: OnceCell<Option<Analysis>>,
     paths: OnceCell<Vec<String>>,
+    home_forms: OnceCell<Vec<Option<String>>>,
     subjects: OnceCell<Vec<String>>,
 }
 
@@ -705,6 +714,7 @@ impl<'c> Facts<'c> {
             call,
             analysis: OnceCell::new(),
             paths: OnceCell::new(),
+            home_forms: OnceCell::new(),
             subjects: OnceCell::new(),
         }
     }
@@ -719,6 +729,18 @@ impl<'c> Facts<'c> {
                 Some(analysis)
             })
             .as_ref()
+    }
+
+    /// For each of [`paths`](Self::paths), its spelling with `~` when it
+    /// lies in the home directory, so `path "~/.ssh/*"` matches the
+    /// absolute path a tool names.
+    fn home_forms(&self) -> &[Option<String>] {
+        self.home_forms.get_or_init(|| {
+            self.paths()
+                .iter()
+                .map(|p| paths::home_form(p, self.call.root.as_deref(), self.call.home.as_deref()))
+                .collect()
+        })
     }
 
     fn paths(&self) -> &[String] {
@@ -765,7 +787,15 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
         return None;
     }
     if let Some(paths) = &compiled.paths
-        && !facts.paths().iter().any(|p| paths.is_match(p))
+        && !facts
+            .paths()
+            .iter()
+            .zip(facts.home_forms())
+            .any(|(p, home)| {
+                let mut spellings = vec![p.as_str()];
+                spellings.extend(home.as_deref());
+                paths.is_match_any(&spellings)
+            })
     {
         return None;
     }

@@ -16,6 +16,7 @@ pub mod book;
 pub mod cli;
 pub mod compile;
 pub mod diag;
+pub mod discover;
 pub mod disk;
 pub mod emit;
 pub mod eval;

@@ -26,7 +26,10 @@
 //!   and never surprising for deny lists: `[".env*", "!.env.example"]`).
 //! * Matching is case-sensitive, also on case-insensitive file systems:
 //!   write `[Ee]nv` if you need both.
-//! * `~` in a glob is only expanded by [`PathSet::with_home`].
+//! * A glob starting with `~/` matches a path in the home directory: the
+//!   evaluator hands [`PathSet::is_match_any`] the path's [`home_form`] too
+//!   (`~/.ssh/id_rsa` for `/home/u/.ssh/id_rsa`). [`PathSet::with_home`]
+//!   expands `~` in the globs instead, for callers that know the home.
 
 use globset::{GlobBuilder, GlobSet};
 
@@ -88,6 +91,42 @@ pub fn in_dir(path: &str, dir: Option<&str>) -> String {
         }
         _ => path.to_owned(),
     }
+}
+
+/// The `~` spelling of a path [`normalize`] returned, when it lies in `home`
+/// (`/home/u/.ssh/id_rsa` is `~/.ssh/id_rsa`, and so is `.ssh/id_rsa` in a
+/// project that is `home` itself), so that a glob written with `~` matches
+/// the absolute paths tools are called with. `None` outside `home`, or
+/// without an absolute `home`.
+pub fn home_form(
+    normalized: &str,
+    project_root: Option<&str>,
+    home: Option<&str>,
+) -> Option<String> {
+    let home = clean(&home?.replace('\\', "/"));
+    if !is_absolute(&home) {
+        return None;
+    }
+    let absolute = if is_absolute(normalized) {
+        normalized.to_owned()
+    } else {
+        let root = clean(&project_root?.replace('\\', "/"));
+        if !is_absolute(&root) || normalized.starts_with("..") {
+            return None;
+        }
+        clean(&format!("{root}/{normalized}"))
+    };
+    if absolute == home {
+        return Some("~".to_owned());
+    }
+    let prefix = if home.ends_with('/') {
+        home
+    } else {
+        format!("{home}/")
+    };
+    absolute
+        .strip_prefix(&prefix)
+        .map(|rest| format!("~/{rest}"))
 }
 
 fn expand_home(path: &str, home: Option<&str>) -> String {
@@ -221,6 +260,14 @@ impl PathSet {
     /// Does the (already [`normalize`]d) path match?
     pub fn is_match(&self, normalized: &str) -> bool {
         self.include.is_match(normalized) && !self.exclude.is_match(normalized)
+    }
+
+    /// Does one file, given by all its spellings (its normalised path and
+    /// its [`home_form`]), match: some spelling matches an including glob
+    /// and none an excluding one?
+    pub fn is_match_any(&self, spellings: &[&str]) -> bool {
+        spellings.iter().any(|p| self.include.is_match(p))
+            && !spellings.iter().any(|p| self.exclude.is_match(p))
     }
 
     /// True when the set has no including globs (it matches nothing).
@@ -364,6 +411,31 @@ mod tests {
         assert_eq!(normalize("x", Some("/"), None), "x");
         assert_eq!(normalize("/etc/passwd", Some("/"), None), "etc/passwd");
         assert_eq!(normalize("/..", None, None), "/");
+    }
+
+    #[test]
+    fn home_forms_spell_paths_in_home_with_a_tilde() {
+        let home = Some("/home/u");
+        let root = Some("/home/u/proj");
+        assert_eq!(
+            home_form("/home/u/.ssh/id_rsa", root, home).as_deref(),
+            Some("~/.ssh/id_rsa")
+        );
+        assert_eq!(home_form("/home/u", root, home).as_deref(), Some("~"));
+        // Inside the project (relative), still in home.
+        assert_eq!(
+            home_form(".env", root, home).as_deref(),
+            Some("~/proj/.env")
+        );
+        assert_eq!(home_form("/home/user2/x", root, home), None);
+        assert_eq!(home_form("/etc/passwd", root, home), None);
+        assert_eq!(home_form("/home/u/x", root, None), None);
+        assert_eq!(home_form("/home/u/x", root, Some("relative")), None);
+        // A set with a `~` glob and an exclusion, over both spellings.
+        let set = PathSet::new(&["~/.ssh/*".to_owned(), "!~/.ssh/*.pub".to_owned()]).unwrap();
+        assert!(set.is_match_any(&["/home/u/.ssh/id_rsa", "~/.ssh/id_rsa"]));
+        assert!(!set.is_match_any(&["/home/u/.ssh/id_rsa.pub", "~/.ssh/id_rsa.pub"]));
+        assert!(!set.is_match_any(&["/home/u/.ssh/id_rsa"]));
     }
 
     #[test]

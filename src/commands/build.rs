@@ -31,19 +31,28 @@ impl Mode {
 }
 
 pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
-    let mut out = Output::new(args, mode, ui);
     let mut diags = Diagnostics::default();
+    let (policy_path, out_dir) = match super::locate(args.policy.as_deref(), args.out.as_deref()) {
+        Ok(found) => found,
+        Err(d) => {
+            diags.push(d);
+            let out = Output::new(args, Path::new(crate::discover::POLICY), mode, ui);
+            return out.finish(diags, ExitStatus::Error);
+        }
+    };
+    let (policy_path, out_dir) = (policy_path.as_path(), out_dir.as_path());
+    let mut out = Output::new(args, policy_path, mode, ui);
     // One lock for the whole build, before anything is read: a second build
     // must not plan against files the first is about to change.
     let _lock = if mode == Mode::Write && !args.dry_run {
-        match lock(&args.out) {
+        match lock(out_dir) {
             Some(lock) => Some(lock),
             None => return ExitStatus::Error,
         }
     } else {
         None
     };
-    let Some((file, mut policy)) = compile::load(&args.policy, &mut diags) else {
+    let Some((file, mut policy)) = compile::load(policy_path, &mut diags) else {
         let could_not_read = diags.iter().any(|d| d.code == Code::Io);
         let status = if could_not_read {
             ExitStatus::Error
@@ -54,18 +63,18 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     };
     // Generated files name the policy by its path from the project, whatever
     // spelling found it: the same policy gives the same bytes.
-    policy.source = project_name(&args.policy, &args.out);
+    policy.source = project_name(policy_path, out_dir);
     let requirement = policy
         .hookc_version
         .as_deref()
         .and_then(|r| crate::version::Requirement::parse(r).ok());
-    policy.install = crate::version::install_command(&args.out, requirement.as_ref());
+    policy.install = crate::version::install_command(out_dir, requirement.as_ref());
     let artifacts = compile::emit(&file, &policy, &mut diags);
     let options = plan::Options {
         user: args.user,
         homes: plan::Homes::from_env(),
     };
-    let plan = Plan::new(&args.out, &policy.source, &artifacts, &options, &mut diags);
+    let plan = Plan::new(out_dir, &policy.source, &artifacts, &options, &mut diags);
     if diags.has_errors() {
         return out.finish(diags, ExitStatus::Error);
     }
@@ -120,7 +129,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         if changed == 1 { "" } else { "s" },
         plan.changes.len() - changed,
     ));
-    out.harnesses(&file, &policy);
+    out.harnesses(&file, &policy, &plan, args.user);
     out.finish(diags, ExitStatus::Success)
 }
 
@@ -191,7 +200,7 @@ fn conflict(change: &Change, force: bool) -> Diagnostic {
 /// policy outside the project goes by its file name alone (a path up and out
 /// would say more about the machine than about the project). The spelling on
 /// the command line never reaches a generated file.
-fn project_name(policy: &Path, root: &Path) -> String {
+pub(super) fn project_name(policy: &Path, root: &Path) -> String {
     let (Ok(policy), Ok(root)) = (policy.canonicalize(), root.canonicalize()) else {
         return policy.to_string_lossy().replace('\\', "/");
     };
@@ -205,6 +214,21 @@ fn project_name(policy: &Path, root: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Whether `guard` runs at all in the harness of `profile`, its event aside:
+/// a guard about tools runs when one of its tools has a name there (an MCP
+/// tool is assumed to; the harness warns when it cannot name one).
+fn runs_at_all(guard: &crate::ir::Guard, profile: &harness::Profile) -> bool {
+    use crate::ir::Tool;
+    if guard.tools.is_empty() || !guard.event.has_tools() {
+        return true;
+    }
+    guard.tools.iter().any(|t| match t {
+        Tool::Known { tool } => !profile.tool_names(*tool).is_empty(),
+        Tool::Native { harness, .. } => *harness == profile.id,
+        Tool::Mcp { .. } => true,
+    })
 }
 
 /// Held for a whole build: an exclusive lock on the project directory itself
@@ -266,12 +290,12 @@ struct Output<'a> {
 }
 
 impl<'a> Output<'a> {
-    fn new(args: &BuildArgs, mode: Mode, ui: &'a Ui) -> Self {
+    fn new(args: &BuildArgs, policy: &Path, mode: Mode, ui: &'a Ui) -> Self {
         Self {
             ui,
             mode,
             json: args.format == Format::Json,
-            policy: args.policy.to_string_lossy().replace('\\', "/"),
+            policy: policy.to_string_lossy().replace('\\', "/"),
             written: false,
             files: Vec::new(),
             harnesses: Vec::new(),
@@ -310,47 +334,106 @@ impl<'a> Output<'a> {
         }
     }
 
-    /// Per harness: guards active, files, and what the user must still do.
-    fn harnesses(&mut self, file: &SourceFile, policy: &Policy) {
+    /// Per harness: the guards that will run there, the ones that run only
+    /// in part or not at all, the files, and what the user must still do
+    /// (said when the harness's files were first written, and with `-v`).
+    fn harnesses(&mut self, file: &SourceFile, policy: &Policy, plan: &Plan, user: bool) {
         for id in &policy.targets {
             let Some(h) = harness::get(*id) else { continue };
             let profile = h.profile();
-            let guards = policy
-                .guards
-                .iter()
-                .filter(|g| profile.event_name(g.event).is_some())
-                .count();
-            // Emit this harness alone to learn which files are its own.
+            // Emit this harness alone to learn which files are its own and
+            // which guards it cannot fully carry.
             let mut scratch = Diagnostics::default();
             let mut cx = EmitCx::new(file, &mut scratch);
             h.emit(policy, &mut cx);
-            let files: Vec<String> = cx
-                .into_artifacts()
-                .into_iter()
-                .map(|a| match a.scope {
-                    Scope::Project => a.path,
-                    Scope::User { default, .. } => format!("~/{default}/{}", a.path),
-                })
-                .collect();
-            self.say(&format!(
-                "{}: {} guard{} active in {}",
-                profile.name,
-                guards,
-                if guards == 1 { "" } else { "s" },
-                if files.is_empty() {
-                    "no files (no guard applies)".to_owned()
-                } else {
-                    files.join(", ")
+            let degraded = std::mem::take(&mut cx.degraded);
+            let artifacts = cx.into_artifacts();
+            let (mut files, mut user_files) = (Vec::new(), Vec::new());
+            for a in &artifacts {
+                match a.scope {
+                    Scope::Project => files.push(a.path.clone()),
+                    Scope::User { default, .. } => {
+                        user_files.push(format!("~/{default}/{}", a.path));
+                    }
                 }
-            ));
+            }
+            let (mut active, mut partly, mut never) = (Vec::new(), Vec::new(), Vec::new());
+            for g in &policy.guards {
+                if profile.event_name(g.event).is_none() {
+                    continue;
+                }
+                if !runs_at_all(g, profile) {
+                    never.push(g.name.as_str());
+                } else if degraded.contains(&g.name) {
+                    partly.push(g.name.as_str());
+                    active.push(g.name.as_str());
+                } else {
+                    active.push(g.name.as_str());
+                }
+            }
+            let unreached = policy
+                .guards
+                .iter()
+                .filter(|g| profile.event_name(g.event).is_none())
+                .count();
+            // Hooks in a user-level file run only once `--user` wrote it.
+            let waiting = !user && !user_files.is_empty();
+            let mut shown = files.clone();
+            if user {
+                shown.extend(user_files.iter().cloned());
+            }
+            let count = |n: usize| format!("{n} guard{}", if n == 1 { "" } else { "s" });
+            let mut line = if waiting {
+                format!(
+                    "{}: {} not active yet: they run from {}, which only `hookc build --user` writes",
+                    profile.name,
+                    count(active.len()),
+                    user_files.join(", ")
+                )
+            } else if shown.is_empty() {
+                format!("{}: no guard applies, no files", profile.name)
+            } else {
+                format!(
+                    "{}: {} active in {}",
+                    profile.name,
+                    count(active.len()),
+                    shown.join(", ")
+                )
+            };
+            if !partly.is_empty() {
+                line.push_str(&format!("; only in part: {}", partly.join(", ")));
+            }
+            if !never.is_empty() {
+                line.push_str(&format!("; cannot run there: {}", never.join(", ")));
+            }
+            if unreached > 0 {
+                line.push_str(&format!(
+                    "; {} on events it does not have",
+                    count(unreached)
+                ));
+            }
+            self.say(&line);
+            let first_written = plan
+                .changes
+                .iter()
+                .any(|c| c.action == Action::Create && files.contains(&c.path));
             for todo in profile.todo {
-                self.say(&format!("  to do: {todo}"));
+                let text = format!("  to do: {todo}");
+                if first_written {
+                    self.say(&text);
+                } else {
+                    self.ui.detail(&text);
+                }
             }
             self.harnesses.push(json!({
                 "harness": id.word(),
                 "name": profile.name,
-                "guards": guards,
-                "files": files,
+                "guards": active.len(),
+                "active": !waiting && !shown.is_empty(),
+                "partly": partly,
+                "cannot_run": never,
+                "files": shown,
+                "user_files": user_files,
                 "todo": profile.todo,
             }));
         }

@@ -68,7 +68,22 @@ fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
 pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     let mut checks = Vec::new();
     let mut diags = Diagnostics::default();
-    match crate::compile::load(&args.policy, &mut diags) {
+    let (policy, out) = match super::locate(args.policy.as_deref(), args.out.as_deref()) {
+        Ok(found) => found,
+        Err(d) => {
+            ui.report({
+                let mut all = Diagnostics::default();
+                all.push(d);
+                all
+            });
+            return ExitStatus::Error;
+        }
+    };
+    let project = Project {
+        policy: &policy,
+        out: &out,
+    };
+    match crate::compile::load(project.policy, &mut diags) {
         None => {
             // A policy that needs another hookc is no mistake in the policy.
             let mismatch = diags
@@ -77,7 +92,7 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
             checks.push(match mismatch {
                 Some(d) => fail(d.message.clone(), d.help.clone().unwrap_or_default()),
                 None => fail(
-                    format!("{} does not compile", args.policy.display()),
+                    format!("{} does not compile", project.policy.display()),
                     "run `hookc check` to see why, and fix the policy",
                 ),
             });
@@ -88,11 +103,13 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
                 .hookc_version
                 .as_deref()
                 .and_then(|r| Requirement::parse(r).ok());
-            policy.install = crate::version::install_command(&args.out, requirement.as_ref());
-            checks.extend(installed(&policy, requirement.as_ref(), &args.out));
-            checks.push(up_to_date(args, &file, &policy));
+            // Named and pinned as `hookc build` names and pins it.
+            policy.source = super::build::project_name(project.policy, project.out);
+            policy.install = crate::version::install_command(project.out, requirement.as_ref());
+            checks.extend(installed(&policy, requirement.as_ref(), project.out));
+            checks.push(up_to_date(&project, &file, &policy));
             for id in &policy.targets {
-                checks.extend(harness(*id, &policy, &args.out));
+                checks.extend(harness(*id, &policy, project.out));
             }
         }
     }
@@ -207,7 +224,13 @@ fn executable(path: &Path) -> bool {
 }
 
 /// The generated files, as `hookc check` sees them.
-fn up_to_date(args: &DoctorArgs, file: &crate::source::SourceFile, policy: &Policy) -> Check {
+/// The project a doctor run looks at.
+struct Project<'a> {
+    policy: &'a Path,
+    out: &'a Path,
+}
+
+fn up_to_date(project: &Project, file: &crate::source::SourceFile, policy: &Policy) -> Check {
     let mut diags = Diagnostics::default();
     let artifacts = crate::compile::emit(file, policy, &mut diags);
     let options = plan::Options {
@@ -215,7 +238,7 @@ fn up_to_date(args: &DoctorArgs, file: &crate::source::SourceFile, policy: &Poli
         homes: plan::Homes::from_env(),
     };
     let name = policy.source.clone();
-    let plan = Plan::new(&args.out, &name, &artifacts, &options, &mut diags);
+    let plan = Plan::new(project.out, &name, &artifacts, &options, &mut diags);
     if diags.has_errors() {
         fail(
             "the generated files cannot be checked",

@@ -16,7 +16,11 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
     let mut cannot = false;
     let mut paths = args.paths.clone();
     if paths.is_empty() {
-        paths.push(PathBuf::from("."));
+        // The project of the nearest policy, as build finds it; without one,
+        // the current folder.
+        paths.push(
+            crate::discover::find_from_here().map_or_else(|_| PathBuf::from("."), |f| f.root),
+        );
     }
     for p in &paths {
         if p.is_dir() {
@@ -28,11 +32,15 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         } else if std::fs::symlink_metadata(p).is_ok() {
             // Not a directory: a file, or something that only pretends to be
             // one (a FIFO), which reading reports.
-            match lint::classify(p) {
+            let by_content = || match crate::disk::read_text(p) {
+                Ok(Some(text)) => lint::classify_content(p, &text),
+                _ => None,
+            };
+            match lint::classify(p).or_else(by_content) {
                 Some(k) => targets.push((p.clone(), k, lint::root_of(p))),
                 None => {
                     eprintln!(
-                        "error: {} is not a hook config hookc knows (.claude/settings.json, .cursor/hooks.json, …)",
+                        "error: {} is not a hook config hookc knows (.claude/settings.json, .cursor/hooks.json, a Kimi Code TOML file with [[hooks]], …)",
                         p.display()
                     );
                     cannot = true;
@@ -88,7 +96,21 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         let file = SourceFile::new(shown.clone(), text.clone());
         let mut report = lint::lint_text(*kind, &file, root);
         if args.fix && !report.edits.is_empty() {
-            let fixed = lint::apply_edits(&text, &report.edits);
+            // An edit inside a moved or deleted part waits for the next
+            // round; a few rounds reach every fix.
+            let mut fixed = lint::apply_edits(&text, &report.edits);
+            for _ in 0..4 {
+                let round =
+                    lint::lint_text(*kind, &SourceFile::new(shown.clone(), fixed.clone()), root);
+                if round.edits.is_empty() {
+                    break;
+                }
+                let next = lint::apply_edits(&fixed, &round.edits);
+                if next == fixed {
+                    break;
+                }
+                fixed = next;
+            }
             if let Err(e) = write_fixed(path, &fixed) {
                 all.push(Diagnostic::new(
                     Code::Io,

@@ -13,6 +13,7 @@ mod test;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 pub use guard::guard;
 
@@ -44,7 +45,9 @@ pub fn run(cli: Cli) -> i32 {
         Command::Simulate(args) => simulate::simulate(&args).code(),
         Command::Test(args) => test::test(&args).code(),
         Command::Lint(args) => lint::lint(&args, &ui).code(),
-        Command::InstallPreCommit { repo } => precommit::install(&repo, &ui).code(),
+        Command::InstallPreCommit { repo } => {
+            precommit::install(repo.as_deref().unwrap_or(Path::new(".")), &ui).code()
+        }
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
         Command::Init(args) => init::init(&args, &ui).code(),
         Command::Completions { shell } => generate::completions(shell).code(),
@@ -68,6 +71,27 @@ pub fn use_color(
         Color::Auto if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE") != Some("0".into()) => true,
         Color::Auto if env("CLICOLOR") == Some("0".into()) => false,
         Color::Auto => stderr_is_terminal,
+    }
+}
+
+/// The policy to read and the project root to write into: `--policy` and
+/// `--out` as given, or else the nearest `policy.kdl` (see
+/// [`crate::discover`]) and its folder. `--out` without `--policy` still
+/// searches for the policy; `--policy` without `--out` writes into the
+/// current folder, as it always did.
+pub fn locate(
+    policy: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<(PathBuf, PathBuf), crate::diag::Diagnostic> {
+    let default_out = || out.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    if let Some(policy) = policy {
+        return Ok((policy.to_path_buf(), default_out()));
+    }
+    match crate::discover::find_from_here() {
+        Ok(found) => Ok((found.policy, out.map_or(found.root, Path::to_path_buf))),
+        Err(none) => Err(
+            crate::diag::Diagnostic::new(crate::diag::Code::Io, none.message()).help(none.help()),
+        ),
     }
 }
 

@@ -64,11 +64,27 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot make a temporary directory: {e}")),
     };
-    let policy_path = match &args.project {
-        Some(dir) => dir.join(&args.policy),
-        None => args.policy.clone(),
-    };
     let mut diags = Diagnostics::default();
+    let policy_path = match (&args.project, &args.policy) {
+        (Some(dir), policy) => dir.join(policy.as_deref().unwrap_or(Path::new("policy.kdl"))),
+        (None, policy) => match super::locate(policy.as_deref(), None) {
+            Ok((policy, _)) => policy,
+            Err(d) => {
+                eprint!(
+                    "{}",
+                    crate::diag::render::human(
+                        &d,
+                        crate::diag::render::Style {
+                            color: false,
+                            unicode: true,
+                            width: 100
+                        }
+                    )
+                );
+                return ExitStatus::Error;
+            }
+        },
+    };
     let Some((_, policy)) = crate::compile::load(&policy_path, &mut diags) else {
         eprint!(
             "{}",
@@ -353,18 +369,22 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
                 match h.payload(guard.event, &ex.call, root) {
                     Some(p) => case.stdin = p.to_string(),
                     None => {
-                        case.not_applicable = Some(if guard.event.has_tools() {
-                            format!(
-                                "{} has no tool for this example (or it names no file)",
-                                h.profile().name
-                            )
-                        } else {
-                            format!(
-                                "{}'s {} payload carries no text of the agent's or the user's, which this example gives",
-                                h.profile().name,
-                                guard.event
-                            )
-                        });
+                        case.not_applicable = Some(
+                            if matches!(ex.call.tool, Some(Tool::Mcp { .. })) {
+                                "hookc test does not send MCP calls to hooks yet; the build checked this example against the policy".to_owned()
+                            } else if guard.event.has_tools() {
+                                format!(
+                                    "{} has no tool for this example (or it names no file)",
+                                    h.profile().name
+                                )
+                            } else {
+                                format!(
+                                    "{}'s {} payload carries no text of the agent's or the user's, which this example gives",
+                                    h.profile().name,
+                                    guard.event
+                                )
+                            },
+                        );
                     }
                 }
             }
@@ -471,6 +491,7 @@ fn label(call: &ExampleCall) -> String {
         (Some(c), _, _) => c.clone(),
         (None, Some(p), Some(t)) => format!("{} {p}", tool_word(t)),
         (None, Some(p), None) => p.clone(),
+        (None, None, Some(t @ Tool::Mcp { .. })) => tool_word(t),
         _ => call.text.clone().unwrap_or_default(),
     }
 }

@@ -185,6 +185,25 @@ command \"rm\" {
 
 Flags must start with `-`; a group must list at least one spelling.";
 
+    CommandWordSpace = "command-word-space", Error, "a command word with a space in it, which never matches",
+"hookc matches a command word by word, the way the shell splits it: `npm publish` runs the
+program `npm` with the word `publish`. A pattern word holding whitespace, like
+`command \"npm publish\"`, asks for a program whose name contains a space, so the guard never
+fires. Write each word as its own string: `command \"npm\" \"publish\"`.";
+
+    RegexControlCharacter = "regex-control-character", Error, "a regex holding a control character, usually a KDL escape meant for the regex",
+"In a quoted KDL string, `\\b` is a backspace and `\\f` a form feed, so
+`regex \"(?i)\\bpassword\\b\"` asks for the word between two backspace characters and never
+matches what was meant, a word boundary. Write regexes as raw strings, where a backslash is
+kept as written: `regex #\"(?i)\\bpassword\\b\"#`. Tabs and newlines are allowed.";
+
+    NoExample = "no-example", Warning, "a guard with no `example`",
+"Examples are tests that run on every build: without one, nothing shows that the guard fires
+on what it is meant for (a guard whose pattern can never match builds silently). Add an
+`example` that the guard decides and one it lets pass. Where no example can say anything (a
+`run` guard whose program needs its own environment, say), say why on the guard and the
+warning goes away: `guard \"name\" untested=\"needs the staging database\" { … }`.";
+
     NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
 "A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
 call. That is rarely meant; add what it should match. If the guard is meant for every
@@ -314,10 +333,16 @@ the link. Replace the offending path with a regular file (or remove it) and run 
 compiles to. Run `hookc build` and commit the result.";
 
     LintSyntax = "lint-syntax", Error, "a harness config file does not parse",
-"`hookc lint` could not parse a hook config as JSON/JSONC, TOML or JavaScript. Every harness
+"`hookc lint` could not parse a hook config the way its harness reads it. Every harness
 drops a file it cannot parse (Claude: \"Invalid or malformed JSON\"; Kimi drops the whole
 config; OpenCode skips a plugin with a syntax error *silently*), so none of its hooks run.
-Fix the syntax at the position shown.";
+Fix the syntax at the position shown.
+
+JSON files are read as strictly as their harness reads them: Claude Code, Codex and
+Antigravity take strict JSON (a comment or a trailing comma is an error), Gemini CLI takes
+comments but no trailing commas, and for Cursor and Copilot CLI, whose readers are not
+documented, comments and trailing commas pass. JSON5 (unquoted keys, single quotes, missing
+commas, hex numbers) is an error everywhere.";
 
     LintUnknownKey = "lint-unknown-key", Error, "a key the harness rejects",
 "Some harnesses check their hook files strictly. Kimi Code's `[[hooks]]` accepts only
@@ -351,7 +376,9 @@ refuses the entry (Claude: \"expected number, received string\") and the hook ne
 "Timeouts differ per harness: seconds for Claude, Codex, Cursor, Copilot (`timeoutSec`),
 Antigravity and Kimi (a whole number from 1 to 600); **milliseconds** for Gemini CLI, where
 `\"timeout\": 30` gives the hook 30 ms and it times out. A value of 0 or less is refused
-everywhere. A Gemini value under 1000 is reported as a warning: it is most likely seconds.";
+everywhere. A Gemini value under 1000 is reported as a warning: it is most likely seconds.
+The other way round, a value of 1000 or more where the harness counts seconds (`\"timeout\":
+30000` in Claude Code is over eight hours) is a warning too: it is most likely milliseconds.";
 
     LintUnknownEvent = "lint-unknown-event", Error, "an event name the harness does not know",
 "Event names are exact and differ per harness: Claude `PreToolUse`, Gemini `BeforeTool`,
@@ -359,6 +386,13 @@ Cursor `preToolUse`. A wrong name is ignored (Claude: \"Unknown hook event ... w
 so the hook never runs. `pretooluse` is a case mistake (`hookc lint --fix` corrects it);
 `PreToolUse` in a Gemini file is Claude's name, the help says the harness's own.
 Antigravity alone reads known event names in any case, so there a wrong case is a warning.";
+
+    LintDuplicateKey = "lint-duplicate-key", Error, "a key appears twice in one JSON object",
+"JSON readers disagree about a repeated key: JavaScript's `JSON.parse` (Claude Code, Gemini CLI,
+Copilot CLI) and Python keep only the last one, so the hooks under the first are silently lost;
+serde-based readers reject the whole file. Merge the two into one key. When the two differ only in
+case (`preToolUse` and `PreToolUse`), `hookc lint --fix` moves the entries of the misspelt one into
+the right one, and refuses (leaving both) when either is not a list.";
 
     LintMatcherCase = "lint-matcher-case", Error, "a matcher names a tool in the wrong case",
 "Matchers are case-sensitive in every harness: `bash` matches nothing in Claude Code, whose
@@ -393,7 +427,10 @@ tools you mean: `^(?:apply_patch|mcp__fs__write)$`.";
 Create the file, `chmod +x` it, or fix the path.";
 
     LintFailOpen = "lint-fail-open", Warning, "a hook command or guard script can fail open",
-"Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. So a
+"Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. `exit 1`
+is an error, not a warning, where it lets the call through (Claude Code, Codex, Gemini CLI, Kimi
+Code); Cursor refuses it only with `failClosed`, and Copilot CLI and Antigravity refuse on any
+failure, so there it is not reported. So a
 guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
 protect anything when it matters. Exit 2 on deny, and fail closed when a tool is missing:
@@ -423,6 +460,18 @@ with their own payloads and reply protocols. A Claude guard that reads `tool_inp
 or answers with Claude's JSON then misfires or fails open there. Make the script check
 which harness called it, or keep Claude-only hooks in `.claude/settings.local.json`.";
 
+    LintMatcherForeignTool = "lint-matcher-foreign-tool", Error, "a matcher names a tool by another harness's name",
+"Each harness has its own tool names, and a matcher holding another harness's name matches
+nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's `run_command`,
+Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
+harness's name for the same tool.";
+
+    LintMatcherNeverFires = "lint-matcher-never-fires", Error, "a matcher on an event whose matcher sees only an empty string",
+"Kimi Code tests the matcher of `Stop`, `Interrupt` and `SessionHeartbeat` hooks against an
+empty string: only an absent or empty matcher (or a pattern that matches nothing at all, like
+`^$`) lets them fire. `matcher = \"Bash\"` on a `Stop` hook means the hook never runs. Remove
+the matcher.";
+
     LintMatcherMcp = "lint-matcher-mcp", Error, "an MCP tool named in a form the harness does not use",
 "Each harness names MCP tools its own way, and a matcher written another way matches nothing,
 so the guard never runs:
@@ -436,7 +485,9 @@ so the guard never runs:
 
 A matcher `memory__create_entities` in `.claude/settings.json` lacks the prefix: write
 `mcp__memory__create_entities`, or `mcp__memory__.*` for every tool of the server. The same
-name in `.gemini/settings.json` is written `mcp_memory_create_entities`.";
+name in `.gemini/settings.json` is written `mcp_memory_create_entities`. A server without a
+tool, `mcp__memory`, is matched whole by Claude Code and Codex and so matches no tool: write
+`mcp__memory__.*`.";
 
     LintCannotBlock = "lint-cannot-block", Warning, "a hook tries to block on an event that cannot block",
 "The hook refuses (`exit 2`, a `deny`) on an event where the harness does not stop anything:

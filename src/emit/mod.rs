@@ -78,6 +78,10 @@ pub struct EmitCx<'a> {
     pub file: &'a SourceFile,
     pub diags: &'a mut Diagnostics,
     artifacts: BTreeMap<String, Artifact>,
+    /// The guards a harness can do only part of (or none of), by name,
+    /// whether or not the user accepted it with `allow-degraded`: the build
+    /// summary must not count them as simply active.
+    pub degraded: std::collections::BTreeSet<String>,
 }
 
 impl<'a> EmitCx<'a> {
@@ -86,6 +90,7 @@ impl<'a> EmitCx<'a> {
             file,
             diags,
             artifacts: BTreeMap::new(),
+            degraded: std::collections::BTreeSet::new(),
         }
     }
 
@@ -187,6 +192,7 @@ impl<'a> EmitCx<'a> {
         what: String,
         instead: String,
     ) {
+        self.degraded.insert(guard.name.clone());
         if guard.allow_degraded.contains(&harness) {
             return;
         }

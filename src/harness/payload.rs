@@ -36,10 +36,15 @@ impl ToolCall {
             _ => return None,
         };
         let native = *profile.tool_names(kind).first()?;
-        let path = call
-            .path
-            .as_ref()
-            .map(|p| root.join(p).to_string_lossy().into_owned());
+        // A path in the home directory stays `~/…`: the hook expands it with
+        // its own HOME, as it would a real call's.
+        let path = call.path.as_ref().map(|p| {
+            if p == "~" || p.starts_with("~/") {
+                p.clone()
+            } else {
+                root.join(p).to_string_lossy().into_owned()
+            }
+        });
         if kind != ToolKind::Shell && path.is_none() {
             return None;
         }

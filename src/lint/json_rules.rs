@@ -10,21 +10,43 @@ use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, Severity, suggest};
 use crate::harness;
 use crate::ir::{Event, HarnessId};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
-    let value = match js::parse(&file.text) {
+    let dialect = js::Dialect::of(id);
+    let value = match js::parse(&file.text, dialect) {
         Ok(Some(v)) => v,
         Ok(None) => return,
         Err((sp, msg)) => {
-            report.diags.push(diag(
-                Code::LintSyntax,
-                file,
-                sp,
-                format!("{} cannot parse this file: {msg}", spec.profile().name),
-                "here",
-            ));
+            let name = spec.profile().name;
+            let help = match dialect {
+                js::Dialect {
+                    comments: false,
+                    trailing_commas: false,
+                } => format!(
+                    "{name} reads this file as strict JSON: no comments, no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+                ),
+                js::Dialect {
+                    comments: true,
+                    trailing_commas: false,
+                } => format!(
+                    "{name} reads this file as JSON with comments: no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+                ),
+                _ => format!(
+                    "{name} reads this file as JSON (comments allowed): keys and strings in double quotes, commas between entries"
+                ),
+            };
+            report.diags.push(
+                diag(
+                    Code::LintSyntax,
+                    file,
+                    sp,
+                    format!("{name} cannot parse this file: {msg}"),
+                    "here",
+                )
+                .help(help),
+            );
             return;
         }
     };
@@ -38,6 +60,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         ));
         return;
     };
+    duplicate_keys(file, &value, spec.profile().name, report);
     let cx = Cx { spec, file, root };
     if let Some(keys) = spec.strict_root {
         for p in &rootobj.properties {
@@ -140,6 +163,13 @@ fn cross_loading(cx: &Cx, hooks: &jsonc_parser::ast::ObjectProp, report: &mut Fi
     if others.is_empty() || cx.file.name.ends_with("settings.local.json") {
         return;
     }
+    // hookc's own hooks tell the harnesses apart (`hookc guard` answers
+    // each in its own protocol); only other hooks are at risk.
+    let mut commands = Vec::new();
+    commands_in(&hooks.value, &mut commands);
+    if !commands.is_empty() && commands.iter().all(|c| c.contains("/.hookc/claude/")) {
+        return;
+    }
     report.diags.push(
         diag(
             Code::LintCrossLoading,
@@ -155,6 +185,22 @@ fn cross_loading(cx: &Cx, hooks: &jsonc_parser::ast::ObjectProp, report: &mut Fi
         )
         .help("make the hook scripts check which harness called them, or move Claude-only hooks to .claude/settings.local.json"),
     );
+}
+
+/// Every `"command"` string anywhere below `value`.
+fn commands_in<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(o) => {
+            for p in &o.properties {
+                match (key(p), &p.value) {
+                    ("command", v) if as_str(v).is_some() => out.extend(as_str(v)),
+                    (_, v) => commands_in(v, out),
+                }
+            }
+        }
+        Value::Array(a) => a.elements.iter().for_each(|v| commands_in(v, out)),
+        _ => {}
+    }
 }
 
 /// The event the harness's name stands for, by any harness's profile.
@@ -204,13 +250,28 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                         "wrong case",
                     )
                 };
-                report
-                    .diags
-                    .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
-                report.edits.push(Edit {
-                    span: ks,
-                    text: format!("\"{right}\""),
-                });
+                match case_fix(cx.file, obj, prop, right) {
+                    CaseFix::Rename => {
+                        report
+                            .diags
+                            .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
+                        report.edits.push(Edit {
+                            span: ks,
+                            text: format!("\"{right}\""),
+                        });
+                    }
+                    CaseFix::Merge(edits) => {
+                        report.diags.push(found.help(format!(
+                            "merge it with the other spellings of `{right}` into one `{right}` list (`hookc lint --fix` does; renaming it alone would repeat the key `{right}`, and of two equal keys only one counts)"
+                        )));
+                        report.edits.extend(edits);
+                    }
+                    CaseFix::Refuse(why) => {
+                        report.diags.push(found.help(format!(
+                            "move its entries into `{right}` by hand and remove it; `hookc lint --fix` leaves it, because {why}"
+                        )));
+                    }
+                }
             } else {
                 let help = match foreign_event(name)
                     .and_then(|(e, who)| profile.event_name(e).map(|own| (own, who)))
@@ -381,9 +442,72 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     let words: Vec<&str> = m
         .split(['|', ','])
         .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
+        .map(|w| {
+            w.trim_start_matches("(?:")
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+        })
         .collect();
+    let mut foreign = false;
     for w in &words {
         if w.is_empty() || known.contains(w) {
+            continue;
+        }
+        if let Some((kind, owner)) = foreign_tool(w, cx.spec.id)
+            && let Some(own) = profile.tool_names(kind).first()
+            && !known.iter().any(|k| k.eq_ignore_ascii_case(w))
+        {
+            foreign = true;
+            report.diags.push(
+                diag(
+                    Code::LintMatcherForeignTool,
+                    cx.file,
+                    sp,
+                    format!(
+                        "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
+                        kind.word(),
+                        profile.name
+                    ),
+                    "another harness's tool name",
+                )
+                .help({
+                    let names = profile.tool_names(kind);
+                    let alternatives = names.join("|");
+                    match cx.spec.matching {
+                        // A bare word would match longer names too.
+                        Matching::Unanchored if names.len() == 1 => {
+                            format!("write `^{alternatives}$`")
+                        }
+                        Matching::Unanchored => format!("write `^(?:{alternatives})$`"),
+                        _ => format!("write `{alternatives}`"),
+                    }
+                }),
+            );
+            continue;
+        }
+        // `mcp__github`: a server with no tool. Where a plain word is
+        // matched whole, it matches no tool at all.
+        let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
+        if whole
+            && let Some(server) = w.strip_prefix("mcp__")
+            && !server.is_empty()
+            && !server.contains("__")
+        {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherMcp,
+                    cx.file,
+                    sp,
+                    format!(
+                        "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
+                        profile.name
+                    ),
+                    "a server without a tool",
+                )
+                .help(format!(
+                    "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
+                )),
+            );
             continue;
         }
         if let Some(f) = super::matchers::mcp(cx.spec.id, profile.name, event, w) {
@@ -418,7 +542,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain_chars("");
     let fully_anchored = m.starts_with('^') && m.ends_with('$');
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
-    if bare || loose_regex {
+    if (bare || loose_regex) && !foreign {
         report.diags.push(
             diag(
                 Code::LintMatcherUnanchored,
@@ -433,6 +557,24 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
             .help(format!("anchor it: `^({m})$`")),
         );
     }
+}
+
+/// The tool `word` names in another harness than `id`, and that harness's
+/// name: `Bash` is Claude Code's `shell`.
+fn foreign_tool(word: &str, id: HarnessId) -> Option<(crate::ir::ToolKind, &'static str)> {
+    if !word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    harness::all()
+        .iter()
+        .filter(|h| h.id() != id)
+        .find_map(|h| {
+            let p = h.profile();
+            p.tools
+                .iter()
+                .find(|(_, names)| names.contains(&word))
+                .map(|(kind, _)| (*kind, p.name))
+        })
 }
 
 fn handler(
@@ -589,6 +731,22 @@ fn handler(
                 .severity(Severity::Warning)
                 .help(format!("for {n} seconds write {}", n * 1000.0)),
             ),
+            // 1000 seconds and more: almost always milliseconds written
+            // where the harness counts seconds (`30000` is over 8 hours).
+            Some(n) if spec.unit == Unit::Seconds && n >= 1000.0 => report.diags.push(
+                diag(
+                    Code::LintTimeout,
+                    cx.file,
+                    span(&t.value),
+                    format!(
+                        "{name} timeouts are seconds: this hook may run for {n} s ({:.1} hours)",
+                        n / 3600.0
+                    ),
+                    "milliseconds?",
+                )
+                .severity(Severity::Warning)
+                .help(format!("for {n} milliseconds write {}", n / 1000.0)),
+            ),
             _ => {}
         }
     }
@@ -650,4 +808,151 @@ pub(super) fn has_inline_flags(m: &str) -> bool {
             .next()
             .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
     })
+}
+
+/// Every key that appears more than once in one object, anywhere in the
+/// file: the harness keeps one of them (or rejects the file), never both.
+fn duplicate_keys(file: &SourceFile, value: &Value, harness: &str, report: &mut FileReport) {
+    match value {
+        Value::Object(o) => {
+            for (i, p) in o.properties.iter().enumerate() {
+                if let Some(first) = o.properties[..i].iter().find(|q| key(q) == key(p)) {
+                    report.diags.push(
+                        diag(
+                            Code::LintDuplicateKey,
+                            file,
+                            key_span(p),
+                            format!(
+                                "`{}` appears twice in this object; {harness} keeps only one of them, and what is under the other is lost",
+                                key(p)
+                            ),
+                            "repeated key",
+                        )
+                        .label(key_span(first), "first here")
+                        .help("merge the two into one key"),
+                    );
+                }
+                duplicate_keys(file, &p.value, harness, report);
+            }
+        }
+        Value::Array(a) => {
+            for v in &a.elements {
+                duplicate_keys(file, v, harness, report);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// How `--fix` corrects the case of an event name `prop` whose right
+/// spelling is `right`, given its siblings in `obj`.
+enum CaseFix {
+    /// The only key for this event: rename it.
+    Rename,
+    /// `right` is there too (or another misspelling of it is, and is
+    /// renamed): these edits move `prop`'s entries into it and delete `prop`.
+    /// The edits for the whole group come with its second member, none with
+    /// the others, so each is applied once.
+    Merge(Vec<Edit>),
+    /// No safe edit; the reason, for the help.
+    Refuse(&'static str),
+}
+
+fn case_fix(
+    file: &SourceFile,
+    obj: &Object,
+    prop: &jsonc_parser::ast::ObjectProp,
+    right: &str,
+) -> CaseFix {
+    let group: Vec<_> = obj
+        .properties
+        .iter()
+        .filter(|p| key(p).eq_ignore_ascii_case(right))
+        .collect();
+    if group.len() == 1 {
+        return CaseFix::Rename;
+    }
+    let exact = group.iter().filter(|p| key(p) == right).count();
+    if exact > 1 {
+        return CaseFix::Refuse("the key itself is repeated");
+    }
+    // The entries go into the rightly spelt key, or else into the first
+    // misspelling (which is renamed).
+    let target = group.iter().position(|p| key(p) == right).unwrap_or(0);
+    let arrays: Option<Vec<&jsonc_parser::ast::Array>> = group
+        .iter()
+        .map(|p| match &p.value {
+            Value::Array(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    let Some(arrays) = arrays else {
+        return CaseFix::Refuse("one of them is not a list");
+    };
+    let text = &file.text;
+    let mut edits = Vec::new();
+    let mut moved = Vec::new();
+    for (i, (p, a)) in group.iter().zip(&arrays).enumerate() {
+        if i == target {
+            continue;
+        }
+        let Some(deletion) = deletion(text, p) else {
+            return CaseFix::Refuse("a comment sits next to it");
+        };
+        edits.push(Edit {
+            span: deletion,
+            text: String::new(),
+        });
+        if let (Some(first), Some(last)) = (a.elements.first(), a.elements.last()) {
+            moved.push(&text[span(first).start..span(last).range().end]);
+        }
+    }
+    let into = arrays[target];
+    if !moved.is_empty() {
+        edits.push(match into.elements.last() {
+            Some(last) => Edit {
+                span: Span::new(span(last).range().end, 0),
+                text: moved.iter().map(|m| format!(", {m}")).collect(),
+            },
+            None => Edit {
+                span: Span::new(into.range.start + 1, 0),
+                text: moved.join(", "),
+            },
+        });
+    }
+    if key(group[target]) != right {
+        edits.push(Edit {
+            span: key_span(group[target]),
+            text: format!("\"{right}\""),
+        });
+    }
+    // One member carries the group's edits: the first that is not the target.
+    let carrier = if target == 0 { 1 } else { 0 };
+    if std::ptr::eq(group[carrier], prop) {
+        CaseFix::Merge(edits)
+    } else {
+        CaseFix::Merge(Vec::new())
+    }
+}
+
+/// The bytes to delete to remove `prop` from its object: the property and
+/// the comma after it (and the blanks up to the next key), or, for the last
+/// one, the comma before it. `None` when a comment is in the way.
+fn deletion(text: &str, prop: &jsonc_parser::ast::ObjectProp) -> Option<Span> {
+    let (start, end) = (prop.range.start, prop.range.end);
+    let after = text[end..].trim_start();
+    if let Some(rest) = after.strip_prefix(',') {
+        let next = text.len() - rest.trim_start().len();
+        return Some(Span::new(start, next - start));
+    }
+    if !after.starts_with('}') {
+        return None;
+    }
+    let before = text[..start].trim_end();
+    if before.ends_with(',') {
+        let comma = before.len() - 1;
+        return Some(Span::new(comma, end - comma));
+    }
+    // The only property: nothing to join.
+    before.ends_with('{').then(|| Span::new(start, end - start))
 }

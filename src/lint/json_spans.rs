@@ -5,9 +5,58 @@ use jsonc_parser::{CollectOptions, ParseOptions};
 
 use crate::source::Span;
 
-/// Parse JSONC (comments and trailing commas allowed, as most harnesses read it).
-pub fn parse(text: &str) -> Result<Option<Value<'_>>, (Span, String)> {
-    match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default()) {
+/// What a harness's JSON reader accepts beyond strict JSON (RFC 8259).
+/// None of them takes JSON5 (unquoted keys, single quotes, missing commas,
+/// hex or non-finite numbers); some take comments, some trailing commas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dialect {
+    pub comments: bool,
+    pub trailing_commas: bool,
+}
+
+impl Dialect {
+    /// Strict JSON: `JSON.parse`, serde_json, Go's `encoding/json`.
+    pub const STRICT: Dialect = Dialect {
+        comments: false,
+        trailing_commas: false,
+    };
+
+    /// The JSON a harness reads its hook file as (see the harness notes):
+    /// Claude Code (`JSON.parse`), Codex (serde) and Antigravity (Go) are
+    /// strict; Gemini CLI strips comments, then `JSON.parse`s; for Cursor
+    /// and Copilot CLI nothing is documented, so comments and trailing
+    /// commas are given the benefit of the doubt.
+    pub fn of(id: crate::ir::HarnessId) -> Dialect {
+        use crate::ir::HarnessId;
+        match id {
+            HarnessId::Gemini => Dialect {
+                comments: true,
+                trailing_commas: false,
+            },
+            HarnessId::Cursor | HarnessId::Copilot => Dialect {
+                comments: true,
+                trailing_commas: true,
+            },
+            _ => Dialect::STRICT,
+        }
+    }
+}
+
+/// Parse JSON in the harness's `dialect`: what the harness rejects is an error here.
+pub fn parse(text: &str, dialect: Dialect) -> Result<Option<Value<'_>>, (Span, String)> {
+    let options = ParseOptions {
+        allow_comments: dialect.comments,
+        allow_trailing_commas: dialect.trailing_commas,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
         Ok(result) => Ok(result.value),
         Err(e) => {
             let r = e.range();
@@ -83,12 +132,43 @@ mod tests {
     #[test]
     fn spans_point_at_keys_and_values() {
         let text = "{ // c\n  \"a\": [1, \"x\"],\n}";
-        let Some(Value::Object(o)) = parse(text).unwrap() else {
+        let lenient = Dialect {
+            comments: true,
+            trailing_commas: true,
+        };
+        let Some(Value::Object(o)) = parse(text, lenient).unwrap() else {
             panic!()
         };
         let p = get(&o, "a").unwrap();
         assert_eq!(&text[key_span(p).range()], "\"a\"");
         assert_eq!(&text[span(&p.value).range()], "[1, \"x\"]");
-        assert!(parse("{").is_err());
+        assert!(parse("{", lenient).is_err());
+    }
+
+    /// Each dialect refuses what its harness's reader refuses, and no
+    /// dialect takes JSON5.
+    #[test]
+    fn dialects_are_as_strict_as_the_readers() {
+        let comment = "{ // c\n \"a\": 1 }";
+        let trailing = "{ \"a\": [1,], }";
+        let gemini = Dialect::of(crate::ir::HarnessId::Gemini);
+        assert!(parse(comment, Dialect::STRICT).is_err());
+        assert!(parse(trailing, Dialect::STRICT).is_err());
+        assert!(parse(comment, gemini).is_ok());
+        assert!(parse(trailing, gemini).is_err());
+        for json5 in [
+            "{ a: 1 }",
+            "{ 'a': 1 }",
+            "{ \"a\": 1 \"b\": 2 }",
+            "{ \"a\": 0x1 }",
+            "{ \"a\": NaN }",
+        ] {
+            let any = Dialect {
+                comments: true,
+                trailing_commas: true,
+            };
+            assert!(parse(json5, any).is_err(), "{json5}");
+        }
+        assert!(parse("{ \"a\": [1, 2] }", Dialect::STRICT).is_ok());
     }
 }

@@ -127,6 +127,27 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                     )),
                 },
                 "matcher" => match v.and_then(|v| v.as_str()) {
+                    // These events test the matcher against "".
+                    Some(m)
+                        if matches!(
+                            table.get("event").and_then(|e| e.as_str()),
+                            Some("Stop" | "Interrupt" | "SessionHeartbeat")
+                        ) && regex::Regex::new(m).is_ok_and(|r| !r.is_match("")) =>
+                    {
+                        report.diags.push(
+                            diag(
+                                Code::LintMatcherNeverFires,
+                                file,
+                                vspan,
+                                format!(
+                                    "Kimi Code matches a `{}` hook's matcher against an empty string: `{m}` never matches, so this hook never runs",
+                                    table.get("event").and_then(|e| e.as_str()).unwrap_or("")
+                                ),
+                                "never matches",
+                            )
+                            .help("remove the matcher"),
+                        )
+                    }
                     Some(m)
                         if let Some(f) =
                             super::matchers::regex(HarnessId::Kimi, "Kimi Code", m) =>

@@ -90,6 +90,14 @@ pub fn classify(path: &Path) -> Option<Kind> {
     })
 }
 
+/// A file given by path that [`classify`] does not know by its name: a TOML
+/// file with Kimi Code's `[[hooks]]` tables is a Kimi config, wherever it
+/// is (`$KIMI_CODE_HOME` can be any folder).
+pub fn classify_content(path: &Path, text: &str) -> Option<Kind> {
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    (toml && text.lines().any(|l| l.trim() == "[[hooks]]")).then_some(Kind::Kimi)
+}
+
 /// The harness files under a project root.
 pub fn discover(root: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -166,13 +174,24 @@ pub fn root_of(path: &Path) -> PathBuf {
     }
 }
 
-/// Apply edits to a text, last first so earlier offsets stay valid.
+/// Apply edits to a text, last first so earlier offsets stay valid. Of two
+/// edits that overlap (one inside a property another deletes or moves) or
+/// start at the same byte, only the first (outer) one is applied; the other
+/// is found again by linting the result.
 pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
     let mut edits = edits.to_vec();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
-    edits.dedup_by_key(|e| e.span.start);
-    let mut out = text.to_owned();
+    edits.sort_by_key(|e| (e.span.start, std::cmp::Reverse(e.span.len)));
+    let mut kept: Vec<Edit> = Vec::new();
     for e in edits {
+        let clear = kept
+            .last()
+            .is_none_or(|k| e.span.start > k.span.start && e.span.start >= k.span.range().end);
+        if clear {
+            kept.push(e);
+        }
+    }
+    let mut out = text.to_owned();
+    for e in kept.into_iter().rev() {
         out.replace_range(e.span.range(), &e.text);
     }
     out

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::{FileReport, diag};
-use crate::diag::Code;
+use crate::diag::{Code, Severity};
 use crate::ir::HarnessId;
 use crate::source::{SourceFile, Span};
 
@@ -29,6 +29,24 @@ fn has_word(text: &str, word: &str) -> bool {
         .any(|w| w == word)
 }
 
+const EXIT_1: &str = "`exit 1` is a hook error, not a refusal: the call goes ahead (exit 2 blocks)";
+
+/// How bad a fail-open finding is on harness `id`: `exit 1` lets the call
+/// through in Claude Code, Codex, Gemini CLI and Kimi Code (an error: the
+/// guard protects nothing), fails open in Cursor unless `failClosed` is set
+/// (a warning, the `failClosed` rule has the rest), and refuses in Copilot
+/// CLI and Antigravity (no finding). The other patterns stay warnings.
+fn fail_open_severity(finding: &str, id: HarnessId) -> Option<Severity> {
+    if finding != EXIT_1 {
+        return Some(Severity::Warning);
+    }
+    match id {
+        HarnessId::Copilot | HarnessId::Antigravity => None,
+        HarnessId::Cursor => Some(Severity::Warning),
+        _ => Some(Severity::Error),
+    }
+}
+
 /// Fail-open patterns in shell text (an inline command or a script body).
 fn fail_open_findings(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
@@ -44,7 +62,7 @@ fn fail_open_findings(text: &str) -> Vec<&'static str> {
                 || l.contains(" exit 1;")
                 || l.ends_with("&& exit 1"))
     }) {
-        out.push("`exit 1` is a hook error, not a refusal: the call goes ahead (exit 2 blocks)");
+        out.push(EXIT_1);
     }
     if text.lines().any(|l| {
         let l = l.trim();
@@ -124,9 +142,11 @@ pub fn check_command(
 ) {
     if blocking {
         for finding in fail_open_findings(cmd) {
-            report
-                .diags
-                .push(diag(Code::LintFailOpen, file, span, finding, "fails open"));
+            if let Some(severity) = fail_open_severity(finding, id) {
+                report.diags.push(
+                    diag(Code::LintFailOpen, file, span, finding, "fails open").severity(severity),
+                );
+            }
         }
         for (code, finding) in protocol_findings(cmd, id, false) {
             report.diags.push(diag(code, file, span, finding, "here"));
@@ -197,13 +217,19 @@ pub fn check_command(
             ));
         }
         for finding in fail_open_findings(&body) {
-            report.diags.push(diag(
-                Code::LintFailOpen,
-                file,
-                span,
-                format!("in `{rel}`: {finding}"),
-                "this script fails open",
-            ));
+            let Some(severity) = fail_open_severity(finding, id) else {
+                continue;
+            };
+            report.diags.push(
+                diag(
+                    Code::LintFailOpen,
+                    file,
+                    span,
+                    format!("in `{rel}`: {finding}"),
+                    "this script fails open",
+                )
+                .severity(severity),
+            );
         }
     }
 }

@@ -326,6 +326,35 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
     let mut regexes = Vec::new();
     let mut compiled_regexes = Vec::new();
     for r in &decl.regexes {
+        if let Some(bad) = r
+            .pattern
+            .value
+            .chars()
+            .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            cx.error(
+                Code::RegexControlCharacter,
+                format!(
+                    "this regex holds {} ({bad:?}), so it does not match what it says",
+                    match bad {
+                        '\u{8}' => "a backspace",
+                        '\u{c}' => "a form feed",
+                        _ => "a control character",
+                    }
+                ),
+                r.pattern.span,
+                match bad {
+                    '\u{8}' => "`\\b` in a quoted KDL string is a backspace, not a word boundary",
+                    '\u{c}' => "`\\f` in a quoted KDL string is a form feed",
+                    _ => "a control character",
+                },
+                format!(
+                    "write it as a raw string, where backslashes stay as written: `regex {}`",
+                    raw_string(&unescape_controls(&r.pattern.value))
+                ),
+            );
+            continue;
+        }
         match regex::check(&r.pattern.value) {
             Ok(compiled) => {
                 regexes.push(r.pattern.value.clone());
@@ -385,7 +414,13 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
                 tools.push(Tool::Known { tool });
             }
         }
-        if tools.is_empty() && regexes.is_empty() {
+        // Judged on what the guard says, not on what resolved: a `tool`
+        // or condition already reported as an error is not "nothing".
+        let said_nothing = decl.tools.is_empty()
+            && decl.commands.is_empty()
+            && decl.regexes.is_empty()
+            && decl.paths.is_empty();
+        if tools.is_empty() && regexes.is_empty() && said_nothing {
             cx.diags.push(
                 Diagnostic::new(
                     Code::NothingToMatch,
@@ -475,8 +510,50 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         .iter()
         .filter_map(|e| resolve_example(cx, &guard, e))
         .collect();
+    match &decl.untested {
+        // Only for a guard that is otherwise sound: its errors come first.
+        None if decl.examples.is_empty() && cx.diags.error_count() == errors_before => cx.diags.push(
+            Diagnostic::new(
+                Code::NoExample,
+                format!("guard `{}` has no example", name.value),
+            )
+            .in_file(cx.file)
+            .label(decl.name.span, "nothing shows that this guard fires")
+            .help(format!(
+                "add `example` lines, one it decides and one it lets pass, e.g. `example {} expect=\"{}\"`; or say why there are none: `guard \"{}\" untested=\"…\"`",
+                example_hint(&guard),
+                guard.decision.word(),
+                name.value
+            )),
+        ),
+        Some(why) if why.value.trim().is_empty() => cx.error(
+            Code::EmptyReason,
+            "`untested` needs a reason".to_owned(),
+            why.span,
+            "empty",
+            "say why the guard has no example, e.g. `untested=\"needs the staging database\"`",
+        ),
+        _ => {}
+    }
     (cx.diags.error_count() == errors_before)
         .then(|| (guard, eval::Compiled::new(compiled_regexes, path_set)))
+}
+
+/// What an example for `guard` starts with: the command, path or text to try.
+fn example_hint(guard: &Guard) -> String {
+    if let Some(c) = guard.commands.first() {
+        let mut words = vec![c.program.clone()];
+        words.extend(c.subcommand.iter().cloned());
+        words.extend(c.flags.iter().filter_map(|g| g.any_of.first().cloned()));
+        return format!("\"{}\"", words.join(" ").escape_debug());
+    }
+    if guard.event.has_tools() && !guard.paths.is_empty() {
+        return "tool=\"read\" path=\"…\"".to_owned();
+    }
+    if guard.event.has_tools() {
+        return "\"…\"".to_owned();
+    }
+    "text=\"…\"".to_owned()
 }
 
 /// The literals a call must contain for each kind of condition to hold.
@@ -527,16 +604,28 @@ fn resolve_tool(cx: &mut Cx, decl: &ast::ToolDecl) -> Option<Tool> {
         } => match ToolKind::from_word(&name.value) {
             Some(tool) => Some(Tool::Known { tool }),
             None => {
+                let help = match native_tool(&name.value) {
+                    Some((tool, harness, word)) => format!(
+                        "`{}` is {}'s name for hookc's `{}` tool; write `tool \"{}\"`, which hookc translates for every harness (or `tool ({word})\"{}\"` for {} alone)",
+                        name.value,
+                        harness,
+                        tool.word(),
+                        tool.word(),
+                        name.value,
+                        harness
+                    ),
+                    None => format!(
+                        "{} (MCP tools are written `mcp \"server\" \"tool\"`, a harness's own name `tool (claude)\"{}\"`)",
+                        suggest(&name.value, ToolKind::WORDS),
+                        name.value
+                    ),
+                };
                 cx.error(
                     Code::UnknownTool,
                     format!("unknown tool `{}`", name.value),
                     name.span,
                     "not a tool hookc knows",
-                    format!(
-                        "{} (MCP tools are written `mcp \"server\" \"tool\"`, a harness's own name `tool (claude)\"{}\"`)",
-                        suggest(&name.value, ToolKind::WORDS),
-                        name.value
-                    ),
+                    help,
                 );
                 None
             }
@@ -545,6 +634,32 @@ fn resolve_tool(cx: &mut Cx, decl: &ast::ToolDecl) -> Option<Tool> {
 }
 
 fn resolve_command(cx: &mut Cx, decl: &ast::CommandDecl) -> Option<CommandPattern> {
+    if let Some(word) = decl
+        .words
+        .iter()
+        .find(|w| w.value.trim().contains(char::is_whitespace))
+    {
+        let split: Vec<String> = decl
+            .words
+            .iter()
+            .flat_map(|w| w.value.split_whitespace())
+            .map(|w| format!("\"{}\"", w.escape_debug()))
+            .collect();
+        cx.error(
+            Code::CommandWordSpace,
+            format!(
+                "`{}` is one word with a space in it, so this pattern never matches",
+                word.value
+            ),
+            word.span,
+            "the shell splits this into several words",
+            format!(
+                "write each word as its own string: `command {}`",
+                split.join(" ")
+            ),
+        );
+        return None;
+    }
     let mut words = decl.words.iter().map(|w| w.value.clone());
     let pattern = CommandPattern {
         program: words.next()?,
@@ -571,6 +686,45 @@ fn resolve_command(cx: &mut Cx, decl: &ast::CommandDecl) -> Option<CommandPatter
             None
         }
     }
+}
+
+/// A harness's own name for one of hookc's tools (`Bash`, `run_shell_command`):
+/// the tool, the harness's display name and its word for `tool (word)"…"`.
+fn native_tool(name: &str) -> Option<(ToolKind, &'static str, &'static str)> {
+    crate::harness::all().iter().find_map(|h| {
+        let profile = h.profile();
+        profile
+            .tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(tool, _)| (*tool, profile.name, h.id().word()))
+    })
+}
+
+/// The text a quoted KDL string decoded to, with its control characters
+/// spelt back as the escapes that produced them (`\u{8}` as `\b`).
+fn unescape_controls(value: &str) -> String {
+    let mut out = String::new();
+    for c in value.chars() {
+        match c {
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {
+                out.push_str(&format!("\\x{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `value` as a KDL raw string, with enough `#` that it cannot end early.
+pub fn raw_string(value: &str) -> String {
+    let mut hashes = String::from("#");
+    while value.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("{hashes}\"{value}\"{hashes}")
 }
 
 /// A `rewrite` guard needs every target to be able to change a tool call.
@@ -801,7 +955,65 @@ fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Optio
             }
         },
     };
+    let mcp_form = "`example tool=\"mcp\" server=\"payments\" name=\"refund_all\" expect=\"deny\"`";
+    let is_mcp = decl.tool.as_ref().is_some_and(|t| t.value == "mcp")
+        || decl.server.is_some()
+        || decl.name.is_some();
     let tool = match &decl.tool {
+        _ if is_mcp => {
+            if let Some(t) = decl.tool.as_ref().filter(|t| t.value != "mcp") {
+                cx.error(
+                    Code::InvalidExample,
+                    format!(
+                        "`server=` and `name=` name an MCP tool, but `tool=` says `{}`",
+                        t.value
+                    ),
+                    t.span,
+                    "not an MCP tool",
+                    format!("write `tool=\"mcp\"` (or leave `tool=` out): {mcp_form}"),
+                );
+                return None;
+            }
+            let (Some(server), Some(name)) = (&decl.server, &decl.name) else {
+                cx.error(
+                    Code::InvalidExample,
+                    "an MCP example names the server and the tool".to_owned(),
+                    decl.span,
+                    "which MCP tool?",
+                    format!("give both `server=` and `name=`: {mcp_form}"),
+                );
+                return None;
+            };
+            if let Some(bad) = [server, name]
+                .into_iter()
+                .find(|t| t.value.is_empty() || t.value.contains(['*', '?', '[', ']']))
+            {
+                cx.error(
+                    Code::InvalidExample,
+                    format!("`{}` is not the name of one tool", bad.value),
+                    bad.span,
+                    "an example is one real call",
+                    format!(
+                        "name one server and one tool, without `*` or `?`: {mcp_form}; a sibling the guard should let through makes a good second example"
+                    ),
+                );
+                return None;
+            }
+            if !guard.event.has_tools() {
+                cx.error(
+                    Code::InvalidExample,
+                    format!("event `{}` has no tool calls", guard.event),
+                    decl.span,
+                    "no MCP call here",
+                    "MCP examples belong to `pre-tool` and `post-tool` guards".to_owned(),
+                );
+                return None;
+            }
+            Some(Tool::Mcp {
+                server: server.value.clone(),
+                tool: name.value.clone(),
+            })
+        }
         Some(t) => resolve_tool(
             cx,
             &ast::ToolDecl::Named {
@@ -815,7 +1027,22 @@ fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Optio
                     tool: ToolKind::Shell,
                 })
             } else {
-                guard.tools.first().cloned()
+                match guard.tools.first() {
+                    // `mcp "payments" "refund_*"` is a pattern, not a call.
+                    Some(Tool::Mcp { server, tool })
+                        if server.contains(['*', '?', '[']) || tool.contains(['*', '?', '[']) =>
+                    {
+                        cx.error(
+                            Code::InvalidExample,
+                            "example does not say which MCP tool is called".to_owned(),
+                            decl.span,
+                            "which MCP tool?",
+                            format!("the guard's `mcp \"{server}\" \"{tool}\"` is a pattern; name one tool: {mcp_form}"),
+                        );
+                        return None;
+                    }
+                    first => first.cloned(),
+                }
             }
         }
         None => None,
@@ -998,9 +1225,22 @@ guard "g2" {
     }
 
     #[test]
-    fn defaults_fill_in_what_is_not_said() {
-        let (policy, diags) =
+    fn a_guard_without_examples_is_warned_unless_it_says_why() {
+        let (_, diags) =
             compile("guard \"g\" { command \"rm\"; deny \"Delete files by name instead.\" }");
+        let codes: Vec<_> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec![Code::NoExample]);
+        let (_, diags) = compile(
+            "guard \"g\" untested=\"x\" { command \"rm\"; deny \"Delete files by name instead.\" }",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn defaults_fill_in_what_is_not_said() {
+        let (policy, diags) = compile(
+            "guard \"g\" untested=\"a test\" { command \"rm\"; deny \"Delete files by name instead.\" }",
+        );
         assert!(diags.is_empty(), "{diags:?}");
         let policy = policy.unwrap();
         assert_eq!(

@@ -128,7 +128,8 @@ fn decode_harness(cx: &mut Cx, node: &KdlNode) -> Option<HarnessBlock> {
 fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     let mut r = cx.reader(node);
     let name = r.string(cx, "a guard name, e.g. `guard \"no-force-push\" { … }`");
-    r.finish(cx, &[]);
+    let untested = r.prop_string(cx, "untested");
+    r.finish(cx, &["untested"]);
     let mut guard = GuardDecl {
         name: name?,
         span: span(node),
@@ -143,6 +144,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         run: None,
         examples: Vec::new(),
         allow_degraded: Vec::new(),
+        untested,
     };
     if node.children().is_none() {
         cx.diags.push(
@@ -354,8 +356,10 @@ fn decode_example(cx: &mut Cx, node: &KdlNode) -> ExampleDecl {
     let path = r.prop_string(cx, "path");
     let text = r.prop_string(cx, "text");
     let tool = r.prop_string(cx, "tool");
+    let server = r.prop_string(cx, "server");
+    let name = r.prop_string(cx, "name");
     let expect = r.prop_string(cx, "expect");
-    r.finish(cx, &["path", "text", "tool", "expect"]);
+    r.finish(cx, &["path", "text", "tool", "server", "name", "expect"]);
     cx.no_children(node);
     ExampleDecl {
         span: span(node),
@@ -363,6 +367,8 @@ fn decode_example(cx: &mut Cx, node: &KdlNode) -> ExampleDecl {
         path,
         text,
         tool,
+        server,
+        name,
         expect,
     }
 }

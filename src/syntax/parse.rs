@@ -29,6 +29,9 @@ pub fn parse(file: &SourceFile, diagnostics: &mut Diagnostics) -> Option<KdlDocu
                     .label(span, d.label.clone().unwrap_or_default());
                 let help = match (&d.help, &v1_hint) {
                     (_, Some(hint)) => Some(hint.clone()),
+                    _ if bad_escape(&file.text, span.start).is_some() => {
+                        bad_escape(&file.text, span.start)
+                    }
                     (Some(help), None) => Some(help.clone()),
                     (None, None) => None,
                 };
@@ -40,6 +43,47 @@ pub fn parse(file: &SourceFile, diagnostics: &mut Diagnostics) -> Option<KdlDocu
             None
         }
     }
+}
+
+/// The help for a quoted string holding a backslash escape KDL does not
+/// have (`"\d+"`, usually a regex): write it raw, with the fix spelt out.
+fn bad_escape(text: &str, at: usize) -> Option<String> {
+    // The error's span may cover only the start of the string: read the
+    // whole string from there, to its closing quote on the same line.
+    let rest = text.get(at..)?.strip_prefix('"')?;
+    let line = rest.split('\n').next().unwrap_or(rest);
+    let mut end = line.len();
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let inner = &line[..end];
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            continue;
+        }
+        match chars.next() {
+            Some('n' | 'r' | 't' | '\\' | '"' | 'b' | 'f' | 's' | 'u') => {}
+            Some(c) if c.is_whitespace() => {}
+            Some(c) => {
+                return Some(format!(
+                    "`\\{c}` is not an escape in a quoted KDL string; for a regex or any text with backslashes, write a raw string, where they stay as written: `{}`",
+                    crate::resolve::raw_string(inner)
+                ));
+            }
+            None => return None,
+        }
+    }
+    None
 }
 
 /// KDL 1 tell-tales: bare keywords and `r"…"` raw strings.
@@ -54,10 +98,21 @@ fn looks_like_kdl_v1(text: &str) -> Option<String> {
                     ));
                 }
                 _ if word.starts_with("r\"") || word.starts_with("r#") => {
-                    return Some(
+                    // `r"…"` is `#"…"#`, `r#"…"#` is `#"…"#`; spelt out when
+                    // the word holds the whole string.
+                    let whole = word.len() > 2 && word.ends_with('"') || word.ends_with("\"#");
+                    let kdl2 = match word.strip_prefix("r\"") {
+                        Some(rest) => format!("#\"{rest}#"),
+                        None => word[1..].to_owned(),
+                    };
+                    return Some(if whole {
+                        format!(
+                            "this looks like KDL 1: raw strings are written `#\"…\"#` in KDL 2.0, so write `{kdl2}` for `{word}`"
+                        )
+                    } else {
                         "this looks like KDL 1: raw strings are written `#\"…\"#` in KDL 2.0"
-                            .to_owned(),
-                    );
+                            .to_owned()
+                    });
                 }
                 _ => {}
             }

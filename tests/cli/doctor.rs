@@ -71,6 +71,22 @@ fn a_project_ready_to_run_passes() {
     assert_eq!(failures(&doc), Vec::<String>::new());
     assert_eq!(r.status, 0);
     assert_eq!(doc["command"], "doctor");
+    // From a subdirectory, the project is found as `hookc build` finds it.
+    let p = Project::new();
+    p.write("policy.kdl", &POLICY.replace(" \"kimi\"", ""));
+    p.build();
+    std::fs::create_dir_all(p.path("src/deep")).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(HOOKC);
+    cmd.args(["doctor", "--format", "json"])
+        .current_dir(p.path("src/deep"))
+        .env("PATH", path_with_hookc())
+        .env("HOME", home.path())
+        .env_remove("HOOKC_BIN")
+        .env_remove("HOOKC_POLICY")
+        .env_remove("KIMI_CODE_HOME");
+    let r = run(&mut cmd, None);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
 }
 
 #[test]

@@ -279,11 +279,13 @@ targets "cursor"
 guard "confirm-deploys" {
     command "make" "deploy"
     ask "Deploys reach production; confirm with the user."
+    example "make deploy" expect="ask"
 }
 guard "confirm-migrations" {
     tool "write" "edit"
     path "migrations/**"
     ask "Confirm with the user before changing a migration."
+    example tool="write" path="migrations/1.sql" expect="ask"
 }
 "#,
     );

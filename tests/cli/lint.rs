@@ -239,8 +239,8 @@ fn user_flag_reads_kimi_code_home() {
 #[test]
 fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
     let p = Project::new();
-    let claude = "{\n  // mine\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"exit 2\" } ] } ]\n  },\n  \"model\": \"opus\"\n}\n";
-    let cursor = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [ { \"command\": \"exit 2\", \"timeout\": 30 } ],\n    \"preToolUse\": [ { \"command\": \"exit 2\", \"failClosed\": false } ]\n  }\n}\n";
+    let claude = "{\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"exit 2\" } ] } ]\n  },\n  \"model\": \"opus\"\n}\n";
+    let cursor = "{\n  // mine\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [ { \"command\": \"exit 2\", \"timeout\": 30 } ],\n    \"preToolUse\": [ { \"command\": \"exit 2\", \"failClosed\": false } ]\n  }\n}\n";
     let kimi = "# keep\n[[hooks]]\nevent = \"pretooluse\"  # trailing\ncommand = \"exit 2\"\n";
     p.write(".claude/settings.json", claude)
         .write(".cursor/hooks.json", cursor)
@@ -425,4 +425,179 @@ fn check_sarif_against(validator: &jsonschema::Validator) {
             assert!(!validator.is_valid(&broken));
         }
     }
+}
+
+/// `preToolUse` next to `PreToolUse`: renaming would repeat the key and the
+/// JSON reader would keep one list; `--fix` merges the lists instead, and a
+/// second run has nothing to say.
+#[test]
+fn fix_merges_a_misspelt_event_into_the_right_one_and_loses_no_hook() {
+    let p = Project::new();
+    for (a, b) in [("preToolUse", "PreToolUse"), ("PreToolUse", "preToolUse")] {
+        let claude = format!(
+            "{{\n  \"hooks\": {{\n    \"{a}\": [ {{ \"matcher\": \"Bash\", \"hooks\": [ {{ \"type\": \"command\", \"command\": \"./first.sh\" }} ] }} ],\n    \"{b}\": [ {{ \"matcher\": \"Read\", \"hooks\": [ {{ \"type\": \"command\", \"command\": \"./second.sh\" }} ] }} ]\n  }}\n}}\n"
+        );
+        p.write(".claude/settings.json", &claude);
+        let out = p.hookc(&["lint", "--fix", "--format", "json"]);
+        let text = p.read(".claude/settings.json");
+        assert_eq!(text.matches("\"PreToolUse\":").count(), 1, "{text}");
+        assert!(!text.contains("\"preToolUse\":"), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let entries = v["hooks"]["PreToolUse"].as_array().unwrap();
+        let commands: Vec<&str> = entries
+            .iter()
+            .map(|e| e["hooks"][0]["command"].as_str().unwrap())
+            .collect();
+        assert_eq!(commands.len(), 2, "{text}");
+        assert!(commands.contains(&"./first.sh") && commands.contains(&"./second.sh"));
+        assert!(!out.stdout.contains("lint-unknown-event"), "{}", out.stdout);
+        let again = p.hookc(&["lint", "--format", "json"]);
+        assert!(
+            !again.stdout.contains("lint-unknown-event"),
+            "{}",
+            again.stdout
+        );
+        assert!(
+            !again.stdout.contains("lint-duplicate-key"),
+            "{}",
+            again.stdout
+        );
+    }
+}
+
+/// Where merging is not safe, `--fix` leaves the file alone and says why.
+#[test]
+fn fix_refuses_to_merge_what_is_not_a_list() {
+    let p = Project::new();
+    let claude =
+        "{ \"hooks\": { \"preToolUse\": { \"matcher\": \"Bash\" }, \"PreToolUse\": [] } }\n";
+    p.write(".claude/settings.json", claude);
+    let out = p.hookc(&["lint", "--fix"]);
+    assert_eq!(out.status, 1);
+    assert_eq!(p.read(".claude/settings.json"), claude);
+    assert!(out.stderr.contains("by hand"), "{}", out.stderr);
+}
+
+/// Two misspellings and no right spelling: one is renamed, the other merged.
+#[test]
+fn fix_merges_two_misspellings_into_one_key() {
+    let p = Project::new();
+    let claude = "{ \"hooks\": { \"pretooluse\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"./a.sh\" } ] } ], \"preToolUse\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"./b.sh\" } ] } ] } }\n";
+    p.write(".claude/settings.json", claude);
+    p.hookc(&["lint", "--fix"]);
+    let v: serde_json::Value = serde_json::from_str(&p.read(".claude/settings.json")).unwrap();
+    let hooks = v["hooks"].as_object().unwrap();
+    assert_eq!(hooks.len(), 1, "{v}");
+    assert_eq!(hooks["PreToolUse"].as_array().unwrap().len(), 2, "{v}");
+}
+
+/// Claude Code, Codex and Antigravity read their hook files as strict JSON,
+/// Gemini CLI as JSON with comments: what they reject is a syntax error
+/// here, and JSON5 is rejected everywhere.
+#[test]
+fn lint_parses_each_json_file_as_strictly_as_its_harness() {
+    let p = Project::new();
+    let hooks = r#""hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./guard.sh" } ] } ] }"#;
+    p.write(
+        ".claude/settings.json",
+        &format!("{{\n  // mine\n  {hooks}\n}}\n"),
+    );
+    p.write(".codex/hooks.json", &format!("{{ {hooks}, }}\n"));
+    let gemini = r#"{ // mine
+  "hooks": { "BeforeTool": [ { "matcher": "run_shell_command", "hooks": [ { "type": "command", "command": "./guard.sh", "timeout": 30000 } ] } ] }
+}
+"#;
+    p.write(".gemini/settings.json", gemini);
+    p.write(".cursor/hooks.json", "{ version: 1, 'hooks': {} }\n");
+    let out = p.hookc(&["lint", "--format", "json"]);
+    assert_eq!(out.status, 1, "{}{}", out.stdout, out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let syntax: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "hookc::lint-syntax")
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    let has = |f: &str| syntax.iter().any(|s| s.ends_with(f));
+    assert!(has(".claude/settings.json"), "{syntax:?}");
+    assert!(has(".codex/hooks.json"), "{syntax:?}");
+    assert!(has(".cursor/hooks.json"), "{syntax:?}");
+    assert!(!has(".gemini/settings.json"), "{syntax:?}");
+}
+
+/// What `hookc build` writes for the bundled policy (every harness) draws no
+/// lint finding but one: the Copilot launcher's own fallback, when the shim
+/// is unreadable, refuses with its reason on stderr, which Copilot drops
+/// (the launcher is generated code, changed with the emitters).
+#[test]
+fn lint_on_what_build_writes_for_the_bundled_policy() {
+    let p = Project::bundled();
+    let home = p.path("home");
+    let build = run(
+        std::process::Command::new(crate::support::HOOKC)
+            .arg("build")
+            .current_dir(p.dir.path())
+            .env("HOME", &home),
+        None,
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let (status, report) = lint_json(p.dir.path());
+    let found: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["file"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(status, 0, "{found:?}");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "hookc::lint-stderr-deny", "{found:?}");
+    assert!(
+        found[0].1.ends_with(".github/hooks/hookc.json"),
+        "{found:?}"
+    );
+}
+
+/// `$KIMI_CODE_HOME` can be any folder: a TOML file with Kimi's `[[hooks]]`
+/// tables is linted as a Kimi config wherever it is, when given by path.
+#[test]
+fn a_kimi_config_at_any_path_is_linted_when_named() {
+    let p = Project::new();
+    p.write(
+        "conf/kimi.toml",
+        "[[hooks]]\nevent = \"pretooluse\"\nmatcher = \"^Bash$\"\ncommand = \"exit 2\"\n",
+    );
+    p.write("conf/other.toml", "[package]\nname = \"x\"\n");
+    let out = p.hookc(&["lint", "--format", "json", "conf/kimi.toml"]);
+    assert_eq!(out.status, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("lint-unknown-event"), "{}", out.stdout);
+    let other = p.hookc(&["lint", "conf/other.toml"]);
+    assert_eq!(other.status, 2, "{}", other.stderr);
+}
+
+/// `exit 1` on a refusal path lets the call through in Claude Code (an
+/// error: the guard protects nothing); in Copilot CLI it refuses (no finding).
+#[test]
+fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
+    let (status, report) = lint_json(&fixtures().join("lint/claude/lint-fail-open-exit1-bad"));
+    assert_eq!(status, 1, "{report:#}");
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "hookc::lint-fail-open" && d["severity"] == "error"),
+        "{report:#}"
+    );
+    let (status, report) = lint_json(&fixtures().join("lint/copilot/lint-fail-open-exit1-good"));
+    assert_eq!(status, 0, "{report:#}");
+    assert!(
+        !codes(&report).contains(&"lint-fail-open".to_owned()),
+        "{report:#}"
+    );
 }

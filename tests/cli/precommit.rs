@@ -64,6 +64,114 @@ fn git_repo() -> Project {
     p
 }
 
+/// Run git in the project, isolated from the user's and the system's git
+/// configuration, with hookc on PATH (for the hooks git runs).
+fn git(p: &Project, args: &[&str]) -> crate::support::Run {
+    let out = run(
+        Command::new("git")
+            .args(args)
+            .current_dir(p.dir.path())
+            .env("PATH", path_with_hookc())
+            .env("HOME", p.dir.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .env_remove("HOOKC_POLICY"),
+        None,
+    );
+    if args[0] != "commit" {
+        assert_eq!(out.status, 0, "git {args:?}: {}", out.stderr);
+    }
+    out
+}
+
+/// What `git status` shows, and the staged and unstaged differences.
+fn git_state(p: &Project) -> (String, String, String) {
+    (
+        git(p, &["status", "--porcelain"]).stdout,
+        git(p, &["diff", "--cached"]).stdout,
+        git(p, &["diff"]).stdout,
+    )
+}
+
+const SECOND: &str = "guard \"no-hard-reset\" {\n    command \"git\" \"reset\" { flag \"--hard\"; }\n    deny \"Use git stash.\"\n}\n";
+
+/// The hook checks what the commit will hold: a staged policy without its
+/// regenerated files is refused, both staged pass, and whatever is in the
+/// working tree but not staged does not matter. The working tree and the
+/// index are left as they were.
+#[test]
+fn the_pre_commit_hook_checks_the_staged_content() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
+    git(&p, &["add", "-A"]);
+    let first = git(&p, &["commit", "-q", "-m", "policy"]);
+    assert_eq!(first.status, 0, "{}{}", first.stdout, first.stderr);
+
+    // The policy changes and is rebuilt, but only policy.kdl is staged.
+    p.write("policy.kdl", &format!("{GUARD}{SECOND}"));
+    p.build();
+    git(&p, &["add", "policy.kdl"]);
+    let before = git_state(&p);
+    let refused = git(&p, &["commit", "-q", "-m", "policy only"]);
+    assert_ne!(refused.status, 0, "{}{}", refused.stdout, refused.stderr);
+    assert!(refused.stderr.contains("hookc build"), "{}", refused.stderr);
+    assert_eq!(
+        git_state(&p),
+        before,
+        "the hook changed the index or working tree"
+    );
+    assert!(p.read(".hookc/policy.json").contains("no-hard-reset"));
+
+    // Both staged: the commit goes through.
+    git(&p, &["add", "-A"]);
+    let both = git(&p, &["commit", "-q", "-m", "policy and hooks"]);
+    assert_eq!(both.status, 0, "{}{}", both.stdout, both.stderr);
+
+    // An unstaged edit of the policy, and deleted generated files in the
+    // working tree, do not stop a commit of something else.
+    p.write("policy.kdl", GUARD);
+    std::fs::remove_dir_all(p.path(".hookc")).unwrap();
+    p.write("README.md", "hello\n");
+    git(&p, &["add", "README.md"]);
+    let before = git_state(&p);
+    let other = git(&p, &["commit", "-q", "-m", "readme"]);
+    assert_eq!(other.status, 0, "{}{}", other.stdout, other.stderr);
+    assert!(!p.exists(".hookc"), "the hook wrote into the working tree");
+    assert_eq!(git_state(&p).2, before.2);
+
+    // And a stale tree staged with `git commit -a` (a temporary index) is refused.
+    let all = git(&p, &["commit", "-q", "-a", "-m", "all"]);
+    assert_ne!(all.status, 0, "{}{}", all.stdout, all.stderr);
+}
+
+/// A hook an earlier hookc wrote (which checked the working tree) is
+/// brought up to date by installing again, its chained hook kept.
+#[test]
+fn install_pre_commit_updates_an_old_hookc_hook() {
+    let p = git_repo();
+    let old = "#!/bin/sh\n# hookc: check generated hooks are up to date\n# The hook that was here before hookc, kept and run first:\n\"$(dirname \"$0\")/pre-commit.before-hookc\" \"$@\" || exit $?\ncommand -v hookc >/dev/null 2>&1 || { echo 'pre-commit: hookc not found on PATH' >&2; exit 1; }\nexec hookc check\n";
+    p.write(".git/hooks/pre-commit", old);
+    let out = p.hookc(&["install-pre-commit"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("updated"), "{}", out.stdout);
+    let new = p.read(".git/hooks/pre-commit");
+    assert!(new.contains("checkout-index"), "{new}");
+    assert!(
+        new.contains("/pre-commit.before-hookc\" \"$@\" || exit $?"),
+        "{new}"
+    );
+    assert!(
+        p.hookc(&["install-pre-commit"])
+            .stdout
+            .contains("up to date")
+    );
+}
+
 fn run_hook(p: &Project) -> crate::support::Run {
     run(
         Command::new(p.path(".git/hooks/pre-commit"))
@@ -80,9 +188,11 @@ fn install_pre_commit_writes_an_executable_hook_that_runs_check() {
     p.build();
     let out = p.hookc(&["install-pre-commit"]);
     assert_eq!(out.status, 0, "{}", out.stderr);
-    assert!(p.read(".git/hooks/pre-commit").contains("exec hookc check"));
+    assert!(p.read(".git/hooks/pre-commit").contains("hookc check"));
+    git(&p, &["add", "-A"]);
     assert_eq!(run_hook(&p).status, 0);
     p.write("policy.kdl", "targets \"claude\"\n");
+    git(&p, &["add", "policy.kdl"]);
     assert_eq!(run_hook(&p).status, 1, "drift stops the commit");
     // Installing again changes nothing.
     let before = p.read(".git/hooks/pre-commit");
@@ -100,6 +210,7 @@ fn install_pre_commit_chains_an_existing_hook_instead_of_clobbering_it() {
     crate::support::make_executable(&p.path(".git/hooks/pre-commit"));
     assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
     assert_eq!(p.read(".git/hooks/pre-commit.before-hookc"), mine);
+    git(&p, &["add", "policy.kdl", ".claude", ".hookc"]);
     let hook = run_hook(&p);
     assert_eq!(hook.status, 0, "{}{}", hook.stdout, hook.stderr);
     assert!(p.exists("mine.txt"), "the old hook still runs");
@@ -112,4 +223,69 @@ fn install_pre_commit_chains_an_existing_hook_instead_of_clobbering_it() {
 fn install_pre_commit_outside_a_repository_is_exit_2() {
     let p = Project::new();
     assert_eq!(p.hookc(&["install-pre-commit"]).status, 2);
+}
+
+/// Before git 2.37, `checkout-index` has no `--ignore-skip-worktree-bits`:
+/// the hook still exports the index and checks it.
+#[test]
+fn the_pre_commit_hook_works_with_a_git_older_than_2_37() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
+    git(&p, &["add", "-A"]);
+    let old = p.path("old-git");
+    p.write(
+        "old-git/git",
+        "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --ignore-skip-worktree-bits ] && { echo 'error: unknown option' >&2; exit 129; }; done\nexec /usr/bin/git \"$@\"\n",
+    );
+    crate::support::make_executable(&old.join("git"));
+    let hook = |p: &Project| {
+        run(
+            Command::new(p.path(".git/hooks/pre-commit"))
+                .env("PATH", format!("{}:{}", old.display(), path_with_hookc()))
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    let ok = hook(&p);
+    assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
+    p.write("policy.kdl", "targets \"claude\"\n");
+    git(&p, &["add", "policy.kdl"]);
+    assert_eq!(hook(&p).status, 1, "drift still stops the commit");
+}
+
+/// From a subfolder, and in a linked worktree (whose `.git` is a file), the
+/// hook goes where git runs hooks.
+#[test]
+fn install_pre_commit_works_from_a_subfolder_and_in_a_worktree() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    std::fs::create_dir_all(p.path("src")).unwrap();
+    let sub = run(
+        Command::new(crate::support::HOOKC)
+            .arg("install-pre-commit")
+            .current_dir(p.path("src")),
+        None,
+    );
+    assert_eq!(sub.status, 0, "{}", sub.stderr);
+    assert!(p.read(".git/hooks/pre-commit").contains("checkout-index"));
+    assert!(!p.exists("src/.git"));
+    // A linked worktree shares the repository's hooks folder.
+    git(&p, &["add", "-A"]);
+    let c = git(&p, &["commit", "-q", "-m", "one"]);
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    std::fs::remove_file(p.path(".git/hooks/pre-commit")).unwrap();
+    let wt = p.path("wt");
+    git(&p, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    assert!(wt.join(".git").is_file());
+    let out = run(
+        Command::new(crate::support::HOOKC)
+            .arg("install-pre-commit")
+            .current_dir(&wt),
+        None,
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(p.read(".git/hooks/pre-commit").contains("checkout-index"));
 }

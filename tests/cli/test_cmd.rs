@@ -523,3 +523,40 @@ guard "g" {
         r.stdout
     );
 }
+
+/// A `~/` example reaches the hooks as a path in the home directory (the
+/// hook's own HOME), not as a folder named `~` in the project, and the
+/// `~/` glob catches it there.
+#[test]
+fn home_paths_in_examples_reach_the_hooks_as_home_paths() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "claude" "gemini" "cursor"
+guard "no-ssh-keys" {
+    path "~/.ssh/*"
+    deny "Do not read SSH keys; ask the user for what you need from them."
+    example tool="read" path="~/.ssh/id_rsa" expect="deny"
+    example tool="read" path=".ssh/id_rsa" expect="allow"
+}
+"#,
+    );
+    let home = tempfile::tempdir().unwrap();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["test", "--format", "json", "--allow-missing-node"])
+            .current_dir(p.dir.path())
+            .env("HOME", home.path()),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let denied: Vec<_> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["case"].as_str().unwrap().contains("~/.ssh/id_rsa"))
+        .collect();
+    assert_eq!(denied.len(), 3, "{v:#}");
+    assert!(denied.iter().all(|r| r["got"] == "blocks"), "{v:#}");
+}

@@ -351,6 +351,17 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         }
         return emit(out, program, rest, redirects);
     }
+    if program == "sed" || program == "gsed" {
+        if sed_scripts(rest)
+            .is_none_or(|scripts| scripts.iter().any(|s| programs::sed_runs_commands(s)))
+        {
+            push_opaque(
+                out,
+                format!("{program} script that can run commands (the e command or flag)"),
+            );
+        }
+        return emit(out, program, rest, redirects);
+    }
     if let Some(reason) = renames_programs(program, rest) {
         push_opaque(out, reason);
         return emit(out, program, rest, redirects);
@@ -612,6 +623,46 @@ fn reads_stdin(rest: &[Word]) -> bool {
     }
     rest.iter().all(|w| w.text.starts_with('-'))
         || rest.iter().any(|w| w.text == "-" || w.text == "-s")
+}
+
+/// sed's scripts: every `-e`/`--expression` value, else the first operand;
+/// `None` when one comes from a file (`-f`), which hookc cannot read.
+fn sed_scripts(rest: &[Word]) -> Option<Vec<&str>> {
+    let mut scripts = Vec::new();
+    let mut i = 0;
+    let mut first_operand = None;
+    while let Some(w) = rest.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        match t {
+            "-e" | "--expression" => scripts.push(rest.get(i).map(|v| v.text.as_str())?),
+            "-f" | "--file" => return None,
+            "-l" | "--line-length" => i += 1,
+            "--" => {
+                first_operand = first_operand.or(rest.get(i).map(|v| v.text.as_str()));
+                break;
+            }
+            _ if t.starts_with("--expression=") => scripts.push(&t["--expression=".len()..]),
+            _ if t.starts_with("--file=") => return None,
+            _ if t.starts_with("-e") && t.len() > 2 => scripts.push(&t[2..]),
+            _ if t.starts_with('-')
+                && !t.starts_with("--")
+                && t.contains('f')
+                && !t.starts_with("-i") =>
+            {
+                return None;
+            }
+            _ if t.starts_with('-') && t.len() > 1 => {}
+            _ => first_operand = first_operand.or(Some(t)),
+        }
+        if t == "-e" || t == "--expression" {
+            i += 1;
+        }
+    }
+    if scripts.is_empty() {
+        scripts.extend(first_operand);
+    }
+    Some(scripts)
 }
 
 /// An awk program: the value of `-e`/`--source`, else the first operand;
@@ -1205,6 +1256,9 @@ mod tests {
             "ruby -e 'system %q(rm -rf build)'",
             "awk 'BEGIN{system(\"rm -rf build\")}'",
             "awk 'BEGIN{print | \"sh\"}'",
+            "sed -n '1e rm -rf build' x",
+            "sed 's/.*/rm -rf build/e' x",
+            "sed -f script.sed x",
             "echo 'git push --force' | sh",
             "echo 'git push --force' | bash -s",
             "bash <<< 'rm -rf build'",
@@ -1235,6 +1289,8 @@ mod tests {
         // ... and what it can is not.
         for line in [
             "awk '{print $1}' file",
+            "sed -i 's/foo/bar/' src/main.rs",
+            "sed -n -e '/^##/p' -e 's/e/E/g' README.md",
             "python3 script.py",
             "python3 -m pytest -q",
             "python3 --version",

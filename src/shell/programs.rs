@@ -339,6 +339,113 @@ pub fn awk_runs_commands(program: &str) -> bool {
     program.contains("system") || program.contains('|')
 }
 
+/// Whether a sed script can run a command: GNU sed's `e` command, or the `e`
+/// flag of `s///`, runs the pattern space (or its argument) through a shell.
+/// The script is scanned command by command as sed reads it; anything the
+/// scan does not follow counts as able to run one.
+pub fn sed_runs_commands(script: &str) -> bool {
+    let b = script.as_bytes();
+    let mut i = 0;
+    // Skip a regex address `/…/` or `\c…c`; `None` when it does not end.
+    let regex = |i: usize, delim: u8| -> Option<usize> {
+        let mut j = i;
+        while j < b.len() {
+            match b[j] {
+                b'\\' => j += 2,
+                c if c == delim => return Some(j + 1),
+                _ => j += 1,
+            }
+        }
+        None
+    };
+    let to_line_end = |i: usize| {
+        b[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| i + p)
+    };
+    while i < b.len() {
+        // Separators, then up to two addresses and `!`.
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b';' | b'{' | b'}') {
+            i += 1;
+        }
+        for _ in 0..2 {
+            match b.get(i) {
+                Some(b'0'..=b'9' | b'$') => {
+                    while i < b.len()
+                        && (b[i].is_ascii_digit() || matches!(b[i], b'$' | b'~' | b'+'))
+                    {
+                        i += 1;
+                    }
+                }
+                Some(b'/') => match regex(i + 1, b'/') {
+                    Some(end) => i = end,
+                    None => return true,
+                },
+                Some(b'\\') if i + 1 < b.len() => match regex(i + 2, b[i + 1]) {
+                    Some(end) => i = end,
+                    None => return true,
+                },
+                _ => {}
+            }
+            while i < b.len() && matches!(b[i], b'I' | b'M') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b',') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        while i < b.len() && matches!(b[i], b' ' | b'!') {
+            i += 1;
+        }
+        let Some(&command) = b.get(i) else { break };
+        i += 1;
+        match command {
+            b'e' => return true,
+            b's' | b'y' => {
+                let Some(&delim) = b.get(i) else { return true };
+                let Some(mid) = regex(i + 1, delim) else {
+                    return true;
+                };
+                let Some(end) = regex(mid, delim) else {
+                    return true;
+                };
+                i = end;
+                if command == b's' {
+                    while i < b.len() && !matches!(b[i], b';' | b'\n' | b'}') {
+                        match b[i] {
+                            b'e' => return true,
+                            // `w FILE` ends the command at the line's end.
+                            b'w' => i = to_line_end(i),
+                            _ => i += 1,
+                        }
+                    }
+                }
+            }
+            b'a' | b'i' | b'c' | b'r' | b'R' | b'w' | b'W' => i = to_line_end(i),
+            b':' | b'b' | b't' | b'T' => {
+                while i < b.len() && !matches!(b[i], b';' | b'\n') {
+                    i += 1;
+                }
+            }
+            b'}' | b'{' | b'=' | b'd' | b'D' | b'g' | b'G' | b'h' | b'H' | b'l' | b'n' | b'N'
+            | b'p' | b'P' | b'q' | b'Q' | b'x' | b'z' | b'F' | b'#' => {
+                if command == b'#' {
+                    i = to_line_end(i);
+                }
+                // `q`/`Q`/`l` may take a number.
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            _ => return true,
+        }
+    }
+    false
+}
+
 /// Variables whose value a program runs as a shell command: the value is a
 /// script of its own.
 pub const COMMAND_VARIABLES: &[&str] = &[
@@ -568,6 +675,37 @@ mod tests {
         assert!(interpreter("pythonista").is_none());
         assert!(interpreter("perlcritic").is_none());
         assert!(interpreter("nodemon").is_none());
+    }
+
+    #[test]
+    fn sed_scripts_that_run_commands() {
+        for runs in [
+            "e",
+            "1e rm -rf build",
+            "s/x/rm -rf build/e",
+            "s|a|b|ge",
+            "/foo/e",
+            "$!{s/a/b/;e}",
+            "s/unterminated",
+            "v",
+        ] {
+            assert!(sed_runs_commands(runs), "{runs:?}");
+        }
+        for data in [
+            "s/foo/bar/",
+            "s/hello/there/g",
+            "s/e/E/g",
+            "/e/d",
+            "1,/^end$/p",
+            "s/a/b/;s/c/d/w out.txt",
+            "y/abc/xyz/",
+            "$a\\\nappended e",
+            ":top;s/ee/e/;t top",
+            "10q",
+            "s/\\/e/x/",
+        ] {
+            assert!(!sed_runs_commands(data), "{data:?}");
+        }
     }
 
     #[test]

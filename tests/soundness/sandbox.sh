@@ -114,7 +114,13 @@ while read -r _ _ _ _ mp _; do
   case $mp in "$R"|"$R"/*|"$IO/results"|/proc|/proc/*|/sys|/sys/*|/dev|/dev/*) continue ;; esac
   mount -o remount,bind,ro "$mp" 2>/dev/null
 done < /proc/self/mountinfo
-case $IO/ in /tmp/*) ;; *) mount -t tmpfs judge-tmp /tmp 2>/dev/null ;; esac
+# A private /tmp, unless that would hide IO and ROOT: then /tmp stays
+# read-only like the rest, and is never cleared.
+PRIVATE_TMP=
+case $IO/:$R/ in
+  /tmp/*|*:/tmp/*) ;;
+  *) mount -t tmpfs judge-tmp /tmp && PRIVATE_TMP=1 ;;
+esac
 
 # The template project: a repository whose main has diverged from its
 # bare origin (so only a forced push can move origin's main), canary .env
@@ -187,11 +193,12 @@ while read -r id; do
       out=$IO/results/$id.$sh.$flip
       mkdir -p "$out"
       t0=$EPOCHREALTIME
-      $RRM -rf "$RUN" "$R"/log/* /tmp/* 2>/dev/null
+      $RRM -rf "$RUN" "$R"/log/* "$R"/tmp/* 2>/dev/null
+      [ -n "$PRIVATE_TMP" ] && $RRM -rf /tmp/* 2>/dev/null
       $RCP -a "$T" "$RUN"
       echo "$flip" > "$R/state/flip"
       (cd "$RUN/repo" && exec env -i HOME="$RUN/home" PATH="$R/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-        TERM=dumb LANG=C.UTF-8 USER=root GIT_CONFIG_NOSYSTEM=1 JUDGE_FLIP=$flip TMPDIR=/tmp \
+        TERM=dumb LANG=C.UTF-8 USER=root GIT_CONFIG_NOSYSTEM=1 JUDGE_FLIP=$flip TMPDIR=$R/tmp \
         timeout -s KILL "$TIMEOUT" unshare --pid --fork --kill-child -- "$sh" -c "$line" \
         </dev/null >/dev/null 2>"$out/stderr")
       echo "$?" > "$out/status"

@@ -100,26 +100,27 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     for o in lexed.opaque {
         push_opaque(out, o.reason);
     }
-    // A sourced file may define functions and aliases under the names of the
-    // commands that follow it in the line.
-    let sources = |c: &lex::LexedCommand| {
+    // A sourced file, or an alias, may give the commands that follow it in
+    // the line other meanings.
+    let redefines = |c: &lex::LexedCommand| {
         c.words
             .iter()
             .find(|w| !is_assignment(w))
-            .is_some_and(|w| !w.quoted && matches!(w.text.as_str(), "source" | "."))
+            .is_some_and(|w| !w.quoted && matches!(w.text.as_str(), "source" | "." | "alias"))
     };
     let last = lexed.commands.len().saturating_sub(1);
-    if let Some(c) = lexed.commands[..last].iter().find(|c| sources(c)) {
-        let file = c
+    if let Some(c) = lexed.commands[..last].iter().find(|c| redefines(c)) {
+        let words: Vec<String> = c
             .words
             .iter()
-            .find(|w| !sources_word(w))
-            .map_or("", |w| w.text.as_str());
+            .skip_while(|w| is_assignment(w))
+            .map(|w| w.text.clone())
+            .collect();
         push_opaque(
             out,
             format!(
-                "commands after sourcing a script file ({}), which may redefine them",
-                short(file)
+                "commands after `{}`, which may redefine them",
+                short(&words.join(" "))
             ),
         );
     }
@@ -128,10 +129,6 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
         redirects.extend(cmd.writes.into_iter().map(|w| w.text));
         words(out, &cmd.words, redirects, depth);
     }
-}
-
-fn sources_word(w: &Word) -> bool {
-    is_assignment(w) || matches!(w.text.as_str(), "source" | ".")
 }
 
 /// `NAME=value`, `NAME+=value` or `NAME[subscript]=value` written plainly.
@@ -362,6 +359,17 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         }
         return emit(out, program, rest, redirects);
     }
+    if program == "trap" {
+        // `trap 'STRING' SIGNAL…`: the shell runs STRING later, as a script.
+        match rest.first() {
+            Some(w) if w.opaque || w.has_param => {
+                push_opaque(out, "trap of a string known only when it runs")
+            }
+            Some(w) if !w.text.starts_with('-') && rest.len() > 1 => script(out, &w.text, d, &[]),
+            _ => {}
+        }
+        return emit(out, program, rest, redirects);
+    }
     if let Some(reason) = renames_programs(program, rest) {
         push_opaque(out, reason);
         return emit(out, program, rest, redirects);
@@ -440,8 +448,37 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
                     ..SimpleCommand::default()
                 });
             } else {
-                words(out, &rest[n..], redirects, d);
+                // The command gets more arguments from standard input.
+                let mut ws = rest[n..].to_vec();
+                ws.push(from_input());
+                words(out, &ws, redirects, d);
             }
+        }
+        "parallel" => parallel(out, rest, redirects, d),
+        "tar" | "gtar" | "bsdtar" => {
+            // Options whose value tar runs as a command.
+            for (k, w) in rest.iter().enumerate() {
+                let t = w.text.as_str();
+                let value = [
+                    "--checkpoint-action=exec=",
+                    "--to-command=",
+                    "--use-compress-program=",
+                    "--info-script=",
+                    "--new-volume-script=",
+                    "--rsh-command=",
+                ]
+                .iter()
+                .find_map(|p| t.strip_prefix(p))
+                .or_else(|| {
+                    matches!(t, "-I" | "-F" | "--to-command" | "--use-compress-program")
+                        .then(|| rest.get(k + 1).map(|v| v.text.as_str()))
+                        .flatten()
+                });
+                if let Some(code) = value {
+                    script(out, code, d, &[]);
+                }
+            }
+            emit(out, program, rest, redirects);
         }
         "watch" => {
             let mut exec = false;
@@ -689,11 +726,7 @@ fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
     };
     let why = match program {
         "hash" if any(&["-p"]) => "hash -p renames a program",
-        "alias" if !rest.is_empty() => "an alias definition",
         "enable" => "enable loads or switches builtins",
-        "trap" if rest.first().is_some_and(|w| !w.text.starts_with('-')) => {
-            "trap runs its string when the signal arrives"
-        }
         "compgen" | "complete" if any(&["-C", "-F"]) => "a completion command",
         "mapfile" | "readarray" if any(&["-C"]) => "mapfile -C runs a callback",
         "bind" if any(&["-x"]) => "bind -x runs a command",
@@ -732,6 +765,70 @@ fn declares(program: &str) -> bool {
         program,
         "declare" | "typeset" | "local" | "export" | "readonly"
     )
+}
+
+/// A word that stands for what a program reads from standard input (`xargs`,
+/// `parallel` without `:::`): any value, so guards treat it as unknown.
+fn from_input() -> Word {
+    Word {
+        text: "(standard input)".to_owned(),
+        opaque: true,
+        ..Word::default()
+    }
+}
+
+/// GNU parallel: `parallel [OPTIONS] [COMMAND] ::: ARGS…` runs COMMAND (with
+/// `{}` replaced, or the argument appended) through a shell for each
+/// argument, or each argument as a command when there is none; without
+/// `:::` the arguments come from standard input.
+fn parallel(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) {
+    let n = parse_opts(
+        rest,
+        "jSXIaEdnNPkl",
+        &[
+            "jobs",
+            "sshlogin",
+            "arg-file",
+            "delimiter",
+            "colsep",
+            "results",
+        ],
+        |_| {},
+    );
+    let rest = &rest[n.min(rest.len())..];
+    let sep = rest
+        .iter()
+        .position(|w| matches!(w.text.as_str(), ":::" | "::::" | ":::+" | "::::+"));
+    let (template, inputs) = match sep {
+        Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+        None => (rest, None),
+    };
+    let template = texts(template).join(" ");
+    match inputs {
+        Some(inputs) if inputs.iter().any(|w| w.opaque || w.has_param) => {
+            push_opaque(out, "parallel arguments known only when it runs");
+        }
+        Some(inputs) => {
+            for input in inputs.iter().filter(|w| !w.text.starts_with(":::")) {
+                let line = if template.is_empty() {
+                    input.text.clone()
+                } else if template.contains("{}") {
+                    template.replace("{}", &crate::emit::sh_word(&input.text))
+                } else {
+                    format!("{template} {}", crate::emit::sh_word(&input.text))
+                };
+                script(out, &line, depth, &redirects);
+            }
+        }
+        None if template.is_empty() => {
+            push_opaque(out, "parallel running commands read from standard input");
+        }
+        None => {
+            let mut ws = rest.to_vec();
+            ws.push(from_input());
+            words(out, &ws, redirects, depth);
+        }
+    }
 }
 
 /// Continue with the command a wrapper runs (`rest[start..]`), or keep the
@@ -1231,6 +1328,10 @@ mod tests {
             "=rm -rf build",
             "entr -s 'rm -rf build'",
             "emulate sh -c 'rm -rf build'",
+            "tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf build' x",
+            "parallel ::: 'rm -rf build'",
+            "parallel rm -rf ::: build",
+            "parallel 'rm -rf {}' ::: build",
             "git rebase -x 'rm -rf build' main",
             "git rebase --exec='rm -rf build' main",
             "git bisect run rm -rf build",
@@ -1247,6 +1348,7 @@ mod tests {
         }
         finds("/usr/lib/git-core/git-push --force", "git", "--force");
         finds("git {fd}>/dev/null push -f", "git", "-f");
+        finds("trap 'cat .env' EXIT", "cat", ".env");
         // What hookc cannot read is opaque.
         for line in [
             "python3 -c 'import os; os.system(\"rm -rf build\")'",
@@ -1265,7 +1367,6 @@ mod tests {
             "base64 -d x | sh",
             "hash -p /bin/rm r; r -rf build",
             "alias r=rm; r -rf build",
-            "trap 'cat .env' EXIT",
             "compgen -C 'cat .env' x",
             "mapfile -C 'cat .env' -c 1 a < x",
             "test -v 'a[$(rm -rf build)]'",
@@ -1300,6 +1401,8 @@ mod tests {
             "git -c user.name=x commit -m y",
             "GIT_PAGER=cat git log",
             "source .venv/bin/activate",
+            "alias ll='ls -la'",
+            "trap 'echo done' EXIT",
             "[ -f .env ] || echo missing",
             "test -f x",
             "let x=1+2",
@@ -1308,6 +1411,17 @@ mod tests {
             let a = analyze(line);
             assert!(!a.is_opaque(), "{line:?}: {:?}", a.opaque);
         }
+    }
+
+    #[test]
+    fn xargs_adds_an_argument_from_its_input() {
+        let a = analyze("xargs -n 1 -I {} git push --force");
+        let c = &a.commands[0];
+        assert_eq!(
+            (c.program.as_str(), &c.args[..2]),
+            ("git", &["push".to_owned(), "--force".to_owned()][..])
+        );
+        assert_eq!(c.unknown, [2], "{c:?}");
     }
 
     #[test]
@@ -1342,7 +1456,6 @@ mod tests {
             "stdbuf -o0 -e L git push --force",
             "ionice -c 3 git push --force",
             "chronic git push --force",
-            "xargs -n 1 -I {} git push --force",
             "watch -x git push --force",
             "watch -n 5 git push --force",
             "watch 'git push --force'",

@@ -554,10 +554,19 @@ fn table_wrapper(
     redirects: Vec<String>,
     depth: usize,
 ) {
-    if let Some(code) = option_value(rest, wrapper.script_opts) {
+    let own = parse_opts(rest, wrapper.short_val, wrapper.long_val, |_| {});
+    let start = own + wrapper.operands;
+    // A script option among the wrapper's own options, or right after its
+    // operands (`flock FILE -c CMD`); never one of the command's own
+    // (`flock .lock git -c k=v push`).
+    let after_operands = rest
+        .get(start)
+        .filter(|w| wrapper.script_opts.contains(&w.text.as_str()))
+        .and_then(|_| rest.get(start + 1))
+        .map(|w| w.text.as_str());
+    if let Some(code) = option_value_before(rest, wrapper.script_opts, own).or(after_operands) {
         return script(out, code, depth, &redirects);
     }
-    let start = parse_opts(rest, wrapper.short_val, wrapper.long_val, |_| {}) + wrapper.operands;
     match wrapper.how {
         How::Argv => wrapped(out, wrapper.name, rest, start, redirects, depth),
         How::Joined if start < rest.len() => {
@@ -578,8 +587,13 @@ fn table_wrapper(
 /// The value of the first of `names` among `ws` (`-c VALUE`, `-cVALUE`,
 /// `--command=VALUE`, `--command VALUE`), before any `--`.
 fn option_value<'w>(ws: &'w [Word], names: &[&str]) -> Option<&'w str> {
+    option_value_before(ws, names, ws.len())
+}
+
+/// [`option_value`] for an option word among the first `limit` words.
+fn option_value_before<'w>(ws: &'w [Word], names: &[&str], limit: usize) -> Option<&'w str> {
     let mut i = 0;
-    while let Some(w) = ws.get(i) {
+    while let Some(w) = ws.get(i).filter(|_| i < limit) {
         let t = w.text.as_str();
         i += 1;
         if t == "--" {
@@ -1327,6 +1341,7 @@ mod tests {
             "repeat 1 rm -rf build",
             "=rm -rf build",
             "entr -s 'rm -rf build'",
+            "flock .lock git -C . -c core.quotepath=off push origin +main && rm -rf build",
             "emulate sh -c 'rm -rf build'",
             "tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf build' x",
             "parallel ::: 'rm -rf build'",

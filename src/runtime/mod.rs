@@ -162,12 +162,23 @@ struct Trace {
 fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer, Trace), Failure> {
     let harness = harness::get(request.harness)
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
-    let text = std::fs::read(request.policy).map_err(|e| {
-        format!(
-            "could not read the compiled policy {} ({e}); run `hookc build` in the project",
-            request.policy.display()
-        )
-    })?;
+    // Read as a build's inputs are: a FIFO or device planted there must not
+    // hold the call until the harness gives up (some then let it through).
+    let text = match crate::disk::read_text(request.policy) {
+        Ok(Some(text)) => text.into_bytes(),
+        Ok(None) => {
+            return Err(Failure::Broken(format!(
+                "could not read the compiled policy {} (no such file); run `hookc build` in the project",
+                request.policy.display()
+            )));
+        }
+        Err(e) => {
+            return Err(Failure::Broken(format!(
+                "could not read the compiled policy {} ({e}); run `hookc build` in the project",
+                request.policy.display()
+            )));
+        }
+    };
     // `hookc guard` answers one call and exits: freeing what it read would
     // only cost time (thousands of allocations for a large policy).
     let text = std::mem::ManuallyDrop::new(text);

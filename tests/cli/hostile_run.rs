@@ -537,3 +537,25 @@ fn kimi_refuses_a_project_on_another_file_system() {
     assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("on another file system"), "{}", r.stderr);
 }
+
+/// A FIFO where `.hookc/policy.json` belongs is refused at once, not waited on
+/// until the harness's timeout (after which some harnesses let the call through).
+#[test]
+fn a_fifo_for_the_compiled_policy_is_refused_at_once() {
+    let p = built();
+    std::fs::remove_file(p.path(".hookc/policy.json")).unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(p.path(".hookc/policy.json"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    let start = std::time::Instant::now();
+    let run = claude(&p, &[("HOOKC_BIN", HOOKC)], "git status");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "the guard waited on the FIFO"
+    );
+    assert_refused(&run, "not a regular file");
+}

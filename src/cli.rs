@@ -186,21 +186,28 @@ pub struct InitArgs {
 /// CLI pages show it under each command that reads the policy).
 const POLICY_SEARCH: &str = "Without --policy (or HOOKC_POLICY), hookc looks for policy.kdl in the current folder, then in each folder above it, and uses the first it finds. The search stops at a repository root (a folder holding .git, which is still searched), and it never looks in a folder on another file system, in $HOME's parent or above it (/home, /), in / itself, or in a folder every user may write to (/tmp): a policy there is not yours to trust. With no policy found, hookc names the folders it searched and exits 2.";
 
+/// Which policy, and which project: what every command that reads a policy takes.
 #[derive(Debug, Args)]
-pub struct BuildArgs {
-    #[doc = "The policy to compile [default: the nearest policy.kdl, searched upward]"]
+pub struct ProjectArgs {
+    #[doc = "The policy [default: the nearest policy.kdl, searched upward]"]
     #[arg(
         long,
         env = "HOOKC_POLICY",
         hide_env_values = true,
-        long_help = format!("The policy to compile [default: the nearest policy.kdl]\n\n{POLICY_SEARCH}")
+        long_help = format!("The policy [default: the nearest policy.kdl]\n\n{POLICY_SEARCH}")
     )]
     pub policy: Option<PathBuf>,
 
-    /// The project root to write into [default: the policy's folder when found by the
-    /// search, else the current folder]
+    /// The project root, where the hooks are written [default: the policy's folder when
+    /// found by the search, else the current folder]
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
 
     /// Print what would change, write nothing
     #[arg(long)]
@@ -222,19 +229,8 @@ pub struct BuildArgs {
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
-    #[doc = "The policy of the project [default: the nearest policy.kdl, searched upward]"]
-    #[arg(
-        long,
-        env = "HOOKC_POLICY",
-        hide_env_values = true,
-        long_help = format!("The policy of the project [default: the nearest policy.kdl]\n\n{POLICY_SEARCH}")
-    )]
-    pub policy: Option<PathBuf>,
-
-    /// The project root [default: the policy's folder when found by the search, else the
-    /// current folder]
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub project: ProjectArgs,
 
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]

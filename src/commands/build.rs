@@ -32,14 +32,15 @@ impl Mode {
 
 pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     let mut diags = Diagnostics::default();
-    let (policy_path, out_dir) = match super::locate(args.policy.as_deref(), args.out.as_deref()) {
-        Ok(found) => found,
-        Err(d) => {
-            diags.push(d);
-            let out = Output::new(args, Path::new(crate::discover::POLICY), mode, ui);
-            return out.finish(diags, ExitStatus::Error);
-        }
-    };
+    let (policy_path, out_dir) =
+        match super::locate(args.project.policy.as_deref(), args.project.out.as_deref()) {
+            Ok(found) => found,
+            Err(d) => {
+                diags.push(d);
+                let out = Output::new(args, Path::new(crate::discover::POLICY), mode, ui);
+                return out.finish(diags, ExitStatus::Error);
+            }
+        };
     let (policy_path, out_dir) = (policy_path.as_path(), out_dir.as_path());
     let mut out = Output::new(args, policy_path, mode, ui);
     // One lock for the whole build, before anything is read: a second build

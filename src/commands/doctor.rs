@@ -68,17 +68,18 @@ fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
 pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     let mut checks = Vec::new();
     let mut diags = Diagnostics::default();
-    let (policy, out) = match super::locate(args.policy.as_deref(), args.out.as_deref()) {
-        Ok(found) => found,
-        Err(d) => {
-            ui.report({
-                let mut all = Diagnostics::default();
-                all.push(d);
-                all
-            });
-            return ExitStatus::Error;
-        }
-    };
+    let (policy, out) =
+        match super::locate(args.project.policy.as_deref(), args.project.out.as_deref()) {
+            Ok(found) => found,
+            Err(d) => {
+                ui.report({
+                    let mut all = Diagnostics::default();
+                    all.push(d);
+                    all
+                });
+                return ExitStatus::Error;
+            }
+        };
     let project = Project {
         policy: &policy,
         out: &out,

@@ -1,7 +1,7 @@
 //! Span-keeping JSON/JSONC reading for `hookc lint`: every node keeps its byte range.
 
+use jsonc_parser::CollectOptions;
 use jsonc_parser::ast::{Object, ObjectProp, Value};
-use jsonc_parser::{CollectOptions, ParseOptions};
 
 use crate::source::Span;
 
@@ -44,18 +44,7 @@ impl Dialect {
 
 /// Parse JSON in the harness's `dialect`: what the harness rejects is an error here.
 pub fn parse(text: &str, dialect: Dialect) -> Result<Option<Value<'_>>, (Span, String)> {
-    let options = ParseOptions {
-        allow_comments: dialect.comments,
-        allow_trailing_commas: dialect.trailing_commas,
-        allow_loose_object_property_names: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
+    let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
     match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
         Ok(result) => Ok(result.value),
         Err(e) => {

@@ -395,9 +395,16 @@ fn created_in(fresh: &str, container: &[&str], ensure: &[(&str, Value)]) -> Vec<
 /// commas. The JSON5-ish extensions stay off, so whatever parses here is what a JSONC reader
 /// (and, without comments, a JSON reader) accepts.
 fn parse_options() -> ParseOptions {
+    dialect_options(true, true)
+}
+
+/// jsonc-parser's options for a JSON dialect: comments and trailing commas as
+/// asked, every JSON5-ish extension off. Lint reads each harness's files with
+/// these too, so what lint accepts is what the merge reads.
+pub fn dialect_options(comments: bool, trailing_commas: bool) -> ParseOptions {
     ParseOptions {
-        allow_comments: true,
-        allow_trailing_commas: true,
+        allow_comments: comments,
+        allow_trailing_commas: trailing_commas,
         allow_loose_object_property_names: false,
         allow_missing_commas: false,
         allow_single_quoted_strings: false,

@@ -855,7 +855,7 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
             .unknown
             .iter()
             .filter_map(|&k| cmd.args.get(k))
-            .map(|w| format!("`{}`", short_word(w)))
+            .map(|w| format!("`{}`", shell::normalize::short(w)))
             .collect();
         reasons.push(format!(
             "{} in a `{}` command, whose value is known only when it runs",
@@ -869,14 +869,6 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
          (literal program names and arguments, joined with && if needed) and run it again.",
         reasons.join(", ")
     )
-}
-
-/// A word cut short for a refusal message.
-fn short_word(word: &str) -> String {
-    match word.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &word[..cut]),
-        None => word.to_owned(),
-    }
 }
 
 /// `*` and `?` globbing for MCP server and tool names.

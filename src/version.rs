@@ -123,11 +123,6 @@ impl Requirement {
             },
         }
     }
-
-    /// The lowest version that meets the requirement.
-    pub fn lowest(&self) -> Version {
-        self.version
-    }
 }
 
 impl fmt::Display for Requirement {

@@ -76,7 +76,7 @@ pub fn analyze(command_line: &str) -> Analysis {
 
 /// A word shortened for display in an opaque reason: reasons are read by
 /// the model and must stay short whatever the input.
-fn short(word: &str) -> Cow<'_, str> {
+pub(crate) fn short(word: &str) -> Cow<'_, str> {
     const MAX: usize = 40;
     match word.char_indices().nth(MAX) {
         Some((cut, _)) => Cow::Owned(format!("{}…", &word[..cut])),

@@ -19,6 +19,24 @@ fn built() -> Project {
     p
 }
 
+/// The PreToolUse command hookc wrote in `.codex/hooks.json`.
+fn codex_command(p: &Project) -> String {
+    json_file(p, ".codex/hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// A Codex PreToolUse payload for its shell tool, run in the project.
+fn codex_bash(p: &Project, command: &str) -> String {
+    serde_json::json!({
+        "session_id": "s", "turn_id": "t", "cwd": p.dir.path(),
+        "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "c"
+    })
+    .to_string()
+}
+
 /// The PreToolUse command hookc wrote in `.claude/settings.json`.
 fn claude_command(p: &Project) -> String {
     json_file(p, ".claude/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
@@ -107,16 +125,8 @@ fn a_login_profile_cannot_redirect_the_guard() {
         "HOOKC_BIN=/bin/true; export HOOKC_BIN\n",
     )
     .unwrap();
-    let codex = json_file(&p, ".codex/hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let payload = serde_json::json!({
-        "session_id": "s", "turn_id": "t", "cwd": p.dir.path(),
-        "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
-        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "c"
-    })
-    .to_string();
+    let codex = codex_command(&p);
+    let payload = codex_bash(&p, "ls");
     let mut login = Command::new("/bin/sh");
     login
         .args(["-lc", &codex])
@@ -438,16 +448,8 @@ fn core_worktree_cannot_redirect_the_codex_hook() {
         "core.worktree",
         &elsewhere.path().display().to_string()
     ]));
-    let codex = json_file(&p, ".codex/hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let payload = serde_json::json!({
-        "session_id": "s", "turn_id": "t", "cwd": p.dir.path(),
-        "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
-        "tool_name": "Bash", "tool_input": {"command": "git push --force"}, "tool_use_id": "c"
-    })
-    .to_string();
+    let codex = codex_command(&p);
+    let payload = codex_bash(&p, "git push --force");
     let home = p.dir.path().display().to_string();
     let run = sh_c(
         &codex,

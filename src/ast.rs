@@ -12,6 +12,8 @@ pub type Text = Spanned<String>;
 pub struct Policy {
     pub hookc_version: Option<Text>,
     pub targets: Option<Spanned<Vec<Text>>>,
+    /// `platforms "linux" "macos" "windows"`: where the team runs its agents.
+    pub platforms: Option<Spanned<Vec<Text>>>,
     pub timeout: Option<Spanned<i128>>,
     pub on_error: Option<Text>,
     pub harnesses: Vec<HarnessBlock>,

@@ -219,6 +219,28 @@ MCP tools (`mcp \"server\" \"tool\"`) and a harness's own names (`tool (claude)\
         }
     }
 
+    out.push_str(
+        "\n## On Windows\n\nWhat becomes of hookc's hooks on Windows, where most harnesses run hooks in \
+PowerShell or cmd.exe instead of a POSIX shell. None of it has run on Windows yet (see \
+[Security](../security.md#windows)); a policy with `platforms … \"windows\"` gets \
+[`hookc::windows-unguarded`](../diagnostics/windows-unguarded.md) for each target that cannot guard there.\n\n",
+    );
+    let mut diags = crate::diag::Diagnostics::default();
+    let policy = crate::compile::compile_source(
+        &crate::source::SourceFile::new("policy.kdl", "targets \"claude\""),
+        &mut diags,
+    )
+    .expect("a policy with no guards compiles");
+    for h in harness::all() {
+        let text = match h.on_windows(&policy) {
+            harness::windows::OnWindows::Guarded(how) => format!("designed for: {how}."),
+            harness::windows::OnWindows::Unguarded { what, fix } => {
+                format!("**gap**: {what}. Instead: {fix}.")
+            }
+        };
+        out.push_str(&format!("- {}: {text}\n", h.profile().name));
+    }
+
     out.push_str("\n## After a build\n\nWhat `hookc build` reminds you to do for each harness.\n");
     for p in &harnesses {
         out.push_str(&format!("\n### {}\n\n", p.name));

@@ -165,6 +165,16 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
     for id in &policy.targets {
         if let Some(harness) = harness::get(*id) {
             harness.emit(policy, &mut cx);
+            if let (Some(at), harness::windows::OnWindows::Unguarded { what, fix }) =
+                (policy.windows, harness.on_windows(policy))
+            {
+                cx.diags.push(
+                    Diagnostic::new(Code::WindowsUnguarded, format!("{id} on Windows: {what}"))
+                        .in_file(file)
+                        .label(at, "the policy is for Windows too")
+                        .help(fix),
+                );
+            }
         }
     }
     cx.whole(emit::POLICY_JSON, policy_json(policy), false);

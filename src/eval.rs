@@ -32,6 +32,8 @@ pub struct Call {
     pub tool: Option<CallTool>,
     /// The shell command line, for shell calls.
     pub command: Option<String>,
+    /// The language [`command`](Self::command) is written in.
+    pub dialect: Dialect,
     /// Files the call touches, as the harness gave them.
     pub paths: Vec<String>,
     /// Text to run regexes over when there is no command: the prompt, the
@@ -46,6 +48,19 @@ pub struct Call {
     /// git's configuration where the call runs (aliases, autocorrect, forced
     /// remotes); `hookc guard` reads it, examples never do.
     pub git: Option<crate::shell::git::GitConfig>,
+}
+
+/// The language of a shell call's command line. hookc reads POSIX shell
+/// (bash, zsh, sh); the shell tool of Claude Code and Copilot CLI on Windows
+/// takes PowerShell, whose quoting, variables and call syntax differ enough
+/// that reading it as POSIX would be guessing. Such a line is opaque to every
+/// guard that looks at commands or paths: they refuse it, unless they say
+/// `opaque "allow"`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Dialect {
+    #[default]
+    Posix,
+    PowerShell,
 }
 
 /// The tool of a call: its neutral kind when hookc knows it, and always the harness's own name.
@@ -93,6 +108,7 @@ impl Call {
             event: Some(event),
             tool,
             command: example.command.clone(),
+            dialect: Dialect::Posix,
             paths: example.path.iter().cloned().collect(),
             text: example.text.clone(),
             root: Some(EXAMPLE_ROOT.to_owned()),
@@ -317,6 +333,17 @@ impl Index {
     /// Every guard of this event that `call` could trigger, in policy order.
     fn candidates(&self, call: &Call, facts: &Facts, first: &[FirstBytes; 2]) -> Vec<usize> {
         let mut out = self.always.clone();
+        if call.dialect == Dialect::PowerShell {
+            // No literal of a POSIX reading can rule a guard out: every guard
+            // of the event is a candidate (the call is rare, and refused).
+            out.extend(&self.commands);
+            for (_, guards) in self.programs.iter().chain(&self.regex).chain(&self.path) {
+                out.extend(guards);
+            }
+            out.sort_unstable();
+            out.dedup();
+            return out;
+        }
         if let Some(analysis) = facts.analysis() {
             if analysis.opaque.is_empty() {
                 for command in &analysis.commands {
@@ -722,6 +749,9 @@ impl<'c> Facts<'c> {
     fn analysis(&self) -> Option<&Analysis> {
         self.analysis
             .get_or_init(|| {
+                if self.call.dialect == Dialect::PowerShell {
+                    return None;
+                }
                 let mut analysis = shell::analyze(self.call.command.as_deref()?);
                 if let Some(git) = &self.call.git {
                     git.apply(&mut analysis);
@@ -762,6 +792,11 @@ impl<'c> Facts<'c> {
 }
 
 fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
+    if call.dialect == Dialect::PowerShell
+        && (!guard.commands.is_empty() || compiled.paths.is_some())
+    {
+        return powershell_hit(guard, compiled, call, facts);
+    }
     let mut opaque_reason = None;
     if !guard.commands.is_empty() {
         let analysis = facts.analysis()?;
@@ -812,6 +847,32 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             reason: guard.reason.clone(),
             message: guard.message.clone(),
         },
+    })
+}
+
+/// A guard that looks at commands or paths meets a PowerShell line it
+/// cannot read: it refuses (or does what its `opaque` says), as long as its
+/// regexes, if any, match the raw line.
+fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
+    if guard.opaque == Decision::Allow
+        || (!compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts))
+    {
+        return None;
+    }
+    let tool = call
+        .tool
+        .as_ref()
+        .map_or("PowerShell", |t| t.native.as_str());
+    Some(Hit {
+        guard: guard.name.clone(),
+        decision: guard.opaque,
+        reason: format!(
+            "hookc could not check this `{tool}` call: it reads POSIX shell (bash, zsh, sh), not \
+             PowerShell. Run the command through the Bash tool instead, written for bash (on \
+             Windows that tool comes with Git for Windows); if there is no Bash tool, ask the \
+             user to run the command."
+        ),
+        message: guard.message.clone(),
     })
 }
 
@@ -1016,6 +1077,7 @@ guard "generated-12" {
             words in prop::collection::vec(word(), 0..8),
             path in prop::sample::select(vec!["", ".env", "src/.env.local", "migrations/1.sql", "README.md", "generated/1/a", "generated/12/b", "generated/x.rs", "gen/x.rs"]),
             tool in prop::sample::select(vec![ToolKind::Shell, ToolKind::Read, ToolKind::Edit, ToolKind::Write]),
+            powershell in prop::bool::weighted(0.2),
         ) {
             static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(|| bundled_plus(EXTRA));
             let policy = &*POLICY;
@@ -1023,6 +1085,7 @@ guard "generated-12" {
                 event: Some(Event::PreTool),
                 tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned(), also: Vec::new() }),
                 command: (tool == ToolKind::Shell).then(|| words.join(" ")),
+                dialect: if powershell && tool == ToolKind::Shell { Dialect::PowerShell } else { Dialect::Posix },
                 paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
                 text: None,
                 root: None,

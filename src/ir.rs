@@ -39,6 +39,11 @@ pub struct Policy {
     /// What the call gets when a guard cannot decide (bad payload, missing policy).
     pub on_error: Decision,
     pub targets: Vec<HarnessId>,
+    /// Where the policy says `platforms … "windows"`: the team runs agents
+    /// on Windows, and the build warns about each target that cannot guard
+    /// there. Only the build uses it.
+    #[serde(skip)]
+    pub windows: Option<Span>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub harness_options: BTreeMap<HarnessId, BTreeMap<String, serde_json::Value>>,
     pub guards: Vec<Guard>,

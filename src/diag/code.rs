@@ -119,6 +119,27 @@ which is why hookc takes neutral words and writes the exact names itself.";
 "Harnesses are `claude`, `codex`, `copilot`, `cursor`, `gemini`, `antigravity`, `kimi` and
 `opencode`. Only those hookc can emit for may appear in `targets`.";
 
+    UnknownPlatform = "unknown-platform", Error, "a platform name hookc does not know",
+"`platforms` says where the team runs its agents: `linux`, `macos` and `windows`. Without it a
+policy is for macOS and Linux.";
+
+    WindowsUnguarded = "windows-unguarded", Warning, "a target that cannot guard calls on Windows",
+"The policy says `platforms … \"windows\"`, and one of its targets cannot run hookc's hooks
+there. On macOS and Linux every harness runs a hook command with a POSIX shell; on Windows
+most use PowerShell or cmd.exe, and only some let a config give a separate Windows command:
+
+- Codex CLI (`commandWindows`) and Copilot CLI (`powershell`) get a PowerShell command from
+  hookc, fail-closed like the POSIX one.
+- Claude Code runs the POSIX command in Git Bash. Without Git Bash it uses PowerShell, the
+  command fails, and the call goes through unless `harness \"claude\" { on-failure-block #true; }`
+  asks Claude Code (2.1.295 or newer) to refuse calls whose hook cannot run.
+- OpenCode and the Claude Agent SDK start hookc without a shell.
+- Gemini CLI (PowerShell), Kimi Code (cmd.exe) and Antigravity run the POSIX command in a shell
+  that cannot run it, and let the call through. Cursor refuses every call (`failClosed`).
+
+Run those harnesses in WSL on Windows, or leave them out of `targets` for Windows machines.
+None of hookc's Windows commands has been run on Windows yet: see the security chapter.";
+
     MissingDecision = "missing-decision", Error, "a guard without a decision",
 "Every guard says what happens when it matches: `deny \"…\"`, `ask \"…\"`, `allow`,
 `context \"…\"`, or `block \"…\"` on stop events. Without one the guard would do nothing.";

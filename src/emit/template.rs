@@ -50,6 +50,10 @@ const FILES: &[(&str, &str)] = &[
         "claude-agent-sdk/hookc_hooks.ts",
         include_str!("../../templates/claude-agent-sdk/hookc_hooks.ts.hbs"),
     ),
+    (
+        "windows/guard.ps1",
+        include_str!("../../templates/windows/guard.ps1.hbs"),
+    ),
 ];
 
 /// The shim and refusal templates, compiled once.

@@ -24,7 +24,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::common::{self, Route};
-use super::{Answer, Claude, Harness, HookCommand, Profile, anchored_alternation};
+use super::{Answer, Claude, Harness, HookCommand, Profile, anchored_alternation, windows};
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
@@ -45,7 +45,7 @@ static PROFILE: Profile = Profile {
         (Event::SubagentStop, "SubagentStop"),
     ],
     tools: &[
-        (ToolKind::Shell, &["Bash"]),
+        (ToolKind::Shell, &["Bash", "PowerShell"]),
         (ToolKind::Read, &["Read"]),
         (ToolKind::Write, &["Write"]),
         (ToolKind::Edit, &["Edit", "MultiEdit", "NotebookEdit"]),
@@ -107,6 +107,12 @@ impl Harness for AgentSdk {
         for (file, text) in modules(policy, &settings) {
             cx.whole(format!("{DIR}/{file}"), text, false);
         }
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Guarded(
+            "the hooks are functions in the agent's own process, which starts hookc without a shell (hookc.exe must be on PATH)",
+        )
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

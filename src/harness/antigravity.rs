@@ -29,7 +29,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, without_text};
-use super::{HookCommand, configured};
+use super::{HookCommand, configured, windows};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, string_at};
@@ -210,6 +210,13 @@ impl Harness for Antigravity {
                 marker: MARKER.to_owned(),
             },
         });
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Unguarded {
+            what: "Antigravity does not document which shell runs hooks on Windows and has no Windows command field; a hook that fails there lets the call through",
+            fix: "run Antigravity on Windows in WSL",
+        }
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

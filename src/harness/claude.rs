@@ -18,13 +18,13 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{self, ToolCall};
-use super::{HookCommand, common, grouped_hook_command};
+use super::{HookCommand, common, grouped_hook_command, windows};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
 };
 use crate::emit::EmitCx;
-use crate::eval::{Call, CallTool, Verdict};
+use crate::eval::{Call, CallTool, Dialect, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Claude;
@@ -45,7 +45,7 @@ static PROFILE: Profile = Profile {
         (Event::SessionStart, "SessionStart"),
     ],
     tools: &[
-        (ToolKind::Shell, &["Bash"]),
+        (ToolKind::Shell, &["Bash", "PowerShell"]),
         (ToolKind::Read, &["Read"]),
         (ToolKind::Write, &["Write"]),
         (ToolKind::Edit, &["Edit", "MultiEdit", "NotebookEdit"]),
@@ -67,6 +67,16 @@ static PROFILE: Profile = Profile {
     }],
     todo: &["install hookc on every machine that runs Claude Code in this repo (or set HOOKC_BIN)"],
 };
+
+/// Whether the policy sets `harness "claude" { on-failure-block #true; }`.
+fn on_failure_block(policy: &Policy) -> bool {
+    policy
+        .harness_options
+        .get(&HarnessId::Claude)
+        .and_then(|o| o.get("on-failure-block"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
 
 impl Harness for Claude {
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
@@ -165,12 +175,7 @@ impl Harness for Claude {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        let on_failure_block = policy
-            .harness_options
-            .get(&HarnessId::Claude)
-            .and_then(|o| o.get("on-failure-block"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
+        let on_failure_block = on_failure_block(policy);
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
         for &(event, native) in PROFILE.events {
             let Some(common::Route { names, any_tool }) =
@@ -200,6 +205,19 @@ impl Harness for Claude {
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
 
+    fn on_windows(&self, policy: &Policy) -> windows::OnWindows {
+        if on_failure_block(policy) {
+            windows::OnWindows::Guarded(
+                "the command runs in Git Bash; without Git Bash, PowerShell cannot run it and `onFailure: \"block\"` refuses the call",
+            )
+        } else {
+            windows::OnWindows::Unguarded {
+                what: "the POSIX command runs in Git Bash, but without Git Bash Claude Code runs hook commands in PowerShell, which cannot run hookc's POSIX command, and the failed hook lets the call through",
+                fix: "add `harness \"claude\" { on-failure-block #true; }` (Claude Code 2.1.295 or newer), so that a hook that cannot run refuses the call, or make sure every Windows machine has Git for Windows",
+            }
+        }
+    }
+
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
         if !payload.is_object() {
             return Err("the payload is not a JSON object".to_owned());
@@ -227,6 +245,9 @@ impl Harness for Claude {
                 match kind {
                     Some(ToolKind::Shell) => {
                         call.command = Some(string_at(input, "/command")?.to_owned());
+                        if name == "PowerShell" {
+                            call.dialect = Dialect::PowerShell;
+                        }
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
                         let key = if name == "NotebookEdit" {

@@ -25,7 +25,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{self, ToolCall};
-use super::{HookCommand, common, grouped_hook_command};
+use super::{HookCommand, common, grouped_hook_command, windows};
 
 use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
 use crate::emit::EmitCx;
@@ -211,6 +211,13 @@ impl Harness for Codex {
             let handler = json!({
                 "type": "command",
                 "command": launcher(&format!("/{script}")),
+                "commandWindows": windows::through_cmd(&windows::powershell(
+                    HarnessId::Codex,
+                    event,
+                    windows::Project::Walk,
+                    "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2",
+                    policy.install_command(),
+                )),
                 "timeout": policy.timeout,
             });
             let mut group = serde_json::Map::new();
@@ -222,6 +229,12 @@ impl Harness for Codex {
             cx.shim(policy, &PROFILE, event, native, "deny");
         }
         cx.hook_entries(HOOKS, entries, Vec::new(), MARKER);
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Guarded(
+            "`commandWindows` runs hookc through Windows PowerShell from cmd.exe",
+        )
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

@@ -27,14 +27,14 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of, without_text};
-use super::{HookCommand, common, configured};
+use super::{HookCommand, common, configured, windows};
 
 use super::{
     Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
     string_at,
 };
 use crate::emit::{EmitCx, json_text};
-use crate::eval::{Call, CallTool, Verdict};
+use crate::eval::{Call, CallTool, Dialect, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
 
 pub struct Copilot;
@@ -53,10 +53,14 @@ static PROFILE: Profile = Profile {
         (Event::SessionStart, "sessionStart"),
     ],
     // `write_bash` types into a shell the agent started earlier, so it is a
-    // shell command too. `str_replace_editor` also views and creates; its
+    // shell command too. On Windows the shell tools are `powershell` and
+    // `write_powershell`, whose lines hookc cannot read (see `Dialect`). `str_replace_editor` also views and creates; its
     // `command` decides (see `decode_call`).
     tools: &[
-        (ToolKind::Shell, &["bash", "write_bash"]),
+        (
+            ToolKind::Shell,
+            &["bash", "write_bash", "powershell", "write_powershell"],
+        ),
         (ToolKind::Read, &["view"]),
         (ToolKind::Write, &["create"]),
         (
@@ -222,9 +226,19 @@ impl Harness for Copilot {
                     "\"${{COPILOT_PROJECT_DIR:-.}}\"/{script}"
                 ))),
             );
+            let on_error = policy.on_error_for(event);
+            handler.insert(
+                "powershell".into(),
+                json!(windows::powershell(
+                    HarnessId::Copilot,
+                    event,
+                    windows::Project::Variable("COPILOT_PROJECT_DIR"),
+                    windows_refusal(native, on_error),
+                    policy.install_command(),
+                )),
+            );
             handler.insert("timeoutSec".into(), json!(policy.timeout));
             hooks.insert(native.to_owned(), json!([handler]));
-            let on_error = policy.on_error_for(event);
             cx.shim(policy, &PROFILE, event, native, on_error);
         }
         if !hooks.is_empty() {
@@ -234,6 +248,10 @@ impl Harness for Copilot {
                 false,
             );
         }
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Guarded("the `powershell` command runs hookc")
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
@@ -273,11 +291,14 @@ impl Harness for Copilot {
                 }
                 match tool.kind {
                     Some(ToolKind::Shell) => {
-                        call.command = Some(if name == "write_bash" {
+                        call.command = Some(if name.starts_with("write_") {
                             string_at(&args, "/input")?.to_owned()
                         } else {
                             string_at(&args, "/command")?.to_owned()
                         });
+                        if name.ends_with("powershell") {
+                            call.dialect = Dialect::PowerShell;
+                        }
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
                         call.paths = file_paths(&args)?;
@@ -470,6 +491,20 @@ fn mcp_readings(name: &str) -> Vec<CallTool> {
 }
 
 /// Warn where Copilot does something other than what a guard decides.
+/// The refusal of the Windows command, as `refuse.sh.hbs` words it: the
+/// model reads only the JSON, stderr (`$r`, the details) goes to the log.
+fn windows_refusal(native: &str, on_error: &str) -> &'static str {
+    match (native, on_error) {
+        ("preToolUse", "ask") => {
+            "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{ permissionDecision = 'ask'; permissionDecisionReason = 'hookc could not check this call (the hook error in the Copilot log says why). Confirm it yourself.' } | ConvertTo-Json -Compress)); exit 0"
+        }
+        ("preToolUse", _) => {
+            "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{ permissionDecision = 'deny'; permissionDecisionReason = 'hookc could not check this call, so it was refused. The hook error in the Copilot log says why and how to fix it. Tell the user about this; do not try to get around the guard.' } | ConvertTo-Json -Compress)); exit 2"
+        }
+        _ => "[Console]::Error.WriteLine($r); exit 2",
+    }
+}
+
 fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
     match (guard.event, guard.decision) {
         (Event::PostTool, Decision::Block) => cx.unsupported(

@@ -35,6 +35,7 @@ use super::payload::{ToolCall, text_of, without_text};
 
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, json_type, string_at,
+    windows,
 };
 use crate::diag::{Code, Diagnostic};
 use crate::emit::EmitCx;
@@ -319,6 +320,13 @@ impl Harness for Cursor {
             vec![("version".to_owned(), json!(1))],
             MARKER,
         );
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Unguarded {
+            what: "Cursor has no Windows command field and reportedly runs hooks in cmd.exe, which cannot run hookc's POSIX command; `failClosed` then refuses every call",
+            fix: "run Cursor on Windows in WSL, or leave `cursor` out of `targets` for a team on Windows",
+        }
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

@@ -27,7 +27,7 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of};
-use super::{HookCommand, grouped_hook_command};
+use super::{HookCommand, grouped_hook_command, windows};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, string_at};
@@ -222,6 +222,13 @@ impl Harness for Gemini {
             cx.shim(policy, &PROFILE, event, native, on_error);
         }
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Unguarded {
+            what: "Gemini CLI runs hooks in PowerShell on Windows and has no Windows command field; hookc's POSIX command fails there and Gemini lets the call through",
+            fix: "run Gemini CLI on Windows in WSL",
+        }
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

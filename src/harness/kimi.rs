@@ -42,7 +42,7 @@ use super::payload::{ToolCall, text_of, without_text};
 use toml_edit::Table;
 
 use super::common;
-use super::{Answer, Harness, Profile, string_at};
+use super::{Answer, Harness, Profile, string_at, windows};
 use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
@@ -225,6 +225,13 @@ impl Harness for Kimi {
                 marker: MARKER.to_owned(),
             },
         });
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Unguarded {
+            what: "Kimi Code runs hooks in cmd.exe on Windows and has no Windows command field; hookc's POSIX command fails there and Kimi lets the call through",
+            fix: "run Kimi Code on Windows in WSL",
+        }
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {

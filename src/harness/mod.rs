@@ -16,6 +16,7 @@ mod kimi;
 pub mod opencode;
 mod outcome;
 pub mod payload;
+pub mod windows;
 
 use std::path::Path;
 
@@ -48,6 +49,9 @@ pub trait Harness: Sync {
     /// Add this harness's config entries and guard payloads to `cx`, and warn
     /// (with a span on the guard) about what the harness cannot do.
     fn emit(&self, policy: &Policy, cx: &mut EmitCx);
+
+    /// What becomes of this harness's hooks on Windows (see [`windows`]).
+    fn on_windows(&self, policy: &Policy) -> windows::OnWindows;
 
     /// Read the harness's stdin payload for `event` into a [`Call`].
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String>;

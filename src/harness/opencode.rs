@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use super::payload::ToolCall;
 
 use super::common;
-use super::{Answer, Harness, Profile, string_at};
+use super::{Answer, Harness, Profile, string_at, windows};
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
@@ -158,6 +158,12 @@ impl Harness for Opencode {
             return;
         }
         cx.whole(PLUGIN, plugin(policy), false);
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Guarded(
+            "the plugin runs inside OpenCode and starts hookc without a shell (hookc.exe must be on PATH)",
+        )
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
@@ -322,6 +328,7 @@ mod tests {
             timeout: 7,
             on_error: Decision::Deny,
             targets: vec![HarnessId::Opencode],
+            windows: None,
             harness_options: Default::default(),
             guards: Vec::new(),
         };

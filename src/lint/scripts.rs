@@ -101,7 +101,9 @@ fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'st
     {
         out.push((Code::LintReasonlessDeny, "this deny gives no reason"));
     }
-    if !json_deny && text.contains("exit 2") && !text.contains(">&2") && !text.contains("1>&2") {
+    // `>&2` in POSIX sh, `[Console]::Error.Write…` in PowerShell (a Windows command).
+    let stderr = text.contains(">&2") || text.contains("[Console]::Error.Write");
+    if !json_deny && text.contains("exit 2") && !stderr {
         out.push((
             Code::LintReasonlessDeny,
             "`exit 2` with nothing on stderr refuses without a reason",
@@ -254,5 +256,18 @@ mod tests {
         assert_eq!(fail_open_findings("guard || true").len(), 1);
         assert_eq!(fail_open_findings("jq .x").len(), 1);
         assert!(fail_open_findings("command -v jq || exit 2; jq .x; exit 2").is_empty());
+    }
+
+    #[test]
+    fn a_reason_on_stderr_counts_in_sh_and_in_powershell() {
+        let reasonless = |text| {
+            protocol_findings(text, HarnessId::Copilot, false)
+                .iter()
+                .any(|(code, _)| *code == Code::LintReasonlessDeny)
+        };
+        assert!(reasonless("guard || exit 2"));
+        assert!(!reasonless("echo why >&2; exit 2"));
+        assert!(reasonless("if ($bad) { exit 2 }"));
+        assert!(!reasonless("[Console]::Error.WriteLine($r); exit 2"));
     }
 }

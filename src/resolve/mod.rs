@@ -35,6 +35,7 @@ pub fn resolve(file: &SourceFile, ast: ast::Policy, diags: &mut Diagnostics) -> 
 fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::Compiled>)> {
     let file = cx.file;
     let targets = resolve_targets(cx, ast);
+    let windows = resolve_platforms(cx, ast);
     let timeout = match &ast.timeout {
         None => DEFAULT_TIMEOUT,
         Some(t) if (1..=600).contains(&t.value) => t.value as u32,
@@ -134,6 +135,7 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         timeout,
         on_error,
         targets,
+        windows,
         harness_options,
         guards,
     };
@@ -207,6 +209,29 @@ fn resolve_targets(cx: &mut Cx, ast: &ast::Policy) -> Vec<HarnessId> {
     }
     out.sort();
     out
+}
+
+/// The platforms hookc knows, as `platforms` names them.
+const PLATFORMS: &[&str] = &["linux", "macos", "windows"];
+
+/// Where `platforms` names Windows. Without `platforms`, a policy is for
+/// macOS and Linux, where every harness runs hooks with a POSIX shell.
+fn resolve_platforms(cx: &mut Cx, ast: &ast::Policy) -> Option<Span> {
+    let mut windows = None;
+    for name in ast.platforms.iter().flat_map(|p| &p.value) {
+        match name.value.as_str() {
+            "windows" => windows = Some(name.span),
+            known if PLATFORMS.contains(&known) => {}
+            other => cx.error(
+                Code::UnknownPlatform,
+                format!("unknown platform `{other}`"),
+                name.span,
+                "not a platform hookc knows",
+                suggest(other, PLATFORMS),
+            ),
+        }
+    }
+    windows
 }
 
 fn resolve_harness_options(

@@ -17,6 +17,7 @@ use crate::source::{SourceFile, Span, Spanned};
 const TOP_LEVEL: &[&str] = &[
     "hookc-version",
     "targets",
+    "platforms",
     "timeout",
     "on-error",
     "harness",
@@ -58,6 +59,20 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
                 }
                 cx.once(&policy.targets.as_ref().map(|t| t.span), node);
                 policy.targets = Some(Spanned::new(names, span(node)));
+            }
+            "platforms" => {
+                let mut r = cx.reader(node);
+                let names = r.strings_rest(&mut cx);
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                if names.is_empty() {
+                    cx.missing(
+                        node,
+                        "a platform, e.g. `platforms \"linux\" \"macos\" \"windows\"`",
+                    );
+                }
+                cx.once(&policy.platforms.as_ref().map(|t| t.span), node);
+                policy.platforms = Some(Spanned::new(names, span(node)));
             }
             "hookc-version" => {
                 let mut r = cx.reader(node);

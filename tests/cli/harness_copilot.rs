@@ -70,12 +70,15 @@ fn the_hooks_file_is_copilots_native_format() {
     let p = built();
     let hooks = json_file(&p, HOOKS);
     assert_eq!(hooks["version"], 1);
-    let entry = &hooks["hooks"]["preToolUse"][0];
+    let mut entry = hooks["hooks"]["preToolUse"][0].clone();
+    // The Windows command (tests/cli/windows.rs).
+    let powershell = entry.as_object_mut().unwrap().remove("powershell");
+    assert!(powershell.is_some_and(|p| p.is_string()));
     assert_eq!(
-        entry,
+        &entry,
         &json!({
             "type": "command",
-            "matcher": "^(?:apply_patch|bash|create|edit|str_replace_editor|view|write_bash)$",
+            "matcher": "^(?:apply_patch|bash|create|edit|powershell|str_replace_editor|view|write_bash|write_powershell)$",
             "bash": concat!(
                 "hookc_shim=\"${COPILOT_PROJECT_DIR:-.}\"/.hookc/copilot/pre-tool.sh; ",
                 "[ -r \"$hookc_shim\" ] || { echo \"hookc could not read $hookc_shim, so the call was refused. ",

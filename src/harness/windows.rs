@@ -1,0 +1,245 @@
+//! Windows: which shell each harness runs its hooks in there, and the hook
+//! commands hookc writes for it.
+//!
+//! On macOS and Linux every harness runs a hook command with a POSIX shell.
+//! On Windows they differ (`shared/harnesses/*.md`): Claude Code uses Git
+//! Bash, or PowerShell when Git Bash is missing; Codex CLI runs `cmd.exe /C`
+//! and reads a separate `commandWindows`; Copilot CLI reads a separate
+//! `powershell` command; Gemini CLI runs PowerShell, Kimi Code `cmd.exe`,
+//! Cursor reportedly `cmd.exe`, and none of those three has a field for a
+//! Windows command. A POSIX command that PowerShell or `cmd.exe` cannot run
+//! fails, and most harnesses let a call through when its hook fails.
+//!
+//! So a harness with a Windows field gets a PowerShell command there
+//! (`templates/windows/guard.ps1.hbs`), fail-closed like the POSIX shim; the
+//! others say, through [`OnWindows`], what happens on Windows, and a policy
+//! that declares `platforms … "windows"` gets a warning for each target that
+//! cannot be guarded there. None of this has run on Windows: this machine
+//! has neither Windows nor PowerShell. What is checked here is the text (a
+//! golden file per harness), that each harness's real loader accepts the
+//! extra field, and that the text survives `cmd.exe`'s quoting rules.
+
+use serde::Serialize;
+
+use crate::emit::render_file;
+use crate::ir::{Event, HarnessId};
+
+/// What a harness does with hookc's hooks on Windows.
+pub enum OnWindows {
+    /// The hooks run there; how, in a sentence for the book and `--help`.
+    Guarded(&'static str),
+    /// The hooks cannot guard there: what happens, and what to do instead.
+    Unguarded {
+        what: &'static str,
+        fix: &'static str,
+    },
+}
+
+/// Where the Windows command finds the project.
+pub enum Project {
+    /// In an environment variable the harness sets, else the working directory.
+    Variable(&'static str),
+    /// Up from the working directory to the first folder with
+    /// `.hookc\policy.json`, never past a folder with `.git` (Codex starts
+    /// hooks in the session's directory, which may be below the root).
+    Walk,
+}
+
+#[derive(Serialize)]
+struct Script<'a> {
+    harness: &'a str,
+    event: &'a str,
+    project: String,
+    fix: String,
+    refuse: &'a str,
+}
+
+/// The PowerShell guard for `harness` on `event`, as one line. `refuse` are
+/// the statements that refuse the call in the harness's channel with the
+/// reason in `$r` (they must end the script); `install` is the command that
+/// installs the hookc the policy needs.
+pub fn powershell(
+    harness: HarnessId,
+    event: Event,
+    project: Project,
+    refuse: &str,
+    install: &str,
+) -> String {
+    let project = match project {
+        Project::Variable(name) => format!(
+            "$p = if ($env:{name}) {{ $env:{name} }} else {{ (Get-Location).Path }}"
+        ),
+        Project::Walk => "$p = (Get-Location).Path; \
+             while ($p -and -not (Test-Path -LiteralPath (Join-Path $p '.hookc\\policy.json'))) \
+             { if (Test-Path -LiteralPath (Join-Path $p '.git')) { $p = '' } else { $p = Split-Path -Parent $p } }; \
+             if (-not $p) { throw 'no .hookc\\policy.json in the working folder or above it: run hookc build in the project' }"
+            .to_owned(),
+    };
+    let text = render_file(
+        "windows/guard.ps1",
+        &Script {
+            harness: harness.word(),
+            event: event.word(),
+            project,
+            fix: quoted_text(&format!(
+                "install hookc ({install}), or set HOOKC_BIN to its path; then run hookc doctor in the project"
+            )),
+            refuse,
+        },
+    );
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `script` as `cmd.exe` runs it (Codex's `commandWindows`): Windows
+/// PowerShell, which every Windows has, without profiles or a prompt, and
+/// exit 2 whenever PowerShell itself fails, since Codex lets a call through
+/// on any other failing status.
+///
+/// The script travels base64-encoded (`-EncodedCommand`, UTF-16LE), not as
+/// `-Command "…"`: Codex starts `cmd.exe /C <command>` through Rust's
+/// `Command`, which quotes the whole line and escapes each inner double quote
+/// as `\"`. cmd.exe keeps the backslashes, PowerShell then reads `\"…\"` as
+/// a string literal to print, and the "guard" would exit 0 (allow) without
+/// running. The encoded form has no quote to mangle; Codex's own tests start
+/// PowerShell hooks this way.
+pub fn through_cmd(script: &str) -> String {
+    let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    format!(
+        "powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {} || exit 2",
+        base64(&utf16)
+    )
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Text inside a PowerShell single-quoted string: a quote is doubled. Double
+/// quotes and percent signs, which `cmd.exe` would act on, become look-alike
+/// characters; the text is a message, not a command.
+pub fn quoted_text(text: &str) -> String {
+    text.replace('\'', "''")
+        .replace('"', "`")
+        .replace('%', " percent")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script() -> String {
+        powershell(
+            HarnessId::Codex,
+            Event::PreTool,
+            Project::Walk,
+            "[Console]::Error.WriteLine($r); exit 2",
+            "cargo install hookc --locked --version '0.1'",
+        )
+    }
+
+    /// What cmd.exe sees holds nothing it or Rust's argument quoting would
+    /// change: no quote, no `%`, no newline; and the encoded script is the
+    /// script (decoded here independently of the encoder).
+    #[test]
+    fn the_command_survives_cmd_exe_and_decodes_to_the_script() {
+        let text = script();
+        assert!(!text.contains(['\n', '\r']), "{text}");
+        let command = through_cmd(&text);
+        for bad in ['"', '%', '\'', '^', '&', '<', '>'] {
+            assert!(!command.contains(bad), "{bad:?} in {command}");
+        }
+        let encoded = command
+            .strip_prefix("powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ")
+            .and_then(|c| c.strip_suffix(" || exit 2"))
+            .unwrap();
+        assert_eq!(decode_utf16le_base64(encoded), text);
+    }
+
+    fn decode_utf16le_base64(text: &str) -> String {
+        let value = |c: u8| match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => panic!("not base64: {c}"),
+        };
+        let mut bytes = Vec::new();
+        for quad in text.as_bytes().chunks(4) {
+            let digits: Vec<u8> = quad
+                .iter()
+                .copied()
+                .filter(|&c| c != b'=')
+                .map(value)
+                .collect();
+            let n =
+                digits.iter().fold(0u32, |n, &d| n << 6 | u32::from(d)) << (6 * (4 - digits.len()));
+            bytes.extend(n.to_be_bytes()[1..digits.len()].iter());
+        }
+        let units: Vec<u16> = bytes
+            .chunks(2)
+            .map(|p| u16::from_le_bytes([p[0], p[1]]))
+            .collect();
+        String::from_utf16(&units).unwrap()
+    }
+
+    #[test]
+    fn base64_matches_the_rfc_4648_examples() {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(plain.as_bytes()), encoded);
+        }
+    }
+
+    /// Statements are joined with `; `, which PowerShell rejects between
+    /// `}` and `catch`: the template must keep each try/catch on one line.
+    #[test]
+    fn no_statement_separator_splits_a_try() {
+        let text = script();
+        assert!(!text.contains("}; catch"), "{text}");
+        assert!(text.contains("try {") && text.contains("} catch {"));
+    }
+
+    /// The answer is obeyed only with the nonce and exit 0 or 2, and every
+    /// other path reaches the refusal, which ends the script.
+    #[test]
+    fn only_a_hookc_answer_is_obeyed() {
+        let text = script();
+        assert!(text.contains("$a[-1] -ceq ('hookc guard answered ' + $n)"));
+        assert!(text.contains("($s -eq 0 -or $s -eq 2)"));
+        assert!(text.ends_with("[Console]::Error.WriteLine($r); exit 2"));
+        assert!(text.contains("--harness codex --event pre-tool"));
+    }
+
+    #[test]
+    fn message_text_cannot_leave_its_quotes() {
+        assert_eq!(quoted_text("it's \"50%\""), "it''s `50 percent`");
+    }
+}

@@ -1,0 +1,241 @@
+//! Windows: the PowerShell shell tools of Claude Code and Copilot CLI, the
+//! Windows hook commands hookc writes, and the `platforms` warning.
+//!
+//! No test here runs on Windows or in PowerShell (this machine has neither);
+//! the commands' text is pinned by the golden files in `out/` and checked in
+//! `src/harness/windows.rs`. What runs here is `hookc guard` on the payloads
+//! those shells' tools produce.
+
+use serde_json::{Value, json};
+
+use crate::support::{Project, Run, claude_tool, json_file, run};
+
+const SHELL_GUARD: &str = r#"
+targets "claude" "copilot" "codex"
+guard "no-force-push" {
+    tool "shell"
+    command "git" "push" { flag "--force" "-f"; }
+    deny "Do not force-push. Push without --force."
+    example "git push --force" expect="deny"
+    example "git push" expect="allow"
+}
+"#;
+
+fn project(policy: &str) -> Project {
+    let p = Project::new();
+    p.write("policy.kdl", policy);
+    p.build();
+    p
+}
+
+fn guard(p: &Project, harness: &str, stdin: &str) -> Run {
+    run(
+        std::process::Command::new(crate::support::HOOKC)
+            .args([
+                "guard",
+                "--harness",
+                harness,
+                "--event",
+                "pre-tool",
+                "--policy",
+            ])
+            .arg(p.path(".hookc/policy.json"))
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("HOOKC_DEBUG"),
+        Some(stdin.as_bytes()),
+    )
+}
+
+fn stdout_json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?} {}", run.stdout, run.stderr))
+}
+
+fn copilot_tool(tool: &str, args: Value) -> String {
+    json!({"sessionId": "s", "timestamp": 1, "cwd": "/repo", "toolName": tool, "toolArgs": args})
+        .to_string()
+}
+
+/// A PowerShell line is not read as POSIX shell: `git push --force` inside
+/// `Invoke-Expression` is plain to PowerShell and opaque to hookc, and even
+/// a line that looks harmless is refused, with an instruction, because
+/// PowerShell's quoting and call syntax could hide what runs.
+#[test]
+fn claude_powershell_calls_are_refused_with_what_to_do_instead() {
+    let p = project(SHELL_GUARD);
+    for command in [
+        "Invoke-Expression 'git push --force'",
+        "git status",
+        "& ('gi'+'t') push -f",
+    ] {
+        let run = guard(
+            &p,
+            "claude",
+            &claude_tool("PowerShell", json!({"command": command})),
+        );
+        assert_eq!(run.status, 2, "{command}: {}", run.stderr);
+        let out = stdout_json(&run);
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+        let reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap();
+        assert!(
+            reason.contains("not PowerShell") && reason.contains("Bash tool"),
+            "{reason}"
+        );
+    }
+    // The same words through the Bash tool are read, and allowed.
+    let run = guard(
+        &p,
+        "claude",
+        &claude_tool("Bash", json!({"command": "git status"})),
+    );
+    assert_eq!((run.status, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+}
+
+#[test]
+fn copilot_powershell_and_typed_input_are_refused_in_copilots_channel() {
+    let p = project(SHELL_GUARD);
+    for (tool, args) in [
+        ("powershell", json!({"command": "git status"})),
+        (
+            "write_powershell",
+            json!({"shellId": "0", "input": "git push -f\n"}),
+        ),
+    ] {
+        let run = guard(&p, "copilot", &copilot_tool(tool, args));
+        assert_eq!(run.status, 2, "{tool}: {}", run.stderr);
+        let out = stdout_json(&run);
+        assert_eq!(out["permissionDecision"], "deny", "{tool}");
+        assert!(
+            out["permissionDecisionReason"]
+                .as_str()
+                .unwrap()
+                .contains("Bash tool"),
+            "{out}"
+        );
+    }
+}
+
+/// Nothing to check, nothing refused: a policy without command or path
+/// guards lets PowerShell calls through; a guard that says `opaque "allow"`
+/// lets them through too.
+#[test]
+fn powershell_is_refused_only_by_guards_that_read_commands() {
+    let regex_only = r#"
+targets "claude"
+guard "no-secrets-in-prompts" {
+    event "pre-tool"
+    regex "AKIA[0-9A-Z]{16}"
+    deny "Do not put an AWS key in a command; read it from the environment."
+    example tool="shell" "echo AKIAABCDEFGHIJKLMNOP" expect="deny"
+    example tool="shell" "echo hi" expect="allow"
+}
+"#;
+    let p = project(regex_only);
+    let call = |command: &str| claude_tool("PowerShell", json!({ "command": command }));
+    assert_eq!(guard(&p, "claude", &call("Get-ChildItem")).status, 0);
+    // A regex still reads the raw line.
+    assert_eq!(
+        guard(&p, "claude", &call("echo AKIAABCDEFGHIJKLMNOP")).status,
+        2
+    );
+
+    let lenient = SHELL_GUARD.replace(
+        "deny \"Do not force-push.",
+        "opaque \"allow\"\n    deny \"Do not force-push.",
+    );
+    let p = project(&lenient);
+    let run = guard(&p, "claude", &call("git status"));
+    assert_eq!((run.status, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+}
+
+/// The matchers send the Windows shell tools to hookc at all.
+#[test]
+fn the_matchers_include_the_windows_shell_tools() {
+    let p = project(SHELL_GUARD);
+    let claude = json_file(&p, ".claude/settings.json");
+    assert_eq!(
+        claude["hooks"]["PreToolUse"][0]["matcher"],
+        "^(?:Bash|PowerShell)$"
+    );
+    let copilot = json_file(&p, ".github/hooks/hookc.json");
+    let matcher = copilot["hooks"]["preToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    for tool in ["powershell", "write_powershell"] {
+        assert!(
+            regex::Regex::new(matcher).unwrap().is_match(tool),
+            "{matcher}"
+        );
+    }
+}
+
+/// Codex and Copilot read a separate Windows command; hookc writes one.
+#[test]
+fn codex_and_copilot_get_a_windows_command() {
+    let p = project(SHELL_GUARD);
+    let codex = json_file(&p, ".codex/hooks.json");
+    let windows = codex["hooks"]["PreToolUse"][0]["hooks"][0]["commandWindows"]
+        .as_str()
+        .unwrap();
+    assert!(
+        windows.starts_with("powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ")
+            && windows.ends_with(" || exit 2"),
+        "{windows}"
+    );
+    let copilot = json_file(&p, ".github/hooks/hookc.json");
+    let powershell = copilot["hooks"]["preToolUse"][0]["powershell"]
+        .as_str()
+        .unwrap();
+    assert!(
+        powershell.contains("guard --harness copilot --event pre-tool")
+            && powershell.contains("'hookc guard answered ' + $n"),
+        "{powershell}"
+    );
+}
+
+/// `platforms "windows"` warns, naming each target that cannot guard there
+/// and what to do; without it, nothing is said.
+#[test]
+fn a_policy_for_windows_is_warned_about_each_target_that_cannot_guard_there() {
+    let policy = SHELL_GUARD.replace(
+        "targets \"claude\" \"copilot\" \"codex\"",
+        "platforms \"linux\" \"windows\"\ntargets \"claude\" \"copilot\" \"codex\" \"gemini\" \"kimi\" \"cursor\" \"opencode\"",
+    );
+    let p = Project::new();
+    p.write("policy.kdl", &policy);
+    let run = p.hookc(&["build"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    for warned in [
+        "claude on Windows",
+        "gemini on Windows",
+        "kimi on Windows",
+        "cursor on Windows",
+    ] {
+        assert!(run.stderr.contains(warned), "{warned}: {}", run.stderr);
+    }
+    for quiet in [
+        "codex on Windows",
+        "copilot on Windows",
+        "opencode on Windows",
+    ] {
+        assert!(!run.stderr.contains(quiet), "{quiet}: {}", run.stderr);
+    }
+    assert_eq!(run.stderr.matches("hookc::windows-unguarded").count(), 4);
+
+    let fixed = policy.replace(
+        "platforms",
+        "harness \"claude\" { on-failure-block #true; }\nplatforms",
+    );
+    p.write("policy.kdl", &fixed);
+    let run = p.hookc(&["build"]);
+    assert!(!run.stderr.contains("claude on Windows"), "{}", run.stderr);
+
+    p.write(
+        "policy.kdl",
+        &policy.replace("platforms \"linux\" \"windows\"\n", ""),
+    );
+    let run = p.hookc(&["build"]);
+    assert!(!run.stderr.contains("windows-unguarded"), "{}", run.stderr);
+}

@@ -418,7 +418,17 @@ impl<'a> Output<'a> {
                 .changes
                 .iter()
                 .any(|c| c.action == Action::Create && files.contains(&c.path));
-            for todo in profile.todo {
+            let mut todos: Vec<String> = profile.todo.iter().map(|t| (*t).to_owned()).collect();
+            // A policy that says `platforms … "windows"` gets a warning
+            // instead (hookc::windows-unguarded).
+            if let (None, harness::windows::OnWindows::Unguarded { fix, .. }) =
+                (policy.windows, h.on_windows(policy))
+            {
+                todos.push(format!(
+                    "{fix} (Windows runs these hooks differently: `hookc explain windows-unguarded`)"
+                ));
+            }
+            for todo in todos {
                 let text = format!("  to do: {todo}");
                 if first_written {
                     self.say(&text);

@@ -239,3 +239,35 @@ fn a_policy_for_windows_is_warned_about_each_target_that_cannot_guard_there() {
     let run = p.hookc(&["build"]);
     assert!(!run.stderr.contains("windows-unguarded"), "{}", run.stderr);
 }
+
+/// Without `platforms`, the first build still says, once, what to do for
+/// Windows machines, as a to-do line of each target that cannot guard there.
+#[test]
+fn without_platforms_the_first_build_says_what_to_do_for_windows() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        &SHELL_GUARD.replace(
+            "targets \"claude\" \"copilot\" \"codex\"",
+            "targets \"gemini\" \"codex\"",
+        ),
+    );
+    let run = p.build();
+    let todo: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("windows-unguarded"))
+        .collect();
+    assert_eq!(todo.len(), 1, "{}", run.stdout);
+    assert!(
+        todo[0].contains("run Gemini CLI on Windows in WSL"),
+        "{}",
+        todo[0]
+    );
+    let again = p.build();
+    assert!(
+        !again.stdout.contains("windows-unguarded"),
+        "{}",
+        again.stdout
+    );
+}

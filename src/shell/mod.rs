@@ -16,6 +16,7 @@
 //! guessed at, so a policy can decide what to do with it.
 
 pub mod git;
+pub mod inert;
 pub mod lex;
 pub mod normalize;
 pub mod pattern;

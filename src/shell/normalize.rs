@@ -21,6 +21,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use super::inert;
 use super::lex::{self, MAX_DEPTH, Word};
 use super::programs::{self, How};
 
@@ -653,7 +654,7 @@ fn interpreted(
             })
     });
     let no_script = reads_stdin(rest);
-    if code {
+    if code && !inert_code(program, interpreter, rest) {
         push_opaque(out, format!("{program} code on the command line"));
     } else if interpreter.reads_stdin && no_script {
         push_opaque(
@@ -662,6 +663,58 @@ fn interpreted(
         );
     }
     emit(out, program, rest, redirects);
+}
+
+/// Whether every piece of code on an interpreter's command line is a
+/// literal that [`inert`] proves can only compute and print, with no option
+/// that loads other code first.
+fn inert_code(program: &str, interpreter: &programs::Interpreter, rest: &[Word]) -> bool {
+    let Some(language) = inert::Language::of(program) else {
+        return false;
+    };
+    let literal = |w: &Word| !w.has_param && !w.opaque;
+    let mut codes = 0;
+    let mut i = 0;
+    while let Some(w) = rest.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        if t == "--" || !t.starts_with('-') {
+            // The first operand ends the options (a script name, or the
+            // files of `perl -pi -e …`).
+            if codes > 0 {
+                break;
+            }
+            continue;
+        }
+        if language.loads_code(t) {
+            return false;
+        }
+        let mut code = None;
+        for o in interpreter.code_opts {
+            if t == *o {
+                code = Some(rest.get(i).filter(|v| literal(v)).map(|v| v.text.as_str()));
+                i += 1;
+            } else if let Some(v) = t
+                .strip_prefix(&format!("{o}="))
+                .filter(|_| o.starts_with("--"))
+            {
+                code = Some(literal(w).then_some(v));
+            } else if o.len() == 2 && !t.starts_with("--") && t.len() > 2 && t.contains(&o[1..]) {
+                // `-cCODE` glued, or a cluster such as `perl -ne CODE`: hookc
+                // does not tell them apart, so it vets neither.
+                code = Some(None);
+            }
+            if code.is_some() {
+                break;
+            }
+        }
+        match code {
+            Some(Some(text)) if inert::inert(language, text) => codes += 1,
+            Some(_) => return false,
+            None => {}
+        }
+    }
+    codes > 0
 }
 
 /// Whether a shell or interpreter given `rest` reads its program from

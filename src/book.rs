@@ -234,6 +234,9 @@ PowerShell or cmd.exe instead of a POSIX shell. None of it has run on Windows ye
     for h in harness::all() {
         let text = match h.on_windows(&policy) {
             harness::windows::OnWindows::Guarded(how) => format!("designed for: {how}."),
+            harness::windows::OnWindows::Partly { what, fix } => {
+                format!("**partly**: {what}. Instead: {fix}.")
+            }
             harness::windows::OnWindows::Unguarded { what, fix } => {
                 format!("**gap**: {what}. Instead: {fix}.")
             }

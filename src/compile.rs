@@ -165,8 +165,8 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
     for id in &policy.targets {
         if let Some(harness) = harness::get(*id) {
             harness.emit(policy, &mut cx);
-            if let (Some(at), harness::windows::OnWindows::Unguarded { what, fix }) =
-                (policy.windows, harness.on_windows(policy))
+            if let (Some(at), Some((what, fix))) =
+                (policy.windows, harness.on_windows(policy).gap())
             {
                 cx.diags.push(
                     Diagnostic::new(Code::WindowsUnguarded, format!("{id} on Windows: {what}"))

@@ -419,8 +419,9 @@ impl<'a> Output<'a> {
                 .iter()
                 .any(|c| c.action == Action::Create && files.contains(&c.path));
             let mut todos: Vec<String> = profile.todo.iter().map(|t| (*t).to_owned()).collect();
-            // A policy that says `platforms … "windows"` gets a warning
-            // instead (hookc::windows-unguarded).
+            // Only where no Windows machine is guarded (Claude Code is, with
+            // Git Bash); a policy that says `platforms … "windows"` gets a
+            // warning instead (hookc::windows-unguarded).
             if let (None, harness::windows::OnWindows::Unguarded { fix, .. }) =
                 (policy.windows, h.on_windows(policy))
             {

@@ -211,7 +211,7 @@ impl Harness for Claude {
                 "the command runs in Git Bash; without Git Bash, PowerShell cannot run it and `onFailure: \"block\"` refuses the call",
             )
         } else {
-            windows::OnWindows::Unguarded {
+            windows::OnWindows::Partly {
                 what: "the POSIX command runs in Git Bash, but without Git Bash Claude Code runs hook commands in PowerShell, which cannot run hookc's POSIX command, and the failed hook lets the call through",
                 fix: "add `harness \"claude\" { on-failure-block #true; }` (Claude Code 2.1.295 or newer), so that a hook that cannot run refuses the call, or make sure every Windows machine has Git for Windows",
             }

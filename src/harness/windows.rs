@@ -28,11 +28,29 @@ use crate::ir::{Event, HarnessId};
 pub enum OnWindows {
     /// The hooks run there; how, in a sentence for the book and `--help`.
     Guarded(&'static str),
+    /// The hooks guard there only on some machines (Claude Code with Git
+    /// Bash): what happens on the others, and what to do.
+    Partly {
+        what: &'static str,
+        fix: &'static str,
+    },
     /// The hooks cannot guard there: what happens, and what to do instead.
     Unguarded {
         what: &'static str,
         fix: &'static str,
     },
+}
+
+impl OnWindows {
+    /// What happens where the hooks do not guard, and the fix.
+    pub fn gap(&self) -> Option<(&'static str, &'static str)> {
+        match *self {
+            OnWindows::Guarded(_) => None,
+            OnWindows::Partly { what, fix } | OnWindows::Unguarded { what, fix } => {
+                Some((what, fix))
+            }
+        }
+    }
 }
 
 /// Where the Windows command finds the project.

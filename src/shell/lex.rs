@@ -34,6 +34,16 @@
 //!   `while`, …) are entered: their commands are returned like any other.
 //!   (`{ …; }` groups and `if`/`while` keywords are plain words here; the
 //!   normaliser skips them.)
+//! * **Function definitions** `f() …` and `function f …`: the definition
+//!   runs nothing; the body that follows is read as commands that may run
+//!   (calling `f` runs them).
+//! * **`case … esac`**: the subject and the patterns are words (their
+//!   substitutions run and are read); every clause's commands may run.
+//! * **Arrays** `a=(x y)`: the elements are words; a `[k]=v` element is
+//!   opaque unless `k` is digits (subscripts are arithmetic). `${a[1]}`,
+//!   `${a[@]}` with such a subscript are plain parameter expansions.
+//! * **Here-documents** with an unquoted delimiter are expanded as in double
+//!   quotes: their `$(…)` commands are read like any others.
 //!
 //! ## What it reports as opaque (and still reads around)
 //!
@@ -42,13 +52,14 @@
 //!   understood exactly instead: `"$(cat <<'EOF' … EOF)"` inside double
 //!   quotes (how agents pass multi-line commit messages) is replaced by the
 //!   here-document's text, which a quoted delimiter keeps from expansion;
-//! * parameter expansion `${…}`, arithmetic `$((…))`, `$[…]` and `((…))`;
+//! * parameter expansion `${…}` that evaluates code (a subscript other than
+//!   digits, `@`, `*`; substrings; prompt expansion), arithmetic `$((…))`
+//!   and `$[…]` with names, and `((…))`;
 //! * process substitution `<(…)` `>(…)` (inner commands are lexed too);
-//! * here-documents `<<` / `<<-` (the body lines are skipped);
 //! * brace expansion `{a,b}` / `{1..3}` in an unquoted word (`rm -r{f,}` would
 //!   otherwise hide a flag);
-//! * `(` after words (function definitions `f() …`, arrays `a=(…)`), a `)`
-//!   without a matching `(`, `;;` (case clauses);
+//! * `(` after other words, a `)` without a matching `(`, `;;` outside a
+//!   case statement, a case statement without `esac`;
 //! * unbalanced quotes or backticks: lexing stops there, commands read so far
 //!   are kept;
 //! * nesting deeper than [`MAX_DEPTH`];
@@ -70,9 +81,7 @@
 //! * Input redirections are not recorded: `cat < .env` reads `.env`, but only
 //!   `cat` is visible.
 //! * Aliases (off in non-interactive shells unless `shopt -s
-//!   expand_aliases`) and functions defined in an earlier command of the same
-//!   line (the definition itself is reported as opaque), `IFS`, `set -o`
-//!   options and `extglob` patterns.
+//!   expand_aliases`), `IFS`, `set -o` options and `extglob` patterns.
 
 use serde::{Deserialize, Serialize};
 
@@ -165,6 +174,7 @@ pub(crate) fn lex_depth(input: &str, depth: usize) -> Lexed {
         subshells: 0,
         heredocs: Vec::new(),
         stopped: false,
+        cases: Vec::new(),
     };
     if depth > MAX_DEPTH {
         lx.opaque("commands nested too deeply");
@@ -192,6 +202,9 @@ struct Lexer<'a> {
     /// Set after an unrecoverable error (unbalanced quote): the rest of the
     /// input is not looked at.
     stopped: bool,
+    /// Open `case … esac` statements, innermost last: true while the next
+    /// thing is a clause's patterns, false inside its commands.
+    cases: Vec<bool>,
 }
 
 /// Characters that end an unquoted word.
@@ -221,6 +234,24 @@ fn evaluates_code(text: &str) -> bool {
         || text.contains('[')
 }
 
+/// `${a[1]}`, `${a[@]}`, `${#a[*]}`, `${!a[@]}`: an array element or all
+/// of them, by a subscript that is no arithmetic (digits, `@` or `*`).
+fn literal_subscript(body: &str) -> bool {
+    let body = body.strip_prefix(['#', '!']).unwrap_or(body);
+    let Some((name, rest)) = body.split_once('[') else {
+        return false;
+    };
+    let Some(index) = rest.strip_suffix(']') else {
+        return false;
+    };
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && (matches!(index, "@" | "*")
+            || (!index.is_empty() && index.bytes().all(|b| b.is_ascii_digit())))
+}
+
 /// `${x:offset:length}` (arithmetic on names) or `${x@P}` (prompt
 /// expansion, which runs substitutions in the value) rather than the plain
 /// `${x:-default}` family.
@@ -243,6 +274,32 @@ fn fd_variable(rest: &str) -> Option<usize> {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
     let after = inner.as_bytes().get(close + 1);
     (ok && matches!(after, Some(b'<' | b'>'))).then_some(close + 2)
+}
+
+/// The value of `$(echo WORD…)` when every word is a literal that no
+/// `echo` changes (no option, no backslash, no glob): the words joined by
+/// spaces. Only used inside double quotes, where no word splitting or
+/// globbing follows, so `eval "$(echo echo hi)"` evaluates the known text.
+fn literal_echo(inner: &str, depth: usize) -> Option<String> {
+    let lexed = lex_depth(inner, depth + 1);
+    let [command] = lexed.commands.as_slice() else {
+        return None;
+    };
+    let (first, rest) = command.words.split_first()?;
+    let plain = |w: &Word| {
+        !w.has_param && !w.opaque && !w.text.contains(['\\', '*', '?', '[', ']', '{', '}', '~'])
+    };
+    (lexed.opaque.is_empty()
+        && command.writes.is_empty()
+        && first.text == "echo"
+        && plain(first)
+        && rest.iter().all(|w| plain(w) && !w.text.starts_with('-')))
+    .then(|| {
+        rest.iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 fn literal_heredoc(inner: &str) -> Option<String> {
@@ -288,6 +345,11 @@ fn literal_heredoc(inner: &str) -> Option<String> {
         body.pop();
     }
     Some(body)
+}
+
+/// Whether `w` is the reserved word `word`, written plainly.
+fn is_plain(w: &Word, word: &str) -> bool {
+    !w.quoted && w.plain_prefix == w.text.len() && w.text == word
 }
 
 /// Reserved words after which a command may start, written plainly.
@@ -348,6 +410,10 @@ impl<'a> Lexer<'a> {
 
     fn run(&mut self) {
         while !self.stopped {
+            if self.cases.last() == Some(&true) {
+                self.case_patterns();
+                continue;
+            }
             self.skip_blanks();
             let Some(c) = self.peek() else { break };
             match c {
@@ -358,14 +424,23 @@ impl<'a> Lexer<'a> {
                 }
                 ';' => {
                     self.bump();
+                    let mut ends_clause = false;
                     if self.peek() == Some(';') {
                         self.bump();
-                        self.opaque("case clause ;;");
+                        ends_clause = true;
                     }
                     if self.peek() == Some('&') {
                         self.bump();
+                        ends_clause |= self.src[..self.pos].ends_with(";&");
                     }
                     self.finish_command();
+                    if ends_clause {
+                        // `;;`, `;&`, `;;&`: the end of a case clause.
+                        match self.cases.last_mut() {
+                            Some(patterns) => *patterns = true,
+                            None => self.opaque("case clause ;; outside a case statement"),
+                        }
+                    }
                 }
                 '&' => {
                     self.bump();
@@ -429,7 +504,15 @@ impl<'a> Lexer<'a> {
                         continue;
                     }
                     if let Some(w) = self.word() {
+                        if self.cur.words.is_empty()
+                            && !self.cases.is_empty()
+                            && is_plain(&w, "esac")
+                        {
+                            self.cases.pop();
+                            continue;
+                        }
                         self.cur.words.push(w);
+                        self.case_start();
                     }
                 }
             }
@@ -437,6 +520,80 @@ impl<'a> Lexer<'a> {
         self.finish_command();
         if self.subshells > 0 && !self.stopped {
             self.opaque("an unclosed '('");
+        }
+        if !self.cases.is_empty() && !self.stopped {
+            self.opaque("an unterminated case statement");
+        }
+    }
+
+    /// After `case WORD in`: the statement's clauses follow. The subject's
+    /// substitutions ran (and were read as commands when it was lexed); the
+    /// words themselves run nothing.
+    fn case_start(&mut self) {
+        if let [case, _, word_in] = self.cur.words.as_slice()
+            && self.cur.writes.is_empty()
+            && is_plain(case, "case")
+            && is_plain(word_in, "in")
+        {
+            self.cur = LexedCommand::default();
+            self.cases.push(true);
+        }
+    }
+
+    /// At the patterns of a case clause, `(a | b*)` or `a|b)`, or at `esac`.
+    /// Patterns are data, but their substitutions run: they are lexed as
+    /// words, which reads those.
+    fn case_patterns(&mut self) {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                Some('\n' | ';') => {
+                    self.bump();
+                    self.skip_heredoc_bodies();
+                }
+                Some('#') => {
+                    let end = self
+                        .rest()
+                        .find('\n')
+                        .map_or(self.src.len(), |i| self.pos + i);
+                    self.pos = end;
+                }
+                _ => break,
+            }
+        }
+        if self.peek().is_none() {
+            self.stop("an unterminated case statement");
+            return;
+        }
+        if self.peek() == Some('(') {
+            self.bump();
+        }
+        let mut first = true;
+        loop {
+            self.skip_blanks();
+            let Some(w) = self.word() else {
+                if !self.stopped {
+                    self.stop("a case pattern hookc cannot read");
+                }
+                return;
+            };
+            if first && is_plain(&w, "esac") {
+                self.cases.pop();
+                return;
+            }
+            first = false;
+            self.skip_blanks();
+            match self.bump() {
+                Some('|') => {}
+                Some(')') => break,
+                _ => {
+                    self.stop("a case pattern hookc cannot read");
+                    return;
+                }
+            }
+        }
+        if let Some(patterns) = self.cases.last_mut() {
+            *patterns = false;
         }
     }
 
@@ -455,14 +612,98 @@ impl<'a> Lexer<'a> {
             // …): its commands run like any others, so we simply enter it.
             self.finish_command();
             self.subshells += 1;
+        } else if self.function_name()
+            && self.rest().trim_start_matches([' ', '\t']).starts_with(')')
+        {
+            // `f() { …; }` or `function f() …`: the body that follows is
+            // read as commands that may run, which is what calling `f` runs;
+            // the definition itself runs nothing.
+            self.skip_blanks();
+            self.bump();
+            self.cur = LexedCommand::default();
+        } else if self.array_assignment() {
+            self.array_elements();
         } else {
-            // `f() { …; }`, `a=(1 2)`: a definition, not a run.
+            // `(` anywhere else after a word.
             self.opaque("function definition or array '(...)'");
             self.cur = LexedCommand::default();
             if self.skip_balanced('(', ')', 1, true).is_none() {
                 self.stop("an unterminated (");
             }
         }
+    }
+
+    /// Whether the last word so far is `NAME=` or `NAME+=`, written plainly:
+    /// `(` then opens an array's elements.
+    fn array_assignment(&self) -> bool {
+        self.cur.words.last().is_some_and(|w| {
+            let name = w
+                .text
+                .strip_suffix("+=")
+                .or_else(|| w.text.strip_suffix('='));
+            !w.quoted
+                && w.plain_prefix == w.text.len()
+                && name.is_some_and(|n| {
+                    n.chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
+        })
+    }
+
+    /// The elements of `a=(…)` (opening parenthesis consumed): words, whose
+    /// substitutions run and are read like any others. An element with a
+    /// subscript (`[k]=v`) is arithmetic unless the subscript is digits.
+    fn array_elements(&mut self) {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                Some(')') => {
+                    self.bump();
+                    return;
+                }
+                Some('\n') => {
+                    self.bump();
+                }
+                None => {
+                    self.stop("an unterminated (");
+                    return;
+                }
+                Some(c) if is_word_end(c) => {
+                    self.stop("an array element hookc cannot read");
+                    return;
+                }
+                Some(_) => {
+                    let Some(w) = self.word() else { return };
+                    let subscript = w.text.strip_prefix('[').and_then(|t| t.split_once("]="));
+                    if subscript.is_some_and(|(k, _)| {
+                        k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit())
+                    }) {
+                        self.opaque("an array subscript, which the shell evaluates as arithmetic");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the words so far name a function being defined: `f` or
+    /// `function f`, plain words, no redirection.
+    fn function_name(&self) -> bool {
+        let plain = |w: &Word| {
+            !w.quoted
+                && !w.opaque
+                && !w.has_param
+                && w.plain_prefix == w.text.len()
+                && !w.text.is_empty()
+                && !w.text.contains('=')
+        };
+        self.cur.writes.is_empty()
+            && match self.cur.words.as_slice() {
+                [name] => plain(name),
+                [keyword, name] => keyword.text == "function" && plain(keyword) && plain(name),
+                _ => false,
+            }
     }
 
     fn stop(&mut self, reason: &str) {
@@ -689,10 +930,11 @@ impl<'a> Lexer<'a> {
     /// body is expanded by the shell first: its substitutions run.
     fn skip_bodies(&mut self, pending: Vec<(String, bool, bool)>) {
         for (delim, strip, quoted) in pending {
+            let mut body = String::new();
             loop {
                 let rest = self.rest();
                 if rest.is_empty() {
-                    return;
+                    break;
                 }
                 let (line, advance) = match rest.find('\n') {
                     Some(i) => (&rest[..i], i + 1),
@@ -707,10 +949,55 @@ impl<'a> Lexer<'a> {
                 if line == delim {
                     break;
                 }
-                if !quoted && evaluates_code(line) {
-                    self.opaque("a here-document whose substitutions run");
-                }
+                body.push_str(line);
+                body.push('\n');
             }
+            if !quoted {
+                self.expand_heredoc(&body);
+            }
+        }
+    }
+
+    /// The expansions of an unquoted here-document body, which the shell
+    /// performs as inside double quotes (except that `"` is a plain
+    /// character there): the body is lexed as one double-quoted word, so
+    /// its `$(…)` commands are read like any others and only what cannot be
+    /// read is opaque.
+    fn expand_heredoc(&mut self, body: &str) {
+        let mut quoted = String::with_capacity(body.len() + 2);
+        quoted.push('"');
+        let mut chars = body.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                // `\"` in a body is a backslash and a quote, both kept.
+                '\\' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    quoted.push_str("\\\\\\\"");
+                }
+                '"' => quoted.push_str("\\\""),
+                c => quoted.push(c),
+            }
+        }
+        quoted.push('"');
+        let mut sub = Lexer {
+            src: &quoted,
+            pos: 0,
+            depth: self.depth + 1,
+            out: Lexed::default(),
+            cur: LexedCommand::default(),
+            subshells: 0,
+            heredocs: Vec::new(),
+            stopped: false,
+            cases: Vec::new(),
+        };
+        if sub.depth > MAX_DEPTH {
+            self.opaque("commands nested too deeply");
+            return;
+        }
+        let _ = sub.word();
+        self.out.commands.extend(sub.out.commands);
+        for o in sub.out.opaque {
+            push_reason(&mut self.out.opaque, o.reason);
         }
     }
 
@@ -873,7 +1160,9 @@ impl<'a> Lexer<'a> {
                 } else {
                     match self.skip_balanced('(', ')', 1, true) {
                         Some(inner) if in_dq => {
-                            if let Some(body) = literal_heredoc(inner) {
+                            if let Some(body) =
+                                literal_heredoc(inner).or_else(|| literal_echo(inner, self.depth))
+                            {
                                 w.text.push_str(&body);
                                 return true;
                             }
@@ -896,7 +1185,10 @@ impl<'a> Lexer<'a> {
                     return false;
                 }
                 let body = &self.src[start + 2..self.pos - 1];
-                if evaluates_code(body) || body.contains(['@', ':']) && substring_or_prompt(body) {
+                if !literal_subscript(body)
+                    && (evaluates_code(body)
+                        || body.contains(['@', ':']) && substring_or_prompt(body))
+                {
                     self.opaque("parameter expansion ${...} that evaluates code");
                 }
                 w.opaque = true;
@@ -1198,14 +1490,31 @@ mod tests {
             "cat <<EOF\nhi $USER\nEOF",
             "cat <<'EOF'\n$(id)\nEOF",
             "diff <(ls) >(cat)",
+            "cat <<EOF\n$(id) [WIP]\nEOF",
+            "f() { x; }",
+            "function f { x; }",
+            "a=(1 $(id)); echo \"${a[1]}\" ${#a[@]}",
+            "case $(id) in (a|b) x;; c) y;& *) z; esac",
         ] {
             assert!(lex(line).opaque.is_empty(), "{line:?}");
         }
+        // What those run is read: the body's, the elements', the clauses'.
+        let names = |line: &str| -> Vec<String> {
+            lex(line)
+                .commands
+                .iter()
+                .map(|c| c.words[0].text.clone())
+                .collect()
+        };
+        assert_eq!(names("cat <<EOF\n$(id)\nEOF"), ["cat", "id"]);
+        assert_eq!(names("f() { x; }"), ["{", "}"]);
+        assert_eq!(names("a=(1 $(id))"), ["id", "a="]);
+        assert_eq!(
+            names("case $(id) in (a|b) x;; c) y;& *) z; esac"),
+            ["id", "x", "y", "z"]
+        );
         for (line, reason) in [
-            (
-                "cat <<EOF\n$(id)\nEOF",
-                "here-document whose substitutions run",
-            ),
+            ("cat <<EOF\n${a[$(id)]}\nEOF", "evaluates code"),
             ("echo ${x:0:n}", "evaluates code"),
             ("echo ${v@P}", "evaluates code"),
             ("echo ${a[$(id)]}", "evaluates code"),
@@ -1213,8 +1522,10 @@ mod tests {
             ("echo 'abc", "unbalanced single quote"),
             ("echo \"abc", "unbalanced double quote"),
             ("echo `abc", "unbalanced backtick"),
-            ("f() { x; }", "function definition"),
-            ("a=(1 2)", "array"),
+            ("f(x) { x; }", "function definition"),
+            ("a=([k]=1)", "array subscript"),
+            ("case x in a) ls", "unterminated case"),
+            ("echo a;; echo b", "outside a case"),
             ("x)", "unbalanced ')'"),
             ("(x", "unclosed"),
             ("((x++))", "arithmetic command"),
@@ -1258,11 +1569,11 @@ mod tests {
         );
         let tabs = "echo \"$(cat <<-\"END\"\n\ta\n\tEND\n)\"";
         assert_eq!(argv(tabs), [vec!["echo", "a"]]);
-        assert!(
-            !lex("git commit -m \"$(cat <<EOF\n$(id)\nEOF\n)\"")
-                .opaque
-                .is_empty()
-        );
+        // An unquoted delimiter: the message is unknown, and the `id` that
+        // the body's expansion runs is read.
+        let expanded = lex("git commit -m \"$(cat <<EOF\n$(id)\nEOF\n)\"");
+        assert!(expanded.commands.iter().any(|c| c.words[0].text == "id"));
+        assert!(expanded.commands.last().unwrap().words[3].opaque);
         // Not the idiom: the message is unknown, but the line is still
         // delimited correctly.
         for line in [

@@ -290,6 +290,9 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
                 push_opaque(out, "case statement");
                 return;
             }
+            // `function f { …; }`: the body that follows is read as
+            // commands that may run; the definition runs nothing.
+            "function" if ws.get(i + 1).is_some_and(|n| !n.has_param && !n.opaque) => i += 2,
             "function" => {
                 push_opaque(out, "function definition");
                 return;
@@ -504,8 +507,13 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             None => emit(out, program, rest, redirects),
         },
         "eval" => {
-            push_opaque(out, "eval");
-            // eval joins its arguments and runs them: look inside anyway.
+            // eval joins its arguments and runs them as a script: with
+            // literal arguments that script is known exactly and read like
+            // the line; with an unknown value in them it is opaque (and what
+            // can be read is still looked at).
+            if rest.iter().any(|w| w.has_param || w.opaque) {
+                push_opaque(out, "eval of a value known only when it runs");
+            }
             let joined = texts(rest).join(" ");
             script(out, &joined, d, &redirects);
         }
@@ -1636,11 +1644,11 @@ mod tests {
         for line in [
             "$GIT push --force",
             "sudo $CMD",
-            "eval 'git push --force'",
+            "eval \"$X\"",
             "source .env && git push",
             ". ./env.sh; ls",
-            "case x in a) ls;; esac",
-            "function f { ls; }",
+            "case x in a) ls",
+            "function $f { ls; }",
             "env -S 'a $(b)'",
             "bash -c 'eval $(id)'",
             "git -c alias.p='push -f' p",
@@ -1649,8 +1657,22 @@ mod tests {
         ] {
             assert!(analyze(line).is_opaque(), "{line:?} should be opaque");
         }
-        let e = analyze("eval 'git push --force'");
-        assert!(e.commands.iter().any(|c| c.program == "git"));
+        // What eval, case and functions run is read, not opaque.
+        for line in [
+            "eval 'git push --force'",
+            "case x in a) git push --force;; esac",
+            "function f { git push --force; }; f",
+            "f() { git push --force; }",
+        ] {
+            let e = analyze(line);
+            assert!(!e.is_opaque(), "{line:?}: {:?}", e.opaque);
+            assert!(
+                e.commands
+                    .iter()
+                    .any(|c| c.program == "git" && c.args == ["push", "--force"]),
+                "{line:?}"
+            );
+        }
         let s = analyze("source .env");
         assert_eq!(s.commands[0].program, "source");
     }

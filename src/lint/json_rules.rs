@@ -662,6 +662,9 @@ fn handler(
                 .help("move the guard to the pre-tool event"),
             );
         }
+        if let (HarnessId::Copilot, Some(cmd)) = (spec.id, as_str(&c.value)) {
+            scripts::copilot_stderr_deny(cx.file, span(&c.value), cmd, event, report);
+        }
         match as_str(&c.value) {
             Some(cmd) => scripts::check_command(
                 cx.file,

@@ -25,6 +25,7 @@ mod hostile_build;
 mod hostile_run;
 mod init;
 mod lint;
+mod lint_all;
 mod out_dir;
 mod output;
 mod packaging;

@@ -96,6 +96,9 @@ pub enum Command {
 
     /// Lint hand-written hook configs of every harness (no paths: the ones in this repo)
     ///
+    /// Rule levels: a `lint { allow "CODE"; warn "CODE"; deny "CODE" }` block in policy.kdl. One
+    /// finding: a comment `hookc-lint: ignore CODE` on the line above it (in formats with comments).
+    ///
     /// Exit 0: no errors (warnings may be printed); 1: errors found; 2: could not run.
     Lint(LintArgs),
 
@@ -254,6 +257,10 @@ pub struct LintArgs {
     /// Apply the mechanical fixes (event-name case, Cursor `failClosed`) in place
     #[arg(long)]
     pub fix: bool,
+
+    /// The policy whose `lint { … }` block sets rule levels (default: the nearest policy.kdl)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,6 +7,7 @@
 mod antigravity;
 mod claude;
 mod codex;
+pub mod config;
 mod copilot;
 mod cursor;
 mod ecmascript;

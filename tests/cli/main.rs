@@ -26,6 +26,7 @@ mod hostile_run;
 mod init;
 mod lint;
 mod lint_all;
+mod lint_levels;
 mod out_dir;
 mod output;
 mod packaging;

@@ -23,6 +23,7 @@ mod harness_opencode;
 mod hostile;
 mod hostile_build;
 mod hostile_run;
+mod import;
 mod init;
 mod lint;
 mod lint_all;

@@ -52,21 +52,41 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
+    // The wrappers and the default policy stay inside the project, whatever
+    // symlinks the repository holds.
+    let mut writes: Vec<(PathBuf, &str, bool, String)> = Vec::new();
     for (path, text) in &imported.scripts {
-        if let Err(e) = write_script(path, text) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+        match crate::disk::confine(root, &path.to_string_lossy()) {
+            Ok(real) => writes.push((real, text, true, path.display().to_string())),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitStatus::Error;
+            }
+        }
+    }
+    if !to_stdout {
+        let real = if args.output.is_some() {
+            Ok(output.clone())
+        } else {
+            crate::disk::confine(root, crate::discover::POLICY)
+        };
+        match real {
+            Ok(real) => writes.push((real, &imported.policy, false, output.display().to_string())),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", output.display());
+                return ExitStatus::Error;
+            }
+        }
+    }
+    for (real, text, executable, shown) in writes {
+        if let Err(e) = crate::write::write_atomic(&real, text.as_bytes(), executable) {
+            eprintln!("error: cannot write {shown}: {e}");
             return ExitStatus::Error;
         }
-        ui.say(&format!("wrote     {}", path.display()));
+        ui.say(&format!("wrote     {shown}"));
     }
     if to_stdout {
         print!("{}", imported.policy);
-    } else {
-        if let Err(e) = std::fs::write(&output, &imported.policy) {
-            eprintln!("error: cannot write {}: {e}", output.display());
-            return ExitStatus::Error;
-        }
-        ui.say(&format!("wrote     {}", output.display()));
     }
     ui.say(&format!(
         "{} guard(s) from {} file(s); {} thing(s) not carried over{}",
@@ -81,17 +101,4 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
     ));
     ui.say("next: read the policy, run `hookc build`, then remove the hand-written hooks");
     ExitStatus::Success
-}
-
-fn write_script(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(path, text)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
-    }
-    Ok(())
 }

@@ -264,8 +264,40 @@ struct Key {
     action: Action,
 }
 
+/// Whether KDL 2.0 takes `c` literally in a quoted string or a comment: no
+/// control character, no newline of any kind, no invisible direction mark.
+fn kdl_literal(c: char) -> bool {
+    !(c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}'
+        )
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c))
+}
+
+/// `s` as a quoted KDL 2.0 string.
 fn kdl_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if kdl_literal(c) => out.push(c),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `s` as text inside a `//` comment: on one line, whatever it holds.
+fn comment(s: &str) -> String {
+    s.chars()
+        .map(|c| if kdl_literal(c) { c } else { ' ' })
+        .collect()
 }
 
 fn slug(text: &str) -> String {
@@ -363,7 +395,7 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
     let mut out = String::new();
     out.push_str("// policy.kdl: written by `hookc import` from the hand-written hooks in\n");
     for f in files {
-        out.push_str(&format!("//   {}\n", f.display()));
+        out.push_str(&format!("//   {}\n", comment(&f.display().to_string())));
     }
     out.push_str(
         "// Check each guard, then run `hookc build`, and remove the hand-written hooks\n\
@@ -377,7 +409,7 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
         out.push_str("\n\n");
     }
     for note in &notes {
-        out.push_str(&format!("// Not carried over: {note}\n"));
+        out.push_str(&format!("// Not carried over: {}\n", comment(note)));
     }
     if !notes.is_empty() {
         out.push('\n');
@@ -443,7 +475,7 @@ fn guard_text(
 ) -> String {
     let mut g = String::new();
     for o in origins {
-        g.push_str(&format!("// from {o}\n"));
+        g.push_str(&format!("// from {}\n", comment(o)));
     }
     // Guards of only some harnesses name those harnesses' own tools; the
     // harnesses without them would otherwise be `unsupported`.
@@ -590,7 +622,7 @@ fn guard_text(
                 "// The hand-written hook, run on {}'s own payload by a wrapper hookc import wrote.",
                 crate::harness::get(harness).map_or("its harness", |h| h.profile().name)
             ));
-            lines.push(format!("// Its command: {}", command.replace('\n', " ")));
+            lines.push(format!("// Its command: {}", comment(command)));
             lines.push(format!("run {}", kdl_string(&path.to_string_lossy())));
             lines.push(decision(Refusal::Deny, ""));
             untested = Some("runs the hand-written hook, which hookc cannot read".to_owned());

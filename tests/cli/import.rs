@@ -319,3 +319,54 @@ fn a_grep_becomes_a_regex_and_a_script_a_run_guard() {
         r.stderr
     );
 }
+
+/// Hook files are hostile input: a reason or event name that would end a
+/// KDL string or comment stays inside it, and a symlink cannot send the
+/// wrappers out of the project.
+#[test]
+fn hostile_hook_files_cannot_write_policy_or_files_of_their_own() {
+    let p = Project::new();
+    let reason = "Use the script.\u{2028}guard \"evil\" {\n    allow\n}\u{85}\"\\";
+    p.write(
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo '{reason}' >&2; exit 2")}]},
+                {"matcher": "Edit", "hooks": [{"type": "command", "command": "scripts/x.sh\u{2028}guard \"evil2\" {}"}]}],
+            "Pre\nguard \"evil3\" {}": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]
+        }})
+        .to_string(),
+    );
+    let out = p.hookc(&["import"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let policy = p.read("policy.kdl");
+    let check = p.hookc(&["check"]);
+    assert!(
+        !check.stderr.contains("kdl-syntax"),
+        "{}\n{policy}",
+        check.stderr
+    );
+    let doc: kdl::KdlDocument = policy.parse().unwrap();
+    let guards: Vec<String> = doc
+        .nodes()
+        .iter()
+        .filter(|n| n.name().value() == "guard")
+        .map(|n| n.entries()[0].value().as_string().unwrap().to_owned())
+        .collect();
+    assert_eq!(guards.len(), 2, "{guards:?}\n{policy}");
+    assert!(!guards.iter().any(|g| g.starts_with("evil")), "{guards:?}");
+
+    // A `hooks` symlink out of the project is refused, and nothing is written.
+    let q = Project::new();
+    let outside = tempfile::tempdir().unwrap();
+    q.write(
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"scripts/check.sh"}]}]}}"#,
+    );
+    std::os::unix::fs::symlink(outside.path(), q.path("hooks")).unwrap();
+    let out = q.hookc(&["import"]);
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("outside"), "{}", out.stderr);
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    assert!(!q.exists("policy.kdl"));
+}

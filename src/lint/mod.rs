@@ -10,6 +10,7 @@ mod codex;
 pub mod config;
 mod copilot;
 mod cursor;
+pub mod dialect;
 mod ecmascript;
 mod gemini;
 mod json_rules;

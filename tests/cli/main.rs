@@ -34,6 +34,7 @@ mod packaging;
 mod policy_search;
 mod precommit;
 mod readme;
+mod settings_comments;
 mod shim;
 mod simulate;
 mod test_cmd;

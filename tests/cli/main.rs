@@ -38,6 +38,7 @@ mod settings_comments;
 mod shim;
 mod simulate;
 mod test_cmd;
+mod test_mcp;
 mod ui;
 mod verdicts;
 mod version;

@@ -452,9 +452,9 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
     // where the harness's MCP names are unknown): nothing to test.
     // (OpenCode's plugin is loaded, not started as a command.)
     let no_hook = h.id() != HarnessId::Opencode
-        && !ok
+        && ok
             .as_ref()
-            .is_some_and(|p| h.hook_command(root, event, p).is_some());
+            .is_none_or(|p| h.hook_command(root, event, p).is_none());
     let route = ok.clone();
     let ok = ok.map_or_else(String::new, |p| p.to_string());
     let refusal = if policy.on_error_for(event) == "ask" && p.honours_ask.contains(&event) {

@@ -647,9 +647,13 @@ fn handler(
         ));
     }
     for c in &commands {
+        // hookc's own launcher: what its guards cannot do on this event the
+        // build already said (`unsupported`, or `allow-degraded`); its
+        // `exit 2` only tells the user that the shim is missing.
         if cannot_block
             && let Some(cmd) = as_str(&c.value)
             && (cmd.contains("exit 2") || cmd.contains("\"deny\""))
+            && !scripts::is_hookc_launcher(cmd)
         {
             report.diags.push(
                 diag(

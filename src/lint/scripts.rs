@@ -165,6 +165,12 @@ pub fn copilot_stderr_deny(
     }
 }
 
+/// Whether a hook command is the launcher `hookc build` writes (it reads
+/// the guard's shim from `.hookc/`).
+pub fn is_hookc_launcher(cmd: &str) -> bool {
+    cmd.contains("hookc_shim=") && cmd.contains(".hookc/")
+}
+
 pub fn check_command(
     file: &SourceFile,
     span: Span,

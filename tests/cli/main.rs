@@ -9,6 +9,7 @@ mod build_summary;
 mod console;
 mod corpus;
 mod cross_loading;
+mod docs_tasks;
 mod doctor;
 mod example_parity;
 mod explain;

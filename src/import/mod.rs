@@ -79,7 +79,17 @@ fn grouped(id: HarnessId, rel: &str, event: &str, list: &Value, out: &mut Vec<Ho
                 HarnessId::Copilot => str_at(h, "bash").or_else(|| str_at(h, "command")),
                 _ => str_at(h, "command"),
             };
-            if let Some(command) = command {
+            let Some(command) = command else {
+                out.push(Hook {
+                    harness: id,
+                    origin: format!("{rel} {event}[{i}]"),
+                    event: event.to_owned(),
+                    matcher: matcher.clone(),
+                    command: String::new(),
+                });
+                continue;
+            };
+            {
                 out.push(Hook {
                     harness: id,
                     origin: format!(
@@ -210,6 +220,12 @@ fn tools_of(id: HarnessId, matcher: Option<&str>) -> Option<Tools> {
         return Some(Tools::Every);
     }
     let profile = crate::harness::get(id)?.profile();
+    // These harnesses search for the matcher anywhere in the tool name: a
+    // name that is not one of their tools is a fragment of others.
+    let searches = matches!(
+        id,
+        HarnessId::Gemini | HarnessId::Cursor | HarnessId::Antigravity | HarnessId::Kimi
+    ) && !(m.starts_with('^') && m.ends_with('$'));
     let inner = m.strip_prefix('^').unwrap_or(m);
     let inner = inner.strip_suffix('$').unwrap_or(inner);
     let inner = inner
@@ -245,6 +261,7 @@ fn tools_of(id: HarnessId, matcher: Option<&str>) -> Option<Tools> {
             Some(kind) => {
                 kinds.insert(kind);
             }
+            None if searches => return None,
             None => {
                 native.insert(name.to_owned());
             }
@@ -327,6 +344,13 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
     let mut notes: Vec<String> = skipped_files.to_vec();
     for hook in hooks {
         if is_hookcs(&hook.command) {
+            continue;
+        }
+        if hook.command.is_empty() {
+            notes.push(format!(
+                "{}: not a command hook (no `command`); not imported",
+                hook.origin
+            ));
             continue;
         }
         harnesses.insert(hook.harness);
@@ -755,5 +779,48 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::CodexConfig => "Codex's config.toml",
         Kind::Kimi => "Kimi Code's TOML",
         Kind::Opencode => "an OpenCode plugin",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matchers_become_tools_where_they_are_names() {
+        let some = |t: Option<Tools>| match t {
+            Some(Tools::Some { kinds, mcp, native }) => (kinds, mcp, native),
+            other => panic!("{other:?}"),
+        };
+        let (kinds, _, _) = some(tools_of(HarnessId::Claude, Some("^(?:Edit|Write)$")));
+        assert_eq!(kinds, BTreeSet::from([ToolKind::Edit, ToolKind::Write]));
+        let (_, mcp, native) = some(tools_of(HarnessId::Claude, Some("mcp__github__.*|Task")));
+        assert_eq!(mcp, BTreeSet::from([("github".into(), "*".into())]));
+        assert_eq!(native, BTreeSet::from(["Task".to_owned()]));
+        assert_eq!(tools_of(HarnessId::Copilot, None), Some(Tools::Every));
+        // Gemini searches: `write` is part of `write_file`, not a tool.
+        assert_eq!(tools_of(HarnessId::Gemini, Some("write")), None);
+        assert_eq!(tools_of(HarnessId::Claude, Some("Ba.h")), None);
+    }
+
+    #[test]
+    fn what_is_not_carried_over_is_said_in_the_policy() {
+        let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],
+            "PreToolUse": [{"matcher": "Ba.h", "hooks": [{"type": "command", "command": "exit 2"}]},
+                           {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#;
+        let hooks =
+            read_file(Kind::Json(HarnessId::Claude), ".claude/settings.json", text).unwrap();
+        let out = policy(&hooks, &[PathBuf::from(".claude/settings.json")], &[]);
+        assert_eq!(out.guards, 0, "{}", out.policy);
+        assert_eq!(out.skipped.len(), 4, "{:?}", out.skipped);
+        for what in [
+            "not a command hook",
+            "`Notification` has no hookc equivalent",
+            "`Ba.h` is a pattern",
+            "nothing to import",
+        ] {
+            assert!(out.policy.contains(what), "{what}: {}", out.policy);
+        }
     }
 }

@@ -75,6 +75,15 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         .policy
         .clone()
         .or_else(|| crate::discover::find_from_here().ok().map(|f| f.policy));
+    if let Some(path) = &args.policy
+        && std::fs::symlink_metadata(path).is_err()
+    {
+        eprintln!(
+            "error: {}: no such file (--policy names the policy whose `lint` block sets rule levels)",
+            path.display()
+        );
+        return ExitStatus::Error;
+    }
     let levels = match &policy {
         Some(path) => lint::config::from_policy(path, &mut all),
         None => lint::config::Levels::default(),

@@ -161,3 +161,20 @@ fn an_ignore_comment_above_a_line_silences_the_codes_it_names_there() {
     );
     assert!(found.contains(&("unknown-lint-rule".into(), "warning".into(), 3)));
 }
+
+#[test]
+fn policy_names_the_policy_whose_levels_apply() {
+    let p = Project::new();
+    p.write(".kimi-code/config.toml", KIMI);
+    p.write(
+        "conf/lint.kdl",
+        &format!("lint {{\n    warn \"lint-matcher-never-fires\"\n}}\n{GUARD}"),
+    );
+    let out = p.hookc(&["lint", "--policy", "conf/lint.kdl", "."]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let out = p.hookc(&["lint", "."]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    let out = p.hookc(&["lint", "--policy", "conf/nope.kdl", "."]);
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("conf/nope.kdl"), "{}", out.stderr);
+}

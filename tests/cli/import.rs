@@ -214,6 +214,55 @@ fn importing_the_oracle_examples_keeps_every_verdict() {
             compared += 1;
         }
     }
+    // OpenCode loads plugins: node and hookc test's driver stand in for it,
+    // for the hand-written plugin and the generated one alike.
+    if let Some(node) = ["/usr/bin/node", "/usr/local/bin/node"]
+        .iter()
+        .find(|n| Path::new(n).is_file())
+    {
+        let h = harness::get(HarnessId::Opencode).unwrap();
+        let driver = built.path("opencode-driver.mjs");
+        std::fs::write(&driver, harness::opencode::TEST_DRIVER).unwrap();
+        let mut refused = 0;
+        let load = |root: &Path, plugin: &str, payload: &Value| {
+            let r = crate::support::run(
+                std::process::Command::new(node)
+                    .arg(&driver)
+                    .arg(root.join(plugin))
+                    .current_dir(root)
+                    .env("PATH", path_with_hookc()),
+                Some(payload.to_string().as_bytes()),
+            );
+            let o = harness::opencode::plugin_outcome(&r.stdout);
+            (o.proceeds, o.model_reads.unwrap_or_default())
+        };
+        for (kind, command, path) in calls {
+            let call = ExampleCall {
+                tool: Some(Tool::Known { tool: kind }),
+                command: command.map(str::to_owned),
+                path: path.map(str::to_owned),
+                text: None,
+            };
+            let Some(payload) = h.payload(Event::PreTool, &call, built.dir.path()) else {
+                continue;
+            };
+            let expected = load(hand.dir.path(), ".opencode/plugin/policy.js", &payload);
+            let got = load(built.dir.path(), ".opencode/plugin/hookc.js", &payload);
+            assert_eq!(
+                expected.0, got.0,
+                "OpenCode {kind:?}: hand-written {expected:?}, hookc {got:?}"
+            );
+            if !expected.0 {
+                assert!(got.1.contains("blocked by example policy"), "{got:?}");
+                refused += 1;
+            }
+            compared += 1;
+        }
+        assert!(
+            refused >= 2,
+            "the hand-written plugin refused no shell call"
+        );
+    }
     assert!(compared >= 20, "only {compared} calls compared");
 }
 

@@ -804,6 +804,36 @@ mod tests {
     }
 
     #[test]
+    fn antigravity_groups_and_cursor_events_are_read() {
+        let text = r#"{"team": {"enabled": true, "PreToolUse": [{"matcher": "^run_command$",
+            "hooks": [{"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"Use make.\"}'"}]}]},
+            "off": {"enabled": false, "PreToolUse": [{"matcher": "view_file", "hooks": [{"type": "command", "command": "exit 2"}]}]}}"#;
+        let hooks = read_file(
+            Kind::Json(HarnessId::Antigravity),
+            ".agents/hooks.json",
+            text,
+        )
+        .unwrap();
+        assert_eq!(hooks.len(), 1, "{hooks:?}");
+        let cursor = r#"{"version": 1, "hooks": {"beforeReadFile": [{"command": "echo 'No reading.' >&2; exit 2"}]}}"#;
+        let mut all = hooks;
+        all.extend(read_file(Kind::Json(HarnessId::Cursor), ".cursor/hooks.json", cursor).unwrap());
+        let out = policy(&all, &[], &[]);
+        assert_eq!(out.guards, 2, "{}", out.policy);
+        assert!(
+            out.policy.contains("tool (antigravity)\"run_command\""),
+            "{}",
+            out.policy
+        );
+        assert!(out.policy.contains("deny \"Use make.\""), "{}", out.policy);
+        assert!(
+            out.policy.contains("tool (cursor)\"Read\""),
+            "{}",
+            out.policy
+        );
+    }
+
+    #[test]
     fn what_is_not_carried_over_is_said_in_the_policy() {
         let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}],
             "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],

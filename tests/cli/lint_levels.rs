@@ -172,6 +172,19 @@ fn policy_names_the_policy_whose_levels_apply() {
     );
     let out = p.hookc(&["lint", "--policy", "conf/lint.kdl", "."]);
     assert_eq!(out.status, 0, "{}", out.stderr);
+    // A file with the block alone is enough.
+    p.write(
+        "lint.kdl",
+        "lint {\n    allow \"lint-matcher-never-fires\"\n}\n",
+    );
+    let out = p.hookc(&["lint", "--policy", "lint.kdl", "."]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.is_empty() && out.stdout.contains("no findings"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
     let out = p.hookc(&["lint", "."]);
     assert_eq!(out.status, 1, "{}", out.stderr);
     let out = p.hookc(&["lint", "--policy", "conf/nope.kdl", "."]);

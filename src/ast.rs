@@ -18,6 +18,15 @@ pub struct Policy {
     pub on_error: Option<Text>,
     pub harnesses: Vec<HarnessBlock>,
     pub guards: Vec<GuardDecl>,
+    /// `lint { allow "lint-matcher-unanchored" }`: levels for `hookc lint`.
+    pub lint: Vec<LintLevelDecl>,
+}
+
+/// `allow "lint-x" "lint-y"` (or `warn`, `deny`) inside `lint { … }`.
+#[derive(Debug)]
+pub struct LintLevelDecl {
+    pub level: Text,
+    pub codes: Vec<Text>,
 }
 
 /// `harness "cursor" { loop-limit 3 }`: options for one harness.

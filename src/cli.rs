@@ -96,8 +96,21 @@ pub enum Command {
 
     /// Lint hand-written hook configs of every harness (no paths: the ones in this repo)
     ///
+    /// Rule levels: a `lint { allow "CODE"; warn "CODE"; deny "CODE" }` block in policy.kdl. One
+    /// finding: a comment `hookc-lint: ignore CODE` on the line above it (in formats with comments).
+    ///
     /// Exit 0: no errors (warnings may be printed); 1: errors found; 2: could not run.
     Lint(LintArgs),
+
+    /// Write a policy.kdl from the hand-written hooks of every harness in this repo
+    ///
+    /// Hooks whose matcher and command are simple (refuse every call, or grep the command line
+    /// for a text) become ordinary guards; any other command becomes a `run` guard with a small
+    /// wrapper in hooks/hookc-import/; what cannot be carried over is a comment. An existing
+    /// policy.kdl is kept unless --force is given.
+    ///
+    /// Exit 0: written; 2: could not read a hook file, or would overwrite a file.
+    Import(ImportArgs),
 
     /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` on what is staged (an existing hook is kept and chained)
     ///
@@ -254,6 +267,24 @@ pub struct LintArgs {
     /// Apply the mechanical fixes (event-name case, Cursor `failClosed`) in place
     #[arg(long)]
     pub fix: bool,
+
+    /// The policy whose `lint { … }` block sets rule levels (default: the nearest policy.kdl)
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Hook configs or project folders to import (default: the current folder)
+    pub paths: Vec<PathBuf>,
+
+    /// Where to write the policy (`-`: standard output; default: policy.kdl in the current folder)
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Overwrite an existing policy.kdl and wrapper scripts
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

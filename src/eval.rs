@@ -48,6 +48,10 @@ pub struct Call {
     /// git's configuration where the call runs (aliases, autocorrect, forced
     /// remotes); `hookc guard` reads it, examples never do.
     pub git: Option<crate::shell::git::GitConfig>,
+    /// The harness the call came from (`hookc guard` sets it): a harness's
+    /// own tool name, `tool (copilot)"apply_patch"`, applies to that
+    /// harness's calls only, not to another's tool of the same name.
+    pub harness: Option<crate::ir::HarnessId>,
 }
 
 /// The language of a shell call's command line. hookc reads POSIX shell
@@ -115,6 +119,7 @@ impl Call {
             cwd: None,
             home: Some(EXAMPLE_HOME.to_owned()),
             git: None,
+            harness: None,
         }
     }
 }
@@ -711,19 +716,27 @@ fn tool_applies(guard: &Guard, call: &Call) -> bool {
         return true;
     }
     let Some(tool) = &call.tool else { return false };
-    guard.tools.iter().any(|t| reading_applies(t, tool))
+    guard
+        .tools
+        .iter()
+        .any(|t| reading_applies(t, tool, call.harness))
 }
 
-fn reading_applies(t: &Tool, tool: &CallTool) -> bool {
+fn reading_applies(t: &Tool, tool: &CallTool, from: Option<crate::ir::HarnessId>) -> bool {
     let here = match t {
         Tool::Known { tool: kind } => tool.kind == Some(*kind),
         Tool::Mcp { server, tool: name } => tool
             .mcp
             .as_ref()
             .is_some_and(|(s, t)| glob_word(server, s) && glob_word(name, t)),
-        Tool::Native { name, .. } => *name == tool.native,
+        Tool::Native { harness, name } => {
+            *name == tool.native && from.is_none_or(|from| from == *harness)
+        }
     };
-    here || tool.also.iter().any(|other| reading_applies(t, other))
+    here || tool
+        .also
+        .iter()
+        .any(|other| reading_applies(t, other, from))
 }
 
 /// Facts about a call that several guards need, computed at most once.
@@ -1092,6 +1105,7 @@ guard "generated-12" {
                 home: None,
                 cwd: None,
                 git: None,
+                harness: None,
             };
             let expected = evaluate_unindexed(policy, &call);
             prop_assert_eq!(&Evaluator::new(policy).evaluate(&call), &expected);

@@ -22,6 +22,7 @@ pub mod emit;
 pub mod eval;
 pub mod exit;
 pub mod harness;
+pub mod import;
 pub mod init;
 pub mod ir;
 pub mod lint;

@@ -712,6 +712,22 @@ fn merge(
     prior: Option<&Shape>,
     diags: &mut Diagnostics,
 ) -> Option<(Option<String>, Option<Shape>)> {
+    if let (Part::JsonEntries { .. }, Some(text)) = (part, old)
+        && let Some((id, span, why)) = crate::lint::dialect::rejected(path, text)
+    {
+        let name = crate::harness::get(id).map_or("the harness", |h| h.profile().name);
+        let file = SourceFile::new(path, text);
+        diags.push(
+            Diagnostic::new(
+                Code::MergeFailed,
+                format!("cannot merge hooks into {path}: {name} rejects the whole file ({why}), and every hook in it, hookc's too"),
+            )
+            .in_file(&file)
+            .label(span, format!("{name} reads strict JSON here"))
+            .help(format!("remove the comments and trailing commas from {path} (`hookc lint {path}` points at each), then build again; hookc left the file untouched")),
+        );
+        return None;
+    }
     let result = match (part, content) {
         (
             Part::JsonEntries {

@@ -71,6 +71,23 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         }
     }
     let mut all = Diagnostics::default();
+    let policy = args
+        .policy
+        .clone()
+        .or_else(|| crate::discover::find_from_here().ok().map(|f| f.policy));
+    if let Some(path) = &args.policy
+        && std::fs::symlink_metadata(path).is_err()
+    {
+        eprintln!(
+            "error: {}: no such file (--policy names the policy whose `lint` block sets rule levels)",
+            path.display()
+        );
+        return ExitStatus::Error;
+    }
+    let levels = match &policy {
+        Some(path) => lint::config::from_policy(path, &mut all),
+        None => lint::config::Levels::default(),
+    };
     for (path, kind, root) in &targets {
         let text = match crate::disk::read_text(path) {
             Ok(Some(t)) => t,
@@ -123,8 +140,10 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
             let file = SourceFile::new(shown, fixed);
             report = lint::lint_text(*kind, &file, root);
         }
-        all.extend(report.diags);
+        let toml = matches!(kind, Kind::CodexConfig | Kind::Kimi);
+        all.extend(lint::config::apply_ignores(&file, toml, report.diags));
     }
+    let all = levels.apply(all);
     let errors = all.has_errors();
     let diags: Vec<Diagnostic> = all
         .into_sorted()

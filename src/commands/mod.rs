@@ -5,6 +5,7 @@ mod doctor;
 mod explain;
 mod generate;
 mod guard;
+mod import;
 mod init;
 mod lint;
 mod precommit;
@@ -45,6 +46,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Simulate(args) => simulate::simulate(&args).code(),
         Command::Test(args) => test::test(&args).code(),
         Command::Lint(args) => lint::lint(&args, &ui).code(),
+        Command::Import(args) => import::import(&args, &ui).code(),
         Command::InstallPreCommit { repo } => {
             precommit::install(repo.as_deref().unwrap_or(Path::new(".")), &ui).code()
         }

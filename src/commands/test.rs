@@ -47,6 +47,8 @@ struct Case {
     could_not_run: bool,
     not_applicable: Option<String>,
     stdin: String,
+    /// The call that picks the hook, when `stdin` cannot (garbage, empty).
+    route: Option<Value>,
     bin: Bin,
 }
 
@@ -359,6 +361,7 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
                 could_not_run: false,
                 not_applicable: None,
                 stdin: String::new(),
+                route: None,
                 bin: Bin::Real,
             };
             match expected(ex.expect, h, guard.event, &ex.call) {
@@ -366,12 +369,18 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
                 Expected::NotApplicable(why) => case.not_applicable = Some(why),
             }
             if case.not_applicable.is_none() {
-                match h.payload(guard.event, &ex.call, root) {
+                let payload = h
+                    .payload(guard.event, &ex.call, root)
+                    .or_else(|| mcp_payload(h, guard.event, &ex.call, root));
+                match payload {
                     Some(p) => case.stdin = p.to_string(),
                     None => {
                         case.not_applicable = Some(
                             if matches!(ex.call.tool, Some(Tool::Mcp { .. })) {
-                                "hookc test does not send MCP calls to hooks yet; the build checked this example against the policy".to_owned()
+                                format!(
+                                    "{} names no MCP tool hookc test can send; the build checked this example against the policy",
+                                    h.profile().name
+                                )
                             } else if guard.event.has_tools() {
                                 format!(
                                     "{} has no tool for this example (or it names no file)",
@@ -409,9 +418,45 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
         path: None,
         text: None,
     };
+    // A call the generated hook runs for: a shell command, or, where the
+    // harness has a hook for MCP calls only (Cursor), one of the policy's
+    // MCP tools.
+    let mcp_call = policy
+        .guards
+        .iter()
+        .filter(|g| g.event == event)
+        .flat_map(|g| &g.tools)
+        .find_map(|t| match t {
+            Tool::Mcp { server, tool } => Some(ExampleCall {
+                tool: Some(Tool::Mcp {
+                    server: server.replace(['*', '?'], "x"),
+                    tool: tool.replace(['*', '?'], "x"),
+                }),
+                command: None,
+                path: None,
+                text: None,
+            }),
+            _ => None,
+        });
     let ok = h
         .payload(event, &benign, root)
-        .map_or_else(String::new, |p| p.to_string());
+        .filter(|p| h.hook_command(root, event, p).is_some())
+        .or_else(|| {
+            mcp_call
+                .as_ref()
+                .and_then(|c| mcp_payload(h, event, c, root))
+                .filter(|p| h.hook_command(root, event, p).is_some())
+        })
+        .or_else(|| h.payload(event, &benign, root));
+    // The policy's guards gave this harness no hook to fail (an MCP guard
+    // where the harness's MCP names are unknown): nothing to test.
+    // (OpenCode's plugin is loaded, not started as a command.)
+    let no_hook = h.id() != HarnessId::Opencode
+        && ok
+            .as_ref()
+            .is_none_or(|p| h.hook_command(root, event, p).is_none());
+    let route = ok.clone();
+    let ok = ok.map_or_else(String::new, |p| p.to_string());
     let refusal = if policy.on_error_for(event) == "ask" && p.honours_ask.contains(&event) {
         "asks"
     } else {
@@ -430,12 +475,80 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
             label: label.to_owned(),
             expected: refusal,
             could_not_run: true,
-            not_applicable: None,
+            not_applicable: no_hook
+                .then(|| format!("the policy's {event} guards give {} no hook here", p.name)),
             stdin,
+            route: route.clone(),
             bin,
         });
     }
     out
+}
+
+/// An MCP example as `h`'s stdin, for harnesses whose `payload` has no MCP
+/// shape: the names MCP tools get in the harnesses hookc knows
+/// (`mcp__s__t`, `mcp_s_t`, `s-t`, `s_t`; Cursor's own MCP event), put
+/// into the shape of a shell call, and kept only where the harness's own
+/// decoding reads that server and tool back. `None` where none does.
+fn mcp_payload(h: &dyn Harness, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+    let Some(Tool::Mcp { server, tool }) = &call.tool else {
+        return None;
+    };
+    let shell = ExampleCall {
+        tool: Some(Tool::Known {
+            tool: crate::ir::ToolKind::Shell,
+        }),
+        command: Some("true".to_owned()),
+        path: None,
+        text: None,
+    };
+    let base = h.payload(event, &shell, root)?;
+    let mut candidates = Vec::new();
+    if let Some(o) = base
+        .as_object()
+        .filter(|o| o.contains_key("hook_event_name"))
+    {
+        let mut o = o.clone();
+        o.remove("command");
+        o.remove("sandbox");
+        o.insert("hook_event_name".into(), json!("beforeMCPExecution"));
+        o.insert("tool_name".into(), json!(tool));
+        o.insert("mcp_server_name".into(), json!(server));
+        o.insert("tool_input".into(), json!("{}"));
+        candidates.push(Value::Object(o));
+    }
+    let names = [
+        format!("mcp__{server}__{tool}"),
+        format!("mcp_{server}_{tool}"),
+        format!("{server}-{tool}"),
+        format!("{server}_{tool}"),
+    ];
+    for key in ["tool_name", "toolName", "tool"] {
+        if !base.get(key).is_some_and(Value::is_string) {
+            continue;
+        }
+        for name in &names {
+            let mut v = base.clone();
+            v[key] = json!(name);
+            for input in ["tool_input", "toolArgs", "args"] {
+                if v.get(input).is_some() {
+                    v[input] = json!({});
+                }
+            }
+            candidates.push(v);
+        }
+    }
+    let reads_back = |t: &crate::eval::CallTool| {
+        std::iter::once(t)
+            .chain(t.also.iter())
+            .any(|r| r.mcp.as_ref() == Some(&(server.clone(), tool.clone())))
+    };
+    candidates.into_iter().find(|v| {
+        h.decode_call(event, v)
+            .ok()
+            .and_then(|c| c.tool)
+            .is_some_and(|t| reads_back(&t))
+    })
 }
 
 /// A fixture file: `{"harness", "event" (default pre-tool), "payload", "expect"}`.
@@ -481,6 +594,7 @@ fn fixture(path: &Path) -> Result<(HarnessId, Case), String> {
             could_not_run: false,
             not_applicable: None,
             stdin: payload.to_string(),
+            route: None,
             bin: Bin::Real,
         },
     ))
@@ -527,7 +641,7 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
             expected: "n/a",
             got: "n/a",
             ok: true,
-            could_not_run: false,
+            could_not_run: case.could_not_run,
             not_applicable: Some(why.clone()),
             model_reads: None,
             user_sees: None,
@@ -568,7 +682,10 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
             .arg(env.root.join(".opencode/plugin/hookc.js"));
         (c, true)
     } else {
-        let payload: Value = serde_json::from_str(&case.stdin).unwrap_or(Value::Null);
+        let payload: Value = serde_json::from_str(&case.stdin)
+            .ok()
+            .or_else(|| case.route.clone())
+            .unwrap_or(Value::Null);
         let Some(hook) = h.hook_command(env.root, case.event, &payload) else {
             let o = Outcome::proceeds(
                 "the generated config has no hook for this event: the harness runs nothing",

@@ -61,7 +61,7 @@ regex #\"\\d+\"#                 // KDL 2.0 raw string
 
     UnknownNode = "unknown-node", Error, "a node name hookc does not know",
 "Each node in `policy.kdl` must be one hookc knows at that level: `targets`, `timeout`,
-`on-error`, `harness` and `guard` at the top; inside a guard `event`, `tool`, `mcp`,
+`on-error`, `harness`, `lint` and `guard` at the top; inside a guard `event`, `tool`, `mcp`,
 `command`, `regex`, `path`, `opaque`, a decision (`deny`, `ask`, `allow`, `context`,
 `block`), `message`, `example` and `allow-degraded`.
 
@@ -532,6 +532,28 @@ the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.";
     LintUnknownHook = "lint-unknown-hook", Error, "an OpenCode plugin hook name that does not exist",
 "OpenCode calls plugin hooks by exact name (`tool.execute.before`); a misspelled key like
 `tool.before` is never called and the plugin silently guards nothing.";
+
+    UnknownLintRule = "unknown-lint-rule", Error, "a lint level or ignore comment names no lint rule",
+"The policy's `lint` block sets the level of `hookc lint`'s rules, and an ignore comment in a
+hook config silences one finding; both name rules by their codes, which all start with `lint-`
+(`hookc::` in front is optional).
+
+```kdl
+lint {
+    allow \"lint-matcher-unanchored\"  // no finding
+    warn \"lint-fail-open\"            // a warning
+    deny \"lint-cross-loading\"        // an error: lint exits 1
+}
+```
+
+```toml
+# hookc-lint: ignore lint-timeout
+timeout = 900
+```
+
+A misspelt code would silently change nothing, so it is reported: an error in the policy, a
+warning in an ignore comment. The help names the closest rule; `hookc explain CODE` describes
+each.";
 }
 
 impl std::fmt::Display for Code {

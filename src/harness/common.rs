@@ -194,9 +194,19 @@ pub fn warn_decisions(
 /// `.` comes last because Cursor appends a here-document for stdin to the
 /// command it runs.
 pub fn source_shim(path: &str) -> String {
+    source_shim_refusing(
+        path,
+        "echo \"hookc could not read $hookc_shim, so the call was refused. Run hookc build in the project.\" >&2",
+    )
+}
+
+/// [`source_shim`] with `refuse` (shell text) run before the `exit 2` of a
+/// shim that cannot be read, for a harness that takes the reason from
+/// somewhere other than stderr.
+pub fn source_shim_refusing(path: &str, refuse: &str) -> String {
     format!(
         "hookc_shim={path}; [ -r \"$hookc_shim\" ] || \
-         {{ echo \"hookc could not read $hookc_shim, so the call was refused. Run hookc build in the project.\" >&2; exit 2; }}; \
+         {{ {refuse}; exit 2; }}; \
          . \"$hookc_shim\""
     )
 }

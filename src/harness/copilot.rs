@@ -220,12 +220,16 @@ impl Harness for Copilot {
             // Copilot starts hooks in the project root; the variable makes
             // that independent of its version (1.0.72 briefly used the
             // session's directory).
-            handler.insert(
-                "bash".into(),
-                json!(common::source_shim(&format!(
-                    "\"${{COPILOT_PROJECT_DIR:-.}}\"/{script}"
-                ))),
-            );
+            let shim = format!("\"${{COPILOT_PROJECT_DIR:-.}}\"/{script}");
+            // Copilot never shows the model a preToolUse hook's stderr; on
+            // exit 2 it merges a flat `permissionDecision` from stdout into
+            // its refusal (harnesses/copilot.md, 8.3 and 8.4).
+            let bash = if native == "preToolUse" {
+                common::source_shim_refusing(&shim, &unreadable_shim_refusal(&script))
+            } else {
+                common::source_shim(&shim)
+            };
+            handler.insert("bash".into(), json!(bash));
             let on_error = policy.on_error_for(event);
             handler.insert(
                 "powershell".into(),
@@ -411,6 +415,19 @@ impl Harness for Copilot {
             && std::env::var_os("COPILOT_CLI").is_some();
         native || claude_shaped
     }
+}
+
+/// The shell text that refuses a call whose shim cannot be read: the reason
+/// as Copilot's flat `permissionDecision` JSON on stdout, which reaches the
+/// model (stderr would not).
+fn unreadable_shim_refusal(script: &str) -> String {
+    let answer = json!({
+        "permissionDecision": "deny",
+        "permissionDecisionReason": format!(
+            "hookc could not read {script}, so the call was refused. Run hookc build in the project."
+        ),
+    });
+    format!("echo '{answer}'")
 }
 
 fn nonempty(reason: &str) -> String {

@@ -647,9 +647,13 @@ fn handler(
         ));
     }
     for c in &commands {
+        // hookc's own launcher: what its guards cannot do on this event the
+        // build already said (`unsupported`, or `allow-degraded`); its
+        // `exit 2` only tells the user that the shim is missing.
         if cannot_block
             && let Some(cmd) = as_str(&c.value)
             && (cmd.contains("exit 2") || cmd.contains("\"deny\""))
+            && !scripts::is_hookc_launcher(cmd)
         {
             report.diags.push(
                 diag(
@@ -661,6 +665,9 @@ fn handler(
                 )
                 .help("move the guard to the pre-tool event"),
             );
+        }
+        if let (HarnessId::Copilot, Some(cmd)) = (spec.id, as_str(&c.value)) {
+            scripts::copilot_stderr_deny(cx.file, span(&c.value), cmd, event, report);
         }
         match as_str(&c.value) {
             Some(cmd) => scripts::check_command(

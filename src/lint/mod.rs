@@ -7,8 +7,10 @@
 mod antigravity;
 mod claude;
 mod codex;
+pub mod config;
 mod copilot;
 mod cursor;
+pub mod dialect;
 mod ecmascript;
 mod gemini;
 mod json_rules;

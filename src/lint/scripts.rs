@@ -133,6 +133,48 @@ fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'st
     out
 }
 
+/// Copilot CLI never shows the model a `preToolUse` (or `permissionRequest`)
+/// hook's stderr: a refusal with its reason there reaches the model as
+/// "hook exited with code 2" (harnesses/copilot.md, 8.4). On other events
+/// exit 2 does not refuse, and stderr goes to the user, as meant.
+pub fn copilot_stderr_deny(
+    file: &SourceFile,
+    span: Span,
+    cmd: &str,
+    event: &str,
+    report: &mut FileReport,
+) {
+    let refuses = ["preToolUse", "permissionRequest"]
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(event));
+    if refuses
+        && cmd.contains(">&2")
+        && cmd.contains("exit 2")
+        && !cmd.contains("permissionDecision")
+    {
+        report.diags.push(
+            diag(
+                Code::LintStderrDeny,
+                file,
+                span,
+                "GitHub Copilot CLI does not forward a deny reason written to stderr",
+                "reason lost",
+            )
+            .help(
+                r#"print {"permissionDecision":"deny","permissionDecisionReason":"…"} on stdout"#,
+            ),
+        );
+    }
+}
+
+/// Whether a hook command is the launcher `hookc build` writes (it reads
+/// the guard's shim from `.hookc/`).
+pub fn is_hookc_launcher(cmd: &str) -> bool {
+    (cmd.contains("hookc_shim=") && cmd.contains(".hookc/"))
+        // The Windows form (`src/harness/windows.rs`).
+        || (cmd.contains("guard --harness") && cmd.contains("'hookc guard answered '"))
+}
+
 pub fn check_command(
     file: &SourceFile,
     span: Span,
@@ -152,22 +194,6 @@ pub fn check_command(
         }
         for (code, finding) in protocol_findings(cmd, id, false) {
             report.diags.push(diag(code, file, span, finding, "here"));
-        }
-        if id == HarnessId::Copilot
-            && cmd.contains(">&2")
-            && cmd.contains("exit 2")
-            && !cmd.contains("permissionDecision")
-        {
-            report.diags.push(
-                diag(
-                    Code::LintStderrDeny,
-                    file,
-                    span,
-                    "GitHub Copilot CLI does not forward a deny reason written to stderr",
-                    "reason lost",
-                )
-                .help(r#"print {"permissionDecision":"deny","permissionDecisionReason":"…"} on stdout"#),
-            );
         }
     }
     let Some(rel) = local_script(cmd) else {

@@ -94,6 +94,7 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         }
     };
     let harness_options = resolve_harness_options(cx, ast);
+    crate::lint::config::resolve(file, &ast.lint, cx.diags);
 
     let mut guards: Vec<Guard> = Vec::new();
     let mut compiled = Vec::new();

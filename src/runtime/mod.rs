@@ -232,6 +232,7 @@ fn evaluate(
     let mut call = harness
         .decode_call(event, payload)
         .map_err(|e| format!("unexpected {} payload: {e}", harness.profile().name))?;
+    call.harness = Some(harness.id());
     if call.root.is_none() {
         call.root = project_root(request.policy);
     }

@@ -8,8 +8,8 @@
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
 use crate::ast::{
-    CommandDecl, DecisionDecl, ExampleDecl, GuardDecl, HarnessBlock, HarnessOption, Policy,
-    RegexDecl, ReplaceDecl, Scalar, Text, ToolDecl,
+    CommandDecl, DecisionDecl, ExampleDecl, GuardDecl, HarnessBlock, HarnessOption, LintLevelDecl,
+    Policy, RegexDecl, ReplaceDecl, Scalar, Text, ToolDecl,
 };
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
 use crate::source::{SourceFile, Span, Spanned};
@@ -22,7 +22,9 @@ const TOP_LEVEL: &[&str] = &[
     "on-error",
     "harness",
     "guard",
+    "lint",
 ];
+const LINT_LEVELS: &[&str] = &["allow", "warn", "deny"];
 const GUARD_CHILDREN: &[&str] = &[
     "event",
     "tool",
@@ -111,10 +113,41 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
                     policy.guards.push(guard);
                 }
             }
+            "lint" => {
+                let r = cx.reader(node);
+                r.finish(&mut cx, &[]);
+                policy.lint.extend(decode_lint(&mut cx, node));
+            }
             _ => cx.unknown_node(node, TOP_LEVEL, "at the top of a policy"),
         }
     }
     policy
+}
+
+/// `lint { allow "lint-x"; warn "lint-y"; deny "lint-z" }`
+fn decode_lint(cx: &mut Cx, node: &KdlNode) -> Vec<LintLevelDecl> {
+    let mut levels = Vec::new();
+    for child in children(node) {
+        if !LINT_LEVELS.contains(&child.name().value()) {
+            cx.unknown_node(child, LINT_LEVELS, "in `lint`");
+            continue;
+        }
+        let mut r = cx.reader(child);
+        let codes = r.strings_rest(cx);
+        r.finish(cx, &[]);
+        cx.no_children(child);
+        if codes.is_empty() {
+            cx.missing(
+                child,
+                "a lint code, e.g. `allow \"lint-matcher-unanchored\"`",
+            );
+        }
+        levels.push(LintLevelDecl {
+            level: ident(child),
+            codes,
+        });
+    }
+    levels
 }
 
 fn decode_harness(cx: &mut Cx, node: &KdlNode) -> Option<HarnessBlock> {

@@ -81,8 +81,9 @@ fn the_hooks_file_is_copilots_native_format() {
             "matcher": "^(?:apply_patch|bash|create|edit|powershell|str_replace_editor|view|write_bash|write_powershell)$",
             "bash": concat!(
                 "hookc_shim=\"${COPILOT_PROJECT_DIR:-.}\"/.hookc/copilot/pre-tool.sh; ",
-                "[ -r \"$hookc_shim\" ] || { echo \"hookc could not read $hookc_shim, so the call was refused. ",
-                "Run hookc build in the project.\" >&2; exit 2; }; . \"$hookc_shim\"",
+                "[ -r \"$hookc_shim\" ] || { echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":",
+                "\"hookc could not read .hookc/copilot/pre-tool.sh, so the call was refused. ",
+                "Run hookc build in the project.\"}'; exit 2; }; . \"$hookc_shim\"",
             ),
             "timeoutSec": 10
         })

@@ -526,43 +526,6 @@ fn lint_parses_each_json_file_as_strictly_as_its_harness() {
     assert!(!has(".gemini/settings.json"), "{syntax:?}");
 }
 
-/// What `hookc build` writes for the bundled policy (every harness) draws no
-/// lint finding but one: the Copilot launcher's own fallback, when the shim
-/// is unreadable, refuses with its reason on stderr, which Copilot drops
-/// (the launcher is generated code, changed with the emitters).
-#[test]
-fn lint_on_what_build_writes_for_the_bundled_policy() {
-    let p = Project::bundled();
-    let home = p.path("home");
-    let build = run(
-        std::process::Command::new(crate::support::HOOKC)
-            .arg("build")
-            .current_dir(p.dir.path())
-            .env("HOME", &home),
-        None,
-    );
-    assert_eq!(build.status, 0, "{}", build.stderr);
-    let (status, report) = lint_json(p.dir.path());
-    let found: Vec<(String, String)> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["code"].as_str().unwrap().to_owned(),
-                d["file"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    assert_eq!(status, 0, "{found:?}");
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(found[0].0, "hookc::lint-stderr-deny", "{found:?}");
-    assert!(
-        found[0].1.ends_with(".github/hooks/hookc.json"),
-        "{found:?}"
-    );
-}
-
 /// `$KIMI_CODE_HOME` can be any folder: a TOML file with Kimi's `[[hooks]]`
 /// tables is linted as a Kimi config wherever it is, when given by path.
 #[test]

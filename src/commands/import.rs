@@ -1,0 +1,104 @@
+//! `hookc import`: a policy.kdl from the hand-written hooks of a repository.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::ImportArgs;
+use crate::exit::ExitStatus;
+
+use super::Ui;
+
+pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
+    let root = Path::new(".");
+    let imported = match crate::import::import(root, &args.paths) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitStatus::Error;
+        }
+    };
+    if imported.files.is_empty() {
+        eprintln!(
+            "error: found no hand-written hooks to import (looked for .claude/settings*.json, .codex/hooks.json, .cursor/hooks.json, .gemini/settings.json, .github/hooks/*.json, .agents/hooks.json, .kimi*/config.toml, .opencode/plugin*/)"
+        );
+        for note in &imported.skipped {
+            eprintln!("  {note}");
+        }
+        return ExitStatus::Error;
+    }
+    let to_stdout = args.output.as_deref() == Some(Path::new("-"));
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(crate::discover::POLICY));
+    // Refuse before writing anything.
+    let mut clashes = Vec::new();
+    if !to_stdout && !args.force && std::fs::symlink_metadata(&output).is_ok() {
+        clashes.push(output.display().to_string());
+    }
+    for (path, text) in &imported.scripts {
+        let same = std::fs::read_to_string(path).is_ok_and(|t| t == *text);
+        if !args.force && !same && std::fs::symlink_metadata(path).is_ok() {
+            clashes.push(path.display().to_string());
+        }
+    }
+    if !clashes.is_empty() {
+        eprintln!(
+            "error: {} already exist{}; hookc import does not overwrite files",
+            clashes.join(", "),
+            if clashes.len() == 1 { "s" } else { "" }
+        );
+        eprintln!(
+            "  help: write the policy elsewhere with `--output FILE` (`--output -` prints it), or pass --force to overwrite"
+        );
+        return ExitStatus::Error;
+    }
+    // The wrappers and the default policy stay inside the project, whatever
+    // symlinks the repository holds.
+    let mut writes: Vec<(PathBuf, &str, bool, String)> = Vec::new();
+    for (path, text) in &imported.scripts {
+        match crate::disk::confine(root, &path.to_string_lossy()) {
+            Ok(real) => writes.push((real, text, true, path.display().to_string())),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitStatus::Error;
+            }
+        }
+    }
+    if !to_stdout {
+        let real = if args.output.is_some() {
+            Ok(output.clone())
+        } else {
+            crate::disk::confine(root, crate::discover::POLICY)
+        };
+        match real {
+            Ok(real) => writes.push((real, &imported.policy, false, output.display().to_string())),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", output.display());
+                return ExitStatus::Error;
+            }
+        }
+    }
+    for (real, text, executable, shown) in writes {
+        if let Err(e) = crate::write::write_atomic(&real, text.as_bytes(), executable) {
+            eprintln!("error: cannot write {shown}: {e}");
+            return ExitStatus::Error;
+        }
+        ui.say(&format!("wrote     {shown}"));
+    }
+    if to_stdout {
+        print!("{}", imported.policy);
+    }
+    ui.say(&format!(
+        "{} guard(s) from {} file(s); {} thing(s) not carried over{}",
+        imported.guards,
+        imported.files.len(),
+        imported.skipped.len(),
+        if imported.skipped.is_empty() {
+            ""
+        } else {
+            " (see the comments in the policy)"
+        }
+    ));
+    ui.say("next: read the policy, run `hookc build`, then remove the hand-written hooks");
+    ExitStatus::Success
+}

@@ -1,0 +1,856 @@
+//! `hookc import`: the hand-written hooks of a project, as a `policy.kdl`.
+//!
+//! Each hook config hookc lint knows is read in its harness's own dialect;
+//! every hook becomes a guard: a `deny`/`ask` of the tools its matcher
+//! names where its command refuses every call, a `regex` where it greps
+//! the command line for a text, and a `run` guard for anything else (a
+//! small wrapper script hands the harness's own payload to the hook and
+//! tells hookc what it answered). What cannot be carried over is said in a
+//! comment. Hooks that hookc itself wrote are skipped.
+
+pub mod script;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::ir::{Event, HarnessId, ToolKind};
+use crate::lint::{self, Kind};
+use script::{Action, Refusal};
+
+/// One hand-written hook.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    pub harness: HarnessId,
+    /// Where it is, for the comment above its guard: `.claude/settings.json PreToolUse[0]`.
+    pub origin: String,
+    /// The harness's event name as written.
+    pub event: String,
+    pub matcher: Option<String>,
+    pub command: String,
+}
+
+/// What importing a project gives.
+#[derive(Debug, Default)]
+pub struct Imported {
+    pub policy: String,
+    /// Wrapper scripts for `run` guards: path relative to the root, text.
+    pub scripts: Vec<(PathBuf, String)>,
+    /// The files read.
+    pub files: Vec<PathBuf>,
+    pub guards: usize,
+    /// Things not carried over, one line each (also in the policy as comments).
+    pub skipped: Vec<String>,
+}
+
+/// The folder `run` wrappers go to, relative to the project root.
+pub const SCRIPTS: &str = "hooks/hookc-import";
+
+/// Whether a hook command is one hookc generated.
+fn is_hookcs(command: &str) -> bool {
+    command.contains(".hookc/") || command.contains("hookc guard") || command.contains("hookc_shim")
+}
+
+/// Parse a JSON hook file as its harness does.
+fn json(id: HarnessId, text: &str) -> Result<Value, String> {
+    let dialect = lint::json_spans::Dialect::of(id);
+    let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
+    jsonc_parser::parse_to_serde_value::<Option<Value>>(text, &options)
+        .map_err(|e| e.to_string())
+        .map(|v| v.unwrap_or(Value::Null))
+}
+
+fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The hooks of a Claude-shaped event list: `[{matcher, hooks: [{command}]}]`
+/// (Claude Code, Codex, Gemini CLI, Antigravity), or a flat list of handlers.
+fn grouped(id: HarnessId, rel: &str, event: &str, list: &Value, out: &mut Vec<Hook>) {
+    for (i, entry) in list.as_array().into_iter().flatten().enumerate() {
+        let matcher = str_at(entry, "matcher").map(str::to_owned);
+        let handlers: Vec<&Value> = match entry.get("hooks").and_then(Value::as_array) {
+            Some(h) => h.iter().collect(),
+            None => vec![entry],
+        };
+        for (j, h) in handlers.into_iter().enumerate() {
+            let command = match id {
+                HarnessId::Copilot => str_at(h, "bash").or_else(|| str_at(h, "command")),
+                _ => str_at(h, "command"),
+            };
+            let Some(command) = command else {
+                out.push(Hook {
+                    harness: id,
+                    origin: format!("{rel} {event}[{i}]"),
+                    event: event.to_owned(),
+                    matcher: matcher.clone(),
+                    command: String::new(),
+                });
+                continue;
+            };
+            {
+                out.push(Hook {
+                    harness: id,
+                    origin: format!(
+                        "{rel} {event}[{i}]{}",
+                        if j > 0 {
+                            format!(".hooks[{j}]")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    event: event.to_owned(),
+                    matcher: matcher.clone(),
+                    command: command.to_owned(),
+                });
+            }
+        }
+    }
+}
+
+/// The hooks in one file; `Err` when it does not parse or is not a hook file.
+pub fn read_file(kind: Kind, rel: &str, text: &str) -> Result<Vec<Hook>, String> {
+    let mut out = Vec::new();
+    match kind {
+        Kind::Json(HarnessId::Antigravity) => {
+            let v = json(HarnessId::Antigravity, text)?;
+            for (group, events) in v.as_object().into_iter().flatten() {
+                if events.get("enabled") == Some(&Value::Bool(false)) {
+                    continue;
+                }
+                for (event, list) in events.as_object().into_iter().flatten() {
+                    if event != "enabled" {
+                        grouped(
+                            HarnessId::Antigravity,
+                            &format!("{rel} {group}"),
+                            event,
+                            list,
+                            &mut out,
+                        );
+                    }
+                }
+            }
+        }
+        Kind::Json(id) => {
+            let v = json(id, text)?;
+            for (event, list) in v
+                .get("hooks")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                grouped(id, rel, event, list, &mut out);
+            }
+        }
+        Kind::Kimi => {
+            let doc: toml_edit::DocumentMut = text
+                .parse()
+                .map_err(|e: toml_edit::TomlError| e.to_string())?;
+            if let Some(tables) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) {
+                for (i, t) in tables.iter().enumerate() {
+                    let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+                    if let (Some(event), Some(command)) = (get("event"), get("command")) {
+                        out.push(Hook {
+                            harness: HarnessId::Kimi,
+                            origin: format!("{rel} [[hooks]][{i}]"),
+                            event,
+                            matcher: get("matcher"),
+                            command,
+                        });
+                    }
+                }
+            }
+        }
+        Kind::CodexConfig => {}
+        Kind::Opencode => {
+            for (tool, reason) in script::opencode_refusals(text) {
+                out.push(Hook {
+                    harness: HarnessId::Opencode,
+                    origin: rel.to_owned(),
+                    event: "tool.execute.before".to_owned(),
+                    matcher: Some(format!("^{tool}$")),
+                    command: format!("echo '{}' >&2; exit 2", reason.replace('\'', "")),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The tools a hook's event and matcher cover.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Tools {
+    /// Every tool call of the event (no matcher, `*`, empty), or an event
+    /// without tools.
+    Every,
+    /// hookc tools, MCP tools (`server`, `tool` globs) and the harness's own
+    /// names hookc has no kind for.
+    Some {
+        kinds: BTreeSet<ToolKind>,
+        mcp: BTreeSet<(String, String)>,
+        native: BTreeSet<String>,
+    },
+}
+
+/// The hookc event of a native one (any case, as the harnesses read it),
+/// and, for Cursor's tool-specific events, the tool.
+fn event_of(id: HarnessId, native: &str) -> Option<(Event, Option<ToolKind>)> {
+    if id == HarnessId::Cursor {
+        match native {
+            "beforeShellExecution" => return Some((Event::PreTool, Some(ToolKind::Shell))),
+            "beforeReadFile" => return Some((Event::PreTool, Some(ToolKind::Read))),
+            "afterFileEdit" => return Some((Event::PostTool, Some(ToolKind::Edit))),
+            _ => {}
+        }
+    }
+    let profile = crate::harness::get(id)?.profile();
+    profile
+        .events
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(native))
+        .map(|(e, _)| (*e, None))
+}
+
+/// The tools a matcher names, if it is a plain list of names
+/// (`Bash`, `^(?:Edit|Write)$`, `mcp__github__.*`).
+fn tools_of(id: HarnessId, matcher: Option<&str>) -> Option<Tools> {
+    let m = matcher.map(str::trim).unwrap_or("");
+    if m.is_empty() || m == "*" || m == ".*" {
+        return Some(Tools::Every);
+    }
+    let profile = crate::harness::get(id)?.profile();
+    // These harnesses search for the matcher anywhere in the tool name: a
+    // name that is not one of their tools is a fragment of others.
+    let searches = matches!(
+        id,
+        HarnessId::Gemini | HarnessId::Cursor | HarnessId::Antigravity | HarnessId::Kimi
+    ) && !(m.starts_with('^') && m.ends_with('$'));
+    let inner = m.strip_prefix('^').unwrap_or(m);
+    let inner = inner.strip_suffix('$').unwrap_or(inner);
+    let inner = inner
+        .strip_prefix("(?:")
+        .or_else(|| inner.strip_prefix('('))
+        .and_then(|s| s.strip_suffix(')'))
+        .unwrap_or(inner);
+    let (mut kinds, mut mcp, mut native) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    for name in inner.split('|') {
+        if let Some(rest) = name.strip_prefix("mcp__") {
+            let (server, tool) = rest.split_once("__")?;
+            let glob = |s: &str| s.replace(".*", "*");
+            let plain = |s: &str| {
+                s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-*".contains(c))
+            };
+            let (server, tool) = (glob(server), glob(tool));
+            if !plain(&server) || !plain(&tool) {
+                return None;
+            }
+            mcp.insert((server, tool));
+            continue;
+        }
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        let found = profile
+            .tools
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(k, _)| *k);
+        match found {
+            Some(kind) => {
+                kinds.insert(kind);
+            }
+            None if searches => return None,
+            None => {
+                native.insert(name.to_owned());
+            }
+        }
+    }
+    Some(Tools::Some { kinds, mcp, native })
+}
+
+/// A guard, the harnesses it came from, where, and the command of a `run` guard.
+type Merged = (Key, BTreeSet<HarnessId>, Vec<String>, Option<String>);
+
+/// One guard to write, before harnesses are merged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Key {
+    event: Event,
+    tools: Tools,
+    action: Action,
+}
+
+/// Whether KDL 2.0 takes `c` literally in a quoted string or a comment: no
+/// control character, no newline of any kind, no invisible direction mark.
+fn kdl_literal(c: char) -> bool {
+    !(c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}'
+        )
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c))
+}
+
+/// `s` as a quoted KDL 2.0 string.
+fn kdl_string(s: &str) -> String {
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if kdl_literal(c) => out.push(c),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `s` as text inside a `//` comment: on one line, whatever it holds.
+fn comment(s: &str) -> String {
+    s.chars()
+        .map(|c| if kdl_literal(c) { c } else { ' ' })
+        .collect()
+}
+
+fn slug(text: &str) -> String {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(5)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.is_empty() {
+        "imported".to_owned()
+    } else {
+        words.join("-")
+    }
+}
+
+/// The policy for `hooks` (from the files `files`); `all` are the harnesses
+/// whose files were read.
+pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Imported {
+    let mut imported = Imported {
+        files: files.to_vec(),
+        ..Imported::default()
+    };
+    let mut harnesses: BTreeSet<HarnessId> = BTreeSet::new();
+    // (key, harnesses, origins), in the order first seen.
+    let mut guards: Vec<Merged> = Vec::new();
+    let mut notes: Vec<String> = skipped_files.to_vec();
+    for hook in hooks {
+        if is_hookcs(&hook.command) {
+            continue;
+        }
+        if hook.command.is_empty() {
+            notes.push(format!(
+                "{}: not a command hook (no `command`); not imported",
+                hook.origin
+            ));
+            continue;
+        }
+        harnesses.insert(hook.harness);
+        let Some((event, tool)) = event_of(hook.harness, &hook.event) else {
+            notes.push(format!(
+                "{}: the event `{}` has no hookc equivalent; not imported",
+                hook.origin, hook.event
+            ));
+            continue;
+        };
+        let tools = match (tool, event.has_tools()) {
+            (Some(kind), _) => Some(Tools::Some {
+                kinds: BTreeSet::from([kind]),
+                mcp: BTreeSet::new(),
+                native: BTreeSet::new(),
+            }),
+            (None, true) => tools_of(hook.harness, hook.matcher.as_deref()),
+            (None, false) => Some(Tools::Every),
+        };
+        let Some(tools) = tools else {
+            notes.push(format!(
+                "{}: the matcher `{}` is a pattern hookc import cannot read as tool names; not imported (write its guard's `tool` or `mcp` by hand)",
+                hook.origin,
+                hook.matcher.as_deref().unwrap_or("")
+            ));
+            continue;
+        };
+        let mut action = script::analyse(&hook.command);
+        if let Action::When { .. } = action
+            && !matches!(&tools, Tools::Some { kinds, mcp, native } if kinds.iter().all(|k| *k == ToolKind::Shell) && mcp.is_empty() && native.is_empty())
+        {
+            action = Action::Opaque;
+        }
+        if action == Action::Nothing {
+            notes.push(format!(
+                "{}: `{}` lets every call go on; nothing to import",
+                hook.origin, hook.command
+            ));
+            continue;
+        }
+        // A `run` guard is one harness's: its wrapper hands that harness's
+        // payload to the hook.
+        let run = (action == Action::Opaque).then(|| hook.command.clone());
+        let key = Key {
+            event,
+            tools,
+            action,
+        };
+        match guards
+            .iter_mut()
+            .find(|(k, _, _, r)| *k == key && run.is_none() && r.is_none())
+        {
+            Some((_, hs, origins, _)) => {
+                hs.insert(hook.harness);
+                origins.push(hook.origin.clone());
+            }
+            None => guards.push((
+                key,
+                BTreeSet::from([hook.harness]),
+                vec![hook.origin.clone()],
+                run,
+            )),
+        }
+    }
+
+    let mut out = String::new();
+    out.push_str("// policy.kdl: written by `hookc import` from the hand-written hooks in\n");
+    for f in files {
+        out.push_str(&format!("//   {}\n", comment(&f.display().to_string())));
+    }
+    out.push_str(
+        "// Check each guard, then run `hookc build`, and remove the hand-written hooks\n\
+         // (until then both run).\n\n",
+    );
+    if !harnesses.is_empty() {
+        out.push_str("targets");
+        for h in &harnesses {
+            out.push_str(&format!(" {}", kdl_string(h.word())));
+        }
+        out.push_str("\n\n");
+    }
+    for note in &notes {
+        out.push_str(&format!("// Not carried over: {}\n", comment(note)));
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+    }
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for (key, hs, origins, run) in &guards {
+        // A harness whose hook refuses every tool call the same way has
+        // this guard in effect too.
+        let mut covered = hs.clone();
+        for (k, other, _, r) in &guards {
+            if r.is_none()
+                && k.event == key.event
+                && k.tools == Tools::Every
+                && k.action == key.action
+            {
+                covered.extend(other.iter().copied());
+            }
+        }
+        let everywhere = covered == harnesses;
+        let base = match (&key.action, run) {
+            (Action::Always { reason, .. } | Action::When { reason, .. }, _) => slug(reason),
+            (_, _) => format!(
+                "run-{}-{}",
+                hs.iter().next().map_or("", |h| h.word()),
+                key.event.word()
+            ),
+        };
+        let mut name = base.clone();
+        let mut n = 2;
+        while !names.insert(name.clone()) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        let text = guard_text(
+            &name,
+            key,
+            hs,
+            everywhere,
+            &harnesses,
+            origins,
+            run.as_deref(),
+            &mut imported,
+        );
+        out.push_str(&text);
+        out.push('\n');
+        imported.guards += 1;
+    }
+    imported.skipped = notes;
+    imported.policy = out;
+    imported
+}
+
+#[allow(clippy::too_many_arguments)]
+fn guard_text(
+    name: &str,
+    key: &Key,
+    hs: &BTreeSet<HarnessId>,
+    everywhere: bool,
+    all: &BTreeSet<HarnessId>,
+    origins: &[String],
+    run: Option<&str>,
+    imported: &mut Imported,
+) -> String {
+    let mut g = String::new();
+    for o in origins {
+        g.push_str(&format!("// from {}\n", comment(o)));
+    }
+    // Guards of only some harnesses name those harnesses' own tools; the
+    // harnesses without them would otherwise be `unsupported`.
+    let scoped = !everywhere && run.is_none();
+    let mut lines: Vec<String> = Vec::new();
+    let mut untested: Option<String> = None;
+    if key.event != Event::PreTool {
+        lines.push(format!("event {}", kdl_string(key.event.word())));
+    }
+    match &key.tools {
+        Tools::Every if key.event.has_tools() && scoped => {
+            // Every tool of these harnesses that hookc knows by name.
+            let mut words = Vec::new();
+            for h in hs {
+                if let Some(p) = crate::harness::get(*h).map(|x| x.profile()) {
+                    let mut seen = BTreeSet::new();
+                    for (_, names) in p.tools {
+                        for n in *names {
+                            if seen.insert(*n) {
+                                words.push(format!("({}){}", h.word(), kdl_string(n)));
+                            }
+                        }
+                    }
+                }
+            }
+            lines.push(
+                "// The hand-written hook ran for every tool; these are the ones hookc knows"
+                    .to_owned(),
+            );
+            lines.push("// by name (MCP tools and others are not covered).".to_owned());
+            lines.push(format!("tool {}", words.join(" ")));
+        }
+        Tools::Every => {}
+        Tools::Some { kinds, mcp, native } => {
+            if scoped {
+                let mut words = Vec::new();
+                for h in hs {
+                    let Some(p) = crate::harness::get(*h).map(|x| x.profile()) else {
+                        continue;
+                    };
+                    for k in kinds {
+                        for n in p.tool_names(*k) {
+                            words.push(format!("({}){}", h.word(), kdl_string(n)));
+                        }
+                    }
+                    for n in native {
+                        words.push(format!("({}){}", h.word(), kdl_string(n)));
+                    }
+                }
+                if !words.is_empty() {
+                    lines.push(format!("tool {}", words.join(" ")));
+                }
+            } else {
+                if !kinds.is_empty() {
+                    let words: Vec<String> = kinds.iter().map(|k| kdl_string(k.word())).collect();
+                    lines.push(format!("tool {}", words.join(" ")));
+                }
+                for n in native {
+                    let words: Vec<String> = hs
+                        .iter()
+                        .map(|h| format!("({}){}", h.word(), kdl_string(n)))
+                        .collect();
+                    lines.push(format!("tool {}", words.join(" ")));
+                }
+            }
+            for (server, tool) in mcp {
+                lines.push(format!("mcp {} {}", kdl_string(server), kdl_string(tool)));
+            }
+        }
+    }
+    let shell_only = matches!(&key.tools, Tools::Some { kinds, mcp, native } if kinds.len() == 1 && kinds.contains(&ToolKind::Shell) && mcp.is_empty() && native.is_empty());
+    let decision = |refusal: Refusal, reason: &str| -> String {
+        let reason = if reason.trim().is_empty() {
+            "A hook imported from the hand-written config refused this call; ask the user how to go on."
+        } else {
+            reason
+        };
+        let word = match (refusal, key.event) {
+            (Refusal::Ask, Event::PreTool) => "ask",
+            (_, Event::PreTool | Event::Prompt) => "deny",
+            _ => "block",
+        };
+        format!("{word} {}", kdl_string(reason))
+    };
+    match (&key.action, run) {
+        (Action::Always { refusal, reason }, None) => {
+            lines.push(decision(*refusal, reason));
+            let expect = if *refusal == Refusal::Ask && key.event == Event::PreTool {
+                "ask"
+            } else {
+                "deny"
+            };
+            if shell_only && !scoped && key.event == Event::PreTool {
+                lines.push(format!(
+                    "example \"echo hookc-import\" expect={}",
+                    kdl_string(expect)
+                ));
+            } else {
+                untested = Some(
+                    "imported: the hand-written hook refused every call it ran for".to_owned(),
+                );
+            }
+        }
+        (
+            Action::When {
+                pattern,
+                refusal,
+                reason,
+            },
+            None,
+        ) => {
+            lines.push(format!(
+                "regex {}",
+                crate::resolve::raw_string(&pattern.regex)
+            ));
+            lines.push(decision(*refusal, reason));
+            let expect = if *refusal == Refusal::Ask {
+                "ask"
+            } else {
+                "deny"
+            };
+            match &pattern.fixed {
+                Some(text) if !scoped => {
+                    lines.push(format!(
+                        "example {} expect={}",
+                        kdl_string(text),
+                        kdl_string(expect)
+                    ));
+                    lines.push("example \"true\" expect=\"allow\"".to_owned());
+                }
+                _ => {
+                    untested =
+                        Some("imported: the hand-written hook searched the command line".to_owned())
+                }
+            }
+        }
+        (_, Some(command)) => {
+            let harness = hs.iter().next().copied().unwrap_or(HarnessId::Claude);
+            let path = PathBuf::from(SCRIPTS).join(format!("{name}.sh"));
+            imported
+                .scripts
+                .push((path.clone(), wrapper(harness, &origins.join(", "), command)));
+            lines.push(format!(
+                "// The hand-written hook, run on {}'s own payload by a wrapper hookc import wrote.",
+                crate::harness::get(harness).map_or("its harness", |h| h.profile().name)
+            ));
+            lines.push(format!("// Its command: {}", comment(command)));
+            lines.push(format!("run {}", kdl_string(&path.to_string_lossy())));
+            lines.push(decision(Refusal::Deny, ""));
+            untested = Some("runs the hand-written hook, which hookc cannot read".to_owned());
+        }
+        (Action::Nothing | Action::Opaque, None) => {}
+    }
+    if scoped {
+        let others: Vec<String> = all.difference(hs).map(|h| kdl_string(h.word())).collect();
+        if !others.is_empty() && !matches!(key.tools, Tools::Every if !key.event.has_tools()) {
+            lines.push(format!("allow-degraded {}", others.join(" ")));
+        }
+    }
+    match untested {
+        Some(why) => g.push_str(&format!(
+            "guard {} untested={} {{\n",
+            kdl_string(name),
+            kdl_string(&why)
+        )),
+        None => g.push_str(&format!("guard {} {{\n", kdl_string(name))),
+    }
+    for l in lines {
+        g.push_str(&format!("    {l}\n"));
+    }
+    g.push_str("}\n");
+    g
+}
+
+/// The `run` program for a hand-written hook of `harness`: it hands the
+/// harness's own payload (hookc's `raw`) to the hook, in the project root,
+/// and says what the hook answered: exit 2 with the reason on stderr for a
+/// refusal (exit 2, or a refusal as JSON on stdout), 0 for none, and 1 when
+/// the hook failed, which hookc refuses as "could not run". Another
+/// harness's call is not this hook's business (exit 0).
+fn wrapper(harness: HarnessId, origin: &str, command: &str) -> String {
+    let quoted = format!("'{}'", command.replace('\'', r"'\''"));
+    format!(
+        r#"#!/bin/sh
+# Written by `hookc import` from {origin}: hookc's `run` guard for a hook it
+# could not read. It gives the hook {name}'s own payload and tells hookc what
+# the hook answered (exit 2: refuse, with the reason on stderr; 0: no objection).
+# Needs jq.
+in=$(cat) || exit 1
+h=$(printf '%s\n' "$in" | jq -r .harness) || exit 1
+[ "$h" = {word} ] || exit 0
+raw=$(printf '%s\n' "$in" | jq -c .raw) || exit 1
+: "${{CLAUDE_PROJECT_DIR:=$PWD}}" "${{GEMINI_PROJECT_DIR:=$PWD}}" "${{CURSOR_PROJECT_DIR:=$PWD}}" "${{COPILOT_PROJECT_DIR:=$PWD}}"
+export CLAUDE_PROJECT_DIR GEMINI_PROJECT_DIR CURSOR_PROJECT_DIR COPILOT_PROJECT_DIR
+err=$(mktemp) || exit 1
+out=$(printf '%s\n' "$raw" | sh -c {quoted} 2>"$err"); s=$?
+reason=$(cat "$err"); rm -f "$err"
+case $s in
+0)
+    why=$(printf '%s' "$out" | jq -r 'select(type == "object") | (.permission // .permissionDecision // .hookSpecificOutput.permissionDecision // .decision // "") as $d | if $d == "deny" or $d == "block" or $d == "ask" then (.agent_message // .user_message // .permissionDecisionReason // .hookSpecificOutput.permissionDecisionReason // .reason // "refused by the hand-written hook") else empty end' 2>/dev/null)
+    [ -n "$why" ] || exit 0
+    printf '%s\n' "$why" >&2; exit 2 ;;
+2) printf '%s\n' "$reason" >&2; exit 2 ;;
+*) printf '%s\n' "$reason" >&2; exit 1 ;;
+esac
+"#,
+        name = crate::harness::get(harness).map_or("its harness", |h| h.profile().name),
+        word = harness.word(),
+    )
+}
+
+/// Read the hook files under `root` (or the files given) and import them.
+pub fn import(root: &Path, paths: &[PathBuf]) -> Result<Imported, String> {
+    let mut targets: Vec<(PathBuf, Kind)> = Vec::new();
+    if paths.is_empty() {
+        for f in lint::discover(root) {
+            if let Some(k) = lint::classify(&f) {
+                targets.push((f, k));
+            }
+        }
+    } else {
+        for p in paths {
+            if p.is_dir() {
+                for f in lint::discover(p) {
+                    if let Some(k) = lint::classify(&f) {
+                        targets.push((f, k));
+                    }
+                }
+            } else {
+                let text = crate::disk::read_text(p)
+                    .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                let kind = lint::classify(p)
+                    .or_else(|| text.as_deref().and_then(|t| lint::classify_content(p, t)))
+                    .ok_or_else(|| format!("{} is not a hook config hookc knows", p.display()))?;
+                targets.push((p.clone(), kind));
+            }
+        }
+    }
+    let mut hooks = Vec::new();
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    for (path, kind) in targets {
+        let shown = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+        let rel = shown.display().to_string();
+        let text = match crate::disk::read_text(&path) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(e) => return Err(format!("cannot read {rel}: {e}")),
+        };
+        match read_file(kind, &rel, &text) {
+            Ok(found) => {
+                if kind == Kind::CodexConfig && text.contains("hooks") {
+                    skipped.push(format!("{rel}: hooks in Codex's config.toml are not imported; move them to .codex/hooks.json first"));
+                }
+                if kind == Kind::Opencode && found.is_empty() {
+                    skipped.push(format!("{rel}: an OpenCode plugin hookc import cannot read; it keeps running next to hookc's"));
+                }
+                if !found.is_empty() {
+                    files.push(shown);
+                }
+                hooks.extend(found);
+            }
+            Err(e) => {
+                return Err(format!(
+                    "{rel} does not parse as {}: {e}; `hookc lint {rel}` shows where",
+                    kind_name(kind)
+                ));
+            }
+        }
+    }
+    Ok(policy(&hooks, &files, &skipped))
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Json(id) => crate::harness::get(id).map_or("JSON", |h| h.profile().name),
+        Kind::CodexConfig => "Codex's config.toml",
+        Kind::Kimi => "Kimi Code's TOML",
+        Kind::Opencode => "an OpenCode plugin",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matchers_become_tools_where_they_are_names() {
+        let some = |t: Option<Tools>| match t {
+            Some(Tools::Some { kinds, mcp, native }) => (kinds, mcp, native),
+            other => panic!("{other:?}"),
+        };
+        let (kinds, _, _) = some(tools_of(HarnessId::Claude, Some("^(?:Edit|Write)$")));
+        assert_eq!(kinds, BTreeSet::from([ToolKind::Edit, ToolKind::Write]));
+        let (_, mcp, native) = some(tools_of(HarnessId::Claude, Some("mcp__github__.*|Task")));
+        assert_eq!(mcp, BTreeSet::from([("github".into(), "*".into())]));
+        assert_eq!(native, BTreeSet::from(["Task".to_owned()]));
+        assert_eq!(tools_of(HarnessId::Copilot, None), Some(Tools::Every));
+        // Gemini searches: `write` is part of `write_file`, not a tool.
+        assert_eq!(tools_of(HarnessId::Gemini, Some("write")), None);
+        assert_eq!(tools_of(HarnessId::Claude, Some("Ba.h")), None);
+    }
+
+    #[test]
+    fn antigravity_groups_and_cursor_events_are_read() {
+        let text = r#"{"team": {"enabled": true, "PreToolUse": [{"matcher": "^run_command$",
+            "hooks": [{"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"Use make.\"}'"}]}]},
+            "off": {"enabled": false, "PreToolUse": [{"matcher": "view_file", "hooks": [{"type": "command", "command": "exit 2"}]}]}}"#;
+        let hooks = read_file(
+            Kind::Json(HarnessId::Antigravity),
+            ".agents/hooks.json",
+            text,
+        )
+        .unwrap();
+        assert_eq!(hooks.len(), 1, "{hooks:?}");
+        let cursor = r#"{"version": 1, "hooks": {"beforeReadFile": [{"command": "echo 'No reading.' >&2; exit 2"}]}}"#;
+        let mut all = hooks;
+        all.extend(read_file(Kind::Json(HarnessId::Cursor), ".cursor/hooks.json", cursor).unwrap());
+        let out = policy(&all, &[], &[]);
+        assert_eq!(out.guards, 2, "{}", out.policy);
+        assert!(
+            out.policy.contains("tool (antigravity)\"run_command\""),
+            "{}",
+            out.policy
+        );
+        assert!(out.policy.contains("deny \"Use make.\""), "{}", out.policy);
+        assert!(
+            out.policy.contains("tool (cursor)\"Read\""),
+            "{}",
+            out.policy
+        );
+    }
+
+    #[test]
+    fn what_is_not_carried_over_is_said_in_the_policy() {
+        let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],
+            "PreToolUse": [{"matcher": "Ba.h", "hooks": [{"type": "command", "command": "exit 2"}]},
+                           {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#;
+        let hooks =
+            read_file(Kind::Json(HarnessId::Claude), ".claude/settings.json", text).unwrap();
+        let out = policy(&hooks, &[PathBuf::from(".claude/settings.json")], &[]);
+        assert_eq!(out.guards, 0, "{}", out.policy);
+        assert_eq!(out.skipped.len(), 4, "{:?}", out.skipped);
+        for what in [
+            "not a command hook",
+            "`Notification` has no hookc equivalent",
+            "`Ba.h` is a pattern",
+            "nothing to import",
+        ] {
+            assert!(out.policy.contains(what), "{what}: {}", out.policy);
+        }
+    }
+}

@@ -8,8 +8,8 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
-use crate::harness::Profile;
 use crate::ir::{Event, Guard, HarnessId, Policy};
+use crate::profile::Profile;
 use crate::source::SourceFile;
 
 pub use template::{Shim, render_file, render_shim};
@@ -237,11 +237,7 @@ pub fn comment_text(text: &str) -> String {
         .collect()
 }
 
-/// Text as one POSIX shell word: single-quoted, a `'` inside written `'\''`.
-/// The one way generated shell code carries a string.
-pub fn sh_word(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
+pub use crate::shell::sh_word;
 
 /// Pretty JSON with a trailing newline, the format of every JSON file hookc owns.
 pub fn json_text(value: &impl serde::Serialize) -> String {

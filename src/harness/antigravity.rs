@@ -36,6 +36,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, string_at};
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, Unit, no_mcp_names,
+};
 
 pub struct Antigravity;
 
@@ -71,6 +74,30 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Antigravity in this repo (or set HOOKC_BIN)",
         "Antigravity loads .agents/hooks.json only in a trusted workspace; check with /hooks that the `hookc` group is listed",
     ],
+    more_events: &["PostToolUse", "PreInvocation", "PostInvocation"],
+    files: &[HookFile {
+        dir: ".agents",
+        names: &["hooks.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect::STRICT,
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: true,
+        require_type: true,
+        types: &["command", "prompt"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::Unanchored,
+        events_any_case: true,
+    }),
+    flavour: Some(Flavour::Re2),
+    mcp_names: no_mcp_names,
+    hints: &[".agents/"],
 };
 
 /// Keys of a file tool's arguments that name the file, in the order hookc tries them.

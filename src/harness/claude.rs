@@ -26,6 +26,7 @@ use super::{
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
 
 pub struct Claude;
 
@@ -66,6 +67,60 @@ static PROFILE: Profile = Profile {
         doc: "also write `\"onFailure\": \"block\"` on each hook (needs Claude Code 2.1.295 or newer; older versions may reject the settings file)",
     }],
     todo: &["install hookc on every machine that runs Claude Code in this repo (or set HOOKC_BIN)"],
+    // As listed by `claude doctor` 2.1.332 ("Valid events: …").
+    more_events: &[
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Notification",
+        "UserPromptExpansion",
+        "SessionEnd",
+        "StopFailure",
+        "SubagentStart",
+        "PreCompact",
+        "PostCompact",
+        "PreModelSwitch",
+        "PostModelSwitch",
+        "PermissionRequest",
+        "PermissionDenied",
+        "Setup",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "Elicitation",
+        "ElicitationResult",
+        "ConfigChange",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "InstructionsLoaded",
+        "CwdChanged",
+        "FileChanged",
+        "DirectoryAdded",
+        "MessageDisplay",
+        "PreSkillShellCommand",
+    ],
+    files: &[HookFile {
+        dir: ".claude",
+        names: &["settings*.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect::STRICT,
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command", "prompt", "agent", "http", "mcp_tool"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::ExactWords("-, "),
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    hints: &[".claude/", "CLAUDE.md"],
 };
 
 impl Harness for Claude {

@@ -31,6 +31,7 @@ use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_m
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
 
 pub struct Codex;
 
@@ -70,6 +71,46 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Codex in this repo (or set HOOKC_BIN)",
         "Codex runs project hooks only in a trusted project, and only after you review them in /hooks; review them again after every change to .codex/hooks.json",
     ],
+    more_events: &[
+        "SubagentStart",
+        "PermissionRequest",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "Interrupt",
+    ],
+    files: &[
+        HookFile {
+            dir: ".codex",
+            names: &["hooks.json"],
+            format: FileFormat::HooksJson,
+            in_project: true,
+        },
+        HookFile {
+            dir: ".codex",
+            names: &["config.toml"],
+            format: FileFormat::CodexConfig,
+            in_project: true,
+        },
+    ],
+    json: Some(JsonSpec {
+        dialect: Dialect::STRICT,
+        // `HooksFile` is `deny_unknown_fields`: `hooks` (and `description` in newer builds).
+        strict_root: Some(&["hooks", "description"]),
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command", "prompt", "agent", "mcp_tool"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::ExactWords(""),
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::Rust),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    hints: &[".codex/", "AGENTS.md"],
 };
 
 impl Harness for Codex {

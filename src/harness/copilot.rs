@@ -36,6 +36,7 @@ use super::{
 use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
 
 pub struct Copilot;
 
@@ -73,6 +74,60 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Copilot CLI in this repo (or set HOOKC_BIN)",
         "start Copilot CLI in the project root and trust the folder: Copilot reads .github/hooks/ only from the directory it starts in",
     ],
+    more_events: &[
+        "PreToolUse",
+        "permissionRequest",
+        "PermissionRequest",
+        "PostToolUse",
+        "postToolUseFailure",
+        "PostToolUseFailure",
+        "Stop",
+        "SubagentStop",
+        "subagentStart",
+        "UserPromptSubmit",
+        "userPromptTransformed",
+        "SessionStart",
+        "sessionEnd",
+        "SessionEnd",
+        "errorOccurred",
+        "ErrorOccurred",
+        "preCompact",
+        "PreCompact",
+        "notification",
+        "preMcpToolCall",
+    ],
+    files: &[HookFile {
+        dir: ".github/hooks",
+        names: &["*.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: true,
+        },
+        strict_root: None,
+        version: Some(false),
+        groups: true,
+        flat_ok: true,
+        require_type: false,
+        types: &["command", "http", "prompt"],
+        command_keys: &["bash", "powershell", "command", "exec"],
+        timeout_key: "timeoutSec",
+        unit: Unit::Seconds,
+        matching: Matching::Anchored,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScriptOrRust),
+    mcp_names: |event| {
+        Some(if event.starts_with(|c: char| c.is_ascii_uppercase()) {
+            McpNames::DoubleUnderscore
+        } else {
+            McpNames::ServerDashTool
+        })
+    },
+    hints: &[".github/hooks/", ".github/copilot-instructions.md"],
 };
 
 /// Copilot's own names for the Claude tool names of a Claude-shaped payload.

@@ -40,6 +40,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
 
 pub struct Cursor;
 
@@ -94,29 +95,52 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Cursor in this repo (or set HOOKC_BIN)",
         "Cursor runs project hooks only in a trusted workspace",
     ],
+    more_events: &[
+        "postToolUseFailure",
+        "subagentStart",
+        "beforeShellExecution",
+        "afterShellExecution",
+        "beforeMCPExecution",
+        "afterMCPExecution",
+        "beforeReadFile",
+        "afterFileEdit",
+        "preCompact",
+        "afterAgentResponse",
+        "afterAgentThought",
+        "sessionEnd",
+        "beforeTabFileRead",
+        "afterTabFileEdit",
+        "workspaceOpen",
+    ],
+    files: &[HookFile {
+        dir: ".cursor",
+        names: &["hooks.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: true,
+        },
+        strict_root: None,
+        version: Some(true),
+        groups: false,
+        flat_ok: true,
+        require_type: false,
+        types: &["command", "prompt"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::Unanchored,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |event| {
+        matches!(event, "preToolUse" | "postToolUse").then_some(McpNames::CursorTool)
+    },
+    hints: &[".cursor/", ".cursorrules"],
 };
-
-/// Cursor's agent events, for recognising its payloads.
-const EVENTS: &[&str] = &[
-    "preToolUse",
-    "postToolUse",
-    "postToolUseFailure",
-    "beforeShellExecution",
-    "afterShellExecution",
-    "beforeMCPExecution",
-    "afterMCPExecution",
-    "beforeReadFile",
-    "afterFileEdit",
-    "beforeSubmitPrompt",
-    "stop",
-    "subagentStart",
-    "subagentStop",
-    "sessionStart",
-    "sessionEnd",
-    "preCompact",
-    "afterAgentResponse",
-    "afterAgentThought",
-];
 
 impl Harness for Cursor {
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
@@ -391,7 +415,7 @@ impl Harness for Cursor {
             || (o.contains_key("conversation_id")
                 && o.get("hook_event_name")
                     .and_then(Value::as_str)
-                    .is_some_and(|e| EVENTS.contains(&e)))
+                    .is_some_and(|e| PROFILE.accepts_event(e)))
     }
 }
 

@@ -34,6 +34,7 @@ use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, strin
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
 
 pub struct Gemini;
 
@@ -66,6 +67,40 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Gemini CLI in this repo (or set HOOKC_BIN)",
         "Gemini CLI runs project hooks only in a trusted folder: trust this folder when Gemini asks (or with /permissions)",
     ],
+    more_events: &[
+        "BeforeModel",
+        "AfterModel",
+        "BeforeToolSelection",
+        "SessionEnd",
+        "PreCompress",
+        "Notification",
+    ],
+    files: &[HookFile {
+        dir: ".gemini",
+        names: &["settings.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: false,
+        },
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Millis,
+        matching: Matching::Unanchored,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::SingleUnderscore),
+    hints: &[".gemini/", "GEMINI.md"],
 };
 
 /// Gemini shortens MCP tool names longer than this; hookc's matcher cannot

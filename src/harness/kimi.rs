@@ -47,6 +47,7 @@ use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::merge::{self, Merged};
+use crate::profile::{FileFormat, Flavour, HookFile, McpNames};
 
 pub struct Kimi;
 
@@ -85,6 +86,44 @@ static PROFILE: Profile = Profile {
         "Kimi Code reads hooks only from ~/.kimi-code/config.toml ($KIMI_CODE_HOME): run `hookc build --user` once per machine to install them (backup kept as config.toml.hookc-backup), then restart kimi",
         "install hookc on every machine that runs Kimi Code in this repo (or set HOOKC_BIN)",
     ],
+    // The v2 engine's enum, exact case.
+    more_events: &[
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+        "PermissionResult",
+        "UserPromptQueued",
+        "TurnStarted",
+        "StopFailure",
+        "Interrupt",
+        "SessionStart",
+        "SessionEnd",
+        "SessionHeartbeat",
+        "SubagentStart",
+        "SubagentStop",
+        "TaskStarted",
+        "PreCompact",
+        "PostCompact",
+        "Notification",
+    ],
+    files: &[
+        HookFile {
+            dir: ".kimi*",
+            names: &["config.toml"],
+            format: FileFormat::KimiToml,
+            in_project: true,
+        },
+        HookFile {
+            dir: "*kimi-code",
+            names: &["config.toml"],
+            format: FileFormat::KimiToml,
+            in_project: false,
+        },
+    ],
+    json: None,
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    hints: &[".kimi-code/"],
 };
 
 impl Harness for Kimi {

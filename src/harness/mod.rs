@@ -23,8 +23,9 @@ use serde_json::Value;
 
 use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
-use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
 
+pub use crate::profile::{OptionKind, OptionSpec, Profile};
 pub use agent_sdk::AgentSdk;
 pub use antigravity::Antigravity;
 pub use claude::Claude;
@@ -149,75 +150,6 @@ pub struct Answer {
     pub stderr: String,
     /// 0 answered (including "no objection"), 2 an explicit refusal.
     pub exit: i32,
-}
-
-/// Facts about a harness, as data.
-#[derive(Debug)]
-pub struct Profile {
-    pub id: HarnessId,
-    /// The product's name, for people.
-    pub name: &'static str,
-    /// hookc event → the harness's own event name; a missing event is not supported.
-    pub events: &'static [(Event, &'static str)],
-    /// hookc tool → the harness's own tool names.
-    pub tools: &'static [(ToolKind, &'static [&'static str])],
-    /// Events on which the harness can refuse (deny, or block a stop).
-    pub can_block: &'static [Event],
-    /// Events on which the harness honours `ask`.
-    pub honours_ask: &'static [Event],
-    /// Whether a pre-tool hook can hand back a changed shell command
-    /// (`rewrite`), paired with whatever the harness needs to apply it.
-    pub can_rewrite: bool,
-    /// Options accepted in `harness "<id>" { … }`.
-    pub options: &'static [OptionSpec],
-    /// What the user must still do after a build, in one line each.
-    pub todo: &'static [&'static str],
-}
-
-impl Profile {
-    pub fn event_name(&self, event: Event) -> Option<&'static str> {
-        self.events
-            .iter()
-            .find(|(e, _)| *e == event)
-            .map(|(_, n)| *n)
-    }
-
-    pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {
-        self.tools
-            .iter()
-            .find(|(t, _)| *t == tool)
-            .map_or(&[], |(_, names)| names)
-    }
-
-    /// The neutral kind of a native tool name, if hookc knows it.
-    pub fn tool_kind(&self, native: &str) -> Option<ToolKind> {
-        self.tools
-            .iter()
-            .find(|(_, names)| names.contains(&native))
-            .map(|(t, _)| *t)
-    }
-}
-
-#[derive(Debug)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub kind: OptionKind,
-    pub doc: &'static str,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionKind {
-    Bool,
-    Count,
-}
-
-impl OptionKind {
-    pub fn describe(self) -> &'static str {
-        match self {
-            OptionKind::Bool => "`#true` or `#false`",
-            OptionKind::Count => "a whole number",
-        }
-    }
 }
 
 static ALL: &[&dyn Harness] = &[

@@ -35,6 +35,7 @@ use super::{Answer, Harness, Profile, string_at};
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{FileFormat, HookFile, no_mcp_names};
 
 pub struct Opencode;
 
@@ -58,6 +59,43 @@ static PROFILE: Profile = Profile {
     todo: &[
         "install hookc on every machine that runs OpenCode in this repo (or set HOOKC_BIN), then restart OpenCode to load .opencode/plugin/hookc.js",
     ],
+    // Hook names of `@opencode-ai/plugin`'s `Hooks` type (1.18.33).
+    more_events: &[
+        "event",
+        "config",
+        "tool",
+        "auth",
+        "chat.message",
+        "chat.params",
+        "chat.headers",
+        "permission.ask",
+        "command.execute.before",
+        "tool.execute.after",
+        "shell.env",
+        "tool.definition",
+        "experimental.chat.messages.transform",
+        "experimental.chat.system.transform",
+        "experimental.session.compacting",
+        "experimental.text.complete",
+    ],
+    files: &[
+        HookFile {
+            dir: ".opencode/plugin",
+            names: &["*.js", "*.mjs", "*.ts"],
+            format: FileFormat::OpencodePlugin,
+            in_project: true,
+        },
+        HookFile {
+            dir: ".opencode/plugins",
+            names: &["*.js", "*.mjs", "*.ts"],
+            format: FileFormat::OpencodePlugin,
+            in_project: true,
+        },
+    ],
+    json: None,
+    flavour: None,
+    mcp_names: no_mcp_names,
+    hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
 };
 
 /// A small node program that loads a plugin module the way OpenCode does and

@@ -5,7 +5,7 @@ use std::path::Path;
 use jsonc_parser::ast::{Object, Value};
 
 use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, type_name};
-use super::spec::{JsonSpec, Matching, Unit, json_spec};
+use super::spec::{Matching, Spec, Unit, json_spec};
 use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, Severity, suggest};
 use crate::harness;
@@ -14,12 +14,12 @@ use crate::source::{SourceFile, Span};
 
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
-    let dialect = js::Dialect::of(id);
+    let dialect = js::dialect_of(id);
     let value = match js::parse(&file.text, dialect) {
         Ok(Some(v)) => v,
         Ok(None) => return,
         Err((sp, msg)) => {
-            let name = spec.profile().name;
+            let name = spec.profile.name;
             let help = match dialect {
                 js::Dialect {
                     comments: false,
@@ -60,7 +60,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         ));
         return;
     };
-    duplicate_keys(file, &value, spec.profile().name, report);
+    duplicate_keys(file, &value, spec.profile.name, report);
     let cx = Cx { spec, file, root };
     if let Some(keys) = spec.strict_root {
         for p in &rootobj.properties {
@@ -72,7 +72,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
                         key_span(p),
                         format!(
                             "{} rejects the whole file for the unknown top-level key `{}`",
-                            spec.profile().name,
+                            spec.profile.name,
                             key(p)
                         ),
                         "not allowed here",
@@ -88,7 +88,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
                 Code::LintMissingField,
                 file,
                 js::span(&value).sub(0, 1),
-                format!("{} hooks file has no `version`", spec.profile().name),
+                format!("{} hooks file has no `version`", spec.profile.name),
                 "add `\"version\": 1` here",
             );
             report.diags.push(if required {
@@ -147,7 +147,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
 }
 
 struct Cx<'a> {
-    spec: &'static JsonSpec,
+    spec: Spec,
     file: &'a SourceFile,
     root: &'a Path,
 }
@@ -216,7 +216,7 @@ fn foreign_event(name: &str) -> Option<(Event, &'static str)> {
 
 fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
     let spec = cx.spec;
-    let profile = spec.profile();
+    let profile = spec.profile;
     let all_events = spec.events();
     for prop in &obj.properties {
         let name = key(prop);
@@ -386,7 +386,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
 }
 
 fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
-    let profile = cx.spec.profile();
+    let profile = cx.spec.profile;
     let Some(m) = as_str(value) else {
         report.diags.push(
             diag(
@@ -585,7 +585,7 @@ fn handler(
     report: &mut FileReport,
 ) {
     let spec = cx.spec;
-    let name = spec.profile().name;
+    let name = spec.profile.name;
     let Value::Object(h) = value else {
         report.diags.push(diag(
             Code::LintWrongType,
@@ -798,16 +798,6 @@ fn handler(
             );
         }
     }
-}
-
-/// `(?i)`, `(?s:…)`: inline flags, valid in Rust's regex but a syntax error in JavaScript's.
-pub(super) fn has_inline_flags(m: &str) -> bool {
-    m.match_indices("(?").any(|(i, _)| {
-        m[i + 2..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
-    })
 }
 
 /// Every key that appears more than once in one object, anywhere in the

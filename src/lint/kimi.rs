@@ -7,39 +7,22 @@ use toml_edit::Item;
 use super::other::{parse, to_span};
 use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, suggest};
+use crate::harness;
 use crate::ir::HarnessId;
 use crate::source::SourceFile;
 
-/// Kimi Code `[[hooks]]`: exact-case events (the v2 engine's enum), strict keys.
-pub const KIMI_EVENTS: &[&str] = &[
-    "PreToolUse",
-    "UserPromptSubmit",
-    "Stop",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "PermissionResult",
-    "UserPromptQueued",
-    "TurnStarted",
-    "StopFailure",
-    "Interrupt",
-    "SessionStart",
-    "SessionEnd",
-    "SessionHeartbeat",
-    "SubagentStart",
-    "SubagentStop",
-    "TaskStarted",
-    "PreCompact",
-    "PostCompact",
-    "Notification",
-];
-
+/// Keys of a Kimi Code `[[hooks]]` table (strict: another key drops every hook).
 pub const KIMI_KEYS: &[&str] = &["event", "matcher", "command", "timeout"];
 
 pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
     let Some(doc) = parse(file, "Kimi Code", report) else {
         return;
     };
+    let events = harness::get(HarnessId::Kimi)
+        .expect("Kimi Code is registered")
+        .profile()
+        .all_events();
+    let events = events.as_slice();
     let Some((hooks_key, item)) = doc.as_table().get_key_value("hooks") else {
         return;
     };
@@ -78,9 +61,9 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
             let v = value.as_value();
             match k {
                 "event" => match v.and_then(|v| v.as_str()) {
-                    Some(e) if KIMI_EVENTS.contains(&e) => {}
+                    Some(e) if events.contains(&e) => {}
                     Some(e) => {
-                        let right = KIMI_EVENTS.iter().find(|x| x.eq_ignore_ascii_case(e));
+                        let right = events.iter().find(|x| x.eq_ignore_ascii_case(e));
                         report.diags.push(
                             diag(
                                 Code::LintUnknownEvent,
@@ -91,7 +74,7 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                             )
                             .help(match right {
                                 Some(r) => format!("write `{r}` (`hookc lint --fix` does)"),
-                                None => suggest(e, KIMI_EVENTS),
+                                None => suggest(e, events),
                             }),
                         );
                         if let Some(r) = right {

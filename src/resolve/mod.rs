@@ -350,7 +350,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
                 },
                 format!(
                     "write it as a raw string, where backslashes stay as written: `regex {}`",
-                    raw_string(&unescape_controls(&r.pattern.value))
+                    crate::syntax::raw_string(&unescape_controls(&r.pattern.value))
                 ),
             );
             continue;
@@ -716,15 +716,6 @@ fn unescape_controls(value: &str) -> String {
         }
     }
     out
-}
-
-/// `value` as a KDL raw string, with enough `#` that it cannot end early.
-pub fn raw_string(value: &str) -> String {
-    let mut hashes = String::from("#");
-    while value.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    format!("{hashes}\"{value}\"{hashes}")
 }
 
 /// A `rewrite` guard needs every target to be able to change a tool call.

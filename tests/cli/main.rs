@@ -24,6 +24,7 @@ mod hostile;
 mod hostile_build;
 mod hostile_run;
 mod init;
+mod layers;
 mod lint;
 mod out_dir;
 mod output;

@@ -701,6 +701,16 @@ mod tests {
         ));
         assert!(!Cursor.recognizes(&json!({"conversation_id": "c", "hook_event_name": "Stop"})));
         assert!(!Cursor.recognizes(&json!([1])));
+        // Tab hooks and `workspaceOpen` too: every event `hookc lint` accepts.
+        assert!(
+            Cursor.recognizes(
+                &json!({"conversation_id": "c", "hook_event_name": "beforeTabFileRead"})
+            )
+        );
+        for name in PROFILE.all_events() {
+            let payload = json!({"conversation_id": "c", "hook_event_name": name});
+            assert!(Cursor.recognizes(&payload), "{name}");
+        }
     }
 
     #[test]

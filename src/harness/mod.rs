@@ -348,6 +348,98 @@ pub fn patch_files(patch: &str) -> PatchFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::FileFormat;
+
+    /// What every registered harness must bring. The [`Harness`] trait makes
+    /// the code pieces (emitter, payload decoder, answer, outcome) and
+    /// [`Profile`]'s fields (no defaults) the data pieces compile-time
+    /// requirements; this checks that the data is whole and consistent.
+    #[test]
+    fn every_registered_harness_is_complete() {
+        let mut seen = Vec::new();
+        for h in all() {
+            let p = h.profile();
+            let who = p.id.word();
+            assert!(!seen.contains(&p.id), "{who} is registered twice");
+            seen.push(p.id);
+            assert!(get(p.id).is_some_and(|g| std::ptr::eq(g.profile(), p)));
+            assert!(!p.name.is_empty(), "{who}: no name");
+            assert!(!p.events.is_empty(), "{who}: no events");
+            assert!(!p.hints.is_empty(), "{who}: no `hookc init` hints");
+            let mut names: Vec<&str> = p.events.iter().map(|(_, n)| *n).collect();
+            names.extend(p.more_events);
+            let count = names.len();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), count, "{who}: an event name is listed twice");
+            for e in p.can_block.iter().chain(p.honours_ask) {
+                assert!(
+                    p.event_name(*e).is_some(),
+                    "{who}: {e} is not one of its events"
+                );
+            }
+            for (tool, natives) in p.tools {
+                assert!(!natives.is_empty(), "{who}: no names for {tool}");
+            }
+            let json_files = p.files.iter().any(|f| f.format == FileFormat::HooksJson);
+            assert_eq!(
+                json_files,
+                p.json.is_some(),
+                "{who}: a JSON hooks file and its lint spec come together"
+            );
+            if p.json.is_some() {
+                assert!(
+                    p.flavour.is_some(),
+                    "{who}: JSON matchers without a regex flavour"
+                );
+            }
+            for f in p.files {
+                assert!(!f.dir.is_empty() && !f.names.is_empty(), "{who}: {f:?}");
+            }
+        }
+    }
+
+    /// The explanation of `hookc::unknown-harness` names every harness.
+    #[test]
+    fn the_unknown_harness_help_names_every_harness() {
+        let text = crate::diag::Code::UnknownHarness.explanation();
+        for id in HarnessId::ALL {
+            assert!(
+                text.contains(&format!("`{id}`")),
+                "{id} is missing from: {text}"
+            );
+        }
+    }
+
+    /// The pre-commit framework runs `hookc lint` when a staged file is in a
+    /// folder some harness reads hooks from.
+    #[test]
+    fn pre_commit_lint_hook_covers_every_hook_folder() {
+        let yaml = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml"),
+        )
+        .unwrap();
+        let lint = yaml.split("\n- id: hookc-lint\n").nth(1).unwrap();
+        let files = lint
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("files: "))
+            .unwrap();
+        let files = regex::Regex::new(files).unwrap();
+        for h in all() {
+            for f in h.profile().files.iter().filter(|f| f.in_project) {
+                let sample = format!(
+                    "{}/{}",
+                    f.dir.replace('*', "x"),
+                    f.names[0].replace('*', "x")
+                );
+                assert!(
+                    files.is_match(&sample),
+                    "{sample} ({}) is not linted by pre-commit",
+                    h.id()
+                );
+            }
+        }
+    }
 
     #[test]
     fn patch_files_are_read_from_the_directives() {

@@ -233,6 +233,32 @@ mod tests {
         );
     }
 
+    /// Every hook file a registered harness declares is found in a project,
+    /// classified as that harness's, and rooted where it was put.
+    #[test]
+    fn every_registered_hook_file_is_found_classified_and_rooted() {
+        for h in harness::all() {
+            for f in h.profile().files {
+                let dir = tempfile::tempdir().unwrap();
+                let folder = f.dir.replace('*', "-x");
+                let name = f.names[0].replace('*', "x");
+                std::fs::create_dir_all(dir.path().join(&folder)).unwrap();
+                let path = dir.path().join(&folder).join(&name);
+                std::fs::write(&path, "{}").unwrap();
+                let kind = classify(&path).unwrap_or_else(|| panic!("{path:?}"));
+                if let Kind::Json(id) = kind {
+                    assert_eq!(id, h.id(), "{path:?}");
+                }
+                assert_eq!(root_of(&path), dir.path(), "{path:?}");
+                assert_eq!(
+                    discover(dir.path()).contains(&path),
+                    f.in_project,
+                    "{path:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn edits_apply_last_first_and_keep_every_other_byte() {
         let text = "{ \"a\": 1, \"b\": 2 }";

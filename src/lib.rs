@@ -29,6 +29,7 @@ pub mod manifest;
 pub mod merge;
 pub mod paths;
 pub mod plan;
+pub mod policy_json;
 pub mod presets;
 pub mod profile;
 pub mod resolve;

@@ -16,7 +16,7 @@ pub use template::{Shim, render_file, render_shim};
 
 /// Where hookc keeps its own files, relative to the project root.
 pub const HOOKC_DIR: &str = ".hookc";
-pub const POLICY_JSON: &str = ".hookc/policy.json";
+pub use crate::policy_json::PATH as POLICY_JSON;
 pub const MANIFEST: &str = ".hookc/manifest.json";
 /// The manifest a build is writing: in place before the build's first change
 /// and renamed over [`MANIFEST`] after its last, so that a build killed half-way

@@ -14,6 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["diag", "version", "shell", "ast"],
     &["ir", "syntax"],
     &["profile", "eval"],
+    &["policy_json"],
     &["emit"],
     &["manifest", "harness"],
     &["resolve", "plan", "lint", "init", "cli"],

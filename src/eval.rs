@@ -871,8 +871,10 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
     )
 }
 
-/// `*` and `?` globbing for MCP server and tool names.
-fn glob_word(pattern: &str, text: &str) -> bool {
+/// A guard's MCP server or tool glob (`*`, `?`) against a call's name, as
+/// `hookc guard` matches it; the harnesses' matchers hold the same globs as
+/// [`McpNames::matcher`](crate::profile::McpNames::matcher) regexes.
+pub fn glob_word(pattern: &str, text: &str) -> bool {
     fn go(p: &[char], t: &[char]) -> bool {
         match (p.first(), t.first()) {
             (None, None) => true,

@@ -263,6 +263,62 @@ pub enum McpNames {
     /// `<server>-<tool>` (Copilot CLI's own events; seen in its tool lists,
     /// not verified for hooks).
     ServerDashTool,
+    /// `<server>_<tool>` (OpenCode's plugin calls).
+    ServerUnderscoreTool,
+}
+
+impl McpNames {
+    /// The prefix and the separator of a name of this form; `None` for
+    /// Cursor's `MCP:<tool>`, which has no server.
+    pub fn parts(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            McpNames::DoubleUnderscore => Some(("mcp__", "__")),
+            McpNames::SingleUnderscore => Some(("mcp_", "_")),
+            McpNames::ServerDashTool => Some(("", "-")),
+            McpNames::ServerUnderscoreTool => Some(("", "_")),
+            McpNames::CursorTool => None,
+        }
+    }
+
+    /// The server and tool of a harness's MCP tool name, as `hookc guard`
+    /// reads it: split at the first separator after the prefix (server
+    /// names may hold single underscores: `mcp__plugin_x_y__tool`). Either
+    /// part may be empty, so that a guard for any server (`*`) still sees
+    /// the call. `None`: not a name of this form.
+    pub fn split(self, name: &str) -> Option<(String, String)> {
+        let (prefix, sep) = self.parts()?;
+        let (server, tool) = name.strip_prefix(prefix)?.split_once(sep)?;
+        Some((server.to_owned(), tool.to_owned()))
+    }
+
+    /// The regex fragment (no anchors) over names of this form that a
+    /// harness's matcher holds for a guard's server and tool globs. Every
+    /// name [`split`](Self::split) reads as matching the globs matches it.
+    pub fn matcher(self, server: &str, tool: &str) -> String {
+        match self.parts() {
+            Some((prefix, sep)) => format!(
+                "{}{}{}{}",
+                regex::escape(prefix),
+                glob_to_regex(server),
+                regex::escape(sep),
+                glob_to_regex(tool)
+            ),
+            None => format!("MCP:{}", glob_to_regex(tool)),
+        }
+    }
+}
+
+/// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).
+pub fn glob_to_regex(glob: &str) -> String {
+    let mut out = String::new();
+    for c in glob.chars() {
+        match c {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            c => out.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -277,6 +333,29 @@ mod tests {
         assert!(!glob_match("hooks.json", "hooks.jsonc"));
         assert!(!glob_match("settings*.json", "xsettings.json"));
         assert!(glob_match("a?c", "abc") && !glob_match("a?c", "ac"));
+    }
+
+    #[test]
+    fn mcp_names_split_at_the_first_separator() {
+        let split = |form: McpNames, name| form.split(name);
+        assert_eq!(
+            split(McpNames::DoubleUnderscore, "mcp__pay_ments__refund__all"),
+            Some(("pay_ments".into(), "refund__all".into()))
+        );
+        assert_eq!(
+            split(McpNames::SingleUnderscore, "mcp_pay_refund"),
+            Some(("pay".into(), "refund".into()))
+        );
+        assert_eq!(split(McpNames::SingleUnderscore, "read_file"), None);
+        assert_eq!(split(McpNames::DoubleUnderscore, "mcp__x"), None);
+        // An empty server is still a server: `mcp "*" "*"` sees the call.
+        assert_eq!(
+            split(McpNames::DoubleUnderscore, "mcp____x"),
+            Some((String::new(), "x".into()))
+        );
+        assert_eq!(split(McpNames::CursorTool, "MCP:x"), None);
+        assert_eq!(McpNames::ServerDashTool.matcher("s*", "t?"), "s.*\\-t.");
+        assert_eq!(McpNames::CursorTool.matcher("s", "t.x"), "MCP:t\\.x");
     }
 
     #[test]

@@ -272,13 +272,6 @@ pub fn located_project() -> Option<String> {
         .filter(|d| !d.is_empty())
 }
 
-/// Split `prefix<server><sep><tool>` at the first `sep` after the prefix.
-pub fn split_mcp(name: &str, prefix: &str, sep: &str) -> Option<(String, String)> {
-    let rest = name.strip_prefix(prefix)?;
-    let (server, tool) = rest.split_once(sep)?;
-    (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,19 +401,5 @@ mod tests {
             assert_eq!(status, 2, "{out}");
             assert!(out.contains("belongs to another user"), "{out}");
         }
-    }
-
-    #[test]
-    fn mcp_names_split_at_the_first_separator() {
-        assert_eq!(
-            split_mcp("mcp__pay_ments__refund__all", "mcp__", "__"),
-            Some(("pay_ments".into(), "refund__all".into()))
-        );
-        assert_eq!(
-            split_mcp("mcp_pay_refund", "mcp_", "_"),
-            Some(("pay".into(), "refund".into()))
-        );
-        assert_eq!(split_mcp("read_file", "mcp_", "_"), None);
-        assert_eq!(split_mcp("mcp__x", "mcp__", "__"), None);
     }
 }

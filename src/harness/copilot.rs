@@ -29,10 +29,7 @@ use serde_json::{Value, json};
 use super::payload::{ToolCall, text_of, without_text};
 use super::{HookCommand, common, configured};
 
-use super::{
-    Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
-    string_at,
-};
+use super::{Answer, Harness, Profile, anchored_alternation, json_type, patch_files, string_at};
 use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
@@ -561,11 +558,7 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
             .iter()
             .map(|n| regex::escape(n))
             .collect(),
-        Tool::Mcp { server, tool } => vec![format!(
-            "{}\\-{}",
-            glob_to_regex(server),
-            glob_to_regex(tool)
-        )],
+        Tool::Mcp { server, tool } => vec![McpNames::ServerDashTool.matcher(server, tool)],
         Tool::Native {
             harness: HarnessId::Copilot,
             name,

@@ -609,7 +609,7 @@ fn post_tool_names(tool: &Tool) -> Vec<String> {
             .iter()
             .map(|n| regex::escape(n))
             .collect(),
-        Tool::Mcp { tool, .. } => vec![format!("MCP:{}", super::glob_to_regex(tool))],
+        Tool::Mcp { server, tool } => vec![McpNames::CursorTool.matcher(server, tool)],
         Tool::Native {
             harness: HarnessId::Cursor,
             name,

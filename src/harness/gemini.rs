@@ -456,7 +456,7 @@ fn mcp_of(name: &str, payload: &Value) -> Option<(String, String)> {
         .and_then(Value::as_str);
     match (server, tool) {
         (Some(server), Some(tool)) => Some((server.to_owned(), tool.to_owned())),
-        _ => common::split_mcp(name, "mcp_", "_"),
+        _ => McpNames::SingleUnderscore.split(name),
     }
 }
 

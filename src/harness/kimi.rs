@@ -301,7 +301,7 @@ impl Harness for Kimi {
                 }
                 call.tool = Some(CallTool {
                     kind,
-                    mcp: common::split_mcp(name, "mcp__", "__"),
+                    mcp: McpNames::DoubleUnderscore.split(name),
                     native: name.to_owned(),
                     also: Vec::new(),
                 });
@@ -420,11 +420,7 @@ fn prompt_text(payload: &Value) -> Result<String, String> {
 /// about tools Kimi Code does not have; the installed matcher takes every tool).
 fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|server, tool| {
-        Some(format!(
-            "mcp__{}__{}",
-            super::glob_to_regex(server),
-            super::glob_to_regex(tool)
-        ))
+        Some(McpNames::DoubleUnderscore.matcher(server, tool))
     })
 }
 

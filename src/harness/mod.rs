@@ -25,7 +25,7 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
 use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
 
-pub use crate::profile::{OptionKind, OptionSpec, Profile};
+pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
 pub use agent_sdk::AgentSdk;
 pub use antigravity::Antigravity;
 pub use claude::Claude;
@@ -231,19 +231,6 @@ pub fn rewrite_answer(
     }
 }
 
-/// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).
-pub fn glob_to_regex(glob: &str) -> String {
-    let mut out = String::new();
-    for c in glob.chars() {
-        match c {
-            '*' => out.push_str(".*"),
-            '?' => out.push('.'),
-            c => out.push_str(&regex::escape(&c.to_string())),
-        }
-    }
-    out
-}
-
 /// One guard tool as regex fragments of a harness's tool names, for the
 /// harnesses that name MCP tools `mcp__<server>__<tool>` (Claude Code, and
 /// Codex, which follows it; Copilot CLI's own events use `<server>-<tool>`,
@@ -255,11 +242,7 @@ pub fn mcp_underscore_names(profile: &Profile, tool: &Tool) -> Vec<String> {
             .iter()
             .map(|n| regex::escape(n))
             .collect(),
-        Tool::Mcp { server, tool } => vec![format!(
-            "mcp__{}__{}",
-            glob_to_regex(server),
-            glob_to_regex(tool)
-        )],
+        Tool::Mcp { server, tool } => vec![McpNames::DoubleUnderscore.matcher(server, tool)],
         Tool::Native { harness, name } if *harness == profile.id => vec![regex::escape(name)],
         Tool::Native { .. } => Vec::new(),
     }
@@ -301,12 +284,9 @@ pub fn json_type(value: &Value) -> &'static str {
 }
 
 /// `mcp__server__tool` → (server, tool), the MCP naming of Claude Code and
-/// Codex. Server names may contain single underscores (`plugin_x_y`), so
-/// split at the first double underscore.
+/// Codex (see [`McpNames::split`]).
 pub fn split_mcp(name: &str) -> Option<(String, String)> {
-    let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    Some((server.to_owned(), tool.to_owned()))
+    McpNames::DoubleUnderscore.split(name)
 }
 
 /// The files an `apply_patch`-style patch touches.
@@ -396,6 +376,54 @@ mod tests {
             for f in p.files {
                 assert!(!f.dir.is_empty() && !f.names.is_empty(), "{who}: {f:?}");
             }
+        }
+    }
+
+    /// Glob a word: each character kept, or made a `?` or a `*`.
+    fn globbed(word: &str, how: &[u8]) -> String {
+        word.chars()
+            .zip(how.iter().chain(std::iter::repeat(&0)))
+            .map(|(c, h)| match h {
+                6 => "?".to_owned(),
+                7 => "*".to_owned(),
+                _ => c.to_string(),
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            crate::test_cases("HOOKC_FUZZ_CASES", 512)
+        ))]
+
+        /// Every MCP call `hookc guard` applies a guard's server and tool
+        /// globs to also matches the matcher the build wrote for them, so
+        /// the harness runs the hook. (Names without line breaks: a
+        /// harness's regex `.` does not match one, and MCP names hold none.)
+        #[test]
+        fn the_emitted_mcp_matcher_covers_every_call_the_guard_applies_to(
+            form in proptest::sample::select(vec![
+                McpNames::DoubleUnderscore,
+                McpNames::SingleUnderscore,
+                McpNames::ServerDashTool,
+                McpNames::ServerUnderscoreTool,
+            ]),
+            server in "[ab_.-]{0,4}",
+            tool in "[ab_.()-]{0,4}",
+            server_how in proptest::collection::vec(0u8..8, 4),
+            tool_how in proptest::collection::vec(0u8..8, 4),
+            other in proptest::option::of("[a-z_.-]{0,10}"),
+        ) {
+            let server_glob = globbed(&server, &server_how);
+            let tool_glob = globbed(&tool, &tool_how);
+            let (prefix, sep) = form.parts().unwrap();
+            let name = other.unwrap_or_else(|| format!("{prefix}{server}{sep}{tool}"));
+            let applies = form.split(&name).is_some_and(|(s, t)| {
+                crate::eval::glob_word(&server_glob, &s) && crate::eval::glob_word(&tool_glob, &t)
+            });
+            let matcher = anchored_alternation(vec![form.matcher(&server_glob, &tool_glob)]);
+            let fires = regex::Regex::new(&matcher).unwrap().is_match(&name);
+            proptest::prop_assert!(!applies || fires, "{name} is guarded by {server_glob}/{tool_glob} but {matcher} misses it");
         }
     }
 

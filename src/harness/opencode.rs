@@ -35,6 +35,7 @@ use super::{Answer, Harness, Profile, string_at};
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::McpNames;
 use crate::profile::{FileFormat, HookFile, no_mcp_names};
 
 pub struct Opencode;
@@ -249,7 +250,7 @@ impl Harness for Opencode {
         call.tool = Some(CallTool {
             kind,
             mcp: if kind.is_none() {
-                common::split_mcp(name, "", "_")
+                McpNames::ServerUnderscoreTool.split(name)
             } else {
                 None
             },
@@ -328,11 +329,7 @@ fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
 /// about tools OpenCode does not have; the plugin sends every call to hookc).
 fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|server, tool| {
-        Some(format!(
-            "{}_{}",
-            super::glob_to_regex(server),
-            super::glob_to_regex(tool)
-        ))
+        Some(McpNames::ServerUnderscoreTool.matcher(server, tool))
     })
 }
 

@@ -119,6 +119,7 @@ pub fn mcp(id: HarnessId, harness: &str, event: &str, word: &str) -> Option<Find
             format!("{server}-{tool}"),
             "`<server>-<tool>` on its own (camelCase) events",
         ),
+        McpNames::ServerUnderscoreTool => (format!("{server}_{tool}"), "`<server>_<tool>`"),
     };
     Some(Finding {
         // Copilot's naming in hooks is inferred from its tool lists.

@@ -364,7 +364,7 @@ fn tables() -> Vec<Value> {
 /// The project's copy: exactly the text a fresh `config.toml` would get,
 /// under a comment saying what it is.
 fn review_copy(policy: &Policy, tables: &[Value]) -> String {
-    let tables: Vec<Table> = tables.iter().map(toml_table).collect();
+    let tables: Vec<Table> = tables.iter().map(merge::toml::toml_table).collect();
     let body = match merge::toml::merge_array_of_tables(
         None,
         "hooks",
@@ -379,20 +379,6 @@ fn review_copy(policy: &Policy, tables: &[Value]) -> String {
         "{}\n# A copy for review: Kimi Code does not read this file. `hookc build --user`\n# adds the tables below to $KIMI_CODE_HOME/config.toml (default ~/.kimi-code/config.toml).\n\n{body}",
         header(policy, "#")
     )
-}
-
-/// A JSON object of strings and whole numbers as a TOML table, keys in order.
-fn toml_table(value: &Value) -> Table {
-    let mut table = Table::new();
-    for (key, value) in value.as_object().into_iter().flatten() {
-        let item = match value {
-            Value::String(s) => toml_edit::value(s.as_str()),
-            Value::Number(n) => toml_edit::value(n.as_i64().unwrap_or_default()),
-            other => unreachable!("hookc writes no {other} into Kimi's tables"),
-        };
-        table.insert(key, item);
-    }
-    table
 }
 
 /// The prompt as text: Kimi sends the content parts; their text parts joined by a space.
@@ -444,7 +430,9 @@ mod tests {
 
     #[test]
     fn strings_with_backslashes_survive_toml() {
-        let table = toml_table(&json!({"matcher": r"^mcp__a\.b$", "command": "printf '%s\\n' x"}));
+        let table = merge::toml::toml_table(
+            &json!({"matcher": r"^mcp__a\.b$", "command": "printf '%s\\n' x"}),
+        );
         let text =
             match merge::toml::merge_array_of_tables(None, "hooks", &[table], None, &|_| false) {
                 Ok(Merged::Text(text)) => text,

@@ -165,10 +165,10 @@ pub fn root_of(path: &Path) -> PathBuf {
     }
 }
 
-/// Apply edits to a text, last first so earlier offsets stay valid. Of two
-/// edits that overlap (one inside a property another deletes or moves) or
-/// start at the same byte, only the first (outer) one is applied; the other
-/// is found again by linting the result.
+/// Apply edits to a text (with the merger's [`apply_edits`](crate::merge)).
+/// Of two edits that overlap (one inside a property another deletes or
+/// moves) or start at the same byte, only the first (outer) one is applied;
+/// the other is found again by linting the result.
 pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
     let mut edits = edits.to_vec();
     edits.sort_by_key(|e| (e.span.start, std::cmp::Reverse(e.span.len)));
@@ -181,11 +181,15 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
             kept.push(e);
         }
     }
-    let mut out = text.to_owned();
-    for e in kept.into_iter().rev() {
-        out.replace_range(e.span.range(), &e.text);
-    }
-    out
+    let kept = kept
+        .into_iter()
+        .map(|e| crate::merge::Edit {
+            start: e.span.start,
+            end: e.span.range().end,
+            text: e.text,
+        })
+        .collect();
+    crate::merge::apply_edits(text, kept)
 }
 
 pub(crate) fn diag(

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of `src/`, lowest first. A module may use only
 /// modules of lower layers. A new module gets a place here.
 const LAYERS: &[&[&str]] = &[
-    &["source", "exit", "disk", "paths", "merge", "presets"],
-    &["diag", "version", "shell", "ast"],
+    &["source", "exit", "disk", "paths", "presets"],
+    &["diag", "version", "shell", "ast", "merge"],
     &["ir", "syntax"],
     &["profile"],
     &["eval"],

@@ -44,6 +44,8 @@ pub struct Profile {
     /// How it names MCP tools in the matchers of one of its own events;
     /// `None`: not established, or no matchers.
     pub mcp_names: fn(event: &str) -> Option<McpNames>,
+    /// What the harness does when a hook command fails (exits 1, crashes).
+    pub on_hook_error: OnHookError,
     /// Files and folders that show a project uses the harness (`hookc init`);
     /// a folder is written with a trailing `/`. A guess about projects, in
     /// the order they are most telling.
@@ -152,6 +154,17 @@ impl HookFile {
     }
 }
 
+/// What a harness does with a call when its hook command fails (`exit 1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnHookError {
+    /// The call goes ahead: a failing guard protects nothing.
+    Proceeds,
+    /// The call goes ahead unless the entry sets `failClosed` (Cursor).
+    ProceedsUnlessFailClosed,
+    /// The call is refused.
+    Refuses,
+}
+
 /// What `hookc lint` reads a hook file as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileFormat {
@@ -232,6 +245,8 @@ pub struct JsonSpec {
     pub timeout_key: &'static str,
     pub unit: Unit,
     pub matching: Matching,
+    /// A matcher of `"*"` means every tool (else it is a broken regex).
+    pub star_is_all: bool,
     /// Known event names match in any case (Antigravity): a wrong case then
     /// still runs, and is only a warning.
     pub events_any_case: bool,

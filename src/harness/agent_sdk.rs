@@ -28,6 +28,7 @@ use super::{Answer, Claude, Harness, HookCommand, Profile, anchored_alternation}
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::OnHookError;
 use crate::profile::no_mcp_names;
 
 pub struct AgentSdk;
@@ -72,6 +73,7 @@ static PROFILE: Profile = Profile {
     flavour: None,
     mcp_names: no_mcp_names,
     // An SDK app has no marker file of its own; only an earlier build shows it.
+    on_hook_error: OnHookError::Refuses,
     hints: &[".hookc/claude-agent-sdk/"],
 };
 

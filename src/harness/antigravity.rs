@@ -37,7 +37,7 @@ use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, Unit, no_mcp_names,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, Unit, no_mcp_names,
 };
 
 pub struct Antigravity;
@@ -93,10 +93,12 @@ static PROFILE: Profile = Profile {
         timeout_key: "timeout",
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
+        star_is_all: false,
         events_any_case: true,
     }),
     flavour: Some(Flavour::Re2),
     mcp_names: no_mcp_names,
+    on_hook_error: OnHookError::Refuses,
     hints: &[".agents/"],
 };
 

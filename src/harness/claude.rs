@@ -26,7 +26,9 @@ use super::{
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Claude;
 
@@ -116,10 +118,12 @@ static PROFILE: Profile = Profile {
         timeout_key: "timeout",
         unit: Unit::Seconds,
         matching: Matching::ExactWords("-, "),
+        star_is_all: true,
         events_any_case: false,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    on_hook_error: OnHookError::Proceeds,
     hints: &[".claude/", "CLAUDE.md"],
 };
 

@@ -31,7 +31,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_m
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Codex;
 
@@ -106,10 +108,12 @@ static PROFILE: Profile = Profile {
         timeout_key: "timeout",
         unit: Unit::Seconds,
         matching: Matching::ExactWords(""),
+        star_is_all: true,
         events_any_case: false,
     }),
     flavour: Some(Flavour::Rust),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    on_hook_error: OnHookError::Proceeds,
     hints: &[".codex/", "AGENTS.md"],
 };
 

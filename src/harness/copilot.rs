@@ -33,7 +33,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, json_type, patch_fil
 use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Copilot;
 
@@ -114,6 +116,7 @@ static PROFILE: Profile = Profile {
         timeout_key: "timeoutSec",
         unit: Unit::Seconds,
         matching: Matching::Anchored,
+        star_is_all: false,
         events_any_case: false,
     }),
     flavour: Some(Flavour::EcmaScriptOrRust),
@@ -124,6 +127,7 @@ static PROFILE: Profile = Profile {
             McpNames::ServerDashTool
         })
     },
+    on_hook_error: OnHookError::Refuses,
     hints: &[".github/hooks/", ".github/copilot-instructions.md"],
 };
 

@@ -40,7 +40,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Cursor;
 
@@ -133,12 +135,14 @@ static PROFILE: Profile = Profile {
         timeout_key: "timeout",
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
+        star_is_all: false,
         events_any_case: false,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |event| {
         matches!(event, "preToolUse" | "postToolUse").then_some(McpNames::CursorTool)
     },
+    on_hook_error: OnHookError::ProceedsUnlessFailClosed,
     hints: &[".cursor/", ".cursorrules"],
 };
 

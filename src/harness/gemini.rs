@@ -34,7 +34,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, strin
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::{Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, Unit};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Gemini;
 
@@ -96,10 +98,12 @@ static PROFILE: Profile = Profile {
         timeout_key: "timeout",
         unit: Unit::Millis,
         matching: Matching::Unanchored,
+        star_is_all: true,
         events_any_case: false,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::SingleUnderscore),
+    on_hook_error: OnHookError::Proceeds,
     hints: &[".gemini/", "GEMINI.md"],
 };
 

@@ -47,7 +47,7 @@ use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::merge::{self, Merged};
-use crate::profile::{FileFormat, Flavour, HookFile, McpNames};
+use crate::profile::{FileFormat, Flavour, HookFile, McpNames, OnHookError};
 
 pub struct Kimi;
 
@@ -123,6 +123,7 @@ static PROFILE: Profile = Profile {
     json: None,
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    on_hook_error: OnHookError::Proceeds,
     hints: &[".kimi-code/"],
 };
 

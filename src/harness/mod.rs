@@ -376,6 +376,22 @@ mod tests {
             for f in p.files {
                 assert!(!f.dir.is_empty() && !f.names.is_empty(), "{who}: {f:?}");
             }
+            // The profile's word on a failing hook agrees with the harness's
+            // own decoding of one (hookc's Cursor entries set `failClosed`).
+            if p.event_name(Event::PreTool).is_some() {
+                let failed = Observation {
+                    exit: Some(1),
+                    ..Observation::default()
+                };
+                let proceeds = h.outcome(Event::PreTool, &failed).proceeds;
+                assert_eq!(
+                    proceeds,
+                    p.on_hook_error == crate::profile::OnHookError::Proceeds,
+                    "{who}: on_hook_error is {:?}, but exit 1 {} the call",
+                    p.on_hook_error,
+                    if proceeds { "lets through" } else { "refuses" }
+                );
+            }
         }
     }
 

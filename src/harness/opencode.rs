@@ -36,7 +36,7 @@ use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::McpNames;
-use crate::profile::{FileFormat, HookFile, no_mcp_names};
+use crate::profile::{FileFormat, HookFile, OnHookError, no_mcp_names};
 
 pub struct Opencode;
 
@@ -96,6 +96,7 @@ static PROFILE: Profile = Profile {
     json: None,
     flavour: None,
     mcp_names: no_mcp_names,
+    on_hook_error: OnHookError::Refuses,
     hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
 };
 

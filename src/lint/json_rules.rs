@@ -402,10 +402,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     };
     let sp = span(value);
     // `"*"` means "every tool" where the harness says so; elsewhere it is a broken regex.
-    let star_is_all = matches!(
-        cx.spec.id,
-        HarnessId::Claude | HarnessId::Codex | HarnessId::Gemini
-    );
+    let star_is_all = cx.spec.star_is_all;
     if m.is_empty() || (m == "*" && star_is_all) {
         return;
     }

@@ -163,47 +163,7 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
             path.display()
         ))
     };
-    #[derive(Deserialize)]
-    struct Format {
-        format: u32,
-        #[serde(default)]
-        built_by: String,
-        #[serde(default)]
-        hookc_version: Option<String>,
-        #[serde(default)]
-        install: String,
-    }
-    // Before anything else: a policy built for another hookc is not read.
-    let check_format = |head: &[u8]| {
-        let head: Format = serde_json::from_slice(head).map_err(|e| damaged(&e))?;
-        let this = crate::version::Version::current();
-        let outside = head
-            .hookc_version
-            .as_deref()
-            .and_then(|r| crate::version::Requirement::parse(r).ok())
-            .filter(|r| !r.matches(this));
-        if head.format > FORMAT
-            || crate::version::older_line(this, &head.built_by)
-            || outside.is_some()
-        {
-            let needed = match (&outside, head.built_by.as_str()) {
-                (Some(req), _) => format!("hookc {req}"),
-                (None, "") => "a newer hookc".to_owned(),
-                (None, line) => format!("hookc {line} or later"),
-            };
-            let install = if head.install.is_empty() {
-                "cargo install hookc --locked"
-            } else {
-                head.install.as_str()
-            };
-            return Err(Refusal::Incompatible(format!(
-                "This project's hooks need {needed}, and the hookc that ran is {this}, so the call \
-                 was not checked and is refused. Ask the user to install the hookc the project needs \
-                 (`{install}` in the project), then retry."
-            )));
-        }
-        Ok(())
-    };
+    let check_format = |head: &[u8]| check_format(head, &damaged);
     // Every edit not made by `hookc build` is refused: the model is told to
     // ask the user, who can rebuild from policy.kdl.
     let changed = |what: &dyn std::fmt::Display| {
@@ -283,6 +243,51 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
         timeout: head.timeout,
         evaluator,
     })
+}
+
+/// What the head says about the hookc a policy is for.
+#[derive(Deserialize)]
+struct Format {
+    format: u32,
+    #[serde(default)]
+    built_by: String,
+    #[serde(default)]
+    hookc_version: Option<String>,
+    #[serde(default)]
+    install: String,
+}
+
+/// Before anything else: a policy built for another hookc is not read.
+fn check_format(
+    head: &[u8],
+    damaged: &dyn Fn(&dyn std::fmt::Display) -> Refusal,
+) -> Result<(), Refusal> {
+    let head: Format = serde_json::from_slice(head).map_err(|e| damaged(&e))?;
+    let this = crate::version::Version::current();
+    let outside = head
+        .hookc_version
+        .as_deref()
+        .and_then(|r| crate::version::Requirement::parse(r).ok())
+        .filter(|r| !r.matches(this));
+    if head.format > FORMAT || crate::version::older_line(this, &head.built_by) || outside.is_some()
+    {
+        let needed = match (&outside, head.built_by.as_str()) {
+            (Some(req), _) => format!("hookc {req}"),
+            (None, "") => "a newer hookc".to_owned(),
+            (None, line) => format!("hookc {line} or later"),
+        };
+        let install = if head.install.is_empty() {
+            "cargo install hookc --locked"
+        } else {
+            head.install.as_str()
+        };
+        return Err(Refusal::Incompatible(format!(
+            "This project's hooks need {needed}, and the hookc that ran is {this}, so the call \
+             was not checked and is refused. Ask the user to install the hookc the project needs \
+             (`{install}` in the project), then retry."
+        )));
+    }
+    Ok(())
 }
 
 /// A line of the policy split at its digest, which comes last before `end`:

@@ -44,6 +44,10 @@ pub struct Profile {
     /// How it names MCP tools in the matchers of one of its own events;
     /// `None`: not established, or no matchers.
     pub mcp_names: fn(event: &str) -> Option<McpNames>,
+    /// The handlebars template of the shell that refuses a call in the
+    /// harness's own deny channel (`templates/<harness>/refuse.sh.hbs`),
+    /// for the shims; `None`: the harness runs no shims.
+    pub refusal: Option<&'static str>,
     /// What the harness does when a hook command fails (exits 1, crashes).
     pub on_hook_error: OnHookError,
     /// Files and folders that show a project uses the harness (`hookc init`);

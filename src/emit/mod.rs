@@ -116,23 +116,29 @@ impl<'a> EmitCx<'a> {
         on_error: &str,
     ) -> String {
         let path = format!(".hookc/{}/{}.sh", profile.id.word(), event.word());
-        let text = render_shim(&Shim {
-            header: header(policy, "#"),
-            harness: profile.id.word(),
-            harness_name: profile.name,
-            event: event.word(),
-            native_event: native,
-            on_error,
-            policy_from_shim: "../policy.json",
-            not_found_fix: sh_word(&format!(
-                "install hookc ({}) or set HOOKC_BIN to its path",
-                policy.install_command()
-            )),
-            not_hookc_fix: sh_word(&format!(
-                "point HOOKC_BIN or PATH at the hookc this project needs ({})",
-                policy.install_command()
-            )),
-        });
+        let refusal = profile
+            .refusal
+            .unwrap_or_else(|| panic!("{} has shims but no refusal template", profile.name));
+        let text = render_shim(
+            &Shim {
+                header: header(policy, "#"),
+                harness: profile.id.word(),
+                harness_name: profile.name,
+                event: event.word(),
+                native_event: native,
+                on_error,
+                policy_from_shim: "../policy.json",
+                not_found_fix: sh_word(&format!(
+                    "install hookc ({}) or set HOOKC_BIN to its path",
+                    policy.install_command()
+                )),
+                not_hookc_fix: sh_word(&format!(
+                    "point HOOKC_BIN or PATH at the hookc this project needs ({})",
+                    policy.install_command()
+                )),
+            },
+            refusal,
+        );
         self.whole(path.clone(), text, true);
         path
     }

@@ -73,6 +73,7 @@ static PROFILE: Profile = Profile {
     flavour: None,
     mcp_names: no_mcp_names,
     // An SDK app has no marker file of its own; only an earlier build shows it.
+    refusal: None,
     on_hook_error: OnHookError::Refuses,
     hints: &[".hookc/claude-agent-sdk/"],
 };

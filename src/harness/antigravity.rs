@@ -98,6 +98,7 @@ static PROFILE: Profile = Profile {
     }),
     flavour: Some(Flavour::Re2),
     mcp_names: no_mcp_names,
+    refusal: Some(include_str!("../../templates/antigravity/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     hints: &[".agents/"],
 };

@@ -123,6 +123,7 @@ static PROFILE: Profile = Profile {
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/claude/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".claude/", "CLAUDE.md"],
 };

@@ -113,6 +113,7 @@ static PROFILE: Profile = Profile {
     }),
     flavour: Some(Flavour::Rust),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/codex/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".codex/", "AGENTS.md"],
 };

@@ -127,6 +127,7 @@ static PROFILE: Profile = Profile {
             McpNames::ServerDashTool
         })
     },
+    refusal: Some(include_str!("../../templates/copilot/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     hints: &[".github/hooks/", ".github/copilot-instructions.md"],
 };

@@ -142,6 +142,7 @@ static PROFILE: Profile = Profile {
     mcp_names: |event| {
         matches!(event, "preToolUse" | "postToolUse").then_some(McpNames::CursorTool)
     },
+    refusal: Some(include_str!("../../templates/cursor/refuse.sh.hbs")),
     on_hook_error: OnHookError::ProceedsUnlessFailClosed,
     hints: &[".cursor/", ".cursorrules"],
 };

@@ -103,6 +103,7 @@ static PROFILE: Profile = Profile {
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::SingleUnderscore),
+    refusal: Some(include_str!("../../templates/gemini/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".gemini/", "GEMINI.md"],
 };

@@ -123,6 +123,7 @@ static PROFILE: Profile = Profile {
     json: None,
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/kimi/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".kimi-code/"],
 };

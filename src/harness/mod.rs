@@ -376,6 +376,23 @@ mod tests {
             for f in p.files {
                 assert!(!f.dir.is_empty() && !f.names.is_empty(), "{who}: {f:?}");
             }
+            if let Some(refusal) = p.refusal {
+                let shim = crate::emit::render_shim(
+                    &crate::emit::Shim {
+                        header: "# test".into(),
+                        harness: who,
+                        harness_name: p.name,
+                        event: "pre-tool",
+                        native_event: p.events[0].1,
+                        on_error: "deny",
+                        policy_from_shim: "../policy.json",
+                        not_found_fix: "'x'".into(),
+                        not_hookc_fix: "'y'".into(),
+                    },
+                    refusal,
+                );
+                assert!(shim.starts_with("#!/bin/sh"), "{who}: {shim}");
+            }
             // The profile's word on a failing hook agrees with the harness's
             // own decoding of one (hookc's Cursor entries set `failClosed`).
             if p.event_name(Event::PreTool).is_some() {

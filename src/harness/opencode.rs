@@ -96,6 +96,7 @@ static PROFILE: Profile = Profile {
     json: None,
     flavour: None,
     mcp_names: no_mcp_names,
+    refusal: None,
     on_hook_error: OnHookError::Refuses,
     hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
 };

@@ -472,20 +472,46 @@ mod tests {
         }
     }
 
-    /// The pre-commit framework runs `hookc lint` when a staged file is in a
-    /// folder some harness reads hooks from.
-    #[test]
-    fn pre_commit_lint_hook_covers_every_hook_folder() {
+    /// The `files` pattern of one hook in `.pre-commit-hooks.yaml`.
+    fn pre_commit_files(id: &str) -> regex::Regex {
         let yaml = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml"),
         )
         .unwrap();
-        let lint = yaml.split("\n- id: hookc-lint\n").nth(1).unwrap();
-        let files = lint
+        let hook = yaml.split(&format!("\n- id: {id}\n")).nth(1).unwrap();
+        let files = hook
             .lines()
             .find_map(|l| l.trim().strip_prefix("files: "))
             .unwrap();
-        let files = regex::Regex::new(files).unwrap();
+        regex::Regex::new(files).unwrap()
+    }
+
+    /// The pre-commit framework runs `hookc check` and `hookc build` when a
+    /// staged file is one a build writes into the project, for any harness.
+    #[test]
+    fn pre_commit_build_hooks_cover_every_file_a_build_writes() {
+        let text = include_str!("../../policy.kdl");
+        let file = crate::source::SourceFile::new("policy.kdl", text);
+        let mut diags = crate::diag::Diagnostics::default();
+        let mut policy = crate::compile::compile_source(&file, &mut diags).unwrap();
+        policy.targets = all().iter().map(|h| h.id()).collect();
+        let artifacts = crate::compile::emit(&file, &policy, &mut diags);
+        for id in ["hookc-check", "hookc-build"] {
+            let files = pre_commit_files(id);
+            for a in artifacts
+                .iter()
+                .filter(|a| a.scope == crate::emit::Scope::Project)
+            {
+                assert!(files.is_match(&a.path), "{id} misses {}", a.path);
+            }
+        }
+    }
+
+    /// The pre-commit framework runs `hookc lint` when a staged file is in a
+    /// folder some harness reads hooks from.
+    #[test]
+    fn pre_commit_lint_hook_covers_every_hook_folder() {
+        let files = pre_commit_files("hookc-lint");
         for h in all() {
             for f in h.profile().files.iter().filter(|f| f.in_project) {
                 let sample = format!(

@@ -21,6 +21,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use serde_json::{Value, json};
 
 use super::common::{self, Route};
@@ -79,6 +81,11 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for AgentSdk {
+    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        Vec::new()
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -25,6 +25,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -107,6 +109,16 @@ static PROFILE: Profile = Profile {
 const PATH_KEYS: &[&str] = &["TargetFile", "AbsolutePath", "FilePath", "Path"];
 
 impl Harness for Antigravity {
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        checks.push(MachineCheck::note(
+            format!("{name} runs project hooks only in a trusted folder"),
+            format!("trust the folder when {name} asks"),
+        ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

@@ -14,6 +14,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -129,6 +131,36 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Claude {
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        for path in [
+            Some(root.join(".claude/settings.json")),
+            Some(root.join(".claude/settings.local.json")),
+            common::under_home(home, ".claude/settings.json"),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if common::read_json(Some(path.clone()))
+                .is_some_and(|v| v["disableAllHooks"] == json!(true))
+            {
+                checks.push(MachineCheck::fail(
+                    format!(
+                        "{name}: {} turns every hook off (disableAllHooks)",
+                        path.display()
+                    ),
+                    format!("remove `\"disableAllHooks\": true` from {}", path.display()),
+                ));
+            }
+        }
+        checks.push(MachineCheck::note(
+                format!("{name} runs project hooks only once the folder's trust dialog is accepted"),
+                "accept it when Claude Code asks; Cursor and Copilot CLI also run these hooks from .claude/settings.json",
+            ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{first_line, json_object, str_at, text};

@@ -19,7 +19,9 @@
 //! - Edits arrive as the `apply_patch` tool with the patch text in
 //!   `tool_input.command`; its file names are relative to the payload's `cwd`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use super::MachineCheck;
 
 use indexmap::IndexMap;
 use serde_json::{Value, json};
@@ -119,6 +121,34 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Codex {
+    fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        let config = std::env::var_os("CODEX_HOME")
+            .map(PathBuf::from)
+            .or_else(|| common::under_home(home, ".codex"))
+            .map(|d| d.join("config.toml"));
+        let text = config
+            .as_ref()
+            .and_then(|c| crate::disk::read_text(c).ok().flatten());
+        let doc = text.and_then(|t| t.parse::<toml_edit::DocumentMut>().ok());
+        if doc
+            .as_ref()
+            .and_then(|d| d.get("features")?.get("hooks")?.as_bool())
+            == Some(false)
+        {
+            checks.push(MachineCheck::fail(
+                format!("{name}: hooks are switched off (`[features] hooks = false`)"),
+                "remove `hooks = false` from the `[features]` table of ~/.codex/config.toml",
+            ));
+        }
+        checks.push(MachineCheck::note(
+                format!("{name} runs a project's hooks only in a trusted project, and each hook only once trusted in /hooks"),
+                "in Codex, trust the project and then the hookc hooks in `/hooks` (again after each rebuild that changes them)",
+            ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

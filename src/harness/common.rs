@@ -6,6 +6,7 @@
 //! caller's [`Profile`].
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use super::Profile;
 use crate::emit::EmitCx;
@@ -270,6 +271,17 @@ pub fn located_project() -> Option<String> {
     std::env::var("HOOKC_PROJECT_DIR")
         .ok()
         .filter(|d| !d.is_empty())
+}
+
+/// `rel` under the home folder, if there is one.
+pub fn under_home(home: Option<&Path>, rel: &str) -> Option<PathBuf> {
+    home.map(|h| h.join(rel))
+}
+
+/// A JSON (or JSONC) file's value; `None` when it is missing or unreadable.
+pub fn read_json(path: Option<PathBuf>) -> Option<serde_json::Value> {
+    let text = crate::disk::read_text(&path?).ok()??;
+    jsonc_parser::parse_to_serde_value::<serde_json::Value>(&text, &Default::default()).ok()
 }
 
 #[cfg(test)]

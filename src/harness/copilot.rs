@@ -24,6 +24,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of, without_text};
@@ -143,6 +145,16 @@ const CLAUDE_NAMES: &[(&str, ToolKind)] = &[
 ];
 
 impl Harness for Copilot {
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        checks.push(MachineCheck::note(
+            format!("{name} runs project hooks only in a trusted folder"),
+            format!("trust the folder when {name} asks"),
+        ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

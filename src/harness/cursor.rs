@@ -27,6 +27,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -148,6 +150,16 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Cursor {
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        checks.push(MachineCheck::note(
+            format!("{name} runs project hooks only in a trusted folder"),
+            format!("trust the folder when {name} asks"),
+        ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

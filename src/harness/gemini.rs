@@ -23,6 +23,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -113,6 +115,23 @@ static PROFILE: Profile = Profile {
 const MAX_TOOL_NAME: usize = 63;
 
 impl Harness for Gemini {
+    fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        let settings = common::read_json(common::under_home(home, ".gemini/settings.json"));
+        if settings.is_some_and(|v| v["hooksConfig"]["enabled"] == json!(false)) {
+            checks.push(MachineCheck::fail(
+                format!("{name}: hooks are switched off (hooksConfig.enabled is false)"),
+                "remove `\"enabled\": false` from `hooksConfig` in ~/.gemini/settings.json",
+            ));
+        }
+        checks.push(MachineCheck::note(
+            format!("{name} loads project settings only in a trusted folder"),
+            "trust the folder when Gemini CLI asks",
+        ));
+        checks
+    }
+
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

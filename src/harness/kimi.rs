@@ -33,7 +33,9 @@
 //! hook times out, and a policy-specific value would make two projects
 //! rewrite each other's install (which hookc would then report as a hand edit).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use super::MachineCheck;
 
 use serde_json::{Value, json};
 
@@ -129,6 +131,28 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Kimi {
+    fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        let config = std::env::var_os("KIMI_CODE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| common::under_home(home, ".kimi-code"))
+            .map(|d| d.join("config.toml"));
+        let installed = config
+            .as_ref()
+            .and_then(|c| crate::disk::read_text(c).ok().flatten())
+            .is_some_and(|t| t.contains(".hookc/kimi/"));
+        checks.push(if installed {
+                MachineCheck::Ok(format!("{name}: the user-level hooks are installed"))
+            } else {
+                MachineCheck::fail(
+                    format!("{name} reads hooks only from the user-level config.toml, which has none of hookc's"),
+                    "run `hookc build --user` once on this machine, then restart kimi",
+                )
+            });
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

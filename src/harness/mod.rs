@@ -50,6 +50,11 @@ pub trait Harness: Sync {
     /// (with a span on the guard) about what the harness cannot do.
     fn emit(&self, policy: &Policy, cx: &mut EmitCx);
 
+    /// What on this machine can keep the harness from running the hooks
+    /// built at `root` (`hookc doctor`): switches that turn hooks off, and
+    /// what the user must do first (trust the folder). `home` is `$HOME`.
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck>;
+
     /// Read the harness's stdin payload for `event` into a [`Call`].
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String>;
 
@@ -104,6 +109,27 @@ pub trait Harness: Sync {
             shell: "/bin/sh",
             env: Vec::new(),
         })
+    }
+}
+
+/// One finding of [`Harness::machine_checks`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MachineCheck {
+    /// All is well.
+    Ok(String),
+    /// What the user must do or know, and how.
+    Note(String, String),
+    /// The hooks do not run until this is fixed, and how.
+    Fail(String, String),
+}
+
+impl MachineCheck {
+    pub fn note(what: impl Into<String>, fix: impl Into<String>) -> Self {
+        MachineCheck::Note(what.into(), fix.into())
+    }
+
+    pub fn fail(what: impl Into<String>, fix: impl Into<String>) -> Self {
+        MachineCheck::Fail(what.into(), fix.into())
     }
 }
 

@@ -26,6 +26,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use serde_json::{Value, json};
 
 use super::payload::ToolCall;
@@ -132,6 +134,11 @@ pub fn plugin_outcome(report: &str) -> super::Outcome {
 }
 
 impl Harness for Opencode {
+    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        Vec::new()
+    }
+
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

@@ -678,6 +678,16 @@ fn handler(
             )),
         }
     }
+    handler_timeout(cx, h, report);
+    if spec.id == HarnessId::Cursor {
+        cursor_handler(cx, event, blocking && is_command, h, open, report);
+    }
+}
+
+/// A handler's timeout: a number, in the unit the harness counts.
+fn handler_timeout(cx: &Cx, h: &Object, report: &mut FileReport) {
+    let spec = cx.spec;
+    let name = spec.profile.name;
     let timeout = get(h, spec.timeout_key).or_else(|| {
         (spec.id == HarnessId::Copilot)
             .then(|| get(h, "timeout"))
@@ -747,53 +757,63 @@ fn handler(
             _ => {}
         }
     }
-    if spec.id == HarnessId::Cursor {
-        if blocking && is_command {
-            match get(h, "failClosed") {
-                Some(p) if matches!(p.value, Value::BooleanLit(ref b) if b.value) => {}
-                found => {
-                    report.diags.push(
-                        diag(
-                            Code::LintCursorFailClosed,
-                            cx.file,
-                            found.map_or(open, |p| span(&p.value)),
-                            format!("this `{event}` hook lets the action through when it crashes or times out"),
-                            "fails open",
-                        )
-                        .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
-                    );
-                    match found {
-                        Some(p) => report.edits.push(super::Edit {
-                            span: span(&p.value),
-                            text: "true".into(),
-                        }),
-                        None => {
-                            if let Some(last) = h.properties.last() {
-                                let end = last.range.end;
-                                report.edits.push(super::Edit {
-                                    span: crate::source::Span::new(end, 0),
-                                    text: ", \"failClosed\": true".into(),
-                                });
-                            }
+}
+
+/// Cursor's own handler keys: `failClosed` on a blocking command hook
+/// (`fails_open`), and `loop_limit`.
+fn cursor_handler(
+    cx: &Cx,
+    event: &str,
+    fails_open: bool,
+    h: &Object,
+    open: Span,
+    report: &mut FileReport,
+) {
+    if fails_open {
+        match get(h, "failClosed") {
+            Some(p) if matches!(p.value, Value::BooleanLit(ref b) if b.value) => {}
+            found => {
+                report.diags.push(
+                    diag(
+                        Code::LintCursorFailClosed,
+                        cx.file,
+                        found.map_or(open, |p| span(&p.value)),
+                        format!("this `{event}` hook lets the action through when it crashes or times out"),
+                        "fails open",
+                    )
+                    .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
+                );
+                match found {
+                    Some(p) => report.edits.push(super::Edit {
+                        span: span(&p.value),
+                        text: "true".into(),
+                    }),
+                    None => {
+                        if let Some(last) = h.properties.last() {
+                            let end = last.range.end;
+                            report.edits.push(super::Edit {
+                                span: crate::source::Span::new(end, 0),
+                                text: ", \"failClosed\": true".into(),
+                            });
                         }
                     }
                 }
             }
         }
-        if let Some(l) = get(h, "loop_limit")
-            && matches!(l.value, Value::NullKeyword(_))
-        {
-            report.diags.push(
-                diag(
-                    Code::LintStopLoop,
-                    cx.file,
-                    span(&l.value),
-                    "`loop_limit: null` lets this hook restart the agent without end",
-                    "no cap",
-                )
-                .help("remove it (default 5) or set a number"),
-            );
-        }
+    }
+    if let Some(l) = get(h, "loop_limit")
+        && matches!(l.value, Value::NullKeyword(_))
+    {
+        report.diags.push(
+            diag(
+                Code::LintStopLoop,
+                cx.file,
+                span(&l.value),
+                "`loop_limit: null` lets this hook restart the agent without end",
+                "no cap",
+            )
+            .help("remove it (default 5) or set a number"),
+        );
     }
 }
 

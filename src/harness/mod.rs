@@ -90,11 +90,9 @@ pub trait Harness: Sync {
     /// `None`: the harness cannot carry this call on this event (no such
     /// event or tool, or a payload without the text the example gives), and
     /// the example is "not applicable" there. The pieces every shape needs
-    /// are in [`payload`].
-    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
-        let _ = (event, call, root);
-        None
-    }
+    /// are in [`payload`]. Required, so that a new harness cannot leave
+    /// `hookc test` without payloads by forgetting it.
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value>;
 
     /// How the harness starts its hook for `event` in a project built at
     /// `root`: the command its config holds, the shell it uses and the

@@ -33,7 +33,7 @@ pub struct Call {
     /// The shell command line, for shell calls.
     pub command: Option<String>,
     /// The language [`command`](Self::command) is written in.
-    pub dialect: Dialect,
+    pub shell: Shell,
     /// Files the call touches, as the harness gave them.
     pub paths: Vec<String>,
     /// Text to run regexes over when there is no command: the prompt, the
@@ -61,7 +61,7 @@ pub struct Call {
 /// guard that looks at commands or paths: they refuse it, unless they say
 /// `opaque "allow"`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Dialect {
+pub enum Shell {
     #[default]
     Posix,
     PowerShell,
@@ -112,7 +112,7 @@ impl Call {
             event: Some(event),
             tool,
             command: example.command.clone(),
-            dialect: Dialect::Posix,
+            shell: Shell::Posix,
             paths: example.path.iter().cloned().collect(),
             text: example.text.clone(),
             root: Some(EXAMPLE_ROOT.to_owned()),
@@ -338,7 +338,7 @@ impl Index {
     /// Every guard of this event that `call` could trigger, in policy order.
     fn candidates(&self, call: &Call, facts: &Facts, first: &[FirstBytes; 2]) -> Vec<usize> {
         let mut out = self.always.clone();
-        if call.dialect == Dialect::PowerShell {
+        if call.shell == Shell::PowerShell {
             // No literal of a POSIX reading can rule a guard out: every guard
             // of the event is a candidate (the call is rare, and refused).
             out.extend(&self.commands);
@@ -762,7 +762,7 @@ impl<'c> Facts<'c> {
     fn analysis(&self) -> Option<&Analysis> {
         self.analysis
             .get_or_init(|| {
-                if self.call.dialect == Dialect::PowerShell {
+                if self.call.shell == Shell::PowerShell {
                     return None;
                 }
                 let mut analysis = shell::analyze(self.call.command.as_deref()?);
@@ -805,9 +805,7 @@ impl<'c> Facts<'c> {
 }
 
 fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
-    if call.dialect == Dialect::PowerShell
-        && (!guard.commands.is_empty() || compiled.paths.is_some())
-    {
+    if call.shell == Shell::PowerShell && (!guard.commands.is_empty() || compiled.paths.is_some()) {
         return powershell_hit(guard, compiled, call, facts);
     }
     let mut opaque_reason = None;
@@ -945,8 +943,10 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
     )
 }
 
-/// `*` and `?` globbing for MCP server and tool names.
-fn glob_word(pattern: &str, text: &str) -> bool {
+/// A guard's MCP server or tool glob (`*`, `?`) against a call's name, as
+/// `hookc guard` matches it; the harnesses' matchers hold the same globs as
+/// [`McpNames::matcher`](crate::profile::McpNames::matcher) regexes.
+pub fn glob_word(pattern: &str, text: &str) -> bool {
     fn go(p: &[char], t: &[char]) -> bool {
         match (p.first(), t.first()) {
             (None, None) => true,
@@ -1098,7 +1098,7 @@ guard "generated-12" {
                 event: Some(Event::PreTool),
                 tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned(), also: Vec::new() }),
                 command: (tool == ToolKind::Shell).then(|| words.join(" ")),
-                dialect: if powershell && tool == ToolKind::Shell { Dialect::PowerShell } else { Dialect::Posix },
+                shell: if powershell && tool == ToolKind::Shell { Shell::PowerShell } else { Shell::Posix },
                 paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
                 text: None,
                 root: None,

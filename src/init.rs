@@ -3,32 +3,21 @@
 //! system and the printing.
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use crate::harness;
 use crate::ir::HarnessId;
 use crate::presets::Preset;
 
-/// Files and directories that show a project uses a harness. A directory is
-/// written with a trailing `/`. Kept here rather than in the harness
-/// profiles: it is a guess about projects, not a fact about the harness.
-pub const HINTS: &[(HarnessId, &[&str])] = &[
-    (HarnessId::Claude, &[".claude/", "CLAUDE.md"]),
-    (HarnessId::Codex, &[".codex/", "AGENTS.md"]),
-    (
-        HarnessId::Copilot,
-        &[".github/hooks/", ".github/copilot-instructions.md"],
-    ),
-    (HarnessId::Cursor, &[".cursor/", ".cursorrules"]),
-    (HarnessId::Gemini, &[".gemini/", "GEMINI.md"]),
-    (HarnessId::Antigravity, &[".agents/"]),
-    (HarnessId::Kimi, &[".kimi-code/"]),
-    (
-        HarnessId::Opencode,
-        &[".opencode/", "opencode.json", "opencode.jsonc"],
-    ),
-    // An SDK app has no marker file of its own; only an earlier build shows it.
-    (HarnessId::ClaudeAgentSdk, &[".hookc/claude-agent-sdk/"]),
-];
+/// Files and directories that show a project uses a harness, from each
+/// registered harness's [`Profile::hints`](crate::profile::Profile::hints).
+/// A directory is written with a trailing `/`.
+pub static HINTS: LazyLock<Vec<(HarnessId, &'static [&'static str])>> = LazyLock::new(|| {
+    harness::all()
+        .iter()
+        .map(|h| (h.id(), h.profile().hints))
+        .collect()
+});
 
 /// The harness a project gets when nothing points at another.
 pub const DEFAULT: HarnessId = HarnessId::Claude;

@@ -761,7 +761,8 @@ fn merge(
             },
             Content::TomlTables { tables, .. },
         ) => {
-            let tables: Vec<toml_edit::Table> = tables.iter().map(toml_table).collect();
+            let tables: Vec<toml_edit::Table> =
+                tables.iter().map(merge::toml::toml_table).collect();
             merge::toml::merge_array_of_tables_shaped(
                 old,
                 key,
@@ -943,22 +944,6 @@ fn toml_owned(table: &toml_edit::Table, marker: &str) -> bool {
     table
         .iter()
         .any(|(_, item)| item.as_str().is_some_and(|s| s.contains(marker)))
-}
-
-/// A JSON object of scalars as a TOML table, keys in order.
-fn toml_table(value: &Value) -> toml_edit::Table {
-    let mut table = toml_edit::Table::new();
-    for (key, value) in value.as_object().into_iter().flatten() {
-        let item = match value {
-            Value::String(s) => toml_edit::value(s.as_str()),
-            Value::Bool(b) => toml_edit::value(*b),
-            Value::Number(n) if n.is_i64() => toml_edit::value(n.as_i64().unwrap_or_default()),
-            Value::Number(n) => toml_edit::value(n.as_f64().unwrap_or_default()),
-            other => toml_edit::value(other.to_string()),
-        };
-        table.insert(key, item);
-    }
-    table
 }
 
 /// Whether any string inside `value` contains `marker`.

@@ -24,15 +24,27 @@ impl SourceFile {
         }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset (see [`line_col`]).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = floor_char_boundary(&self.text, offset);
-        let before = &self.text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = before[line_start..].chars().count() + 1;
-        (line, col)
+        line_col(&self.text, offset)
     }
+}
+
+/// 1-based line and column of byte `offset` in `text`, as an editor shows
+/// them: the column counts characters, and neither a leading BOM nor a
+/// carriage return is counted, as editors do not show them. An offset
+/// inside a character rounds down to its start.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(text, offset);
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..]
+        .chars()
+        .filter(|&c| c != '\u{feff}' && c != '\r')
+        .count()
+        + 1;
+    (line, column)
 }
 
 /// A byte range in one source file.

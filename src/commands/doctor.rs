@@ -14,6 +14,7 @@ use super::Ui;
 use crate::cli::{DoctorArgs, Format};
 use crate::diag::Diagnostics;
 use crate::exit::ExitStatus;
+use crate::harness::MachineCheck;
 use crate::ir::{HarnessId, Policy};
 use crate::plan::{self, Plan};
 use crate::version::{Requirement, Version};
@@ -258,100 +259,16 @@ fn up_to_date(project: &Project, file: &crate::source::SourceFile, policy: &Poli
 /// What can keep one harness from running the hooks on this machine.
 fn harness(id: HarnessId, policy: &Policy, root: &Path) -> Vec<Check> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
-    let json = |path: Option<PathBuf>| -> Option<Value> {
-        let text = crate::disk::read_text(&path?).ok()??;
-        jsonc_parser::parse_to_serde_value::<Value>(&text, &Default::default()).ok()
-    };
     let name = crate::harness::get(id).map_or(id.word(), |h| h.profile().name);
     let mut checks = Vec::new();
-    match id {
-        HarnessId::Claude => {
-            for path in [
-                Some(root.join(".claude/settings.json")),
-                Some(root.join(".claude/settings.local.json")),
-                under_home(".claude/settings.json"),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                if json(Some(path.clone())).is_some_and(|v| v["disableAllHooks"] == json!(true)) {
-                    checks.push(fail(
-                        format!(
-                            "{name}: {} turns every hook off (disableAllHooks)",
-                            path.display()
-                        ),
-                        format!("remove `\"disableAllHooks\": true` from {}", path.display()),
-                    ));
-                }
-            }
-            checks.push(note(
-                format!("{name} runs project hooks only once the folder's trust dialog is accepted"),
-                "accept it when Claude Code asks; Cursor and Copilot CLI also run these hooks from .claude/settings.json",
-            ));
-        }
-        HarnessId::Codex => {
-            let config = std::env::var_os("CODEX_HOME")
-                .map(PathBuf::from)
-                .or_else(|| under_home(".codex"))
-                .map(|d| d.join("config.toml"));
-            let text = config
-                .as_ref()
-                .and_then(|c| crate::disk::read_text(c).ok().flatten());
-            let doc = text.and_then(|t| t.parse::<toml_edit::DocumentMut>().ok());
-            if doc
-                .as_ref()
-                .and_then(|d| d.get("features")?.get("hooks")?.as_bool())
-                == Some(false)
-            {
-                checks.push(fail(
-                    format!("{name}: hooks are switched off (`[features] hooks = false`)"),
-                    "remove `hooks = false` from the `[features]` table of ~/.codex/config.toml",
-                ));
-            }
-            checks.push(note(
-                format!("{name} runs a project's hooks only in a trusted project, and each hook only once trusted in /hooks"),
-                "in Codex, trust the project and then the hookc hooks in `/hooks` (again after each rebuild that changes them)",
-            ));
-        }
-        HarnessId::Kimi => {
-            let config = std::env::var_os("KIMI_CODE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| under_home(".kimi-code"))
-                .map(|d| d.join("config.toml"));
-            let installed = config
-                .as_ref()
-                .and_then(|c| crate::disk::read_text(c).ok().flatten())
-                .is_some_and(|t| t.contains(".hookc/kimi/"));
-            checks.push(if installed {
-                ok(format!("{name}: the user-level hooks are installed"))
-            } else {
-                fail(
-                    format!("{name} reads hooks only from the user-level config.toml, which has none of hookc's"),
-                    "run `hookc build --user` once on this machine, then restart kimi",
-                )
+    if let Some(h) = crate::harness::get(id) {
+        for check in h.machine_checks(root, home.as_deref()) {
+            checks.push(match check {
+                MachineCheck::Ok(what) => ok(what),
+                MachineCheck::Note(what, fix) => note(what, fix),
+                MachineCheck::Fail(what, fix) => fail(what, fix),
             });
         }
-        HarnessId::Gemini => {
-            let settings = json(under_home(".gemini/settings.json"));
-            if settings.is_some_and(|v| v["hooksConfig"]["enabled"] == json!(false)) {
-                checks.push(fail(
-                    format!("{name}: hooks are switched off (hooksConfig.enabled is false)"),
-                    "remove `\"enabled\": false` from `hooksConfig` in ~/.gemini/settings.json",
-                ));
-            }
-            checks.push(note(
-                format!("{name} loads project settings only in a trusted folder"),
-                "trust the folder when Gemini CLI asks",
-            ));
-        }
-        HarnessId::Cursor | HarnessId::Copilot | HarnessId::Antigravity => {
-            checks.push(note(
-                format!("{name} runs project hooks only in a trusted folder"),
-                format!("trust the folder when {name} asks"),
-            ));
-        }
-        _ => {}
     }
     if !policy.guards.is_empty() && checks.iter().all(|c| c.status != Status::Fail) {
         checks.insert(

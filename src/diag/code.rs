@@ -116,8 +116,8 @@ Names are case-sensitive in every harness (a Claude matcher `bash` never fires f
 which is why hookc takes neutral words and writes the exact names itself.";
 
     UnknownHarness = "unknown-harness", Error, "a harness name hookc does not know",
-"Harnesses are `claude`, `codex`, `copilot`, `cursor`, `gemini`, `antigravity`, `kimi` and
-`opencode`. Only those hookc can emit for may appear in `targets`.";
+"Harnesses are `claude`, `codex`, `copilot`, `cursor`, `gemini`, `antigravity`, `kimi`,
+`opencode` and `claude-agent-sdk`. Only those hookc can emit for may appear in `targets`.";
 
     UnknownPlatform = "unknown-platform", Error, "a platform name hookc does not know",
 "`platforms` says where the team runs its agents: `linux`, `macos` and `windows`. Without it a

@@ -8,15 +8,15 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
-use crate::harness::Profile;
 use crate::ir::{Event, Guard, HarnessId, Policy};
+use crate::profile::Profile;
 use crate::source::SourceFile;
 
 pub use template::{Shim, render_file, render_shim};
 
 /// Where hookc keeps its own files, relative to the project root.
 pub const HOOKC_DIR: &str = ".hookc";
-pub const POLICY_JSON: &str = ".hookc/policy.json";
+pub use crate::policy_json::PATH as POLICY_JSON;
 pub const MANIFEST: &str = ".hookc/manifest.json";
 /// The manifest a build is writing: in place before the build's first change
 /// and renamed over [`MANIFEST`] after its last, so that a build killed half-way
@@ -116,23 +116,29 @@ impl<'a> EmitCx<'a> {
         on_error: &str,
     ) -> String {
         let path = format!(".hookc/{}/{}.sh", profile.id.word(), event.word());
-        let text = render_shim(&Shim {
-            header: header(policy, "#"),
-            harness: profile.id.word(),
-            harness_name: profile.name,
-            event: event.word(),
-            native_event: native,
-            on_error,
-            policy_from_shim: "../policy.json",
-            not_found_fix: sh_word(&format!(
-                "install hookc ({}) or set HOOKC_BIN to its path",
-                policy.install_command()
-            )),
-            not_hookc_fix: sh_word(&format!(
-                "point HOOKC_BIN or PATH at the hookc this project needs ({})",
-                policy.install_command()
-            )),
-        });
+        let refusal = profile
+            .refusal
+            .unwrap_or_else(|| panic!("{} has shims but no refusal template", profile.name));
+        let text = render_shim(
+            &Shim {
+                header: header(policy, "#"),
+                harness: profile.id.word(),
+                harness_name: profile.name,
+                event: event.word(),
+                native_event: native,
+                on_error,
+                policy_from_shim: "../policy.json",
+                not_found_fix: sh_word(&format!(
+                    "install hookc ({}) or set HOOKC_BIN to its path",
+                    policy.install_command()
+                )),
+                not_hookc_fix: sh_word(&format!(
+                    "point HOOKC_BIN or PATH at the hookc this project needs ({})",
+                    policy.install_command()
+                )),
+            },
+            refusal,
+        );
         self.whole(path.clone(), text, true);
         path
     }
@@ -237,11 +243,7 @@ pub fn comment_text(text: &str) -> String {
         .collect()
 }
 
-/// Text as one POSIX shell word: single-quoted, a `'` inside written `'\''`.
-/// The one way generated shell code carries a string.
-pub fn sh_word(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
+pub use crate::shell::sh_word;
 
 /// Pretty JSON with a trailing newline, the format of every JSON file hookc owns.
 pub fn json_text(value: &impl serde::Serialize) -> String {

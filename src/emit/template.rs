@@ -6,36 +6,12 @@
 //! fixed words (harness, event) and fixed refusal text, so nothing a policy
 //! says can become shell code.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use handlebars::Handlebars;
 use serde::Serialize;
 
 const SHIM: &str = include_str!("../../templates/shim.sh.hbs");
-const REFUSALS: &[(&str, &str)] = &[
-    (
-        "claude",
-        include_str!("../../templates/claude/refuse.sh.hbs"),
-    ),
-    ("codex", include_str!("../../templates/codex/refuse.sh.hbs")),
-    (
-        "copilot",
-        include_str!("../../templates/copilot/refuse.sh.hbs"),
-    ),
-    (
-        "cursor",
-        include_str!("../../templates/cursor/refuse.sh.hbs"),
-    ),
-    (
-        "gemini",
-        include_str!("../../templates/gemini/refuse.sh.hbs"),
-    ),
-    (
-        "antigravity",
-        include_str!("../../templates/antigravity/refuse.sh.hbs"),
-    ),
-    ("kimi", include_str!("../../templates/kimi/refuse.sh.hbs")),
-];
 /// Whole files a harness renders itself with [`render_file`] (name, template).
 const FILES: &[(&str, &str)] = &[
     (
@@ -56,19 +32,30 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The shim and refusal templates, compiled once.
+/// The shim template, compiled once.
 fn registry() -> &'static Handlebars<'static> {
     static REGISTRY: OnceLock<Handlebars<'static>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let mut hb = configured();
         hb.register_template_string("shim", SHIM)
             .expect("templates/shim.sh.hbs parses");
-        for (harness, text) in REFUSALS {
-            hb.register_template_string(&format!("{harness}/refuse"), *text)
-                .expect("refusal templates parse");
-        }
         hb
     })
+}
+
+/// Each harness's refusal template (its profile's
+/// [`refusal`](crate::profile::Profile::refusal)), compiled the first time
+/// a shim of that harness is rendered.
+fn render_refusal(harness: &str, template: &str, shim: &Shim) -> String {
+    static REFUSALS: Mutex<Option<Handlebars<'static>>> = Mutex::new(None);
+    let mut guard = REFUSALS.lock().unwrap_or_else(|e| e.into_inner());
+    let hb = guard.get_or_insert_with(configured);
+    let name = format!("{harness}/refuse");
+    if !hb.has_template(&name) {
+        hb.register_template_string(&name, template)
+            .expect("refusal templates parse");
+    }
+    hb.render(&name, shim).expect("refusal template renders")
 }
 
 /// One of the [`FILES`], compiled the first time a build renders it. They
@@ -115,12 +102,11 @@ pub struct Shim<'a> {
     pub not_hookc_fix: String,
 }
 
-/// Render a POSIX-sh shim for one harness and event.
-pub fn render_shim(shim: &Shim) -> String {
+/// Render a POSIX-sh shim for one harness and event; `refusal` is the
+/// harness's refusal template.
+pub fn render_shim(shim: &Shim, refusal: &str) -> String {
     let hb = registry();
-    let refuse = hb
-        .render(&format!("{}/refuse", shim.harness), shim)
-        .expect("refusal template renders");
+    let refuse = render_refusal(shim.harness, refusal, shim);
     #[derive(Serialize)]
     struct Full<'a> {
         #[serde(flatten)]

@@ -21,6 +21,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use serde_json::{Value, json};
 
 use super::common::{self, Route};
@@ -28,6 +30,8 @@ use super::{Answer, Claude, Harness, HookCommand, Profile, anchored_alternation,
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::OnHookError;
+use crate::profile::no_mcp_names;
 
 pub struct AgentSdk;
 
@@ -65,9 +69,23 @@ static PROFILE: Profile = Profile {
         "pass the hooks to the SDK in your app: `hookc_hooks()` from .hookc/claude-agent-sdk/hookc_hooks.py (Python) or `hookcHooks` from .hookc/claude-agent-sdk/hookc_hooks.ts (TypeScript; hookc_hooks.mjs for JavaScript)",
         "install hookc wherever the SDK app runs (or set HOOKC_BIN)",
     ],
+    more_events: &[],
+    files: &[],
+    json: None,
+    flavour: None,
+    mcp_names: no_mcp_names,
+    // An SDK app has no marker file of its own; only an earlier build shows it.
+    refusal: None,
+    on_hook_error: OnHookError::Refuses,
+    hints: &[".hookc/claude-agent-sdk/"],
 };
 
 impl Harness for AgentSdk {
+    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        Vec::new()
+    }
+
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }

@@ -25,6 +25,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -36,6 +38,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, string_at};
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, Unit, no_mcp_names,
+};
 
 pub struct Antigravity;
 
@@ -71,12 +76,49 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Antigravity in this repo (or set HOOKC_BIN)",
         "Antigravity loads .agents/hooks.json only in a trusted workspace; check with /hooks that the `hookc` group is listed",
     ],
+    more_events: &["PostToolUse", "PreInvocation", "PostInvocation"],
+    files: &[HookFile {
+        dir: ".agents",
+        names: &["hooks.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect::STRICT,
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: true,
+        require_type: true,
+        types: &["command", "prompt"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::Unanchored,
+        star_is_all: false,
+        events_any_case: true,
+    }),
+    flavour: Some(Flavour::Re2),
+    mcp_names: no_mcp_names,
+    refusal: Some(include_str!("../../templates/antigravity/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Refuses,
+    hints: &[".agents/"],
 };
 
 /// Keys of a file tool's arguments that name the file, in the order hookc tries them.
 const PATH_KEYS: &[&str] = &["TargetFile", "AbsolutePath", "FilePath", "Path"];
 
 impl Harness for Antigravity {
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        checks.push(MachineCheck::note(
+            format!("{name} runs project hooks only in a trusted folder"),
+            format!("trust the folder when {name} asks"),
+        ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

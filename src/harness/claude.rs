@@ -14,6 +14,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -24,8 +26,11 @@ use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
 };
 use crate::emit::EmitCx;
-use crate::eval::{Call, CallTool, Dialect, Verdict};
+use crate::eval::{Call, CallTool, Shell, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Claude;
 
@@ -66,6 +71,63 @@ static PROFILE: Profile = Profile {
         doc: "also write `\"onFailure\": \"block\"` on each hook (needs Claude Code 2.1.295 or newer; older versions may reject the settings file)",
     }],
     todo: &["install hookc on every machine that runs Claude Code in this repo (or set HOOKC_BIN)"],
+    // As listed by `claude doctor` 2.1.332 ("Valid events: …").
+    more_events: &[
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Notification",
+        "UserPromptExpansion",
+        "SessionEnd",
+        "StopFailure",
+        "SubagentStart",
+        "PreCompact",
+        "PostCompact",
+        "PreModelSwitch",
+        "PostModelSwitch",
+        "PermissionRequest",
+        "PermissionDenied",
+        "Setup",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "Elicitation",
+        "ElicitationResult",
+        "ConfigChange",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "InstructionsLoaded",
+        "CwdChanged",
+        "FileChanged",
+        "DirectoryAdded",
+        "MessageDisplay",
+        "PreSkillShellCommand",
+    ],
+    files: &[HookFile {
+        dir: ".claude",
+        names: &["settings*.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect::STRICT,
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command", "prompt", "agent", "http", "mcp_tool"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::ExactWords("-, "),
+        star_is_all: true,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/claude/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Proceeds,
+    hints: &[".claude/", "CLAUDE.md"],
 };
 
 /// Whether the policy sets `harness "claude" { on-failure-block #true; }`.
@@ -79,6 +141,36 @@ fn on_failure_block(policy: &Policy) -> bool {
 }
 
 impl Harness for Claude {
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        for path in [
+            Some(root.join(".claude/settings.json")),
+            Some(root.join(".claude/settings.local.json")),
+            common::under_home(home, ".claude/settings.json"),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if common::read_json(Some(path.clone()))
+                .is_some_and(|v| v["disableAllHooks"] == json!(true))
+            {
+                checks.push(MachineCheck::fail(
+                    format!(
+                        "{name}: {} turns every hook off (disableAllHooks)",
+                        path.display()
+                    ),
+                    format!("remove `\"disableAllHooks\": true` from {}", path.display()),
+                ));
+            }
+        }
+        checks.push(MachineCheck::note(
+                format!("{name} runs project hooks only once the folder's trust dialog is accepted"),
+                "accept it when Claude Code asks; Cursor and Copilot CLI also run these hooks from .claude/settings.json",
+            ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{first_line, json_object, str_at, text};
@@ -246,7 +338,7 @@ impl Harness for Claude {
                     Some(ToolKind::Shell) => {
                         call.command = Some(string_at(input, "/command")?.to_owned());
                         if name == "PowerShell" {
-                            call.dialect = Dialect::PowerShell;
+                            call.shell = Shell::PowerShell;
                         }
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {

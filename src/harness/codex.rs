@@ -19,7 +19,9 @@
 //! - Edits arrive as the `apply_patch` tool with the patch text in
 //!   `tool_input.command`; its file names are relative to the payload's `cwd`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use super::MachineCheck;
 
 use indexmap::IndexMap;
 use serde_json::{Value, json};
@@ -31,6 +33,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_m
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Codex;
 
@@ -70,9 +75,80 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Codex in this repo (or set HOOKC_BIN)",
         "Codex runs project hooks only in a trusted project, and only after you review them in /hooks; review them again after every change to .codex/hooks.json",
     ],
+    more_events: &[
+        "SubagentStart",
+        "PermissionRequest",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "Interrupt",
+    ],
+    files: &[
+        HookFile {
+            dir: ".codex",
+            names: &["hooks.json"],
+            format: FileFormat::HooksJson,
+            in_project: true,
+        },
+        HookFile {
+            dir: ".codex",
+            names: &["config.toml"],
+            format: FileFormat::CodexConfig,
+            in_project: true,
+        },
+    ],
+    json: Some(JsonSpec {
+        dialect: Dialect::STRICT,
+        // `HooksFile` is `deny_unknown_fields`: `hooks` (and `description` in newer builds).
+        strict_root: Some(&["hooks", "description"]),
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command", "prompt", "agent", "mcp_tool"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::ExactWords(""),
+        star_is_all: true,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::Rust),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/codex/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Proceeds,
+    hints: &[".codex/", "AGENTS.md"],
 };
 
 impl Harness for Codex {
+    fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        let config = std::env::var_os("CODEX_HOME")
+            .map(PathBuf::from)
+            .or_else(|| common::under_home(home, ".codex"))
+            .map(|d| d.join("config.toml"));
+        let text = config
+            .as_ref()
+            .and_then(|c| crate::disk::read_text(c).ok().flatten());
+        let doc = text.and_then(|t| t.parse::<toml_edit::DocumentMut>().ok());
+        if doc
+            .as_ref()
+            .and_then(|d| d.get("features")?.get("hooks")?.as_bool())
+            == Some(false)
+        {
+            checks.push(MachineCheck::fail(
+                format!("{name}: hooks are switched off (`[features] hooks = false`)"),
+                "remove `hooks = false` from the `[features]` table of ~/.codex/config.toml",
+            ));
+        }
+        checks.push(MachineCheck::note(
+                format!("{name} runs a project's hooks only in a trusted project, and each hook only once trusted in /hooks"),
+                "in Codex, trust the project and then the hookc hooks in `/hooks` (again after each rebuild that changes them)",
+            ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};

@@ -6,6 +6,7 @@
 //! caller's [`Profile`].
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use super::Profile;
 use crate::emit::EmitCx;
@@ -282,11 +283,15 @@ pub fn located_project() -> Option<String> {
         .filter(|d| !d.is_empty())
 }
 
-/// Split `prefix<server><sep><tool>` at the first `sep` after the prefix.
-pub fn split_mcp(name: &str, prefix: &str, sep: &str) -> Option<(String, String)> {
-    let rest = name.strip_prefix(prefix)?;
-    let (server, tool) = rest.split_once(sep)?;
-    (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
+/// `rel` under the home folder, if there is one.
+pub fn under_home(home: Option<&Path>, rel: &str) -> Option<PathBuf> {
+    home.map(|h| h.join(rel))
+}
+
+/// A JSON (or JSONC) file's value; `None` when it is missing or unreadable.
+pub fn read_json(path: Option<PathBuf>) -> Option<serde_json::Value> {
+    let text = crate::disk::read_text(&path?).ok()??;
+    jsonc_parser::parse_to_serde_value::<serde_json::Value>(&text, &Default::default()).ok()
 }
 
 #[cfg(test)]
@@ -418,19 +423,5 @@ mod tests {
             assert_eq!(status, 2, "{out}");
             assert!(out.contains("belongs to another user"), "{out}");
         }
-    }
-
-    #[test]
-    fn mcp_names_split_at_the_first_separator() {
-        assert_eq!(
-            split_mcp("mcp__pay_ments__refund__all", "mcp__", "__"),
-            Some(("pay_ments".into(), "refund__all".into()))
-        );
-        assert_eq!(
-            split_mcp("mcp_pay_refund", "mcp_", "_"),
-            Some(("pay".into(), "refund".into()))
-        );
-        assert_eq!(split_mcp("read_file", "mcp_", "_"), None);
-        assert_eq!(split_mcp("mcp__x", "mcp__", "__"), None);
     }
 }

@@ -24,18 +24,20 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use serde_json::{Value, json};
 
 use super::payload::{ToolCall, text_of, without_text};
 use super::{HookCommand, common, configured, windows};
 
-use super::{
-    Answer, Harness, Profile, anchored_alternation, glob_to_regex, json_type, patch_files,
-    string_at,
-};
+use super::{Answer, Harness, Profile, anchored_alternation, json_type, patch_files, string_at};
 use crate::emit::{EmitCx, json_text};
-use crate::eval::{Call, CallTool, Dialect, Verdict};
+use crate::eval::{Call, CallTool, Shell, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Copilot;
 
@@ -54,7 +56,7 @@ static PROFILE: Profile = Profile {
     ],
     // `write_bash` types into a shell the agent started earlier, so it is a
     // shell command too. On Windows the shell tools are `powershell` and
-    // `write_powershell`, whose lines hookc cannot read (see `Dialect`). `str_replace_editor` also views and creates; its
+    // `write_powershell`, whose lines hookc cannot read (see `eval::Shell`). `str_replace_editor` also views and creates; its
     // `command` decides (see `decode_call`).
     tools: &[
         (
@@ -77,6 +79,63 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Copilot CLI in this repo (or set HOOKC_BIN)",
         "start Copilot CLI in the project root and trust the folder: Copilot reads .github/hooks/ only from the directory it starts in",
     ],
+    more_events: &[
+        "PreToolUse",
+        "permissionRequest",
+        "PermissionRequest",
+        "PostToolUse",
+        "postToolUseFailure",
+        "PostToolUseFailure",
+        "Stop",
+        "SubagentStop",
+        "subagentStart",
+        "UserPromptSubmit",
+        "userPromptTransformed",
+        "SessionStart",
+        "sessionEnd",
+        "SessionEnd",
+        "errorOccurred",
+        "ErrorOccurred",
+        "preCompact",
+        "PreCompact",
+        "notification",
+        "preMcpToolCall",
+    ],
+    files: &[HookFile {
+        dir: ".github/hooks",
+        names: &["*.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: true,
+        },
+        strict_root: None,
+        version: Some(false),
+        groups: true,
+        flat_ok: true,
+        require_type: false,
+        types: &["command", "http", "prompt"],
+        command_keys: &["bash", "powershell", "command", "exec"],
+        timeout_key: "timeoutSec",
+        unit: Unit::Seconds,
+        matching: Matching::Anchored,
+        star_is_all: false,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScriptOrRust),
+    mcp_names: |event| {
+        Some(if event.starts_with(|c: char| c.is_ascii_uppercase()) {
+            McpNames::DoubleUnderscore
+        } else {
+            McpNames::ServerDashTool
+        })
+    },
+    refusal: Some(include_str!("../../templates/copilot/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Refuses,
+    hints: &[".github/hooks/", ".github/copilot-instructions.md"],
 };
 
 /// Copilot's own names for the Claude tool names of a Claude-shaped payload.
@@ -90,6 +149,16 @@ const CLAUDE_NAMES: &[(&str, ToolKind)] = &[
 ];
 
 impl Harness for Copilot {
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        checks.push(MachineCheck::note(
+            format!("{name} runs project hooks only in a trusted folder"),
+            format!("trust the folder when {name} asks"),
+        ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};
@@ -301,7 +370,7 @@ impl Harness for Copilot {
                             string_at(&args, "/command")?.to_owned()
                         });
                         if name.ends_with("powershell") {
-                            call.dialect = Dialect::PowerShell;
+                            call.shell = Shell::PowerShell;
                         }
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
@@ -558,11 +627,7 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
             .iter()
             .map(|n| regex::escape(n))
             .collect(),
-        Tool::Mcp { server, tool } => vec![format!(
-            "{}\\-{}",
-            glob_to_regex(server),
-            glob_to_regex(tool)
-        )],
+        Tool::Mcp { server, tool } => vec![McpNames::ServerDashTool.matcher(server, tool)],
         Tool::Native {
             harness: HarnessId::Copilot,
             name,

@@ -27,6 +27,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -41,6 +43,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Cursor;
 
@@ -95,31 +100,67 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Cursor in this repo (or set HOOKC_BIN)",
         "Cursor runs project hooks only in a trusted workspace",
     ],
+    more_events: &[
+        "postToolUseFailure",
+        "subagentStart",
+        "beforeShellExecution",
+        "afterShellExecution",
+        "beforeMCPExecution",
+        "afterMCPExecution",
+        "beforeReadFile",
+        "afterFileEdit",
+        "preCompact",
+        "afterAgentResponse",
+        "afterAgentThought",
+        "sessionEnd",
+        "beforeTabFileRead",
+        "afterTabFileEdit",
+        "workspaceOpen",
+    ],
+    files: &[HookFile {
+        dir: ".cursor",
+        names: &["hooks.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: true,
+        },
+        strict_root: None,
+        version: Some(true),
+        groups: false,
+        flat_ok: true,
+        require_type: false,
+        types: &["command", "prompt"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Seconds,
+        matching: Matching::Unanchored,
+        star_is_all: false,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |event| {
+        matches!(event, "preToolUse" | "postToolUse").then_some(McpNames::CursorTool)
+    },
+    refusal: Some(include_str!("../../templates/cursor/refuse.sh.hbs")),
+    on_hook_error: OnHookError::ProceedsUnlessFailClosed,
+    hints: &[".cursor/", ".cursorrules"],
 };
 
-/// Cursor's agent events, for recognising its payloads.
-const EVENTS: &[&str] = &[
-    "preToolUse",
-    "postToolUse",
-    "postToolUseFailure",
-    "beforeShellExecution",
-    "afterShellExecution",
-    "beforeMCPExecution",
-    "afterMCPExecution",
-    "beforeReadFile",
-    "afterFileEdit",
-    "beforeSubmitPrompt",
-    "stop",
-    "subagentStart",
-    "subagentStop",
-    "sessionStart",
-    "sessionEnd",
-    "preCompact",
-    "afterAgentResponse",
-    "afterAgentThought",
-];
-
 impl Harness for Cursor {
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        checks.push(MachineCheck::note(
+            format!("{name} runs project hooks only in a trusted folder"),
+            format!("trust the folder when {name} asks"),
+        ));
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};
@@ -399,7 +440,7 @@ impl Harness for Cursor {
             || (o.contains_key("conversation_id")
                 && o.get("hook_event_name")
                     .and_then(Value::as_str)
-                    .is_some_and(|e| EVENTS.contains(&e)))
+                    .is_some_and(|e| PROFILE.accepts_event(e)))
     }
 }
 
@@ -593,7 +634,7 @@ fn post_tool_names(tool: &Tool) -> Vec<String> {
             .iter()
             .map(|n| regex::escape(n))
             .collect(),
-        Tool::Mcp { tool, .. } => vec![format!("MCP:{}", super::glob_to_regex(tool))],
+        Tool::Mcp { server, tool } => vec![McpNames::CursorTool.matcher(server, tool)],
         Tool::Native {
             harness: HarnessId::Cursor,
             name,
@@ -685,6 +726,16 @@ mod tests {
         ));
         assert!(!Cursor.recognizes(&json!({"conversation_id": "c", "hook_event_name": "Stop"})));
         assert!(!Cursor.recognizes(&json!([1])));
+        // Tab hooks and `workspaceOpen` too: every event `hookc lint` accepts.
+        assert!(
+            Cursor.recognizes(
+                &json!({"conversation_id": "c", "hook_event_name": "beforeTabFileRead"})
+            )
+        );
+        for name in PROFILE.all_events() {
+            let payload = json!({"conversation_id": "c", "hook_event_name": name});
+            assert!(Cursor.recognizes(&payload), "{name}");
+        }
     }
 
     #[test]

@@ -23,6 +23,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -34,6 +36,9 @@ use super::{Answer, Harness, Profile, anchored_alternation, glob_to_regex, strin
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
 
 pub struct Gemini;
 
@@ -66,6 +71,43 @@ static PROFILE: Profile = Profile {
         "install hookc on every machine that runs Gemini CLI in this repo (or set HOOKC_BIN)",
         "Gemini CLI runs project hooks only in a trusted folder: trust this folder when Gemini asks (or with /permissions)",
     ],
+    more_events: &[
+        "BeforeModel",
+        "AfterModel",
+        "BeforeToolSelection",
+        "SessionEnd",
+        "PreCompress",
+        "Notification",
+    ],
+    files: &[HookFile {
+        dir: ".gemini",
+        names: &["settings.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: false,
+        },
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Millis,
+        matching: Matching::Unanchored,
+        star_is_all: true,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::SingleUnderscore),
+    refusal: Some(include_str!("../../templates/gemini/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Proceeds,
+    hints: &[".gemini/", "GEMINI.md"],
 };
 
 /// Gemini shortens MCP tool names longer than this; hookc's matcher cannot
@@ -73,6 +115,23 @@ static PROFILE: Profile = Profile {
 const MAX_TOOL_NAME: usize = 63;
 
 impl Harness for Gemini {
+    fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        let settings = common::read_json(common::under_home(home, ".gemini/settings.json"));
+        if settings.is_some_and(|v| v["hooksConfig"]["enabled"] == json!(false)) {
+            checks.push(MachineCheck::fail(
+                format!("{name}: hooks are switched off (hooksConfig.enabled is false)"),
+                "remove `\"enabled\": false` from `hooksConfig` in ~/.gemini/settings.json",
+            ));
+        }
+        checks.push(MachineCheck::note(
+            format!("{name} loads project settings only in a trusted folder"),
+            "trust the folder when Gemini CLI asks",
+        ));
+        checks
+    }
+
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};
@@ -428,7 +487,7 @@ fn mcp_of(name: &str, payload: &Value) -> Option<(String, String)> {
         .and_then(Value::as_str);
     match (server, tool) {
         (Some(server), Some(tool)) => Some((server.to_owned(), tool.to_owned())),
-        _ => common::split_mcp(name, "mcp_", "_"),
+        _ => McpNames::SingleUnderscore.split(name),
     }
 }
 

@@ -33,7 +33,9 @@
 //! hook times out, and a policy-specific value would make two projects
 //! rewrite each other's install (which hookc would then report as a hand edit).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use super::MachineCheck;
 
 use serde_json::{Value, json};
 
@@ -47,6 +49,7 @@ use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::merge::{self, Merged};
+use crate::profile::{FileFormat, Flavour, HookFile, McpNames, OnHookError};
 
 pub struct Kimi;
 
@@ -85,9 +88,71 @@ static PROFILE: Profile = Profile {
         "Kimi Code reads hooks only from ~/.kimi-code/config.toml ($KIMI_CODE_HOME): run `hookc build --user` once per machine to install them (backup kept as config.toml.hookc-backup), then restart kimi",
         "install hookc on every machine that runs Kimi Code in this repo (or set HOOKC_BIN)",
     ],
+    // The v2 engine's enum, exact case.
+    more_events: &[
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+        "PermissionResult",
+        "UserPromptQueued",
+        "TurnStarted",
+        "StopFailure",
+        "Interrupt",
+        "SessionStart",
+        "SessionEnd",
+        "SessionHeartbeat",
+        "SubagentStart",
+        "SubagentStop",
+        "TaskStarted",
+        "PreCompact",
+        "PostCompact",
+        "Notification",
+    ],
+    files: &[
+        HookFile {
+            dir: ".kimi*",
+            names: &["config.toml"],
+            format: FileFormat::KimiToml,
+            in_project: true,
+        },
+        HookFile {
+            dir: "*kimi-code",
+            names: &["config.toml"],
+            format: FileFormat::KimiToml,
+            in_project: false,
+        },
+    ],
+    json: None,
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/kimi/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Proceeds,
+    hints: &[".kimi-code/"],
 };
 
 impl Harness for Kimi {
+    fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        let config = std::env::var_os("KIMI_CODE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| common::under_home(home, ".kimi-code"))
+            .map(|d| d.join("config.toml"));
+        let installed = config
+            .as_ref()
+            .and_then(|c| crate::disk::read_text(c).ok().flatten())
+            .is_some_and(|t| t.contains(".hookc/kimi/"));
+        checks.push(if installed {
+                MachineCheck::Ok(format!("{name}: the user-level hooks are installed"))
+            } else {
+                MachineCheck::fail(
+                    format!("{name} reads hooks only from the user-level config.toml, which has none of hookc's"),
+                    "run `hookc build --user` once on this machine, then restart kimi",
+                )
+            });
+        checks
+    }
+
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};
@@ -269,7 +334,7 @@ impl Harness for Kimi {
                 }
                 call.tool = Some(CallTool {
                     kind,
-                    mcp: common::split_mcp(name, "mcp__", "__"),
+                    mcp: McpNames::DoubleUnderscore.split(name),
                     native: name.to_owned(),
                     also: Vec::new(),
                 });
@@ -332,7 +397,7 @@ fn tables() -> Vec<Value> {
 /// The project's copy: exactly the text a fresh `config.toml` would get,
 /// under a comment saying what it is.
 fn review_copy(policy: &Policy, tables: &[Value]) -> String {
-    let tables: Vec<Table> = tables.iter().map(toml_table).collect();
+    let tables: Vec<Table> = tables.iter().map(merge::toml::toml_table).collect();
     let body = match merge::toml::merge_array_of_tables(
         None,
         "hooks",
@@ -347,20 +412,6 @@ fn review_copy(policy: &Policy, tables: &[Value]) -> String {
         "{}\n# A copy for review: Kimi Code does not read this file. `hookc build --user`\n# adds the tables below to $KIMI_CODE_HOME/config.toml (default ~/.kimi-code/config.toml).\n\n{body}",
         header(policy, "#")
     )
-}
-
-/// A JSON object of strings and whole numbers as a TOML table, keys in order.
-fn toml_table(value: &Value) -> Table {
-    let mut table = Table::new();
-    for (key, value) in value.as_object().into_iter().flatten() {
-        let item = match value {
-            Value::String(s) => toml_edit::value(s.as_str()),
-            Value::Number(n) => toml_edit::value(n.as_i64().unwrap_or_default()),
-            other => unreachable!("hookc writes no {other} into Kimi's tables"),
-        };
-        table.insert(key, item);
-    }
-    table
 }
 
 /// The prompt as text: Kimi sends the content parts; their text parts joined by a space.
@@ -388,11 +439,7 @@ fn prompt_text(payload: &Value) -> Result<String, String> {
 /// about tools Kimi Code does not have; the installed matcher takes every tool).
 fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|server, tool| {
-        Some(format!(
-            "mcp__{}__{}",
-            super::glob_to_regex(server),
-            super::glob_to_regex(tool)
-        ))
+        Some(McpNames::DoubleUnderscore.matcher(server, tool))
     })
 }
 
@@ -416,7 +463,9 @@ mod tests {
 
     #[test]
     fn strings_with_backslashes_survive_toml() {
-        let table = toml_table(&json!({"matcher": r"^mcp__a\.b$", "command": "printf '%s\\n' x"}));
+        let table = merge::toml::toml_table(
+            &json!({"matcher": r"^mcp__a\.b$", "command": "printf '%s\\n' x"}),
+        );
         let text =
             match merge::toml::merge_array_of_tables(None, "hooks", &[table], None, &|_| false) {
                 Ok(Merged::Text(text)) => text,

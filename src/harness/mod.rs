@@ -24,8 +24,9 @@ use serde_json::Value;
 
 use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
-use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
 
+pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
 pub use agent_sdk::AgentSdk;
 pub use antigravity::Antigravity;
 pub use claude::Claude;
@@ -52,6 +53,11 @@ pub trait Harness: Sync {
 
     /// What becomes of this harness's hooks on Windows (see [`windows`]).
     fn on_windows(&self, policy: &Policy) -> windows::OnWindows;
+
+    /// What on this machine can keep the harness from running the hooks
+    /// built at `root` (`hookc doctor`): switches that turn hooks off, and
+    /// what the user must do first (trust the folder). `home` is `$HOME`.
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck>;
 
     /// Read the harness's stdin payload for `event` into a [`Call`].
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String>;
@@ -88,11 +94,9 @@ pub trait Harness: Sync {
     /// `None`: the harness cannot carry this call on this event (no such
     /// event or tool, or a payload without the text the example gives), and
     /// the example is "not applicable" there. The pieces every shape needs
-    /// are in [`payload`].
-    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
-        let _ = (event, call, root);
-        None
-    }
+    /// are in [`payload`]. Required, so that a new harness cannot leave
+    /// `hookc test` without payloads by forgetting it.
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value>;
 
     /// How the harness starts its hook for `event` in a project built at
     /// `root`: the command its config holds, the shell it uses and the
@@ -107,6 +111,27 @@ pub trait Harness: Sync {
             shell: "/bin/sh",
             env: Vec::new(),
         })
+    }
+}
+
+/// One finding of [`Harness::machine_checks`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MachineCheck {
+    /// All is well.
+    Ok(String),
+    /// What the user must do or know, and how.
+    Note(String, String),
+    /// The hooks do not run until this is fixed, and how.
+    Fail(String, String),
+}
+
+impl MachineCheck {
+    pub fn note(what: impl Into<String>, fix: impl Into<String>) -> Self {
+        MachineCheck::Note(what.into(), fix.into())
+    }
+
+    pub fn fail(what: impl Into<String>, fix: impl Into<String>) -> Self {
+        MachineCheck::Fail(what.into(), fix.into())
     }
 }
 
@@ -153,75 +178,6 @@ pub struct Answer {
     pub stderr: String,
     /// 0 answered (including "no objection"), 2 an explicit refusal.
     pub exit: i32,
-}
-
-/// Facts about a harness, as data.
-#[derive(Debug)]
-pub struct Profile {
-    pub id: HarnessId,
-    /// The product's name, for people.
-    pub name: &'static str,
-    /// hookc event → the harness's own event name; a missing event is not supported.
-    pub events: &'static [(Event, &'static str)],
-    /// hookc tool → the harness's own tool names.
-    pub tools: &'static [(ToolKind, &'static [&'static str])],
-    /// Events on which the harness can refuse (deny, or block a stop).
-    pub can_block: &'static [Event],
-    /// Events on which the harness honours `ask`.
-    pub honours_ask: &'static [Event],
-    /// Whether a pre-tool hook can hand back a changed shell command
-    /// (`rewrite`), paired with whatever the harness needs to apply it.
-    pub can_rewrite: bool,
-    /// Options accepted in `harness "<id>" { … }`.
-    pub options: &'static [OptionSpec],
-    /// What the user must still do after a build, in one line each.
-    pub todo: &'static [&'static str],
-}
-
-impl Profile {
-    pub fn event_name(&self, event: Event) -> Option<&'static str> {
-        self.events
-            .iter()
-            .find(|(e, _)| *e == event)
-            .map(|(_, n)| *n)
-    }
-
-    pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {
-        self.tools
-            .iter()
-            .find(|(t, _)| *t == tool)
-            .map_or(&[], |(_, names)| names)
-    }
-
-    /// The neutral kind of a native tool name, if hookc knows it.
-    pub fn tool_kind(&self, native: &str) -> Option<ToolKind> {
-        self.tools
-            .iter()
-            .find(|(_, names)| names.contains(&native))
-            .map(|(t, _)| *t)
-    }
-}
-
-#[derive(Debug)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub kind: OptionKind,
-    pub doc: &'static str,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionKind {
-    Bool,
-    Count,
-}
-
-impl OptionKind {
-    pub fn describe(self) -> &'static str {
-        match self {
-            OptionKind::Bool => "`#true` or `#false`",
-            OptionKind::Count => "a whole number",
-        }
-    }
 }
 
 static ALL: &[&dyn Harness] = &[
@@ -303,19 +259,6 @@ pub fn rewrite_answer(
     }
 }
 
-/// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).
-pub fn glob_to_regex(glob: &str) -> String {
-    let mut out = String::new();
-    for c in glob.chars() {
-        match c {
-            '*' => out.push_str(".*"),
-            '?' => out.push('.'),
-            c => out.push_str(&regex::escape(&c.to_string())),
-        }
-    }
-    out
-}
-
 /// One guard tool as regex fragments of a harness's tool names, for the
 /// harnesses that name MCP tools `mcp__<server>__<tool>` (Claude Code, and
 /// Codex, which follows it; Copilot CLI's own events use `<server>-<tool>`,
@@ -327,11 +270,7 @@ pub fn mcp_underscore_names(profile: &Profile, tool: &Tool) -> Vec<String> {
             .iter()
             .map(|n| regex::escape(n))
             .collect(),
-        Tool::Mcp { server, tool } => vec![format!(
-            "mcp__{}__{}",
-            glob_to_regex(server),
-            glob_to_regex(tool)
-        )],
+        Tool::Mcp { server, tool } => vec![McpNames::DoubleUnderscore.matcher(server, tool)],
         Tool::Native { harness, name } if *harness == profile.id => vec![regex::escape(name)],
         Tool::Native { .. } => Vec::new(),
     }
@@ -373,12 +312,9 @@ pub fn json_type(value: &Value) -> &'static str {
 }
 
 /// `mcp__server__tool` → (server, tool), the MCP naming of Claude Code and
-/// Codex. Server names may contain single underscores (`plugin_x_y`), so
-/// split at the first double underscore.
+/// Codex (see [`McpNames::split`]).
 pub fn split_mcp(name: &str) -> Option<(String, String)> {
-    let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    Some((server.to_owned(), tool.to_owned()))
+    McpNames::DoubleUnderscore.split(name)
 }
 
 /// The files an `apply_patch`-style patch touches.
@@ -420,6 +356,205 @@ pub fn patch_files(patch: &str) -> PatchFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::FileFormat;
+
+    /// What every registered harness must bring. The [`Harness`] trait makes
+    /// the code pieces (emitter, payload decoder, answer, outcome) and
+    /// [`Profile`]'s fields (no defaults) the data pieces compile-time
+    /// requirements; this checks that the data is whole and consistent.
+    #[test]
+    fn every_registered_harness_is_complete() {
+        let mut seen = Vec::new();
+        for h in all() {
+            let p = h.profile();
+            let who = p.id.word();
+            assert!(!seen.contains(&p.id), "{who} is registered twice");
+            seen.push(p.id);
+            assert!(get(p.id).is_some_and(|g| std::ptr::eq(g.profile(), p)));
+            assert!(!p.name.is_empty(), "{who}: no name");
+            assert!(!p.events.is_empty(), "{who}: no events");
+            assert!(!p.hints.is_empty(), "{who}: no `hookc init` hints");
+            let mut names: Vec<&str> = p.events.iter().map(|(_, n)| *n).collect();
+            names.extend(p.more_events);
+            let count = names.len();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), count, "{who}: an event name is listed twice");
+            for e in p.can_block.iter().chain(p.honours_ask) {
+                assert!(
+                    p.event_name(*e).is_some(),
+                    "{who}: {e} is not one of its events"
+                );
+            }
+            for (tool, natives) in p.tools {
+                assert!(!natives.is_empty(), "{who}: no names for {tool}");
+            }
+            let json_files = p.files.iter().any(|f| f.format == FileFormat::HooksJson);
+            assert_eq!(
+                json_files,
+                p.json.is_some(),
+                "{who}: a JSON hooks file and its lint spec come together"
+            );
+            if p.json.is_some() {
+                assert!(
+                    p.flavour.is_some(),
+                    "{who}: JSON matchers without a regex flavour"
+                );
+            }
+            for f in p.files {
+                assert!(!f.dir.is_empty() && !f.names.is_empty(), "{who}: {f:?}");
+            }
+            if let Some(refusal) = p.refusal {
+                let shim = crate::emit::render_shim(
+                    &crate::emit::Shim {
+                        header: "# test".into(),
+                        harness: who,
+                        harness_name: p.name,
+                        event: "pre-tool",
+                        native_event: p.events[0].1,
+                        on_error: "deny",
+                        policy_from_shim: "../policy.json",
+                        not_found_fix: "'x'".into(),
+                        not_hookc_fix: "'y'".into(),
+                    },
+                    refusal,
+                );
+                assert!(shim.starts_with("#!/bin/sh"), "{who}: {shim}");
+            }
+            // The profile's word on a failing hook agrees with the harness's
+            // own decoding of one (hookc's Cursor entries set `failClosed`).
+            if p.event_name(Event::PreTool).is_some() {
+                let failed = Observation {
+                    exit: Some(1),
+                    ..Observation::default()
+                };
+                let proceeds = h.outcome(Event::PreTool, &failed).proceeds;
+                assert_eq!(
+                    proceeds,
+                    p.on_hook_error == crate::profile::OnHookError::Proceeds,
+                    "{who}: on_hook_error is {:?}, but exit 1 {} the call",
+                    p.on_hook_error,
+                    if proceeds { "lets through" } else { "refuses" }
+                );
+            }
+        }
+    }
+
+    /// Glob a word: each character kept, or made a `?` or a `*`.
+    fn globbed(word: &str, how: &[u8]) -> String {
+        word.chars()
+            .zip(how.iter().chain(std::iter::repeat(&0)))
+            .map(|(c, h)| match h {
+                6 => "?".to_owned(),
+                7 => "*".to_owned(),
+                _ => c.to_string(),
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            crate::test_cases("HOOKC_FUZZ_CASES", 512)
+        ))]
+
+        /// Every MCP call `hookc guard` applies a guard's server and tool
+        /// globs to also matches the matcher the build wrote for them, so
+        /// the harness runs the hook. (Names without line breaks: a
+        /// harness's regex `.` does not match one, and MCP names hold none.)
+        #[test]
+        fn the_emitted_mcp_matcher_covers_every_call_the_guard_applies_to(
+            form in proptest::sample::select(vec![
+                McpNames::DoubleUnderscore,
+                McpNames::SingleUnderscore,
+                McpNames::ServerDashTool,
+                McpNames::ServerUnderscoreTool,
+            ]),
+            server in "[ab_.-]{0,4}",
+            tool in "[ab_.()-]{0,4}",
+            server_how in proptest::collection::vec(0u8..8, 4),
+            tool_how in proptest::collection::vec(0u8..8, 4),
+            other in proptest::option::of("[a-z_.-]{0,10}"),
+        ) {
+            let server_glob = globbed(&server, &server_how);
+            let tool_glob = globbed(&tool, &tool_how);
+            let (prefix, sep) = form.parts().unwrap();
+            let name = other.unwrap_or_else(|| format!("{prefix}{server}{sep}{tool}"));
+            let applies = form.split(&name).is_some_and(|(s, t)| {
+                crate::eval::glob_word(&server_glob, &s) && crate::eval::glob_word(&tool_glob, &t)
+            });
+            let matcher = anchored_alternation(vec![form.matcher(&server_glob, &tool_glob)]);
+            let fires = regex::Regex::new(&matcher).unwrap().is_match(&name);
+            proptest::prop_assert!(!applies || fires, "{name} is guarded by {server_glob}/{tool_glob} but {matcher} misses it");
+        }
+    }
+
+    /// The explanation of `hookc::unknown-harness` names every harness.
+    #[test]
+    fn the_unknown_harness_help_names_every_harness() {
+        let text = crate::diag::Code::UnknownHarness.explanation();
+        for id in HarnessId::ALL {
+            assert!(
+                text.contains(&format!("`{id}`")),
+                "{id} is missing from: {text}"
+            );
+        }
+    }
+
+    /// The `files` pattern of one hook in `.pre-commit-hooks.yaml`.
+    fn pre_commit_files(id: &str) -> regex::Regex {
+        let yaml = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml"),
+        )
+        .unwrap();
+        let hook = yaml.split(&format!("\n- id: {id}\n")).nth(1).unwrap();
+        let files = hook
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("files: "))
+            .unwrap();
+        regex::Regex::new(files).unwrap()
+    }
+
+    /// The pre-commit framework runs `hookc check` and `hookc build` when a
+    /// staged file is one a build writes into the project, for any harness.
+    #[test]
+    fn pre_commit_build_hooks_cover_every_file_a_build_writes() {
+        let text = include_str!("../../policy.kdl");
+        let file = crate::source::SourceFile::new("policy.kdl", text);
+        let mut diags = crate::diag::Diagnostics::default();
+        let mut policy = crate::compile::compile_source(&file, &mut diags).unwrap();
+        policy.targets = all().iter().map(|h| h.id()).collect();
+        let artifacts = crate::compile::emit(&file, &policy, &mut diags);
+        for id in ["hookc-check", "hookc-build"] {
+            let files = pre_commit_files(id);
+            for a in artifacts
+                .iter()
+                .filter(|a| a.scope == crate::emit::Scope::Project)
+            {
+                assert!(files.is_match(&a.path), "{id} misses {}", a.path);
+            }
+        }
+    }
+
+    /// The pre-commit framework runs `hookc lint` when a staged file is in a
+    /// folder some harness reads hooks from.
+    #[test]
+    fn pre_commit_lint_hook_covers_every_hook_folder() {
+        let files = pre_commit_files("hookc-lint");
+        for h in all() {
+            for f in h.profile().files.iter().filter(|f| f.in_project) {
+                let sample = format!(
+                    "{}/{}",
+                    f.dir.replace('*', "x"),
+                    f.names[0].replace('*', "x")
+                );
+                assert!(
+                    files.is_match(&sample),
+                    "{sample} ({}) is not linted by pre-commit",
+                    h.id()
+                );
+            }
+        }
+    }
 
     #[test]
     fn patch_files_are_read_from_the_directives() {

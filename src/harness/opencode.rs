@@ -26,6 +26,8 @@
 
 use std::path::Path;
 
+use super::MachineCheck;
+
 use serde_json::{Value, json};
 
 use super::payload::ToolCall;
@@ -35,6 +37,8 @@ use super::{Answer, Harness, Profile, string_at, windows};
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::McpNames;
+use crate::profile::{FileFormat, HookFile, OnHookError, no_mcp_names};
 
 pub struct Opencode;
 
@@ -58,6 +62,45 @@ static PROFILE: Profile = Profile {
     todo: &[
         "install hookc on every machine that runs OpenCode in this repo (or set HOOKC_BIN), then restart OpenCode to load .opencode/plugin/hookc.js",
     ],
+    // Hook names of `@opencode-ai/plugin`'s `Hooks` type (1.18.33).
+    more_events: &[
+        "event",
+        "config",
+        "tool",
+        "auth",
+        "chat.message",
+        "chat.params",
+        "chat.headers",
+        "permission.ask",
+        "command.execute.before",
+        "tool.execute.after",
+        "shell.env",
+        "tool.definition",
+        "experimental.chat.messages.transform",
+        "experimental.chat.system.transform",
+        "experimental.session.compacting",
+        "experimental.text.complete",
+    ],
+    files: &[
+        HookFile {
+            dir: ".opencode/plugin",
+            names: &["*.js", "*.mjs", "*.ts"],
+            format: FileFormat::OpencodePlugin,
+            in_project: true,
+        },
+        HookFile {
+            dir: ".opencode/plugins",
+            names: &["*.js", "*.mjs", "*.ts"],
+            format: FileFormat::OpencodePlugin,
+            in_project: true,
+        },
+    ],
+    json: None,
+    flavour: None,
+    mcp_names: no_mcp_names,
+    refusal: None,
+    on_hook_error: OnHookError::Refuses,
+    hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
 };
 
 /// A small node program that loads a plugin module the way OpenCode does and
@@ -91,6 +134,11 @@ pub fn plugin_outcome(report: &str) -> super::Outcome {
 }
 
 impl Harness for Opencode {
+    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        Vec::new()
+    }
+
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};
@@ -217,7 +265,7 @@ impl Harness for Opencode {
         call.tool = Some(CallTool {
             kind,
             mcp: if kind.is_none() {
-                common::split_mcp(name, "", "_")
+                McpNames::ServerUnderscoreTool.split(name)
             } else {
                 None
             },
@@ -296,11 +344,7 @@ fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
 /// about tools OpenCode does not have; the plugin sends every call to hookc).
 fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|server, tool| {
-        Some(format!(
-            "{}_{}",
-            super::glob_to_regex(server),
-            super::glob_to_regex(tool)
-        ))
+        Some(McpNames::ServerUnderscoreTool.matcher(server, tool))
     })
 }
 

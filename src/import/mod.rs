@@ -54,7 +54,7 @@ fn is_hookcs(command: &str) -> bool {
 
 /// Parse a JSON hook file as its harness does.
 fn json(id: HarnessId, text: &str) -> Result<Value, String> {
-    let dialect = lint::json_spans::Dialect::of(id);
+    let dialect = lint::json_spans::dialect_of(id);
     let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
     jsonc_parser::parse_to_serde_value::<Option<Value>>(text, &options)
         .map_err(|e| e.to_string())
@@ -613,7 +613,7 @@ fn guard_text(
         ) => {
             lines.push(format!(
                 "regex {}",
-                crate::resolve::raw_string(&pattern.regex)
+                crate::syntax::raw_string(&pattern.regex)
             ));
             lines.push(decision(*refusal, reason));
             let expect = if *refusal == Refusal::Ask {

@@ -3,27 +3,9 @@
 use jsonc_parser::ast::{Object, ObjectProp, Value};
 
 use super::json_spans::{as_str, get, key, key_span, span};
-use super::spec::{JsonSpec, Matching, Unit};
 use super::{FileReport, diag};
 use crate::diag::{Code, Diagnostic, Severity, suggest};
-use crate::ir::HarnessId;
 use crate::source::SourceFile;
-
-pub static SPEC: JsonSpec = JsonSpec {
-    id: HarnessId::Antigravity,
-    more_events: &["PostToolUse", "PreInvocation", "PostInvocation"],
-    strict_root: None,
-    version: None,
-    groups: true,
-    flat_ok: true,
-    require_type: true,
-    types: &["command", "prompt"],
-    command_keys: &["command"],
-    timeout_key: "timeout",
-    unit: Unit::Seconds,
-    matching: Matching::Unanchored,
-    events_any_case: true,
-};
 
 /// Keys Antigravity reads on a handler (`shared/harnesses/antigravity.md`,
 /// "Parsing strictness"); `matcher` is read on tool events and ignored on

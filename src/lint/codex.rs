@@ -1,35 +1,9 @@
 //! What `hookc lint` knows about Codex CLI beyond its [`Profile`](crate::harness::Profile).
 
 use super::other::{parse, to_span};
-use super::spec::{JsonSpec, Matching, Unit};
 use super::{FileReport, diag};
 use crate::diag::Code;
-use crate::ir::HarnessId;
 use crate::source::SourceFile;
-
-pub static SPEC: JsonSpec = JsonSpec {
-    id: HarnessId::Codex,
-    more_events: &[
-        "SubagentStart",
-        "PermissionRequest",
-        "PreCompact",
-        "PostCompact",
-        "SessionEnd",
-        "Interrupt",
-    ],
-    // `HooksFile` is `deny_unknown_fields`: `hooks` (and `description` in newer builds).
-    strict_root: Some(&["hooks", "description"]),
-    version: None,
-    groups: true,
-    flat_ok: false,
-    require_type: true,
-    types: &["command", "prompt", "agent", "mcp_tool"],
-    command_keys: &["command"],
-    timeout_key: "timeout",
-    unit: Unit::Seconds,
-    matching: Matching::ExactWords(""),
-    events_any_case: false,
-};
 
 /// Top-level keys of Codex's `config.toml` (checked strictly by `--strict-config`).
 pub const CODEX_CONFIG_KEYS: &[&str] = &[

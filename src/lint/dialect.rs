@@ -20,7 +20,7 @@ pub fn rejected(path: &str, text: &str) -> Option<(HarnessId, Span, String)> {
         comments: true,
         trailing_commas: true,
     };
-    match parse(text, Dialect::of(id)) {
+    match parse(text, crate::lint::json_spans::dialect_of(id)) {
         Err((span, why)) if parse(text, lenient).is_ok() => Some((id, span, why)),
         _ => None,
     }

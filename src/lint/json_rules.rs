@@ -5,7 +5,7 @@ use std::path::Path;
 use jsonc_parser::ast::{Object, Value};
 
 use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, type_name};
-use super::spec::{JsonSpec, Matching, Unit, json_spec};
+use super::spec::{Matching, Spec, Unit, json_spec};
 use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, Severity, suggest};
 use crate::harness;
@@ -14,12 +14,12 @@ use crate::source::{SourceFile, Span};
 
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
-    let dialect = js::Dialect::of(id);
+    let dialect = js::dialect_of(id);
     let value = match js::parse(&file.text, dialect) {
         Ok(Some(v)) => v,
         Ok(None) => return,
         Err((sp, msg)) => {
-            let name = spec.profile().name;
+            let name = spec.profile.name;
             let help = match dialect {
                 js::Dialect {
                     comments: false,
@@ -60,7 +60,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         ));
         return;
     };
-    duplicate_keys(file, &value, spec.profile().name, report);
+    duplicate_keys(file, &value, spec.profile.name, report);
     let cx = Cx { spec, file, root };
     if let Some(keys) = spec.strict_root {
         for p in &rootobj.properties {
@@ -72,7 +72,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
                         key_span(p),
                         format!(
                             "{} rejects the whole file for the unknown top-level key `{}`",
-                            spec.profile().name,
+                            spec.profile.name,
                             key(p)
                         ),
                         "not allowed here",
@@ -88,7 +88,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
                 Code::LintMissingField,
                 file,
                 js::span(&value).sub(0, 1),
-                format!("{} hooks file has no `version`", spec.profile().name),
+                format!("{} hooks file has no `version`", spec.profile.name),
                 "add `\"version\": 1` here",
             );
             report.diags.push(if required {
@@ -147,7 +147,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
 }
 
 struct Cx<'a> {
-    spec: &'static JsonSpec,
+    spec: Spec,
     file: &'a SourceFile,
     root: &'a Path,
 }
@@ -216,7 +216,7 @@ fn foreign_event(name: &str) -> Option<(Event, &'static str)> {
 
 fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
     let spec = cx.spec;
-    let profile = spec.profile();
+    let profile = spec.profile;
     let all_events = spec.events();
     for prop in &obj.properties {
         let name = key(prop);
@@ -386,7 +386,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
 }
 
 fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
-    let profile = cx.spec.profile();
+    let profile = cx.spec.profile;
     let Some(m) = as_str(value) else {
         report.diags.push(
             diag(
@@ -402,10 +402,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     };
     let sp = span(value);
     // `"*"` means "every tool" where the harness says so; elsewhere it is a broken regex.
-    let star_is_all = matches!(
-        cx.spec.id,
-        HarnessId::Claude | HarnessId::Codex | HarnessId::Gemini
-    );
+    let star_is_all = cx.spec.star_is_all;
     if m.is_empty() || (m == "*" && star_is_all) {
         return;
     }
@@ -585,7 +582,7 @@ fn handler(
     report: &mut FileReport,
 ) {
     let spec = cx.spec;
-    let name = spec.profile().name;
+    let name = spec.profile.name;
     let Value::Object(h) = value else {
         report.diags.push(diag(
             Code::LintWrongType,
@@ -688,6 +685,16 @@ fn handler(
             )),
         }
     }
+    handler_timeout(cx, h, report);
+    if spec.id == HarnessId::Cursor {
+        cursor_handler(cx, event, blocking && is_command, h, open, report);
+    }
+}
+
+/// A handler's timeout: a number, in the unit the harness counts.
+fn handler_timeout(cx: &Cx, h: &Object, report: &mut FileReport) {
+    let spec = cx.spec;
+    let name = spec.profile.name;
     let timeout = get(h, spec.timeout_key).or_else(|| {
         (spec.id == HarnessId::Copilot)
             .then(|| get(h, "timeout"))
@@ -757,64 +764,64 @@ fn handler(
             _ => {}
         }
     }
-    if spec.id == HarnessId::Cursor {
-        if blocking && is_command {
-            match get(h, "failClosed") {
-                Some(p) if matches!(p.value, Value::BooleanLit(ref b) if b.value) => {}
-                found => {
-                    report.diags.push(
-                        diag(
-                            Code::LintCursorFailClosed,
-                            cx.file,
-                            found.map_or(open, |p| span(&p.value)),
-                            format!("this `{event}` hook lets the action through when it crashes or times out"),
-                            "fails open",
-                        )
-                        .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
-                    );
-                    match found {
-                        Some(p) => report.edits.push(super::Edit {
-                            span: span(&p.value),
-                            text: "true".into(),
-                        }),
-                        None => {
-                            if let Some(last) = h.properties.last() {
-                                let end = last.range.end;
-                                report.edits.push(super::Edit {
-                                    span: crate::source::Span::new(end, 0),
-                                    text: ", \"failClosed\": true".into(),
-                                });
-                            }
+}
+
+/// Cursor's own handler keys: `failClosed` on a blocking command hook
+/// (`fails_open`), and `loop_limit`.
+fn cursor_handler(
+    cx: &Cx,
+    event: &str,
+    fails_open: bool,
+    h: &Object,
+    open: Span,
+    report: &mut FileReport,
+) {
+    if fails_open {
+        match get(h, "failClosed") {
+            Some(p) if matches!(p.value, Value::BooleanLit(ref b) if b.value) => {}
+            found => {
+                report.diags.push(
+                    diag(
+                        Code::LintCursorFailClosed,
+                        cx.file,
+                        found.map_or(open, |p| span(&p.value)),
+                        format!("this `{event}` hook lets the action through when it crashes or times out"),
+                        "fails open",
+                    )
+                    .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
+                );
+                match found {
+                    Some(p) => report.edits.push(super::Edit {
+                        span: span(&p.value),
+                        text: "true".into(),
+                    }),
+                    None => {
+                        if let Some(last) = h.properties.last() {
+                            let end = last.range.end;
+                            report.edits.push(super::Edit {
+                                span: crate::source::Span::new(end, 0),
+                                text: ", \"failClosed\": true".into(),
+                            });
                         }
                     }
                 }
             }
         }
-        if let Some(l) = get(h, "loop_limit")
-            && matches!(l.value, Value::NullKeyword(_))
-        {
-            report.diags.push(
-                diag(
-                    Code::LintStopLoop,
-                    cx.file,
-                    span(&l.value),
-                    "`loop_limit: null` lets this hook restart the agent without end",
-                    "no cap",
-                )
-                .help("remove it (default 5) or set a number"),
-            );
-        }
     }
-}
-
-/// `(?i)`, `(?s:…)`: inline flags, valid in Rust's regex but a syntax error in JavaScript's.
-pub(super) fn has_inline_flags(m: &str) -> bool {
-    m.match_indices("(?").any(|(i, _)| {
-        m[i + 2..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
-    })
+    if let Some(l) = get(h, "loop_limit")
+        && matches!(l.value, Value::NullKeyword(_))
+    {
+        report.diags.push(
+            diag(
+                Code::LintStopLoop,
+                cx.file,
+                span(&l.value),
+                "`loop_limit: null` lets this hook restart the agent without end",
+                "no cap",
+            )
+            .help("remove it (default 5) or set a number"),
+        );
+    }
 }
 
 /// Every key that appears more than once in one object, anywhere in the

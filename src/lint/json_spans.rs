@@ -5,41 +5,18 @@ use jsonc_parser::ast::{Object, ObjectProp, Value};
 
 use crate::source::Span;
 
-/// What a harness's JSON reader accepts beyond strict JSON (RFC 8259).
-/// None of them takes JSON5 (unquoted keys, single quotes, missing commas,
-/// hex or non-finite numbers); some take comments, some trailing commas.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Dialect {
-    pub comments: bool,
-    pub trailing_commas: bool,
-}
+pub use crate::profile::Dialect;
 
-impl Dialect {
-    /// Strict JSON: `JSON.parse`, serde_json, Go's `encoding/json`.
-    pub const STRICT: Dialect = Dialect {
-        comments: false,
-        trailing_commas: false,
-    };
-
-    /// The JSON a harness reads its hook file as (see the harness notes):
-    /// Claude Code (`JSON.parse`), Codex (serde) and Antigravity (Go) are
-    /// strict; Gemini CLI strips comments, then `JSON.parse`s; for Cursor
-    /// and Copilot CLI nothing is documented, so comments and trailing
-    /// commas are given the benefit of the doubt.
-    pub fn of(id: crate::ir::HarnessId) -> Dialect {
-        use crate::ir::HarnessId;
-        match id {
-            HarnessId::Gemini => Dialect {
-                comments: true,
-                trailing_commas: false,
-            },
-            HarnessId::Cursor | HarnessId::Copilot => Dialect {
-                comments: true,
-                trailing_commas: true,
-            },
-            _ => Dialect::STRICT,
-        }
-    }
+/// The JSON a harness reads its hook file as (its profile's
+/// [`JsonSpec::dialect`](crate::profile::JsonSpec)): Claude Code
+/// (`JSON.parse`), Codex (serde) and Antigravity (Go) are strict; Gemini CLI
+/// strips comments, then `JSON.parse`s; for Cursor and Copilot CLI nothing
+/// is documented, so comments and trailing commas are given the benefit of
+/// the doubt. Strict for a harness without a JSON hooks file.
+pub fn dialect_of(id: crate::ir::HarnessId) -> Dialect {
+    crate::harness::get(id)
+        .and_then(|h| h.profile().json.as_ref())
+        .map_or(Dialect::STRICT, |j| j.dialect)
 }
 
 /// Parse JSON in the harness's `dialect`: what the harness rejects is an error here.
@@ -140,7 +117,7 @@ mod tests {
     fn dialects_are_as_strict_as_the_readers() {
         let comment = "{ // c\n \"a\": 1 }";
         let trailing = "{ \"a\": [1,], }";
-        let gemini = Dialect::of(crate::ir::HarnessId::Gemini);
+        let gemini = dialect_of(crate::ir::HarnessId::Gemini);
         assert!(parse(comment, Dialect::STRICT).is_err());
         assert!(parse(trailing, Dialect::STRICT).is_err());
         assert!(parse(comment, gemini).is_ok());

@@ -12,28 +12,13 @@
 //! (the same design: no look-around, no backreferences) stands in.
 
 use crate::diag::Severity;
+use crate::harness;
 use crate::ir::HarnessId;
+use crate::profile::{Flavour, McpNames};
 
-/// The regex language a harness compiles matchers in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flavour {
-    /// JavaScript's `RegExp`, without flags.
-    EcmaScript,
-    /// Rust's `regex` crate.
-    Rust,
-    /// Go's RE2, checked with Rust's `regex`.
-    Re2,
-    /// Not established (Copilot CLI): a matcher should work in both of the candidates.
-    EcmaScriptOrRust,
-}
-
-pub fn flavour(id: HarnessId) -> Flavour {
-    match id {
-        HarnessId::Codex => Flavour::Rust,
-        HarnessId::Antigravity => Flavour::Re2,
-        HarnessId::Copilot => Flavour::EcmaScriptOrRust,
-        _ => Flavour::EcmaScript,
-    }
+/// The regex language `id` compiles matchers in (none: it has no matchers).
+fn flavour(id: HarnessId) -> Option<Flavour> {
+    harness::get(id).and_then(|h| h.profile().flavour)
 }
 
 /// A finding about one matcher or one word of it.
@@ -47,7 +32,17 @@ pub struct Finding {
 fn ecmascript_ok(m: &str) -> bool {
     // Inline flags (`(?i)`) are Rust and Go syntax; no JavaScript engine
     // the harnesses ship accepts them at the start of a pattern.
-    !super::json_rules::has_inline_flags(m) && super::ecmascript::accepts(m)
+    !has_inline_flags(m) && super::ecmascript::accepts(m)
+}
+
+/// `(?i)`, `(?s:…)`: inline flags, valid in Rust's regex but a syntax error in JavaScript's.
+fn has_inline_flags(m: &str) -> bool {
+    m.match_indices("(?").any(|(i, _)| {
+        m[i + 2..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
+    })
 }
 
 fn rust_ok(m: &str) -> bool {
@@ -62,7 +57,7 @@ pub fn regex(id: HarnessId, harness: &str, m: &str) -> Option<Finding> {
         message: format!("{harness} cannot compile the matcher `{m}` as a {why}"),
         help: help.to_owned(),
     };
-    match flavour(id) {
+    match flavour(id)? {
         Flavour::EcmaScript if !js => Some(error(
             "JavaScript regex",
             "JavaScript regexes take no inline flags such as `(?i)` (write both cases: `[Bb]ash`); a bare `*` is not a regex (write `.*`, or leave the matcher out)",
@@ -92,33 +87,8 @@ pub fn regex(id: HarnessId, harness: &str, m: &str) -> Option<Finding> {
     }
 }
 
-/// How a harness names MCP tools in the matchers of `event`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum McpNames {
-    /// `mcp__<server>__<tool>` (Claude Code, Codex, Kimi Code; Copilot's
-    /// PascalCase events, which follow Claude).
-    DoubleUnderscore,
-    /// `mcp_<server>_<tool>` (Gemini CLI since 0.34).
-    SingleUnderscore,
-    /// `MCP:<tool>` on Cursor's tool events (no server).
-    CursorTool,
-    /// `<server>-<tool>` (Copilot CLI's own events; seen in its tool lists,
-    /// not verified for hooks).
-    ServerDashTool,
-}
-
 fn mcp_names(id: HarnessId, event: &str) -> Option<McpNames> {
-    Some(match id {
-        HarnessId::Claude | HarnessId::Codex | HarnessId::Kimi => McpNames::DoubleUnderscore,
-        HarnessId::Gemini => McpNames::SingleUnderscore,
-        HarnessId::Cursor if matches!(event, "preToolUse" | "postToolUse") => McpNames::CursorTool,
-        HarnessId::Copilot if event.starts_with(|c: char| c.is_ascii_uppercase()) => {
-            McpNames::DoubleUnderscore
-        }
-        HarnessId::Copilot => McpNames::ServerDashTool,
-        // Antigravity's MCP names are not established; OpenCode has no matchers.
-        _ => return None,
-    })
+    (harness::get(id)?.profile().mcp_names)(event)
 }
 
 /// `(server, tool)` of a matcher word written the Claude way, with or
@@ -149,6 +119,7 @@ pub fn mcp(id: HarnessId, harness: &str, event: &str, word: &str) -> Option<Find
             format!("{server}-{tool}"),
             "`<server>-<tool>` on its own (camelCase) events",
         ),
+        McpNames::ServerUnderscoreTool => (format!("{server}_{tool}"), "`<server>_<tool>`"),
     };
     Some(Finding {
         // Copilot's naming in hooks is inferred from its tool lists.

@@ -5,14 +5,10 @@
 //! each harness's [`Profile`](crate::harness::Profile) plus [`spec`].
 
 mod antigravity;
-mod claude;
 mod codex;
 pub mod config;
-mod copilot;
-mod cursor;
 pub mod dialect;
 mod ecmascript;
-mod gemini;
 mod json_rules;
 pub mod json_spans;
 mod kimi;
@@ -26,7 +22,9 @@ pub mod spec;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::harness;
 use crate::ir::HarnessId;
+use crate::profile::{FileFormat, HookFile};
 use crate::source::{SourceFile, Span};
 
 /// One byte-preserving edit `--fix` can apply.
@@ -52,44 +50,34 @@ pub enum Kind {
     Opencode,
 }
 
-/// Which harness file a path is, by the harness's conventions.
-pub fn classify(path: &Path) -> Option<Kind> {
+impl Kind {
+    fn of(id: HarnessId, format: FileFormat) -> Kind {
+        match format {
+            FileFormat::HooksJson => Kind::Json(id),
+            FileFormat::CodexConfig => Kind::CodexConfig,
+            FileFormat::KimiToml => Kind::Kimi,
+            FileFormat::OpencodePlugin => Kind::Opencode,
+        }
+    }
+}
+
+/// Every hook file of every registered harness, with its harness.
+fn hook_files() -> impl Iterator<Item = (HarnessId, &'static HookFile)> {
+    harness::all()
+        .iter()
+        .flat_map(|h| h.profile().files.iter().map(move |f| (h.id(), f)))
+}
+
+/// The registered hook file `path` is, by folder and name.
+fn hook_file(path: &Path) -> Option<(HarnessId, &'static HookFile)> {
     let s = path.to_string_lossy().replace('\\', "/");
-    let name = path.file_name()?.to_string_lossy().to_string();
-    let parent = path
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let grand = path
-        .parent()
-        .and_then(Path::parent)
-        .and_then(|p| p.file_name())
-        .map(|p| p.to_string_lossy().to_string())
-        .unwrap_or_default();
-    Some(match (parent.as_str(), name.as_str()) {
-        (".claude", n) if n.starts_with("settings") && n.ends_with(".json") => {
-            Kind::Json(HarnessId::Claude)
-        }
-        (".codex", "hooks.json") => Kind::Json(HarnessId::Codex),
-        (".codex", "config.toml") => Kind::CodexConfig,
-        (".cursor", "hooks.json") => Kind::Json(HarnessId::Cursor),
-        (".gemini", "settings.json") => Kind::Json(HarnessId::Gemini),
-        (".agents", "hooks.json") => Kind::Json(HarnessId::Antigravity),
-        ("hooks", n) if grand == ".github" && n.ends_with(".json") => {
-            Kind::Json(HarnessId::Copilot)
-        }
-        (p, n) if p.starts_with(".kimi") && n.ends_with(".toml") => Kind::Kimi,
-        (p, n)
-            if p.starts_with("plugin")
-                && grand == ".opencode"
-                && [".js", ".mjs", ".ts"].iter().any(|e| n.ends_with(e)) =>
-        {
-            Kind::Opencode
-        }
-        _ if s.ends_with("kimi-code/config.toml") => Kind::Kimi,
-        _ => return None,
-    })
+    hook_files().find(|(_, f)| f.matches(&s))
+}
+
+/// Which harness file a path is, by the harness's conventions (its
+/// profile's [`files`](crate::profile::Profile::files)).
+pub fn classify(path: &Path) -> Option<Kind> {
+    hook_file(path).map(|(id, f)| Kind::of(id, f.format))
 }
 
 /// A file given by path that [`classify`] does not know by its name: a TOML
@@ -100,46 +88,55 @@ pub fn classify_content(path: &Path, text: &str) -> Option<Kind> {
     (toml && text.lines().any(|l| l.trim() == "[[hooks]]")).then_some(Kind::Kimi)
 }
 
-/// The harness files under a project root.
+/// The harness files under a project root: each registered harness's
+/// project files, folder by folder in registry order, names sorted.
 pub fn discover(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut push_dir = |dir: &str, pred: &dyn Fn(&str) -> bool| {
-        if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
-            let mut names: Vec<PathBuf> = entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| !p.is_dir())
-                .filter(|p| pred(&p.file_name().unwrap_or_default().to_string_lossy()))
-                .collect();
-            names.sort();
-            found.extend(names);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for (_, file) in hook_files().filter(|(_, f)| f.in_project) {
+        let mut here = vec![root.to_path_buf()];
+        for part in file.dir.split('/') {
+            here = here.into_iter().flat_map(|d| children(&d, part)).collect();
         }
-    };
-    push_dir(".claude", &|n| {
-        n.starts_with("settings") && n.ends_with(".json")
-    });
-    push_dir(".codex", &|n| n == "hooks.json" || n == "config.toml");
-    push_dir(".cursor", &|n| n == "hooks.json");
-    push_dir(".gemini", &|n| n == "settings.json");
-    push_dir(".github/hooks", &|n| n.ends_with(".json"));
-    push_dir(".agents", &|n| n == "hooks.json");
-    if let Ok(entries) = std::fs::read_dir(root) {
-        let mut kimi: Vec<_> = entries
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with(".kimi"))
-            .map(|e| e.file_name().to_string_lossy().to_string())
-            .collect();
-        kimi.sort();
-        for dir in kimi {
-            push_dir(&dir, &|n| n == "config.toml");
+        for dir in here {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
         }
     }
-    for dir in [".opencode/plugin", ".opencode/plugins"] {
-        push_dir(dir, &|n| {
-            [".js", ".mjs", ".ts"].iter().any(|e| n.ends_with(e))
-        });
+    let mut found = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut names: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| !p.is_dir())
+            .filter(|p| {
+                hook_file(p.strip_prefix(root).unwrap_or(p)).is_some_and(|(_, f)| f.in_project)
+            })
+            .collect();
+        names.sort();
+        found.extend(names);
     }
     found
+}
+
+/// The folders in `dir` a folder glob names, sorted.
+fn children(dir: &Path, glob: &str) -> Vec<PathBuf> {
+    if !glob.contains(['*', '?']) {
+        return vec![dir.join(glob)];
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| crate::profile::glob_match(glob, &e.file_name().to_string_lossy()))
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
 }
 
 /// Lint one file's text. `root` is the project the file belongs to (guard
@@ -155,17 +152,11 @@ pub fn lint_text(kind: Kind, file: &SourceFile, root: &Path) -> FileReport {
     report
 }
 
-/// The project root of a harness file: the folder above `.claude/`, `.github/hooks/`, …
+/// The project root of a harness file: the folder above `.claude/`,
+/// `.github/hooks/`, … (as deep as its registered folder).
 pub fn root_of(path: &Path) -> PathBuf {
+    let levels = hook_file(path).map_or(1, |(_, f)| f.depth());
     let mut p = path.parent().unwrap_or(Path::new("."));
-    let levels = if p.ends_with(".github/hooks")
-        || p.ends_with(".opencode/plugin")
-        || p.ends_with(".opencode/plugins")
-    {
-        2
-    } else {
-        1
-    };
     for _ in 0..levels {
         p = p.parent().unwrap_or(Path::new("."));
     }
@@ -176,10 +167,10 @@ pub fn root_of(path: &Path) -> PathBuf {
     }
 }
 
-/// Apply edits to a text, last first so earlier offsets stay valid. Of two
-/// edits that overlap (one inside a property another deletes or moves) or
-/// start at the same byte, only the first (outer) one is applied; the other
-/// is found again by linting the result.
+/// Apply edits to a text (with the merger's [`apply_edits`](crate::merge)).
+/// Of two edits that overlap (one inside a property another deletes or
+/// moves) or start at the same byte, only the first (outer) one is applied;
+/// the other is found again by linting the result.
 pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
     let mut edits = edits.to_vec();
     edits.sort_by_key(|e| (e.span.start, std::cmp::Reverse(e.span.len)));
@@ -192,11 +183,15 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
             kept.push(e);
         }
     }
-    let mut out = text.to_owned();
-    for e in kept.into_iter().rev() {
-        out.replace_range(e.span.range(), &e.text);
-    }
-    out
+    let kept = kept
+        .into_iter()
+        .map(|e| crate::merge::Edit {
+            start: e.span.start,
+            end: e.span.range().end,
+            text: e.text,
+        })
+        .collect();
+    crate::merge::apply_edits(text, kept)
 }
 
 pub(crate) fn diag(
@@ -242,6 +237,32 @@ mod tests {
             root_of(Path::new(".claude/settings.json")),
             PathBuf::from(".")
         );
+    }
+
+    /// Every hook file a registered harness declares is found in a project,
+    /// classified as that harness's, and rooted where it was put.
+    #[test]
+    fn every_registered_hook_file_is_found_classified_and_rooted() {
+        for h in harness::all() {
+            for f in h.profile().files {
+                let dir = tempfile::tempdir().unwrap();
+                let folder = f.dir.replace('*', "-x");
+                let name = f.names[0].replace('*', "x");
+                std::fs::create_dir_all(dir.path().join(&folder)).unwrap();
+                let path = dir.path().join(&folder).join(&name);
+                std::fs::write(&path, "{}").unwrap();
+                let kind = classify(&path).unwrap_or_else(|| panic!("{path:?}"));
+                if let Kind::Json(id) = kind {
+                    assert_eq!(id, h.id(), "{path:?}");
+                }
+                assert_eq!(root_of(&path), dir.path(), "{path:?}");
+                assert_eq!(
+                    discover(dir.path()).contains(&path),
+                    f.in_project,
+                    "{path:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -2,31 +2,16 @@
 
 use super::{FileReport, diag};
 use crate::diag::{Code, suggest};
+use crate::harness;
+use crate::ir::HarnessId;
 use crate::source::{SourceFile, Span};
-
-/// Hook names of `@opencode-ai/plugin`'s `Hooks` type (1.18.33).
-pub const OPENCODE_HOOKS: &[&str] = &[
-    "event",
-    "config",
-    "tool",
-    "auth",
-    "chat.message",
-    "chat.params",
-    "chat.headers",
-    "permission.ask",
-    "command.execute.before",
-    "tool.execute.before",
-    "tool.execute.after",
-    "shell.env",
-    "tool.definition",
-    "experimental.chat.messages.transform",
-    "experimental.chat.system.transform",
-    "experimental.session.compacting",
-    "experimental.text.complete",
-];
 
 /// OpenCode plugins: hook names are the keys of the object the plugin returns.
 pub fn lint(file: &SourceFile, report: &mut FileReport) {
+    let hooks = harness::get(HarnessId::Opencode)
+        .expect("OpenCode is registered")
+        .profile()
+        .all_events();
     let text = &*file.text;
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -41,11 +26,7 @@ pub fn lint(file: &SourceFile, report: &mut FileReport) {
             let name = &text[i + 1..end];
             let after = text[end + 1..].trim_start();
             let is_key = after.starts_with(':');
-            if is_key
-                && name.contains('.')
-                && !name.contains(' ')
-                && !OPENCODE_HOOKS.contains(&name)
-            {
+            if is_key && name.contains('.') && !name.contains(' ') && !hooks.contains(&name) {
                 report.diags.push(
                     diag(
                         Code::LintUnknownHook,
@@ -54,7 +35,7 @@ pub fn lint(file: &SourceFile, report: &mut FileReport) {
                         format!("OpenCode has no plugin hook `{name}`; it is never called"),
                         "unknown hook",
                     )
-                    .help(suggest(name, OPENCODE_HOOKS)),
+                    .help(suggest(name, &hooks)),
                 );
             }
             i = end + 1;

@@ -5,6 +5,7 @@ use std::path::Path;
 use super::{FileReport, diag};
 use crate::diag::{Code, Severity};
 use crate::ir::HarnessId;
+use crate::profile::OnHookError;
 use crate::source::{SourceFile, Span};
 
 /// The script a command runs, if it is a local file (`./x.sh`, `$CLAUDE_PROJECT_DIR/x.sh`).
@@ -40,10 +41,12 @@ fn fail_open_severity(finding: &str, id: HarnessId) -> Option<Severity> {
     if finding != EXIT_1 {
         return Some(Severity::Warning);
     }
-    match id {
-        HarnessId::Copilot | HarnessId::Antigravity => None,
-        HarnessId::Cursor => Some(Severity::Warning),
-        _ => Some(Severity::Error),
+    let on_error =
+        crate::harness::get(id).map_or(OnHookError::Proceeds, |h| h.profile().on_hook_error);
+    match on_error {
+        OnHookError::Refuses => None,
+        OnHookError::ProceedsUnlessFailClosed => Some(Severity::Warning),
+        OnHookError::Proceeds => Some(Severity::Error),
     }
 }
 

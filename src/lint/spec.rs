@@ -1,85 +1,47 @@
-//! What `hookc lint` needs to know about each harness's hand-written hook files.
+//! What `hookc lint` knows about each harness's hand-written hook files.
 //!
-//! Event names hookc compiles to, tool names and blocking events come from each
-//! harness's [`Profile`](crate::harness::Profile); this table only adds what the
-//! profile does not carry: every event name the harness accepts (also the ones
-//! hookc never emits) and the shape rules of its file. Sources:
-//! `shared/harnesses/*.md` and the oracle's observed behaviour.
+//! Everything comes from the harness's [`Profile`] in the registry
+//! ([`harness::all`]): the event names it emits and every other one it
+//! accepts, its tool names and blocking events, and the shape of its JSON
+//! hooks file ([`JsonSpec`]). Sources: `shared/harnesses/*.md` and the
+//! oracle's observed behaviour.
+
+use std::ops::Deref;
 
 use crate::harness::{self, Profile};
 use crate::ir::HarnessId;
+pub use crate::profile::{JsonSpec, Matching, Unit};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Matching {
-    /// Plain names (letters, digits, `_`, `|` and the listed extra characters) match
-    /// exactly; anything else is an unanchored regex.
-    ExactWords(&'static str),
-    /// Always an unanchored (JavaScript or Rust) regex search.
-    Unanchored,
-    /// Always an anchored full-match regex.
-    Anchored,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    Seconds,
-    Millis,
-}
-
-/// The file shape of one JSON hooks file.
-#[derive(Debug)]
-pub struct JsonSpec {
+/// A harness's JSON file shape, with the harness it belongs to.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
     pub id: HarnessId,
-    /// The event names the harness accepts besides the ones hookc emits
-    /// (those come from the harness's [`Profile`]), exact case.
-    pub more_events: &'static [&'static str],
-    /// Top-level keys, when the harness rejects others.
-    pub strict_root: Option<&'static [&'static str]>,
-    /// `version` at the root: `Some(true)` required, `Some(false)` recommended.
-    pub version: Option<bool>,
-    /// Entries are `{matcher, hooks: [handler]}` groups (else flat handlers; Copilot takes both).
-    pub groups: bool,
-    pub flat_ok: bool,
-    pub require_type: bool,
-    pub types: &'static [&'static str],
-    pub command_keys: &'static [&'static str],
-    pub timeout_key: &'static str,
-    pub unit: Unit,
-    pub matching: Matching,
-    /// Known event names match in any case (Antigravity): a wrong case then
-    /// still runs, and is only a warning.
-    pub events_any_case: bool,
+    pub profile: &'static Profile,
+    json: &'static JsonSpec,
 }
 
-impl JsonSpec {
+impl Deref for Spec {
+    type Target = JsonSpec;
+    fn deref(&self) -> &JsonSpec {
+        self.json
+    }
+}
+
+impl Spec {
     /// Every event name the harness accepts: its profile's, then the rest.
     pub fn events(&self) -> Vec<&'static str> {
-        let mut all: Vec<&'static str> = self.profile().events.iter().map(|(_, n)| *n).collect();
-        all.extend(self.more_events.iter().copied());
-        all.dedup();
-        all
-    }
-
-    pub fn profile(&self) -> &'static Profile {
-        harness::get(self.id)
-            .expect("every linted harness is known")
-            .profile()
+        self.profile.all_events()
     }
 }
 
-pub(super) const CLAUDE_TYPES: &[&str] = &["command", "prompt", "agent", "http", "mcp_tool"];
-
-pub fn json_spec(id: HarnessId) -> Option<&'static JsonSpec> {
-    [
-        &super::claude::SPEC,
-        &super::codex::SPEC,
-        &super::gemini::SPEC,
-        &super::cursor::SPEC,
-        &super::copilot::SPEC,
-        &super::antigravity::SPEC,
-    ]
-    .into_iter()
-    .find(|s| s.id == id)
+/// The JSON hooks file shape of harness `id`; `None`: its hooks are not JSON.
+pub fn json_spec(id: HarnessId) -> Option<Spec> {
+    let profile = harness::get(id)?.profile();
+    Some(Spec {
+        id,
+        profile,
+        json: profile.json.as_ref()?,
+    })
 }
 
 #[cfg(test)]
@@ -88,16 +50,15 @@ mod tests {
 
     #[test]
     fn lint_tables_do_not_repeat_what_the_profiles_say() {
-        for id in crate::ir::HarnessId::ALL {
-            let Some(spec) = json_spec(*id) else { continue };
-            for (_, name) in spec.profile().events {
+        for h in harness::all() {
+            let profile = h.profile();
+            for (_, name) in profile.events {
                 assert!(
-                    !spec.more_events.contains(name),
-                    "{name} is in {:?}'s profile already",
-                    spec.id
+                    !profile.more_events.contains(name),
+                    "{name} is in {:?}'s events already",
+                    profile.id
                 );
             }
-            assert!(spec.events().len() > spec.more_events.len());
         }
     }
 }

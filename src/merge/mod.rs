@@ -106,23 +106,7 @@ pub(crate) fn newline_of(text: &str) -> &'static str {
     }
 }
 
-/// 1-based line and column of byte `offset` in `text`; the column counts characters, and a
-/// leading BOM is not counted, as editors do not show it.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..]
-        .chars()
-        .filter(|&c| c != '\u{feff}' && c != '\r')
-        .count()
-        + 1;
-    (line, column)
-}
+pub(crate) use crate::source::line_col;
 
 /// Builds a [`MergeError`] at `offset` of `text`, naming the line and column in the message.
 pub(crate) fn error_at(

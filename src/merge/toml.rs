@@ -501,6 +501,25 @@ fn basic_string(s: &str) -> String {
     out
 }
 
+/// A JSON object of scalars as a TOML table, keys in order: how a JSON
+/// description of a hook (Kimi Code's `[[hooks]]`) becomes TOML.
+pub fn toml_table(value: &serde_json::Value) -> Table {
+    let mut table = Table::new();
+    for (key, value) in value.as_object().into_iter().flatten() {
+        let item = match value {
+            serde_json::Value::String(s) => toml_edit::value(s.as_str()),
+            serde_json::Value::Bool(b) => toml_edit::value(*b),
+            serde_json::Value::Number(n) if n.is_i64() => {
+                toml_edit::value(n.as_i64().unwrap_or_default())
+            }
+            serde_json::Value::Number(n) => toml_edit::value(n.as_f64().unwrap_or_default()),
+            other => toml_edit::value(other.to_string()),
+        };
+        table.insert(key, item);
+    }
+    table
+}
+
 /// A value in TOML 1.0 syntax, on one line, ignoring whatever formatting it carries.
 fn render_value(value: &Value) -> String {
     match value {

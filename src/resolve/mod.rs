@@ -376,7 +376,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
                 },
                 format!(
                     "write it as a raw string, where backslashes stay as written: `regex {}`",
-                    raw_string(&unescape_controls(&r.pattern.value))
+                    crate::syntax::raw_string(&unescape_controls(&r.pattern.value))
                 ),
             );
             continue;
@@ -593,7 +593,7 @@ fn prefilter(commands: &[CommandPattern], regexes: &[String], paths: &[String]) 
         all.dedup();
         (!all.is_empty()).then_some(all)
     }
-    let is_glob = |s: &str| s.contains(['*', '?', '[', '{', '\\']);
+    use crate::shell::pattern::{GLOB_META, is_glob};
     Prefilter {
         programs: union(
             commands
@@ -604,7 +604,7 @@ fn prefilter(commands: &[CommandPattern], regexes: &[String], paths: &[String]) 
         path_literals: union(paths.iter().filter(|p| !p.starts_with('!')).map(|glob| {
             // Every path a glob matches contains the glob's text up to its
             // first wildcard; `~` is expanded before matching, so it is not.
-            let literal = &glob[..glob.find(['*', '?', '[', '{', '\\']).unwrap_or(glob.len())];
+            let literal = &glob[..glob.find(GLOB_META).unwrap_or(glob.len())];
             let literal = literal.trim_start_matches("./");
             (!literal.is_empty() && !literal.starts_with('~')).then(|| vec![literal.to_owned()])
         })),
@@ -742,15 +742,6 @@ fn unescape_controls(value: &str) -> String {
         }
     }
     out
-}
-
-/// `value` as a KDL raw string, with enough `#` that it cannot end early.
-pub fn raw_string(value: &str) -> String {
-    let mut hashes = String::from("#");
-    while value.contains(&format!("\"{hashes}")) {
-        hashes.push('#');
-    }
-    format!("{hashes}\"{value}\"{hashes}")
 }
 
 /// A `rewrite` guard needs every target to be able to change a tool call.
@@ -1312,4 +1303,48 @@ guard "g2" {
             assert!(codes.contains(&code), "{code} missing from {codes:?}");
         }
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            crate::test_cases("HOOKC_FUZZ_CASES", 512)
+        ))]
+
+        /// The index never hides a guard from a command its pattern matches:
+        /// a program pattern indexed by its exact name matches only that name
+        /// (resolve and the matcher agree on what a glob is). Each pattern is
+        /// built from pieces with a name it matches, so most pairs match.
+        #[test]
+        fn a_program_index_never_skips_a_matching_command(
+            pieces in proptest::collection::vec(0..PIECES.len(), 1..4),
+        ) {
+            let program: String = pieces.iter().map(|&i| PIECES[i].0).collect();
+            let name: String = pieces.iter().map(|&i| PIECES[i].1).collect();
+            let pattern = CommandPattern {
+                program,
+                subcommand: Vec::new(),
+                flags: Vec::new(),
+                args: Vec::new(),
+            };
+            let cmd = crate::shell::SimpleCommand { program: name.clone(), ..Default::default() };
+            if pattern.matches(&cmd) {
+                let indexed = prefilter(std::slice::from_ref(&pattern), &[], &[]).programs;
+                proptest::prop_assert!(
+                    indexed.as_ref().is_none_or(|p| p.contains(&name)),
+                    "`{}` matches `{name}` but is indexed under {indexed:?}", pattern.program
+                );
+            }
+        }
+    }
+
+    /// Pieces of program patterns, each with a text it matches.
+    const PIECES: &[(&str, &str)] = &[
+        ("a", "a"),
+        ("b-", "b-"),
+        ("*", "xy"),
+        ("?", "z"),
+        ("[ab]", "b"),
+        ("{a,c}", "c"),
+        ("\\d", "d"),
+        ("!", "!"),
+    ];
 }

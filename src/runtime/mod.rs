@@ -14,12 +14,11 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use serde::Deserialize;
 use serde_json::Value;
 
-use crate::eval::Evaluator;
 use crate::harness::{self, Answer, Harness};
-use crate::ir::{Event, FORMAT, HarnessId};
+use crate::ir::{Event, HarnessId};
+use crate::policy_json::{self, Loaded};
 
 /// Payloads larger than this are refused unread: checking them would cost
 /// more time and memory than a guard may take, and no real call needs it.
@@ -57,6 +56,20 @@ enum Failure {
     Incompatible(String),
 }
 
+impl From<policy_json::Refusal> for Failure {
+    fn from(refusal: policy_json::Refusal) -> Self {
+        match refusal {
+            policy_json::Refusal::Broken(m) => Failure::Broken(m),
+            policy_json::Refusal::Incompatible(m) => Failure::Incompatible(m),
+        }
+    }
+}
+
+/// Read `.hookc/policy.json` for a call on `event` (see [`policy_json::read`]).
+fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>, Failure> {
+    Ok(policy_json::read(path, text, event)?)
+}
+
 impl From<String> for Failure {
     fn from(message: String) -> Self {
         Failure::Broken(message)
@@ -82,7 +95,7 @@ pub fn run(
 
 /// How a call reads its compiled policy: [`load_policy`], or in tests the
 /// whole document, to check that the lazy reading answers alike.
-type Loader = for<'a> fn(&Path, &'a [u8], Event) -> Result<Compiled<'a>, Failure>;
+type Loader = for<'a> fn(&Path, &'a [u8], Event) -> Result<Loaded<'a>, Failure>;
 
 fn run_with(
     request: &GuardRequest,
@@ -225,7 +238,7 @@ mod external;
 fn evaluate(
     harness: &dyn Harness,
     request: &GuardRequest,
-    policy: &Compiled,
+    policy: &Loaded,
     payload: &Value,
 ) -> Result<(Answer, Trace), String> {
     let event = request.event;
@@ -309,237 +322,6 @@ fn project_root(policy: &Path) -> Option<String> {
     Some(root.to_string_lossy().into_owned())
 }
 
-/// The compiled policy, as far as one call needs it.
-struct Compiled<'a> {
-    targets: Vec<HarnessId>,
-    timeout: u32,
-    evaluator: Evaluator<'a>,
-}
-
-/// Read `.hookc/policy.json` for a call on `event`.
-///
-/// In the layout `hookc build` writes (see `compile::policy_json`) only the
-/// head, the index of `event` and the guards the call can reach are parsed,
-/// so a call costs about the same with ten guards or ten thousand. Each of
-/// those lines is checked against its digest first, and any other layout
-/// (an older hookc's, or the file reformatted by hand) is refused: only what
-/// `hookc build` wrote is obeyed. A file that is not a valid policy is an
-/// error too: the call is refused, never waved through.
-fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled<'a>, Failure> {
-    let damaged = |e: &dyn std::fmt::Display| {
-        Failure::Broken(format!(
-            "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
-            path.display()
-        ))
-    };
-    #[derive(Deserialize)]
-    struct Format {
-        format: u32,
-        #[serde(default)]
-        built_by: String,
-        #[serde(default)]
-        hookc_version: Option<String>,
-        #[serde(default)]
-        install: String,
-    }
-    // Before anything else: a policy built for another hookc is not read.
-    let check_format = |head: &[u8]| {
-        let head: Format = serde_json::from_slice(head).map_err(|e| damaged(&e))?;
-        let this = crate::version::Version::current();
-        let outside = head
-            .hookc_version
-            .as_deref()
-            .and_then(|r| crate::version::Requirement::parse(r).ok())
-            .filter(|r| !r.matches(this));
-        if head.format > FORMAT
-            || crate::version::older_line(this, &head.built_by)
-            || outside.is_some()
-        {
-            let needed = match (&outside, head.built_by.as_str()) {
-                (Some(req), _) => format!("hookc {req}"),
-                (None, "") => "a newer hookc".to_owned(),
-                (None, line) => format!("hookc {line} or later"),
-            };
-            let install = if head.install.is_empty() {
-                "cargo install hookc --locked"
-            } else {
-                head.install.as_str()
-            };
-            return Err(Failure::Incompatible(format!(
-                "This project's hooks need {needed}, and the hookc that ran is {this}, so the call \
-                 was not checked and is refused. Ask the user to install the hookc the project needs \
-                 (`{install}` in the project), then retry."
-            )));
-        }
-        Ok(())
-    };
-    // Every edit not made by `hookc build` is refused: the model is told to
-    // ask the user, who can rebuild from policy.kdl.
-    let changed = |what: &dyn std::fmt::Display| {
-        Failure::Broken(format!(
-            "the compiled policy {} was changed after `hookc build` wrote it ({what}); \
-             ask the user to run `hookc build` in the project, which writes it again from policy.kdl",
-            path.display()
-        ))
-    };
-    let Some(laid) = LaidOut::split(text) else {
-        check_format(text)?;
-        return Err(changed(&"it is not laid out as `hookc build` writes it"));
-    };
-    #[derive(Deserialize)]
-    struct Head {
-        timeout: u32,
-        targets: Vec<HarnessId>,
-        layout: Layout,
-    }
-    /// What the lines hold (see `compile::policy_json`).
-    #[derive(Deserialize)]
-    struct Layout {
-        guards: usize,
-        indexed: Vec<Event>,
-        /// The key of every line's digest.
-        #[serde(default)]
-        build: String,
-    }
-    check_format(&laid.head)?;
-    let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
-    let build: &'a str = Box::leak(head.layout.build.into_boxed_str());
-    match unseal(laid.raw_head, b"\",") {
-        Some((body, sum)) if sealed_by(build, b'h', 0, body, sum) => {}
-        _ => return Err(changed(&"its first line does not match its digest")),
-    }
-    // Only some lines are parsed: a line gone missing must still show.
-    if head.layout.guards != laid.guards.len() || head.layout.indexed.len() != laid.index.len() {
-        return Err(damaged(&"lines are missing"));
-    }
-    let prefix = format!("{{\"event\":\"{event}\"");
-    let index = match laid
-        .index
-        .iter()
-        .position(|l| l.starts_with(prefix.as_bytes()))
-    {
-        Some(at) => {
-            let line = laid.index[at];
-            if !line_sealed(build, b'i', at, line) {
-                return Err(changed(&format!(
-                    "the index of `{event}` does not match its digest"
-                )));
-            }
-            Some(serde_json::from_slice(line).map_err(|e| damaged(&e))?)
-        }
-        None if head.layout.indexed.contains(&event) => {
-            return Err(damaged(&format!("the index of `{event}` is missing")));
-        }
-        None => None,
-    };
-    let display = path.display().to_string();
-    let check: &'a crate::eval::Check<'a> = Box::leak(Box::new(move |at: usize, line: &[u8]| {
-        if line_sealed(build, b'g', at, line) {
-            Ok(())
-        } else {
-            Err(format!(
-                "the compiled policy {display} was changed after `hookc build` wrote it \
-                 (guard {} does not match its digest); ask the user to run `hookc build` in the \
-                 project, which writes it again from policy.kdl",
-                at + 1
-            ))
-        }
-    }));
-    let evaluator = Evaluator::lazy(laid.guards, index, check)
-        .ok_or_else(|| damaged(&"its index names guards it does not have"))?;
-    Ok(Compiled {
-        targets: head.targets,
-        timeout: head.timeout,
-        evaluator,
-    })
-}
-
-/// A line of the policy split at its digest, which comes last before `end`:
-/// the text before `"sum":"` and the digest.
-fn unseal<'t>(line: &'t [u8], end: &[u8]) -> Option<(&'t [u8], &'t [u8])> {
-    const TAG: &[u8] = b"\"sum\":\"";
-    let rest = line.strip_suffix(end)?;
-    let (rest, sum) = rest.split_at_checked(rest.len().checked_sub(16)?)?;
-    Some((rest.strip_suffix(TAG)?, sum))
-}
-
-/// Whether `sum` is the digest `hookc build` gives `body` there.
-fn sealed_by(build: &str, kind: u8, at: usize, body: &[u8], sum: &[u8]) -> bool {
-    crate::compile::line_sum(build, kind, at, body).as_bytes() == sum
-}
-
-/// Whether an index or guard line (`{…,"sum":"…"}`) is the one `hookc build`
-/// wrote at position `at`.
-fn line_sealed(build: &str, kind: u8, at: usize, line: &[u8]) -> bool {
-    match unseal(line, b"\"}") {
-        Some((body, sum)) => body
-            .strip_suffix(b",")
-            .is_some_and(|body| sealed_by(build, kind, at, body, sum)),
-        None => false,
-    }
-}
-
-/// The parts of a policy.json in the layout `hookc build` writes, found by
-/// splitting lines (nothing is parsed here).
-struct LaidOut<'a> {
-    /// The head as a JSON object of its own (its trailing comma closed).
-    head: Vec<u8>,
-    /// The head's line as written.
-    raw_head: &'a [u8],
-    /// One line per event.
-    index: Vec<&'a [u8]>,
-    /// One line per guard, in policy order.
-    guards: Vec<&'a [u8]>,
-}
-
-impl<'a> LaidOut<'a> {
-    fn split(text: &'a [u8]) -> Option<Self> {
-        if text.last() != Some(&b'\n') {
-            return None;
-        }
-        let mut start = 0;
-        let mut lines = memchr::memchr_iter(b'\n', text).map(|end| {
-            let line = &text[start..end];
-            start = end + 1;
-            line
-        });
-        let item = |line: &'a [u8]| line.strip_suffix(b",").unwrap_or(line);
-        let head = lines.next()?;
-        if !head.starts_with(b"{\"format\":") || !head.ends_with(b",") {
-            return None;
-        }
-        let raw_head = head;
-        let mut head = head.to_vec();
-        *head.last_mut()? = b'}';
-        if lines.next()? != b"\"index\":[" {
-            return None;
-        }
-        let mut index = Vec::new();
-        loop {
-            match lines.next()? {
-                b"]," => break,
-                line => index.push(item(line)),
-            }
-        }
-        if lines.next()? != b"\"guards\":[" {
-            return None;
-        }
-        let mut guards = Vec::new();
-        loop {
-            match lines.next()? {
-                b"]}" => break,
-                line => guards.push(item(line)),
-            }
-        }
-        lines.next().is_none().then_some(LaidOut {
-            head,
-            raw_head,
-            index,
-            guards,
-        })
-    }
-}
-
 /// Append one JSON line describing the call. Failing to log never changes the answer.
 fn log(
     path: &Path,
@@ -609,20 +391,20 @@ mod fuzz {
 
     /// The bundled policy for every harness, in the layout `hookc build` writes.
     static PROJECT: LazyLock<tempfile::TempDir> =
-        LazyLock::new(|| project(|p| crate::compile::policy_json(p).into_bytes()));
+        LazyLock::new(|| project(|p| crate::policy_json::write(p).into_bytes()));
     /// The same policy as one plain JSON document, read whole (`hookc guard`
     /// refuses that layout; the tests read it to compare).
     static WHOLE: LazyLock<tempfile::TempDir> =
         LazyLock::new(|| project(|p| serde_json::to_vec_pretty(p).unwrap()));
 
-    fn load_whole<'a>(path: &Path, text: &'a [u8], _: Event) -> Result<Compiled<'a>, Failure> {
+    fn load_whole<'a>(path: &Path, text: &'a [u8], _: Event) -> Result<Loaded<'a>, Failure> {
         let policy: Policy =
             serde_json::from_slice(text).map_err(|e| format!("{}: {e}", path.display()))?;
         let policy: &'static Policy = Box::leak(Box::new(policy));
-        Ok(Compiled {
+        Ok(Loaded {
             targets: policy.targets.clone(),
             timeout: policy.timeout,
-            evaluator: Evaluator::new(policy),
+            evaluator: crate::eval::Evaluator::new(policy),
         })
     }
 

@@ -142,7 +142,7 @@ impl GitConfig {
                     let mut line = shell.to_owned();
                     for arg in &cmd.args[1..] {
                         line.push(' ');
-                        line.push_str(&crate::emit::sh_word(arg));
+                        line.push_str(&super::sh_word(arg));
                     }
                     let inner = super::analyze(&line);
                     for o in inner.opaque {

@@ -28,3 +28,9 @@ mod corpus;
 pub use lex::{Lexed, LexedCommand, MAX_DEPTH, Word, lex};
 pub use normalize::{Analysis, Opaque, SimpleCommand, analyze};
 pub use pattern::{CommandPattern, FlagGroup, PatternError};
+
+/// Text as one POSIX shell word: single-quoted, a `'` inside written `'\''`.
+/// The one way generated shell code carries a string.
+pub fn sh_word(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}

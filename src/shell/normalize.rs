@@ -888,9 +888,9 @@ fn parallel(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: us
                 let line = if template.is_empty() {
                     input.text.clone()
                 } else if template.contains("{}") {
-                    template.replace("{}", &crate::emit::sh_word(&input.text))
+                    template.replace("{}", &super::sh_word(&input.text))
                 } else {
-                    format!("{template} {}", crate::emit::sh_word(&input.text))
+                    format!("{template} {}", super::sh_word(&input.text))
                 };
                 script(out, &line, depth, &redirects);
             }

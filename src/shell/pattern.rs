@@ -443,8 +443,14 @@ pub(crate) fn normalize_arg(s: &str) -> Cow<'_, str> {
     }
 }
 
-fn is_glob(s: &str) -> bool {
-    s.contains(['*', '?', '[', '{', '\\'])
+/// The characters that make a program or argument pattern a glob.
+pub const GLOB_META: [char; 5] = ['*', '?', '[', '{', '\\'];
+
+/// Whether a pattern is a glob rather than an exact word: the one test, used
+/// here to match and by `resolve` to index guards by program name (if the
+/// two differed, the index could skip a guard that should run).
+pub fn is_glob(s: &str) -> bool {
+    s.contains(GLOB_META)
 }
 
 fn compile(glob: &str) -> Result<GlobMatcher, globset::Error> {

@@ -77,7 +77,7 @@ fn bad_escape(text: &str, at: usize) -> Option<String> {
             Some(c) => {
                 return Some(format!(
                     "`\\{c}` is not an escape in a quoted KDL string; for a regex or any text with backslashes, write a raw string, where they stay as written: `{}`",
-                    crate::resolve::raw_string(inner)
+                    super::raw_string(inner)
                 ));
             }
             None => return None,

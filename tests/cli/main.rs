@@ -26,6 +26,7 @@ mod hostile_build;
 mod hostile_run;
 mod import;
 mod init;
+mod layers;
 mod lint;
 mod lint_all;
 mod lint_levels;

@@ -1,0 +1,394 @@
+//! Facts about a harness, as data: the type each `harness/<name>.rs` fills in.
+//!
+//! This module sits low in the pipeline (it needs only [`ir`](crate::ir)'s
+//! words), so that everything above can read a harness's facts: the emitter
+//! context (`emit`), the harnesses themselves (`harness`, which also holds
+//! the registry of every [`Profile`]), and the consumers of that registry
+//! (`lint`, `init`, `resolve`, the book). Every cross-harness list is derived
+//! from the profiles; nothing above names a harness's files, events, regex
+//! flavour or MCP naming on its own.
+
+use crate::ir::{Event, HarnessId, ToolKind};
+
+/// Facts about a harness, as data.
+#[derive(Debug)]
+pub struct Profile {
+    pub id: HarnessId,
+    /// The product's name, for people.
+    pub name: &'static str,
+    /// hookc event → the harness's own event name; a missing event is not supported.
+    pub events: &'static [(Event, &'static str)],
+    /// Every other event name the harness accepts (ones hookc never emits),
+    /// exact case: what `hookc lint` accepts and what recognises a payload.
+    pub more_events: &'static [&'static str],
+    /// hookc tool → the harness's own tool names.
+    pub tools: &'static [(ToolKind, &'static [&'static str])],
+    /// Events on which the harness can refuse (deny, or block a stop).
+    pub can_block: &'static [Event],
+    /// Events on which the harness honours `ask`.
+    pub honours_ask: &'static [Event],
+    /// Whether a pre-tool hook can hand back a changed shell command
+    /// (`rewrite`), paired with whatever the harness needs to apply it.
+    pub can_rewrite: bool,
+    /// Options accepted in `harness "<id>" { … }`.
+    pub options: &'static [OptionSpec],
+    /// What the user must still do after a build, in one line each.
+    pub todo: &'static [&'static str],
+    /// The hook files the harness reads that `hookc lint` checks (and finds
+    /// in a project), by folder and name.
+    pub files: &'static [HookFile],
+    /// How the harness reads a JSON hooks file; `None`: its hooks are not JSON.
+    pub json: Option<JsonSpec>,
+    /// The regex language of its matchers; `None`: it has no matchers.
+    pub flavour: Option<Flavour>,
+    /// How it names MCP tools in the matchers of one of its own events;
+    /// `None`: not established, or no matchers.
+    pub mcp_names: fn(event: &str) -> Option<McpNames>,
+    /// The handlebars template of the shell that refuses a call in the
+    /// harness's own deny channel (`templates/<harness>/refuse.sh.hbs`),
+    /// for the shims; `None`: the harness runs no shims.
+    pub refusal: Option<&'static str>,
+    /// What the harness does when a hook command fails (exits 1, crashes).
+    pub on_hook_error: OnHookError,
+    /// Files and folders that show a project uses the harness (`hookc init`);
+    /// a folder is written with a trailing `/`. A guess about projects, in
+    /// the order they are most telling.
+    pub hints: &'static [&'static str],
+}
+
+impl Profile {
+    pub fn event_name(&self, event: Event) -> Option<&'static str> {
+        self.events
+            .iter()
+            .find(|(e, _)| *e == event)
+            .map(|(_, n)| *n)
+    }
+
+    pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {
+        self.tools
+            .iter()
+            .find(|(t, _)| *t == tool)
+            .map_or(&[], |(_, names)| names)
+    }
+
+    /// The neutral kind of a native tool name, if hookc knows it.
+    pub fn tool_kind(&self, native: &str) -> Option<ToolKind> {
+        self.tools
+            .iter()
+            .find(|(_, names)| names.contains(&native))
+            .map(|(t, _)| *t)
+    }
+
+    /// Whether `name` is one of the harness's event names (exact case).
+    pub fn accepts_event(&self, name: &str) -> bool {
+        self.events.iter().any(|(_, n)| *n == name) || self.more_events.contains(&name)
+    }
+
+    /// Every event name the harness accepts: the ones hookc emits, then the rest.
+    pub fn all_events(&self) -> Vec<&'static str> {
+        let mut all: Vec<&'static str> = self.events.iter().map(|(_, n)| *n).collect();
+        for name in self.more_events {
+            if !all.contains(name) {
+                all.push(name);
+            }
+        }
+        all
+    }
+}
+
+/// No MCP naming established (the default for [`Profile::mcp_names`]).
+pub fn no_mcp_names(_event: &str) -> Option<McpNames> {
+    None
+}
+
+#[derive(Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub doc: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    Bool,
+    Count,
+}
+
+impl OptionKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            OptionKind::Bool => "`#true` or `#false`",
+            OptionKind::Count => "a whole number",
+        }
+    }
+}
+
+/// One kind of hook file a harness reads.
+#[derive(Debug)]
+pub struct HookFile {
+    /// Its folder below the project root, `/`-separated; a component may
+    /// be a glob (`.kimi*`).
+    pub dir: &'static str,
+    /// Globs of its file name (`settings*.json`).
+    pub names: &'static [&'static str],
+    pub format: FileFormat,
+    /// Whether `hookc lint` looks for it in a project; a user-level file
+    /// (`~/.config/kimi-code/config.toml`) is only linted when given by path.
+    pub in_project: bool,
+}
+
+impl HookFile {
+    /// Whether `path` (`/`-separated) ends in this folder and a matching name.
+    pub fn matches(&self, path: &str) -> bool {
+        let mut parts = path.rsplit('/');
+        let Some(name) = parts.next() else {
+            return false;
+        };
+        if !self.names.iter().any(|g| glob_match(g, name)) {
+            return false;
+        }
+        self.dir
+            .rsplit('/')
+            .all(|d| parts.next().is_some_and(|p| glob_match(d, p)))
+    }
+
+    /// How many folders the file sits below its project root.
+    pub fn depth(&self) -> usize {
+        self.dir.split('/').count()
+    }
+}
+
+/// What a harness does with a call when its hook command fails (`exit 1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnHookError {
+    /// The call goes ahead: a failing guard protects nothing.
+    Proceeds,
+    /// The call goes ahead unless the entry sets `failClosed` (Cursor).
+    ProceedsUnlessFailClosed,
+    /// The call is refused.
+    Refuses,
+}
+
+/// What `hookc lint` reads a hook file as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileFormat {
+    /// A JSON hooks file, read by the harness's [`JsonSpec`].
+    HooksJson,
+    /// Codex CLI's `config.toml`.
+    CodexConfig,
+    /// Kimi Code's `config.toml` with `[[hooks]]` tables.
+    KimiToml,
+    /// An OpenCode plugin module.
+    OpencodePlugin,
+}
+
+/// `*` (any run of characters) and `?` (one character) over a name.
+pub fn glob_match(glob: &str, name: &str) -> bool {
+    fn go(g: &[char], n: &[char]) -> bool {
+        match g.split_first() {
+            None => n.is_empty(),
+            Some(('*', rest)) => (0..=n.len()).any(|i| go(rest, &n[i..])),
+            Some(('?', rest)) => !n.is_empty() && go(rest, &n[1..]),
+            Some((c, rest)) => n.first() == Some(c) && go(rest, &n[1..]),
+        }
+    }
+    let g: Vec<char> = glob.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    go(&g, &n)
+}
+
+/// What a harness's JSON reader accepts beyond strict JSON (RFC 8259).
+/// None of them takes JSON5 (unquoted keys, single quotes, missing commas,
+/// hex or non-finite numbers); some take comments, some trailing commas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dialect {
+    pub comments: bool,
+    pub trailing_commas: bool,
+}
+
+impl Dialect {
+    /// Strict JSON: `JSON.parse`, serde_json, Go's `encoding/json`.
+    pub const STRICT: Dialect = Dialect {
+        comments: false,
+        trailing_commas: false,
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matching {
+    /// Plain names (letters, digits, `_`, `|` and the listed extra characters) match
+    /// exactly; anything else is an unanchored regex.
+    ExactWords(&'static str),
+    /// Always an unanchored (JavaScript or Rust) regex search.
+    Unanchored,
+    /// Always an anchored full-match regex.
+    Anchored,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Seconds,
+    Millis,
+}
+
+/// The shape of a harness's JSON hooks file, as `hookc lint` checks it.
+#[derive(Debug)]
+pub struct JsonSpec {
+    /// The JSON the harness reads the file as.
+    pub dialect: Dialect,
+    /// Top-level keys, when the harness rejects others.
+    pub strict_root: Option<&'static [&'static str]>,
+    /// `version` at the root: `Some(true)` required, `Some(false)` recommended.
+    pub version: Option<bool>,
+    /// Entries are `{matcher, hooks: [handler]}` groups (else flat handlers; Copilot takes both).
+    pub groups: bool,
+    pub flat_ok: bool,
+    pub require_type: bool,
+    pub types: &'static [&'static str],
+    pub command_keys: &'static [&'static str],
+    pub timeout_key: &'static str,
+    pub unit: Unit,
+    pub matching: Matching,
+    /// A matcher of `"*"` means every tool (else it is a broken regex).
+    pub star_is_all: bool,
+    /// Known event names match in any case (Antigravity): a wrong case then
+    /// still runs, and is only a warning.
+    pub events_any_case: bool,
+}
+
+/// The regex language a harness compiles matchers in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// JavaScript's `RegExp`, without flags.
+    EcmaScript,
+    /// Rust's `regex` crate.
+    Rust,
+    /// Go's RE2, checked with Rust's `regex`.
+    Re2,
+    /// Not established (Copilot CLI): a matcher should work in both of the candidates.
+    EcmaScriptOrRust,
+}
+
+/// How a harness names MCP tools in the matchers of one event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpNames {
+    /// `mcp__<server>__<tool>` (Claude Code, Codex, Kimi Code; Copilot's
+    /// PascalCase events, which follow Claude).
+    DoubleUnderscore,
+    /// `mcp_<server>_<tool>` (Gemini CLI since 0.34).
+    SingleUnderscore,
+    /// `MCP:<tool>` on Cursor's tool events (no server).
+    CursorTool,
+    /// `<server>-<tool>` (Copilot CLI's own events; seen in its tool lists,
+    /// not verified for hooks).
+    ServerDashTool,
+    /// `<server>_<tool>` (OpenCode's plugin calls).
+    ServerUnderscoreTool,
+}
+
+impl McpNames {
+    /// The prefix and the separator of a name of this form; `None` for
+    /// Cursor's `MCP:<tool>`, which has no server.
+    pub fn parts(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            McpNames::DoubleUnderscore => Some(("mcp__", "__")),
+            McpNames::SingleUnderscore => Some(("mcp_", "_")),
+            McpNames::ServerDashTool => Some(("", "-")),
+            McpNames::ServerUnderscoreTool => Some(("", "_")),
+            McpNames::CursorTool => None,
+        }
+    }
+
+    /// The server and tool of a harness's MCP tool name, as `hookc guard`
+    /// reads it: split at the first separator after the prefix (server
+    /// names may hold single underscores: `mcp__plugin_x_y__tool`). Either
+    /// part may be empty, so that a guard for any server (`*`) still sees
+    /// the call. `None`: not a name of this form.
+    pub fn split(self, name: &str) -> Option<(String, String)> {
+        let (prefix, sep) = self.parts()?;
+        let (server, tool) = name.strip_prefix(prefix)?.split_once(sep)?;
+        Some((server.to_owned(), tool.to_owned()))
+    }
+
+    /// The regex fragment (no anchors) over names of this form that a
+    /// harness's matcher holds for a guard's server and tool globs. Every
+    /// name [`split`](Self::split) reads as matching the globs matches it.
+    pub fn matcher(self, server: &str, tool: &str) -> String {
+        match self.parts() {
+            Some((prefix, sep)) => format!(
+                "{}{}{}{}",
+                regex::escape(prefix),
+                glob_to_regex(server),
+                regex::escape(sep),
+                glob_to_regex(tool)
+            ),
+            None => format!("MCP:{}", glob_to_regex(tool)),
+        }
+    }
+}
+
+/// A glob over names (`*`, `?`) as an anchored-fragment regex (no anchors).
+pub fn glob_to_regex(glob: &str) -> String {
+    let mut out = String::new();
+    for c in glob.chars() {
+        match c {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            c => out.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_whole_names() {
+        assert!(glob_match("settings*.json", "settings.local.json"));
+        assert!(glob_match("*.json", ".json"));
+        assert!(glob_match(".kimi*", ".kimi-code"));
+        assert!(!glob_match("hooks.json", "hooks.jsonc"));
+        assert!(!glob_match("settings*.json", "xsettings.json"));
+        assert!(glob_match("a?c", "abc") && !glob_match("a?c", "ac"));
+    }
+
+    #[test]
+    fn mcp_names_split_at_the_first_separator() {
+        let split = |form: McpNames, name| form.split(name);
+        assert_eq!(
+            split(McpNames::DoubleUnderscore, "mcp__pay_ments__refund__all"),
+            Some(("pay_ments".into(), "refund__all".into()))
+        );
+        assert_eq!(
+            split(McpNames::SingleUnderscore, "mcp_pay_refund"),
+            Some(("pay".into(), "refund".into()))
+        );
+        assert_eq!(split(McpNames::SingleUnderscore, "read_file"), None);
+        assert_eq!(split(McpNames::DoubleUnderscore, "mcp__x"), None);
+        // An empty server is still a server: `mcp "*" "*"` sees the call.
+        assert_eq!(
+            split(McpNames::DoubleUnderscore, "mcp____x"),
+            Some((String::new(), "x".into()))
+        );
+        assert_eq!(split(McpNames::CursorTool, "MCP:x"), None);
+        assert_eq!(McpNames::ServerDashTool.matcher("s*", "t?"), "s.*\\-t.");
+        assert_eq!(McpNames::CursorTool.matcher("s", "t.x"), "MCP:t\\.x");
+    }
+
+    #[test]
+    fn hook_files_match_by_folder_and_name() {
+        let copilot = HookFile {
+            dir: ".github/hooks",
+            names: &["*.json"],
+            format: FileFormat::HooksJson,
+            in_project: true,
+        };
+        assert!(copilot.matches("r/.github/hooks/x.json"));
+        assert!(copilot.matches(".github/hooks/x.json"));
+        assert!(!copilot.matches("hooks/x.json"));
+        assert!(!copilot.matches("r/.gitlab/hooks/x.json"));
+        assert_eq!(copilot.depth(), 2);
+    }
+}

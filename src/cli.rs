@@ -173,7 +173,7 @@ pub struct InitArgs {
     #[arg(long = "harness", value_name = "HARNESS", value_parser = parse_harness)]
     pub harnesses: Vec<HarnessId>,
 
-    /// A preset to include (repeatable; default: all of them)
+    /// A preset to take (repeatable; default: git, filesystem, secrets, system and remote-code, plus the others whose files are found in the project: a Dockerfile, *.tf, k8s/, a lockfile, a migrations directory, …)
     #[arg(long = "preset", value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(crate::presets::NAMES))]
     pub presets: Vec<String>,
 

@@ -1107,12 +1107,35 @@ fn check_examples(cx: &mut Cx, policy: &Policy, compiled: Vec<eval::Compiled>) {
                     Expectation::Pass => "pass".to_owned(),
                     Expectation::Decision(d) => d.to_string(),
                 };
+                // A preset's example points at the `preset` line: say which one.
+                let from_preset = cx
+                    .file
+                    .text
+                    .get(example.origin.range())
+                    .is_some_and(|t| t.starts_with("preset"));
+                let (label, help) = if from_preset {
+                    let call = example.call.command.clone().unwrap_or_else(|| {
+                        format!("{:?}", example.call.path.as_deref().unwrap_or_default())
+                    });
+                    (
+                        format!(
+                            "this preset's guard `{}` has the example `{call}`",
+                            guard.name
+                        ),
+                        "change your guard so that it agrees with the preset's example, or take the preset at a lower level (or copy its guards from the book and edit them)",
+                    )
+                } else {
+                    (
+                        "this example fails".to_owned(),
+                        "fix the guard's conditions, or the example's expectation",
+                    )
+                };
                 cx.error(
                     Code::ExampleContradicts,
                     format!("example expects `{expected}`, but {got}"),
                     example.origin,
-                    "this example fails",
-                    "fix the guard's conditions, or the example's expectation",
+                    &label,
+                    help,
                 );
             }
         }

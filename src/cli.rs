@@ -138,6 +138,16 @@ pub enum Command {
         format: Format,
     },
 
+    /// Explain how the policy decides one call: how it is read, which guards match and why, and what each harness is answered
+    ///
+    /// Give a shell command line (`hookc why 'sudo git push -f'`), a file tool call
+    /// (`--tool read --path .env`), an MCP tool (`--mcp payments/refund`), a prompt or message
+    /// (`--event prompt --text …`), or a harness's hook payload (`--payload FILE`, `-` for
+    /// stdin). Nothing runs: guards with a `run` program are shown as matching, as in examples.
+    /// Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
+    #[command(after_help = EXIT_STATUS)]
+    Why(WhyArgs),
+
     /// Write a commented policy.kdl to start from (never overwrites one)
     ///
     /// Targets the harnesses found in the project (.claude/, .codex/, .cursor/, .gemini/,
@@ -177,6 +187,40 @@ pub struct InitArgs {
     #[arg(long = "preset", value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(crate::presets::NAMES))]
     pub presets: Vec<String>,
 
+    /// How to print the result
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct WhyArgs {
+    /// The shell command line to explain (one argument: quote it)
+    pub command: Option<String>,
+    /// The tool of the call, in hookc's words: shell (the default with a command), read, write,
+    /// edit, web-fetch
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::ir::ToolKind::WORDS))]
+    pub tool: Option<String>,
+    /// The file the call reads or writes (with --tool read, write or edit)
+    #[arg(long)]
+    pub path: Option<String>,
+    /// An MCP tool call, as SERVER/TOOL
+    #[arg(long, value_name = "SERVER/TOOL", conflicts_with_all = ["tool", "command", "path"])]
+    pub mcp: Option<String>,
+    /// The prompt (--event prompt) or the agent's last message (--event stop)
+    #[arg(long, conflicts_with_all = ["tool", "command", "path", "mcp"])]
+    pub text: Option<String>,
+    /// A harness's hook payload (JSON) to explain instead, `-` for stdin; the harness is
+    /// recognised from it or given with --harness
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "command", "path", "mcp", "text"])]
+    pub payload: Option<PathBuf>,
+    /// A harness whose answer to show (repeatable; default: every harness the policy targets)
+    #[arg(long = "harness", value_name = "HARNESS", value_parser = parse_harness)]
+    pub harnesses: Vec<HarnessId>,
+    /// The hook event, in hookc's words
+    #[arg(long, value_parser = parse_event, default_value = "pre-tool")]
+    pub event: Event,
+    #[command(flatten)]
+    pub project: ProjectArgs,
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,

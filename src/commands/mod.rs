@@ -10,6 +10,7 @@ mod lint;
 mod precommit;
 mod simulate;
 mod test;
+mod why;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
         Command::Init(args) => init::init(&args, &ui).code(),
+        Command::Why(args) => why::why(&args, &ui).code(),
         Command::Completions { shell } => generate::completions(shell).code(),
         Command::Man => generate::man().code(),
     }

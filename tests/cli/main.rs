@@ -37,3 +37,4 @@ mod test_cmd;
 mod ui;
 mod verdicts;
 mod version;
+mod why;

@@ -41,6 +41,27 @@ fn every_preset_at_every_level_builds_in_an_empty_repository() {
                 preset.name,
                 level.word()
             );
+            // Read from the preset's own text, not through the library: a
+            // guard is in the compiled policy exactly when its tag is at or
+            // below the level.
+            let compiled = p.read(".hookc/policy.json");
+            let rank = |w: &str| ["basic", "standard", "strict"].iter().position(|x| *x == w);
+            let mut tag = "standard";
+            for l in preset.text.lines() {
+                if let Some(t) = l.strip_prefix("// level: ") {
+                    tag = t;
+                } else if let Some(rest) = l.strip_prefix("guard \"") {
+                    let name = rest.split('"').next().unwrap();
+                    assert_eq!(
+                        compiled.contains(&format!("{{\"name\":\"{name}\"")),
+                        rank(tag) <= rank(level.word()),
+                        "{} at {}: guard {name} (level {tag})",
+                        preset.name,
+                        level.word()
+                    );
+                    tag = "standard";
+                }
+            }
             assert_eq!(p.hookc(&["check"]).status, 0);
         }
     }

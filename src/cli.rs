@@ -148,6 +148,24 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS)]
     Why(WhyArgs),
 
+    /// Read the audit log of this project's decisions (`audit-log #true` in the policy)
+    ///
+    /// The log is JSON Lines in the user's state directory ($XDG_STATE_HOME/hookc/audit/, else
+    /// ~/.local/state/hookc/audit/), one file per project. Newest last; filters combine.
+    #[command(after_help = EXIT_STATUS)]
+    Log(LogArgs),
+
+    /// Let one refused call through, from your own terminal, by the code its refusal shows
+    ///
+    /// With `allow-once #true` in the policy, a refusal ends with a code such as `7f3a9c21`.
+    /// `hookc allow-once 7f3a9c21` shows the call and, once you type the code again, lets that
+    /// exact call (harness, tool, input) through once within 15 minutes, or with --session for
+    /// the rest of the agent's session (at most 8 hours). It needs a terminal: the agent cannot
+    /// run it (hookc refuses the agent's own `hookc allow-once`, whatever the policy), and a guard
+    /// with `override "never"` cannot be overridden. Approvals go to the audit log.
+    #[command(name = "allow-once", after_help = EXIT_STATUS)]
+    AllowOnce(AllowOnceArgs),
+
     /// Write a commented policy.kdl to start from (never overwrites one)
     ///
     /// Targets the harnesses found in the project (.claude/, .codex/, .cursor/, .gemini/,
@@ -190,6 +208,40 @@ pub struct InitArgs {
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// Only decisions for this harness
+    #[arg(long, value_parser = parse_harness)]
+    pub harness: Option<HarnessId>,
+    /// Only this verdict: deny, ask, allow, context, block, rewrite, none (no guard matched),
+    /// approved (the user's approvals)
+    #[arg(long)]
+    pub verdict: Option<String>,
+    /// Only decisions a guard of this name took part in
+    #[arg(long)]
+    pub guard: Option<String>,
+    /// Only the last DURATION (`30m`, `2h`, `7d`)
+    #[arg(long, value_name = "DURATION")]
+    pub since: Option<String>,
+    /// At most this many records, the newest (0: all)
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// How to print the result (json: the records as JSON Lines)
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct AllowOnceArgs {
+    /// The code the refusal showed (8 hexadecimal digits)
+    pub code: String,
+    /// Let the call through for the rest of the agent's session (at most 8 hours), not once
+    #[arg(long)]
+    pub session: bool,
 }
 
 #[derive(Debug, Args)]

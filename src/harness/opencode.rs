@@ -323,6 +323,9 @@ mod tests {
             on_error: Decision::Deny,
             targets: vec![HarnessId::Opencode],
             harness_options: Default::default(),
+            audit: false,
+            allow_once: false,
+            never_override: Vec::new(),
             guards: Vec::new(),
         };
         let text = plugin(&policy);

@@ -93,6 +93,41 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         }
     };
     let harness_options = resolve_harness_options(cx, ast);
+    let mut flag = |node: &Option<crate::source::Spanned<Scalar>>, name: &str| match node {
+        None => false,
+        Some(v) => match v.value {
+            Scalar::Bool(b) => b,
+            ref other => {
+                cx.error(
+                    Code::WrongType,
+                    format!(
+                        "`{name}` takes `#true` or `#false`, not {}",
+                        other.type_name()
+                    ),
+                    v.span,
+                    "not a boolean",
+                    format!("write `{name} #true`"),
+                );
+                false
+            }
+        },
+    };
+    let audit = flag(&ast.audit_log, "audit-log");
+    let allow_once = flag(&ast.allow_once, "allow-once");
+    let mut never_override = Vec::new();
+    for decl in &ast.guards {
+        match decl.override_.as_ref().map(|o| (o, o.value.as_str())) {
+            None | Some((_, "allowed")) => {}
+            Some((_, "never")) => never_override.push(decl.name.value.clone()),
+            Some((o, other)) => cx.error(
+                Code::InvalidSetting,
+                format!("`override` cannot be `{other}`"),
+                o.span,
+                "not an override setting",
+                "write `override \"never\"` (no `hookc allow-once` approval lets this guard's refusals through) or leave it out",
+            ),
+        }
+    }
 
     let mut guards: Vec<Guard> = Vec::new();
     let mut compiled = Vec::new();
@@ -135,6 +170,9 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         on_error,
         targets,
         harness_options,
+        audit,
+        allow_once,
+        never_override,
         guards,
     };
     Some((policy, compiled))

@@ -269,6 +269,20 @@ fn evaluate(
             v
         }
     });
+    // hookc's own guard, the user's approvals and the audit log.
+    let verdict = crate::audit::decide(
+        &crate::audit::Context {
+            harness: harness.id(),
+            event,
+            call: &call,
+            payload,
+            audit: policy.audit,
+            allow_once: policy.allow_once,
+            never: &policy.never_override,
+            root: project_root(request.policy),
+        },
+        verdict,
+    );
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
@@ -313,6 +327,9 @@ struct Compiled<'a> {
     targets: Vec<HarnessId>,
     timeout: u32,
     evaluator: Evaluator<'a>,
+    audit: bool,
+    allow_once: bool,
+    never_override: Vec<String>,
 }
 
 /// Read `.hookc/policy.json` for a call on `event`.
@@ -389,6 +406,12 @@ fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled
     struct Head {
         timeout: u32,
         targets: Vec<HarnessId>,
+        #[serde(default)]
+        audit: bool,
+        #[serde(default)]
+        allow_once: bool,
+        #[serde(default)]
+        never_override: Vec<String>,
         layout: Layout,
     }
     /// What the lines hold (see `compile::policy_json`).
@@ -449,6 +472,9 @@ fn load_policy<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Compiled
     Ok(Compiled {
         targets: head.targets,
         timeout: head.timeout,
+        audit: head.audit,
+        allow_once: head.allow_once,
+        never_override: head.never_override,
         evaluator,
     })
 }
@@ -621,6 +647,9 @@ mod fuzz {
         Ok(Compiled {
             targets: policy.targets.clone(),
             timeout: policy.timeout,
+            audit: policy.audit,
+            allow_once: policy.allow_once,
+            never_override: policy.never_override.clone(),
             evaluator: Evaluator::new(policy),
         })
     }

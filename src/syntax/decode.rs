@@ -23,6 +23,8 @@ const TOP_LEVEL: &[&str] = &[
     "harness",
     "guard",
     "preset",
+    "audit-log",
+    "allow-once",
 ];
 const GUARD_CHILDREN: &[&str] = &[
     "event",
@@ -42,6 +44,7 @@ const GUARD_CHILDREN: &[&str] = &[
     "run",
     "example",
     "allow-degraded",
+    "override",
 ];
 
 pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics) -> Policy {
@@ -100,6 +103,21 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
                 }
             }
             "preset" => decode_preset(&mut cx, node, &mut presets, &mut policy),
+            "audit-log" | "allow-once" => {
+                let mut r = cx.reader(node);
+                let value = r.scalar(&mut cx, "`#true` or `#false`");
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                let slot = if name == "audit-log" {
+                    &mut policy.audit_log
+                } else {
+                    &mut policy.allow_once
+                };
+                cx.once(&slot.as_ref().map(|t| t.span), node);
+                if value.is_some() {
+                    *slot = value;
+                }
+            }
             _ => cx.unknown_node(node, TOP_LEVEL, "at the top of a policy"),
         }
     }
@@ -246,6 +264,7 @@ fn relocate(guard: &mut GuardDecl, to: Span) {
     }
     guard.allow_degraded.iter_mut().for_each(|h| text(h, to));
     opt(&mut guard.untested, to);
+    opt(&mut guard.override_, to);
 }
 
 fn decode_harness(cx: &mut Cx, node: &KdlNode) -> Option<HarnessBlock> {
@@ -291,6 +310,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         examples: Vec::new(),
         allow_degraded: Vec::new(),
         untested,
+        override_: None,
     };
     if node.children().is_none() {
         cx.diags.push(
@@ -303,7 +323,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     for child in children(node) {
         let child_name = child.name().value();
         match child_name {
-            "event" | "opaque" | "message" | "run" => {
+            "event" | "opaque" | "message" | "run" | "override" => {
                 let mut r = cx.reader(child);
                 let value = r.string(cx, "a string");
                 r.finish(cx, &[]);
@@ -312,6 +332,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
                     "event" => &mut guard.event,
                     "opaque" => &mut guard.opaque,
                     "run" => &mut guard.run,
+                    "override" => &mut guard.override_,
                     _ => &mut guard.message,
                 };
                 cx.once(&slot.as_ref().map(|t| t.span), child);

@@ -3,6 +3,7 @@
 mod support;
 
 mod agent_sdk;
+mod allow_once;
 mod book;
 mod build;
 mod build_summary;

@@ -506,40 +506,65 @@ fn take_approval(
     Some(approval)
 }
 
-/// Whether a shell call or file access reaches for hookc's approvals: the
-/// `allow-once` command in any spelling hookc can read, or the state
-/// directory by name.
+/// Whether a shell call or file access reaches for hookc's approvals:
+/// `hookc allow-once` run in any spelling hookc can read (through `npx`,
+/// `sudo`, `bash -c`, quotes), a line hookc cannot read that says
+/// `allow-once`, or hookc's state directory named in an argument, a
+/// redirection or a file tool's path. A mere mention (`grep allow-once`,
+/// a commit message) is not refused.
 fn reaches_for_approvals(call: &Call) -> bool {
-    let state = state_dir().map(|d| d.to_string_lossy().into_owned());
-    let mentions = |text: &str| {
-        let squeezed: String = text
-            .chars()
+    let state = state_dir().map(|d| d.to_string_lossy().to_ascii_lowercase());
+    let squeeze = |text: &str| {
+        text.chars()
             .filter(|c| !matches!(c, '\'' | '"' | '\\'))
             .collect::<String>()
-            .to_ascii_lowercase();
-        squeezed.contains("allow-once")
-            || squeezed.contains("allow_once")
-            || squeezed.contains("hookc/approved")
-            || squeezed.contains("hookc/pending")
-            || squeezed.contains(".local/state/hookc")
-            || state
-                .as_deref()
-                .is_some_and(|s| squeezed.contains(&s.to_ascii_lowercase()))
+            .to_ascii_lowercase()
     };
-    if let Some(command) = &call.command {
-        if mentions(command) {
-            return true;
-        }
-        let analysis = crate::shell::analyze(command);
-        if analysis
-            .commands
-            .iter()
-            .any(|c| c.args.iter().chain(&c.redirects).any(|a| mentions(a)))
-        {
-            return true;
-        }
+    let names_state = |text: &str| {
+        let s = squeeze(text);
+        s.contains("hookc/approved")
+            || s.contains("hookc/pending")
+            || s.contains(".local/state/hookc")
+            || state.as_deref().is_some_and(|d| s.contains(d))
+    };
+    let says_allow_once = |text: &str| {
+        let s = squeeze(text);
+        s.contains("allow-once") || s.contains("allow_once")
+    };
+    if call.paths.iter().any(|p| names_state(p)) {
+        return true;
     }
-    call.paths.iter().any(|p| mentions(p))
+    let Some(command) = &call.command else {
+        return false;
+    };
+    if names_state(command) {
+        return true;
+    }
+    let analysis = crate::shell::analyze(command);
+    if analysis.is_opaque() && says_allow_once(command) {
+        return true;
+    }
+    analysis.commands.iter().any(|c| {
+        let program = c.program.trim_end_matches(".exe");
+        let runs_hookc = program == "hookc"
+            || (matches!(
+                program,
+                "npx" | "bunx" | "pnpx" | "uvx" | "pipx" | "pnpm" | "yarn" | "npm" | "uv" | "cargo"
+            ) && c
+                .args
+                .iter()
+                .any(|a| a == "hookc" || a.starts_with("hookc@")));
+        (runs_hookc && c.args.iter().any(|a| says_allow_once(a)))
+            || c.args.iter().chain(&c.redirects).any(|a| names_state(a))
+            || c.unknown
+                .iter()
+                .any(|&i| c.args.get(i).is_some_and(|a| says_allow_once(a)))
+            || (!program.is_empty()
+                && !program
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || "-_.+".contains(ch))
+                && says_allow_once(command))
+    })
 }
 
 /// What `hookc guard` needs to know besides the verdict.
@@ -555,48 +580,65 @@ pub struct Context<'a> {
     pub root: Option<String>,
 }
 
+/// hookc's own guard, whatever the policy: a pre-tool or post-tool call
+/// that reaches for the approvals is refused.
+pub fn builtin(event: Event, call: &Call) -> Option<Verdict> {
+    (matches!(event, Event::PreTool | Event::PostTool) && reaches_for_approvals(call)).then(|| Verdict {
+        decision: Decision::Deny,
+        hits: vec![Hit {
+            guard: SELF_GUARD.to_owned(),
+            decision: Decision::Deny,
+            reason: "Approving refused calls (`hookc allow-once`) and hookc's approvals are for the user, from their own terminal; the agent cannot run or change them. Tell the user the code from the refusal and wait for them.".to_owned(),
+            message: None,
+        }],
+        rewritten: None,
+    })
+}
+
+/// The code a refusal offers, when the policy has `allow-once #true`, the
+/// call is a refused pre-tool call, and no guard that refused it says
+/// `override "never"`.
+pub fn offered_code(cx: &Context, verdict: Option<&Verdict>) -> Option<(String, String)> {
+    let v = verdict?;
+    let eligible = cx.allow_once
+        && cx.event == Event::PreTool
+        && v.decision == Decision::Deny
+        && v.hits
+            .iter()
+            .all(|h| !cx.never.contains(&h.guard) && h.guard != SELF_GUARD);
+    if !eligible {
+        return None;
+    }
+    let digest = digest(cx.harness, cx.event, cx.call, cx.payload);
+    Some((code(&digest), digest))
+}
+
+/// The refusal with the code the user can approve, as the model reads it.
+pub fn with_code(mut verdict: Verdict, code: &str) -> Verdict {
+    if let Some(last) = verdict.hits.last_mut() {
+        last.reason.push_str(&format!(
+            " (If the user wants this exact call to run anyway, they can approve it once from their own terminal with `hookc allow-once {code}`; you cannot.)"
+        ));
+    }
+    verdict
+}
+
 /// The built-in self-protection, the approvals and the audit log, around a
 /// verdict: returns the verdict to answer with.
 pub fn decide(cx: &Context, verdict: Option<Verdict>) -> Option<Verdict> {
-    let mut verdict = verdict;
-    // Built in, whatever the policy: the agent cannot approve its own calls.
-    if matches!(cx.event, Event::PreTool | Event::PostTool) && reaches_for_approvals(cx.call) {
-        verdict = Some(Verdict {
-            decision: Decision::Deny,
-            hits: vec![Hit {
-                guard: SELF_GUARD.to_owned(),
-                decision: Decision::Deny,
-                reason: "Approving refused calls (`hookc allow-once`) and hookc's approvals are for the user, from their own terminal; the agent cannot run or change them. Tell the user the code from the refusal and wait for them.".to_owned(),
-                message: None,
-            }],
-            rewritten: None,
-        });
+    if let Some(refusal) = builtin(cx.event, cx.call) {
+        record(cx, Some(&refusal), None, None);
+        return Some(refusal);
+    }
+    let Some((code, digest)) = offered_code(cx, verdict.as_ref()) else {
         record(cx, verdict.as_ref(), None, None);
         return verdict;
-    }
-    let refuses = verdict
-        .as_ref()
-        .is_some_and(|v| v.decision == Decision::Deny && cx.event == Event::PreTool);
-    let overridable = verdict.as_ref().is_some_and(|v| {
-        v.hits
-            .iter()
-            .all(|h| !cx.never.contains(&h.guard) && h.guard != SELF_GUARD)
-    });
-    if !(cx.allow_once && refuses && overridable) {
-        record(cx, verdict.as_ref(), None, None);
-        return verdict;
-    }
-    let digest = digest(cx.harness, cx.event, cx.call, cx.payload);
-    let code = code(&digest);
+    };
     let session = session_of(cx.payload);
     if let Some(approval) = take_approval(&code, &digest, cx.harness, session.as_deref()) {
         record(cx, verdict.as_ref(), Some(&code), Some(approval.scope));
         return None;
     }
-    let guards: Vec<String> = verdict
-        .as_ref()
-        .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
-        .unwrap_or_default();
     let pending = Pending {
         code: code.clone(),
         harness: cx.harness,
@@ -608,20 +650,20 @@ pub fn decide(cx: &Context, verdict: Option<Verdict>) -> Option<Verdict> {
             .map_or(String::new(), |t| t.native.clone()),
         digest,
         summary: summary(cx.call),
-        guards,
+        guards: verdict
+            .as_ref()
+            .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
+            .unwrap_or_default(),
         session,
         root: cx.root.clone().or_else(|| cx.call.root.clone()),
         refused: now(),
     };
+    // A code is shown only when the user can use it.
     let offered = pending_path(&code).is_some_and(|p| write_json(&p, &pending).is_ok());
-    if offered
-        && let Some(v) = verdict.as_mut()
-        && let Some(last) = v.hits.last_mut()
-    {
-        last.reason.push_str(&format!(
-            " (If the user wants this exact call to run anyway, they can approve it once from their own terminal with `hookc allow-once {code}`; you cannot.)"
-        ));
-    }
+    let verdict = match verdict {
+        Some(v) if offered => Some(with_code(v, &code)),
+        other => other,
+    };
     record(cx, verdict.as_ref(), offered.then_some(code.as_str()), None);
     verdict
 }

@@ -54,7 +54,7 @@ pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
     prepare(&mut call, &root, home.as_deref());
 
     let evaluator = Evaluator::new(&policy);
-    let verdict = evaluator.evaluate(&call);
+    let verdict = crate::audit::builtin(args.event, &call).or_else(|| evaluator.evaluate(&call));
     let traces = eval::trace(&policy, &call);
     let reading = call.command.as_deref().map(|c| Reading::new(c, &call));
     let answers: Vec<HarnessAnswer> = request
@@ -69,9 +69,12 @@ pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
                 args.event,
                 payload.as_ref(),
                 neutral,
-                &evaluator,
-                &root,
-                home.as_deref(),
+                &Setting {
+                    evaluator: &evaluator,
+                    policy: &policy,
+                    root: &root,
+                    home: home.as_deref(),
+                },
             )
         })
         .collect();
@@ -455,6 +458,15 @@ impl HarnessAnswer {
     }
 }
 
+/// What every harness's answer is computed against.
+#[derive(Clone, Copy)]
+struct Setting<'a> {
+    evaluator: &'a Evaluator<'a>,
+    policy: &'a Policy,
+    root: &'a Path,
+    home: Option<&'a str>,
+}
+
 /// Decide the call as `hookc guard` would for `id`: its payload decoded by
 /// the harness, evaluated, a rewrite turned into a refusal where the harness
 /// cannot rewrite, and answered in its protocol.
@@ -463,10 +475,14 @@ fn answer(
     event: Event,
     payload: Option<&Value>,
     neutral: Option<&Call>,
-    evaluator: &Evaluator,
-    root: &Path,
-    home: Option<&str>,
+    at: &Setting,
 ) -> HarnessAnswer {
+    let Setting {
+        evaluator,
+        policy,
+        root,
+        home,
+    } = *at;
     let h: &dyn Harness = harness::get(id).expect("only harnesses this hookc has");
     let name = h.profile().name;
     let none = HarnessAnswer {
@@ -488,7 +504,7 @@ fn answer(
         let Some(call) = neutral.filter(carried) else {
             return none;
         };
-        let verdict = evaluator.evaluate(call);
+        let verdict = decide(id, event, call, &Value::Null, evaluator, policy);
         return HarnessAnswer {
             shape_known: false,
             ..finish_answer(h, id, event, None, verdict)
@@ -498,8 +514,39 @@ fn answer(
         return none;
     };
     prepare(&mut call, root, home);
-    let verdict = evaluator.evaluate(&call);
+    let verdict = decide(id, event, &call, payload, evaluator, policy);
     finish_answer(h, id, event, Some(payload), verdict)
+}
+
+/// The verdict as `hookc guard` answers it, without its side effects: the
+/// built-in guard first, then the policy, with the code an `allow-once`
+/// policy offers (an approval the user already gave is not looked at).
+fn decide(
+    id: HarnessId,
+    event: Event,
+    call: &Call,
+    payload: &Value,
+    evaluator: &Evaluator,
+    policy: &Policy,
+) -> Option<Verdict> {
+    if let Some(refusal) = crate::audit::builtin(event, call) {
+        return Some(refusal);
+    }
+    let verdict = evaluator.evaluate(call);
+    let cx = crate::audit::Context {
+        harness: id,
+        event,
+        call,
+        payload,
+        audit: policy.audit,
+        allow_once: policy.allow_once,
+        never: &policy.never_override,
+        root: None,
+    };
+    match crate::audit::offered_code(&cx, verdict.as_ref()) {
+        Some((code, _)) => verdict.map(|v| crate::audit::with_code(v, &code)),
+        None => verdict,
+    }
 }
 
 fn finish_answer(

@@ -225,6 +225,8 @@ guard "no-rm" {
             "hookc allow-once 29b51d28",
             "npx hookc allow-once 29b51d28 --session",
             "h=hookc; $h allow-o''nce 29b51d28",
+            "sudo bash -c 'hookc allow-once 29b51d28'",
+            "eval \"hookc allow-once 29b51d28\"",
             "echo '{}' > ~/.local/state/hookc/approved/29b51d28.json",
         ] {
             let out = fire(&p, id, &shell(line));
@@ -237,7 +239,17 @@ guard "no-rm" {
                 "{id}: `{line}`: {out:?}"
             );
         }
-        assert!(fire(&p, id, &shell("git status")).proceeds, "{id}");
+        // Talking about it is not running it.
+        for line in [
+            "git status",
+            "grep -rn allow-once src/",
+            "git commit -m 'document allow-once'",
+        ] {
+            assert!(
+                fire(&p, id, &shell(line)).proceeds,
+                "{id}: `{line}` refused"
+            );
+        }
     }
 }
 
@@ -389,4 +401,40 @@ fn log_path(p: &Project, root: &Path) -> std::path::PathBuf {
     let name = hookc::audit::project_key(&root.to_string_lossy());
     p.path("home/.local/state/hookc/audit")
         .join(format!("{name}.jsonl"))
+}
+
+#[test]
+fn hookc_why_answers_as_the_hook_does_with_the_code_and_the_built_in_guard() {
+    let p = project(POLICY);
+    let why = |line: &str| -> serde_json::Value {
+        let out = run(
+            Command::new(HOOKC)
+                .args(["why", "--format", "json", line])
+                .current_dir(p.dir.path())
+                .env("HOME", p.path("home"))
+                .env_remove("XDG_STATE_HOME"),
+            None,
+        );
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    for id in HARNESSES {
+        for line in ["git push -f origin main", "hookc allow-once 29b51d28"] {
+            let hook = fire(&p, id, &shell(line));
+            let doc = why(line);
+            let answer = doc["answers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["harness"] == id.word())
+                .unwrap()
+                .clone();
+            assert_eq!(answer["proceeds"], hook.proceeds, "{id} `{line}`");
+            assert_eq!(
+                answer["model_reads"].as_str(),
+                hook.model_reads.as_deref(),
+                "{id} `{line}`"
+            );
+        }
+    }
 }

@@ -580,10 +580,10 @@ pub struct Context<'a> {
     pub root: Option<String>,
 }
 
-/// hookc's own guard, whatever the policy: a pre-tool or post-tool call
-/// that reaches for the approvals is refused.
+/// hookc's own guard, whatever the policy: a tool call that reaches for
+/// the approvals is refused before it runs.
 pub fn builtin(event: Event, call: &Call) -> Option<Verdict> {
-    (matches!(event, Event::PreTool | Event::PostTool) && reaches_for_approvals(call)).then(|| Verdict {
+    (event == Event::PreTool && reaches_for_approvals(call)).then(|| Verdict {
         decision: Decision::Deny,
         hits: vec![Hit {
             guard: SELF_GUARD.to_owned(),

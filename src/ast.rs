@@ -16,6 +16,10 @@ pub struct Policy {
     pub platforms: Option<Spanned<Vec<Text>>>,
     pub timeout: Option<Spanned<i128>>,
     pub on_error: Option<Text>,
+    /// `audit-log #true`: every decision goes to the user's audit log.
+    pub audit_log: Option<Spanned<Scalar>>,
+    /// `allow-once #true`: a refusal names a code the user can approve.
+    pub allow_once: Option<Spanned<Scalar>>,
     pub harnesses: Vec<HarnessBlock>,
     pub guards: Vec<GuardDecl>,
     /// `lint { allow "lint-matcher-unanchored" }`: levels for `hookc lint`.
@@ -83,6 +87,8 @@ pub struct GuardDecl {
     pub allow_degraded: Vec<Text>,
     /// `guard "name" untested="why" { … }`: no examples, on purpose.
     pub untested: Option<Text>,
+    /// `override "never"`: `hookc allow-once` cannot let this guard's refusals through.
+    pub override_: Option<Text>,
 }
 
 #[derive(Debug)]

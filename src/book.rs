@@ -12,7 +12,7 @@ use crate::cli::Cli;
 use crate::diag::{Code, Severity};
 use crate::harness::{self, Profile};
 use crate::ir::{Event, HarnessId, ToolKind};
-use crate::presets;
+use crate::presets::{self, Level};
 
 /// Every generated page: path relative to `book/src/`, and its text.
 pub fn generate() -> Vec<(String, String)> {
@@ -381,27 +381,105 @@ fn cli_page(name: &str, help: &str) -> String {
 fn presets_page() -> String {
     let mut out = String::from("# Presets\n\n");
     out.push_str(
-        "`hookc init` fills a new `policy.kdl` with these presets: all of them, or the ones named \
-with `--preset NAME` (repeatable). A preset is ordinary policy text, copied into your policy with \
-its comments; edit it like the rest of the file. Every guard comes with `example`s, which \
-`hookc build` runs as tests, so a preset proves itself on the first build.\n",
+        "A preset is a group of guards that ship with hookc. A policy takes one with a line of its \
+own, and gets the preset's guards as if they were written there, examples included:\n\n\
+```kdl\npreset \"git\"                        // the standard level\npreset \"databases\" level=\"strict\"\n\
+preset \"kubernetes\" level=\"basic\"\n```\n\n\
+Levels nest: `basic` takes only what cannot be undone, `standard` (the default) also what is \
+usually a mistake, `strict` also what is risky but sometimes meant. An unknown preset or level \
+is [`hookc::invalid-setting`](diagnostics/invalid-setting.md). `hookc build` runs every example \
+of the guards a policy takes, so a preset proves itself on the first build; a diagnostic about \
+one of its guards points at the `preset` line. To change a preset's guard, copy it from below \
+into the policy under a new name and take the preset at a lower level, or drop the line.\n\n\
+`hookc init` writes a `preset` line for `git`, `filesystem`, `secrets`, `system` and \
+`remote-code` in every project, and for the others when it finds what the table says (at the \
+top of the project or one directory down; names only, symbolic links not followed). \
+`--preset NAME` (repeatable) takes exactly the presets named.\n\n",
     );
+    let rows: Vec<Vec<String>> = presets::ALL
+        .iter()
+        .map(|p| {
+            vec![
+                format!("[`{}`](#{})", p.name, p.name),
+                if p.hints.is_empty() {
+                    "every project".to_owned()
+                } else {
+                    p.hints
+                        .iter()
+                        .map(|h| code(h))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+                Level::ALL
+                    .iter()
+                    .map(|l| p.guards_at(*l).len().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &[
+            "preset".to_owned(),
+            "`hookc init` takes it for".to_owned(),
+            "guards (basic / standard / strict)".to_owned(),
+        ],
+        &rows,
+    ));
     for preset in presets::ALL {
         out.push_str(&format!(
-            "\n## `{}`\n\n{}\n\nGuards: {}.\n\n```kdl\n{}```\n",
+            "\n## `{}`\n\n{}\n\n**Deliberately allowed:** {}\n\n",
             preset.name,
             preset.summary(),
-            preset
-                .guards()
-                .iter()
-                .map(|g| code(g))
-                .collect::<Vec<_>>()
-                .join(", "),
-            preset.text
+            preset.allows(),
         ));
+        let rows: Vec<Vec<String>> = preset
+            .leveled()
+            .into_iter()
+            .map(|(guard, level)| {
+                let catches = examples(preset.text, guard, "deny");
+                let allows = examples(preset.text, guard, "allow");
+                vec![code(guard), level.word().to_owned(), catches, allows]
+            })
+            .collect();
+        out.push_str(&table(
+            &[
+                "guard".to_owned(),
+                "from level".to_owned(),
+                "catches, for example".to_owned(),
+                "lets through, for example".to_owned(),
+            ],
+            &rows,
+        ));
+        out.push_str(&format!("\n```kdl\n{}```\n", preset.text));
     }
     out.push_str(&format!("\n{GENERATED}\n"));
     out
+}
+
+/// The examples of one guard of a preset's text with `expect="WANT"`, as
+/// inline code (commands) or `tool path` (file tools).
+fn examples(text: &str, guard: &str, want: &str) -> String {
+    let start = format!("guard \"{guard}\"");
+    let Some(at) = text.find(&start) else {
+        return String::new();
+    };
+    let body = &text[at..];
+    let body = &body[..body.find("\n}").unwrap_or(body.len())];
+    let suffix = format!(" expect=\"{want}\"");
+    let shown: Vec<String> = body
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("example "))
+        .filter_map(|l| l.strip_suffix(&suffix))
+        .map(|l| {
+            let call = match l.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
+                Some(command) => command.replace("\\\"", "\""),
+                None => l.replace('"', ""),
+            };
+            code(&call).replace('|', "\\|")
+        })
+        .collect();
+    shown.join("<br>")
 }
 
 #[cfg(test)]

@@ -151,6 +151,34 @@ pub enum Command {
         format: Format,
     },
 
+    /// Explain how the policy decides one call: how it is read, which guards match and why, and what each harness is answered
+    ///
+    /// Give a shell command line (`hookc why 'sudo git push -f'`), a file tool call
+    /// (`--tool read --path .env`), an MCP tool (`--mcp payments/refund`), a prompt or message
+    /// (`--event prompt --text …`), or a harness's hook payload (`--payload FILE`, `-` for
+    /// stdin). Nothing runs: guards with a `run` program are shown as matching, as in examples.
+    /// Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
+    #[command(after_help = EXIT_STATUS)]
+    Why(WhyArgs),
+
+    /// Read the audit log of this project's decisions (`audit-log #true` in the policy)
+    ///
+    /// The log is JSON Lines in the user's state directory ($XDG_STATE_HOME/hookc/audit/, else
+    /// ~/.local/state/hookc/audit/), one file per project. Newest last; filters combine.
+    #[command(after_help = EXIT_STATUS)]
+    Log(LogArgs),
+
+    /// Let one refused call through, from your own terminal, by the code its refusal shows
+    ///
+    /// With `allow-once #true` in the policy, a refusal ends with a code such as `7f3a9c21`.
+    /// `hookc allow-once 7f3a9c21` shows the call and, once you type the code again, lets that
+    /// exact call (harness, tool, input) through once within 15 minutes, or with --session for
+    /// the rest of the agent's session (at most 8 hours). It needs a terminal: the agent cannot
+    /// run it (hookc refuses the agent's own `hookc allow-once`, whatever the policy), and a guard
+    /// with `override "never"` cannot be overridden. Approvals go to the audit log.
+    #[command(name = "allow-once", after_help = EXIT_STATUS)]
+    AllowOnce(AllowOnceArgs),
+
     /// Write a commented policy.kdl to start from (never overwrites one)
     ///
     /// Targets the harnesses found in the project (.claude/, .codex/, .cursor/, .gemini/,
@@ -186,10 +214,78 @@ pub struct InitArgs {
     #[arg(long = "harness", value_name = "HARNESS", value_parser = parse_harness)]
     pub harnesses: Vec<HarnessId>,
 
-    /// A preset to include (repeatable; default: all of them)
+    /// A preset to take (repeatable; default: git, filesystem, secrets, system and remote-code, plus the others whose files are found in the project: a Dockerfile, *.tf, k8s/, a lockfile, a migrations directory, …)
     #[arg(long = "preset", value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(crate::presets::NAMES))]
     pub presets: Vec<String>,
 
+    /// How to print the result
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// Only decisions for this harness
+    #[arg(long, value_parser = parse_harness)]
+    pub harness: Option<HarnessId>,
+    /// Only this verdict: deny, ask, allow, context, block, rewrite, none (no guard matched),
+    /// approved (the user's approvals)
+    #[arg(long)]
+    pub verdict: Option<String>,
+    /// Only decisions a guard of this name took part in
+    #[arg(long)]
+    pub guard: Option<String>,
+    /// Only the last DURATION (`30m`, `2h`, `7d`)
+    #[arg(long, value_name = "DURATION")]
+    pub since: Option<String>,
+    /// At most this many records, the newest (0: all)
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    /// How to print the result (json: the records as JSON Lines)
+    #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct AllowOnceArgs {
+    /// The code the refusal showed (8 hexadecimal digits)
+    pub code: String,
+    /// Let the call through for the rest of the agent's session (at most 8 hours), not once
+    #[arg(long)]
+    pub session: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WhyArgs {
+    /// The shell command line to explain (one argument: quote it)
+    pub command: Option<String>,
+    /// The tool of the call, in hookc's words: shell (the default with a command), read, write,
+    /// edit, web-fetch
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::ir::ToolKind::WORDS))]
+    pub tool: Option<String>,
+    /// The file the call reads or writes (with --tool read, write or edit)
+    #[arg(long)]
+    pub path: Option<String>,
+    /// An MCP tool call, as SERVER/TOOL
+    #[arg(long, value_name = "SERVER/TOOL", conflicts_with_all = ["tool", "command", "path"])]
+    pub mcp: Option<String>,
+    /// The prompt (--event prompt) or the agent's last message (--event stop)
+    #[arg(long, conflicts_with_all = ["tool", "command", "path", "mcp"])]
+    pub text: Option<String>,
+    /// A harness's hook payload (JSON) to explain instead, `-` for stdin; the harness is
+    /// recognised from it or given with --harness
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "command", "path", "mcp", "text"])]
+    pub payload: Option<PathBuf>,
+    /// A harness whose answer to show (repeatable; default: every harness the policy targets)
+    #[arg(long = "harness", value_name = "HARNESS", value_parser = parse_harness)]
+    pub harnesses: Vec<HarnessId>,
+    /// The hook event, in hookc's words
+    #[arg(long, value_parser = parse_event, default_value = "pre-tool")]
+    pub event: Event,
+    #[command(flatten)]
+    pub project: ProjectArgs,
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,

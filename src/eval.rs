@@ -943,6 +943,208 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
     )
 }
 
+/// One guard held against one call, for `hookc why`: whether it applies,
+/// and for each kind of condition whether it holds and on what.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GuardTrace {
+    pub guard: String,
+    /// Why the guard is not even considered (another event, another tool).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    pub conditions: Vec<ConditionTrace>,
+    /// What the guard decides for this call (its opaque decision when the
+    /// command could not be read); `None` when it does not match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    /// The guard's `run` program would have the last word (`hookc why` never runs it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConditionTrace {
+    /// `command`, `opaque`, `regex` or `path`.
+    pub kind: &'static str,
+    pub holds: bool,
+    /// What matched what, or what was looked at.
+    pub detail: String,
+}
+
+/// Every guard of `policy` against `call`, in policy order. The decisions
+/// come from the same matching [`Evaluator`] uses; the conditions say why.
+pub fn trace(policy: &Policy, call: &Call) -> Vec<GuardTrace> {
+    let facts = Facts::new(call);
+    policy
+        .guards
+        .iter()
+        .map(|guard| trace_guard(guard, call, &facts))
+        .collect()
+}
+
+fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
+    let mut out = GuardTrace {
+        guard: guard.name.clone(),
+        skipped: None,
+        conditions: Vec::new(),
+        decision: None,
+        run: guard.run.clone(),
+    };
+    if Some(guard.event) != call.event {
+        out.skipped = Some(format!("a guard for `{}` calls", guard.event));
+        return out;
+    }
+    if !tool_applies(guard, call) {
+        let tool = call.tool.as_ref().map_or("no tool", |t| t.native.as_str());
+        out.skipped = Some(format!("not for this tool (`{tool}`)"));
+        return out;
+    }
+    let compiled = match compile(guard) {
+        Ok(c) => c,
+        Err(e) => {
+            out.skipped = Some(format!("cannot be compiled: {e}"));
+            return out;
+        }
+    };
+    if !guard.commands.is_empty() {
+        match facts.analysis() {
+            None => out.conditions.push(ConditionTrace {
+                kind: "command",
+                holds: false,
+                detail: "the call has no shell command".to_owned(),
+            }),
+            Some(analysis) => {
+                let hit = analysis.commands.iter().find_map(|c| {
+                    guard
+                        .commands
+                        .iter()
+                        .position(|p| p.matches(c))
+                        .map(|i| (c, i))
+                });
+                match hit {
+                    Some((c, i)) => out.conditions.push(ConditionTrace {
+                        kind: "command",
+                        holds: true,
+                        detail: format!(
+                            "`{}` matches pattern {} of {}",
+                            spelled(c),
+                            i + 1,
+                            guard.commands.len()
+                        ),
+                    }),
+                    None => {
+                        out.conditions.push(ConditionTrace {
+                            kind: "command",
+                            holds: false,
+                            detail: format!(
+                                "no simple command matches its {} pattern{} (programs: {})",
+                                guard.commands.len(),
+                                if guard.commands.len() == 1 { "" } else { "s" },
+                                {
+                                    let mut programs: Vec<String> = Vec::new();
+                                    for p in &guard.commands {
+                                        let p = format!("`{}`", p.program);
+                                        if !programs.contains(&p) {
+                                            programs.push(p);
+                                        }
+                                    }
+                                    programs.join(", ")
+                                }
+                            ),
+                        });
+                        let unsure = analysis.commands.iter().find(|c| {
+                            !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c))
+                        });
+                        if !analysis.opaque.is_empty() || unsure.is_some() {
+                            out.conditions.push(ConditionTrace {
+                                kind: "opaque",
+                                holds: guard.opaque != Decision::Allow,
+                                detail: format!(
+                                    "the line is not fully readable, and the guard's `opaque` is `{}`",
+                                    guard.opaque
+                                ),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !compiled.regexes.is_empty() {
+        let subjects = regex_subjects(call, facts);
+        let hit = subjects.iter().find_map(|s| {
+            compiled
+                .regexes
+                .iter()
+                .find(|r| r.is_match(s))
+                .map(|r| (s, r))
+        });
+        out.conditions.push(match hit {
+            Some((s, r)) => ConditionTrace {
+                kind: "regex",
+                holds: true,
+                detail: format!("`{}` matches `{}`", r.as_str(), shell::normalize::short(s)),
+            },
+            None => ConditionTrace {
+                kind: "regex",
+                holds: false,
+                detail: format!(
+                    "no regex matches any of {} text{} (the line, each simple command, the call's text)",
+                    subjects.len(),
+                    if subjects.len() == 1 { "" } else { "s" }
+                ),
+            },
+        });
+    }
+    if let Some(set) = &compiled.paths {
+        let hit = facts
+            .paths()
+            .iter()
+            .zip(facts.home_forms())
+            .find(|(p, home)| {
+                let mut spellings = vec![p.as_str()];
+                spellings.extend(home.as_deref());
+                set.is_match_any(&spellings)
+            });
+        out.conditions.push(match hit {
+            Some((p, _)) => ConditionTrace {
+                kind: "path",
+                holds: true,
+                detail: format!("`{p}` matches its globs"),
+            },
+            None if facts.paths().is_empty() => ConditionTrace {
+                kind: "path",
+                holds: false,
+                detail: "the call touches no file hookc can see".to_owned(),
+            },
+            None => ConditionTrace {
+                kind: "path",
+                holds: false,
+                detail: format!(
+                    "no file of the call ({}) matches its globs",
+                    facts
+                        .paths()
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+        });
+    }
+    out.decision = match_guard(guard, &compiled, call, facts).map(|h| h.decision);
+    out
+}
+
+/// A simple command as `program arg …`.
+fn spelled(c: &shell::SimpleCommand) -> String {
+    let mut line = c.program.clone();
+    for arg in &c.args {
+        line.push(' ');
+        line.push_str(arg);
+    }
+    line
+}
+
 /// A guard's MCP server or tool glob (`*`, `?`) against a call's name, as
 /// `hookc guard` matches it; the harnesses' matchers hold the same globs as
 /// [`McpNames::matcher`](crate::profile::McpNames::matcher) regexes.

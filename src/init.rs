@@ -64,16 +64,26 @@ pub enum Reason {
     Default,
 }
 
+/// A preset a new policy takes, and why.
+#[derive(Debug, Clone)]
+pub struct Pick {
+    pub preset: &'static Preset,
+    /// What in the repository made `hookc init` take it (empty: every
+    /// repository gets it, or it was named with `--preset`).
+    pub found: Vec<String>,
+}
+
 /// The text of a new policy: a header that says how to use it, the settings,
-/// then each preset as it is.
-pub fn render(targets: &[HarnessId], reason: &Reason, presets: &[&Preset]) -> String {
+/// then a `preset` line for each preset taken and a commented-out one for
+/// each of the others.
+pub fn render(targets: &[HarnessId], reason: &Reason, picks: &[Pick]) -> String {
     let mut out = String::from(
         "\
 // policy.kdl: the guards hookc compiles into your coding agents' hooks.
 //
-// `hookc build` writes the hooks and runs every `example` below as a test;
+// `hookc build` writes the hooks and runs every guard's examples as tests;
 // `hookc check` fails when the hooks are out of date (use it in pre-commit and CI).
-// Everything here is ordinary policy text: edit, delete and add guards freely.
+// `hookc why 'COMMAND'` shows how a call is read and which guards decide it.
 // `hookc explain CODE` explains any diagnostic.
 
 ",
@@ -109,18 +119,33 @@ timeout 10
 
 // A guard that cannot run (hookc missing, crashed, unreadable call) refuses the call.
 on-error \"deny\"
+
+// Guard presets: each line takes a preset's guards, with their examples, as if written here.
+// The book's Presets page shows every guard. A preset takes `level=\"basic\"` (only what
+// cannot be undone), `level=\"standard\"` (the default) or `level=\"strict\"`.
+// To change one of its guards, copy the guard from the book, rename it, and drop the line.
 ",
     );
-    for preset in presets {
-        out.push_str(&format!(
-            "\n// ─── preset `{}` (hookc init --preset {}) ───\n",
-            preset.name, preset.name
-        ));
-        out.push_str(preset.text);
-        if !preset.text.ends_with('\n') {
-            out.push('\n');
+    for pick in picks {
+        out.push_str(&format!("\n// {}\n", pick.preset.summary()));
+        if !pick.found.is_empty() {
+            out.push_str(&format!("// (found {})\n", pick.found.join(", ")));
+        }
+        out.push_str(&format!("preset \"{}\"\n", pick.preset.name));
+    }
+    let others: Vec<&Preset> = crate::presets::ALL
+        .iter()
+        .filter(|p| !picks.iter().any(|k| k.preset.name == p.name))
+        .collect();
+    if !others.is_empty() {
+        out.push_str("\n// Not taken (nothing in the project pointed at them); remove the `//` to take one:\n");
+        for preset in others {
+            out.push_str(&format!("// preset \"{}\"\n", preset.name));
         }
     }
+    out.push_str(
+        "\n// Your own guards go here: guard \"name\" { … } (book: The policy language).\n",
+    );
     out
 }
 
@@ -157,10 +182,14 @@ mod tests {
         let text = render(
             &[HarnessId::Claude],
             &Reason::Default,
-            &[crate::presets::get("git").unwrap()],
+            &[Pick {
+                preset: crate::presets::get("git").unwrap(),
+                found: vec![],
+            }],
         );
         assert!(text.contains("targets \"claude\"\n"), "{text}");
         assert!(text.contains("the default"), "{text}");
-        assert!(text.contains("guard \"no-force-push\""), "{text}");
+        assert!(text.contains("\npreset \"git\"\n"), "{text}");
+        assert!(text.contains("\n// preset \"kubernetes\"\n"), "{text}");
     }
 }

@@ -46,6 +46,16 @@ pub struct Policy {
     pub windows: Option<Span>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub harness_options: BTreeMap<HarnessId, BTreeMap<String, serde_json::Value>>,
+    /// `audit-log #true`: `hookc guard` appends every decision to the user's audit log.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub audit: bool,
+    /// `allow-once #true`: a refusal carries a code the user can approve with
+    /// `hookc allow-once CODE` from their own terminal.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_once: bool,
+    /// Guards with `override "never"`: no approval lets their refusals through.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub never_override: Vec<String>,
     pub guards: Vec<Guard>,
 }
 

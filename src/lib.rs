@@ -12,6 +12,7 @@
 //! The library API is not stable; the command line is the interface.
 
 pub mod ast;
+pub mod audit;
 pub mod book;
 pub mod cli;
 pub mod compile;

@@ -135,6 +135,12 @@ pub struct Loaded<'a> {
     pub targets: Vec<HarnessId>,
     pub timeout: u32,
     pub evaluator: Evaluator<'a>,
+    /// `audit-log #true`: every decision goes to the audit log.
+    pub audit: bool,
+    /// `allow-once #true`: refusals carry a code the user can approve.
+    pub allow_once: bool,
+    /// Guards with `override "never"`.
+    pub never_override: Vec<String>,
 }
 
 /// Why a compiled policy is not used.
@@ -182,6 +188,12 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
         timeout: u32,
         targets: Vec<HarnessId>,
         layout: Layout,
+        #[serde(default)]
+        audit: bool,
+        #[serde(default)]
+        allow_once: bool,
+        #[serde(default)]
+        never_override: Vec<String>,
     }
     /// What the lines hold (see [`write`]).
     #[derive(Deserialize)]
@@ -242,6 +254,9 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
         targets: head.targets,
         timeout: head.timeout,
         evaluator,
+        audit: head.audit,
+        allow_once: head.allow_once,
+        never_override: head.never_override,
     })
 }
 

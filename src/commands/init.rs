@@ -8,7 +8,7 @@ use super::Ui;
 use crate::cli::{Format, InitArgs};
 use crate::exit::ExitStatus;
 use crate::harness;
-use crate::init::{self, Reason};
+use crate::init::{self, Pick, Reason};
 use crate::ir::HarnessId;
 use crate::presets::{self, Preset};
 
@@ -63,17 +63,25 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
             )
         }
     };
-    let chosen: Vec<&'static Preset> = if args.presets.is_empty() {
-        presets::ALL.iter().collect()
+    let picks: Vec<Pick> = if args.presets.is_empty() {
+        presets::ALL
+            .iter()
+            .filter_map(|preset| presets::found(preset, &root).map(|found| Pick { preset, found }))
+            .collect()
     } else {
         // clap only lets known names through; keep the library's order.
         presets::ALL
             .iter()
             .filter(|p| args.presets.iter().any(|n| n == p.name))
+            .map(|preset| Pick {
+                preset,
+                found: Vec::new(),
+            })
             .collect()
     };
+    let chosen: Vec<&'static Preset> = picks.iter().map(|p| p.preset).collect();
 
-    let text = init::render(&targets, &reason, &chosen);
+    let text = init::render(&targets, &reason, &picks);
     let written = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -85,7 +93,10 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
         ));
     }
 
-    let guards: usize = chosen.iter().map(|p| p.guards().len()).sum();
+    let guards: usize = chosen
+        .iter()
+        .map(|p| p.guards_at(presets::Level::default()).len())
+        .sum();
     let unsupported: Vec<HarnessId> = found
         .iter()
         .filter(|f| !f.supported)
@@ -105,7 +116,9 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
                     "hints": f.hints,
                     "supported": f.supported,
                 })).collect::<Vec<_>>(),
-                "presets": chosen.iter().map(|p| p.name).collect::<Vec<_>>(),
+                "presets": picks.iter().map(|p| p.preset.name).collect::<Vec<_>>(),
+                "level": presets::Level::default().word(),
+                "preset_hints": picks.iter().map(|p| (p.preset.name.to_owned(), json!(p.found))).collect::<serde_json::Map<_, _>>(),
                 "guards": guards,
             })
         );

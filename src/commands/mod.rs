@@ -1,5 +1,6 @@
 //! What each subcommand does, on top of the pipeline modules.
 
+mod allow_once;
 mod build;
 mod doctor;
 mod explain;
@@ -8,9 +9,11 @@ mod guard;
 mod import;
 mod init;
 mod lint;
+mod log;
 mod precommit;
 mod simulate;
 mod test;
+mod why;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -52,6 +55,9 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
         Command::Init(args) => init::init(&args, &ui).code(),
+        Command::Why(args) => why::why(&args, &ui).code(),
+        Command::Log(args) => log::log(&args, &ui).code(),
+        Command::AllowOnce(args) => allow_once::allow_once(&args).code(),
         Command::Completions { shell } => generate::completions(shell).code(),
         Command::Man => generate::man().code(),
     }

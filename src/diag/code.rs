@@ -246,7 +246,10 @@ what the policy decided and which guards matched.";
 or `pass` (no guard matches).";
 
     InvalidSetting = "invalid-setting", Error, "a policy-wide setting with a bad value",
-"`timeout` is whole seconds from 1 to 600; `on-error` is `deny` (the default) or `ask`.";
+"`timeout` is whole seconds from 1 to 600; `on-error` is `deny` (the default) or `ask`. \
+`preset` names one of hookc's presets (the book's Presets page lists them), and its `level` is \
+`basic`, `standard` (the default) or `strict`. A guard's `override` is `never` or `allowed` (the \
+default).";
 
     Unsupported = "unsupported", Warning, "a harness cannot do what a guard asks",
 "Harnesses differ: some events cannot block in some harnesses, `ask` is honoured only in

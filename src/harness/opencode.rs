@@ -374,6 +374,9 @@ mod tests {
             targets: vec![HarnessId::Opencode],
             windows: None,
             harness_options: Default::default(),
+            audit: false,
+            allow_once: false,
+            never_override: Vec::new(),
             guards: Vec::new(),
         };
         let text = plugin(&policy);

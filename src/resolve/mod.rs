@@ -95,6 +95,41 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
     };
     let harness_options = resolve_harness_options(cx, ast);
     crate::lint::config::resolve(file, &ast.lint, cx.diags);
+    let mut flag = |node: &Option<crate::source::Spanned<Scalar>>, name: &str| match node {
+        None => false,
+        Some(v) => match v.value {
+            Scalar::Bool(b) => b,
+            ref other => {
+                cx.error(
+                    Code::WrongType,
+                    format!(
+                        "`{name}` takes `#true` or `#false`, not {}",
+                        other.type_name()
+                    ),
+                    v.span,
+                    "not a boolean",
+                    format!("write `{name} #true`"),
+                );
+                false
+            }
+        },
+    };
+    let audit = flag(&ast.audit_log, "audit-log");
+    let allow_once = flag(&ast.allow_once, "allow-once");
+    let mut never_override = Vec::new();
+    for decl in &ast.guards {
+        match decl.override_.as_ref().map(|o| (o, o.value.as_str())) {
+            None | Some((_, "allowed")) => {}
+            Some((_, "never")) => never_override.push(decl.name.value.clone()),
+            Some((o, other)) => cx.error(
+                Code::InvalidSetting,
+                format!("`override` cannot be `{other}`"),
+                o.span,
+                "not an override setting",
+                "write `override \"never\"` (no `hookc allow-once` approval lets this guard's refusals through) or leave it out",
+            ),
+        }
+    }
 
     let mut guards: Vec<Guard> = Vec::new();
     let mut compiled = Vec::new();
@@ -138,6 +173,9 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         targets,
         windows,
         harness_options,
+        audit,
+        allow_once,
+        never_override,
         guards,
     };
     Some((policy, compiled))
@@ -1124,12 +1162,35 @@ fn check_examples(cx: &mut Cx, policy: &Policy, compiled: Vec<eval::Compiled>) {
                     Expectation::Pass => "pass".to_owned(),
                     Expectation::Decision(d) => d.to_string(),
                 };
+                // A preset's example points at the `preset` line: say which one.
+                let from_preset = cx
+                    .file
+                    .text
+                    .get(example.origin.range())
+                    .is_some_and(|t| t.starts_with("preset"));
+                let (label, help) = if from_preset {
+                    let call = example.call.command.clone().unwrap_or_else(|| {
+                        format!("{:?}", example.call.path.as_deref().unwrap_or_default())
+                    });
+                    (
+                        format!(
+                            "this preset's guard `{}` has the example `{call}`",
+                            guard.name
+                        ),
+                        "change your guard so that it agrees with the preset's example, or take the preset at a lower level (or copy its guards from the book and edit them)",
+                    )
+                } else {
+                    (
+                        "this example fails".to_owned(),
+                        "fix the guard's conditions, or the example's expectation",
+                    )
+                };
                 cx.error(
                     Code::ExampleContradicts,
                     format!("example expects `{expected}`, but {got}"),
                     example.origin,
-                    "this example fails",
-                    "fix the guard's conditions, or the example's expectation",
+                    &label,
+                    help,
                 );
             }
         }

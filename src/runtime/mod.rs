@@ -283,6 +283,20 @@ fn evaluate(
             v
         }
     });
+    // hookc's own guard, the user's approvals and the audit log.
+    let verdict = crate::audit::decide(
+        &crate::audit::Context {
+            harness: harness.id(),
+            event,
+            call: &call,
+            payload,
+            audit: policy.audit,
+            allow_once: policy.allow_once,
+            never: &policy.never_override,
+            root: project_root(request.policy),
+        },
+        verdict,
+    );
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
@@ -404,6 +418,9 @@ mod fuzz {
         Ok(Loaded {
             targets: policy.targets.clone(),
             timeout: policy.timeout,
+            audit: policy.audit,
+            allow_once: policy.allow_once,
+            never_override: policy.never_override.clone(),
             evaluator: crate::eval::Evaluator::new(policy),
         })
     }

@@ -12,6 +12,7 @@ use crate::ast::{
     Policy, RegexDecl, ReplaceDecl, Scalar, Text, ToolDecl,
 };
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
+use crate::presets::{self, Level};
 use crate::source::{SourceFile, Span, Spanned};
 
 const TOP_LEVEL: &[&str] = &[
@@ -23,6 +24,9 @@ const TOP_LEVEL: &[&str] = &[
     "harness",
     "guard",
     "lint",
+    "preset",
+    "audit-log",
+    "allow-once",
 ];
 const LINT_LEVELS: &[&str] = &["allow", "warn", "deny"];
 const GUARD_CHILDREN: &[&str] = &[
@@ -43,11 +47,13 @@ const GUARD_CHILDREN: &[&str] = &[
     "run",
     "example",
     "allow-degraded",
+    "override",
 ];
 
 pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics) -> Policy {
     let mut cx = Cx { file, diags };
     let mut policy = Policy::default();
+    let mut presets: Vec<(String, Span)> = Vec::new();
     for node in document.nodes() {
         let name = node.name().value();
         match name {
@@ -118,6 +124,22 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
                 r.finish(&mut cx, &[]);
                 policy.lint.extend(decode_lint(&mut cx, node));
             }
+            "preset" => decode_preset(&mut cx, node, &mut presets, &mut policy),
+            "audit-log" | "allow-once" => {
+                let mut r = cx.reader(node);
+                let value = r.scalar(&mut cx, "`#true` or `#false`");
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                let slot = if name == "audit-log" {
+                    &mut policy.audit_log
+                } else {
+                    &mut policy.allow_once
+                };
+                cx.once(&slot.as_ref().map(|t| t.span), node);
+                if value.is_some() {
+                    *slot = value;
+                }
+            }
             _ => cx.unknown_node(node, TOP_LEVEL, "at the top of a policy"),
         }
     }
@@ -148,6 +170,149 @@ fn decode_lint(cx: &mut Cx, node: &KdlNode) -> Vec<LintLevelDecl> {
         });
     }
     levels
+}
+
+/// `preset "git" level="strict"`: the preset's guards for that level, as if
+/// written here. Their spans all point at the `preset` node, the only text
+/// of theirs in this file.
+fn decode_preset(cx: &mut Cx, node: &KdlNode, seen: &mut Vec<(String, Span)>, policy: &mut Policy) {
+    let mut r = cx.reader(node);
+    let name = r.string(cx, "a preset name, e.g. `preset \"git\"`");
+    let level = r.prop_string(cx, "level");
+    r.finish(cx, &["level"]);
+    cx.no_children(node);
+    let Some(name) = name else {
+        return;
+    };
+    let Some(preset) = presets::get(&name.value) else {
+        cx.error(
+            Code::InvalidSetting,
+            format!("there is no preset `{}`", name.value),
+            name.span,
+            "not a preset of this hookc",
+            format!(
+                "{} (the book's Presets page lists what each one catches)",
+                suggest(&name.value, presets::NAMES)
+            ),
+        );
+        return;
+    };
+    let level = match &level {
+        None => Level::default(),
+        Some(word) => match Level::from_word(&word.value) {
+            Some(level) => level,
+            None => {
+                cx.error(
+                    Code::InvalidSetting,
+                    format!("preset level `{}` is not one hookc knows", word.value),
+                    word.span,
+                    "not a level",
+                    format!(
+                        "{}; `basic` takes only what cannot be undone, `standard` (the default) also what is usually a mistake, `strict` also what is risky but sometimes meant",
+                        suggest(&word.value, Level::WORDS)
+                    ),
+                );
+                return;
+            }
+        },
+    };
+    if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name.value) {
+        let first = *first;
+        cx.once(&Some(first), node);
+        return;
+    }
+    seen.push((name.value.clone(), span(node)));
+    let file = SourceFile::new(format!("presets/{}.kdl", preset.name), preset.text);
+    let mut inner = Diagnostics::default();
+    let Some(ast) = super::read_policy(&file, &mut inner).filter(|_| !inner.has_errors()) else {
+        cx.error(
+            Code::InvalidSetting,
+            format!("preset `{}` of this hookc does not read", preset.name),
+            name.span,
+            "a broken preset",
+            "this is a bug in hookc: report it, and copy the preset's guards from the book into the policy meanwhile".to_owned(),
+        );
+        return;
+    };
+    let wanted = preset.guards_at(level);
+    let at = span(node);
+    for mut guard in ast.guards {
+        if wanted.contains(&guard.name.value.as_str()) {
+            relocate(&mut guard, at);
+            policy.guards.push(guard);
+        }
+    }
+}
+
+/// Points every span of a guard at `to`.
+fn relocate(guard: &mut GuardDecl, to: Span) {
+    fn text(t: &mut Text, to: Span) {
+        t.span = to;
+    }
+    fn opt(t: &mut Option<Text>, to: Span) {
+        if let Some(t) = t {
+            t.span = to;
+        }
+    }
+    text(&mut guard.name, to);
+    guard.span = to;
+    opt(&mut guard.event, to);
+    for tool in &mut guard.tools {
+        match tool {
+            ToolDecl::Named { name, harness } => {
+                text(name, to);
+                opt(harness, to);
+            }
+            ToolDecl::Mcp { server, tool } => {
+                text(server, to);
+                text(tool, to);
+            }
+        }
+    }
+    for command in &mut guard.commands {
+        command.span = to;
+        command.words.iter_mut().for_each(|w| text(w, to));
+        for group in &mut command.flags {
+            group.span = to;
+            group.value.iter_mut().for_each(|f| text(f, to));
+        }
+        command.args.iter_mut().for_each(|a| text(a, to));
+    }
+    for regex in &mut guard.regexes {
+        text(&mut regex.pattern, to);
+        regex.inner = None;
+    }
+    guard.paths.iter_mut().for_each(|p| text(p, to));
+    opt(&mut guard.opaque, to);
+    for decision in &mut guard.decisions {
+        text(&mut decision.kind, to);
+        opt(&mut decision.reason, to);
+        for replace in &mut decision.replaces {
+            replace.span = to;
+            text(&mut replace.pattern.pattern, to);
+            replace.pattern.inner = None;
+            text(&mut replace.with, to);
+        }
+    }
+    opt(&mut guard.message, to);
+    opt(&mut guard.run, to);
+    for example in &mut guard.examples {
+        example.span = to;
+        for field in [
+            &mut example.command,
+            &mut example.path,
+            &mut example.text,
+            &mut example.tool,
+            &mut example.server,
+            &mut example.name,
+            &mut example.expect,
+        ] {
+            opt(field, to);
+        }
+    }
+    guard.allow_degraded.iter_mut().for_each(|h| text(h, to));
+    opt(&mut guard.untested, to);
+    opt(&mut guard.override_, to);
 }
 
 fn decode_harness(cx: &mut Cx, node: &KdlNode) -> Option<HarnessBlock> {
@@ -193,6 +358,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         examples: Vec::new(),
         allow_degraded: Vec::new(),
         untested,
+        override_: None,
     };
     if node.children().is_none() {
         cx.diags.push(
@@ -205,7 +371,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     for child in children(node) {
         let child_name = child.name().value();
         match child_name {
-            "event" | "opaque" | "message" | "run" => {
+            "event" | "opaque" | "message" | "run" | "override" => {
                 let mut r = cx.reader(child);
                 let value = r.string(cx, "a string");
                 r.finish(cx, &[]);
@@ -214,6 +380,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
                     "event" => &mut guard.event,
                     "opaque" => &mut guard.opaque,
                     "run" => &mut guard.run,
+                    "override" => &mut guard.override_,
                     _ => &mut guard.message,
                 };
                 cx.once(&slot.as_ref().map(|t| t.span), child);

@@ -201,3 +201,16 @@ fn the_bundled_policys_examples_decide_as_the_real_hook() {
     let text = text.replace(line, "targets \"claude\"");
     assert!(compare(&text) >= 10);
 }
+
+#[test]
+fn every_presets_examples_decide_as_the_real_hook() {
+    // Strict takes every guard of every preset; the other levels are
+    // subsets whose examples the init tests build.
+    let mut text = String::from("targets \"claude\"\n");
+    let mut examples = 0;
+    for preset in hookc::presets::ALL {
+        text.push_str(&format!("preset \"{}\" level=\"strict\"\n", preset.name));
+        examples += preset.text.matches("\n    example ").count();
+    }
+    assert_eq!(compare(&text), examples);
+}

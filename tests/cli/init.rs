@@ -3,44 +3,138 @@
 
 use hookc::harness;
 use hookc::ir::HarnessId;
+use hookc::presets::Level;
 
 use crate::support::Project;
 
 #[test]
-fn every_preset_inits_and_builds_in_an_empty_repository() {
+fn every_preset_at_every_level_builds_in_an_empty_repository() {
     for preset in hookc::presets::ALL {
         let p = Project::new();
         let init = p.hookc(&["init", "--preset", preset.name]);
         assert_eq!(init.status, 0, "{}: {}", preset.name, init.stderr);
         let policy = p.read("policy.kdl");
-        for guard in preset.guards() {
-            assert!(policy.contains(&format!("guard \"{guard}\"")), "{guard}");
+        let line = format!("\npreset \"{}\"\n", preset.name);
+        assert!(policy.contains(&line), "{policy}");
+        for level in Level::ALL {
+            p.write(
+                "policy.kdl",
+                &policy.replace(
+                    &line,
+                    &format!("\npreset \"{}\" level=\"{}\"\n", preset.name, level.word()),
+                ),
+            );
+            // A build runs every example of the policy; any failing one is an error.
+            let build = p.build();
+            let want = preset.guards_at(level).len();
+            assert!(
+                build.stdout.contains(&format!("Claude Code: {want} guard")),
+                "{} {}: {}",
+                preset.name,
+                level.word(),
+                build.stdout
+            );
+            assert_eq!(
+                build.stderr,
+                "",
+                "{} {}: warnings",
+                preset.name,
+                level.word()
+            );
+            // Read from the preset's own text, not through the library: a
+            // guard is in the compiled policy exactly when its tag is at or
+            // below the level.
+            let compiled = p.read(".hookc/policy.json");
+            let rank = |w: &str| ["basic", "standard", "strict"].iter().position(|x| *x == w);
+            let mut tag = "standard";
+            for l in preset.text.lines() {
+                if let Some(t) = l.strip_prefix("// level: ") {
+                    tag = t;
+                } else if let Some(rest) = l.strip_prefix("guard \"") {
+                    let name = rest.split('"').next().unwrap();
+                    assert_eq!(
+                        compiled.contains(&format!("{{\"name\":\"{name}\"")),
+                        rank(tag) <= rank(level.word()),
+                        "{} at {}: guard {name} (level {tag})",
+                        preset.name,
+                        level.word()
+                    );
+                    tag = "standard";
+                }
+            }
+            assert_eq!(p.hookc(&["check"]).status, 0);
         }
-        // A build runs every example of the policy; any failing one is an error.
-        let build = p.build();
-        assert!(
-            build.stdout.contains("Claude Code: "),
-            "{}: {}",
-            preset.name,
-            build.stdout
-        );
-        assert_eq!(build.stderr, "", "{}: warnings", preset.name);
-        assert_eq!(p.hookc(&["check"]).status, 0);
     }
 }
 
 #[test]
-fn all_presets_together_build_without_warnings() {
+fn all_presets_together_at_the_strict_level_build_for_every_harness_without_warnings() {
     let p = Project::new();
-    let init = p.hookc(&["init"]);
-    assert_eq!(init.status, 0, "{}", init.stderr);
-    let total: usize = hookc::presets::ALL.iter().map(|p| p.guards().len()).sum();
-    assert!(
-        init.stdout.contains(&format!("{total} guards")),
-        "{}",
-        init.stdout
-    );
+    let mut policy = String::new();
+    for preset in hookc::presets::ALL {
+        policy.push_str(&format!("preset \"{}\" level=\"strict\"\n", preset.name));
+    }
+    p.write("policy.kdl", &policy);
     let build = p.build();
+    assert_eq!(build.stderr, "");
+    let total: usize = hookc::presets::ALL.iter().map(|p| p.guards().len()).sum();
+    assert!(total >= 40, "{total}");
+    assert!(
+        build
+            .stdout
+            .contains(&format!("Claude Code: {total} guards")),
+        "{}",
+        build.stdout
+    );
+}
+
+#[test]
+fn init_picks_presets_by_what_the_repository_holds() {
+    let p = Project::new();
+    // Nothing to go by: the presets every project gets, the others offered in comments.
+    let run = p.hookc(&["init", "--format", "json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        doc["presets"],
+        serde_json::json!(["git", "filesystem", "secrets", "system", "remote-code"])
+    );
+    let policy = p.read("policy.kdl");
+    assert!(policy.contains("\n// preset \"kubernetes\"\n"), "{policy}");
+
+    let q = Project::new();
+    q.write("Dockerfile", "FROM scratch\n");
+    q.write("infra/main.tf", "");
+    q.write("k8s/deployment.yaml", "");
+    q.write("package-lock.json", "{}");
+    q.write("db/migrations/0001.sql", "");
+    q.write("package.json", "{}");
+    let run = q.hookc(&["init", "--format", "json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    for (preset, hint) in [
+        ("containers", "Dockerfile"),
+        ("infrastructure", "infra/main.tf"),
+        ("kubernetes", "k8s/"),
+        ("lockfiles", "package-lock.json"),
+        ("databases", "db/migrations/"),
+        ("publishing", "package.json"),
+    ] {
+        assert!(
+            doc["preset_hints"][preset]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|h| h == hint)),
+            "{preset}: {}",
+            doc["preset_hints"]
+        );
+    }
+    let policy = q.read("policy.kdl");
+    assert!(
+        policy.contains("// (found Dockerfile)\npreset \"containers\"\n"),
+        "{policy}"
+    );
+    assert!(policy.contains("\n// preset \"cloud\"\n"), "{policy}");
+    let build = q.build();
     assert_eq!(build.stderr, "");
 }
 
@@ -122,7 +216,7 @@ fn another_path_is_a_fresh_start_beside_the_existing_policy() {
     p.write("policy.kdl", "// mine\n");
     let run = p.hookc(&["init", "--policy", "policy.new.kdl", "--preset", "git"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert!(p.read("policy.new.kdl").contains("no-force-push"));
+    assert!(p.read("policy.new.kdl").contains("\npreset \"git\"\n"));
     assert_eq!(p.read("policy.kdl"), "// mine\n");
 }
 

@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["ir", "syntax"],
     &["profile"],
     &["eval"],
+    &["audit"],
     &["policy_json"],
     &["emit"],
     &["manifest", "harness"],

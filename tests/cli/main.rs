@@ -3,6 +3,7 @@
 mod support;
 
 mod agent_sdk;
+mod allow_once;
 mod book;
 mod build;
 mod build_summary;
@@ -44,4 +45,5 @@ mod test_mcp;
 mod ui;
 mod verdicts;
 mod version;
+mod why;
 mod windows;

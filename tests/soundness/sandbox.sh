@@ -142,11 +142,17 @@ $RCAT > "$HOME/.gitconfig" <<'CFG'
 [gc]
 	auto = 0
 CFG
+# `set -e` is not used in a subshell that is the left side of `||` (the
+# shell ignores it there), so the subshell runs on its own and its status is
+# checked after. Each `cd` stops it on failure as well: a git command run in
+# whatever directory the test started in (a developer's checkout) must never
+# happen.
 (
   set -e
-  cd "$T"
+  cd "$T" || exit 1
   $RGIT init -q --bare origin.git
-  cd repo
+  cd repo || exit 1
+  [ "$PWD" = "$T/repo" ] || exit 1
   $RGIT init -q
   mkdir -p src build target/debug node_modules/x config migrations .venv/bin scripts docs
   printf '# demo\n' > README.md
@@ -171,7 +177,8 @@ CFG
   $RGIT reset -q --hard HEAD~1
   printf 'ours\n' > docs/ours.md; $RGIT add -A; $RGIT commit -q -m ours
   $RGIT branch -q feature
-) || { echo "judge: template failed" >&2; exit 3; }
+)
+[ $? -eq 0 ] || { echo "judge: template failed" >&2; exit 3; }
 ORIGIN_MAIN=$($RGIT --git-dir="$T/origin.git" rev-parse refs/heads/main)
 $RGIT --git-dir="$T/origin.git" pack-refs --all
 for c in .env .env.local config/.env.production; do touch -a -d 2000-01-01T00:00:00 "$T/repo/$c"; done

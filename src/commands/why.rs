@@ -1,0 +1,778 @@
+//! `hookc why`: one call explained. How the shell line is read (the lexer's
+//! simple commands and the normaliser's, both as they are), which guards
+//! match and why the others do not ([`eval::trace`]), the verdict, and the
+//! answer each targeted harness gets, made by the same code `hookc guard`
+//! uses on the payload that harness would send.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::Ui;
+use crate::cli::{Format, WhyArgs};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::eval::{self, Call, Evaluator, GuardTrace, Verdict};
+use crate::exit::ExitStatus;
+use crate::harness::{self, Harness, Observation};
+use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::shell;
+
+pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
+    let mut diags = Diagnostics::default();
+    let usage = |diags: &mut Diagnostics, message: String, help: &str| {
+        diags.push(Diagnostic::new(Code::Io, message).help(help.to_owned()));
+    };
+    let (policy_path, root) =
+        match super::locate(args.project.policy.as_deref(), args.project.out.as_deref()) {
+            Ok(found) => found,
+            Err(d) => {
+                diags.push(d);
+                return finish(args, ui, diags, ExitStatus::Error);
+            }
+        };
+    let Some((_, policy)) = crate::compile::load(&policy_path, &mut diags) else {
+        let status = if diags.iter().any(|d| d.code == Code::Io) {
+            ExitStatus::Error
+        } else {
+            ExitStatus::Failure
+        };
+        return finish(args, ui, diags, status);
+    };
+    let root = std::path::absolute(&root).unwrap_or(root);
+    let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+
+    // The call, harness-neutral, and the harnesses to answer.
+    let request = match Request::new(args, &policy, &root) {
+        Ok(r) => r,
+        Err((message, help)) => {
+            usage(&mut diags, message, help);
+            return finish(args, ui, diags, ExitStatus::Error);
+        }
+    };
+    let mut call = request.call.clone();
+    prepare(&mut call, &root, home.as_deref());
+
+    let evaluator = Evaluator::new(&policy);
+    let verdict = crate::audit::builtin(args.event, &call).or_else(|| evaluator.evaluate(&call));
+    let traces = eval::trace(&policy, &call);
+    let reading = call.command.as_deref().map(|c| Reading::new(c, &call));
+    let answers: Vec<HarnessAnswer> = request
+        .harnesses
+        .iter()
+        .map(|(h, payload)| {
+            // Without a payload from the user, the neutral call stands in
+            // where hookc has no payload shape for this harness.
+            let neutral = args.payload.is_none().then_some(&call);
+            answer(
+                *h,
+                args.event,
+                payload.as_ref(),
+                neutral,
+                &Setting {
+                    evaluator: &evaluator,
+                    policy: &policy,
+                    root: &root,
+                    home: home.as_deref(),
+                },
+            )
+        })
+        .collect();
+
+    if args.format == Format::Json {
+        let doc = json!({
+            "schema_version": 1,
+            "command": "why",
+            "event": args.event.word(),
+            "call": {
+                "tool": call.tool.as_ref().map(|t| t.native.clone()),
+                "command": call.command,
+                "paths": call.paths,
+                "text": call.text,
+            },
+            "reading": reading.as_ref().map(Reading::json),
+            "guards": traces,
+            "verdict": verdict.as_ref().map(|v| json!({
+                "decision": v.decision,
+                "guards": v.guard_names(),
+                "reason": v.reason(),
+                "rewritten": v.rewritten,
+            })),
+            "answers": answers.iter().map(HarnessAnswer::json).collect::<Vec<_>>(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).expect("JSON serialises")
+        );
+        ui.report(diags);
+        return ExitStatus::Success;
+    }
+    let mut out = String::new();
+    human(
+        &mut out,
+        &call,
+        args.event,
+        reading.as_ref(),
+        &traces,
+        verdict.as_ref(),
+        &answers,
+    );
+    print!("{out}");
+    ui.report(diags);
+    ExitStatus::Success
+}
+
+fn finish(args: &WhyArgs, ui: &Ui, diags: Diagnostics, status: ExitStatus) -> ExitStatus {
+    if args.format == Format::Json {
+        let errors: Vec<String> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect();
+        println!(
+            "{}",
+            json!({"schema_version": 1, "command": "why", "errors": errors})
+        );
+    }
+    ui.report(diags);
+    status
+}
+
+/// What the command line asked about.
+struct Request {
+    call: Call,
+    /// Each harness to answer, with the payload it would send (`None`: it
+    /// cannot carry this call).
+    harnesses: Vec<(HarnessId, Option<Value>)>,
+}
+
+type UsageError = (String, &'static str);
+
+impl Request {
+    fn new(args: &WhyArgs, policy: &Policy, root: &Path) -> Result<Request, UsageError> {
+        let wanted: Vec<HarnessId> = if args.harnesses.is_empty() {
+            policy.targets.clone()
+        } else {
+            args.harnesses.clone()
+        };
+        if let Some(file) = &args.payload {
+            return Request::from_payload(args, file, &wanted);
+        }
+        let example = example_call(args)?;
+        let call = Call::from_example(args.event, &example);
+        let harnesses = wanted
+            .iter()
+            .filter_map(|id| harness::get(*id))
+            .map(|h| (h.id(), h.payload(args.event, &example, root)))
+            .collect();
+        Ok(Request { call, harnesses })
+    }
+
+    fn from_payload(
+        args: &WhyArgs,
+        file: &Path,
+        wanted: &[HarnessId],
+    ) -> Result<Request, UsageError> {
+        let limit = crate::runtime::MAX_PAYLOAD;
+        let mut bytes = Vec::new();
+        let read = if file == Path::new("-") {
+            std::io::stdin().take(limit + 1).read_to_end(&mut bytes)
+        } else {
+            match crate::disk::read_text(file) {
+                Ok(Some(text)) => {
+                    bytes = text.into_bytes();
+                    Ok(bytes.len())
+                }
+                Ok(None) => Err(std::io::Error::from(std::io::ErrorKind::NotFound)),
+                Err(e) => Err(std::io::Error::other(e.to_string())),
+            }
+        };
+        read.map_err(|e| {
+            (
+                format!("cannot read the payload {}: {e}", file.display()),
+                "give a file holding one hook payload (JSON), or `-` to read it from stdin",
+            )
+        })?;
+        if bytes.len() as u64 > limit {
+            return Err((
+                format!(
+                    "the payload is over {} MiB, more than `hookc guard` reads",
+                    limit >> 20
+                ),
+                "give the payload of one call",
+            ));
+        }
+        let payload: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            (
+                format!("the payload is not JSON ({e})"),
+                "give the JSON a harness writes to its hook's stdin, as `hookc guard --debug` logs it",
+            )
+        })?;
+        let id = match (
+            args.harnesses.as_slice(),
+            harness::all().iter().find(|h| h.recognizes(&payload)),
+        ) {
+            ([one], _) => *one,
+            ([], Some(h)) => h.id(),
+            ([], None) if wanted.len() == 1 => wanted[0],
+            _ => {
+                return Err((
+                    "cannot tell which harness sent this payload".to_owned(),
+                    "name it with one --harness (e.g. --harness codex)",
+                ));
+            }
+        };
+        let h = harness::get(id).ok_or((
+            format!("this hookc cannot read {id} payloads"),
+            "name a harness the book's capability matrix lists",
+        ))?;
+        let call = h.decode_call(args.event, &payload).map_err(|e| {
+            (
+                format!("not a {} {} payload: {e}", h.profile().name, args.event),
+                "check --event and --harness against the payload",
+            )
+        })?;
+        Ok(Request {
+            call,
+            harnesses: vec![(id, Some(payload))],
+        })
+    }
+}
+
+/// The call the options describe, as an example line would.
+fn example_call(args: &WhyArgs) -> Result<ExampleCall, UsageError> {
+    if let Some(mcp) = &args.mcp {
+        let Some((server, tool)) = mcp
+            .split_once('/')
+            .filter(|(s, t)| !s.is_empty() && !t.is_empty())
+        else {
+            return Err((
+                format!("`--mcp {mcp}` is not SERVER/TOOL"),
+                "write the server and the tool with a slash, e.g. `--mcp payments/refund`",
+            ));
+        };
+        return Ok(ExampleCall {
+            tool: Some(Tool::Mcp {
+                server: server.to_owned(),
+                tool: tool.to_owned(),
+            }),
+            command: None,
+            path: None,
+            text: None,
+        });
+    }
+    if let Some(text) = &args.text {
+        return Ok(ExampleCall {
+            tool: None,
+            command: None,
+            path: None,
+            text: Some(text.clone()),
+        });
+    }
+    let kind = match (&args.tool, &args.command) {
+        (Some(t), _) => ToolKind::from_word(t).ok_or((
+            format!("unknown tool `{t}`"),
+            "use shell, read, write, edit or web-fetch",
+        ))?,
+        (None, Some(_)) => ToolKind::Shell,
+        (None, None) => {
+            return Err((
+                "nothing to explain".to_owned(),
+                "give a command (`hookc why 'git push -f'`), `--tool read --path FILE`, `--mcp SERVER/TOOL`, `--text TEXT` or `--payload FILE`",
+            ));
+        }
+    };
+    match kind {
+        ToolKind::Shell if args.command.is_none() => Err((
+            "a shell call needs its command line".to_owned(),
+            "give it as the argument: `hookc why 'git push -f'`",
+        )),
+        ToolKind::Read | ToolKind::Write | ToolKind::Edit if args.path.is_none() => Err((
+            format!("a {kind} call needs the file it touches"),
+            "add `--path FILE`",
+        )),
+        _ => Ok(ExampleCall {
+            tool: Some(Tool::Known { tool: kind }),
+            command: args.command.clone(),
+            path: args.path.clone(),
+            text: None,
+        }),
+    }
+}
+
+/// Where the call happens, as `hookc guard` sets it: the project root, the
+/// home directory, and git's configuration for a git command.
+fn prepare(call: &mut Call, root: &Path, home: Option<&str>) {
+    let root_text = root.to_string_lossy().into_owned();
+    if call.root.is_none() || call.root.as_deref() == Some(eval::EXAMPLE_ROOT) {
+        call.root = Some(root_text);
+    }
+    if call.home.is_none() || call.home.as_deref() == Some(eval::EXAMPLE_HOME) {
+        call.home = home.map(str::to_owned);
+    }
+    if call.command.as_deref().is_some_and(|c| c.contains("git")) {
+        let cwd = call.cwd.clone().or_else(|| call.root.clone());
+        call.git = Some(crate::shell::git::GitConfig::load(
+            cwd.as_deref().map(Path::new),
+            call.home.as_deref().map(Path::new),
+        ));
+    }
+}
+
+/// How a command line is read: the lexer's simple commands (quotes
+/// removed, as written) and the normaliser's (what runs).
+struct Reading {
+    written: Vec<String>,
+    analysis: shell::Analysis,
+    looked_through: Vec<String>,
+}
+
+impl Reading {
+    fn new(line: &str, call: &Call) -> Reading {
+        let lexed = shell::lex(line);
+        let mut analysis = shell::analyze(line);
+        if let Some(git) = &call.git {
+            git.apply(&mut analysis);
+        }
+        let written: Vec<String> = lexed
+            .commands
+            .iter()
+            .map(|c| {
+                c.words
+                    .iter()
+                    .map(|w| quoted(&w.text))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|c| !c.is_empty())
+            .collect();
+        // The words in front of what runs: wrappers and interpreters hookc
+        // looked through (`sudo`, `env`, `bash -c`, `xargs`, …).
+        let runs = |word: &str| {
+            let first = word.split_whitespace().next().unwrap_or("");
+            analysis
+                .commands
+                .iter()
+                .any(|r| !r.program.is_empty() && r.program == basename(first))
+        };
+        let mut looked_through: Vec<String> = Vec::new();
+        for c in &lexed.commands {
+            if !c.words.iter().any(|w| runs(&w.text)) {
+                continue;
+            }
+            for w in c.words.iter().take_while(|w| !runs(&w.text)) {
+                let plain = !w.text.starts_with('-')
+                    && !is_assignment(w)
+                    && !w
+                        .text
+                        .chars()
+                        .all(|ch| ch.is_ascii_digit() || ch == '.' || ch == 's' || ch == 'm');
+                let name = basename(&w.text);
+                if plain && !looked_through.contains(&name) {
+                    looked_through.push(name);
+                }
+            }
+        }
+        Reading {
+            written,
+            analysis,
+            looked_through,
+        }
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "written": self.written,
+            "runs": self.analysis.commands,
+            "looked_through": self.looked_through,
+            "opaque": self.analysis.opaque.iter().map(|o| o.reason.clone()).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// A word shown so that it reads as one word: in double quotes when it
+/// holds blanks or shell syntax (a `$(…)` kept as written stays visible).
+fn quoted(word: &str) -> String {
+    if !word.is_empty()
+        && !word.contains(|c: char| c.is_whitespace() || "'\"\\|&;<>()`*?[]{}#~".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// A program path's last part, without a `.exe` (as the normaliser reads it).
+fn basename(word: &str) -> String {
+    let base = word
+        .rsplit('/')
+        .next()
+        .filter(|b| !b.is_empty())
+        .unwrap_or(word);
+    base.strip_suffix(".exe")
+        .filter(|b| !b.is_empty())
+        .unwrap_or(base)
+        .to_owned()
+}
+
+/// `NAME=value` written plainly: an assignment, not the program.
+fn is_assignment(w: &shell::Word) -> bool {
+    let plain = &w.text[..w.plain_prefix.min(w.text.len())];
+    plain.find('=').is_some_and(|i| {
+        let name = plain[..i].trim_end_matches('+');
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// One harness's answer: exactly what `hookc guard` would write, and what
+/// the harness does with it.
+struct HarnessAnswer {
+    harness: HarnessId,
+    name: &'static str,
+    /// `None`: the harness has no hook that carries this call.
+    answer: Option<(harness::Answer, harness::Outcome)>,
+    /// Whether the answer comes from the payload this harness sends for the
+    /// call, or (no shape on record) from the verdict alone.
+    shape_known: bool,
+}
+
+impl HarnessAnswer {
+    fn json(&self) -> Value {
+        match &self.answer {
+            None => json!({"harness": self.harness.word(), "applicable": false}),
+            Some((a, o)) => json!({
+                "harness": self.harness.word(),
+                "applicable": true,
+                "from_payload": self.shape_known,
+                "exit": a.exit,
+                "stdout": a.stdout,
+                "stderr": a.stderr,
+                "proceeds": o.proceeds,
+                "asks": o.asks,
+                "model_reads": o.model_reads,
+                "user_sees": o.user_sees,
+            }),
+        }
+    }
+}
+
+/// What every harness's answer is computed against.
+#[derive(Clone, Copy)]
+struct Setting<'a> {
+    evaluator: &'a Evaluator<'a>,
+    policy: &'a Policy,
+    root: &'a Path,
+    home: Option<&'a str>,
+}
+
+/// Decide the call as `hookc guard` would for `id`: its payload decoded by
+/// the harness, evaluated, a rewrite turned into a refusal where the harness
+/// cannot rewrite, and answered in its protocol.
+fn answer(
+    id: HarnessId,
+    event: Event,
+    payload: Option<&Value>,
+    neutral: Option<&Call>,
+    at: &Setting,
+) -> HarnessAnswer {
+    let Setting {
+        evaluator,
+        policy,
+        root,
+        home,
+    } = *at;
+    let h: &dyn Harness = harness::get(id).expect("only harnesses this hookc has");
+    let name = h.profile().name;
+    let none = HarnessAnswer {
+        harness: id,
+        name,
+        answer: None,
+        shape_known: true,
+    };
+    let Some(payload) = payload else {
+        // No payload shape on record for this call (an MCP tool, say): the
+        // answer `hookc guard` gives any call with this verdict.
+        let carried = |c: &&Call| {
+            h.profile().event_name(event).is_some()
+                && c.tool
+                    .as_ref()
+                    .and_then(|t| t.kind)
+                    .is_none_or(|k| !h.profile().tool_names(k).is_empty())
+        };
+        let Some(call) = neutral.filter(carried) else {
+            return none;
+        };
+        let verdict = decide(id, event, call, &Value::Null, evaluator, policy);
+        return HarnessAnswer {
+            shape_known: false,
+            ..finish_answer(h, id, event, None, verdict)
+        };
+    };
+    let Ok(mut call) = h.decode_call(event, payload) else {
+        return none;
+    };
+    prepare(&mut call, root, home);
+    let verdict = decide(id, event, &call, payload, evaluator, policy);
+    finish_answer(h, id, event, Some(payload), verdict)
+}
+
+/// The verdict as `hookc guard` answers it, without its side effects: the
+/// built-in guard first, then the policy, with the code an `allow-once`
+/// policy offers (an approval the user already gave is not looked at).
+fn decide(
+    id: HarnessId,
+    event: Event,
+    call: &Call,
+    payload: &Value,
+    evaluator: &Evaluator,
+    policy: &Policy,
+) -> Option<Verdict> {
+    if let Some(refusal) = crate::audit::builtin(event, call) {
+        return Some(refusal);
+    }
+    let verdict = evaluator.evaluate(call);
+    let cx = crate::audit::Context {
+        harness: id,
+        event,
+        call,
+        payload,
+        audit: policy.audit,
+        allow_once: policy.allow_once,
+        never: &policy.never_override,
+        root: None,
+    };
+    match crate::audit::offered_code(&cx, verdict.as_ref()) {
+        Some((code, _)) => verdict.map(|v| crate::audit::with_code(v, &code)),
+        None => verdict,
+    }
+}
+
+fn finish_answer(
+    h: &dyn Harness,
+    id: HarnessId,
+    event: Event,
+    payload: Option<&Value>,
+    verdict: Option<Verdict>,
+) -> HarnessAnswer {
+    let name = h.profile().name;
+    let verdict = verdict.map(|v| {
+        if v.decision == crate::ir::Decision::Rewrite && !h.profile().can_rewrite {
+            harness::rewrite_as_refusal(&v)
+        } else {
+            v
+        }
+    });
+    let a = match payload {
+        Some(payload) => h.answer_call(event, payload, verdict.as_ref()),
+        None => h.answer(event, verdict.as_ref()),
+    };
+    let outcome = h.outcome(
+        event,
+        &Observation {
+            exit: Some(a.exit),
+            stdout: a.stdout.clone(),
+            stderr: a.stderr.clone(),
+            timed_out: false,
+        },
+    );
+    HarnessAnswer {
+        harness: id,
+        name,
+        answer: Some((a, outcome)),
+        shape_known: true,
+    }
+}
+
+fn human(
+    out: &mut String,
+    call: &Call,
+    event: Event,
+    reading: Option<&Reading>,
+    traces: &[GuardTrace],
+    verdict: Option<&Verdict>,
+    answers: &[HarnessAnswer],
+) {
+    use std::fmt::Write as _;
+    let tool = call.tool.as_ref().map_or("no tool", |t| t.native.as_str());
+    let _ = writeln!(out, "The call: `{tool}` on `{event}`");
+    if let Some(command) = &call.command {
+        let _ = writeln!(out, "  command: {command}");
+    }
+    for p in &call.paths {
+        let _ = writeln!(out, "  path:    {p}");
+    }
+    if let Some(text) = &call.text {
+        let _ = writeln!(out, "  text:    {}", shell::normalize::short(text));
+    }
+
+    if let Some(r) = reading {
+        let _ = writeln!(out, "\nHow hookc reads the command line");
+        let _ = writeln!(out, "  as written (quotes removed):");
+        for w in &r.written {
+            let _ = writeln!(out, "    {w}");
+        }
+        let _ = writeln!(
+            out,
+            "  what runs (wrappers looked through, programs by basename):"
+        );
+        for c in &r.analysis.commands {
+            let mut line = c.program.clone();
+            for a in &c.args {
+                line.push(' ');
+                line.push_str(a);
+            }
+            let _ = write!(
+                out,
+                "    {}",
+                if line.is_empty() {
+                    "(a redirection only)"
+                } else {
+                    &line
+                }
+            );
+            if !c.redirects.is_empty() {
+                let _ = write!(out, "   [writes {}]", c.redirects.join(", "));
+            }
+            if !c.unknown.is_empty() {
+                let words: Vec<&str> = c
+                    .unknown
+                    .iter()
+                    .filter_map(|&i| c.args.get(i).map(String::as_str))
+                    .collect();
+                let _ = write!(out, "   [known only when it runs: {}]", words.join(", "));
+            }
+            out.push('\n');
+        }
+        if r.analysis.commands.is_empty() {
+            let _ = writeln!(out, "    (nothing)");
+        }
+        if !r.looked_through.is_empty() {
+            let _ = writeln!(out, "  looked through: {}", r.looked_through.join(", "));
+        }
+        if r.analysis.opaque.is_empty() {
+            let _ = writeln!(out, "  opaque: nothing");
+        } else {
+            let _ = writeln!(
+                out,
+                "  opaque (cannot be read, so command guards refuse unless `opaque \"allow\"`):"
+            );
+            for o in &r.analysis.opaque {
+                let _ = writeln!(out, "    {}", o.reason);
+            }
+        }
+    }
+
+    let matched = traces.iter().filter(|t| t.decision.is_some()).count();
+    let considered: Vec<&GuardTrace> = traces.iter().filter(|t| t.skipped.is_none()).collect();
+    let _ = writeln!(
+        out,
+        "\nGuards: {matched} of {} match{}",
+        traces.len(),
+        if matched == 1 { "es" } else { "" }
+    );
+    for t in &considered {
+        let Some(d) = t.decision else {
+            // One line: the first condition that does not hold.
+            let why = t
+                .conditions
+                .iter()
+                .find(|c| !c.holds)
+                .map_or(String::new(), |c| format!(" - {}: {}", c.kind, c.detail));
+            let _ = writeln!(out, "  no     {}{why}", t.guard);
+            continue;
+        };
+        let _ = writeln!(out, "  MATCH  {} -> {d}", t.guard);
+        for c in &t.conditions {
+            let _ = writeln!(
+                out,
+                "           {} {}: {}",
+                if c.holds { "+" } else { "-" },
+                c.kind,
+                c.detail
+            );
+        }
+        if let Some(run) = &t.run {
+            let _ = writeln!(
+                out,
+                "           ! `run \"{run}\"` decides when this guard matches; `hookc why` does not run it and shows the guard as matching"
+            );
+        }
+    }
+    let skipped: Vec<String> = traces
+        .iter()
+        .filter_map(|t| t.skipped.as_ref().map(|why| format!("{} ({why})", t.guard)))
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "  not for this call: {}", skipped.join(", "));
+    }
+
+    let _ = writeln!(out);
+    match verdict {
+        None => {
+            let _ = writeln!(
+                out,
+                "Verdict: no guard matches; the call goes on (the harness's own rules still apply)"
+            );
+        }
+        Some(v) => {
+            let _ = writeln!(
+                out,
+                "Verdict: {} (by {})",
+                v.decision,
+                v.guard_names().join(", ")
+            );
+            let reason = v.reason();
+            if !reason.is_empty() {
+                let _ = writeln!(out, "  the model reads:");
+                for l in reason.lines() {
+                    let _ = writeln!(out, "    {l}");
+                }
+            }
+            if let Some(rewritten) = &v.rewritten {
+                let _ = writeln!(out, "  runs instead: {rewritten}");
+            }
+        }
+    }
+
+    if !answers.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nWhat each harness is answered (exactly what `hookc guard` writes)"
+        );
+    }
+    for a in answers {
+        match &a.answer {
+            None => {
+                let _ = writeln!(out, "  {}: no hook carries this call there", a.name);
+            }
+            Some((ans, o)) => {
+                let what = if o.asks {
+                    "asks the user"
+                } else if o.proceeds {
+                    "the call goes on"
+                } else {
+                    "refused"
+                };
+                let _ = writeln!(out, "  {}: exit {}, {what}", a.name, ans.exit);
+                if !a.shape_known {
+                    let _ = writeln!(
+                        out,
+                        "    (hookc has no recorded {} payload for this call; this is its answer to any call with this verdict)",
+                        a.name
+                    );
+                }
+                for (label, text) in [("stdout", &ans.stdout), ("stderr", &ans.stderr)] {
+                    if text.is_empty() {
+                        continue;
+                    }
+                    let _ = writeln!(out, "    {label}:");
+                    for l in text.trim_end_matches('\n').lines() {
+                        let _ = writeln!(out, "      {l}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -881,7 +881,7 @@ fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts
             "hookc could not check this `{tool}` call: it reads POSIX shell (bash, zsh, sh), not \
              PowerShell. Run the command through the Bash tool instead, written for bash (on \
              Windows that tool comes with Git for Windows); if there is no Bash tool, ask the \
-             user to run the command."
+             user to run the command (`hookc why` shows them what hookc saw)."
         ),
         message: guard.message.clone(),
     })
@@ -938,7 +938,8 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
     reasons.dedup();
     format!(
         "hookc could not check this shell command because it uses {}. Rewrite it as plain commands \
-         (literal program names and arguments, joined with && if needed) and run it again.",
+         (literal program names and arguments, joined with && if needed) and run it again. If it \
+         cannot be written plainly, tell the user: `hookc why` shows them how hookc read it.",
         reasons.join(", ")
     )
 }

@@ -14,6 +14,7 @@ pub struct Outcome {
     pub ran: BTreeSet<String>,
 }
 
+#[derive(Clone)]
 pub struct Sandbox {
     pub script: PathBuf,
     /// Per-sandbox exchange directories go here.
@@ -455,6 +456,7 @@ impl Hookc {
 }
 
 /// Where a line ran, to write the argv back the way the agent would.
+#[derive(Clone)]
 pub struct Context {
     pub repo: String,
     pub home: String,

@@ -111,8 +111,15 @@ fn programs(policy_json: &Path) -> Vec<String> {
     let mut set = BTreeSet::new();
     for g in v["guards"].as_array().unwrap() {
         for c in g["commands"].as_array().into_iter().flatten() {
+            // `{psql,mysql}` names several programs; a name with a glob
+            // (`python*`) names none the sandbox can stand in for.
             if let Some(p) = c["program"].as_str() {
-                set.insert(p.to_string());
+                let names = p.strip_prefix('{').and_then(|p| p.strip_suffix('}'));
+                for name in names.map_or(vec![p], |n| n.split(',').collect()) {
+                    if !name.contains(['*', '?', '[']) {
+                        set.insert(name.to_string());
+                    }
+                }
             }
         }
     }
@@ -240,7 +247,7 @@ fn main() {
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(2),
         },
-        hookc: Hookc::new(exe, policy),
+        hookc: Hookc::new(exe.clone(), policy),
         ctx: Context {
             repo: root.join("run/repo").to_string_lossy().into_owned(),
             home: root.join("run/home").to_string_lossy().into_owned(),
@@ -483,10 +490,62 @@ fn main() {
         ));
     }
 
+    // Every preset at its strictest, judged on its own examples: a `deny`
+    // example must be refused (it is, or the build fails), and an `allow`
+    // example must not run anything the presets deny under a real shell.
+    // HOOKC_JUDGE_PRESETS=0 skips this part (with HOOKC_JUDGE_POLICY, it
+    // is skipped too: that run judges one given policy).
+    let mut judged = lines.len();
+    if std::env::var("HOOKC_JUDGE_PRESETS").as_deref() != Ok("0")
+        && std::env::var_os("HOOKC_JUDGE_POLICY").is_none()
+    {
+        let dir = tmp.join("presets");
+        std::fs::create_dir_all(&dir).unwrap();
+        let kdl = dir.join("policy.kdl");
+        let names = preset_names();
+        let mut text = String::from("targets \"claude\"\n");
+        for name in &names {
+            text.push_str(&format!("preset \"{name}\" level=\"strict\"\n"));
+        }
+        std::fs::write(&kdl, text).unwrap();
+        let policy = compile(&exe, &kdl, &dir);
+        let mut pj = Judge {
+            sandbox: Sandbox {
+                programs: programs(&policy),
+                work: dir.join("io"),
+                ..j.sandbox.clone()
+            },
+            hookc: Hookc::new(exe.clone(), policy),
+            ctx: j.ctx.clone(),
+        };
+        let examples = preset_examples(&names);
+        let lines: Vec<String> = examples.iter().map(|(line, _)| line.clone()).collect();
+        let verdicts = pj.verdicts(&lines);
+        let mut fr = 0;
+        for ((line, expect), v) in examples.iter().zip(&verdicts) {
+            if v.miss() {
+                failures.push(format!(
+                    "a preset example ran something the presets deny and hookc allowed it:\n    {}",
+                    one_line(line)
+                ));
+            }
+            fr += usize::from(expect == "allow" && v.false_refusal());
+        }
+        let _ = writeln!(
+            report,
+            "\n== presets ({}, strict): {} examples, {} misses, {} allow examples refused ==",
+            names.join(" "),
+            examples.len(),
+            verdicts.iter().filter(|v| v.miss()).count(),
+            fr
+        );
+        judged += lines.len();
+    }
+
     let _ = writeln!(
         report,
         "\n{} lines judged in {:.1} s; {} failures",
-        lines.len(),
+        judged,
         started.elapsed().as_secs_f64(),
         failures.len()
     );
@@ -503,6 +562,56 @@ fn main() {
         std::process::exit(1);
     }
     println!("soundness: ok");
+}
+
+/// The presets this hookc ships, by their files in `presets/`.
+fn preset_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("presets"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "kdl").then(|| p.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The shell examples of the presets (`example "LINE" expect="…"` without
+/// `tool=` or with `tool="shell"`), with what each expects.
+fn preset_examples(names: &[String]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for name in names {
+        let path = repo().join(format!("presets/{name}.kdl"));
+        let doc: kdl::KdlDocument = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+        for guard in doc.nodes().iter().filter(|n| n.name().value() == "guard") {
+            let Some(children) = guard.children() else {
+                continue;
+            };
+            for ex in children
+                .nodes()
+                .iter()
+                .filter(|n| n.name().value() == "example")
+            {
+                let prop = |key: &str| {
+                    ex.entries()
+                        .iter()
+                        .find(|e| e.name().is_some_and(|n| n.value() == key))
+                        .and_then(|e| e.value().as_string())
+                };
+                let line = ex
+                    .entries()
+                    .iter()
+                    .find(|e| e.name().is_none())
+                    .and_then(|e| e.value().as_string());
+                let shell = prop("tool").is_none_or(|t| t == "shell");
+                if let (Some(line), Some(expect), true) = (line, prop("expect"), shell) {
+                    out.push((line.to_owned(), expect.to_owned()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Drops layers from each missing case while it still misses.

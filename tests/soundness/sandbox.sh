@@ -33,7 +33,16 @@ real() { # name path
   : > "$R/real/$1" && mount --bind "$2" "$R/real/$1"
 }
 GIT_EXEC=$(git --exec-path)
-for p in git rm cp cat find stat; do real "$p" "$(command -v "$p")"; done
+for p in git rm cp cat find stat env timeout unshare mkdir chmod sort readlink grep; do
+  real "$p" "$(command -v "$p")"
+done
+# The sandbox's own uses of programs a policy may name (the presets name
+# chmod, env, grep) go to the real ones, never to a stand-in.
+chmod() { "$R/real/chmod" "$@"; }
+mkdir() { "$R/real/mkdir" "$@"; }
+sort() { "$R/real/sort" "$@"; }
+readlink() { "$R/real/readlink" "$@"; }
+grep() { "$R/real/grep" "$@"; }
 RCAT=$R/real/cat
 RFIND=$R/real/find
 RSTAT=$R/real/stat
@@ -59,11 +68,14 @@ paths_of() {
   { type -a -P "$1" 2>/dev/null
     for d in /bin /sbin /usr/bin /usr/sbin /usr/local/bin /usr/local/sbin; do
       [ -e "$d/$1" ] && printf '%s\n' "$d/$1"; done
-  } | while read -r p; do readlink -f "$p"; done | sort -u
+  } | while read -r p; do p=$(readlink -f "$p") && [ -f "$p" ] && printf '%s\n' "$p"; done | sort -u
 }
 bound=()
 while read -r prog; do
-  [ -n "$prog" ] || continue
+  # Only a program's basename: `.` (the `source` builtin's other name) or a
+  # name with `/` would resolve to a directory such as /bin, and the bind
+  # mount below would cover it.
+  case $prog in '' | . | .. | *[!A-Za-z0-9._+-]*) continue ;; esac
   case $prog in
     git) tail="export GIT_TRACE=\$f.trace; exec $RGIT \"\$@\"" ;;
     *) tail="" ;;
@@ -71,9 +83,13 @@ while read -r prog; do
   standin "$R/standins/$prog" "$prog" "$tail"
   extra=
   [ "$prog" = git ] && extra=$GIT_EXEC/git
+  found=
   for p in $(paths_of "$prog") $extra; do
-    mount --bind "$R/standins/$prog" "$p" && bound+=("$p")
+    mount --bind "$R/standins/$prog" "$p" && bound+=("$p") && found=1
   done
+  # A program this machine lacks (kubectl, terraform, psql) still logs what
+  # it would have been given: its stand-in goes first on PATH.
+  [ -n "$found" ] || $RCP "$R/standins/$prog" "$R/bin/$prog"
 done < "$IO/programs"
 # git's dashed commands: each logs as `git-NAME` and hands over to the real
 # file (`git-receive-pack` must still work for a local push, and the
@@ -204,9 +220,9 @@ while read -r id; do
       [ -n "$PRIVATE_TMP" ] && $RRM -rf /tmp/* 2>/dev/null
       $RCP -a "$T" "$RUN"
       echo "$flip" > "$R/state/flip"
-      (cd "$RUN/repo" && exec env -i HOME="$RUN/home" PATH="$R/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+      (cd "$RUN/repo" && exec "$R/real/env" -i HOME="$RUN/home" PATH="$R/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
         TERM=dumb LANG=C.UTF-8 USER=root GIT_CONFIG_NOSYSTEM=1 JUDGE_FLIP=$flip TMPDIR=$R/tmp \
-        timeout -s KILL "$TIMEOUT" unshare --pid --fork --kill-child -- "$sh" -c "$line" \
+        "$R/real/timeout" -s KILL "$TIMEOUT" "$R/real/unshare" --pid --fork --kill-child -- "$sh" -c "$line" \
         </dev/null >/dev/null 2>"$out/stderr")
       echo "$?" > "$out/status"
       echo "$t0 $EPOCHREALTIME" > "$out/time"

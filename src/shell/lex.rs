@@ -165,17 +165,7 @@ pub fn lex(input: &str) -> Lexed {
 /// Lex at a given nesting depth (used when re-lexing `bash -c` scripts and
 /// command substitutions, so the depth budget is shared).
 pub(crate) fn lex_depth(input: &str, depth: usize) -> Lexed {
-    let mut lx = Lexer {
-        src: input,
-        pos: 0,
-        depth,
-        out: Lexed::default(),
-        cur: LexedCommand::default(),
-        subshells: 0,
-        heredocs: Vec::new(),
-        stopped: false,
-        cases: Vec::new(),
-    };
+    let mut lx = Lexer::new(input, depth);
     if depth > MAX_DEPTH {
         lx.opaque("commands nested too deeply");
         return lx.out;
@@ -363,6 +353,20 @@ fn is_keyword(w: &Word) -> bool {
 }
 
 impl<'a> Lexer<'a> {
+    fn new(src: &'a str, depth: usize) -> Self {
+        Lexer {
+            src,
+            pos: 0,
+            depth,
+            out: Lexed::default(),
+            cur: LexedCommand::default(),
+            subshells: 0,
+            heredocs: Vec::new(),
+            stopped: false,
+            cases: Vec::new(),
+        }
+    }
+
     fn rest(&self) -> &'a str {
         self.src.get(self.pos..).unwrap_or("")
     }
@@ -979,17 +983,7 @@ impl<'a> Lexer<'a> {
             }
         }
         quoted.push('"');
-        let mut sub = Lexer {
-            src: &quoted,
-            pos: 0,
-            depth: self.depth + 1,
-            out: Lexed::default(),
-            cur: LexedCommand::default(),
-            subshells: 0,
-            heredocs: Vec::new(),
-            stopped: false,
-            cases: Vec::new(),
-        };
+        let mut sub = Lexer::new(&quoted, self.depth + 1);
         if sub.depth > MAX_DEPTH {
             self.opaque("commands nested too deeply");
             return;

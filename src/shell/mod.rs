@@ -15,6 +15,7 @@
 //! Whatever cannot be understood is reported as [`Opaque`] rather than
 //! guessed at, so a policy can decide what to do with it.
 
+pub mod access;
 pub mod git;
 pub mod lex;
 pub mod normalize;

@@ -14,6 +14,8 @@ pub struct Policy {
     pub targets: Option<Spanned<Vec<Text>>>,
     pub timeout: Option<Spanned<i128>>,
     pub on_error: Option<Text>,
+    /// `self-protection "off"`: no guards for hookc's own files.
+    pub self_protection: Option<Text>,
     pub harnesses: Vec<HarnessBlock>,
     pub guards: Vec<GuardDecl>,
 }
@@ -63,6 +65,8 @@ pub struct GuardDecl {
     pub commands: Vec<CommandDecl>,
     pub regexes: Vec<RegexDecl>,
     pub paths: Vec<Text>,
+    /// The `access="…"` of each `path` line that gives one.
+    pub path_access: Vec<Text>,
     pub opaque: Option<Text>,
     pub decisions: Vec<DecisionDecl>,
     pub message: Option<Text>,

@@ -20,9 +20,10 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::{
-    Decision, Event, ExampleCall, Expectation, Guard, Policy, Replace, Tool, ToolKind,
+    Decision, Event, ExampleCall, Expectation, Guard, PathAccess, Policy, Replace, Tool, ToolKind,
 };
 use crate::paths::{self, PathSet};
+use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
 
 /// One call as hookc sees it, whatever harness it came from.
@@ -32,8 +33,12 @@ pub struct Call {
     pub tool: Option<CallTool>,
     /// The shell command line, for shell calls.
     pub command: Option<String>,
-    /// Files the call touches, as the harness gave them.
+    /// Files the call touches, as the harness gave them (read by a read
+    /// tool, written by a write tool, both by an edit).
     pub paths: Vec<String>,
+    /// Globs the tool expands itself (a search tool's file filter, Gemini's
+    /// `read_many_files`), read: each stands for every file it could name.
+    pub globs: Vec<(String, Expansion)>,
     /// Text to run regexes over when there is no command: the prompt, the
     /// agent's last message, or the tool input as JSON.
     pub text: Option<String>,
@@ -94,6 +99,7 @@ impl Call {
             tool,
             command: example.command.clone(),
             paths: example.path.iter().cloned().collect(),
+            globs: Vec::new(),
             text: example.text.clone(),
             root: Some(EXAMPLE_ROOT.to_owned()),
             cwd: None,
@@ -337,8 +343,13 @@ impl Index {
             }
         }
         if !self.path.is_empty() {
-            for path in facts.paths() {
-                occurring(&self.path, &first[1], path, &mut out);
+            for seen in facts.touched() {
+                if seen.glob.is_some() {
+                    // A glob holds no literal of the names it stands for.
+                    out.extend(self.path.iter().flat_map(|(_, owners)| owners));
+                } else {
+                    occurring(&self.path, &first[1], &seen.path, &mut out);
+                }
             }
         }
         out.sort_unstable();
@@ -703,9 +714,19 @@ fn reading_applies(t: &Tool, tool: &CallTool) -> bool {
 struct Facts<'c> {
     call: &'c Call,
     analysis: OnceCell<Option<Analysis>>,
-    paths: OnceCell<Vec<String>>,
-    home_forms: OnceCell<Vec<Option<String>>>,
+    touched: OnceCell<Vec<Seen>>,
     subjects: OnceCell<Vec<String>>,
+}
+
+/// A file the call touches, normalised.
+#[derive(Debug)]
+struct Seen {
+    path: String,
+    /// Its `~` spelling, when it lies in the home directory.
+    home: Option<String>,
+    access: Access,
+    /// For a glob: how it expands.
+    glob: Option<Expansion>,
 }
 
 impl<'c> Facts<'c> {
@@ -713,8 +734,7 @@ impl<'c> Facts<'c> {
         Self {
             call,
             analysis: OnceCell::new(),
-            paths: OnceCell::new(),
-            home_forms: OnceCell::new(),
+            touched: OnceCell::new(),
             subjects: OnceCell::new(),
         }
     }
@@ -731,33 +751,110 @@ impl<'c> Facts<'c> {
             .as_ref()
     }
 
-    /// For each of [`paths`](Self::paths), its spelling with `~` when it
-    /// lies in the home directory, so `path "~/.ssh/*"` matches the
-    /// absolute path a tool names.
-    fn home_forms(&self) -> &[Option<String>] {
-        self.home_forms.get_or_init(|| {
-            self.paths()
+    /// Every file the call touches: the harness's paths (with the access
+    /// of its tool), its globs, and what its shell command reads and writes
+    /// ([`access::touches`]); each also as what a symbolic link in it leads
+    /// to, when the call runs where it names files (so a link to `.env`
+    /// is `.env`).
+    fn touched(&self) -> &[Seen] {
+        self.touched.get_or_init(|| {
+            let call = self.call;
+            let by_tool = match call.tool.as_ref().and_then(|t| t.kind) {
+                Some(ToolKind::Read) => Access::Read,
+                Some(ToolKind::Write) => Access::Write,
+                _ => Access::Both,
+            };
+            let mut raw: Vec<access::Touch> = call
+                .paths
                 .iter()
-                .map(|p| paths::home_form(p, self.call.root.as_deref(), self.call.home.as_deref()))
-                .collect()
+                .map(|p| access::Touch {
+                    path: p.clone(),
+                    access: by_tool,
+                    glob: None,
+                })
+                .collect();
+            raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
+                path: g.clone(),
+                access: Access::Read,
+                glob: Some(*how),
+            }));
+            if let Some(analysis) = self.analysis() {
+                raw.extend(access::touches(analysis));
+            }
+            let root = call.root.as_deref();
+            let home = call.home.as_deref();
+            let mut links = Links::new(root);
+            let mut out = Vec::with_capacity(raw.len());
+            for t in raw {
+                let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
+                let path = paths::normalize(&in_dir, root, home);
+                if t.glob.is_none()
+                    && let Some(real) = links.resolve(&path, home)
+                {
+                    out.push(Seen {
+                        home: paths::home_form(&real, root, home),
+                        path: real,
+                        access: t.access,
+                        glob: None,
+                    });
+                }
+                out.push(Seen {
+                    home: paths::home_form(&path, root, home),
+                    path,
+                    access: t.access,
+                    glob: t.glob,
+                });
+            }
+            out
         })
     }
+}
 
-    fn paths(&self) -> &[String] {
-        self.paths.get_or_init(|| {
-            let mut raw: Vec<&str> = self.call.paths.iter().map(String::as_str).collect();
-            if let Some(analysis) = self.analysis() {
-                for command in &analysis.commands {
-                    raw.extend(command.redirects.iter().map(String::as_str));
-                }
-            }
-            raw.into_iter()
-                .map(|p| {
-                    let p = paths::in_dir(p, self.call.cwd.as_deref());
-                    paths::normalize(&p, self.call.root.as_deref(), self.call.home.as_deref())
-                })
-                .collect()
-        })
+/// Symbolic links, resolved on the machine where the call runs.
+struct Links {
+    /// The project root, and the root with its own links resolved.
+    root: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl Links {
+    fn new(root: Option<&str>) -> Self {
+        let root = root
+            .map(std::path::PathBuf::from)
+            .filter(|r| r.is_absolute())
+            .and_then(|r| std::fs::canonicalize(&r).ok().map(|c| (r, c)));
+        Links { root }
+    }
+
+    /// The normalised path of what `path` (normalised) leads to, when a
+    /// link on the way makes it another file; `None` otherwise (and where
+    /// nothing exists: an example's root, a file yet to be written below a
+    /// real directory is resolved through its directory).
+    fn resolve(&mut self, path: &str, home: Option<&str>) -> Option<String> {
+        let (root, real_root) = self.root.as_ref()?;
+        let lexical = if path.starts_with('/') {
+            std::path::PathBuf::from(path)
+        } else if path == "." {
+            root.clone()
+        } else {
+            root.join(path)
+        };
+        let real = std::fs::canonicalize(&lexical).ok().or_else(|| {
+            let parent = std::fs::canonicalize(lexical.parent()?).ok()?;
+            Some(parent.join(lexical.file_name()?))
+        })?;
+        let real_lexical = match lexical.strip_prefix(root) {
+            Ok(rest) => real_root.join(rest),
+            Err(_) => lexical.clone(),
+        };
+        if real == real_lexical || real == lexical {
+            return None;
+        }
+        let real = match real.strip_prefix(real_root) {
+            Ok(rest) => root.join(rest),
+            Err(_) => real,
+        };
+        let text = real.to_str()?;
+        Some(paths::normalize(text, root.to_str(), home))
     }
 }
 
@@ -787,15 +884,14 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
         return None;
     }
     if let Some(paths) = &compiled.paths
-        && !facts
-            .paths()
-            .iter()
-            .zip(facts.home_forms())
-            .any(|(p, home)| {
-                let mut spellings = vec![p.as_str()];
-                spellings.extend(home.as_deref());
-                paths.is_match_any(&spellings)
-            })
+        && !facts.touched().iter().any(|seen| {
+            let wanted = match guard.access {
+                PathAccess::Any => true,
+                PathAccess::Read => seen.access.reads(),
+                PathAccess::Write => seen.access.writes(),
+            };
+            wanted && touches_guard(guard, paths, seen)
+        })
     {
         return None;
     }
@@ -813,6 +909,21 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             message: guard.message.clone(),
         },
     })
+}
+
+/// Whether a file the call touches is one of the guard's: a path by its
+/// spellings, a glob by every name it could expand to.
+fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen) -> bool {
+    let mut spellings = vec![seen.path.as_str()];
+    spellings.extend(seen.home.as_deref());
+    match seen.glob {
+        None => paths.is_match_any(&spellings),
+        Some(how) => guard
+            .paths
+            .iter()
+            .filter(|g| !g.trim().starts_with('!'))
+            .any(|g| spellings.iter().any(|s| access::could_name(s, how, g))),
+    }
 }
 
 fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
@@ -1024,6 +1135,7 @@ guard "generated-12" {
                 tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned(), also: Vec::new() }),
                 command: (tool == ToolKind::Shell).then(|| words.join(" ")),
                 paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
+                globs: Vec::new(),
                 text: None,
                 root: None,
                 home: None,

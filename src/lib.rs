@@ -30,6 +30,7 @@ pub mod merge;
 pub mod paths;
 pub mod plan;
 pub mod presets;
+pub mod protect;
 pub mod resolve;
 pub mod runtime;
 pub mod shell;

@@ -109,6 +109,46 @@ impl Call {
     }
 }
 
+/// A search or glob tool's call (Claude's Grep and Glob, Gemini's
+/// grep_search and glob): it reads the directory or file at `dir_key`
+/// (the project root without one) and, with a file filter at `glob_key`,
+/// every file below it the filter names. For a glob tool the filter is
+/// the pattern itself, relative to the directory. Its wildcards skip
+/// hidden files, as ripgrep's do.
+pub fn search_call(
+    call: &mut Call,
+    input: &serde_json::Value,
+    dir_key: &str,
+    glob_key: &str,
+    glob_tool: bool,
+) {
+    let dir = input
+        .pointer(dir_key)
+        .and_then(serde_json::Value::as_str)
+        .filter(|d| !d.is_empty());
+    if let Some(dir) = dir {
+        call.paths.push(dir.to_owned());
+    }
+    if let Some(glob) = input
+        .pointer(glob_key)
+        .and_then(serde_json::Value::as_str)
+        .filter(|g| !g.is_empty())
+    {
+        let base = dir.unwrap_or(".").trim_end_matches('/');
+        let below = if glob_tool || glob.contains('/') {
+            format!("{base}/{glob}")
+        } else {
+            format!("{base}/**/{glob}")
+        };
+        let g = if glob.starts_with('/') {
+            glob.to_owned()
+        } else {
+            below
+        };
+        call.globs.push((g, Expansion::default()));
+    }
+}
+
 /// What a guard's own program said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunResult {
@@ -759,10 +799,22 @@ impl<'c> Facts<'c> {
     fn touched(&self) -> &[Seen] {
         self.touched.get_or_init(|| {
             let call = self.call;
-            let by_tool = match call.tool.as_ref().and_then(|t| t.kind) {
+            // The tool's kind, and every other reading of it (Cursor's
+            // Write also edits): a file tool that may read reads.
+            let of = |kind: Option<ToolKind>| match kind {
                 Some(ToolKind::Read) => Access::Read,
                 Some(ToolKind::Write) => Access::Write,
                 _ => Access::Both,
+            };
+            let by_tool = match &call.tool {
+                None => Access::Both,
+                Some(t) => t.also.iter().fold(of(t.kind), |acc, other| {
+                    if acc == of(other.kind) {
+                        acc
+                    } else {
+                        Access::Both
+                    }
+                }),
             };
             let mut raw: Vec<access::Touch> = call
                 .paths

@@ -19,6 +19,11 @@ use crate::ir::HarnessId;
 /// The name of the synthetic source the guards are compiled from.
 pub const SOURCE: &str = "(hookc self-protection)";
 
+/// Whether a guard is one of these (by name).
+pub fn is_builtin(guard: &str) -> bool {
+    guard.starts_with("hookc-self-protection")
+}
+
 /// Files that control hooks for each harness: the ones hookc writes and the
 /// ones the harness also reads hooks or a switch for them from (local and
 /// user-level settings). Globs in the language of `path`.
@@ -130,11 +135,18 @@ const REASON: &str = "This call would change hookc's own guards (the policy, .ho
 /// The self-protection guards for a policy at `source` (relative to the
 /// project root) that targets `targets`, as policy text.
 pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
-    let policy_file = if source.starts_with('/') {
-        source.to_owned()
-    } else {
-        format!("./{source}")
-    };
+    // The policy's name at the project root, however the build was asked
+    // to find it (`policy.kdl`, `../../policy.kdl`, an absolute path): the
+    // same policy builds the same files.
+    let name = source.rsplit(['/', '\\']).next().unwrap_or(source);
+    let literal: String = name
+        .chars()
+        .map(|c| match c {
+            '*' | '?' | '[' | ']' | '{' | '}' | '!' => format!("[{c}]"),
+            c => c.to_string(),
+        })
+        .collect();
+    let policy_file = format!("./{literal}");
     let mut files: Vec<String> = vec![policy_file, "./.hookc".to_owned()];
     for (id, list) in HOOK_FILES {
         if targets.contains(id) {
@@ -151,11 +163,14 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
     } else {
         format!("    allow-degraded {}\n", degraded.join(" "))
     };
-    let policy = kdl_string(source);
+    let policy = kdl_string(name);
     let mut examples = vec![
         format!(
-            "example \"sed -i s/deny/allow/ {}\" expect=\"deny\"",
-            shell_in_kdl(source)
+            "example {} expect=\"deny\"",
+            kdl_string(&format!(
+                "sed -i s/deny/allow/ {}",
+                crate::emit::sh_word(name)
+            ))
         ),
         format!("example tool=\"write\" path={policy} expect=\"deny\""),
         "example tool=\"write\" path=\".hookc/policy.json\" expect=\"deny\"".to_owned(),
@@ -187,6 +202,8 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
     let examples: String = examples.iter().map(|e| format!("    {e}\n")).collect();
     format!(
         r#"guard "hookc-self-protection" {{
+    // Tools that write; a read tool changes nothing.
+    tool "write" "edit" "shell"
     path {files} access="write"
     deny {reason}
 {examples}{degraded}}}
@@ -213,13 +230,17 @@ guard "hookc-self-protection-commands" {{
 
 /// A KDL string literal.
 fn kdl_string(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-/// A path as a shell word inside a KDL string (quoted when it needs to be).
-fn shell_in_kdl(path: &str) -> String {
-    let word = crate::emit::sh_word(path);
-    word.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 #[cfg(test)]

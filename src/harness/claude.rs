@@ -46,7 +46,8 @@ static PROFILE: Profile = Profile {
     ],
     tools: &[
         (ToolKind::Shell, &["Bash"]),
-        (ToolKind::Read, &["Read"]),
+        // Searching files reads them: a `read` path guard covers Grep and Glob.
+        (ToolKind::Read, &["Read", "Grep", "Glob"]),
         (ToolKind::Write, &["Write"]),
         (ToolKind::Edit, &["Edit", "MultiEdit", "NotebookEdit"]),
         (ToolKind::WebFetch, &["WebFetch"]),
@@ -227,6 +228,15 @@ impl Harness for Claude {
                 match kind {
                     Some(ToolKind::Shell) => {
                         call.command = Some(string_at(input, "/command")?.to_owned());
+                    }
+                    Some(ToolKind::Read) if matches!(name, "Grep" | "Glob") => {
+                        let (filter, glob_tool) = if name == "Glob" {
+                            ("/pattern", true)
+                        } else {
+                            ("/glob", false)
+                        };
+                        crate::eval::search_call(&mut call, input, "/path", filter, glob_tool);
+                        call.text = Some(input.to_string());
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
                         let key = if name == "NotebookEdit" {

@@ -274,7 +274,7 @@ impl Harness for Copilot {
                 match tool.kind {
                     Some(ToolKind::Shell) => {
                         call.command = Some(if name == "write_bash" {
-                            string_at(&args, "/input")?.to_owned()
+                            crate::shell::keys::typed_line(string_at(&args, "/input")?)?
                         } else {
                             string_at(&args, "/command")?.to_owned()
                         });

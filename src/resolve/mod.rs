@@ -121,7 +121,9 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         }
     }
 
-    if self_protection(cx, ast) {
+    // A policy without guards of its own installs no hooks at all (its
+    // build retracts them), so there is nothing to protect.
+    if !guards.is_empty() && self_protection(cx, ast) {
         let text = crate::protect::policy_text(&file.name, &targets);
         let own = SourceFile::new(crate::protect::SOURCE, text);
         let decls = crate::syntax::read_policy(&own, cx.diags)?;

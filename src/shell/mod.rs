@@ -17,6 +17,7 @@
 
 pub mod access;
 pub mod git;
+pub mod keys;
 pub mod lex;
 pub mod normalize;
 pub mod pattern;

@@ -942,7 +942,7 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
                 PathAccess::Read => seen.access.reads(),
                 PathAccess::Write => seen.access.writes(),
             };
-            wanted && touches_guard(guard, paths, seen)
+            wanted && touches_guard(guard, paths, seen, call)
         })
     {
         return None;
@@ -965,17 +965,86 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
 
 /// Whether a file the call touches is one of the guard's: a path by its
 /// spellings, a glob by every name it could expand to.
-fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen) -> bool {
+fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bool {
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
-    match seen.glob {
-        None => paths.is_match_any(&spellings),
-        Some(how) => guard
-            .paths
-            .iter()
-            .filter(|g| !g.trim().starts_with('!'))
-            .any(|g| spellings.iter().any(|s| access::could_name(s, how, g))),
+    let Some(how) = seen.glob else {
+        return paths.is_match_any(&spellings);
+    };
+    let could = guard
+        .paths
+        .iter()
+        .filter(|g| !g.trim().starts_with('!'))
+        .any(|g| spellings.iter().any(|s| access::could_name(s, how, g)));
+    if !could || !how.dot {
+        return could;
     }
+    // A glob that also names dotfiles (Gemini's, find's) could name nearly
+    // anything; where the call runs, what it names is on disk: the names
+    // it expands to there decide, when they can be listed in time.
+    match expand(call.root.as_deref(), &seen.path, how) {
+        Some(found) => found.iter().any(|f| paths.is_match_any(&[f.as_str()])),
+        None => true,
+    }
+}
+
+/// The files below the project root `root` that `glob` (normalised,
+/// relative to the root) names, as normalised paths; `None` when the root
+/// is not on this machine (an example), the glob leaves the root, or the
+/// tree is too large to list quickly.
+fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>> {
+    const MAX_ENTRIES: usize = 20_000;
+    let root = std::path::Path::new(root?);
+    if !root.is_absolute()
+        || glob.starts_with('/')
+        || glob.starts_with("..")
+        || glob.starts_with('~')
+    {
+        return None;
+    }
+    if !std::fs::metadata(root).ok()?.is_dir() {
+        return None;
+    }
+    let matcher = globset::GlobBuilder::new(glob)
+        .literal_separator(true)
+        .case_insensitive(how.nocase)
+        .build()
+        .ok()?
+        .compile_matcher();
+    // Start below the glob's literal directories.
+    let literal: Vec<&str> = glob
+        .split('/')
+        .take_while(|c| !access::is_glob(c))
+        .collect();
+    let start = literal[..literal.len().saturating_sub(1)].join("/");
+    let mut found = Vec::new();
+    let mut stack = vec![start];
+    let mut entries = 0;
+    while let Some(dir) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(root.join(&dir)) else {
+            continue;
+        };
+        for entry in list.flatten() {
+            entries += 1;
+            if entries > MAX_ENTRIES {
+                return None;
+            }
+            let name = entry.file_name();
+            let name = name.to_str()?;
+            let rel = if dir.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{dir}/{name}")
+            };
+            if matcher.is_match(&rel) {
+                found.push(rel.clone());
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(rel);
+            }
+        }
+    }
+    Some(found)
 }
 
 fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {

@@ -167,10 +167,7 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
     let mut examples = vec![
         format!(
             "example {} expect=\"deny\"",
-            kdl_string(&format!(
-                "sed -i s/deny/allow/ {}",
-                crate::emit::sh_word(name)
-            ))
+            kdl_string(&format!("sed -i s/deny/allow/ {}", shell_word(name)))
         ),
         format!("example tool=\"write\" path={policy} expect=\"deny\""),
         "example tool=\"write\" path=\".hookc/policy.json\" expect=\"deny\"".to_owned(),
@@ -226,6 +223,19 @@ guard "hookc-self-protection-commands" {{
         files = quoted.join(" "),
         reason = kdl_string(REASON),
     )
+}
+
+/// A file name as a shell word: plain when it can be, else quoted.
+fn shell_word(name: &str) -> String {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/+".contains(c))
+    {
+        name.to_owned()
+    } else {
+        crate::emit::sh_word(name)
+    }
 }
 
 /// A KDL string literal.

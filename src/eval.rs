@@ -767,6 +767,9 @@ struct Seen {
     access: Access,
     /// For a glob: how it expands.
     glob: Option<Expansion>,
+    /// A tool's glob (not the shell's): what it names on disk where the
+    /// call runs decides (see [`touches_guard`]).
+    listed: bool,
 }
 
 impl<'c> Facts<'c> {
@@ -837,7 +840,9 @@ impl<'c> Facts<'c> {
             let home = call.home.as_deref();
             let mut links = Links::new(root);
             let mut out = Vec::with_capacity(raw.len());
-            for t in raw {
+            let tool_globs = call.paths.len()..call.paths.len() + call.globs.len();
+            for (at, t) in raw.into_iter().enumerate() {
+                let listed = tool_globs.contains(&at);
                 let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
                 let path = paths::normalize(&in_dir, root, home);
                 if t.glob.is_none()
@@ -848,6 +853,7 @@ impl<'c> Facts<'c> {
                         path: real,
                         access: t.access,
                         glob: None,
+                        listed: false,
                     });
                 }
                 out.push(Seen {
@@ -855,6 +861,7 @@ impl<'c> Facts<'c> {
                     path,
                     access: t.access,
                     glob: t.glob,
+                    listed,
                 });
             }
             out
@@ -976,12 +983,14 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bo
         .iter()
         .filter(|g| !g.trim().starts_with('!'))
         .any(|g| spellings.iter().any(|s| access::could_name(s, how, g)));
-    if !could || !how.dot {
+    if !could || !how.dot || !seen.listed {
         return could;
     }
-    // A glob that also names dotfiles (Gemini's, find's) could name nearly
-    // anything; where the call runs, what it names is on disk: the names
-    // it expands to there decide, when they can be listed in time.
+    // A tool's glob that also names dotfiles (Gemini's) could name nearly
+    // anything; the tool expands it where the call runs, so the names it
+    // expands to there decide, when they can be listed in time. (A shell
+    // command's glob, `find`'s included, counts every name it could take:
+    // the line may create the file before it reads it.)
     match expand(call.root.as_deref(), &seen.path, how) {
         Some(found) => found.iter().any(|f| paths.is_match_any(&[f.as_str()])),
         None => true,

@@ -20,6 +20,8 @@ pub struct Policy {
     pub audit_log: Option<Spanned<Scalar>>,
     /// `allow-once #true`: a refusal names a code the user can approve.
     pub allow_once: Option<Spanned<Scalar>>,
+    /// `self-protection "off"`: no guards for hookc's own files.
+    pub self_protection: Option<Text>,
     pub harnesses: Vec<HarnessBlock>,
     pub guards: Vec<GuardDecl>,
     /// `lint { allow "lint-matcher-unanchored" }`: levels for `hookc lint`.
@@ -78,6 +80,8 @@ pub struct GuardDecl {
     pub commands: Vec<CommandDecl>,
     pub regexes: Vec<RegexDecl>,
     pub paths: Vec<Text>,
+    /// The `access="…"` of each `path` line that gives one.
+    pub path_access: Vec<Text>,
     pub opaque: Option<Text>,
     pub decisions: Vec<DecisionDecl>,
     pub message: Option<Text>,

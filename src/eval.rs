@@ -20,9 +20,10 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::{
-    Decision, Event, ExampleCall, Expectation, Guard, Policy, Replace, Tool, ToolKind,
+    Decision, Event, ExampleCall, Expectation, Guard, PathAccess, Policy, Replace, Tool, ToolKind,
 };
 use crate::paths::{self, PathSet};
+use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
 
 /// One call as hookc sees it, whatever harness it came from.
@@ -34,8 +35,12 @@ pub struct Call {
     pub command: Option<String>,
     /// The language [`command`](Self::command) is written in.
     pub shell: Shell,
-    /// Files the call touches, as the harness gave them.
+    /// Files the call touches, as the harness gave them (read by a read
+    /// tool, written by a write tool, both by an edit).
     pub paths: Vec<String>,
+    /// Globs the tool expands itself (a search tool's file filter, Gemini's
+    /// `read_many_files`), read: each stands for every file it could name.
+    pub globs: Vec<(String, Expansion)>,
     /// Text to run regexes over when there is no command: the prompt, the
     /// agent's last message, or the tool input as JSON.
     pub text: Option<String>,
@@ -114,6 +119,7 @@ impl Call {
             command: example.command.clone(),
             shell: Shell::Posix,
             paths: example.path.iter().cloned().collect(),
+            globs: Vec::new(),
             text: example.text.clone(),
             root: Some(EXAMPLE_ROOT.to_owned()),
             cwd: None,
@@ -121,6 +127,46 @@ impl Call {
             git: None,
             harness: None,
         }
+    }
+}
+
+/// A search or glob tool's call (Claude's Grep and Glob, Gemini's
+/// grep_search and glob): it reads the directory or file at `dir_key`
+/// (the project root without one) and, with a file filter at `glob_key`,
+/// every file below it the filter names. For a glob tool the filter is
+/// the pattern itself, relative to the directory. Its wildcards skip
+/// hidden files, as ripgrep's do.
+pub fn search_call(
+    call: &mut Call,
+    input: &serde_json::Value,
+    dir_key: &str,
+    glob_key: &str,
+    glob_tool: bool,
+) {
+    let dir = input
+        .pointer(dir_key)
+        .and_then(serde_json::Value::as_str)
+        .filter(|d| !d.is_empty());
+    if let Some(dir) = dir {
+        call.paths.push(dir.to_owned());
+    }
+    if let Some(glob) = input
+        .pointer(glob_key)
+        .and_then(serde_json::Value::as_str)
+        .filter(|g| !g.is_empty())
+    {
+        let base = dir.unwrap_or(".").trim_end_matches('/');
+        let below = if glob_tool || glob.contains('/') {
+            format!("{base}/{glob}")
+        } else {
+            format!("{base}/**/{glob}")
+        };
+        let g = if glob.starts_with('/') {
+            glob.to_owned()
+        } else {
+            below
+        };
+        call.globs.push((g, Expansion::default()));
     }
 }
 
@@ -369,8 +415,13 @@ impl Index {
             }
         }
         if !self.path.is_empty() {
-            for path in facts.paths() {
-                occurring(&self.path, &first[1], path, &mut out);
+            for seen in facts.touched() {
+                if seen.glob.is_some() {
+                    // A glob holds no literal of the names it stands for.
+                    out.extend(self.path.iter().flat_map(|(_, owners)| owners));
+                } else {
+                    occurring(&self.path, &first[1], &seen.path, &mut out);
+                }
             }
         }
         out.sort_unstable();
@@ -743,9 +794,22 @@ fn reading_applies(t: &Tool, tool: &CallTool, from: Option<crate::ir::HarnessId>
 struct Facts<'c> {
     call: &'c Call,
     analysis: OnceCell<Option<Analysis>>,
-    paths: OnceCell<Vec<String>>,
-    home_forms: OnceCell<Vec<Option<String>>>,
+    touched: OnceCell<Vec<Seen>>,
     subjects: OnceCell<Vec<String>>,
+}
+
+/// A file the call touches, normalised.
+#[derive(Debug)]
+struct Seen {
+    path: String,
+    /// Its `~` spelling, when it lies in the home directory.
+    home: Option<String>,
+    access: Access,
+    /// For a glob: how it expands.
+    glob: Option<Expansion>,
+    /// A tool's glob (not the shell's): what it names on disk where the
+    /// call runs decides (see [`touches_guard`]).
+    listed: bool,
 }
 
 impl<'c> Facts<'c> {
@@ -753,8 +817,7 @@ impl<'c> Facts<'c> {
         Self {
             call,
             analysis: OnceCell::new(),
-            paths: OnceCell::new(),
-            home_forms: OnceCell::new(),
+            touched: OnceCell::new(),
             subjects: OnceCell::new(),
         }
     }
@@ -774,33 +837,126 @@ impl<'c> Facts<'c> {
             .as_ref()
     }
 
-    /// For each of [`paths`](Self::paths), its spelling with `~` when it
-    /// lies in the home directory, so `path "~/.ssh/*"` matches the
-    /// absolute path a tool names.
-    fn home_forms(&self) -> &[Option<String>] {
-        self.home_forms.get_or_init(|| {
-            self.paths()
+    /// Every file the call touches: the harness's paths (with the access
+    /// of its tool), its globs, and what its shell command reads and writes
+    /// ([`access::touches`]); each also as what a symbolic link in it leads
+    /// to, when the call runs where it names files (so a link to `.env`
+    /// is `.env`).
+    fn touched(&self) -> &[Seen] {
+        self.touched.get_or_init(|| {
+            let call = self.call;
+            // The tool's kind, and every other reading of it (Cursor's
+            // Write also edits): a file tool that may read reads.
+            let of = |kind: Option<ToolKind>| match kind {
+                Some(ToolKind::Read) => Access::Read,
+                Some(ToolKind::Write) => Access::Write,
+                _ => Access::Both,
+            };
+            let by_tool = match &call.tool {
+                None => Access::Both,
+                Some(t) => t.also.iter().fold(of(t.kind), |acc, other| {
+                    if acc == of(other.kind) {
+                        acc
+                    } else {
+                        Access::Both
+                    }
+                }),
+            };
+            let mut raw: Vec<access::Touch> = call
+                .paths
                 .iter()
-                .map(|p| paths::home_form(p, self.call.root.as_deref(), self.call.home.as_deref()))
-                .collect()
+                .map(|p| access::Touch {
+                    path: p.clone(),
+                    access: by_tool,
+                    glob: None,
+                })
+                .collect();
+            raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
+                path: g.clone(),
+                access: Access::Read,
+                glob: Some(*how),
+            }));
+            if let Some(analysis) = self.analysis() {
+                raw.extend(access::touches(analysis));
+            }
+            let root = call.root.as_deref();
+            let home = call.home.as_deref();
+            let mut links = Links::new(root);
+            let mut out = Vec::with_capacity(raw.len());
+            let tool_globs = call.paths.len()..call.paths.len() + call.globs.len();
+            for (at, t) in raw.into_iter().enumerate() {
+                let listed = tool_globs.contains(&at);
+                let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
+                let path = paths::normalize(&in_dir, root, home);
+                if t.glob.is_none()
+                    && let Some(real) = links.resolve(&path, home)
+                {
+                    out.push(Seen {
+                        home: paths::home_form(&real, root, home),
+                        path: real,
+                        access: t.access,
+                        glob: None,
+                        listed: false,
+                    });
+                }
+                out.push(Seen {
+                    home: paths::home_form(&path, root, home),
+                    path,
+                    access: t.access,
+                    glob: t.glob,
+                    listed,
+                });
+            }
+            out
         })
     }
+}
 
-    fn paths(&self) -> &[String] {
-        self.paths.get_or_init(|| {
-            let mut raw: Vec<&str> = self.call.paths.iter().map(String::as_str).collect();
-            if let Some(analysis) = self.analysis() {
-                for command in &analysis.commands {
-                    raw.extend(command.redirects.iter().map(String::as_str));
-                }
-            }
-            raw.into_iter()
-                .map(|p| {
-                    let p = paths::in_dir(p, self.call.cwd.as_deref());
-                    paths::normalize(&p, self.call.root.as_deref(), self.call.home.as_deref())
-                })
-                .collect()
-        })
+/// Symbolic links, resolved on the machine where the call runs.
+struct Links {
+    /// The project root, and the root with its own links resolved.
+    root: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl Links {
+    fn new(root: Option<&str>) -> Self {
+        let root = root
+            .map(std::path::PathBuf::from)
+            .filter(|r| r.is_absolute())
+            .and_then(|r| std::fs::canonicalize(&r).ok().map(|c| (r, c)));
+        Links { root }
+    }
+
+    /// The normalised path of what `path` (normalised) leads to, when a
+    /// link on the way makes it another file; `None` otherwise (and where
+    /// nothing exists: an example's root, a file yet to be written below a
+    /// real directory is resolved through its directory).
+    fn resolve(&mut self, path: &str, home: Option<&str>) -> Option<String> {
+        let (root, real_root) = self.root.as_ref()?;
+        let lexical = if path.starts_with('/') {
+            std::path::PathBuf::from(path)
+        } else if path == "." {
+            root.clone()
+        } else {
+            root.join(path)
+        };
+        let real = std::fs::canonicalize(&lexical).ok().or_else(|| {
+            let parent = std::fs::canonicalize(lexical.parent()?).ok()?;
+            Some(parent.join(lexical.file_name()?))
+        })?;
+        let real_lexical = match lexical.strip_prefix(root) {
+            Ok(rest) => real_root.join(rest),
+            Err(_) => lexical.clone(),
+        };
+        if real == real_lexical || real == lexical {
+            return None;
+        }
+        let real = match real.strip_prefix(real_root) {
+            Ok(rest) => root.join(rest),
+            Err(_) => real,
+        };
+        let text = real.to_str()?;
+        Some(paths::normalize(text, root.to_str(), home))
     }
 }
 
@@ -833,15 +989,14 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
         return None;
     }
     if let Some(paths) = &compiled.paths
-        && !facts
-            .paths()
-            .iter()
-            .zip(facts.home_forms())
-            .any(|(p, home)| {
-                let mut spellings = vec![p.as_str()];
-                spellings.extend(home.as_deref());
-                paths.is_match_any(&spellings)
-            })
+        && !facts.touched().iter().any(|seen| {
+            let wanted = match guard.access {
+                PathAccess::Any => true,
+                PathAccess::Read => seen.access.reads(),
+                PathAccess::Write => seen.access.writes(),
+            };
+            wanted && touches_guard(guard, paths, seen, call)
+        })
     {
         return None;
     }
@@ -885,6 +1040,92 @@ fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts
         ),
         message: guard.message.clone(),
     })
+}
+
+/// Whether a file the call touches is one of the guard's: a path by its
+/// spellings, a glob by every name it could expand to.
+fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bool {
+    let mut spellings = vec![seen.path.as_str()];
+    spellings.extend(seen.home.as_deref());
+    let Some(how) = seen.glob else {
+        return paths.is_match_any(&spellings);
+    };
+    let could = guard
+        .paths
+        .iter()
+        .filter(|g| !g.trim().starts_with('!'))
+        .any(|g| spellings.iter().any(|s| access::could_name(s, how, g)));
+    if !could || !how.dot || !seen.listed {
+        return could;
+    }
+    // A tool's glob that also names dotfiles (Gemini's) could name nearly
+    // anything; the tool expands it where the call runs, so the names it
+    // expands to there decide, when they can be listed in time. (A shell
+    // command's glob, `find`'s included, counts every name it could take:
+    // the line may create the file before it reads it.)
+    match expand(call.root.as_deref(), &seen.path, how) {
+        Some(found) => found.iter().any(|f| paths.is_match_any(&[f.as_str()])),
+        None => true,
+    }
+}
+
+/// The files below the project root `root` that `glob` (normalised,
+/// relative to the root) names, as normalised paths; `None` when the root
+/// is not on this machine (an example), the glob leaves the root, or the
+/// tree is too large to list quickly.
+fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>> {
+    const MAX_ENTRIES: usize = 20_000;
+    let root = std::path::Path::new(root?);
+    if !root.is_absolute()
+        || glob.starts_with('/')
+        || glob.starts_with("..")
+        || glob.starts_with('~')
+    {
+        return None;
+    }
+    if !std::fs::metadata(root).ok()?.is_dir() {
+        return None;
+    }
+    let matcher = globset::GlobBuilder::new(glob)
+        .literal_separator(true)
+        .case_insensitive(how.nocase)
+        .build()
+        .ok()?
+        .compile_matcher();
+    // Start below the glob's literal directories.
+    let literal: Vec<&str> = glob
+        .split('/')
+        .take_while(|c| !access::is_glob(c))
+        .collect();
+    let start = literal[..literal.len().saturating_sub(1)].join("/");
+    let mut found = Vec::new();
+    let mut stack = vec![start];
+    let mut entries = 0;
+    while let Some(dir) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(root.join(&dir)) else {
+            continue;
+        };
+        for entry in list.flatten() {
+            entries += 1;
+            if entries > MAX_ENTRIES {
+                return None;
+            }
+            let name = entry.file_name();
+            let name = name.to_str()?;
+            let rel = if dir.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{dir}/{name}")
+            };
+            if matcher.is_match(&rel) {
+                found.push(rel.clone());
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(rel);
+            }
+        }
+    }
+    Some(found)
 }
 
 fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
@@ -1097,22 +1338,27 @@ fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
         });
     }
     if let Some(set) = &compiled.paths {
-        let hit = facts
-            .paths()
+        let access = |seen: &Seen| match seen.access {
+            Access::Read => "read",
+            Access::Write => "written",
+            Access::Both => "read and written",
+        };
+        let wanted = |seen: &Seen| match guard.access {
+            PathAccess::Any => true,
+            PathAccess::Read => seen.access.reads(),
+            PathAccess::Write => seen.access.writes(),
+        };
+        let touched = facts.touched();
+        let hit = touched
             .iter()
-            .zip(facts.home_forms())
-            .find(|(p, home)| {
-                let mut spellings = vec![p.as_str()];
-                spellings.extend(home.as_deref());
-                set.is_match_any(&spellings)
-            });
+            .find(|seen| wanted(seen) && touches_guard(guard, set, seen, call));
         out.conditions.push(match hit {
-            Some((p, _)) => ConditionTrace {
+            Some(seen) => ConditionTrace {
                 kind: "path",
                 holds: true,
-                detail: format!("`{p}` matches its globs"),
+                detail: format!("`{}` ({}) matches its globs", seen.path, access(seen)),
             },
-            None if facts.paths().is_empty() => ConditionTrace {
+            None if touched.is_empty() => ConditionTrace {
                 kind: "path",
                 holds: false,
                 detail: "the call touches no file hookc can see".to_owned(),
@@ -1121,11 +1367,10 @@ fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
                 kind: "path",
                 holds: false,
                 detail: format!(
-                    "no file of the call ({}) matches its globs",
-                    facts
-                        .paths()
+                    "no file of the call ({}) matches its globs with the access it asks for",
+                    touched
                         .iter()
-                        .map(|p| format!("`{p}`"))
+                        .map(|seen| format!("`{}` ({})", seen.path, access(seen)))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
@@ -1303,6 +1548,7 @@ guard "generated-12" {
                 command: (tool == ToolKind::Shell).then(|| words.join(" ")),
                 shell: if powershell && tool == ToolKind::Shell { Shell::PowerShell } else { Shell::Posix },
                 paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
+                globs: Vec::new(),
                 text: None,
                 root: None,
                 home: None,

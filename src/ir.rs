@@ -93,6 +93,9 @@ pub struct Guard {
     pub regexes: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// Which touches of those paths the guard is about: reads, writes, or any.
+    #[serde(default, skip_serializing_if = "PathAccess::is_any")]
+    pub access: PathAccess,
     /// What a shell command hookc cannot fully understand means for this guard.
     pub opaque: Decision,
     pub decision: Decision,
@@ -265,6 +268,33 @@ impl Decision {
 
     pub fn refuses(self) -> bool {
         matches!(self, Decision::Deny | Decision::Block)
+    }
+}
+
+word_enum! {
+    /// Which touches of a file a `path` guard is about (`access="…"`).
+    PathAccess {
+        /// Reads, writes and edits (the default).
+        Any = "any",
+        /// Reads: read tools, search and glob tools, and shell commands that
+        /// read the file (edits read too).
+        Read = "read",
+        /// Writes, edits, deletes and renames.
+        Write = "write",
+    }
+}
+
+// `word_enum!` derives the traits; `Default` is the one enum that needs it.
+#[allow(clippy::derivable_impls)]
+impl Default for PathAccess {
+    fn default() -> Self {
+        PathAccess::Any
+    }
+}
+
+impl PathAccess {
+    pub fn is_any(&self) -> bool {
+        *self == PathAccess::Any
     }
 }
 

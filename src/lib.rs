@@ -34,6 +34,7 @@ pub mod plan;
 pub mod policy_json;
 pub mod presets;
 pub mod profile;
+pub mod protect;
 pub mod resolve;
 pub mod runtime;
 pub mod shell;

@@ -360,7 +360,9 @@ impl<'a> Output<'a> {
             }
             let (mut active, mut partly, mut never) = (Vec::new(), Vec::new(), Vec::new());
             for g in &policy.guards {
-                if profile.event_name(g.event).is_none() {
+                // The summary counts the user's guards; self-protection is
+                // always there (see `crate::protect`).
+                if profile.event_name(g.event).is_none() || crate::protect::is_builtin(&g.name) {
                     continue;
                 }
                 if !runs_at_all(g, profile) {

@@ -225,6 +225,19 @@ on what it is meant for (a guard whose pattern can never match builds silently).
 `run` guard whose program needs its own environment, say), say why on the guard and the
 warning goes away: `guard \"name\" untested=\"needs the staging database\" { … }`.";
 
+    SelfProtectionOff = "self-protection-off", Warning, "the policy lets the agent change hookc's own files",
+"By default every policy refuses writes, edits, deletes and renames of the policy file,
+`.hookc/`, every hook settings file of a targeted harness (project and user level, such as
+`.claude/settings.local.json` and `~/.claude/settings.json`), the shell profiles hook commands
+run with, and `git config core.worktree`, `hookc build` and `hookc init` run by the agent.
+Without that, an agent could switch its guards off with an allowed call.
+
+```kdl
+self-protection \"off\"   // warned about
+```
+
+Leave the line out unless your own guards protect those files.";
+
     NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
 "A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
 call. That is rarely meant; add what it should match. If the guard is meant for every

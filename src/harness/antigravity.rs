@@ -295,16 +295,18 @@ impl Harness for Antigravity {
                         call.command = Some(string_at(&args, "/CommandLine")?.to_owned());
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
-                        let path = PATH_KEYS
+                        // Every path field counts, not just the first.
+                        let paths: Vec<&str> = PATH_KEYS
                             .iter()
-                            .find_map(|key| args.get(*key).and_then(Value::as_str))
-                            .ok_or_else(|| {
-                                format!(
-                                    "`toolCall.args` of `{name}` names no file (looked for {})",
-                                    PATH_KEYS.join(", ")
-                                )
-                            })?;
-                        call.paths.push(path.to_owned());
+                            .filter_map(|key| args.get(*key).and_then(Value::as_str))
+                            .collect();
+                        if paths.is_empty() {
+                            return Err(format!(
+                                "`toolCall.args` of `{name}` names no file (looked for {})",
+                                PATH_KEYS.join(", ")
+                            ));
+                        }
+                        call.paths.extend(paths.iter().map(|p| (*p).to_owned()));
                         call.text = Some(args.to_string());
                     }
                     _ => call.text = Some(args.to_string()),

@@ -51,7 +51,8 @@ static PROFILE: Profile = Profile {
     ],
     tools: &[
         (ToolKind::Shell, &["Bash", "PowerShell"]),
-        (ToolKind::Read, &["Read"]),
+        // Searching files reads them: a `read` path guard covers Grep and Glob.
+        (ToolKind::Read, &["Read", "Grep", "Glob"]),
         (ToolKind::Write, &["Write"]),
         (ToolKind::Edit, &["Edit", "MultiEdit", "NotebookEdit"]),
         (ToolKind::WebFetch, &["WebFetch"]),
@@ -340,6 +341,15 @@ impl Harness for Claude {
                         if name == "PowerShell" {
                             call.shell = Shell::PowerShell;
                         }
+                    }
+                    Some(ToolKind::Read) if matches!(name, "Grep" | "Glob") => {
+                        let (filter, glob_tool) = if name == "Glob" {
+                            ("/pattern", true)
+                        } else {
+                            ("/glob", false)
+                        };
+                        crate::eval::search_call(&mut call, input, "/path", filter, glob_tool);
+                        call.text = Some(input.to_string());
                     }
                     Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
                         let key = if name == "NotebookEdit" {

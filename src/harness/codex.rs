@@ -268,7 +268,7 @@ impl Harness for Codex {
                 if none {
                     "the guard will not run there".to_owned()
                 } else if tools.iter().any(|t| t == "read") {
-                    "Codex reads files with shell commands, which a `path` glob sees only as redirections; guard readers such as `cat` with a `command` guard".to_owned()
+                    "Codex reads files with shell commands instead, which a `path` guard that also covers `shell` checks (every program that reads a file, redirections included)".to_owned()
                 } else {
                     "calls of those tools are not checked there".to_owned()
                 },

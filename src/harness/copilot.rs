@@ -365,7 +365,7 @@ impl Harness for Copilot {
                 match tool.kind {
                     Some(ToolKind::Shell) => {
                         call.command = Some(if name.starts_with("write_") {
-                            string_at(&args, "/input")?.to_owned()
+                            crate::shell::keys::typed_line(string_at(&args, "/input")?)?
                         } else {
                             string_at(&args, "/command")?.to_owned()
                         });

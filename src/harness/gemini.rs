@@ -58,7 +58,17 @@ static PROFILE: Profile = Profile {
     ],
     tools: &[
         (ToolKind::Shell, &["run_shell_command"]),
-        (ToolKind::Read, &["read_file", "read_many_files"]),
+        // Searching files reads them: a `read` path guard covers the search tools.
+        (
+            ToolKind::Read,
+            &[
+                "read_file",
+                "read_many_files",
+                "grep_search",
+                "search_file_content",
+                "glob",
+            ],
+        ),
         (ToolKind::Write, &["write_file"]),
         (ToolKind::Edit, &["replace"]),
         (ToolKind::WebFetch, &["web_fetch"]),
@@ -321,15 +331,37 @@ impl Harness for Gemini {
                         call.command = Some(string_at(input, "/command")?.to_owned());
                     }
                     (Some(ToolKind::Read), "read_many_files") => {
-                        // `include` holds paths and globs; each is checked as a path.
+                        // `include` (or `paths`) holds paths and globs that
+                        // Gemini expands with dotfiles and in either case: each
+                        // stands for every file it could name, a directory for
+                        // what is below it.
                         let include = input
                             .get("include")
+                            .or_else(|| input.get("paths"))
                             .and_then(Value::as_array)
                             .ok_or("`tool_input.include` should be an array")?;
+                        let how = crate::shell::access::Expansion {
+                            dot: true,
+                            nocase: true,
+                        };
                         for item in include {
                             let path = item
                                 .as_str()
                                 .ok_or("`tool_input.include` should hold strings")?;
+                            call.globs.push((path.to_owned(), how));
+                            call.globs
+                                .push((format!("{}/**", path.trim_end_matches('/')), how));
+                        }
+                        call.text = Some(input.to_string());
+                    }
+                    (Some(ToolKind::Read), "grep_search" | "search_file_content" | "glob") => {
+                        let (dir, glob) = if name == "glob" {
+                            ("/dir_path", "/pattern")
+                        } else {
+                            ("/dir_path", "/include")
+                        };
+                        crate::eval::search_call(&mut call, input, dir, glob, name == "glob");
+                        if let Some(path) = input.get("path").and_then(Value::as_str) {
                             call.paths.push(path.to_owned());
                         }
                         call.text = Some(input.to_string());

@@ -12,8 +12,8 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Severity, suggest};
 use crate::eval;
 use crate::harness::{self, OptionKind};
 use crate::ir::{
-    Decision, Event, Example, ExampleCall, Expectation, FORMAT, Guard, HarnessId, Policy,
-    Prefilter, Replace, Tool, ToolKind,
+    Decision, Event, Example, ExampleCall, Expectation, FORMAT, Guard, HarnessId, PathAccess,
+    Policy, Prefilter, Replace, Tool, ToolKind,
 };
 use crate::paths::PathSet;
 use crate::shell::{CommandPattern, FlagGroup};
@@ -155,6 +155,24 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         if let Some((guard, parts)) = resolve_guard(cx, decl) {
             guards.push(guard);
             compiled.push(parts);
+        }
+    }
+
+    // A policy without guards of its own installs no hooks at all (its
+    // build retracts them), so there is nothing to protect.
+    if !guards.is_empty() && self_protection(cx, ast) {
+        let text = crate::protect::policy_text(&file.name, &targets);
+        let own = SourceFile::new(crate::protect::SOURCE, text);
+        let decls = crate::syntax::read_policy(&own, cx.diags)?;
+        let mut own_cx = Cx {
+            file: &own,
+            diags: cx.diags,
+        };
+        for decl in &decls.guards {
+            if let Some((guard, parts)) = resolve_guard(&mut own_cx, decl) {
+                guards.push(guard);
+                compiled.push(parts);
+            }
         }
     }
 
@@ -434,6 +452,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         }
     }
     let paths: Vec<String> = decl.paths.iter().map(|p| p.value.clone()).collect();
+    let access = resolve_access(cx, decl);
     let path_set = match PathSet::new(&paths) {
         Ok(set) => (!paths.is_empty()).then_some(set),
         Err((index, message)) => {
@@ -558,6 +577,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         commands,
         regexes,
         paths,
+        access,
         opaque,
         decision,
         reason,
@@ -601,6 +621,70 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
     }
     (cx.diags.error_count() == errors_before)
         .then(|| (guard, eval::Compiled::new(compiled_regexes, path_set)))
+}
+
+/// Whether the policy gets hookc's self-protection guards (see
+/// [`crate::protect`]): on unless `self-protection "off"`, which is warned about.
+fn self_protection(cx: &mut Cx, ast: &ast::Policy) -> bool {
+    let Some(t) = &ast.self_protection else {
+        return true;
+    };
+    match t.value.as_str() {
+        "on" => true,
+        "off" => {
+            cx.diags.push(
+                Diagnostic::new(
+                    Code::SelfProtectionOff,
+                    "self-protection is off: the agent may change the policy and the hooks".to_owned(),
+                )
+                .in_file(cx.file)
+                .label(t.span, "turned off here")
+                .help("remove `self-protection \"off\"` unless you guard hookc's files (the policy, .hookc/, the hook settings, shell profiles) with guards of your own"),
+            );
+            false
+        }
+        other => {
+            cx.error(
+                Code::InvalidSetting,
+                format!("`self-protection` cannot be `{}`", other.escape_debug()),
+                t.span,
+                "expected on or off",
+                "write `self-protection \"off\"` to let the agent change hookc's own files, or leave the line out (on is the default)",
+            );
+            true
+        }
+    }
+}
+
+/// The guard's `access="…"`: one word for all its `path` lines.
+fn resolve_access(cx: &mut Cx, decl: &ast::GuardDecl) -> PathAccess {
+    let mut access: Option<(PathAccess, &Text)> = None;
+    for text in &decl.path_access {
+        let Some(word) = PathAccess::from_word(&text.value) else {
+            cx.error(
+                Code::InvalidSetting,
+                format!("`access` cannot be `{}`", text.value.escape_debug()),
+                text.span,
+                "expected read, write or any",
+                "`access` says which touches of the files the guard is about: `read` (reading, searching, copying from), `write` (writing, editing, deleting, renaming) or `any` (the default)",
+            );
+            continue;
+        };
+        match access {
+            Some((first, _)) if first != word => cx.error(
+                Code::InvalidSetting,
+                format!(
+                    "the `path` lines of a guard give different `access` (`{first}` and `{word}`)"
+                ),
+                text.span,
+                "differs from an earlier `path` line",
+                "give every `path` line of a guard the same `access`, or split the guard in two",
+            ),
+            Some(_) => {}
+            None => access = Some((word, text)),
+        }
+    }
+    access.map_or(PathAccess::Any, |(a, _)| a)
 }
 
 /// What an example for `guard` starts with: the command, path or text to try.

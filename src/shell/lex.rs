@@ -28,8 +28,10 @@
 //! * **Comments**: an unquoted `#` at the start of a word ends the line.
 //! * **Redirections** `>` `>>` `>|` `&>` `&>>` `<>` and `N>` `N>>` record their
 //!   target as a *write* ([`LexedCommand::writes`]); `>&word` writes to `word`
-//!   unless it is a file descriptor (`2>&1`, `>&-`). Input redirections `<`
-//!   `<&` `<<<` are recognised and their word skipped (they are not recorded).
+//!   unless it is a file descriptor (`2>&1`, `>&-`). Input redirections `<`,
+//!   `N<`, `<>` and `<&word` (not a descriptor) record their target as a
+//!   *read* ([`LexedCommand::reads`]; `<>` is both); a here-string `<<<`
+//!   feeds a word, not a file.
 //! * **Subshells** `( … )` at the start of a command (also after `if`, `!`,
 //!   `while`, …) are entered: their commands are returned like any other.
 //!   (`{ …; }` groups and `if`/`while` keywords are plain words here; the
@@ -78,8 +80,6 @@
 //!   so a rule on arguments cannot see what it holds (the pattern matcher
 //!   special-cases `$HOME`).
 //! * Pathname expansion: `cat .en?` has the argument `.en?`, not `.env`.
-//! * Input redirections are not recorded: `cat < .env` reads `.env`, but only
-//!   `cat` is visible.
 //! * Aliases (off in non-interactive shells unless `shopt -s
 //!   expand_aliases`), `IFS`, `set -o` options and `extglob` patterns.
 
@@ -143,6 +143,8 @@ pub struct LexedCommand {
     pub words: Vec<Word>,
     /// Targets of redirections that write (`>`, `>>`, `&>`, `2>`, …).
     pub writes: Vec<Word>,
+    /// Targets of redirections that read (`<`, `N<`, `<>`, `<&file`).
+    pub reads: Vec<Word>,
 }
 
 /// Result of lexing a command line.
@@ -391,7 +393,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn finish_command(&mut self) {
-        if !self.cur.words.is_empty() || !self.cur.writes.is_empty() {
+        if !self.cur.words.is_empty() || !self.cur.writes.is_empty() || !self.cur.reads.is_empty() {
             let cmd = std::mem::take(&mut self.cur);
             self.out.commands.push(cmd);
         }
@@ -458,7 +460,7 @@ impl<'a> Lexer<'a> {
                             if self.peek() == Some('>') {
                                 self.bump();
                             }
-                            self.redirect_target(true);
+                            self.redirect_target(Some(true));
                         }
                         _ => self.finish_command(),
                     }
@@ -611,7 +613,10 @@ impl<'a> Lexer<'a> {
                 self.stop("an unterminated ((");
             }
             self.finish_command();
-        } else if self.cur.writes.is_empty() && self.cur.words.iter().all(is_keyword) {
+        } else if self.cur.writes.is_empty()
+            && self.cur.reads.is_empty()
+            && self.cur.words.iter().all(is_keyword)
+        {
             // A subshell at the start of a command (possibly after `if`, `!`
             // …): its commands run like any others, so we simply enter it.
             self.finish_command();
@@ -842,7 +847,7 @@ impl<'a> Lexer<'a> {
             Some('>') => match self.peek() {
                 Some('>' | '|') => {
                     self.bump();
-                    self.redirect_target(true);
+                    self.redirect_target(Some(true));
                 }
                 Some('&') => {
                     self.bump();
@@ -860,7 +865,7 @@ impl<'a> Lexer<'a> {
                     self.bump();
                     self.process_substitution(">(...)");
                 }
-                _ => self.redirect_target(true),
+                _ => self.redirect_target(Some(true)),
             },
             Some('<') => match self.peek() {
                 Some('<') => {
@@ -868,7 +873,7 @@ impl<'a> Lexer<'a> {
                     if self.peek() == Some('<') {
                         // Here-string: a word fed to stdin.
                         self.bump();
-                        self.redirect_target(false);
+                        self.redirect_target(None);
                     } else {
                         let strip = self.peek() == Some('-');
                         if strip {
@@ -884,17 +889,34 @@ impl<'a> Lexer<'a> {
                 }
                 Some('&') => {
                     self.bump();
-                    self.redirect_target(false);
+                    self.skip_blanks();
+                    if let Some(w) = self.word() {
+                        let fd = w.text == "-" || w.text.bytes().all(|b| b.is_ascii_digit());
+                        if !fd {
+                            self.cur.reads.push(w);
+                        }
+                    } else if !self.stopped {
+                        self.opaque("a redirection without a target");
+                    }
                 }
                 Some('>') => {
+                    // `<>`: opened for reading and writing.
                     self.bump();
-                    self.redirect_target(true);
+                    self.skip_blanks();
+                    match self.word() {
+                        Some(w) => {
+                            self.cur.reads.push(w.clone());
+                            self.cur.writes.push(w);
+                        }
+                        None if !self.stopped => self.opaque("a redirection without a target"),
+                        None => {}
+                    }
                 }
                 Some('(') => {
                     self.bump();
                     self.process_substitution("<(...)");
                 }
-                _ => self.redirect_target(false),
+                _ => self.redirect_target(Some(false)),
             },
             _ => {}
         }
@@ -910,10 +932,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn redirect_target(&mut self, write: bool) {
+    /// The target of a redirection: written (`Some(true)`), read
+    /// (`Some(false)`), or a word that is not a file (`None`, a here-string).
+    fn redirect_target(&mut self, write: Option<bool>) {
         self.skip_blanks();
         match self.word() {
-            Some(w) if write => self.cur.writes.push(w),
+            Some(w) if write == Some(true) => self.cur.writes.push(w),
+            Some(w) if write == Some(false) => self.cur.reads.push(w),
             Some(_) => {}
             None if !self.stopped => self.opaque("a redirection without a target"),
             None => {}
@@ -1454,6 +1479,18 @@ mod tests {
         assert_eq!(c.words.len(), 1);
         let writes: Vec<_> = c.writes.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(writes, ["out", "log", "err", "both", "clob", "rw", "file"]);
+        let reads: Vec<_> = c.reads.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(reads, ["in", "rw"]);
+        let l = lex("cat 0<a <&b <&0 <&- <<<c");
+        let reads: Vec<_> = l.commands[0]
+            .reads
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect();
+        assert_eq!(reads, ["a", "b"]);
+        // A loop's input: the redirection stands after `done`.
+        let l = lex("while read -r l; do echo $l; done < .env");
+        assert_eq!(l.commands.last().unwrap().reads[0].text, ".env");
         let l = lex("> file");
         assert_eq!(l.commands[0].writes[0].text, "file");
         assert!(lex("cat >").opaque.len() == 1);

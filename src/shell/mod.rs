@@ -15,8 +15,11 @@
 //! Whatever cannot be understood is reported as [`Opaque`] rather than
 //! guessed at, so a policy can decide what to do with it.
 
+pub mod access;
+pub mod find;
 pub mod git;
 pub mod inert;
+pub mod keys;
 pub mod lex;
 pub mod normalize;
 pub mod pattern;

@@ -60,6 +60,14 @@ pub struct SimpleCommand {
     /// (including those around an enclosing `bash -c`), the file arguments of
     /// `tee`, and `of=` of `dd`.
     pub redirects: Vec<String>,
+    /// Files read by redirection: targets of `<`, `N<`, `<>`, `<&file`
+    /// (including those around an enclosing `bash -c` or loop).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<String>,
+    /// For a command `find … -exec` runs: globs of the files `find` hands
+    /// it as `{}` (see [`super::find`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<String>,
     /// Indices into `args` of words whose value is known only when the line
     /// runs (`$VAR`, `"$(…)"`, `{a,b}`). They matter only to a guard whose
     /// pattern they could complete (see `CommandPattern::could_match`).
@@ -128,7 +136,19 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     for cmd in lexed.commands {
         let mut redirects = outer.to_vec();
         redirects.extend(cmd.writes.into_iter().map(|w| w.text));
+        let before = out.commands.len();
         words(out, &cmd.words, redirects, depth);
+        if !cmd.reads.is_empty() {
+            let reads: Vec<String> = cmd.reads.into_iter().map(|w| w.text).collect();
+            // What the command (or the commands of its script, or of a loop
+            // ending in `done < FILE`) read from standard input.
+            if out.commands.len() == before {
+                out.commands.push(SimpleCommand::default());
+            }
+            for c in &mut out.commands[before..] {
+                c.reads.extend(reads.iter().cloned());
+            }
+        }
     }
 }
 
@@ -237,6 +257,7 @@ fn emit(out: &mut Analysis, program: &str, args: &[Word], redirects: Vec<String>
             .filter(|(_, w)| w.opaque || (w.has_param && !home_relative(&w.text)))
             .map(|(k, _)| k)
             .collect(),
+        ..SimpleCommand::default()
     });
 }
 
@@ -1201,7 +1222,12 @@ fn find_exec(out: &mut Analysis, rest: &[Word], depth: usize) {
                 end += 1;
             }
             if end > start {
+                let before = out.commands.len();
                 words(out, &rest[start..end], Vec::new(), depth);
+                let found = super::find::found(rest);
+                for c in &mut out.commands[before..] {
+                    c.found.clone_from(&found);
+                }
             }
             k = end + 1;
         } else {

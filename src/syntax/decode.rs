@@ -21,6 +21,7 @@ const TOP_LEVEL: &[&str] = &[
     "platforms",
     "timeout",
     "on-error",
+    "self-protection",
     "harness",
     "guard",
     "lint",
@@ -108,6 +109,14 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
                 cx.no_children(node);
                 cx.once(&policy.on_error.as_ref().map(|t| t.span), node);
                 policy.on_error = value.or(policy.on_error.take());
+            }
+            "self-protection" => {
+                let mut r = cx.reader(node);
+                let value = r.string(&mut cx, "`on` or `off`");
+                r.finish(&mut cx, &[]);
+                cx.no_children(node);
+                cx.once(&policy.self_protection.as_ref().map(|t| t.span), node);
+                policy.self_protection = value.or(policy.self_protection.take());
             }
             "harness" => {
                 if let Some(block) = decode_harness(&mut cx, node) {
@@ -351,6 +360,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
         commands: Vec::new(),
         regexes: Vec::new(),
         paths: Vec::new(),
+        path_access: Vec::new(),
         opaque: None,
         decisions: Vec::new(),
         message: None,
@@ -443,7 +453,14 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
             "path" | "allow-degraded" => {
                 let mut r = cx.reader(child);
                 let values = r.strings_rest(cx);
-                r.finish(cx, &[]);
+                if child_name == "path" {
+                    if let Some(access) = r.prop_string(cx, "access") {
+                        guard.path_access.push(access);
+                    }
+                    r.finish(cx, &["access"]);
+                } else {
+                    r.finish(cx, &[]);
+                }
                 cx.no_children(child);
                 if values.is_empty() {
                     cx.missing(

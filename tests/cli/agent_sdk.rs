@@ -437,7 +437,8 @@ fn the_matchers_route_claude_tool_names_and_register_every_guarded_event() {
     let p = built();
     let shapes = shapes();
     let expected = json!({
-        "PreToolUse": r"^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|mcp__pay\x22ments__refund_.*)$",
+        // Self-protection adds Write (the tools that write).
+        "PreToolUse": r"^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Write|mcp__pay\x22ments__refund_.*)$",
         "UserPromptSubmit": null,
         "Stop": null,
     });

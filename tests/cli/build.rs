@@ -62,7 +62,11 @@ fn a_fresh_build_creates_settings_shims_policy_and_manifest() {
     let settings: serde_json::Value =
         serde_json::from_str(&p.read(".claude/settings.json")).unwrap();
     let group = &settings["hooks"]["PreToolUse"][0];
-    assert_eq!(group["matcher"], "^(?:Bash|PowerShell)$");
+    // Self-protection adds the tools that write.
+    assert_eq!(
+        group["matcher"],
+        "^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Write)$"
+    );
     assert_eq!(group["hooks"][0]["type"], "command");
     // The command reads the shim into Claude's `sh` (see `source_shim`).
     let command = group["hooks"][0]["command"].as_str().unwrap();

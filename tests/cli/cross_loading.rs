@@ -81,7 +81,7 @@ fn run_under_cursor(p: &Project, command: &str, path: &str, stdin: &str) -> Run 
 #[test]
 fn under_cursor_the_claude_hook_says_no_objection_in_cursors_protocol() {
     let p = built("\"claude\" \"cursor\" \"copilot\"");
-    let stdin = cursor_write(&p.path("."), ".env");
+    let stdin = cursor_write(&p.path("."), ".claude/settings.local.json");
     let cursor_command = json_file(&p, ".cursor/hooks.json")["hooks"]["preToolUse"][0]["command"]
         .as_str()
         .unwrap()
@@ -115,7 +115,7 @@ fn a_claude_only_policy_under_cursor_is_checked_and_answered_for_cursor() {
         &p,
         &claude_command(&p),
         &path_with_hookc(),
-        &cursor_write(&p.path("."), ".env"),
+        &cursor_write(&p.path("."), ".claude/settings.local.json"),
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let out: Value = serde_json::from_str(&run.stdout).unwrap();

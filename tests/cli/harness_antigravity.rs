@@ -196,7 +196,8 @@ fn merging_keeps_other_groups_byte_for_byte_and_retraction_restores_the_file() {
     assert_eq!(value["format-on-save"]["enabled"], true);
     assert_eq!(
         value["hookc"]["PreToolUse"][0]["matcher"],
-        "^(?:run_command)$"
+        // Self-protection adds the tools that write.
+        "^(?:edit_file|multi_replace_file_content|replace_file_content|run_command|write_to_file)$"
     );
 
     let again = p.build();

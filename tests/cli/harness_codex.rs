@@ -243,10 +243,22 @@ fn patches_are_checked_by_the_files_they_name_relative_to_the_sessions_directory
         &p,
         ".",
         &path_with_hookc(),
-        &patch(&root, "*** Add File: .env\n+TOKEN=x\n"),
+        &patch(&root, "*** Update File: .env\n@@\n-a\n+b\n"),
     );
     assert_eq!(add_env.status, 2, "{}", add_env.stderr);
     assert!(add_env.stderr.contains(".env files"), "{}", add_env.stderr);
+    let add_hook = fire_in(
+        &p,
+        ".",
+        &path_with_hookc(),
+        &patch(&root, "*** Add File: .codex/hooks.json\n+{}\n"),
+    );
+    assert_eq!(add_hook.status, 2, "{}", add_hook.stderr);
+    assert!(
+        add_hook.stderr.contains("hookc's own guards"),
+        "{}",
+        add_hook.stderr
+    );
 
     // `config/.env.local`, named from inside `config/`.
     let config = p.path("config");

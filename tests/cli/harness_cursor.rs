@@ -257,14 +257,14 @@ fn a_denial_sets_both_messages() {
         &tool(
             &p,
             "Write",
-            json!({"file_path": p.path("config/.env.local"), "content": "X=1"}),
+            json!({"file_path": p.path(".cursor/hooks.json"), "content": "{}"}),
         ),
     );
     assert_eq!(write["permission"], "deny");
     let delete = fire(
         &p,
         "preToolUse",
-        &tool(&p, "Delete", json!({"file_path": ".env"})),
+        &tool(&p, "Delete", json!({"file_path": ".hookc/policy.json"})),
     );
     assert_eq!(delete["permission"], "deny");
 }

@@ -114,7 +114,11 @@ fn settings_use_gemini_events_command_handlers_and_milliseconds() {
     p.write("policy.kdl", &policy(FORCE_PUSH));
     let run = p.build();
     let group = &settings(&p)["hooks"]["BeforeTool"][0];
-    assert_eq!(group["matcher"], "^(?:run_shell_command)$");
+    // Self-protection adds the tools that write.
+    assert_eq!(
+        group["matcher"],
+        "^(?:replace|run_shell_command|write_file)$"
+    );
     let handler = &group["hooks"][0];
     assert_eq!(handler["type"], "command");
     assert_eq!(handler["timeout"], 7000);
@@ -187,7 +191,8 @@ guard "start" {
     );
     assert_eq!(
         hooks["BeforeTool"][0]["matcher"],
-        r"^(?:mcp_payments_refund_.*)$"
+        // Self-protection adds the tools that write.
+        r"^(?:mcp_payments_refund_.*|replace|run_shell_command|write_file)$"
     );
     assert_eq!(hooks["AfterTool"][0]["matcher"], "^(?:write_file)$");
     // Events without tools get no matcher.

@@ -289,7 +289,7 @@ fn unrelated_calls_pass_silently_and_file_tools_are_checked_by_path() {
         "pre-tool",
         &pre_tool(
             "Write",
-            json!({"path": "/repo/config/.env.local", "content": "K=v"}),
+            json!({"path": ".hookc/policy.json", "content": "K=v"}),
         ),
     );
     assert_eq!(write.status, 2);

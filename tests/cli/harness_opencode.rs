@@ -209,7 +209,7 @@ fn with_the_real_hookc_a_denied_call_throws_the_reason_and_others_run() {
         bin,
         &path,
         "write",
-        json!({"filePath": "config/.env.local", "content": "K=v"}),
+        json!({"filePath": ".hookc/policy.json", "content": "K=v"}),
     );
     assert_eq!(relative["outcome"], "threw");
     let patch = driver.call(
@@ -217,7 +217,7 @@ fn with_the_real_hookc_a_denied_call_throws_the_reason_and_others_run() {
         bin,
         &path,
         "apply_patch",
-        json!({"patchText": "*** Begin Patch\n*** Add File: .env.production\n+TOKEN=x\n*** End Patch"}),
+        json!({"patchText": "*** Begin Patch\n*** Add File: .opencode/plugin/other.js\n+x\n*** End Patch"}),
     );
     assert_eq!(patch["outcome"], "threw", "{patch}");
     let ask = driver.call(

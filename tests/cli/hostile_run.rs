@@ -561,3 +561,78 @@ fn a_fifo_for_the_compiled_policy_is_refused_at_once() {
     );
     assert_refused(&run, "not a regular file");
 }
+
+/// Issue 20: every way an agent could switch its guards off through an
+/// allowed call is refused by the real hook command of each harness, with a
+/// reason that sends the model to the user. `hookc test` feeds each
+/// generated hook the payload its harness sends for every example, and the
+/// self-protection guards' examples are the tampering routes.
+#[test]
+fn every_tampering_route_is_refused_by_every_harnesss_hook() {
+    let p = Project::bundled();
+    let home = tempfile::tempdir().unwrap();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["test", "--format", "json"])
+            .current_dir(p.dir.path())
+            .env("HOME", home.path()),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let routes = [
+        "sed -i s/deny/allow/ policy.kdl",
+        "write policy.kdl",
+        "write .hookc/policy.json",
+        "cp /tmp/x .hookc/policy.json",
+        "mv /tmp/x .hookc/policy.json",
+        "rm .hookc/policy.json",
+        "truncate -s 0 .hookc/policy.json",
+        "cd .hookc && echo {} > policy.json",
+        "echo 'export HOOKC_BIN=/bin/true' >> ~/.profile",
+        "edit .claude/settings.local.json",
+        "edit ~/.claude/settings.json",
+        "edit .codex/hooks.json",
+        "edit .github/hooks/hookc.json",
+        "edit .cursor/hooks.json",
+        "edit .gemini/settings.json",
+        "edit .agents/hooks.json",
+        "edit ~/.kimi-code/config.toml",
+        "edit .opencode/plugin/hookc.js",
+        "hookc build",
+        "npx hookc init --force",
+        "git config core.worktree /tmp/elsewhere",
+    ];
+    for harness in [
+        "claude", "codex", "copilot", "cursor", "gemini", "kimi", "opencode",
+    ] {
+        for route in routes {
+            let row = rows
+                .iter()
+                .find(|r| r["harness"] == harness && r["case"] == route)
+                .unwrap_or_else(|| panic!("{harness}: no row for `{route}`"));
+            if route.starts_with("write ") || route.starts_with("edit ") {
+                // A harness without such a tool (Codex has no file tools) says so.
+                if row["got"] == "not applicable" || row["expected"].is_null() {
+                    continue;
+                }
+            }
+            assert_eq!(
+                row["got"], "blocks",
+                "{harness}: `{route}` got through: {row}"
+            );
+            assert!(
+                row["guard"]
+                    .as_str()
+                    .is_some_and(|g| g.starts_with("hookc-self-protection")),
+                "{harness}: `{route}`: {row}"
+            );
+            let reason = row["model_reads"].as_str().unwrap_or_default();
+            assert!(
+                reason.contains("ask the user") || reason.contains("could not check"),
+                "{harness}: `{route}` does not send the model to the user: {reason}"
+            );
+        }
+    }
+}

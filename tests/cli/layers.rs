@@ -19,7 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["policy_json"],
     &["emit"],
     &["manifest", "harness"],
-    &["lint"],
+    &["lint", "protect"],
     &["resolve", "plan", "init", "cli"],
     &["compile", "write", "discover", "import"],
     &["runtime", "book"],

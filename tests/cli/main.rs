@@ -2,6 +2,7 @@
 
 mod support;
 
+mod access;
 mod agent_sdk;
 mod allow_once;
 mod book;

@@ -134,7 +134,7 @@ fn a_file_read_is_matched_by_path() {
     pinned("path.txt", &run);
     assert!(
         run.stdout
-            .contains("+ path: `config/.env` matches its globs"),
+            .contains("+ path: `config/.env` (read) matches its globs"),
         "{}",
         run.stdout
     );

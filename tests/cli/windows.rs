@@ -122,8 +122,11 @@ fn copilot_powershell_and_typed_input_are_refused_in_copilots_channel() {
 /// lets them through too.
 #[test]
 fn powershell_is_refused_only_by_guards_that_read_commands() {
+    // Self-protection (on by default) guards hookc's own files against
+    // writes, which a PowerShell line could make unseen: it refuses too.
     let regex_only = r#"
 targets "claude"
+self-protection "off"
 guard "no-secrets-in-prompts" {
     event "pre-tool"
     regex "AKIA[0-9A-Z]{16}"
@@ -141,10 +144,18 @@ guard "no-secrets-in-prompts" {
         2
     );
 
-    let lenient = SHELL_GUARD.replace(
-        "deny \"Do not force-push.",
-        "opaque \"allow\"\n    deny \"Do not force-push.",
+    let protected = project(&regex_only.replace("self-protection \"off\"\n", ""));
+    assert_eq!(
+        guard(&protected, "claude", &call("Get-ChildItem")).status,
+        2
     );
+
+    let lenient = SHELL_GUARD
+        .replace(
+            "deny \"Do not force-push.",
+            "opaque \"allow\"\n    deny \"Do not force-push.",
+        )
+        .replace("targets", "self-protection \"off\"\ntargets");
     let p = project(&lenient);
     let run = guard(&p, "claude", &call("git status"));
     assert_eq!((run.status, run.stdout.as_str()), (0, ""), "{}", run.stderr);
@@ -155,9 +166,12 @@ guard "no-secrets-in-prompts" {
 fn the_matchers_include_the_windows_shell_tools() {
     let p = project(SHELL_GUARD);
     let claude = json_file(&p, ".claude/settings.json");
-    assert_eq!(
-        claude["hooks"]["PreToolUse"][0]["matcher"],
-        "^(?:Bash|PowerShell)$"
+    let matcher = claude["hooks"]["PreToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    assert!(
+        matcher.starts_with("^(?:Bash|") && matcher.contains("|PowerShell|"),
+        "{matcher}"
     );
     let copilot = json_file(&p, ".github/hooks/hookc.json");
     let matcher = copilot["hooks"]["preToolUse"][0]["matcher"]

@@ -1,0 +1,280 @@
+//! Self-protection: the guards every policy gets unless it opts out.
+//!
+//! An agent that may write files could switch its guards off: change the
+//! policy and run `hookc build`, overwrite `.hookc/policy.json` or a hook
+//! script, set `"disableAllHooks": true` in `.claude/settings.local.json`,
+//! edit a harness's user-level settings, or put `export HOOKC_BIN=/bin/true`
+//! into a shell profile the hook shell reads. The guards written here refuse
+//! every write, edit, delete and rename of those files (through the file
+//! tools and every shell command the access model sees), and the commands
+//! that rebuild or re-point the hooks. The policy opts out with
+//! `self-protection "off"`, which the build warns about.
+//!
+//! The guards are written as policy text and compiled like the user's, so
+//! they are checked, indexed and tested (their examples run on every build)
+//! the same way.
+
+use crate::ir::HarnessId;
+
+/// The name of the synthetic source the guards are compiled from.
+pub const SOURCE: &str = "(hookc self-protection)";
+
+/// Whether a guard is one of these (by name).
+pub fn is_builtin(guard: &str) -> bool {
+    guard.starts_with("hookc-self-protection")
+}
+
+/// Files that control hooks for each harness: the ones hookc writes and the
+/// ones the harness also reads hooks or a switch for them from (local and
+/// user-level settings). Globs in the language of `path`.
+pub const HOOK_FILES: &[(HarnessId, &[&str])] = &[
+    (
+        HarnessId::Claude,
+        &[
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            "~/.claude/settings.json",
+            "~/.claude/settings.local.json",
+            "/etc/claude-code",
+            "/Library/Application Support/ClaudeCode",
+        ],
+    ),
+    (
+        HarnessId::ClaudeAgentSdk,
+        &[
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            "~/.claude/settings.json",
+        ],
+    ),
+    (
+        HarnessId::Codex,
+        &[
+            ".codex/hooks.json",
+            ".codex/config.toml",
+            "~/.codex/hooks.json",
+            "~/.codex/config.toml",
+        ],
+    ),
+    (
+        HarnessId::Copilot,
+        &[
+            ".github/hooks",
+            "~/.copilot/hooks",
+            "~/.copilot/settings.json",
+            "~/.copilot/config.json",
+        ],
+    ),
+    (
+        HarnessId::Cursor,
+        &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
+    ),
+    (
+        HarnessId::Gemini,
+        &[
+            ".gemini/settings.json",
+            "~/.gemini/settings.json",
+            "~/.gemini/hooks.json",
+            "~/.gemini/trusted_hooks.json",
+            "/etc/gemini-cli",
+        ],
+    ),
+    (
+        HarnessId::Antigravity,
+        &[
+            ".agents/hooks.json",
+            "~/.gemini/antigravity-cli/settings.json",
+            "~/.gemini/antigravity-cli/hooks.json",
+            "~/.gemini/config/hooks.json",
+        ],
+    ),
+    (
+        HarnessId::Kimi,
+        &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
+    ),
+    (
+        HarnessId::Opencode,
+        &[
+            ".opencode/plugin",
+            ".opencode/plugins",
+            ".opencode/opencode.json",
+            "./opencode.json",
+            "~/.config/opencode/plugin",
+            "~/.config/opencode/plugins",
+            "~/.config/opencode/opencode.json",
+        ],
+    ),
+];
+
+/// Startup files of the shells that run hook commands (`sh`, `bash`, `zsh`,
+/// login or not), where an exported variable (`HOOKC_BIN`, `PATH`,
+/// `BASH_ENV`) changes which program answers for hookc.
+pub const SHELL_PROFILES: &[&str] = &[
+    "~/.profile",
+    "~/.bashrc",
+    "~/.bash_profile",
+    "~/.bash_login",
+    "~/.bash_logout",
+    "~/.zshenv",
+    "~/.zshrc",
+    "~/.zprofile",
+    "~/.zlogin",
+    "~/.config/fish",
+    "~/.config/environment.d",
+    "/etc/profile",
+    "/etc/profile.d",
+    "/etc/bash.bashrc",
+    "/etc/bashrc",
+    "/etc/zsh",
+    "/etc/zshenv",
+    "/etc/environment",
+];
+
+const REASON: &str = "This call would change hookc's own guards (the policy, .hookc/, a harness's hook settings, or a shell profile the hooks run with), which only the user may do. Do not try another way: ask the user to make the change themselves (edit the policy and run `hookc build`).";
+
+/// The self-protection guards for a policy at `source` (relative to the
+/// project root) that targets `targets`, as policy text.
+pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
+    // The policy's name at the project root, however the build was asked
+    // to find it (`policy.kdl`, `../../policy.kdl`, an absolute path): the
+    // same policy builds the same files.
+    let name = source.rsplit(['/', '\\']).next().unwrap_or(source);
+    let literal: String = name
+        .chars()
+        .map(|c| match c {
+            '*' | '?' | '[' | ']' | '{' | '}' | '!' => format!("[{c}]"),
+            c => c.to_string(),
+        })
+        .collect();
+    let policy_file = format!("./{literal}");
+    let mut files: Vec<String> = vec![policy_file, "./.hookc".to_owned()];
+    for (id, list) in HOOK_FILES {
+        if targets.contains(id) {
+            files.extend(list.iter().map(|f| (*f).to_owned()));
+        }
+    }
+    files.extend(SHELL_PROFILES.iter().map(|f| (*f).to_owned()));
+    files.push("./.git/config".to_owned());
+    files.dedup();
+    let quoted: Vec<String> = files.iter().map(|f| kdl_string(f)).collect();
+    let degraded: Vec<String> = targets.iter().map(|t| kdl_string(t.word())).collect();
+    let degraded = if degraded.is_empty() {
+        String::new()
+    } else {
+        format!("    allow-degraded {}\n", degraded.join(" "))
+    };
+    let policy = kdl_string(name);
+    let mut examples = vec![
+        format!(
+            "example {} expect=\"deny\"",
+            kdl_string(&format!("sed -i s/deny/allow/ {}", shell_word(name)))
+        ),
+        format!("example tool=\"write\" path={policy} expect=\"deny\""),
+        "example tool=\"write\" path=\".hookc/policy.json\" expect=\"deny\"".to_owned(),
+        "example \"cp /tmp/x .hookc/policy.json\" expect=\"deny\"".to_owned(),
+        "example \"mv /tmp/x .hookc/policy.json\" expect=\"deny\"".to_owned(),
+        "example \"rm .hookc/policy.json\" expect=\"deny\"".to_owned(),
+        "example \"truncate -s 0 .hookc/policy.json\" expect=\"deny\"".to_owned(),
+        "example \"cd .hookc && echo {} > policy.json\" expect=\"deny\"".to_owned(),
+        "example \"echo 'export HOOKC_BIN=/bin/true' >> ~/.profile\" expect=\"deny\"".to_owned(),
+    ];
+    let samples: &[(HarnessId, &str)] = &[
+        (HarnessId::Claude, ".claude/settings.local.json"),
+        (HarnessId::Claude, "~/.claude/settings.json"),
+        (HarnessId::Codex, ".codex/hooks.json"),
+        (HarnessId::Copilot, ".github/hooks/hookc.json"),
+        (HarnessId::Cursor, ".cursor/hooks.json"),
+        (HarnessId::Gemini, ".gemini/settings.json"),
+        (HarnessId::Antigravity, ".agents/hooks.json"),
+        (HarnessId::Kimi, "~/.kimi-code/config.toml"),
+        (HarnessId::Opencode, ".opencode/plugin/hookc.js"),
+    ];
+    for (id, file) in samples {
+        if targets.contains(id) {
+            examples.push(format!(
+                "example tool=\"edit\" path=\"{file}\" expect=\"deny\""
+            ));
+        }
+    }
+    let examples: String = examples.iter().map(|e| format!("    {e}\n")).collect();
+    format!(
+        r#"guard "hookc-self-protection" {{
+    // Tools that write; a read tool changes nothing.
+    tool "write" "edit" "shell"
+    path {files} access="write"
+    deny {reason}
+{examples}{degraded}}}
+
+guard "hookc-self-protection-commands" {{
+    tool "shell"
+    command "hookc" "build"
+    command "hookc" "init"
+    command "npx" "hookc" {{ arg "build" "init"; }}
+    command "git" "config" {{ arg "core.worktree" "--unset"; }}
+    // What hookc cannot read in a line is for the user's own command guards
+    // to judge: these commands only rebuild from the protected policy.
+    opaque "allow"
+    deny {reason}
+    example "hookc build" expect="deny"
+    example "npx hookc init --force" expect="deny"
+    example "git config core.worktree /tmp/elsewhere" expect="deny"
+{degraded}}}
+"#,
+        files = quoted.join(" "),
+        reason = kdl_string(REASON),
+    )
+}
+
+/// A file name as a shell word: plain when it can be, else quoted.
+fn shell_word(name: &str) -> String {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/+".contains(c))
+    {
+        name.to_owned()
+    } else {
+        crate::emit::sh_word(name)
+    }
+}
+
+/// A KDL string literal.
+fn kdl_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_harness_has_its_hook_files() {
+        for id in HarnessId::ALL {
+            assert!(
+                HOOK_FILES
+                    .iter()
+                    .any(|(h, files)| h == id && !files.is_empty()),
+                "{id} has no hook files listed"
+            );
+        }
+    }
+
+    #[test]
+    fn only_targeted_harnesses_files_are_listed() {
+        let text = policy_text("policy.kdl", &[HarnessId::Codex]);
+        assert!(text.contains(".codex/hooks.json"));
+        assert!(!text.contains(".cursor/hooks.json"));
+        assert!(text.contains("\"./policy.kdl\""));
+        assert!(text.contains("~/.profile"));
+    }
+}

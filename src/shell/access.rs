@@ -1,0 +1,1589 @@
+//! Which files a shell command reads and writes.
+//!
+//! A `path` guard asks of a shell call the question it asks of a read or
+//! write tool: which files does this touch, and how? [`touches`] answers it
+//! for an [`Analysis`], from one table ([`ROWS`]) that says, for common
+//! programs, which operands and option values are files read, written, or
+//! both, and which are not files at all (a grep pattern, a tar `--exclude`).
+//! Redirections count too (`<` reads, `>` writes, `<>` both).
+//!
+//! The rules err towards matching:
+//!
+//! * a program not in the table reads every operand that looks like a path;
+//! * a glob operand (`.env*`, `.en?`, `{a,b}`) stands for every name it could
+//!   expand to ([`could_name`]), with the shell's rule that a wildcard does
+//!   not match a leading dot;
+//! * after `cd DIR` a relative path is counted both from `DIR` and from
+//!   where the line started (a `cd` in a subshell ends with it);
+//! * an interpreter's script is read, and every quoted string in code given
+//!   on its command line that looks like a path is read and written.
+//!
+//! Symbolic links are not resolved here: the guard resolves each path on
+//! the machine where the call runs (see `eval`), so a link to `.env` is `.env`.
+
+use super::normalize::{Analysis, SimpleCommand};
+use super::programs;
+
+/// How a command touches a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Access {
+    Read,
+    Write,
+    /// Read and written (`sed -i`, `<>`, the source of `mv`).
+    Both,
+}
+
+impl Access {
+    pub fn reads(self) -> bool {
+        matches!(self, Access::Read | Access::Both)
+    }
+
+    pub fn writes(self) -> bool {
+        matches!(self, Access::Write | Access::Both)
+    }
+}
+
+/// What an operand or option value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Read,
+    Write,
+    Both,
+    /// Not a file: a pattern, a script, a mode, a URL, a count.
+    Not,
+}
+
+impl Role {
+    fn access(self) -> Option<Access> {
+        match self {
+            Role::Read => Some(Access::Read),
+            Role::Write => Some(Access::Write),
+            Role::Both => Some(Access::Both),
+            Role::Not => None,
+        }
+    }
+}
+
+/// How a glob operand expands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Expansion {
+    /// Wildcards match a leading dot (find, Gemini's globs); the shell's do not.
+    pub dot: bool,
+    /// Letters match either case (Gemini's globs).
+    pub nocase: bool,
+}
+
+/// One file (or, for a glob, every file it could name) a call touches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Touch {
+    pub path: String,
+    pub access: Access,
+    /// `Some` when `path` is a glob, expanded this way.
+    pub glob: Option<Expansion>,
+}
+
+impl Touch {
+    fn new(path: &str, access: Access) -> Touch {
+        let glob = is_glob(path).then_some(Expansion::default());
+        Touch {
+            path: path.to_owned(),
+            access,
+            glob,
+        }
+    }
+}
+
+/// What a program's operands (its words that are not options) are.
+#[derive(Clone, Copy)]
+pub enum Operands {
+    /// Every operand has this role.
+    All(Role),
+    /// The first operand is not a file (a pattern, a script, a mode), unless
+    /// one of these options gave it; the rest have the role.
+    AfterFirst(Role, &'static [&'static str]),
+    /// Sources have the role, the last operand is written, unless `-t DIR`
+    /// (`--target-directory`) named the destination.
+    Copies(Role),
+    /// Operands that look like paths are read (a program not in the table).
+    PathLike,
+    /// Parsed by a function of its own.
+    Custom(fn(&SimpleCommand, &mut Vec<Touch>)),
+}
+
+/// One row of the table: programs that treat their words alike.
+pub struct Row {
+    pub programs: &'static [&'static str],
+    pub operands: Operands,
+    /// Options that take a value (`-f FILE`, `--file=FILE`), and the value's role.
+    pub values: &'static [(&'static str, Role)],
+    /// Flags that give every file operand another role (`sed -i`: both).
+    /// A short one ends its cluster (`-i.bak`: the rest is a suffix).
+    pub modes: &'static [(&'static str, Role)],
+}
+
+const fn row(programs: &'static [&'static str], operands: Operands) -> Row {
+    Row {
+        programs,
+        operands,
+        values: &[],
+        modes: &[],
+    }
+}
+
+use Operands::{AfterFirst, All, Copies, Custom};
+use Role::{Both, Not, Read, Write};
+
+/// Values of search tools' options that are names or patterns, not files.
+const SEARCH_VALUES: &[(&str, Role)] = &[
+    ("-e", Not),
+    ("--regexp", Not),
+    ("-f", Read),
+    ("--file", Read),
+    ("--exclude", Not),
+    ("--include", Not),
+    ("--exclude-dir", Not),
+    ("--include-dir", Not),
+    ("--exclude-from", Read),
+    ("--ignore-file", Read),
+    ("-g", Not),
+    ("--glob", Not),
+    ("--iglob", Not),
+    ("-t", Not),
+    ("--type", Not),
+    ("-T", Not),
+    ("--type-not", Not),
+    ("-m", Not),
+    ("--max-count", Not),
+    ("-A", Not),
+    ("-B", Not),
+    ("-C", Not),
+    ("--context", Not),
+    ("--color", Not),
+    ("-d", Not),
+    ("-D", Not),
+    ("--replace", Not),
+    ("-M", Not),
+    ("-j", Not),
+    ("--threads", Not),
+    ("--max-depth", Not),
+    ("--label", Not),
+];
+
+const COPY_VALUES: &[(&str, Role)] = &[
+    ("-t", Write),
+    ("--target-directory", Write),
+    ("-S", Not),
+    ("--suffix", Not),
+    ("-m", Not),
+    ("--mode", Not),
+    ("-o", Not),
+    ("--owner", Not),
+    ("-g", Not),
+    ("--group", Not),
+    ("--reflink", Not),
+    ("--backup", Not),
+    ("--sparse", Not),
+];
+
+const SYNC_VALUES: &[(&str, Role)] = &[
+    ("--exclude", Not),
+    ("--include", Not),
+    ("--filter", Not),
+    ("-f", Not),
+    ("--exclude-from", Read),
+    ("--include-from", Read),
+    ("--files-from", Read),
+    ("--password-file", Read),
+    ("-e", Not),
+    ("--rsh", Not),
+    ("-i", Read),
+    ("-F", Read),
+    ("-P", Not),
+    ("-o", Not),
+    ("-l", Not),
+    ("-c", Not),
+    ("-J", Not),
+    ("-S", Not),
+    ("--chmod", Not),
+    ("--port", Not),
+    ("--log-file", Write),
+    ("--backup-dir", Write),
+    ("-T", Write),
+    ("--temp-dir", Write),
+];
+
+/// The table. Programs not listed read their path-like operands.
+pub const ROWS: &[Row] = &[
+    Row {
+        values: &[
+            ("-n", Not),
+            ("--lines", Not),
+            ("-c", Not),
+            ("--bytes", Not),
+            ("-s", Not),
+            ("-w", Not),
+            ("-l", Not),
+            ("-b", Not),
+            ("-t", Not),
+            ("-k", Not),
+            ("-d", Not),
+            ("--delimiter", Not),
+            ("-o", Write),
+            ("--output", Write),
+            ("-T", Not),
+            ("-S", Not),
+            ("--sleep-interval", Not),
+            ("-g", Not),
+            ("-C", Not),
+            ("-i", Not),
+            ("-L", Not),
+        ],
+        ..row(
+            &[
+                "cat",
+                "tac",
+                "nl",
+                "head",
+                "tail",
+                "less",
+                "more",
+                "most",
+                "bat",
+                "batcat",
+                "wc",
+                "cut",
+                "paste",
+                "join",
+                "comm",
+                "diff",
+                "diff3",
+                "sdiff",
+                "cmp",
+                "colordiff",
+                "md5sum",
+                "sha1sum",
+                "sha224sum",
+                "sha256sum",
+                "sha384sum",
+                "sha512sum",
+                "b2sum",
+                "cksum",
+                "sum",
+                "shasum",
+                "base64",
+                "base32",
+                "basenc",
+                "iconv",
+                "column",
+                "fold",
+                "fmt",
+                "rev",
+                "expand",
+                "unexpand",
+                "sort",
+                "shuf",
+                "file",
+                "pr",
+                "look",
+                "view",
+                "vimdiff",
+                "zcat",
+                "gzcat",
+                "bzcat",
+                "xzcat",
+                "zstdcat",
+                "zless",
+                "zmore",
+                "gunzip",
+                "openssl",
+                "gpg",
+                "pdftotext",
+                "csplit",
+                "split",
+                "uniq",
+                "source",
+                ".",
+                "lp",
+                "lpr",
+                "mail",
+                "sqlite3",
+                "code",
+                "cloc",
+                "tokei",
+            ],
+            All(Read),
+        )
+    },
+    row(
+        &[
+            "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "pico", "micro", "joe", "sudoedit",
+        ],
+        All(Both),
+    ),
+    Row {
+        values: &[
+            ("-s", Not),
+            ("--size", Not),
+            ("-r", Read),
+            ("--reference", Read),
+            ("-d", Not),
+            ("--date", Not),
+            ("-t", Not),
+            ("-n", Not),
+            ("--iterations", Not),
+            ("-m", Not),
+            ("--mode", Not),
+            ("--context", Not),
+        ],
+        ..row(
+            &[
+                "rm",
+                "rmdir",
+                "unlink",
+                "shred",
+                "truncate",
+                "touch",
+                "mkdir",
+                "mkfifo",
+                "mknod",
+                "srm",
+                "trash",
+                "trash-put",
+                "gio",
+            ],
+            All(Write),
+        )
+    },
+    Row {
+        values: &[("--reference", Not)],
+        ..row(
+            &["chmod", "chown", "chgrp", "chattr", "setfacl"],
+            AfterFirst(Write, &["--reference"]),
+        )
+    },
+    // tee's files and dd's `of=` are writes the normaliser records (with
+    // the redirections): here they would be counted twice.
+    row(&["tee"], All(Not)),
+    Row {
+        values: &[
+            ("-A", Not),
+            ("-j", Not),
+            ("-N", Not),
+            ("-t", Not),
+            ("-w", Not),
+            ("-l", Not),
+            ("-s", Not),
+            ("-g", Not),
+            ("-n", Not),
+            ("-e", Not),
+            ("-f", Read),
+        ],
+        ..row(&["xxd", "od", "hexdump", "hd", "strings"], All(Read))
+    },
+    Row {
+        values: COPY_VALUES,
+        ..row(&["cp", "install", "ln", "link", "cpio"], Copies(Read))
+    },
+    Row {
+        values: COPY_VALUES,
+        ..row(&["mv"], Copies(Both))
+    },
+    Row {
+        values: SYNC_VALUES,
+        ..row(&["rsync", "scp", "sftp", "rclone"], Copies(Read))
+    },
+    Row {
+        values: SEARCH_VALUES,
+        ..row(
+            &[
+                "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "pcregrep",
+                "git-grep",
+            ],
+            AfterFirst(Read, &["-e", "--regexp", "-f", "--file"]),
+        )
+    },
+    Row {
+        values: &[
+            ("-f", Read),
+            ("--from-file", Read),
+            ("--arg", Not),
+            ("--argjson", Not),
+            ("--rawfile", Read),
+            ("--slurpfile", Read),
+            ("--indent", Not),
+        ],
+        ..row(
+            &["jq", "yq", "gojq", "jaq"],
+            AfterFirst(Read, &["-f", "--from-file"]),
+        )
+    },
+    Row {
+        values: &[
+            ("-f", Read),
+            ("--file", Read),
+            ("-v", Not),
+            ("--assign", Not),
+            ("-F", Not),
+            ("--field-separator", Not),
+            ("-e", Not),
+            ("--source", Not),
+            ("-i", Not),
+        ],
+        ..row(
+            &["awk", "gawk", "mawk", "nawk"],
+            AfterFirst(Read, &["-f", "--file", "-e", "--source"]),
+        )
+    },
+    Row {
+        values: &[
+            ("-e", Not),
+            ("--expression", Not),
+            ("-f", Read),
+            ("--file", Read),
+            ("-l", Not),
+            ("--line-length", Not),
+        ],
+        modes: &[("-i", Both), ("--in-place", Both)],
+        ..row(
+            &["sed", "gsed"],
+            AfterFirst(Read, &["-e", "--expression", "-f", "--file"]),
+        )
+    },
+    row(
+        &[
+            "ls",
+            "ll",
+            "dir",
+            "stat",
+            "test",
+            "[",
+            "[[",
+            "echo",
+            "printf",
+            "true",
+            "false",
+            "cd",
+            "pushd",
+            "popd",
+            "basename",
+            "dirname",
+            "realpath",
+            "readlink",
+            "which",
+            "type",
+            "whereis",
+            "command",
+            "du",
+            "df",
+            "tree",
+            "exa",
+            "eza",
+            "pwd",
+            "date",
+            "sleep",
+            "kill",
+            "export",
+            "unset",
+            "declare",
+            "local",
+            "read",
+            "exit",
+            "return",
+            "set",
+            "shift",
+            "wait",
+            "hash",
+            "alias",
+            "umask",
+            "id",
+            "whoami",
+            "uname",
+            "hostname",
+            "seq",
+            "yes",
+            "tr",
+            "expr",
+            "let",
+            "history",
+            "jobs",
+            "env",
+            "printenv",
+            "man",
+            "help",
+            "info",
+            "ps",
+            "pgrep",
+            "pkill",
+            "lsof",
+            "ssh-keygen",
+            "mktemp",
+        ],
+        All(Not),
+    ),
+    row(&["tar", "gtar", "bsdtar"], Custom(tar)),
+    row(&["zip"], Custom(zip)),
+    row(&["unzip"], Custom(unzip)),
+    row(&["dd"], Custom(dd)),
+    row(&["curl"], Custom(curl)),
+    row(&["wget"], Custom(wget)),
+    row(&["find", "gfind", "fd", "fdfind"], Custom(find)),
+    row(&["git"], Custom(git)),
+];
+
+/// The row of a program, if it has one.
+pub fn row_of(program: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|r| r.programs.contains(&program))
+}
+
+/// Every file the commands of `analysis` touch, in order, unnormalised
+/// (relative paths are relative to where the line starts).
+pub fn touches(analysis: &Analysis) -> Vec<Touch> {
+    let mut out = Vec::new();
+    let mut cwd: Option<String> = None;
+    for cmd in &analysis.commands {
+        let from = out.len();
+        command(cmd, &mut out);
+        if let Some(dir) = &cwd {
+            // Also from the directory a `cd` earlier in the line went to.
+            let moved: Vec<Touch> = out[from..]
+                .iter()
+                .filter(|t| is_relative(&t.path))
+                .map(|t| Touch {
+                    path: format!("{dir}/{}", t.path),
+                    ..t.clone()
+                })
+                .collect();
+            out.extend(moved);
+        }
+        if matches!(cmd.program.as_str(), "cd" | "pushd")
+            && let Some(dir) = cmd.args.iter().find(|a| !a.starts_with('-'))
+            && !dir.contains('$')
+        {
+            cwd = Some(match &cwd {
+                Some(prev) if is_relative(dir) => format!("{prev}/{dir}"),
+                _ => dir.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn is_relative(path: &str) -> bool {
+    !path.starts_with('/') && !path.starts_with('~') && !path.starts_with('$')
+}
+
+/// The files one command touches.
+pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    for w in &cmd.redirects {
+        out.push(Touch::new(w, Access::Write));
+    }
+    for r in &cmd.reads {
+        out.push(Touch::new(r, Access::Read));
+    }
+    let start = out.len();
+    if cmd.program.is_empty() {
+        return;
+    }
+    let program = cmd.program.as_str();
+    match row_of(program) {
+        Some(row) => table_row(row, cmd, out),
+        None if programs::interpreter(program).is_some() => interpreter(cmd, out),
+        None => table_row(&row(&[], Operands::PathLike), cmd, out),
+    }
+    // `find … -exec CMD {} ;`: `{}` is each file find found.
+    if !cmd.found.is_empty() {
+        let placeholders: Vec<Access> = out[start..]
+            .iter()
+            .filter(|t| t.path.contains("{}"))
+            .map(|t| t.access)
+            .collect();
+        out.retain(|t| !t.path.contains("{}"));
+        for access in placeholders {
+            for found in &cmd.found {
+                out.push(Touch {
+                    path: found.clone(),
+                    access,
+                    glob: Some(Expansion {
+                        dot: true,
+                        nocase: false,
+                    }),
+                });
+            }
+        }
+    }
+}
+
+/// Words of a command sorted by the row's options.
+#[derive(Default)]
+struct Parsed<'a> {
+    operands: Vec<&'a str>,
+    /// Option values, with their role and the option's name.
+    values: Vec<(&'a str, Role, &'static str)>,
+    mode: Option<Role>,
+}
+
+fn lookup(table: &'static [(&'static str, Role)], name: &str) -> Option<(&'static str, Role)> {
+    table.iter().find(|(n, _)| *n == name).copied()
+}
+
+/// getopt-style parsing (options anywhere, `--` ends them) with the row's
+/// options that take values.
+fn parse<'a>(args: &'a [String], row: &Row) -> Parsed<'a> {
+    let mut p = Parsed::default();
+    let mut i = 0;
+    let mut options = true;
+    while let Some(t) = args.get(i) {
+        let t = t.as_str();
+        i += 1;
+        if !options || t == "-" || !t.starts_with('-') {
+            p.operands.push(t);
+            continue;
+        }
+        if t == "--" {
+            options = false;
+            continue;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let name = format!("--{name}");
+            if let Some((n, role)) = lookup(row.values, &name) {
+                match value {
+                    Some(v) => p.values.push((v, role, n)),
+                    None => {
+                        if let Some(v) = args.get(i) {
+                            p.values.push((v, role, n));
+                        }
+                        i += 1;
+                    }
+                }
+            } else if let Some((_, role)) = lookup(row.modes, &name) {
+                p.mode = Some(role);
+            }
+            continue;
+        }
+        let cluster = &t[1..];
+        for (pos, c) in cluster.char_indices() {
+            let name = format!("-{c}");
+            if let Some((n, role)) = lookup(row.values, &name) {
+                let attached = &cluster[pos + c.len_utf8()..];
+                if attached.is_empty() {
+                    if let Some(v) = args.get(i) {
+                        p.values.push((v, role, n));
+                    }
+                    i += 1;
+                } else {
+                    p.values.push((attached, role, n));
+                }
+                break;
+            }
+            if let Some((_, role)) = lookup(row.modes, &name) {
+                p.mode = Some(role);
+                break;
+            }
+        }
+    }
+    p
+}
+
+fn push(out: &mut Vec<Touch>, path: &str, role: Role) {
+    if let Some(access) = role.access()
+        && !path.is_empty()
+        && path != "-"
+    {
+        out.push(Touch::new(path, access));
+    }
+}
+
+fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    if let Custom(f) = row.operands {
+        return f(cmd, out);
+    }
+    let p = parse(&cmd.args, row);
+    for &(v, role, _) in &p.values {
+        push(out, v, role);
+    }
+    let files = |role: Role| p.mode.unwrap_or(role);
+    match row.operands {
+        All(role) => {
+            for o in &p.operands {
+                push(out, o, files(role));
+            }
+        }
+        AfterFirst(role, given) => {
+            let skip = usize::from(!p.values.iter().any(|(_, _, n)| given.contains(n)));
+            for o in p.operands.iter().skip(skip) {
+                push(out, o, files(role));
+            }
+        }
+        Copies(role) => {
+            let target = p
+                .values
+                .iter()
+                .any(|(_, _, n)| matches!(*n, "-t" | "--target-directory"));
+            let sources = if target || p.operands.len() < 2 {
+                &p.operands[..]
+            } else {
+                &p.operands[..p.operands.len() - 1]
+            };
+            for o in sources {
+                push(out, o, role);
+            }
+            if !target && p.operands.len() >= 2 {
+                push(out, p.operands[p.operands.len() - 1], Write);
+            }
+        }
+        Operands::PathLike => {
+            for o in &p.operands {
+                if looks_like_path(o) {
+                    push(out, o, Read);
+                }
+            }
+            // `--config=FILE` of a program hookc does not know.
+            for t in &cmd.args {
+                if let Some((_, v)) = t.strip_prefix("--").and_then(|l| l.split_once('='))
+                    && looks_like_path(v)
+                {
+                    push(out, v, Read);
+                }
+            }
+        }
+        Custom(_) => {}
+    }
+}
+
+/// A word that may name a file: it has a `/`, a `.` or a wildcard in it,
+/// or starts with `~`, and is not a URL or an option.
+pub fn looks_like_path(t: &str) -> bool {
+    !t.is_empty()
+        && !t.starts_with('-')
+        && !t.contains("://")
+        && (t.contains(['/', '.', '~']) || is_glob(t))
+}
+
+/// `tar`: in create mode (`c`, `r`, `u`, `A`) the operands are read and the
+/// archive written; in extract mode (`x`) the archive is read and the
+/// members named (or, with none, every file below the directory) written;
+/// `--exclude` is a pattern; `-T` lists files to read; `-C` moves.
+fn tar(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    const WITH_VALUE: &str = "fCTXbKNVgHLs";
+    let args = &cmd.args;
+    let mut mode = ' ';
+    let mut archive: Vec<&str> = Vec::new();
+    let mut dir: Option<&str> = None;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut lists: Vec<&str> = Vec::new();
+    let mut i = 0;
+    // Old-style first word: `tar czf x.tgz .env` bundles letters, whose
+    // values follow in order.
+    let mut pending: Vec<char> = Vec::new();
+    if let Some(first) = args.first().filter(|a| !a.starts_with('-')) {
+        for c in first.chars() {
+            if "crutxAd".contains(c) {
+                mode = c;
+            }
+            if WITH_VALUE.contains(c) {
+                pending.push(c);
+            }
+        }
+        i = 1;
+    }
+    let mut options = true;
+    while let Some(t) = args.get(i) {
+        let t = t.as_str();
+        i += 1;
+        if let Some(letter) = pending.first().copied() {
+            pending.remove(0);
+            match letter {
+                'f' => archive.push(t),
+                'C' => dir = Some(t),
+                'T' | 'X' => lists.push(t),
+                _ => {}
+            }
+            continue;
+        }
+        if !options || !t.starts_with('-') || t == "-" {
+            operands.push(t);
+            continue;
+        }
+        if t == "--" {
+            options = false;
+            continue;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match name {
+                "create" | "append" | "update" | "concatenate" => mode = 'c',
+                "extract" | "get" => mode = 'x',
+                "list" | "diff" | "compare" => mode = 't',
+                _ => {}
+            }
+            let takes = matches!(
+                name,
+                "file"
+                    | "directory"
+                    | "files-from"
+                    | "exclude-from"
+                    | "exclude"
+                    | "transform"
+                    | "xform"
+                    | "owner"
+                    | "group"
+                    | "mode"
+                    | "mtime"
+                    | "newer"
+                    | "after-date"
+                    | "label"
+                    | "format"
+                    | "blocking-factor"
+                    | "tape-length"
+                    | "strip-components"
+                    | "use-compress-program"
+                    | "to-command"
+                    | "index-file"
+                    | "listed-incremental"
+            );
+            let value = match value {
+                Some(v) => Some(v),
+                None if takes => {
+                    i += 1;
+                    args.get(i - 1).map(String::as_str)
+                }
+                None => None,
+            };
+            if let Some(v) = value {
+                match name {
+                    "file" => archive.push(v),
+                    "directory" => dir = Some(v),
+                    "files-from" | "exclude-from" => lists.push(v),
+                    "index-file" | "listed-incremental" => push(out, v, Write),
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        let cluster = &t[1..];
+        for (pos, c) in cluster.char_indices() {
+            if "crutxAd".contains(c) {
+                mode = c;
+            }
+            if WITH_VALUE.contains(c) {
+                let attached = &cluster[pos + 1..];
+                let v = if attached.is_empty() {
+                    i += 1;
+                    args.get(i - 1).map(String::as_str)
+                } else {
+                    Some(attached)
+                };
+                if let Some(v) = v {
+                    match c {
+                        'f' => archive.push(v),
+                        'C' => dir = Some(v),
+                        'T' | 'X' => lists.push(v),
+                        _ => {}
+                    }
+                }
+                break;
+            }
+        }
+    }
+    for l in lists {
+        push(out, l, Read);
+    }
+    let under = |p: &str| match dir {
+        Some(d) if is_relative(p) => format!("{d}/{p}"),
+        _ => p.to_owned(),
+    };
+    match mode {
+        'c' | 'r' | 'u' | 'A' => {
+            for a in &archive {
+                push(out, a, Write);
+            }
+            for o in &operands {
+                push(out, &under(o), Read);
+            }
+        }
+        'x' => {
+            for a in &archive {
+                push(out, a, Read);
+            }
+            if operands.is_empty() {
+                // Every member, wherever the archive puts it.
+                push(out, &under("**"), Write);
+            }
+            for o in &operands {
+                push(out, &under(o), Write);
+            }
+        }
+        _ => {
+            for a in &archive {
+                push(out, a, Read);
+            }
+        }
+    }
+}
+
+/// `zip [OPTIONS] ARCHIVE FILE…`: the archive is read and written, the files
+/// read; `-x`/`-i` are followed by patterns.
+fn zip(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let mut operands = Vec::new();
+    let mut patterns = false;
+    let mut i = 0;
+    while let Some(t) = cmd.args.get(i) {
+        i += 1;
+        if t.starts_with('-') && t.len() > 1 {
+            patterns = matches!(t.as_str(), "-x" | "-i" | "--exclude" | "--include");
+            if matches!(
+                t.as_str(),
+                "-b" | "-n" | "-P" | "-t" | "-tt" | "-Z" | "-s" | "-O"
+            ) {
+                i += 1;
+            }
+            continue;
+        }
+        if !patterns {
+            operands.push(t.as_str());
+        }
+    }
+    if let Some((archive, files)) = operands.split_first() {
+        push(out, archive, Both);
+        for f in files {
+            push(out, f, Read);
+        }
+    }
+}
+
+/// `unzip [OPTIONS] ARCHIVE [MEMBER…] [-x MEMBER…] [-d DIR]`: the archive is
+/// read, the members written (every one, with none named).
+fn unzip(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let mut operands = Vec::new();
+    let mut dir = None;
+    let mut excluded = false;
+    let mut i = 0;
+    let mut listing = false;
+    while let Some(t) = cmd.args.get(i) {
+        i += 1;
+        if t.starts_with('-') && t.len() > 1 {
+            excluded = t == "-x";
+            listing |= t.starts_with("-l") || t.starts_with("-Z") || t == "-v" || t == "-t";
+            if t == "-d" {
+                dir = cmd.args.get(i).map(String::as_str);
+                i += 1;
+            } else if t == "-P" {
+                i += 1;
+            }
+            continue;
+        }
+        if !excluded {
+            operands.push(t.as_str());
+        }
+    }
+    let under = |p: &str| match dir {
+        Some(d) if is_relative(p) => format!("{d}/{p}"),
+        _ => p.to_owned(),
+    };
+    if let Some((archive, members)) = operands.split_first() {
+        push(out, archive, Read);
+        if listing {
+            return;
+        }
+        if members.is_empty() {
+            push(out, &under("**"), Write);
+        }
+        for m in members {
+            push(out, &under(m), Write);
+        }
+    }
+}
+
+/// `dd if=IN` (its `of=` the normaliser records as a write).
+fn dd(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    for a in &cmd.args {
+        if let Some(v) = a.strip_prefix("if=") {
+            push(out, v, Read);
+        }
+    }
+}
+
+/// `curl`: data and forms from `@FILE` (or `<FILE`), uploads (`-T`),
+/// configs and certificates are read; `-o`, `-D`, `-c` written; `file://`
+/// URLs read.
+fn curl(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let args = &cmd.args;
+    let value_of = |name: &str| -> Option<Role> {
+        Some(match name {
+            "-d" | "--data" | "--data-binary" | "--data-ascii" | "--json" | "--data-urlencode"
+            | "-F" | "--form" | "--form-string" | "--data-raw" => Not,
+            "-T" | "--upload-file" | "-K" | "--config" | "--cacert" | "--cert" | "-E" | "--key"
+            | "--netrc-file" | "--capath" => Read,
+            "-o" | "--output" | "-D" | "--dump-header" | "-c" | "--cookie-jar" | "--trace"
+            | "--trace-ascii" | "--stderr" | "--etag-save" => Write,
+            "-b" | "--cookie" | "--etag-compare" => Read,
+            "-H" | "--header" | "-u" | "--user" | "-X" | "--request" | "-A" | "--user-agent"
+            | "-e" | "--referer" | "-x" | "--proxy" | "-m" | "--max-time" | "-w"
+            | "--write-out" | "-r" | "--range" | "--url" | "--connect-timeout" | "--retry"
+            | "-U" | "--proxy-user" | "--resolve" | "-Y" | "-y" | "-z" | "-C" => Not,
+            _ => return None,
+        })
+    };
+    let data = |v: &str, out: &mut Vec<Touch>| {
+        // `@FILE`, `name@FILE` (urlencode), `name=@FILE` / `name=<FILE` (forms).
+        let file = v
+            .strip_prefix('@')
+            .or_else(|| v.split_once("=@").map(|(_, f)| f))
+            .or_else(|| v.split_once("=<").map(|(_, f)| f))
+            .or_else(|| {
+                v.split_once('@')
+                    .filter(|(n, _)| !n.contains('='))
+                    .map(|(_, f)| f)
+            });
+        if let Some(f) = file {
+            // `name=@file;type=text/plain`
+            let f = f.split(';').next().unwrap_or(f);
+            push(out, f, Read);
+        }
+    };
+    let mut i = 0;
+    while let Some(t) = args.get(i) {
+        i += 1;
+        let (name, glued) = if let Some(long) = t.strip_prefix("--") {
+            match long.split_once('=') {
+                Some((n, v)) => (format!("--{n}"), Some(v.to_owned())),
+                None => (t.clone(), None),
+            }
+        } else if t.starts_with('-') && t.len() > 2 && value_of(&t[..2]).is_some() {
+            (t[..2].to_owned(), Some(t[2..].to_owned()))
+        } else {
+            (t.clone(), None)
+        };
+        match value_of(&name) {
+            Some(role) => {
+                let v = match glued {
+                    Some(v) => v,
+                    None => {
+                        i += 1;
+                        args.get(i - 1).cloned().unwrap_or_default()
+                    }
+                };
+                if role == Not {
+                    if matches!(
+                        name.as_str(),
+                        "-d" | "--data"
+                            | "--data-binary"
+                            | "--data-ascii"
+                            | "--json"
+                            | "--data-urlencode"
+                            | "-F"
+                            | "--form"
+                    ) {
+                        data(&v, out);
+                    } else if name == "--url" {
+                        url(&v, out);
+                    }
+                } else {
+                    push(out, &v, role);
+                }
+            }
+            None if !t.starts_with('-') => url(t, out),
+            None => {}
+        }
+    }
+}
+
+fn url(t: &str, out: &mut Vec<Touch>) {
+    if let Some(path) = t.strip_prefix("file://") {
+        // `file:///etc/x`, `file://localhost/etc/x`
+        let path = path.strip_prefix("localhost").unwrap_or(path);
+        push(out, path, Read);
+    }
+}
+
+/// `wget`: `-O`/`-o`/`-a` written; `-i`, `--post-file`, `--body-file`,
+/// `--load-cookies` read; URLs are not files.
+fn wget(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let row = Row {
+        values: &[
+            ("-O", Write),
+            ("--output-document", Write),
+            ("-o", Write),
+            ("--output-file", Write),
+            ("-a", Write),
+            ("--append-output", Write),
+            ("-i", Read),
+            ("--input-file", Read),
+            ("--post-file", Read),
+            ("--body-file", Read),
+            ("--load-cookies", Read),
+            ("--save-cookies", Write),
+            ("-P", Not),
+            ("--directory-prefix", Not),
+            ("-U", Not),
+            ("--header", Not),
+            ("--post-data", Not),
+        ],
+        ..row(&[], All(Not))
+    };
+    let p = parse(&cmd.args, &row);
+    for &(v, role, _) in &p.values {
+        push(out, v, role);
+    }
+    for o in p.operands {
+        url(o, out);
+    }
+}
+
+/// `find DIR… EXPR`: the starting points are listed, not read;
+/// `-delete` writes what it finds, `-fprint FILE` writes FILE. What `-exec`
+/// runs gets the found files as `{}` (see [`super::find::found`]).
+fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let args = &cmd.args;
+    if cmd.program.starts_with("fd") {
+        // fd lists; its `-x`/`-X` commands are beyond this model.
+        return;
+    }
+    let mut i = 0;
+    while let Some(t) = args.get(i) {
+        i += 1;
+        match t.as_str() {
+            "-fprint" | "-fprint0" | "-fls" | "-fprintf" => {
+                if let Some(v) = args.get(i) {
+                    push(out, v, Write);
+                }
+            }
+            "-delete" => {
+                for g in super::find::found_globs(args) {
+                    out.push(Touch {
+                        path: g,
+                        access: Access::Write,
+                        glob: Some(Expansion {
+                            dot: true,
+                            nocase: false,
+                        }),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `git`: `show REV:PATH` and `cat-file -p REV:PATH` read PATH (from the
+/// repository, which holds what was committed); `checkout`/`restore`/`rm`/
+/// `mv` write the paths they name; `add` reads them; `diff --no-index` and
+/// `apply` read files. Other subcommands name revisions, not files.
+fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let Some((sub, rest)) = cmd.args.split_first() else {
+        return;
+    };
+    let operands = || {
+        let mut after = false;
+        rest.iter().filter(move |a| {
+            if a.as_str() == "--" {
+                after = true;
+                return false;
+            }
+            after || !a.starts_with('-')
+        })
+    };
+    match sub.as_str() {
+        "show" | "cat-file" => {
+            for o in operands() {
+                if let Some((_, path)) = o.split_once(':') {
+                    push(out, path, Read);
+                }
+            }
+        }
+        "checkout" | "restore" | "rm" | "mv" | "clean" | "switch" => {
+            for o in operands().filter(|o| looks_like_path(o)) {
+                push(out, o, Write);
+            }
+        }
+        "add" | "apply" | "am" | "hash-object" => {
+            for o in operands().filter(|o| looks_like_path(o)) {
+                push(out, o, Read);
+            }
+        }
+        "diff" if rest.iter().any(|a| a == "--no-index") => {
+            for o in operands() {
+                push(out, o, Read);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An interpreter: its script is read; code on its command line (`-c`,
+/// `-e`) names, in its quoted strings, files it may read and write; `-i`
+/// (perl, ruby) edits the operands in place.
+fn interpreter(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let Some(interp) = programs::interpreter(&cmd.program) else {
+        return;
+    };
+    let args = &cmd.args;
+    let mut code = false;
+    let mut in_place = false;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while let Some(t) = args.get(i) {
+        i += 1;
+        if !operands.is_empty() || !t.starts_with('-') || t == "-" {
+            operands.push(t);
+            continue;
+        }
+        if t == "--" {
+            continue;
+        }
+        // `-c CODE`, `-cCODE`, `-pie CODE`, `--eval=CODE`, `-m module`.
+        let mut value: Option<&str> = None;
+        for o in interp.code_opts {
+            if t == o || t.starts_with(&format!("{o}=")) && o.starts_with("--") {
+                value = t
+                    .split_once('=')
+                    .map(|(_, v)| v)
+                    .or_else(|| args.get(i).map(String::as_str));
+                if !t.contains('=') {
+                    i += 1;
+                }
+            } else if o.len() == 2
+                && !o.starts_with("--")
+                && t.len() > 2
+                && !t.starts_with("--")
+                && let Some(at) = t[1..].find(&o[1..])
+            {
+                in_place |= t[1..1 + at].contains('i');
+                let attached = &t[at + 2..];
+                value = if attached.is_empty() {
+                    i += 1;
+                    args.get(i - 1).map(String::as_str)
+                } else {
+                    Some(attached)
+                };
+            }
+            if value.is_some() {
+                break;
+            }
+        }
+        if let Some(v) = value {
+            code = true;
+            for s in quoted_strings(v) {
+                if looks_like_path(&s) {
+                    push(out, &s, Both);
+                }
+            }
+            continue;
+        }
+        if !t.starts_with("--") && t.contains('i') {
+            // `-i`, `-pi`, `-i.bak`: edit the files in place.
+            in_place = true;
+        }
+        if matches!(t.as_str(), "-m" | "-r" | "-I" | "-M" | "-W" | "-X") {
+            i += 1;
+        }
+    }
+    for (k, o) in operands.iter().enumerate() {
+        if k == 0 && !code {
+            push(out, o, Read);
+        } else if in_place {
+            push(out, o, Both);
+        } else if looks_like_path(o) {
+            push(out, o, Read);
+        }
+    }
+}
+
+/// The contents of `'…'` and `"…"` strings in code.
+fn quoted_strings(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars();
+    while let Some(c) = chars.next() {
+        if c == '\'' || c == '"' || c == '`' {
+            let mut s = String::new();
+            let mut closed = false;
+            let mut escaped = false;
+            for d in chars.by_ref() {
+                if escaped {
+                    s.push(d);
+                    escaped = false;
+                } else if d == '\\' {
+                    escaped = true;
+                } else if d == c {
+                    closed = true;
+                    break;
+                } else {
+                    s.push(d);
+                }
+            }
+            if closed {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a word has a wildcard the shell (or a tool) expands.
+pub fn is_glob(t: &str) -> bool {
+    t.contains(['*', '?'])
+        || t.find('[').is_some_and(|at| t[at + 1..].contains(']'))
+        || t.find('{')
+            .is_some_and(|at| t[at + 1..].contains([',', '.']) && t[at..].contains('}'))
+}
+
+/// Brace expansion (`{a,b}`, nested; `{1..3}` becomes `*`), capped.
+pub fn expand_braces(t: &str) -> Vec<String> {
+    const CAP: usize = 64;
+    let Some(open) = t.find('{') else {
+        return vec![t.to_owned()];
+    };
+    let mut depth = 0;
+    let mut close = None;
+    let mut commas = Vec::new();
+    for (k, c) in t[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(open + k);
+                    break;
+                }
+            }
+            ',' if depth == 1 => commas.push(open + k),
+            _ => {}
+        }
+    }
+    let Some(close) = close else {
+        return vec![t.to_owned()];
+    };
+    let (head, body, tail) = (&t[..open], &t[open + 1..close], &t[close + 1..]);
+    let alternatives: Vec<String> = if commas.is_empty() {
+        if body.contains("..") {
+            vec!["*".to_owned()]
+        } else {
+            vec![format!("{{{body}}}")]
+        }
+    } else {
+        let mut parts = Vec::new();
+        let mut from = open + 1;
+        for &c in &commas {
+            parts.push(t[from..c].to_owned());
+            from = c + 1;
+        }
+        parts.push(t[from..close].to_owned());
+        parts
+    };
+    let mut out = Vec::new();
+    for alt in alternatives {
+        for rest in expand_braces(&format!("{alt}{tail}")) {
+            if out.len() >= CAP {
+                return out;
+            }
+            out.push(format!("{head}{rest}"));
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Lit(char),
+    /// `?`
+    One,
+    /// `*`: any run of characters but `/`.
+    Star,
+    /// `**/`: nothing, or whole components each ending in `/`.
+    Deep,
+    /// `**` at the end: any run of characters.
+    DeepEnd,
+    /// `[…]`, negated or not, as inclusive ranges.
+    Class(bool, Vec<(char, char)>),
+}
+
+fn tokens(glob: &str) -> Vec<Tok> {
+    let chars: Vec<char> = glob.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '*' => {
+                let whole = (i == 0 || chars[i - 1] == '/')
+                    && chars.get(i + 1) == Some(&'*')
+                    && matches!(chars.get(i + 2), None | Some('/'));
+                if whole {
+                    if chars.get(i + 2) == Some(&'/') {
+                        out.push(Tok::Deep);
+                        i += 3;
+                    } else {
+                        out.push(Tok::DeepEnd);
+                        i += 2;
+                    }
+                    continue;
+                }
+                while chars.get(i + 1) == Some(&'*') {
+                    i += 1;
+                }
+                out.push(Tok::Star);
+            }
+            '?' => out.push(Tok::One),
+            '\\' if i + 1 < chars.len() => {
+                i += 1;
+                out.push(Tok::Lit(chars[i]));
+            }
+            '[' => {
+                let mut j = i + 1;
+                let negated = matches!(chars.get(j), Some('!' | '^'));
+                if negated {
+                    j += 1;
+                }
+                let start = j;
+                let mut ranges = Vec::new();
+                while j < chars.len() && (chars[j] != ']' || j == start) {
+                    if chars.get(j + 1) == Some(&'-') && chars.get(j + 2).is_some_and(|&e| e != ']')
+                    {
+                        ranges.push((chars[j], chars[j + 2]));
+                        j += 3;
+                    } else {
+                        ranges.push((chars[j], chars[j]));
+                        j += 1;
+                    }
+                }
+                if j < chars.len() {
+                    out.push(Tok::Class(negated, ranges));
+                    i = j;
+                } else {
+                    out.push(Tok::Lit('['));
+                }
+            }
+            c => out.push(Tok::Lit(c)),
+        }
+        i += 1;
+    }
+    out
+}
+
+fn admits(tok: &Tok, c: char, nocase: bool) -> bool {
+    match tok {
+        Tok::Lit(x) => *x == c || (nocase && x.eq_ignore_ascii_case(&c)),
+        Tok::One | Tok::Star => c != '/',
+        Tok::Deep | Tok::DeepEnd => true,
+        Tok::Class(negated, ranges) => {
+            let inside = ranges.iter().any(|&(lo, hi)| {
+                (lo..=hi).contains(&c)
+                    || (nocase
+                        && ((lo..=hi).contains(&c.to_ascii_lowercase())
+                            || (lo..=hi).contains(&c.to_ascii_uppercase())))
+            });
+            c != '/' && inside != *negated
+        }
+    }
+}
+
+fn wild(tok: &Tok) -> bool {
+    !matches!(tok, Tok::Lit(_))
+}
+
+fn candidates(tok: &Tok, into: &mut Vec<char>) {
+    match tok {
+        Tok::Lit(x) => into.extend([*x, x.to_ascii_lowercase(), x.to_ascii_uppercase()]),
+        Tok::Class(_, ranges) => {
+            for &(lo, hi) in ranges {
+                into.extend([lo, hi]);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether some path is named both by `operand` (a glob an operand or a
+/// tool's pattern holds, expanded as `how` says) and by `glob`, in the
+/// gitignore-like language of `path` guards (see [`crate::paths`]). Both
+/// are normalised already; `!` globs are not passed here.
+pub fn could_name(operand: &str, how: Expansion, glob: &str) -> bool {
+    let glob = glob.trim();
+    let (anchored, g) = match glob.strip_prefix("./") {
+        Some(rest) => (true, rest),
+        None => (false, glob),
+    };
+    let g = g.trim_end_matches('/');
+    if g.is_empty() {
+        return false;
+    }
+    let targets: Vec<String> = if anchored || g.contains('/') {
+        vec![g.to_owned(), format!("{g}/**")]
+    } else {
+        vec![format!("**/{g}"), format!("**/{g}/**")]
+    };
+    expand_braces(operand).iter().any(|op| {
+        let a = tokens(op);
+        targets.iter().any(|t| {
+            expand_braces(t).iter().any(|t| {
+                let b = tokens(t);
+                let mut seen = std::collections::HashSet::new();
+                meet(&a, &b, 0, 0, true, how, &mut seen)
+            })
+        })
+    })
+}
+
+/// Depth-first search for a string both token lists match.
+fn meet(
+    a: &[Tok],
+    b: &[Tok],
+    i: usize,
+    j: usize,
+    start: bool,
+    how: Expansion,
+    seen: &mut std::collections::HashSet<(usize, usize, bool)>,
+) -> bool {
+    if i == a.len() && j == b.len() {
+        return true;
+    }
+    if !seen.insert((i, j, start)) {
+        return false;
+    }
+    // A star may match nothing; `**/` too, but only where a component
+    // starts (what it matched is empty or ends in `/`).
+    let skips = |t: Option<&Tok>| match t {
+        Some(Tok::Star | Tok::DeepEnd) => true,
+        Some(Tok::Deep) => start,
+        _ => false,
+    };
+    if skips(a.get(i)) && meet(a, b, i + 1, j, start, how, seen) {
+        return true;
+    }
+    if skips(b.get(j)) && meet(a, b, i, j + 1, start, how, seen) {
+        return true;
+    }
+    let (Some(ta), Some(tb)) = (a.get(i), b.get(j)) else {
+        return false;
+    };
+    let mut chars = vec!['a', '.', '/', '0', '_', '-', 'Z'];
+    candidates(ta, &mut chars);
+    candidates(tb, &mut chars);
+    chars.sort_unstable();
+    chars.dedup();
+    for c in chars {
+        // The shell's wildcards do not make a name start with a dot.
+        if start && c == '.' && wild(ta) && !how.dot {
+            continue;
+        }
+        if admits(ta, c, how.nocase) && admits(tb, c, false) {
+            let repeats = |t: &Tok| matches!(t, Tok::Star | Tok::Deep | Tok::DeepEnd);
+            let ni = if repeats(ta) { i } else { i + 1 };
+            let nj = if repeats(tb) { j } else { j + 1 };
+            if meet(a, b, ni, nj, c == '/', how, seen) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,65 @@
+//! What `find` hands to the command of its `-exec`: the files it finds, as
+//! globs. The normaliser gives them to that command (as its `{}`), and the
+//! file-access model counts them as what the command touches.
+
+/// The files `find` (whose words are `rest`) hands to what `-exec` runs,
+/// as globs that include dotfiles.
+pub fn found(rest: &[super::lex::Word]) -> Vec<String> {
+    let args: Vec<String> = rest.iter().map(|w| w.text.clone()).collect();
+    found_globs(&args)
+}
+
+pub fn found_globs(args: &[String]) -> Vec<String> {
+    let starts: Vec<&str> = args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | ","))
+        .map(String::as_str)
+        .collect();
+    let starts = if starts.is_empty() { vec!["."] } else { starts };
+    let mut names: Vec<String> = Vec::new();
+    let mut whole: Vec<String> = Vec::new();
+    let mut unknown = false;
+    let mut i = 0;
+    while let Some(t) = args.get(i) {
+        i += 1;
+        let v = args.get(i).cloned().unwrap_or_default();
+        match t.as_str() {
+            "-name" => names.push(v),
+            "-iname" => names.push(either_case(&v)),
+            "-path" | "-wholename" => whole.push(v),
+            "-ipath" | "-iwholename" => whole.push(either_case(&v)),
+            "-regex" | "-iregex" | "-lname" | "-ilname" => unknown = true,
+            "-o" | "-or" | "!" | "-not" => unknown = true,
+            _ => continue,
+        }
+    }
+    let mut out = Vec::new();
+    for s in &starts {
+        let s = s.trim_end_matches('/');
+        let s = if s.is_empty() { "/" } else { s };
+        if unknown || (names.is_empty() && whole.is_empty()) {
+            out.push(format!("{s}/**"));
+            continue;
+        }
+        for n in &names {
+            out.push(format!("{s}/**/{n}"));
+        }
+    }
+    out.extend(whole);
+    out
+}
+
+/// A glob matching `pattern` in either case (`-iname`): letters become
+/// `[xX]`.
+fn either_case(pattern: &str) -> String {
+    pattern
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphabetic() {
+                format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}

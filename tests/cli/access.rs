@@ -1,0 +1,206 @@
+//! Issue 20: `path` guards see every file a call reads or writes, in every
+//! harness: search and multi-read tools, every path field, typed shell
+//! input, and symbolic links resolved where the call runs.
+
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::support::{HOOKC, Project, Run, run};
+
+fn built() -> Project {
+    let p = Project::bundled();
+    p.build();
+    p
+}
+
+/// `hookc guard` for `harness`, run in the project as the harness would.
+fn guard(p: &Project, harness: &str, stdin: &Value) -> Run {
+    let root = p.path(".");
+    run(
+        Command::new(HOOKC)
+            .args([
+                "guard",
+                "--harness",
+                harness,
+                "--event",
+                "pre-tool",
+                "--policy",
+            ])
+            .arg(p.path(".hookc/policy.json"))
+            .current_dir(&root)
+            .env("CLAUDE_PROJECT_DIR", &root)
+            .env("GEMINI_PROJECT_DIR", &root)
+            .env_remove("HOOKC_PROJECT_DIR")
+            .env_remove("HOOKC_DEBUG"),
+        Some(stdin.to_string().as_bytes()),
+    )
+}
+
+/// Whether the answer refuses, in any harness's words (an input hookc
+/// cannot read is an error, which every generated hook turns into a refusal).
+fn refused(r: &Run) -> bool {
+    r.status == 2
+        || r.stdout.contains("\"deny\"")
+        || r.stdout.contains("\"block\"")
+        || (r.status == 1 && r.stderr.contains("{enter}"))
+}
+
+fn claude(p: &Project, tool: &str, input: Value) -> Run {
+    let payload = json!({
+        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.path("."),
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "toolu_1"
+    });
+    guard(p, "claude", &payload)
+}
+
+fn gemini(p: &Project, tool: &str, input: Value) -> Run {
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": p.path("."),
+        "hook_event_name": "BeforeTool", "timestamp": "2026-11-29T23:30:37.924Z",
+        "tool_name": tool, "tool_input": input
+    });
+    guard(p, "gemini", &payload)
+}
+
+#[test]
+fn claude_grep_and_glob_are_reads() {
+    let p = built();
+    let cases = [
+        ("Grep", json!({"pattern": "KEY", "path": ".env"}), true),
+        ("Grep", json!({"pattern": "KEY", "glob": ".env*"}), true),
+        ("Grep", json!({"pattern": ".env", "path": "src"}), false),
+        ("Grep", json!({"pattern": "KEY", "glob": "*.rs"}), false),
+        ("Glob", json!({"pattern": "**/.env*"}), true),
+        ("Glob", json!({"pattern": "config/.en?"}), true),
+        ("Glob", json!({"pattern": "**/*.rs"}), false),
+    ];
+    for (tool, input, deny) in cases {
+        let r = claude(&p, tool, input.clone());
+        assert_eq!(
+            refused(&r),
+            deny,
+            "{tool} {input}: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn gemini_search_and_read_many_files_are_reads_with_geminis_globs() {
+    let p = built();
+    p.write("config/.env.local", "TOKEN=x\n");
+    p.write("src/main.rs", "fn main() {}\n");
+    let cases = [
+        // Gemini's globs match dotfiles and ignore case.
+        ("read_many_files", json!({"include": ["config/*"]}), true),
+        (
+            "read_many_files",
+            json!({"include": ["**/*.ENV.local"]}),
+            true,
+        ),
+        ("read_many_files", json!({"include": ["config"]}), true),
+        (
+            "read_many_files",
+            json!({"include": ["src/**/*.rs", "README.md"]}),
+            false,
+        ),
+        (
+            "grep_search",
+            json!({"pattern": "KEY", "include": ".env*"}),
+            true,
+        ),
+        (
+            "grep_search",
+            json!({"pattern": ".env", "dir_path": "src"}),
+            false,
+        ),
+        ("glob", json!({"pattern": "**/.env"}), true),
+        ("glob", json!({"pattern": "src/*.ts"}), false),
+    ];
+    for (tool, input, deny) in cases {
+        let r = gemini(&p, tool, input.clone());
+        assert_eq!(
+            refused(&r),
+            deny,
+            "{tool} {input}: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn every_antigravity_path_field_is_checked() {
+    let p = built();
+    let call = |args: Value| {
+        let payload = json!({
+            "conversationId": "c-1", "workspacePaths": [p.path(".")],
+            "transcriptPath": "/tmp/t.jsonl", "artifactDirectoryPath": "/tmp/a",
+            "modelName": "m", "stepIdx": 1,
+            "toolCall": {"name": "write_to_file", "args": args}
+        });
+        guard(&p, "antigravity", &payload)
+    };
+    let second =
+        call(json!({"TargetFile": "notes.txt", "Path": ".hookc/policy.json", "CodeContent": "x"}));
+    assert!(refused(&second), "{}{}", second.stdout, second.stderr);
+    let fine = call(json!({"TargetFile": "notes.txt", "CodeContent": "x"}));
+    assert!(!refused(&fine), "{}{}", fine.stdout, fine.stderr);
+}
+
+#[test]
+fn copilot_write_bash_is_decoded_or_refused() {
+    let p = built();
+    let call = |input: &str| {
+        let payload = json!({
+            "sessionId": "s", "timestamp": 1_795_993_739_553_u64, "cwd": p.path("."),
+            "toolName": "write_bash", "toolArgs": {"shellId": "1", "input": input}
+        });
+        guard(&p, "copilot", &payload)
+    };
+    for input in [
+        "git push --force{enter}",
+        "cat .env{enter}",
+        "{up}{enter}",
+        "git push --for",
+        "echo x > .hookc/policy.json{enter}",
+    ] {
+        let r = call(input);
+        assert!(
+            refused(&r),
+            "`{input}` got through: {}{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+    let fine = call("git status{enter}");
+    assert!(!refused(&fine), "{}{}", fine.stdout, fine.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_protected_file_is_that_file() {
+    use std::os::unix::fs::symlink;
+    let p = built();
+    p.write(".env", "TOKEN=x\n");
+    symlink(".env", p.path("notes.txt")).unwrap();
+    symlink(".hookc", p.path("h")).unwrap();
+    for (tool, input) in [
+        ("Read", json!({"file_path": p.path("notes.txt")})),
+        ("Bash", json!({"command": "cat notes.txt"})),
+        ("Bash", json!({"command": "echo {} > h/policy.json"})),
+        (
+            "Write",
+            json!({"file_path": p.path("h/new.json"), "content": "x"}),
+        ),
+    ] {
+        let r = claude(&p, tool, input.clone());
+        assert!(refused(&r), "{tool} {input}: {}{}", r.stdout, r.stderr);
+    }
+    p.write("plain.txt", "x\n");
+    let fine = claude(&p, "Bash", json!({"command": "cat plain.txt"}));
+    assert!(!refused(&fine), "{}{}", fine.stdout, fine.stderr);
+}

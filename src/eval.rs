@@ -869,12 +869,14 @@ impl<'c> Facts<'c> {
                     path: p.clone(),
                     access: by_tool,
                     glob: None,
+                    on_disk: false,
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
                 path: g.clone(),
                 access: Access::Read,
                 glob: Some(*how),
+                on_disk: true,
             }));
             if let Some(analysis) = self.analysis() {
                 raw.extend(access::touches(analysis));
@@ -883,9 +885,8 @@ impl<'c> Facts<'c> {
             let home = call.home.as_deref();
             let mut links = Links::new(root);
             let mut out = Vec::with_capacity(raw.len());
-            let tool_globs = call.paths.len()..call.paths.len() + call.globs.len();
-            for (at, t) in raw.into_iter().enumerate() {
-                let listed = tool_globs.contains(&at);
+            for t in raw {
+                let listed = t.on_disk;
                 let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
                 let path = paths::normalize(&in_dir, root, home);
                 if t.glob.is_none()
@@ -1075,16 +1076,25 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bo
 /// tree is too large to list quickly.
 fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>> {
     const MAX_ENTRIES: usize = 20_000;
-    let root = std::path::Path::new(root?);
+    // An absolute glob (`grep -r x /etc`) is listed from `/`, and what it
+    // finds is spelled absolute again.
+    let (root, glob, prefix) = match glob.strip_prefix('/') {
+        Some(rest) => (std::path::Path::new("/"), rest, "/"),
+        None => (std::path::Path::new(root?), glob, ""),
+    };
     if !root.is_absolute()
-        || glob.starts_with('/')
         || glob.starts_with("..")
         || glob.starts_with('~')
+        || glob.contains("/../")
     {
         return None;
     }
-    if !std::fs::metadata(root).ok()?.is_dir() {
-        return None;
+    // A root that is not there (an example's) holds no file: nothing it
+    // could name exists.
+    match std::fs::metadata(root) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
+        Ok(m) if m.is_dir() => {}
+        _ => return None,
     }
     let matcher = globset::GlobBuilder::new(glob)
         .literal_separator(true)
@@ -1093,11 +1103,19 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
         .ok()?
         .compile_matcher();
     // Start below the glob's literal directories.
-    let literal: Vec<&str> = glob
-        .split('/')
+    let parts: Vec<&str> = glob.split('/').collect();
+    let literal: Vec<&str> = parts
+        .iter()
+        .copied()
         .take_while(|c| !access::is_glob(c))
         .collect();
-    let start = literal[..literal.len().saturating_sub(1)].join("/");
+    // The literal folders the glob starts with (all of its literal part
+    // when a pattern follows: `tmp/a.tgz/**` lists `tmp/a.tgz` only).
+    let start = if literal.len() < parts.len() {
+        literal.join("/")
+    } else {
+        literal[..literal.len().saturating_sub(1)].join("/")
+    };
     let mut found = Vec::new();
     let mut stack = vec![start];
     let mut entries = 0;
@@ -1118,7 +1136,7 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
                 format!("{dir}/{name}")
             };
             if matcher.is_match(&rel) {
-                found.push(rel.clone());
+                found.push(format!("{prefix}{rel}"));
             }
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 stack.push(rel);

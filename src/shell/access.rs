@@ -80,6 +80,12 @@ pub struct Touch {
     pub access: Access,
     /// `Some` when `path` is a glob, expanded this way.
     pub glob: Option<Expansion>,
+    /// What the glob names on disk where the call runs decides, not every
+    /// name it could take: the files below a directory a program reads
+    /// recursively (`grep -r x src/` is `src/**`, dotfiles included). A
+    /// file the line itself would put there first has to be read or moved
+    /// from somewhere, which is a touch of its own.
+    pub on_disk: bool,
 }
 
 impl Touch {
@@ -89,7 +95,64 @@ impl Touch {
             path: path.to_owned(),
             access,
             glob,
+            on_disk: false,
         }
+    }
+
+    /// Every file below the directory `path` (if it is one), read.
+    fn below(path: &str) -> Touch {
+        let dir = path.trim_end_matches('/');
+        Touch {
+            path: match dir {
+                "" if path.starts_with('/') => "/**".to_owned(),
+                "" | "." => "**".to_owned(),
+                dir => format!("{dir}/**"),
+            },
+            access: Access::Read,
+            glob: Some(Expansion {
+                dot: true,
+                nocase: false,
+            }),
+            on_disk: true,
+        }
+    }
+}
+
+/// Whether `cmd` reads the directories among its operands recursively, and
+/// what it reads when it names none (the working directory). Searchers that
+/// skip hidden files by default (`rg`, `ag`) count only when told not to:
+/// a secret file is hidden (`.env`).
+fn recursion(cmd: &SimpleCommand) -> Option<bool> {
+    let flag = |short: char, long: &[&str]| {
+        cmd.args.iter().take_while(|a| *a != "--").any(|a| {
+            long.contains(&a.as_str())
+                || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(short))
+        })
+    };
+    match cmd.program.as_str() {
+        "grep" | "egrep" | "fgrep" | "zgrep" | "ugrep" | "pcregrep" => {
+            (flag('r', &["--recursive"]) || flag('R', &["--dereference-recursive"])).then_some(true)
+        }
+        "rg" | "ag" => (flag('.', &["--hidden", "--unrestricted"])
+            || cmd.args.iter().any(|a| a.starts_with("-uu")))
+        .then_some(true),
+        "ack" => Some(true),
+        "cp" => (flag('r', &["--recursive", "--archive"]) || flag('R', &[]) || flag('a', &[]))
+            .then_some(false),
+        "rsync" => (flag('r', &["--recursive", "--archive"]) || flag('a', &[])).then_some(false),
+        "scp" => flag('r', &[]).then_some(false),
+        "zip" => flag('r', &["--recurse-paths"]).then_some(false),
+        // Creating, appending or updating an archive reads directories
+        // recursively; listing or extracting one reads the archive only.
+        "tar" | "gtar" | "bsdtar" => {
+            let first = cmd.args.first().filter(|a| !a.starts_with('-'));
+            let creates = first.is_some_and(|a| a.contains(['c', 'r', 'u']))
+                || flag('c', &["--create", "--append", "--update"])
+                || flag('r', &[])
+                || flag('u', &[]);
+            (creates && !cmd.args.iter().any(|a| a == "--no-recursion")).then_some(false)
+        }
+        _ => None,
     }
 }
 
@@ -590,6 +653,17 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         None if programs::interpreter(program).is_some() => interpreter(cmd, out),
         None => table_row(&row(&[], Operands::PathLike), cmd, out),
     }
+    if let Some(default_here) = recursion(cmd) {
+        let dirs: Vec<Touch> = out[start..]
+            .iter()
+            .filter(|t| t.access.reads() && t.glob.is_none() && !t.path.contains("{}"))
+            .map(|t| Touch::below(&t.path))
+            .collect();
+        if dirs.is_empty() && default_here {
+            out.push(Touch::below("."));
+        }
+        out.extend(dirs);
+    }
     // `find … -exec CMD {} ;`: `{}` is each file find found.
     if !cmd.found.is_empty() {
         let placeholders: Vec<Access> = out[start..]
@@ -600,6 +674,8 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         out.retain(|t| !t.path.contains("{}"));
         for access in placeholders {
             for found in &cmd.found {
+                // Every name find could find: the line may create the
+                // file before find runs (an example's project has none).
                 out.push(Touch {
                     path: found.clone(),
                     access,
@@ -607,6 +683,7 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         dot: true,
                         nocase: false,
                     }),
+                    on_disk: false,
                 });
             }
         }
@@ -1164,6 +1241,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                             dot: true,
                             nocase: false,
                         }),
+                        on_disk: false,
                     });
                 }
             }

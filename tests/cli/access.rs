@@ -204,3 +204,38 @@ fn a_link_to_a_protected_file_is_that_file() {
     let fine = claude(&p, "Bash", json!({"command": "cat plain.txt"}));
     assert!(!refused(&fine), "{}{}", fine.stdout, fine.stderr);
 }
+
+/// A program that reads a directory recursively reads every file below it,
+/// dotfiles included: `grep -r x .` prints `.env`'s lines. What is on disk
+/// where the call runs decides, so a directory without a secret in it is
+/// searched freely, and searchers that skip hidden files (`rg`) pass.
+#[test]
+fn recursive_reads_see_the_files_below_a_directory() {
+    let p = built();
+    p.write(".env", "TOKEN=canary\n");
+    p.write("config/.env.production", "TOKEN=canary\n");
+    p.write("src/lib.rs", "fn f() {}\n");
+    let shell = |line: &str| refused(&claude(&p, "Bash", json!({ "command": line })));
+    for line in [
+        "grep -rn TOKEN .",
+        "grep -R TOKEN config/",
+        "grep -rn TOKEN",
+        "rg --hidden TOKEN",
+        "tar czf /tmp/x.tgz .",
+        "cp -r config /tmp/x",
+        "rsync -a ./ /tmp/x/",
+    ] {
+        assert!(shell(line), "{line} reads .env and was allowed");
+    }
+    for line in [
+        "grep -rn TOKEN src/",
+        "rg TOKEN",
+        "tar czf /tmp/x.tgz src",
+        "cp -r src /tmp/x",
+        "grep TOKEN src/lib.rs",
+    ] {
+        assert!(!shell(line), "{line} reads no secret and was refused");
+    }
+    // A recursive delete that reaches hookc's own files is refused.
+    assert!(shell("find . -name 'policy.json' -delete"));
+}

@@ -262,6 +262,9 @@ pub struct Hookc {
     reasons: Vec<String>,
     /// Long options each git subcommand (and rm) accepts, for abbreviations.
     options: HashMap<String, Vec<String>>,
+    /// The project the calls are made in, as the guard sees it (its files
+    /// laid out outside the sandbox: see `mirror_template`).
+    project: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,7 +297,15 @@ impl Hookc {
             reasons,
             cache: HashMap::new(),
             options: HashMap::new(),
+            project: "/repo".to_owned(),
         }
+    }
+
+    /// Calls are made in `project`: the payload's `cwd` and the project
+    /// directory the harness gives the hook.
+    pub fn in_project(mut self, project: &str) -> Self {
+        self.project = project.to_owned();
+        self
     }
 
     pub fn decide(&mut self, line: &str) -> Decision {
@@ -314,7 +325,7 @@ impl Hookc {
         let payload = serde_json::json!({
             "session_id": "judge",
             "transcript_path": "/tmp/judge.jsonl",
-            "cwd": "/repo",
+            "cwd": self.project,
             "permission_mode": "default",
             "hook_event_name": "PreToolUse",
             "tool_name": "Bash",
@@ -332,7 +343,7 @@ impl Hookc {
                 "--policy",
             ])
             .arg(&self.policy)
-            .env_remove("CLAUDE_PROJECT_DIR")
+            .env("CLAUDE_PROJECT_DIR", &self.project)
             .env_remove("HOOKC_DEBUG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

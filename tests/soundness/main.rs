@@ -247,7 +247,7 @@ fn main() {
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(2),
         },
-        hookc: Hookc::new(exe.clone(), policy),
+        hookc: Hookc::new(exe.clone(), policy).in_project(&root.join("run/repo").to_string_lossy()),
         ctx: Context {
             repo: root.join("run/repo").to_string_lossy().into_owned(),
             home: root.join("run/home").to_string_lossy().into_owned(),
@@ -268,6 +268,8 @@ fn main() {
             .to_vec(),
         },
     };
+
+    mirror_template(Path::new(&j.ctx.repo));
 
     // HOOKC_JUDGE_LINE='...': judge that one line and show what it ran.
     if let Ok(line) = std::env::var("HOOKC_JUDGE_LINE") {
@@ -515,7 +517,7 @@ fn main() {
                 work: dir.join("io"),
                 ..j.sandbox.clone()
             },
-            hookc: Hookc::new(exe.clone(), policy),
+            hookc: Hookc::new(exe.clone(), policy).in_project(&j.ctx.repo),
             ctx: j.ctx.clone(),
         };
         let examples = preset_examples(&names);
@@ -562,6 +564,39 @@ fn main() {
         std::process::exit(1);
     }
     println!("soundness: ok");
+}
+
+/// What `hookc guard` sees of the project a line runs in. The sandbox mounts
+/// its scratch over `root`, so the guard, which runs outside it, would see
+/// an empty folder there; but some decisions depend on what is on disk
+/// (`grep -r x .` reads `.env` only where there is one). So the files such
+/// a decision can turn on are laid out again, outside, at the same paths:
+/// keep this in step with the template in sandbox.sh.
+fn mirror_template(repo: &Path) {
+    for dir in [
+        "src",
+        "build",
+        "target/debug",
+        "node_modules/x",
+        "config",
+        "migrations",
+        ".venv/bin",
+        "scripts",
+        "docs",
+    ] {
+        std::fs::create_dir_all(repo.join(dir)).unwrap();
+    }
+    for (file, text) in [
+        ("README.md", "# demo\n"),
+        ("src/main.rs", "fn main() {}\n"),
+        ("src/lib.rs", "pub fn f() {}\n"),
+        (".env.example", "TOKEN=\n"),
+        (".env", "TOKEN=canary-secret\n"),
+        (".env.local", "TOKEN=canary-local\n"),
+        ("config/.env.production", "TOKEN=canary-production\n"),
+    ] {
+        std::fs::write(repo.join(file), text).unwrap();
+    }
 }
 
 /// The presets this hookc ships, by their files in `presets/`.

@@ -807,9 +807,12 @@ struct Seen {
     access: Access,
     /// For a glob: how it expands.
     glob: Option<Expansion>,
-    /// A tool's glob (not the shell's): what it names on disk where the
-    /// call runs decides (see [`touches_guard`]).
+    /// A tool's glob (not the shell's), or the files below a directory
+    /// read recursively: what it names on disk where the call runs decides
+    /// (see [`touches_guard`]).
     listed: bool,
+    /// With `listed`: file names the program leaves out (`--exclude`).
+    except: Vec<String>,
 }
 
 impl<'c> Facts<'c> {
@@ -870,6 +873,7 @@ impl<'c> Facts<'c> {
                     access: by_tool,
                     glob: None,
                     on_disk: false,
+                    except: Vec::new(),
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
@@ -877,6 +881,7 @@ impl<'c> Facts<'c> {
                 access: Access::Read,
                 glob: Some(*how),
                 on_disk: true,
+                except: Vec::new(),
             }));
             if let Some(analysis) = self.analysis() {
                 raw.extend(access::touches(analysis));
@@ -898,6 +903,7 @@ impl<'c> Facts<'c> {
                         access: t.access,
                         glob: None,
                         listed: false,
+                        except: Vec::new(),
                     });
                 }
                 out.push(Seen {
@@ -906,6 +912,7 @@ impl<'c> Facts<'c> {
                     access: t.access,
                     glob: t.glob,
                     listed,
+                    except: t.except,
                 });
             }
             out
@@ -1064,8 +1071,19 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bo
     // expands to there decide, when they can be listed in time. (A shell
     // command's glob, `find`'s included, counts every name it could take:
     // the line may create the file before it reads it.)
+    let except: Vec<globset::GlobMatcher> = seen
+        .except
+        .iter()
+        .filter_map(|g| globset::Glob::new(g).ok().map(|g| g.compile_matcher()))
+        .collect();
+    let kept = |f: &str| {
+        let name = f.rsplit('/').next().unwrap_or(f);
+        !except.iter().any(|e| e.is_match(name))
+    };
     match expand(call.root.as_deref(), &seen.path, how) {
-        Some(found) => found.iter().any(|f| paths.is_match_any(&[f.as_str()])),
+        Some(found) => found
+            .iter()
+            .any(|f| kept(f) && paths.is_match_any(&[f.as_str()])),
         None => true,
     }
 }
@@ -1089,12 +1107,13 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
     {
         return None;
     }
-    // A root that is not there (an example's) holds no file: nothing it
-    // could name exists.
-    match std::fs::metadata(root) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
-        Ok(m) if m.is_dir() => {}
-        _ => return None,
+    // An example's project holds no file: nothing a glob could name
+    // exists there. Any other root that cannot be listed is refused.
+    if root == std::path::Path::new(EXAMPLE_ROOT) {
+        return Some(Vec::new());
+    }
+    if !std::fs::metadata(root).ok()?.is_dir() {
+        return None;
     }
     let matcher = globset::GlobBuilder::new(glob)
         .literal_separator(true)

@@ -86,6 +86,9 @@ pub struct Touch {
     /// file the line itself would put there first has to be read or moved
     /// from somewhere, which is a touch of its own.
     pub on_disk: bool,
+    /// With `on_disk`: names the program leaves out (`--exclude .env`),
+    /// as globs matched against each file's name.
+    pub except: Vec<String>,
 }
 
 impl Touch {
@@ -96,11 +99,13 @@ impl Touch {
             access,
             glob,
             on_disk: false,
+            except: Vec::new(),
         }
     }
 
-    /// Every file below the directory `path` (if it is one), read.
-    fn below(path: &str) -> Touch {
+    /// Every file below the directory `path` (if it is one), read, but
+    /// those named by `except`.
+    fn below(path: &str, except: &[String]) -> Touch {
         let dir = path.trim_end_matches('/');
         Touch {
             path: match dir {
@@ -114,8 +119,29 @@ impl Touch {
                 nocase: false,
             }),
             on_disk: true,
+            except: except.to_vec(),
         }
     }
+}
+
+/// The names a recursive reader leaves out: `--exclude P`, `--exclude=P`
+/// (grep, tar, rsync), `--exclude-dir` (grep), `-x P` (zip).
+fn exclusions(cmd: &SimpleCommand) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut args = cmd.args.iter();
+    while let Some(a) = args.next() {
+        if let Some(v) = a
+            .strip_prefix("--exclude=")
+            .or_else(|| a.strip_prefix("--exclude-dir="))
+        {
+            out.push(v.to_owned());
+        } else if matches!(a.as_str(), "--exclude" | "--exclude-dir")
+            || (a == "-x" && cmd.program == "zip")
+        {
+            out.extend(args.next().cloned());
+        }
+    }
+    out
 }
 
 /// Whether `cmd` reads the directories among its operands recursively, and
@@ -656,11 +682,11 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     if let Some(default_here) = recursion(cmd) {
         let dirs: Vec<Touch> = out[start..]
             .iter()
-            .filter(|t| t.access.reads() && t.glob.is_none() && !t.path.contains("{}"))
-            .map(|t| Touch::below(&t.path))
+            .filter(|t| t.access == Access::Read && t.glob.is_none() && !t.path.contains("{}"))
+            .map(|t| Touch::below(&t.path, &exclusions(cmd)))
             .collect();
         if dirs.is_empty() && default_here {
-            out.push(Touch::below("."));
+            out.push(Touch::below(".", &exclusions(cmd)));
         }
         out.extend(dirs);
     }
@@ -684,6 +710,7 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         nocase: false,
                     }),
                     on_disk: false,
+                    except: Vec::new(),
                 });
             }
         }
@@ -1242,6 +1269,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                             nocase: false,
                         }),
                         on_disk: false,
+                        except: Vec::new(),
                     });
                 }
             }

@@ -106,7 +106,7 @@ fn copies_read_sources_and_write_the_destination() {
 fn syncs_take_patterns_as_options() {
     check(
         "rsync -a --exclude .env src/ host:dst/",
-        &[("src/", "r"), ("host:dst/", "w")],
+        &[("src/", "r"), ("host:dst/", "w"), ("src/**", "r")],
     );
     check("rsync --exclude=.env a b", &[("a", "r"), ("b", "w")]);
     check(
@@ -117,11 +117,16 @@ fn syncs_take_patterns_as_options() {
 
 #[test]
 fn search_tools_take_the_first_operand_as_the_pattern() {
-    check("grep -rn '.env' src/", &[("src/", "r")]);
+    // Recursive: every file below the directory, as found on disk.
+    check("grep -rn '.env' src/", &[("src/", "r"), ("src/**", "r")]);
     check("grep -e x .env", &[(".env", "r")]);
     check("grep -f pats.txt a", &[("pats.txt", "r"), ("a", "r")]);
     check("rg --glob '!.env' TODO", &[]);
-    check("grep --exclude=.env -r x .", &[(".", "r")]);
+    // Below the directory, `--exclude` names are left out when the files
+    // found on disk are matched (see `exclusions`).
+    check("grep --exclude=.env -r x .", &[(".", "r"), ("**", "r")]);
+    let t = touches(&analyze("grep --exclude=.env* -r x ."));
+    assert_eq!(t.last().unwrap().except, [".env*"]);
     check("rg -e foo -- .env", &[(".env", "r")]);
 }
 
@@ -189,14 +194,17 @@ fn words_that_are_not_files() {
 
 #[test]
 fn tar_create_extract_and_exclude() {
-    check("tar czf x.tgz .env", &[("x.tgz", "w"), (".env", "r")]);
+    check(
+        "tar czf x.tgz .env",
+        &[("x.tgz", "w"), (".env", "r"), (".env/**", "r")],
+    );
     check(
         "tar -czf x.tgz --exclude .env .",
-        &[("x.tgz", "w"), (".", "r")],
+        &[("x.tgz", "w"), (".", "r"), ("**", "r")],
     );
     check(
         "tar --exclude=.env -cf x.tar src",
-        &[("x.tar", "w"), ("src", "r")],
+        &[("x.tar", "w"), ("src", "r"), ("src/**", "r")],
     );
     check("tar -xzf x.tgz", &[("x.tgz", "r"), ("**", "w")]);
     check(
@@ -207,13 +215,17 @@ fn tar_create_extract_and_exclude() {
     check("tar -tf x.tar", &[("x.tar", "r")]);
     check(
         "tar -cf x.tar -T list.txt",
-        &[("list.txt", "r"), ("x.tar", "w")],
+        // (a list file is no directory: nothing is below it on disk)
+        &[("list.txt", "r"), ("x.tar", "w"), ("list.txt/**", "r")],
     );
 }
 
 #[test]
 fn zip_and_unzip() {
-    check("zip -r out.zip . -x .env", &[("out.zip", "rw"), (".", "r")]);
+    check(
+        "zip -r out.zip . -x .env",
+        &[("out.zip", "rw"), (".", "r"), ("**", "r")],
+    );
     check("zip out.zip .env", &[("out.zip", "rw"), (".env", "r")]);
     check("unzip a.zip -d dir", &[("a.zip", "r"), ("dir/**", "w")]);
     check("unzip -l a.zip", &[("a.zip", "r")]);

@@ -279,6 +279,7 @@ word_enum! {
         Antigravity = "antigravity",
         Kimi = "kimi",
         Opencode = "opencode",
+        Qwen = "qwen",
         /// Callbacks for the Claude Agent SDK (Python and TypeScript).
         ClaudeAgentSdk = "claude-agent-sdk",
     }

@@ -16,6 +16,7 @@ mod kimi;
 pub mod opencode;
 mod outcome;
 pub mod payload;
+mod qwen;
 pub mod windows;
 
 use std::path::Path;
@@ -37,6 +38,7 @@ pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use opencode::Opencode;
 pub use outcome::{Observation, Outcome};
+pub use qwen::Qwen;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -189,6 +191,7 @@ static ALL: &[&dyn Harness] = &[
     &Antigravity,
     &Kimi,
     &Opencode,
+    &Qwen,
     &AgentSdk,
 ];
 

@@ -22,6 +22,7 @@ mod harness_cursor;
 mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;
+mod harness_qwen;
 mod hostile;
 mod hostile_build;
 mod hostile_run;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
 /// Every target, the Claude Agent SDK included.
-const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "claude-agent-sdk""#;
+const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "claude-agent-sdk""#;
 
 const LEVELS: &str = r#"
 guard "no-force-push" {
@@ -36,7 +36,7 @@ guard "allow-make" {
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor"
+    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen"
 }
 "#;
 
@@ -65,7 +65,7 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
         })
     };
     match id {
-        HarnessId::Claude | HarnessId::ClaudeAgentSdk | HarnessId::Kimi => {
+        HarnessId::Claude | HarnessId::ClaudeAgentSdk | HarnessId::Kimi | HarnessId::Qwen => {
             claude_like("PreToolUse")
         }
         HarnessId::Gemini => claude_like("BeforeTool"),

@@ -280,6 +280,7 @@ word_enum! {
         Kimi = "kimi",
         Opencode = "opencode",
         Qwen = "qwen",
+        Droid = "droid",
         /// Callbacks for the Claude Agent SDK (Python and TypeScript).
         ClaudeAgentSdk = "claude-agent-sdk",
     }

@@ -11,6 +11,7 @@ mod codex;
 mod common;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod kimi;
 pub mod opencode;
@@ -34,6 +35,7 @@ pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
 pub use cursor::Cursor;
+pub use droid::Droid;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use opencode::Opencode;
@@ -192,6 +194,7 @@ static ALL: &[&dyn Harness] = &[
     &Kimi,
     &Opencode,
     &Qwen,
+    &Droid,
     &AgentSdk,
 ];
 

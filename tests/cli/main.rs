@@ -19,6 +19,7 @@ mod harness_antigravity;
 mod harness_codex;
 mod harness_copilot;
 mod harness_cursor;
+mod harness_droid;
 mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;

@@ -36,6 +36,7 @@ fn mcp_examples_run_through_the_hooks_of_every_harness_that_names_mcp_tools() {
         "gemini",
         "kimi",
         "qwen",
+        "droid",
         "claude-agent-sdk",
     ] {
         for (case, expected) in [

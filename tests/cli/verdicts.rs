@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
 /// Every target, the Claude Agent SDK included.
-const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "claude-agent-sdk""#;
+const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "claude-agent-sdk""#;
 
 const LEVELS: &str = r#"
 guard "no-force-push" {
@@ -26,7 +26,7 @@ guard "no-hard-reset" {
 guard "ask-deploy" {
     command "deploy"
     ask "Deploying needs the user's go-ahead; ask them first."
-    allow-degraded "codex" "kimi" "opencode" "cursor"
+    allow-degraded "codex" "kimi" "opencode" "cursor" "droid"
 }
 guard "allow-make" {
     command "make"
@@ -36,7 +36,7 @@ guard "allow-make" {
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen"
+    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid"
 }
 "#;
 
@@ -65,9 +65,11 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
         })
     };
     match id {
-        HarnessId::Claude | HarnessId::ClaudeAgentSdk | HarnessId::Kimi | HarnessId::Qwen => {
-            claude_like("PreToolUse")
-        }
+        HarnessId::Claude
+        | HarnessId::ClaudeAgentSdk
+        | HarnessId::Kimi
+        | HarnessId::Qwen
+        | HarnessId::Droid => claude_like("PreToolUse"),
         HarnessId::Gemini => claude_like("BeforeTool"),
         HarnessId::Codex => json!({
             "session_id": "s1",

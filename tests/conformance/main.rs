@@ -1104,3 +1104,55 @@ fn qwen_checks(scratch: Scratch, qwen: &Path, pin: &'static str) {
     scratch.check(scratch.command(hookc).arg("build"));
     assert_eq!(scratch.read_json(settings)["$version"], loaded["$version"]);
 }
+
+#[test]
+#[ignore = "installs Factory Droid and runs its config validator; see book/src/conformance.md"]
+fn droid() {
+    // Droid runs no turn without a Factory login, so only its own validator
+    // judges the output: `droid doctor --config` checks the hooks schema of
+    // the project's .factory/settings.json.
+    let scratch = Scratch::build("droid", &[]);
+    let droid = installed("droid/node_modules/@factory/cli-linux-x64/bin/droid");
+    let settings = ".factory/settings.json";
+    let built = scratch.read_json(settings);
+    assert!(
+        grouped_handlers(&built["hooks"]) > 0,
+        "hookc wrote no Droid hooks: {built:#}"
+    );
+    let doctor = |scratch: &Scratch| -> (Ran, Value) {
+        let mut doctor = scratch.command(&droid);
+        doctor.args(["doctor", "--config", "--json"]);
+        let ran = scratch.run(&mut doctor);
+        let report = serde_json::from_str(&ran.stdout)
+            .unwrap_or_else(|error| panic!("droid doctor printed no JSON ({error}):\n{ran}"));
+        (ran, report)
+    };
+    let (ran, report) = doctor(&scratch);
+    assert!(
+        ran.success() && report["ok"] == json!(true),
+        "droid doctor --config rejects hookc's settings: {report:#}\n{ran}"
+    );
+    let failed: Vec<&Value> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] != "pass")
+        .collect();
+    assert!(failed.is_empty(), "droid doctor: {failed:#?}");
+
+    // The control: the same file with a handler type Droid does not take is
+    // rejected, so the validator did read the project's file.
+    let broken = serde_json::to_string(&built)
+        .unwrap()
+        .replace("\"type\":\"command\"", "\"type\":\"prompt\"");
+    scratch.write(&scratch.repo.join(settings), &broken);
+    let (ran, report) = doctor(&scratch);
+    assert!(
+        !ran.success() && report.to_string().contains("expected \\\"command\\\""),
+        "droid doctor no longer checks the project's {settings}; this test checks nothing: {report:#}"
+    );
+    eprintln!(
+        "droid {}: `droid doctor --config` accepts {settings}, and rejects it with a wrong handler type",
+        pinned("droid")
+    );
+}

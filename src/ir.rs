@@ -281,6 +281,7 @@ word_enum! {
         Opencode = "opencode",
         Qwen = "qwen",
         Droid = "droid",
+        Auggie = "auggie",
         /// Callbacks for the Claude Agent SDK (Python and TypeScript).
         ClaudeAgentSdk = "claude-agent-sdk",
     }

@@ -6,6 +6,7 @@
 
 mod agent_sdk;
 mod antigravity;
+mod auggie;
 mod claude;
 mod codex;
 mod common;
@@ -31,6 +32,7 @@ use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
 pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
 pub use agent_sdk::AgentSdk;
 pub use antigravity::Antigravity;
+pub use auggie::Auggie;
 pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
@@ -195,6 +197,7 @@ static ALL: &[&dyn Harness] = &[
     &Opencode,
     &Qwen,
     &Droid,
+    &Auggie,
     &AgentSdk,
 ];
 

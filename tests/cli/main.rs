@@ -16,6 +16,7 @@ mod example_parity;
 mod explain;
 mod guard;
 mod harness_antigravity;
+mod harness_auggie;
 mod harness_codex;
 mod harness_copilot;
 mod harness_cursor;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
 /// Every target, the Claude Agent SDK included.
-const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "claude-agent-sdk""#;
+const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "auggie" "claude-agent-sdk""#;
 
 const LEVELS: &str = r#"
 guard "no-force-push" {
@@ -26,7 +26,7 @@ guard "no-hard-reset" {
 guard "ask-deploy" {
     command "deploy"
     ask "Deploying needs the user's go-ahead; ask them first."
-    allow-degraded "codex" "kimi" "opencode" "cursor" "droid"
+    allow-degraded "codex" "kimi" "opencode" "cursor" "droid" "auggie"
 }
 guard "allow-make" {
     command "make"
@@ -36,7 +36,7 @@ guard "allow-make" {
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid"
+    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid" "auggie"
 }
 "#;
 
@@ -112,6 +112,16 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
             "modelName": "gemini-3-pro",
             "stepIdx": 1,
             "toolCall": { "name": native, "args": { "CommandLine": command, "Cwd": root_s } }
+        }),
+        HarnessId::Auggie => json!({
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "c1",
+            "workspace_roots": [root_s],
+            "tool_name": native,
+            "tool_input": { "command": command, "cwd": root_s, "wait": true },
+            "tool_output": null,
+            "tool_error": null,
+            "is_mcp_tool": false
         }),
         HarnessId::Opencode => json!({
             "tool": native,

@@ -282,6 +282,7 @@ word_enum! {
         Qwen = "qwen",
         Droid = "droid",
         Auggie = "auggie",
+        Windsurf = "windsurf",
         /// Callbacks for the Claude Agent SDK (Python and TypeScript).
         ClaudeAgentSdk = "claude-agent-sdk",
     }

@@ -20,6 +20,7 @@ mod outcome;
 pub mod payload;
 mod qwen;
 pub mod windows;
+mod windsurf;
 
 use std::path::Path;
 
@@ -43,6 +44,7 @@ pub use kimi::Kimi;
 pub use opencode::Opencode;
 pub use outcome::{Observation, Outcome};
 pub use qwen::Qwen;
+pub use windsurf::Windsurf;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -198,6 +200,7 @@ static ALL: &[&dyn Harness] = &[
     &Qwen,
     &Droid,
     &Auggie,
+    &Windsurf,
     &AgentSdk,
 ];
 

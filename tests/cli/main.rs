@@ -25,6 +25,7 @@ mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;
 mod harness_qwen;
+mod harness_windsurf;
 mod hostile;
 mod hostile_build;
 mod hostile_run;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
 /// Every target, the Claude Agent SDK included.
-const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "auggie" "claude-agent-sdk""#;
+const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "auggie" "windsurf" "claude-agent-sdk""#;
 
 const LEVELS: &str = r#"
 guard "no-force-push" {
@@ -26,7 +26,7 @@ guard "no-hard-reset" {
 guard "ask-deploy" {
     command "deploy"
     ask "Deploying needs the user's go-ahead; ask them first."
-    allow-degraded "codex" "kimi" "opencode" "cursor" "droid" "auggie"
+    allow-degraded "codex" "kimi" "opencode" "cursor" "droid" "auggie" "windsurf"
 }
 guard "allow-make" {
     command "make"
@@ -36,7 +36,7 @@ guard "allow-make" {
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid" "auggie"
+    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid" "auggie" "windsurf"
 }
 "#;
 
@@ -112,6 +112,13 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
             "modelName": "gemini-3-pro",
             "stepIdx": 1,
             "toolCall": { "name": native, "args": { "CommandLine": command, "Cwd": root_s } }
+        }),
+        HarnessId::Windsurf => json!({
+            "agent_action_name": "pre_run_command",
+            "trajectory_id": "t1",
+            "execution_id": "e1",
+            "timestamp": "2026-12-01T10:00:00.000Z",
+            "tool_info": { "command_line": command, "cwd": root_s }
         }),
         HarnessId::Auggie => json!({
             "hook_event_name": "PreToolUse",

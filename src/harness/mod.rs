@@ -512,6 +512,36 @@ mod tests {
         }
     }
 
+    /// Lists a new harness must join that no other test reads: the bundled
+    /// policy's targets (which the golden files, lint and conformance build),
+    /// the book's list of target names, and the book's copy of the
+    /// pre-commit `files` pattern.
+    #[test]
+    fn hand_written_lists_name_every_harness() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let read = |rel: &str| std::fs::read_to_string(root.join(rel)).unwrap();
+        let policy = read("policy.kdl");
+        let targets = policy.lines().find(|l| l.starts_with("targets ")).unwrap();
+        let book = read("book/src/policy/targets.md");
+        for id in HarnessId::ALL {
+            assert!(
+                targets.contains(&format!("\"{id}\"")),
+                "policy.kdl does not target {id}"
+            );
+            assert!(
+                book.contains(&format!("`{id}`")),
+                "book/src/policy/targets.md does not name {id}"
+            );
+        }
+        let recipe = read("book/src/recipes/pre-commit.md");
+        let files = pre_commit_files("hookc-check");
+        assert!(
+            recipe.contains(&format!("files: {}", files.as_str())),
+            "book/src/recipes/pre-commit.md's pattern differs from .pre-commit-hooks.yaml's: {}",
+            files.as_str()
+        );
+    }
+
     /// The `files` pattern of one hook in `.pre-commit-hooks.yaml`.
     fn pre_commit_files(id: &str) -> regex::Regex {
         let yaml = std::fs::read_to_string(

@@ -309,6 +309,10 @@ word_enum! {
         Antigravity = "antigravity",
         Kimi = "kimi",
         Opencode = "opencode",
+        Qwen = "qwen",
+        Droid = "droid",
+        Auggie = "auggie",
+        Windsurf = "windsurf",
         /// Callbacks for the Claude Agent SDK (Python and TypeScript).
         ClaudeAgentSdk = "claude-agent-sdk",
     }

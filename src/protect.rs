@@ -104,6 +104,34 @@ pub const HOOK_FILES: &[(HarnessId, &[&str])] = &[
             "~/.config/opencode/opencode.json",
         ],
     ),
+    (
+        HarnessId::Qwen,
+        &[".qwen/settings.json", "~/.qwen/settings.json"],
+    ),
+    (
+        HarnessId::Droid,
+        &[
+            ".factory/settings.json",
+            ".factory/settings.local.json",
+            ".factory/hooks.json",
+            "~/.factory/settings.json",
+            "~/.factory/hooks.json",
+        ],
+    ),
+    (
+        HarnessId::Auggie,
+        &[".augment/settings.json", "~/.augment/settings.json"],
+    ),
+    (
+        HarnessId::Windsurf,
+        &[
+            ".windsurf/hooks.json",
+            "~/.codeium/windsurf/hooks.json",
+            "~/.codeium/hooks.json",
+            "/etc/windsurf",
+            "/Library/Application Support/Windsurf",
+        ],
+    ),
 ];
 
 /// Startup files of the shells that run hook commands (`sh`, `bash`, `zsh`,

@@ -117,7 +117,7 @@ which is why hookc takes neutral words and writes the exact names itself.";
 
     UnknownHarness = "unknown-harness", Error, "a harness name hookc does not know",
 "Harnesses are `claude`, `codex`, `copilot`, `cursor`, `gemini`, `antigravity`, `kimi`,
-`opencode` and `claude-agent-sdk`. Only those hookc can emit for may appear in `targets`.";
+`opencode`, `qwen`, `droid`, `auggie`, `windsurf` and `claude-agent-sdk`. Only those hookc can emit for may appear in `targets`.";
 
     UnknownPlatform = "unknown-platform", Error, "a platform name hookc does not know",
 "`platforms` says where the team runs its agents: `linux`, `macos` and `windows`. Without it a
@@ -133,6 +133,13 @@ most use PowerShell or cmd.exe, and only some let a config give a separate Windo
 - Claude Code runs the POSIX command in Git Bash. Without Git Bash it uses PowerShell, the
   command fails, and the call goes through unless `harness \"claude\" { on-failure-block #true; }`
   asks Claude Code (2.1.295 or newer) to refuse calls whose hook cannot run.
+- Qwen Code runs the POSIX command with `bash`, which hookc asks for; where no `bash` is on
+  `PATH` (no Git for Windows), the hook cannot start and the call goes through.
+- Auggie runs a command with shell characters through cmd.exe, which cannot run it, and lets
+  the call through.
+- Windsurf does not document its Windows shell; hookc's `sh` command needs Git Bash or WSL.
+- Factory Droid: its Windows build is not on npm, so which shell runs its hooks there is not
+  known.
 - OpenCode and the Claude Agent SDK start hookc without a shell.
 - Gemini CLI (PowerShell), Kimi Code (cmd.exe) and Antigravity run the POSIX command in a shell
   that cannot run it, and let the call through. Cursor refuses every call (`failClosed`).

@@ -6,17 +6,21 @@
 
 mod agent_sdk;
 mod antigravity;
+mod auggie;
 mod claude;
 mod codex;
 mod common;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod kimi;
 pub mod opencode;
 mod outcome;
 pub mod payload;
+mod qwen;
 pub mod windows;
+mod windsurf;
 
 use std::path::Path;
 
@@ -29,14 +33,18 @@ use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
 pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
 pub use agent_sdk::AgentSdk;
 pub use antigravity::Antigravity;
+pub use auggie::Auggie;
 pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
 pub use cursor::Cursor;
+pub use droid::Droid;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use opencode::Opencode;
 pub use outcome::{Observation, Outcome};
+pub use qwen::Qwen;
+pub use windsurf::Windsurf;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -189,6 +197,10 @@ static ALL: &[&dyn Harness] = &[
     &Antigravity,
     &Kimi,
     &Opencode,
+    &Qwen,
+    &Droid,
+    &Auggie,
+    &Windsurf,
     &AgentSdk,
 ];
 
@@ -498,6 +510,36 @@ mod tests {
                 "{id} is missing from: {text}"
             );
         }
+    }
+
+    /// Lists a new harness must join that no other test reads: the bundled
+    /// policy's targets (which the golden files, lint and conformance build),
+    /// the book's list of target names, and the book's copy of the
+    /// pre-commit `files` pattern.
+    #[test]
+    fn hand_written_lists_name_every_harness() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let read = |rel: &str| std::fs::read_to_string(root.join(rel)).unwrap();
+        let policy = read("policy.kdl");
+        let targets = policy.lines().find(|l| l.starts_with("targets ")).unwrap();
+        let book = read("book/src/policy/targets.md");
+        for id in HarnessId::ALL {
+            assert!(
+                targets.contains(&format!("\"{id}\"")),
+                "policy.kdl does not target {id}"
+            );
+            assert!(
+                book.contains(&format!("`{id}`")),
+                "book/src/policy/targets.md does not name {id}"
+            );
+        }
+        let recipe = read("book/src/recipes/pre-commit.md");
+        let files = pre_commit_files("hookc-check");
+        assert!(
+            recipe.contains(&format!("files: {}", files.as_str())),
+            "book/src/recipes/pre-commit.md's pattern differs from .pre-commit-hooks.yaml's: {}",
+            files.as_str()
+        );
     }
 
     /// The `files` pattern of one hook in `.pre-commit-hooks.yaml`.

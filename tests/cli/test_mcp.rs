@@ -35,6 +35,8 @@ fn mcp_examples_run_through_the_hooks_of_every_harness_that_names_mcp_tools() {
         "cursor",
         "gemini",
         "kimi",
+        "qwen",
+        "droid",
         "claude-agent-sdk",
     ] {
         for (case, expected) in [

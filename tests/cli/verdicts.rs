@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
 /// Every target, the Claude Agent SDK included.
-const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "claude-agent-sdk""#;
+const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "auggie" "windsurf" "claude-agent-sdk""#;
 
 const LEVELS: &str = r#"
 guard "no-force-push" {
@@ -26,7 +26,7 @@ guard "no-hard-reset" {
 guard "ask-deploy" {
     command "deploy"
     ask "Deploying needs the user's go-ahead; ask them first."
-    allow-degraded "codex" "kimi" "opencode" "cursor"
+    allow-degraded "codex" "kimi" "opencode" "cursor" "droid" "auggie" "windsurf"
 }
 guard "allow-make" {
     command "make"
@@ -36,7 +36,7 @@ guard "allow-make" {
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor"
+    allow-degraded "gemini" "opencode" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid" "auggie" "windsurf"
 }
 "#;
 
@@ -65,9 +65,11 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
         })
     };
     match id {
-        HarnessId::Claude | HarnessId::ClaudeAgentSdk | HarnessId::Kimi => {
-            claude_like("PreToolUse")
-        }
+        HarnessId::Claude
+        | HarnessId::ClaudeAgentSdk
+        | HarnessId::Kimi
+        | HarnessId::Qwen
+        | HarnessId::Droid => claude_like("PreToolUse"),
         HarnessId::Gemini => claude_like("BeforeTool"),
         HarnessId::Codex => json!({
             "session_id": "s1",
@@ -110,6 +112,23 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
             "modelName": "gemini-3-pro",
             "stepIdx": 1,
             "toolCall": { "name": native, "args": { "CommandLine": command, "Cwd": root_s } }
+        }),
+        HarnessId::Windsurf => json!({
+            "agent_action_name": "pre_run_command",
+            "trajectory_id": "t1",
+            "execution_id": "e1",
+            "timestamp": "2026-12-01T10:00:00.000Z",
+            "tool_info": { "command_line": command, "cwd": root_s }
+        }),
+        HarnessId::Auggie => json!({
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "c1",
+            "workspace_roots": [root_s],
+            "tool_name": native,
+            "tool_input": { "command": command, "cwd": root_s, "wait": true },
+            "tool_output": null,
+            "tool_error": null,
+            "is_mcp_tool": false
         }),
         HarnessId::Opencode => json!({
             "tool": native,

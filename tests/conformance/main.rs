@@ -180,6 +180,9 @@ impl fmt::Display for Ran {
 /// folder of its own.
 struct Scratch {
     harness: &'static str,
+    /// The versions.toml line of the harness under test (`harness`, unless
+    /// a second version of it is checked).
+    pin: std::cell::Cell<&'static str>,
     root: PathBuf,
     repo: PathBuf,
     home: PathBuf,
@@ -225,6 +228,7 @@ impl Scratch {
         }
         let scratch = Scratch {
             harness,
+            pin: std::cell::Cell::new(harness),
             root,
             repo,
             home,
@@ -424,7 +428,7 @@ impl Scratch {
             "{} {}: `{DENIED}` refused, the model told {:?}; `{ALLOWED}` ran; \
              without hookc it was refused",
             self.harness,
-            pinned(self.harness),
+            pinned(self.pin.get()),
             results.iter().find(|r| r.contains(DENY_REASON)).unwrap()
         );
         Turns { denied, allowed }
@@ -1012,4 +1016,143 @@ fn opencode() {
         scratch.check(&mut turn)
     });
     turns.never_says("opencode", "failed to load plugin");
+}
+
+#[test]
+#[ignore = "installs and runs Qwen Code; see book/src/conformance.md"]
+fn qwen() {
+    let entry = installed("qwen/node_modules/@qwen-code/qwen-code/cli-entry.js");
+    qwen_checks(Scratch::build("qwen", &[]), &entry, "qwen");
+}
+
+/// The older Qwen Code line, which reads `timeout` as milliseconds only and
+/// pastes the directory over `$CLAUDE_PROJECT_DIR` in hook commands.
+#[test]
+#[ignore = "installs and runs Qwen Code 0.15; see book/src/conformance.md"]
+fn qwen_0_15() {
+    let entry = installed("qwen-0-15/node_modules/@qwen-code/qwen-code/cli.js");
+    qwen_checks(Scratch::build("qwen", &[]), &entry, "qwen-0-15");
+}
+
+/// The loader, the turns and the settings file Qwen rewrites, for the Qwen
+/// Code at `qwen` (`pin`: its line in versions.toml).
+fn qwen_checks(scratch: Scratch, qwen: &Path, pin: &'static str) {
+    scratch.pin.set(pin);
+    let settings = ".qwen/settings.json";
+    let built = scratch.read_json(settings);
+    assert!(
+        grouped_handlers(&built["hooks"]) > 0,
+        "hookc wrote no Qwen hooks: {built:#}"
+    );
+    // Messages from Qwen's settings loader and hook registry about files it
+    // rejects or hooks it drops. Most go only to the debug log (--debug),
+    // which Qwen writes under ~/.qwen/debug/.
+    let complaints = [
+        "Invalid hook",
+        "Discarding invalid hook",
+        "Unknown hook",
+        "must be an array, skipping",
+        "is not an array. Skipping",
+        "Matcher missing hooks array",
+        "Please fix the configuration",
+        "settings.json.corrupted",
+    ];
+    let user = json!({
+        "privacy": {"usageStatisticsEnabled": false},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+    });
+    scratch.write(&scratch.home.join(".qwen/settings.json"), &user.to_string());
+    let turns = scratch.refuses_and_allows(|model| {
+        let mut turn = scratch.command(node());
+        turn.arg(qwen)
+            .args(["-p", PROMPT, "--output-format", "json", "--debug"])
+            .args(["--approval-mode", "yolo", "--auth-type", "openai"])
+            .args(["--openai-api-key", "scripted", "--model", "scripted"])
+            .arg("--openai-base-url")
+            .arg(format!("{}/v1", model.url));
+        scratch.check(&mut turn)
+    });
+    let mut debug = String::new();
+    for entry in fs::read_dir(scratch.home.join(".qwen/debug")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            debug.push_str(&fs::read_to_string(path).unwrap());
+        }
+    }
+    assert!(
+        debug.contains("Hook hookc-pre-tool started for event PreToolUse"),
+        "{pin}: Qwen's debug log does not show hookc's hook starting:\n{debug}"
+    );
+    for complaint in complaints {
+        turns.never_says(pin, complaint);
+        assert!(
+            !debug.contains(complaint),
+            "{pin}: Qwen's debug log says {complaint:?} about hookc's settings:\n{debug}"
+        );
+    }
+
+    // Qwen adds `"$version"` to the project file when it loads it; hookc
+    // keeps the key and does not count it as drift.
+    let loaded = scratch.read_json(settings);
+    assert!(
+        loaded.get("$version").is_some(),
+        "{pin}: Qwen no longer rewrites {settings} on load; drop this check: {loaded:#}"
+    );
+    assert_eq!(loaded["hooks"], built["hooks"]);
+    let hookc = env!("CARGO_BIN_EXE_hookc");
+    scratch.check(scratch.command(hookc).arg("check"));
+    scratch.check(scratch.command(hookc).arg("build"));
+    assert_eq!(scratch.read_json(settings)["$version"], loaded["$version"]);
+}
+
+#[test]
+#[ignore = "installs Factory Droid and runs its config validator; see book/src/conformance.md"]
+fn droid() {
+    // Droid runs no turn without a Factory login, so only its own validator
+    // judges the output: `droid doctor --config` checks the hooks schema of
+    // the project's .factory/settings.json.
+    let scratch = Scratch::build("droid", &[]);
+    let droid = installed("droid/node_modules/@factory/cli-linux-x64/bin/droid");
+    let settings = ".factory/settings.json";
+    let built = scratch.read_json(settings);
+    assert!(
+        grouped_handlers(&built["hooks"]) > 0,
+        "hookc wrote no Droid hooks: {built:#}"
+    );
+    let doctor = |scratch: &Scratch| -> (Ran, Value) {
+        let mut doctor = scratch.command(&droid);
+        doctor.args(["doctor", "--config", "--json"]);
+        let ran = scratch.run(&mut doctor);
+        let report = serde_json::from_str(&ran.stdout)
+            .unwrap_or_else(|error| panic!("droid doctor printed no JSON ({error}):\n{ran}"));
+        (ran, report)
+    };
+    let (ran, report) = doctor(&scratch);
+    assert!(
+        ran.success() && report["ok"] == json!(true),
+        "droid doctor --config rejects hookc's settings: {report:#}\n{ran}"
+    );
+    let failed: Vec<&Value> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] != "pass")
+        .collect();
+    assert!(failed.is_empty(), "droid doctor: {failed:#?}");
+
+    // The control: the same file with a handler type Droid does not take is
+    // rejected, so the validator did read the project's file.
+    let broken = serde_json::to_string(&built)
+        .unwrap()
+        .replace("\"type\":\"command\"", "\"type\":\"prompt\"");
+    scratch.write(&scratch.repo.join(settings), &broken);
+    let (ran, report) = doctor(&scratch);
+    assert!(
+        !ran.success() && report.to_string().contains("expected \\\"command\\\""),
+        "droid doctor no longer checks the project's {settings}; this test checks nothing: {report:#}"
+    );
+    eprintln!(
+        "droid {}: `droid doctor --config` accepts {settings}, and rejects it with a wrong handler type",
+        pinned("droid")
+    );
 }

@@ -1,0 +1,598 @@
+//! Qwen Code: hooks merged into `.qwen/settings.json`.
+//!
+//! Protocol facts this file relies on (read from the shipped code of
+//! `@qwen-code/qwen-code` 0.24.4 and 0.15.10, and checked against a scripted
+//! model by the conformance suite; the book's page lists them in full):
+//! - Claude-style events and output: `PreToolUse`, `permissionDecision`,
+//!   top-level `decision`. Exit 2 with text on stderr refuses, and the model
+//!   reads that text; exit 2 with an empty stderr, any other status with
+//!   plain text, a timeout, a crash or a missing shell let the call through.
+//!   On exit 2 a stderr that is a JSON object is read as the answer, so a
+//!   refusal's text never starts with `{`.
+//! - Commands run with `bash -c` in the session's directory, with
+//!   `QWEN_PROJECT_DIR` set to it. 0.15 pastes a quoted directory over
+//!   `$CLAUDE_PROJECT_DIR` and `$GEMINI_PROJECT_DIR` in the command text, but
+//!   not over `$QWEN_PROJECT_DIR`, so hookc uses that one.
+//! - `timeout` is milliseconds on 0.15; on 0.24 a value under 1000 is
+//!   seconds and one of 1000 or more milliseconds. hookc writes
+//!   milliseconds (at least 1000), which mean the same on both.
+//! - Matchers: 0.15 tests a JavaScript regex unanchored against the tool
+//!   name (`*` is a broken regex there and matches nothing); 0.24 first
+//!   compares plain names and aliases (`Bash`), then does the same. hookc
+//!   writes an anchored alternation of the runtime names
+//!   (`^(?:run_shell_command)$`), which means the same on both.
+//! - MCP tools are `mcp__<server>__<tool>`, with every character outside
+//!   `[A-Za-z0-9_.-]` made `_`; names over 63 characters are shortened.
+//! - On loading, Qwen adds `"$version"` to a settings file that lacks it;
+//!   hookc's merge keeps keys it does not own, so that is no drift.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use super::common::{self, Route};
+use super::payload::{self, ToolCall};
+use super::{
+    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, glob_to_regex,
+    grouped_hook_command, string_at, windows,
+};
+use crate::emit::EmitCx;
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::profile::{
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+};
+
+pub struct Qwen;
+
+/// Hook entries hookc owns are recognised by this path in their command.
+const MARKER: &str = "/.hookc/qwen/";
+const SETTINGS: &str = ".qwen/settings.json";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Qwen,
+    name: "Qwen Code",
+    events: &[
+        (Event::PreTool, "PreToolUse"),
+        (Event::PostTool, "PostToolUse"),
+        (Event::Prompt, "UserPromptSubmit"),
+        (Event::Stop, "Stop"),
+        (Event::SubagentStop, "SubagentStop"),
+        (Event::SessionStart, "SessionStart"),
+    ],
+    tools: &[
+        (ToolKind::Shell, &["run_shell_command"]),
+        (ToolKind::Read, &["read_file"]),
+        (ToolKind::Write, &["write_file"]),
+        (ToolKind::Edit, &["edit", "replace"]),
+        (ToolKind::WebFetch, &["web_fetch"]),
+    ],
+    // PostToolUse takes only `continue: false`, which ends the turn: hookc
+    // does not write that as a post-tool refusal.
+    can_block: &[
+        Event::PreTool,
+        Event::Prompt,
+        Event::Stop,
+        Event::SubagentStop,
+    ],
+    honours_ask: &[Event::PreTool],
+    can_rewrite: false,
+    options: &[],
+    todo: &["install hookc on every machine that runs Qwen Code in this repo (or set HOOKC_BIN)"],
+    // 0.24.4's event list; 0.15.10 skips the newer ones with a warning.
+    more_events: &[
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Notification",
+        "UserPromptExpansion",
+        "MessageDisplay",
+        "SubagentStart",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "SessionDelete",
+        "PermissionRequest",
+        "PermissionDenied",
+        "StopFailure",
+        "TodoCreated",
+        "TodoCompleted",
+        "InstructionsLoaded",
+    ],
+    files: &[HookFile {
+        dir: ".qwen",
+        names: &["settings.json"],
+        format: FileFormat::HooksJson,
+        in_project: true,
+    }],
+    json: Some(JsonSpec {
+        dialect: Dialect {
+            comments: true,
+            trailing_commas: false,
+        },
+        strict_root: None,
+        version: None,
+        groups: true,
+        flat_ok: false,
+        require_type: true,
+        types: &["command", "http", "prompt"],
+        command_keys: &["command"],
+        timeout_key: "timeout",
+        unit: Unit::Millis,
+        matching: Matching::Unanchored,
+        star_is_all: false,
+        events_any_case: false,
+    }),
+    flavour: Some(Flavour::EcmaScript),
+    mcp_names: |_| Some(McpNames::DoubleUnderscore),
+    refusal: Some(include_str!("../../templates/qwen/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Proceeds,
+    hints: &[".qwen/", "QWEN.md"],
+};
+
+/// Qwen shortens MCP tool names longer than this; hookc's matcher cannot
+/// predict the shortened name.
+const MAX_TOOL_NAME: usize = 63;
+
+impl Harness for Qwen {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        for path in [
+            Some(root.join(SETTINGS)),
+            common::under_home(home, ".qwen/settings.json"),
+            Some(Path::new("/etc/qwen-code/settings.json").to_owned()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if common::read_json(Some(path.clone()))
+                .is_some_and(|v| v["disableAllHooks"] == json!(true))
+            {
+                checks.push(MachineCheck::fail(
+                    format!(
+                        "{name}: {} turns every hook off (disableAllHooks)",
+                        path.display()
+                    ),
+                    format!("remove `\"disableAllHooks\": true` from {}", path.display()),
+                ));
+            }
+        }
+        checks.push(MachineCheck::note(
+            format!("{name} skips project hooks in an untrusted folder when folder trust is on, and runs no hooks with --bare"),
+            "trust the folder if Qwen Code asks, and do not start it with --bare",
+        ));
+        checks
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(
+            policy,
+            &PROFILE,
+            cx,
+            &|event, decision| match (event, decision) {
+                (Event::PreTool, Decision::Context) => Some(
+                    "Qwen Code reads no added context before a tool runs; the call goes ahead without it",
+                ),
+                (Event::PostTool, d) if d.refuses() => {
+                    Some("Qwen Code cannot refuse a tool's result; hookc tells the user instead")
+                }
+                _ => None,
+            },
+        );
+        warn_long_mcp_names(policy, cx);
+        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+        for &(event, native) in PROFILE.events {
+            let Some(Route { names, any_tool }) =
+                common::route(policy, event, &PROFILE, cx, &matcher_names)
+            else {
+                continue;
+            };
+            let script = format!(".hookc/qwen/{}.sh", event.word());
+            let handler = json!({
+                "type": "command",
+                "name": format!("hookc-{}", event.word()),
+                "command": common::source_shim(&format!("\"$QWEN_PROJECT_DIR\"/{script}")),
+                "shell": "bash",
+                // Milliseconds, at least 1000: the same on 0.15 and 0.24.
+                "timeout": u64::from(policy.timeout).max(1) * 1000,
+            });
+            let mut group = serde_json::Map::new();
+            if event.has_tools() && !any_tool {
+                group.insert("matcher".into(), json!(anchored_alternation(names)));
+            }
+            group.insert("hooks".into(), json!([handler]));
+            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+        }
+        cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Partly {
+            what: "hookc's entries ask for `bash`, so the POSIX command runs where Git Bash is installed; where no `bash` is on the PATH the hook cannot start and Qwen Code lets the call through",
+            fix: "install Git for Windows on every Windows machine that runs Qwen Code, or run Qwen Code in WSL",
+        }
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        if !payload.is_object() {
+            return Err("the payload is not a JSON object".to_owned());
+        }
+        let mut call = Call {
+            event: Some(event),
+            root: std::env::var("QWEN_PROJECT_DIR")
+                .ok()
+                .filter(|d| !d.is_empty())
+                .or_else(|| {
+                    payload
+                        .get("cwd")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                }),
+            home: std::env::var("HOME").ok(),
+            ..Call::default()
+        };
+        match event {
+            Event::PreTool | Event::PostTool => {
+                let name = string_at(payload, "/tool_name")?;
+                let input = payload
+                    .get("tool_input")
+                    .filter(|v| v.is_object())
+                    .ok_or("the payload has no `tool_input` object")?;
+                let kind = PROFILE.tool_kind(name);
+                match kind {
+                    Some(ToolKind::Shell) => {
+                        call.command = Some(string_at(input, "/command")?.to_owned());
+                    }
+                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+                        call.paths.push(string_at(input, "/file_path")?.to_owned());
+                        call.text = Some(input.to_string());
+                    }
+                    _ => call.text = Some(input.to_string()),
+                }
+                call.tool = Some(CallTool {
+                    kind,
+                    mcp: McpNames::DoubleUnderscore.split(name),
+                    native: name.to_owned(),
+                    ..CallTool::default()
+                });
+            }
+            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
+            Event::Stop | Event::SubagentStop => {
+                call.text = payload
+                    .get("last_assistant_message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+            Event::SessionStart => {
+                call.text = payload
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+        }
+        Ok(call)
+    }
+
+    fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        if verdict.decision == Decision::Rewrite {
+            return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
+        }
+        let native = PROFILE.event_name(event).unwrap_or("PreToolUse");
+        let reason = verdict.reason();
+        let mut out = serde_json::Map::new();
+        match (event, verdict.decision) {
+            (_, Decision::Context) => {
+                out.insert(
+                    "hookSpecificOutput".into(),
+                    json!({ "hookEventName": native, "additionalContext": reason }),
+                );
+            }
+            (Event::PreTool, decision) => {
+                // Both forms: with several hooks on one call, Qwen ORs the
+                // top-level decisions but lets the last hookSpecificOutput win.
+                let top = match decision {
+                    Decision::Deny | Decision::Block => "deny",
+                    d => d.word(),
+                };
+                out.insert("decision".into(), json!(top));
+                out.insert("reason".into(), json!(reason));
+                out.insert(
+                    "hookSpecificOutput".into(),
+                    json!({
+                        "hookEventName": native,
+                        "permissionDecision": top,
+                        "permissionDecisionReason": reason,
+                    }),
+                );
+            }
+            (_, decision) if decision.refuses() => {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), json!(reason));
+            }
+            _ => {}
+        }
+        if let Some(message) = verdict.message() {
+            out.insert("systemMessage".into(), json!(message));
+        }
+        let stdout = if out.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n", Value::Object(out))
+        };
+        if verdict.decision.refuses() {
+            // Exit 2: stdout is ignored, the text on stderr is the reason.
+            Answer {
+                stdout,
+                stderr: format!("{}\n", plain(&reason)),
+                exit: 2,
+            }
+        } else {
+            Answer {
+                stdout,
+                stderr: String::new(),
+                exit: 0,
+            }
+        }
+    }
+
+    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, text};
+        if o.timed_out || o.exit.is_none() {
+            return Outcome::proceeds(
+                "a timeout or a killed hook gives no output: the call proceeds (fail-open)",
+            );
+        }
+        if o.exit == Some(2) {
+            let Some(err) = text(&o.stderr) else {
+                return Outcome::proceeds(
+                    "exit 2 with nothing on stderr gives no output: the call proceeds (fail-open)",
+                );
+            };
+            if let Some(j) = json_object(&err) {
+                return decide(&j, "exit 2 with a JSON object on stderr: that JSON decides");
+            }
+            return Outcome::blocks(
+                Some(err),
+                "exit 2 with text on stderr denies; the text is the reason",
+            );
+        }
+        if let Some(j) = json_object(&o.stdout) {
+            return decide(&j, "JSON on stdout decides (on any exit but 2)");
+        }
+        match (o.exit, text(&o.stdout)) {
+            (_, Some(t)) if t.starts_with('{') => Outcome::proceeds(
+                "stdout starts with `{` but is not JSON: the hook counts as failed and the call proceeds",
+            ),
+            (Some(0), t) => {
+                Outcome::proceeds("exit 0 without JSON allows; plain text goes to the user").user(t)
+            }
+            (_, t) => {
+                Outcome::proceeds("exit 1 (or any code but 2) without JSON allows with a warning")
+                    .user(t.map(|t| format!("Warning: {t}")))
+            }
+        }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let mut v = json!({
+            "session_id": "s1",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": root.to_string_lossy(),
+            "hook_event_name": PROFILE.event_name(event)?,
+            "timestamp": "2026-12-01T10:00:00.000Z",
+        });
+        let o = v.as_object_mut()?;
+        if event.has_tools() {
+            let t = ToolCall::of(&PROFILE, call, root)?;
+            o.insert("permission_mode".into(), json!("default"));
+            o.insert("tool_name".into(), json!(t.native));
+            o.insert("tool_input".into(), t.input("file_path"));
+            o.insert("tool_use_id".into(), json!("toolu_1"));
+            o.insert("tool_call_id".into(), json!("call_1"));
+            if event == Event::PostTool {
+                o.insert(
+                    "tool_response".into(),
+                    json!({"llmContent": "", "returnDisplay": ""}),
+                );
+            }
+        }
+        payload::claude_shaped_fields(o, event, call, "general-purpose")?;
+        Some(v)
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let dir = root.to_string_lossy().into_owned();
+        let env = vec![
+            ("QWEN_PROJECT_DIR", dir.clone()),
+            ("CLAUDE_PROJECT_DIR", dir.clone()),
+            ("GEMINI_PROJECT_DIR", dir),
+        ];
+        grouped_hook_command(root, SETTINGS, PROFILE.event_name(event)?, "bash", env)
+    }
+}
+
+/// The outcome of a JSON answer: a deny in either form refuses, `ask` asks,
+/// `continue: false` stops; the reason is `permissionDecisionReason`, else
+/// `stopReason`, else `reason`.
+fn decide(j: &Value, rule: &'static str) -> super::Outcome {
+    use super::Outcome;
+    use super::outcome::str_at;
+    let reason = str_at(j, "/hookSpecificOutput/permissionDecisionReason")
+        .or_else(|| str_at(j, "/stopReason"))
+        .or_else(|| str_at(j, "/reason"));
+    let user = str_at(j, "/systemMessage");
+    let specific = str_at(j, "/hookSpecificOutput/permissionDecision");
+    let top = str_at(j, "/decision");
+    let is = |words: &[&str]| {
+        [&specific, &top]
+            .iter()
+            .any(|d| d.as_deref().is_some_and(|d| words.contains(&d)))
+    };
+    if is(&["deny", "block"]) || j.get("continue") == Some(&json!(false)) {
+        Outcome::blocks(reason, rule).user(user)
+    } else if is(&["ask"]) {
+        Outcome::asks(reason, rule)
+    } else {
+        Outcome::proceeds(rule)
+            .model(str_at(j, "/hookSpecificOutput/additionalContext"))
+            .user(user)
+    }
+}
+
+/// A reason as plain text Qwen cannot take for JSON (it reads a stderr that
+/// is a JSON object as the hook's answer).
+fn plain(reason: &str) -> String {
+    if reason.trim_start().starts_with(['{', '[', '"']) {
+        format!("Refused: {reason}")
+    } else {
+        reason.to_owned()
+    }
+}
+
+/// The names a matcher needs for one guard tool, as regex fragments.
+fn matcher_names(tool: &Tool) -> Vec<String> {
+    common::tool_names(&PROFILE, tool, &|server, tool| {
+        Some(glob_to_regex(&mcp_name(server, tool)))
+    })
+}
+
+/// Qwen's name for an MCP tool, with `*` and `?` kept as globs:
+/// `mcp__<server>__<tool>`, characters outside `[A-Za-z0-9_.-]` made `_`.
+fn mcp_name(server: &str, tool: &str) -> String {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "_.-*?".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("mcp__{}__{}", clean(server), clean(tool))
+}
+
+fn warn_long_mcp_names(policy: &Policy, cx: &mut EmitCx) {
+    for guard in &policy.guards {
+        for tool in &guard.tools {
+            if let Tool::Mcp { server, tool } = tool
+                && mcp_name(server, tool).len() > MAX_TOOL_NAME
+            {
+                cx.unsupported(
+                    guard,
+                    HarnessId::Qwen,
+                    format!("Qwen Code shortens the MCP tool name `{}`", mcp_name(server, tool)),
+                    "names over 63 characters lose their middle part, so hookc's matcher cannot name the tool; use a shorter server or tool glob".to_owned(),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::Observation;
+
+    fn verdict(decision: Decision, reason: &str) -> Verdict {
+        Verdict {
+            decision,
+            hits: vec![crate::eval::Hit {
+                guard: "g".into(),
+                decision,
+                reason: reason.into(),
+                message: None,
+            }],
+            rewritten: None,
+        }
+    }
+
+    fn observed(answer: &Answer) -> Observation {
+        Observation {
+            exit: Some(answer.exit),
+            stdout: answer.stdout.clone(),
+            stderr: answer.stderr.clone(),
+            ..Observation::default()
+        }
+    }
+
+    #[test]
+    fn mcp_names_are_sanitised_the_qwen_way() {
+        assert_eq!(mcp_name("my server", "do it"), "mcp__my_server__do_it");
+        assert_eq!(
+            matcher_names(&Tool::Mcp {
+                server: "pay-ments".into(),
+                tool: "refund_*".into()
+            }),
+            vec![r"mcp__pay\-ments__refund_.*"]
+        );
+    }
+
+    /// Every answer, read back through Qwen's own rules, does what the
+    /// verdict says, and the model reads the reason.
+    #[test]
+    fn answers_do_what_the_verdict_says_in_qwens_reading() {
+        for reason in ["Do not force-push.", "{\"decision\":\"allow\"}"] {
+            for decision in [Decision::Deny, Decision::Block] {
+                let a = Qwen.answer(Event::PreTool, Some(&verdict(decision, reason)));
+                assert_eq!(a.exit, 2);
+                let o = Qwen.outcome(Event::PreTool, &observed(&a));
+                assert!(!o.proceeds, "{reason}: {o:?}");
+                assert!(o.model_reads.as_deref().unwrap().contains(reason), "{o:?}");
+            }
+        }
+        let ask = Qwen.answer(
+            Event::PreTool,
+            Some(&verdict(Decision::Ask, "Check first.")),
+        );
+        assert_eq!(ask.exit, 0);
+        let o = Qwen.outcome(Event::PreTool, &observed(&ask));
+        assert_eq!(o.word(), "asks", "{o:?}");
+        let allow = Qwen.answer(Event::PreTool, Some(&verdict(Decision::Allow, "fine")));
+        assert!(Qwen.outcome(Event::PreTool, &observed(&allow)).proceeds);
+        assert_eq!(Qwen.answer(Event::PreTool, None), Answer::default());
+    }
+
+    /// The fail-open cases of Qwen's reading: exit 2 with an empty stderr,
+    /// exit 2 with a JSON stderr that does not deny, plain text on exit 1.
+    #[test]
+    fn qwen_lets_the_call_through_on_what_it_cannot_read() {
+        let o = |exit, stdout: &str, stderr: &str| {
+            Qwen.outcome(
+                Event::PreTool,
+                &Observation {
+                    exit: Some(exit),
+                    stdout: stdout.into(),
+                    stderr: stderr.into(),
+                    ..Observation::default()
+                },
+            )
+        };
+        assert!(o(2, "", "").proceeds);
+        assert!(o(2, "", "{\"decision\":\"allow\"}").proceeds);
+        assert!(!o(2, "", "{\"decision\":\"deny\",\"reason\":\"no\"}").proceeds);
+        assert!(o(1, "broken", "").proceeds);
+        assert!(!o(1, "{\"decision\":\"deny\",\"reason\":\"no\"}", "").proceeds);
+        assert!(
+            !o(
+                0,
+                "{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\"}}",
+                ""
+            )
+            .proceeds
+        );
+        assert!(o(0, "{not json", "").proceeds);
+    }
+}

@@ -171,29 +171,14 @@ impl Harness for Auggie {
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
-        if !payload.is_object() {
-            return Err("the payload is not a JSON object".to_owned());
-        }
         let first_root = payload
             .pointer("/workspace_roots/0")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let mut call = Call {
-            event: Some(event),
-            root: std::env::var("AUGMENT_PROJECT_DIR")
-                .ok()
-                .filter(|d| !d.is_empty())
-                .or(first_root),
-            home: std::env::var("HOME").ok(),
-            ..Call::default()
-        };
+        let mut call = common::new_call(event, payload, "AUGMENT_PROJECT_DIR", first_root)?;
         match event {
             Event::PreTool | Event::PostTool => {
-                let name = string_at(payload, "/tool_name")?;
-                let input = payload
-                    .get("tool_input")
-                    .filter(|v| v.is_object())
-                    .ok_or("the payload has no `tool_input` object")?;
+                let (name, input) = common::tool_and_input(payload)?;
                 let mcp = payload.get("is_mcp_tool") == Some(&json!(true));
                 let kind = if mcp { None } else { PROFILE.tool_kind(name) };
                 match (kind, name) {

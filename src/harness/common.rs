@@ -294,6 +294,48 @@ pub fn read_json(path: Option<PathBuf>) -> Option<serde_json::Value> {
     jsonc_parser::parse_to_serde_value::<serde_json::Value>(&text, &Default::default()).ok()
 }
 
+/// The start of decoding a Claude-shaped payload (`tool_name`,
+/// `tool_input`, `cwd`): it must be a JSON object, and the call's project is
+/// the harness's project variable `var` when it is set and not empty, else
+/// `fallback` (the payload's `cwd`, see [`payload_cwd`]).
+pub fn new_call(
+    event: Event,
+    payload: &serde_json::Value,
+    var: &str,
+    fallback: Option<String>,
+) -> Result<crate::eval::Call, String> {
+    if !payload.is_object() {
+        return Err("the payload is not a JSON object".to_owned());
+    }
+    Ok(crate::eval::Call {
+        event: Some(event),
+        root: std::env::var(var)
+            .ok()
+            .filter(|d| !d.is_empty())
+            .or(fallback),
+        home: std::env::var("HOME").ok(),
+        ..crate::eval::Call::default()
+    })
+}
+
+/// The payload's `cwd`, where the harness ran the call.
+pub fn payload_cwd(payload: &serde_json::Value) -> Option<String> {
+    payload
+        .get("cwd")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+}
+
+/// A Claude-shaped tool call's `tool_name` and its `tool_input` object.
+pub fn tool_and_input(payload: &serde_json::Value) -> Result<(&str, &serde_json::Value), String> {
+    let name = super::string_at(payload, "/tool_name")?;
+    let input = payload
+        .get("tool_input")
+        .filter(|v| v.is_object())
+        .ok_or("the payload has no `tool_input` object")?;
+    Ok((name, input))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -316,11 +316,7 @@ impl Harness for Kimi {
         };
         match event {
             Event::PreTool | Event::PostTool => {
-                let name = string_at(payload, "/tool_name")?;
-                let input = payload
-                    .get("tool_input")
-                    .filter(|v| v.is_object())
-                    .ok_or("the payload has no `tool_input` object")?;
+                let (name, input) = common::tool_and_input(payload)?;
                 let kind = PROFILE.tool_kind(name);
                 match kind {
                     Some(ToolKind::Shell) => {

@@ -221,30 +221,15 @@ impl Harness for Qwen {
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
-        if !payload.is_object() {
-            return Err("the payload is not a JSON object".to_owned());
-        }
-        let mut call = Call {
-            event: Some(event),
-            root: std::env::var("QWEN_PROJECT_DIR")
-                .ok()
-                .filter(|d| !d.is_empty())
-                .or_else(|| {
-                    payload
-                        .get("cwd")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                }),
-            home: std::env::var("HOME").ok(),
-            ..Call::default()
-        };
+        let mut call = common::new_call(
+            event,
+            payload,
+            "QWEN_PROJECT_DIR",
+            common::payload_cwd(payload),
+        )?;
         match event {
             Event::PreTool | Event::PostTool => {
-                let name = string_at(payload, "/tool_name")?;
-                let input = payload
-                    .get("tool_input")
-                    .filter(|v| v.is_object())
-                    .ok_or("the payload has no `tool_input` object")?;
+                let (name, input) = common::tool_and_input(payload)?;
                 let kind = PROFILE.tool_kind(name);
                 match kind {
                     Some(ToolKind::Shell) => {

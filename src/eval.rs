@@ -1135,6 +1135,12 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
     } else {
         literal[..literal.len().saturating_sub(1)].join("/")
     };
+    // Link targets are spelled as the guards see paths: relative to the
+    // project when inside it (through the root's own links too).
+    let real_root = (prefix.is_empty())
+        .then(|| std::fs::canonicalize(root).ok())
+        .flatten()
+        .and_then(|r| r.to_str().map(str::to_owned));
     let mut found = Vec::new();
     let mut stack = vec![start];
     let mut entries = 0;
@@ -1156,6 +1162,14 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
             };
             if matcher.is_match(&rel) {
                 found.push(format!("{prefix}{rel}"));
+                // A link is also what it leads to (`grep -R` follows it):
+                // a link to `.env` is `.env`.
+                if entry.file_type().is_ok_and(|t| t.is_symlink())
+                    && let Ok(target) = std::fs::canonicalize(entry.path())
+                    && let Some(target) = target.to_str()
+                {
+                    found.push(crate::paths::normalize(target, real_root.as_deref(), None));
+                }
             }
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 stack.push(rel);

@@ -680,13 +680,14 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         None => table_row(&row(&[], Operands::PathLike), cmd, out),
     }
     if let Some(default_here) = recursion(cmd) {
+        let except = exclusions(cmd);
         let dirs: Vec<Touch> = out[start..]
             .iter()
             .filter(|t| t.access == Access::Read && t.glob.is_none() && !t.path.contains("{}"))
-            .map(|t| Touch::below(&t.path, &exclusions(cmd)))
+            .map(|t| Touch::below(&t.path, &except))
             .collect();
         if dirs.is_empty() && default_here {
-            out.push(Touch::below(".", &exclusions(cmd)));
+            out.push(Touch::below(".", &except));
         }
         out.extend(dirs);
     }

@@ -240,6 +240,12 @@ fn recursive_reads_see_the_files_below_a_directory() {
     ] {
         assert!(!shell(line), "{line} reads no secret and was refused");
     }
+    // A link below the folder is what it leads to: `grep -R` follows it.
+    std::os::unix::fs::symlink(p.path(".env"), p.path("src/notes.txt")).unwrap();
+    assert!(
+        shell("grep -R TOKEN src/"),
+        "a link to .env below src/ was allowed"
+    );
     // A recursive delete that reaches hookc's own files is refused.
     assert!(shell("find . -name 'policy.json' -delete"));
 }

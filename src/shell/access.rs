@@ -1261,6 +1261,8 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                 }
             }
             "-delete" => {
+                // What find deletes exists when it runs: the files on disk
+                // that its tests name (`-name '*.orig'` deletes no `.env`).
                 for g in super::find::found_globs(args) {
                     out.push(Touch {
                         path: g,
@@ -1269,7 +1271,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                             dot: true,
                             nocase: false,
                         }),
-                        on_disk: false,
+                        on_disk: true,
                         except: Vec::new(),
                     });
                 }

@@ -145,6 +145,60 @@ pub struct LexedCommand {
     pub writes: Vec<Word>,
     /// Targets of redirections that read (`<`, `N<`, `<>`, `<&file`).
     pub reads: Vec<Word>,
+    /// What the command reads on standard input.
+    pub stdin: Stdin,
+}
+
+/// A command's standard input, as far as the line shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Stdin {
+    /// Not redirected: whatever the line itself was given.
+    #[default]
+    Inherited,
+    /// Text known exactly: a here-document with a quoted delimiter (or
+    /// nothing to expand), a literal here-string, or the output of a literal
+    /// `echo`/`printf` piped in.
+    Text(String),
+    /// Anything else: a file, a pipe from another program, an expanded
+    /// here-document.
+    Unknown,
+    /// The here-document numbered so in this lexer, whose body is read after
+    /// the line ends (never left in a [`Lexed`]).
+    Heredoc(usize),
+}
+
+/// What a command prints when the line shows it exactly: `echo` or
+/// `printf` of literal words (no option but `echo -n`), or `cat` passing on
+/// known text.
+fn printed(cmd: &LexedCommand) -> Option<String> {
+    let literal = |w: &Word| !w.has_param && !w.opaque;
+    if !cmd.writes.is_empty() || !cmd.words.iter().all(literal) {
+        return None;
+    }
+    let (program, args) = cmd.words.split_first()?;
+    if program.quoted {
+        return None;
+    }
+    let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+    // dash's and zsh's `echo` turn backslash escapes into other characters.
+    if program.text == "echo" && args.iter().any(|a| a.contains('\\')) {
+        return None;
+    }
+    match (program.text.as_str(), args.as_slice()) {
+        ("echo", ["-n", rest @ ..]) => Some(rest.join(" ")),
+        ("echo", rest) if rest.first().is_none_or(|a| !a.starts_with('-')) => {
+            Some(format!("{}\n", rest.join(" ")))
+        }
+        // A format without conversions or escapes prints itself.
+        ("printf", [format]) if !format.contains(['%', '\\']) => Some((*format).to_owned()),
+        ("printf", ["%s", rest @ ..]) => Some(rest.concat()),
+        ("printf", ["%s\\n", rest @ ..]) => Some(rest.iter().map(|a| format!("{a}\n")).collect()),
+        ("cat", []) => match &cmd.stdin {
+            Stdin::Text(text) => Some(text.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Result of lexing a command line.
@@ -173,6 +227,7 @@ pub(crate) fn lex_depth(input: &str, depth: usize) -> Lexed {
         return lx.out;
     }
     lx.run();
+    lx.resolve_heredocs();
     lx.out
 }
 
@@ -190,7 +245,21 @@ struct Lexer<'a> {
     /// (delimiter, strip leading tabs).
     /// Pending here-documents: delimiter, `<<-`, and whether the delimiter
     /// was quoted (then the body is data; else the shell expands it).
-    heredocs: Vec<(String, bool, bool)>,
+    heredocs: Vec<(String, bool, bool, usize)>,
+    /// Bodies of the here-documents read so far, by number: the text when it
+    /// is data, `None` when the shell expands something in it.
+    bodies: Vec<Option<String>>,
+    /// What the command after a `|` reads: the known output of the command
+    /// before it.
+    piped: Option<Stdin>,
+    /// Names that hold a number for sure: set by the assignments the
+    /// script starts with (`x=1; y=$((x + 1));`), which always run, and
+    /// mentioned nowhere since but where they are read. Arithmetic reads
+    /// them without the risk of a name whose value is code (`a[$(…)]`).
+    numbers: Vec<String>,
+    /// True while every command so far was such an assignment, run in
+    /// sequence (not in a pipe, a subshell or the background).
+    prefix: bool,
     /// Set after an unrecoverable error (unbalanced quote): the rest of the
     /// input is not looked at.
     stopped: bool,
@@ -224,6 +293,101 @@ fn evaluates_code(text: &str) -> bool {
         || text.contains("<(")
         || text.contains(">(")
         || text.contains('[')
+}
+
+/// The names an arithmetic expression reads (numbers such as `0x1f` or
+/// `2#101` are no names).
+fn names_in(body: &str) -> impl Iterator<Item = &str> {
+    let mut rest = body;
+    std::iter::from_fn(move || {
+        loop {
+            let at = rest.find(|c: char| c.is_ascii_alphanumeric() || c == '_')?;
+            let tail = &rest[at..];
+            let end = tail
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '#'))
+                .unwrap_or(tail.len());
+            rest = &tail[end..];
+            if !tail.starts_with(|c: char| c.is_ascii_digit()) {
+                return Some(tail[..end].split('#').next().unwrap_or(""));
+            }
+        }
+    })
+}
+
+/// `NAME=DIGITS` or `NAME=$((…))`, written plainly: the name then holds a
+/// number.
+fn numeric_assignment(w: &Word) -> Option<&str> {
+    let (name, value) = w.text.split_once('=')?;
+    let named = name.len() < w.plain_prefix
+        && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let number = (!value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()))
+        || (value.starts_with("$((")
+            && value.ends_with("))")
+            && arithmetic_spans(value) == [(0, value.len())]);
+    (named && number).then_some(name)
+}
+
+/// Byte ranges of the `$((…))` expansions in a word's text.
+fn arithmetic_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("$((").map(|i| i + from) {
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, c) in text[at + 1..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(at + 1 + i + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        spans.push((at, end));
+        from = end;
+    }
+    spans
+}
+
+/// The names a word mentions other than by reading them (`$x`, `${x}`,
+/// and inside `$((…))`): any other mention (`read x`, `declare -n r=x`,
+/// `${x:=…}`, `for x in`) may change the value.
+fn mentions(text: &str) -> Vec<String> {
+    let mut plain = String::with_capacity(text.len());
+    let mut last = 0;
+    for (a, b) in arithmetic_spans(text) {
+        plain.push_str(&text[last..a]);
+        plain.push(' ');
+        last = b;
+    }
+    plain.push_str(&text[last..]);
+    let mut out = Vec::new();
+    let bytes = plain.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if !(c.is_ascii_alphanumeric() || c == b'_') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let name = &plain[start..i];
+        let read = plain[..start].ends_with('$')
+            || (plain[..start].ends_with("${") && plain[i..].starts_with('}'));
+        if !read && !name.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push(name.to_owned());
+        }
+    }
+    out
 }
 
 /// `${a[1]}`, `${a[@]}`, `${#a[*]}`, `${!a[@]}`: an array element or all
@@ -364,6 +528,10 @@ impl<'a> Lexer<'a> {
             cur: LexedCommand::default(),
             subshells: 0,
             heredocs: Vec::new(),
+            bodies: Vec::new(),
+            piped: None,
+            numbers: Vec::new(),
+            prefix: true,
             stopped: false,
             cases: Vec::new(),
         }
@@ -394,8 +562,65 @@ impl<'a> Lexer<'a> {
 
     fn finish_command(&mut self) {
         if !self.cur.words.is_empty() || !self.cur.writes.is_empty() || !self.cur.reads.is_empty() {
-            let cmd = std::mem::take(&mut self.cur);
+            let mut cmd = std::mem::take(&mut self.cur);
+            self.track_numbers(&cmd);
+            // A redirection of its own wins over the pipe.
+            if let Some(piped) = self.piped.take()
+                && cmd.stdin == Stdin::Inherited
+            {
+                cmd.stdin = piped;
+            }
             self.out.commands.push(cmd);
+        }
+        self.piped = None;
+    }
+
+    /// Keep [`Lexer::numbers`] up to date with a command just read.
+    fn track_numbers(&mut self, cmd: &LexedCommand) {
+        let numeric: Option<Vec<&str>> = cmd.words.iter().map(|w| numeric_assignment(w)).collect();
+        match numeric {
+            Some(names) if self.prefix && cmd.writes.is_empty() && cmd.reads.is_empty() => {
+                for name in names {
+                    if !self.numbers.iter().any(|n| n == name) {
+                        self.numbers.push(name.to_owned());
+                    }
+                }
+            }
+            _ => {
+                self.prefix = false;
+                let words = cmd.words.iter().chain(&cmd.writes).chain(&cmd.reads);
+                let mentioned: Vec<String> = words.flat_map(|w| mentions(&w.text)).collect();
+                self.numbers.retain(|n| !mentioned.contains(n));
+            }
+        }
+    }
+
+    /// Whether every name an arithmetic expression reads holds a number.
+    fn numbers_only(&self, body: &str) -> bool {
+        !evaluates_code(body) && names_in(body).all(|n| self.numbers.iter().any(|k| k == n))
+    }
+
+    /// At a `|`: end the command, and hand what it prints to the next one.
+    fn pipe(&mut self) {
+        self.prefix = false;
+        let printed = match (&self.cur.stdin, self.cur.words.as_slice()) {
+            // `cat <<'EOF' | sh`: the body, once read.
+            (Stdin::Heredoc(n), [cat]) if is_plain(cat, "cat") => Stdin::Heredoc(*n),
+            _ => printed(&self.cur).map_or(Stdin::Unknown, Stdin::Text),
+        };
+        self.finish_command();
+        self.piped = Some(printed);
+    }
+
+    /// The here-document bodies are known once the whole line is read.
+    fn resolve_heredocs(&mut self) {
+        for cmd in &mut self.out.commands {
+            if let Stdin::Heredoc(n) = cmd.stdin {
+                cmd.stdin = match self.bodies.get(n) {
+                    Some(Some(body)) => Stdin::Text(body.clone()),
+                    _ => Stdin::Unknown,
+                };
+            }
         }
     }
 
@@ -462,15 +687,26 @@ impl<'a> Lexer<'a> {
                             }
                             self.redirect_target(Some(true));
                         }
-                        _ => self.finish_command(),
+                        _ => {
+                            // Run in the background: in a subshell of its own.
+                            self.prefix = false;
+                            self.finish_command();
+                        }
                     }
                 }
                 '|' => {
                     self.bump();
-                    if matches!(self.peek(), Some('|' | '&')) {
-                        self.bump();
+                    match self.peek() {
+                        Some('|') => {
+                            self.bump();
+                            self.finish_command();
+                        }
+                        Some('&') => {
+                            self.bump();
+                            self.pipe();
+                        }
+                        _ => self.pipe(),
                     }
-                    self.finish_command();
                 }
                 '(' => self.open_paren(),
                 ')' => {
@@ -605,6 +841,7 @@ impl<'a> Lexer<'a> {
 
     fn open_paren(&mut self) {
         self.bump();
+        self.prefix = false;
         if self.peek() == Some('(') {
             self.bump();
             self.opaque("arithmetic command ((...))");
@@ -739,7 +976,7 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         // Bodies are only skipped here: the text is lexed again as a whole,
         // which judges each body.
-        let mut pending: Vec<(String, bool, bool)> = Vec::new();
+        let mut pending: Vec<(String, bool, bool, usize)> = Vec::new();
         while let Some(c) = self.bump() {
             match c {
                 '\\' => {
@@ -779,7 +1016,8 @@ impl<'a> Lexer<'a> {
                         while matches!(self.peek(), Some(' ' | '\t')) {
                             self.bump();
                         }
-                        pending.push((self.raw_delimiter(), strip, true));
+                        // Numbered past every slot: its body is not kept.
+                        pending.push((self.raw_delimiter(), strip, true, usize::MAX));
                     }
                 }
                 '\n' if !pending.is_empty() => {
@@ -873,7 +1111,18 @@ impl<'a> Lexer<'a> {
                     if self.peek() == Some('<') {
                         // Here-string: a word fed to stdin.
                         self.bump();
-                        self.redirect_target(None);
+                        self.skip_blanks();
+                        match self.word() {
+                            Some(w) => {
+                                self.cur.stdin = if w.has_param || w.opaque {
+                                    Stdin::Unknown
+                                } else {
+                                    Stdin::Text(format!("{}\n", w.text))
+                                };
+                            }
+                            None if !self.stopped => self.opaque("a redirection without a target"),
+                            None => {}
+                        }
                     } else {
                         let strip = self.peek() == Some('-');
                         if strip {
@@ -881,7 +1130,12 @@ impl<'a> Lexer<'a> {
                         }
                         self.skip_blanks();
                         match self.word() {
-                            Some(w) => self.heredocs.push((w.text, strip, w.quoted)),
+                            Some(w) => {
+                                let n = self.bodies.len();
+                                self.bodies.push(None);
+                                self.cur.stdin = Stdin::Heredoc(n);
+                                self.heredocs.push((w.text, strip, w.quoted, n));
+                            }
                             None if !self.stopped => self.opaque("a heredoc without a delimiter"),
                             None => {}
                         }
@@ -895,6 +1149,7 @@ impl<'a> Lexer<'a> {
                         if !fd {
                             self.cur.reads.push(w);
                         }
+                        self.cur.stdin = Stdin::Unknown;
                     } else if !self.stopped {
                         self.opaque("a redirection without a target");
                     }
@@ -907,6 +1162,7 @@ impl<'a> Lexer<'a> {
                         Some(w) => {
                             self.cur.reads.push(w.clone());
                             self.cur.writes.push(w);
+                            self.cur.stdin = Stdin::Unknown;
                         }
                         None if !self.stopped => self.opaque("a redirection without a target"),
                         None => {}
@@ -938,7 +1194,10 @@ impl<'a> Lexer<'a> {
         self.skip_blanks();
         match self.word() {
             Some(w) if write == Some(true) => self.cur.writes.push(w),
-            Some(w) if write == Some(false) => self.cur.reads.push(w),
+            Some(w) if write == Some(false) => {
+                self.cur.reads.push(w);
+                self.cur.stdin = Stdin::Unknown;
+            }
             Some(_) => {}
             None if !self.stopped => self.opaque("a redirection without a target"),
             None => {}
@@ -957,8 +1216,8 @@ impl<'a> Lexer<'a> {
     /// A body whose delimiter was quoted is data for whoever reads standard
     /// input (the normaliser decides whether that reader runs it). Any other
     /// body is expanded by the shell first: its substitutions run.
-    fn skip_bodies(&mut self, pending: Vec<(String, bool, bool)>) {
-        for (delim, strip, quoted) in pending {
+    fn skip_bodies(&mut self, pending: Vec<(String, bool, bool, usize)>) {
+        for (delim, strip, quoted, n) in pending {
             let mut body = String::new();
             loop {
                 let rest = self.rest();
@@ -981,8 +1240,12 @@ impl<'a> Lexer<'a> {
                 body.push_str(line);
                 body.push('\n');
             }
+            let data = quoted || !body.contains(['$', '`', '\\']);
             if !quoted {
                 self.expand_heredoc(&body);
+            }
+            if data && let Some(slot) = self.bodies.get_mut(n) {
+                *slot = Some(body);
             }
         }
     }
@@ -1170,9 +1433,7 @@ impl<'a> Lexer<'a> {
                         return false;
                     }
                     let body = &self.src[start + 3..self.pos - 2];
-                    if evaluates_code(body)
-                        || body.chars().any(|c| c.is_ascii_alphabetic() || c == '_')
-                    {
+                    if !self.numbers_only(body) {
                         // Names in arithmetic are evaluated again, recursively.
                         self.opaque("arithmetic expansion $((...)) with names");
                     }
@@ -1221,8 +1482,7 @@ impl<'a> Lexer<'a> {
                     return false;
                 }
                 let body = &self.src[start + 2..self.pos - 1];
-                if evaluates_code(body) || body.chars().any(|c| c.is_ascii_alphabetic() || c == '_')
-                {
+                if !self.numbers_only(body) {
                     self.opaque("arithmetic expansion $[...] with names");
                 }
                 w.opaque = true;

@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::inert;
-use super::lex::{self, MAX_DEPTH, Word};
+use super::lex::{self, MAX_DEPTH, Stdin, Word};
 use super::programs::{self, How};
 
 pub use super::lex::Opaque;
@@ -37,6 +37,10 @@ pub struct Analysis {
     /// still listed in `commands`, so a guard can deny on them even when the
     /// line also contains something opaque.
     pub opaque: Vec<Opaque>,
+    /// While a command is read: what it reads on standard input (a
+    /// program that takes its code from there is read with it).
+    #[serde(skip)]
+    stdin: Stdin,
 }
 
 impl Analysis {
@@ -137,7 +141,9 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
         let mut redirects = outer.to_vec();
         redirects.extend(cmd.writes.into_iter().map(|w| w.text));
         let before = out.commands.len();
+        out.stdin = cmd.stdin;
         words(out, &cmd.words, redirects, depth);
+        out.stdin = Stdin::Inherited;
         if !cmd.reads.is_empty() {
             let reads: Vec<String> = cmd.reads.into_iter().map(|w| w.text).collect();
             // What the command (or the commands of its script, or of a loop
@@ -604,11 +610,14 @@ fn table_wrapper(
         }
         How::Joined => {
             // `ssh host` alone: the remote shell reads its commands from
-            // standard input.
-            push_opaque(
-                out,
-                format!("{} reading commands from standard input", wrapper.name),
-            );
+            // standard input, which may be literal text.
+            match std::mem::take(&mut out.stdin) {
+                Stdin::Text(text) => script(out, &text, depth, &redirects),
+                _ => push_opaque(
+                    out,
+                    format!("{} reading commands from standard input", wrapper.name),
+                ),
+            }
             emit(out, wrapper.name, rest, redirects);
         }
     }
@@ -685,13 +694,23 @@ fn interpreted(
     let no_script = reads_stdin(rest);
     if code && !inert_code(program, interpreter, rest) {
         push_opaque(out, format!("{program} code on the command line"));
-    } else if interpreter.reads_stdin && no_script {
+    } else if interpreter.reads_stdin && no_script && !inert_stdin(out, program, rest) {
         push_opaque(
             out,
             format!("{program} reading its program from standard input"),
         );
     }
     emit(out, program, rest, redirects);
+}
+
+/// Whether an interpreter reading its program from standard input is given
+/// literal code there (`python3 - <<'EOF'`, `echo 'print(1)' | node`) that
+/// [`inert`] proves can only compute and print.
+fn inert_stdin(out: &Analysis, program: &str, rest: &[Word]) -> bool {
+    let (Stdin::Text(code), Some(language)) = (&out.stdin, inert::Language::of(program)) else {
+        return false;
+    };
+    rest.iter().all(|w| !language.loads_code(&w.text)) && inert::inert(language, code)
 }
 
 /// Whether every piece of code on an interpreter's command line is a
@@ -1150,10 +1169,14 @@ fn shell(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String
         Some(s) if c_mode => script(out, &s.text, depth, &redirects),
         _ => {
             if reads_stdin(rest) {
-                push_opaque(
-                    out,
-                    format!("{program} reading commands from standard input"),
-                );
+                // A script fed as literal text is read like the line.
+                match std::mem::take(&mut out.stdin) {
+                    Stdin::Text(text) => script(out, &text, depth, &redirects),
+                    _ => push_opaque(
+                        out,
+                        format!("{program} reading commands from standard input"),
+                    ),
+                }
             }
             emit(out, program, rest, redirects)
         }
@@ -1403,6 +1426,62 @@ mod tests {
         );
     }
 
+    /// Arithmetic reads names again as arithmetic (`x='a[$(…)]'` runs
+    /// code); a name is safe only when the line's opening assignments gave
+    /// it a number and nothing mentioned it since.
+    #[test]
+    fn arithmetic_reads_names_the_line_made_numbers() {
+        for line in [
+            "x=1; y=$((x + 1)); echo $y",
+            "i=0; j=$((i*2+0x1f)); echo $((i+j)) $[i]",
+            "n=3 && echo $((n - 1))",
+        ] {
+            let a = analyze(line);
+            assert!(!a.is_opaque(), "{line:?} should be read: {a:?}");
+        }
+        for line in [
+            "echo $((x))",
+            "x=1; read x; echo $((x))",
+            "x=1; declare -n r=x; echo $((x))",
+            "x=1; : ${x:=a}; echo $((x))",
+            "x=1; for x in a; do :; done; echo $((x + 1))",
+            "true && x=1; echo $((x))",
+            "x=1 | true; echo $((x))",
+            "x=1 & echo $((x))",
+            "(x=1); echo $((x))",
+            "x=1 echo $((x))",
+            "x=a; echo $((x))",
+            "x=1; echo $(( x + y ))",
+            "x=1; echo $((a[$(rm -rf build)]))",
+        ] {
+            opaque(line);
+        }
+    }
+
+    /// An interpreter fed literal code on standard input is read like the
+    /// same code given with `-c`.
+    #[test]
+    fn interpreters_reading_literal_code_on_standard_input() {
+        for line in [
+            "echo 'print(1)' | python3",
+            "echo 'console.log(1)' | node",
+            "python3 - <<'EOF'\nprint(\"from a heredoc\")\nEOF",
+            "python3 <<< 'print(2)'",
+            "echo 'print(1)' | python3 -",
+        ] {
+            let a = analyze(line);
+            assert!(!a.is_opaque(), "{line:?} should be read: {a:?}");
+        }
+        for line in [
+            "echo 'import os; os.system(\"rm -rf build\")' | python3",
+            "python3 - <<EOF\nprint($X)\nEOF",
+            "cat notes.txt | python3",
+            "echo 'print(1)' | perl -Mstrict",
+        ] {
+            opaque(line);
+        }
+    }
+
     #[test]
     fn sees_what_the_shell_really_runs() {
         // Programs that run other programs.
@@ -1451,6 +1530,14 @@ mod tests {
         finds("/usr/lib/git-core/git-push --force", "git", "--force");
         finds("git {fd}>/dev/null push -f", "git", "-f");
         finds("trap 'cat .env' EXIT", "cat", ".env");
+        // A script given to a shell as literal text is read like the line.
+        finds("echo 'git push --force' | sh", "git", "--force");
+        finds("echo 'git push --force' | bash -s", "git", "--force");
+        finds("bash <<< 'rm -rf build'", "rm", "build");
+        finds("printf '%s\\n' 'rm -rf build' | sh", "rm", "build");
+        finds("sh <<'EOF'\nrm -rf build\nEOF", "rm", "build");
+        finds("cat <<'EOF' | sh\nrm -rf build\nEOF", "rm", "build");
+        finds("echo 'rm -rf build' | ssh host", "rm", "build");
         // What hookc cannot read is opaque.
         for line in [
             "python3 -c 'import os; os.system(\"rm -rf build\")'",
@@ -1463,10 +1550,14 @@ mod tests {
             "sed -n '1e rm -rf build' x",
             "sed 's/.*/rm -rf build/e' x",
             "sed -f script.sed x",
-            "echo 'git push --force' | sh",
-            "echo 'git push --force' | bash -s",
-            "bash <<< 'rm -rf build'",
             "base64 -d x | sh",
+            "git log | sh",
+            "cat x | bash",
+            "echo \"$X\" | sh",
+            "echo -e 'rm\\x20-rf build' | sh",
+            "sh <<EOF\nrm -rf $DIR\nEOF",
+            "echo 'import os' | python3",
+            "python3 - < script.py",
             "hash -p /bin/rm r; r -rf build",
             "alias r=rm; r -rf build",
             "compgen -C 'cat .env' x",

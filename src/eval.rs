@@ -95,6 +95,16 @@ pub const EXAMPLE_ROOT: &str = "/hookc-example/project";
 pub const EXAMPLE_HOME: &str = "/hookc-example/home";
 
 impl Call {
+    /// The directory the call's command runs in, when known: the files
+    /// it sources are read there.
+    pub fn dir(&self) -> Option<&std::path::Path> {
+        self.cwd
+            .as_deref()
+            .or(self.root.as_deref())
+            .map(std::path::Path::new)
+            .filter(|d| d.is_absolute())
+    }
+
     /// The call an `example` line describes.
     pub fn from_example(event: Event, example: &ExampleCall) -> Call {
         let tool = example.tool.as_ref().map(|t| match t {
@@ -831,7 +841,8 @@ impl<'c> Facts<'c> {
                 if self.call.shell == Shell::PowerShell {
                     return None;
                 }
-                let mut analysis = shell::analyze(self.call.command.as_deref()?);
+                let mut analysis =
+                    shell::analyze_in(self.call.command.as_deref()?, self.call.dir());
                 if let Some(git) = &self.call.git {
                     git.apply(&mut analysis);
                 }

@@ -330,7 +330,7 @@ struct Reading {
 impl Reading {
     fn new(line: &str, call: &Call) -> Reading {
         let lexed = shell::lex(line);
-        let mut analysis = shell::analyze(line);
+        let mut analysis = shell::analyze_in(line, call.dir());
         if let Some(git) = &call.git {
             git.apply(&mut analysis);
         }

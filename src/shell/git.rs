@@ -168,9 +168,16 @@ impl GitConfig {
                     .filter(|&&k| k > 0)
                     .map(|&k| k - 1 + shift)
                     .collect();
+                let globs = cmd
+                    .globs
+                    .iter()
+                    .filter(|&&k| k > 0)
+                    .map(|&k| k - 1 + shift)
+                    .collect();
                 let expanded = SimpleCommand {
                     args: words.into_iter().chain(rest).collect(),
                     unknown,
+                    globs,
                     ..cmd
                 };
                 self.resolve(analysis, expanded, depth + 1);

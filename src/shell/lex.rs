@@ -133,6 +133,10 @@ pub struct Word {
     /// True when the word contains a construct reported as opaque
     /// (`$(…)`, `${…}`, backticks…); `text` then holds its raw source.
     pub opaque: bool,
+    /// True when an unquoted `*`, `?` or `[…]` makes the word a pattern the
+    /// shell replaces by the names of matching files, when there are any
+    /// (`--forc?` is `--force` once a file of that name exists).
+    pub glob: bool,
 }
 
 /// The words and write-redirections of one simple command, as written
@@ -1293,6 +1297,7 @@ impl<'a> Lexer<'a> {
         let mut brace_depth = 0usize;
         let mut brace_sep = false;
         let mut brace_expansion = false;
+        let mut bracket = false;
         while let Some(c) = self.peek() {
             if is_word_end(c) {
                 break;
@@ -1360,6 +1365,9 @@ impl<'a> Lexer<'a> {
                                 brace_expansion = true;
                             }
                         }
+                        '*' | '?' => w.glob = true,
+                        '[' => bracket = true,
+                        ']' if bracket => w.glob = true,
                         _ => {}
                     }
                     w.text.push(c);

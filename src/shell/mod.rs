@@ -24,13 +24,28 @@ pub mod lex;
 pub mod normalize;
 pub mod pattern;
 pub mod programs;
+pub mod written;
 
 #[cfg(test)]
 mod corpus;
 
 pub use lex::{Lexed, LexedCommand, MAX_DEPTH, Word, lex};
-pub use normalize::{Analysis, Opaque, SimpleCommand, analyze};
+pub use normalize::{Analysis, Opaque, SimpleCommand};
 pub use pattern::{CommandPattern, FlagGroup, PatternError};
+
+/// Understand a command line: which programs run, with which arguments,
+/// and what cannot be known. Never panics.
+pub fn analyze(command_line: &str) -> Analysis {
+    analyze_in(command_line, None)
+}
+
+/// [`analyze`] for a line run in `dir`, where the files it sources are
+/// read.
+pub fn analyze_in(command_line: &str, dir: Option<&std::path::Path>) -> Analysis {
+    let mut analysis = normalize::analyze_in(command_line, dir);
+    written::check(&mut analysis);
+    analysis
+}
 
 /// Text as one POSIX shell word: single-quoted, a `'` inside written `'\''`.
 /// The one way generated shell code carries a string.

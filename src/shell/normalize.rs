@@ -18,6 +18,7 @@
 //! `command -v git`) is returned as itself.
 
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +42,19 @@ pub struct Analysis {
     /// program that takes its code from there is read with it).
     #[serde(skip)]
     stdin: Stdin,
+    /// Files the line sources (`source FILE`, `. FILE`) that were read
+    /// where the line runs, or found missing: as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sourced: Vec<String>,
+    /// While the line is read: the directory it runs in, where a sourced
+    /// file is read from; `None` when unknown (an analysis without a place,
+    /// or after `cd`).
+    #[serde(skip)]
+    dir: Option<PathBuf>,
+    /// Set by a `source` whose file cannot be read: the reason the commands
+    /// after it are opaque.
+    #[serde(skip)]
+    redefined: Option<String>,
 }
 
 impl Analysis {
@@ -77,13 +91,28 @@ pub struct SimpleCommand {
     /// pattern they could complete (see `CommandPattern::could_match`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown: Vec<usize>,
+    /// Indices into `args` of unquoted patterns (`--forc?`, `*.rs`): each
+    /// may become the name of any file it matches, an option included.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globs: Vec<usize>,
 }
 
 /// Understand a command line: which programs run, with which arguments.
 /// Never panics.
 pub fn analyze(command_line: &str) -> Analysis {
-    let mut out = Analysis::default();
+    analyze_in(command_line, None)
+}
+
+/// [`analyze`], for a line run in the directory `dir`: a file it sources is
+/// read from there, as the shell will.
+pub fn analyze_in(command_line: &str, dir: Option<&Path>) -> Analysis {
+    let mut out = Analysis {
+        dir: dir.map(Path::to_path_buf),
+        ..Analysis::default()
+    };
     script(&mut out, command_line, 0, &[]);
+    out.dir = None;
+    out.redefined = None;
     out
 }
 
@@ -113,13 +142,13 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     for o in lexed.opaque {
         push_opaque(out, o.reason);
     }
-    // A sourced file, or an alias, may give the commands that follow it in
-    // the line other meanings.
+    // An alias may give the commands that follow it in the line other
+    // meanings (so may a sourced file hookc cannot read: see `sourced`).
     let redefines = |c: &lex::LexedCommand| {
         c.words
             .iter()
             .find(|w| !is_assignment(w))
-            .is_some_and(|w| !w.quoted && matches!(w.text.as_str(), "source" | "." | "alias"))
+            .is_some_and(|w| !w.quoted && w.text == "alias")
     };
     let last = lexed.commands.len().saturating_sub(1);
     if let Some(c) = lexed.commands[..last].iter().find(|c| redefines(c)) {
@@ -137,13 +166,18 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
             ),
         );
     }
-    for cmd in lexed.commands {
+    for (k, cmd) in lexed.commands.into_iter().enumerate() {
         let mut redirects = outer.to_vec();
         redirects.extend(cmd.writes.into_iter().map(|w| w.text));
         let before = out.commands.len();
         out.stdin = cmd.stdin;
         words(out, &cmd.words, redirects, depth);
         out.stdin = Stdin::Inherited;
+        if let Some(reason) = out.redefined.take()
+            && k < last
+        {
+            push_opaque(out, reason);
+        }
         if !cmd.reads.is_empty() {
             let reads: Vec<String> = cmd.reads.into_iter().map(|w| w.text).collect();
             // What the command (or the commands of its script, or of a loop
@@ -218,7 +252,10 @@ fn assignment_effects(out: &mut Analysis, w: &Word, depth: usize) {
 /// prompt, the value of `BASH_ENV`): any substitution in it runs then, so it
 /// is analysed as if written in the line.
 fn evaluated_text(out: &mut Analysis, text: &str, depth: usize) {
-    if text.contains("$(") || text.contains('`') || text.contains("<(") || text.contains(">(") {
+    if ["$(", "$[", "`", "<(", ">("]
+        .iter()
+        .any(|s| text.contains(s))
+    {
         script(out, &format!(": {text}"), depth + 1, &[]);
         push_opaque(
             out,
@@ -261,6 +298,12 @@ fn emit(out: &mut Analysis, program: &str, args: &[Word], redirects: Vec<String>
             .iter()
             .enumerate()
             .filter(|(_, w)| w.opaque || (w.has_param && !home_relative(&w.text)))
+            .map(|(k, _)| k)
+            .collect(),
+        globs: args
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.glob)
             .map(|(k, _)| k)
             .collect(),
         ..SimpleCommand::default()
@@ -546,7 +589,12 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         }
         // Running a script file is outside what a guard sees, as with `bash
         // FILE`; what it defines for later commands is not (see `script`).
-        "source" | "." => emit(out, program, rest, redirects),
+        "source" | "." => sourced(out, program, rest, redirects, d),
+        "cd" | "pushd" | "popd" => {
+            // Relative paths now name other files.
+            out.dir = None;
+            emit(out, program, rest, redirects);
+        }
         "find" => {
             emit(out, program, rest, redirects);
             find_exec(out, rest, d);
@@ -701,6 +749,74 @@ fn interpreted(
         );
     }
     emit(out, program, rest, redirects);
+}
+
+/// `source FILE` runs FILE in this shell: its commands, and the functions,
+/// aliases and variables it defines for the commands after it. A file the
+/// guard can read where the line runs is read like the line (a
+/// virtualenv's `bin/activate`); a missing one defines nothing; any other
+/// makes the commands after it opaque.
+fn sourced(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, depth: usize) {
+    emit(out, program, rest, redirects.clone());
+    let file = rest.iter().find(|w| w.text != "--");
+    match file.and_then(|w| source_text(out.dir.as_deref(), w).map(|t| (w, t))) {
+        Some((w, text)) => {
+            out.sourced.push(w.text.clone());
+            if let Some(text) = text {
+                script(out, &text, depth, &redirects);
+                // Its functions' bodies were read as commands that run; an
+                // alias it defines is seen only where it is used.
+                if lex::lex(&text).commands.iter().any(|c| {
+                    c.words
+                        .iter()
+                        .any(|w| w.text == "alias" || w.text.starts_with("BASH_ALIASES"))
+                }) {
+                    out.redefined = Some(format!(
+                        "commands after `{program} {}`, whose aliases may redefine them",
+                        short(&w.text)
+                    ));
+                }
+            }
+        }
+        None => {
+            let words = texts(rest).join(" ");
+            out.redefined = Some(format!(
+                "commands after `{program} {}`, which may redefine them",
+                short(&words)
+            ));
+        }
+    }
+}
+
+/// The text of the file `w` names, read from `dir` as the shell will find
+/// it: `Some(None)` when no file is there. `None` when it cannot be known:
+/// a name without `/` (the shell looks it up on `PATH`), a value known only
+/// when the line runs, a place unknown, or no regular UTF-8 file of at most
+/// 256 KiB (a pipe such as `/dev/stdin` is never opened).
+fn source_text(dir: Option<&Path>, w: &Word) -> Option<Option<String>> {
+    const MAX: u64 = 256 * 1024;
+    let name = w.text.as_str();
+    if w.has_param || w.opaque || !name.contains('/') || name.starts_with('~') {
+        return None;
+    }
+    if name.contains(['*', '?', '[']) {
+        return None;
+    }
+    let path = if name.starts_with('/') {
+        PathBuf::from(name)
+    } else {
+        dir?.join(name)
+    };
+    match std::fs::metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(None),
+        Ok(m) if m.is_file() && m.len() <= MAX => {
+            let mut text = String::new();
+            let file = std::fs::File::open(&path).ok()?;
+            std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX), &mut text).ok()?;
+            Some(Some(text))
+        }
+        _ => None,
+    }
 }
 
 /// Whether an interpreter reading its program from standard input is given
@@ -1482,6 +1598,49 @@ mod tests {
         }
     }
 
+    /// `source FILE` is read from where the line runs, as the shell will.
+    #[test]
+    fn a_sourced_file_is_read_where_the_line_runs() {
+        let dir = std::env::temp_dir().join(format!("hookc-sourced-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        write(
+            ".venv/bin/activate",
+            "deactivate () {\n    unset -f deactivate\n    hash -r 2> /dev/null\n}\n\
+             VIRTUAL_ENV=/work/.venv\nexport VIRTUAL_ENV\n_OLD_PATH=\"$PATH\"\n\
+             PATH=\"$VIRTUAL_ENV/bin:$PATH\"\nexport PATH\nPS1=\"(venv) ${PS1:-}\"\nhash -r\n",
+        );
+        write("push.sh", "git push --force origin main\n");
+        write(
+            "aliases.sh",
+            "shopt -s expand_aliases\nalias g='git push -f'\n",
+        );
+        let at = |line: &str| analyze_in(line, Some(&dir));
+        let a = at("source .venv/bin/activate && pip install -r requirements.txt");
+        assert!(!a.is_opaque(), "{a:?}");
+        assert_eq!(a.sourced, [".venv/bin/activate"]);
+        let a = at(". ./push.sh; ls");
+        assert!(
+            a.commands
+                .iter()
+                .any(|c| c.program == "git" && c.args.contains(&"--force".to_owned())),
+            "{a:?}"
+        );
+        assert!(!at("source ./missing.sh && ls").is_opaque());
+        for line in [
+            "source ./aliases.sh; g",
+            "source /dev/stdin; ls",
+            "cd sub && source ./push.sh; ls",
+            "source activate; ls",
+            "source \"$F\"; ls",
+        ] {
+            assert!(at(line).is_opaque(), "{line:?} should be opaque");
+        }
+        // Without a place (an analysis of text alone) nothing is read.
+        assert!(analyze("source ./push.sh; ls").is_opaque());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn sees_what_the_shell_really_runs() {
         // Programs that run other programs.
@@ -1575,10 +1734,13 @@ mod tests {
             "git -c remote.origin.mirror=true push origin",
             "git config alias.pf 'push --force' && git pf",
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.pf GIT_CONFIG_VALUE_0='push -f' git pf",
-            "PATH=.:$PATH git push",
             "LD_PRELOAD=./x.so git status",
         ] {
             opaque(line);
+        }
+        // PATH picks which file a name runs, not the name a guard matches.
+        for line in ["PATH=.:$PATH git push", "PS1='(venv) ' ls"] {
+            assert!(!analyze(line).is_opaque(), "{line:?}");
         }
         // ... and what it can is not.
         for line in [

@@ -193,6 +193,14 @@ impl CommandPattern {
         // later one when every word before it may be an option's value
         // (`npm --registry X publish`) or a toolchain (`cargo +nightly
         // publish`). Unsure which, the pattern tries each.
+        // An unquoted pattern may become any file name it matches, and an
+        // agent can make the file first (`touch ./--force`).
+        let patterns: Vec<&str> = cmd
+            .globs
+            .iter()
+            .filter_map(|&k| cmd.args.get(k).map(String::as_str))
+            .collect();
+        let pattern = |word: &str| patterns.contains(&word);
         let marked = positionals_marked(&cmd.args);
         let starts: Vec<usize> = (0..=marked.len())
             .take_while(|&k| k == 0 || marked[k - 1].1)
@@ -202,7 +210,9 @@ impl CommandPattern {
                         .subcommand
                         .iter()
                         .zip(&marked[k..])
-                        .all(|(want, (word, _))| want == word)
+                        .all(|(want, (word, _))| {
+                            want == word || (pattern(word) && glob_matches(word, want))
+                        })
             })
             .collect();
         if starts.is_empty() {
@@ -211,12 +221,14 @@ impl CommandPattern {
         let mut pos = starts
             .iter()
             .flat_map(|&k| marked[k + self.subcommand.len()..].iter().map(|(w, _)| *w));
-        let options = effective_options(cmd);
+        let mut options = effective_options(cmd);
+        options.extend(patterns.iter().filter(|p| p.starts_with(['*', '?', '['])));
         for group in &self.flags {
-            let present = group
-                .any_of
-                .iter()
-                .any(|flag| options.iter().any(|word| flag_matches(flag, word)));
+            let present = group.any_of.iter().any(|flag| {
+                options.iter().any(|word| {
+                    flag_matches(flag, word) || (pattern(word) && pattern_may_be_flag(word, flag))
+                })
+            });
             if !present {
                 return false;
             }
@@ -228,12 +240,17 @@ impl CommandPattern {
         // glob (any argument, when all globs exclude) and no excluding one.
         let (excludes, includes): (Vec<&String>, Vec<&String>) =
             self.args.iter().partition(|g| g.starts_with('!'));
-        pos.any(|arg| {
-            let arg = normalize_arg(arg);
+        pos.any(|word| {
+            let arg = normalize_arg(word);
+            // A pattern the agent typed may name the exact argument the
+            // guard lists (`rm -rf .?*` may be `.git`).
+            let expands_to =
+                |value: &str| pattern(word) && !is_glob(value) && glob_matches(&arg, value);
             let included = includes.is_empty()
-                || includes
-                    .iter()
-                    .any(|glob| glob_matches(&normalize_arg(glob), &arg));
+                || includes.iter().any(|glob| {
+                    let glob = normalize_arg(glob);
+                    glob_matches(&glob, &arg) || expands_to(&glob)
+                });
             included
                 && !excludes
                     .iter()
@@ -405,6 +422,29 @@ fn flag_matches(flag: &str, word: &str) -> bool {
     }
 }
 
+/// Whether the shell pattern `word` may become an option word that holds
+/// `flag`: `--forc?` or `--fo*` (git takes `--fo` for `--force`), `-?`
+/// or `-?v` for `-f`, `*` for anything.
+fn pattern_may_be_flag(word: &str, flag: &str) -> bool {
+    if word.contains('*') {
+        return true;
+    }
+    if flag.starts_with("--") {
+        let shortest = if flag.contains('=') { flag.len() } else { 3 };
+        (shortest..=flag.len()).any(|n| flag.is_char_boundary(n) && glob_matches(word, &flag[..n]))
+    } else if let Some(c) = flag.strip_prefix('-').filter(|c| c.chars().count() == 1) {
+        if word.starts_with("--") {
+            return false;
+        }
+        let filled = word.replace('?', c);
+        glob_matches(word, flag)
+            || (filled.contains(c) && glob_matches(word, &filled))
+            || word.contains('[')
+    } else {
+        glob_matches(word, flag)
+    }
+}
+
 /// Normalise a path-like argument (or glob) so spellings of the same place
 /// compare equal: `$HOME`/`${HOME}` prefix → `~`, `//` → `/`, trailing `/`
 /// and `/.` dropped (but `/` stays `/`).
@@ -508,6 +548,39 @@ mod tests {
 
     fn hit(p: &CommandPattern, line: &str) -> bool {
         p.matches_any(&analyze(line))
+    }
+
+    /// An unquoted pattern becomes the name of a matching file when one
+    /// exists, and the agent can create one first: it matches whatever it
+    /// may become. A quoted one is the text as written.
+    #[test]
+    fn an_unquoted_pattern_matches_what_it_may_become() {
+        let force = pat("git", &["push"], &[&["--force", "-f"]], &[]);
+        for line in [
+            "touch ./--force && git push --forc? origin main",
+            "git push --fo* origin",
+            "git pu?h -f",
+            "git push -? origin",
+            "git push -?v origin",
+            "git push -[f] origin",
+            "git push * origin",
+        ] {
+            assert!(hit(&force, line), "{line}");
+        }
+        for line in [
+            "git push '--forc?' origin",
+            "git push origin feature/*",
+            "git add *.rs",
+            "git push --tags?",
+        ] {
+            assert!(!hit(&force, line), "{line}");
+        }
+        let repo = pat("rm", &[], &[&["-r"]], &[".", "..", ".git", "[*]"]);
+        assert!(hit(&repo, "rm -rf .?*"));
+        assert!(hit(&repo, "rm -r .gi[t]"));
+        assert!(hit(&repo, "rm -rf *"));
+        assert!(!hit(&repo, "rm -rf build/*"));
+        assert!(!hit(&repo, "rm -rf '.?*'"));
     }
 
     #[test]

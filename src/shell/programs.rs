@@ -467,21 +467,23 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 
 /// Variables that change which code runs without naming a command: a file
 /// the shell sources (`BASH_ENV`, `ENV`), a prompt the shell expands (`PS4`
-/// under `set -x`), where programs are found (`PATH`), what is loaded into
-/// every process (`LD_PRELOAD`), git's own configuration. Setting one makes
-/// the line opaque; its value is still read for the substitutions the
-/// shell will expand in it.
+/// under `set -x`), what is loaded into every process (`LD_PRELOAD`), git's
+/// own configuration. Setting one makes the line opaque; its value is still
+/// read for the substitutions the shell will expand in it.
+///
+/// `PATH` is not one: it changes which file a name runs, never the name a
+/// guard matches (`git` is `git` wherever it is found). A file the line
+/// itself puts there under another name is opaque (the `written`
+/// module); one put there by an earlier call is a program the
+/// agent wrote, which no guard of a single line can see. The interactive
+/// prompts (`PS0`–`PS3`) are never shown where a hook's line runs; their
+/// substitutions are read like any other.
 pub fn changes_what_runs(name: &str) -> bool {
     matches!(
         name,
         "BASH_ENV"
             | "ENV"
-            | "PS0"
-            | "PS1"
-            | "PS2"
-            | "PS3"
             | "PS4"
-            | "PATH"
             | "LD_PRELOAD"
             | "LD_LIBRARY_PATH"
             | "LD_AUDIT"

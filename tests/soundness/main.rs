@@ -594,6 +594,17 @@ fn mirror_template(repo: &Path) {
         (".env", "TOKEN=canary-secret\n"),
         (".env.local", "TOKEN=canary-local\n"),
         ("config/.env.production", "TOKEN=canary-production\n"),
+        // What `source` reads: a virtualenv's activate (its shape), and a
+        // script that force-pushes; the same text as sandbox.sh writes.
+        (
+            ".venv/bin/activate",
+            "deactivate () {\n    PATH=\"${_OLD_VIRTUAL_PATH:-$PATH}\"\n    export PATH\n    \
+             unset -f deactivate\n    hash -r 2> /dev/null\n}\nVIRTUAL_ENV=\"$PWD/.venv\"\n\
+             export VIRTUAL_ENV\n_OLD_VIRTUAL_PATH=\"$PATH\"\nPATH=\"$VIRTUAL_ENV/bin:$PATH\"\n\
+             export PATH\nif [ -z \"${VIRTUAL_ENV_DISABLE_PROMPT:-}\" ] ; then\n    \
+             PS1=\"(.venv) ${PS1:-}\"\n    export PS1\nfi\nhash -r 2> /dev/null\n",
+        ),
+        ("scripts/push.sh", "git push --force origin main\n"),
     ] {
         std::fs::write(repo.join(file), text).unwrap();
     }

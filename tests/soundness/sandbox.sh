@@ -179,7 +179,27 @@ CFG
   printf '{"name": "demo", "scripts": {"test": "true"}}\n' > package.json
   printf 'x\n' > build/out.o; printf 'x\n' > target/debug/demo; printf 'x\n' > node_modules/x/index.js
   printf 'create table t (id int);\n' > migrations/0001_init.sql
-  printf 'VIRTUAL_ENV=%s/.venv; export VIRTUAL_ENV\n' "$PWD" > .venv/bin/activate
+  # The shape of a virtualenv's activate, and a script that force-pushes
+  # (what `source` reads; tests/soundness/main.rs mirrors both for the guard).
+  $RCAT > .venv/bin/activate <<'ACTIVATE'
+deactivate () {
+    PATH="${_OLD_VIRTUAL_PATH:-$PATH}"
+    export PATH
+    unset -f deactivate
+    hash -r 2> /dev/null
+}
+VIRTUAL_ENV="$PWD/.venv"
+export VIRTUAL_ENV
+_OLD_VIRTUAL_PATH="$PATH"
+PATH="$VIRTUAL_ENV/bin:$PATH"
+export PATH
+if [ -z "${VIRTUAL_ENV_DISABLE_PROMPT:-}" ] ; then
+    PS1="(.venv) ${PS1:-}"
+    export PS1
+fi
+hash -r 2> /dev/null
+ACTIVATE
+  printf 'git push --force origin main\n' > scripts/push.sh
   printf '#!/bin/sh\necho ok\n' > scripts/check.sh; chmod 755 scripts/check.sh
   printf 'notes\n' > docs/notes.md
   printf '.env*\n!.env.example\nbuild/\ntarget/\nnode_modules/\n.venv/\n' > .gitignore

@@ -57,6 +57,10 @@ pub struct Call {
     /// own tool name, `tool (copilot)"apply_patch"`, applies to that
     /// harness's calls only, not to another's tool of the same name.
     pub harness: Option<crate::ir::HarnessId>,
+    /// Names that differ only in case are one file where the call runs
+    /// (macOS, Windows): `RM` runs `rm`, `.ENV` is `.env`. `hookc guard`
+    /// finds out on the machine; examples never fold.
+    pub folds_case: bool,
 }
 
 /// The language of a shell call's command line. hookc reads POSIX shell
@@ -95,6 +99,18 @@ pub const EXAMPLE_ROOT: &str = "/hookc-example/project";
 pub const EXAMPLE_HOME: &str = "/hookc-example/home";
 
 impl Call {
+    /// Find out whether names fold case where the call runs: among the
+    /// project's files, or where programs are found (`/usr/bin`). A
+    /// project with no name to try counts as folding, which only matches
+    /// more.
+    pub fn detect_case_folding(&mut self) {
+        let project = self
+            .dir()
+            .is_some_and(|d| crate::paths::folds_case(d).unwrap_or(true));
+        let programs = crate::paths::folds_case(std::path::Path::new("/usr/bin")).unwrap_or(false);
+        self.folds_case = project || programs;
+    }
+
     /// The directory the call's command runs in, when known: the files
     /// it sources are read there.
     pub fn dir(&self) -> Option<&std::path::Path> {
@@ -133,6 +149,7 @@ impl Call {
             text: example.text.clone(),
             root: Some(EXAMPLE_ROOT.to_owned()),
             cwd: None,
+            folds_case: false,
             home: Some(EXAMPLE_HOME.to_owned()),
             git: None,
             harness: None,
@@ -426,8 +443,9 @@ impl Index {
         }
         if !self.path.is_empty() {
             for seen in facts.touched() {
-                if seen.glob.is_some() {
-                    // A glob holds no literal of the names it stands for.
+                if seen.glob.is_some() || call.folds_case {
+                    // A glob holds no literal of the names it stands for,
+                    // nor `.ENV` the `.env` it is where case folds.
                     out.extend(self.path.iter().flat_map(|(_, owners)| owners));
                 } else {
                     occurring(&self.path, &first[1], &seen.path, &mut out);
@@ -745,12 +763,19 @@ impl<'p> Evaluator<'p> {
 pub struct Compiled {
     regexes: Vec<Regex>,
     paths: Option<PathSet>,
+    /// The globs again, letters in either case: built on the first call
+    /// made where the file system folds case.
+    folded: std::sync::OnceLock<Option<PathSet>>,
 }
 
 impl Compiled {
     /// `paths`: `None` for a guard without path globs.
     pub fn new(regexes: Vec<Regex>, paths: Option<PathSet>) -> Compiled {
-        Compiled { regexes, paths }
+        Compiled {
+            regexes,
+            paths,
+            folded: std::sync::OnceLock::new(),
+        }
     }
 }
 
@@ -769,7 +794,7 @@ fn compile(guard: &Guard) -> Result<Compiled, String> {
     } else {
         Some(PathSet::new(&guard.paths).map_err(|(_, e)| e)?)
     };
-    Ok(Compiled { regexes, paths })
+    Ok(Compiled::new(regexes, paths))
 }
 
 fn tool_applies(guard: &Guard, call: &Call) -> bool {
@@ -841,8 +866,11 @@ impl<'c> Facts<'c> {
                 if self.call.shell == Shell::PowerShell {
                     return None;
                 }
-                let mut analysis =
-                    shell::analyze_in(self.call.command.as_deref()?, self.call.dir());
+                let mut analysis = shell::analyze_in(
+                    self.call.command.as_deref()?,
+                    self.call.dir(),
+                    self.call.folds_case,
+                );
                 if let Some(git) = &self.call.git {
                     git.apply(&mut analysis);
                 }
@@ -1007,17 +1035,28 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
     if !compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts) {
         return None;
     }
-    if let Some(paths) = &compiled.paths
-        && !facts.touched().iter().any(|seen| {
+    if let Some(paths) = &compiled.paths {
+        // Where the file system folds case, the guard's globs do too (they
+        // compiled once already; a failure cannot happen, and would match).
+        let folded = call.folds_case.then(|| {
+            compiled
+                .folded
+                .get_or_init(|| PathSet::folding_case(&guard.paths).ok())
+        });
+        let paths = match folded {
+            Some(Some(f)) => f,
+            _ => paths,
+        };
+        if !facts.touched().iter().any(|seen| {
             let wanted = match guard.access {
                 PathAccess::Any => true,
                 PathAccess::Read => seen.access.reads(),
                 PathAccess::Write => seen.access.writes(),
             };
             wanted && touches_guard(guard, paths, seen, call)
-        })
-    {
-        return None;
+        }) {
+            return None;
+        }
     }
     Some(match opaque_reason {
         Some(reason) => Hit {
@@ -1066,9 +1105,10 @@ fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts
 fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bool {
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
-    let Some(how) = seen.glob else {
+    let Some(mut how) = seen.glob else {
         return paths.is_match_any(&spellings);
     };
+    how.nocase |= call.folds_case;
     let could = guard
         .paths
         .iter()
@@ -1598,6 +1638,7 @@ guard "generated-12" {
         #[test]
         fn the_index_never_changes_a_verdict(
             words in prop::collection::vec(word(), 0..8),
+            folds_case in prop::bool::weighted(0.2),
             path in prop::sample::select(vec!["", ".env", "src/.env.local", "migrations/1.sql", "README.md", "generated/1/a", "generated/12/b", "generated/x.rs", "gen/x.rs"]),
             tool in prop::sample::select(vec![ToolKind::Shell, ToolKind::Read, ToolKind::Edit, ToolKind::Write]),
             powershell in prop::bool::weighted(0.2),
@@ -1615,6 +1656,7 @@ guard "generated-12" {
                 root: None,
                 home: None,
                 cwd: None,
+                folds_case,
                 git: None,
                 harness: None,
             };
@@ -1645,6 +1687,59 @@ guard "generated-12" {
                 .collect();
             prop_assert_eq!(found, expected);
         }
+    }
+
+    /// Where the file system folds case, `RM` runs `rm` and `.ENV` is
+    /// `.env`; elsewhere they are other names, which the policy allows.
+    #[test]
+    fn a_file_system_that_folds_case_folds_programs_and_paths() {
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        let verdict = |command: Option<&str>, path: Option<&str>, folds_case: bool| {
+            let kind = if command.is_some() {
+                ToolKind::Shell
+            } else {
+                ToolKind::Read
+            };
+            let call = Call {
+                event: Some(Event::PreTool),
+                tool: Some(CallTool {
+                    kind: Some(kind),
+                    native: kind.word().to_owned(),
+                    ..CallTool::default()
+                }),
+                command: command.map(str::to_owned),
+                paths: path.map(str::to_owned).into_iter().collect(),
+                root: Some(EXAMPLE_ROOT.to_owned()),
+                folds_case,
+                ..Call::default()
+            };
+            evaluator.evaluate(&call).map(|v| v.decision)
+        };
+        for (command, path) in [
+            (Some("RM -rf ."), None),
+            (Some("Sudo GIT push --force"), None),
+            (Some("cat .ENV"), None),
+            (Some("cat config/.Env.Production"), None),
+            (None, Some(".ENV")),
+            (None, Some("config/.Env.Local")),
+        ] {
+            assert_eq!(
+                verdict(command, path, true),
+                Some(Decision::Deny),
+                "{command:?} {path:?}"
+            );
+            assert_ne!(
+                verdict(command, path, false),
+                Some(Decision::Deny),
+                "{command:?} {path:?}"
+            );
+        }
+        // The template keeps its exception in either case.
+        assert_ne!(
+            verdict(None, Some(".ENV.EXAMPLE"), true),
+            Some(Decision::Deny)
+        );
     }
 
     #[test]

@@ -193,11 +193,71 @@ fn clean(p: &str) -> String {
     }
 }
 
+/// Whether the file system that holds `dir` takes names that differ only in
+/// case for one file (macOS and Windows by default), found by looking a
+/// name of `dir` up in the other case: an entry of it, else a directory on
+/// its path. `None` when nothing there has a letter to try.
+#[cfg(unix)]
+pub fn folds_case(dir: &std::path::Path) -> Option<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let swapped = |name: &str| -> Option<String> {
+        name.bytes().any(|b| b.is_ascii_alphabetic()).then(|| {
+            name.chars()
+                .map(|c| {
+                    if c.is_ascii_lowercase() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
+                .collect()
+        })
+    };
+    let same = |a: &std::path::Path, b: &std::path::Path| -> bool {
+        match (std::fs::symlink_metadata(a), std::fs::symlink_metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    };
+    let entries = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(64);
+    let mut tries: Vec<(std::path::PathBuf, std::path::PathBuf)> = entries
+        .filter_map(|e| {
+            let other = swapped(e.file_name().to_str()?)?;
+            Some((e.path(), dir.join(other)))
+        })
+        .take(1)
+        .collect();
+    if tries.is_empty() {
+        tries = dir
+            .ancestors()
+            .filter_map(|a| {
+                let other = swapped(a.file_name()?.to_str()?)?;
+                Some((a.to_path_buf(), a.parent()?.join(other)))
+            })
+            .take(1)
+            .collect();
+    }
+    let (a, b) = tries.pop()?;
+    Some(same(&a, &b))
+}
+
+/// Windows' file systems take names in either case.
+#[cfg(not(unix))]
+pub fn folds_case(_dir: &std::path::Path) -> Option<bool> {
+    Some(true)
+}
+
 /// A compiled set of gitignore-like path globs (see the module docs).
 #[derive(Debug, Clone)]
 pub struct PathSet {
     include: Globs,
     exclude: Globs,
+    /// Letters match either case (a file system that folds case).
+    fold: bool,
 }
 
 impl PathSet {
@@ -212,6 +272,15 @@ impl PathSet {
     /// `~/.ssh/id_rsa`).
     pub fn with_home(globs: &[String], home: Option<&str>) -> Result<PathSet, (usize, String)> {
         Self::compile(globs, home, Globs::add)
+    }
+
+    /// Like [`new`](Self::new), letters matching either case: where the
+    /// file system folds case, `.ENV` is the file `.env`.
+    pub fn folding_case(globs: &[String]) -> Result<PathSet, (usize, String)> {
+        let lower: Vec<String> = globs.iter().map(|g| g.to_lowercase()).collect();
+        let mut set = Self::compile(&lower, None, Globs::add)?;
+        set.fold = true;
+        Ok(set)
     }
 
     /// `add` files each glob into its polarity: [`Globs::add`], or in the
@@ -254,18 +323,28 @@ impl PathSet {
         Ok(PathSet {
             include: include.finish()?,
             exclude: exclude.finish()?,
+            fold: false,
         })
     }
 
     /// Does the (already [`normalize`]d) path match?
     pub fn is_match(&self, normalized: &str) -> bool {
-        self.include.is_match(normalized) && !self.exclude.is_match(normalized)
+        self.is_match_any(&[normalized])
     }
 
     /// Does one file, given by all its spellings (its normalised path and
     /// its [`home_form`]), match: some spelling matches an including glob
     /// and none an excluding one?
     pub fn is_match_any(&self, spellings: &[&str]) -> bool {
+        if self.fold {
+            let lower: Vec<String> = spellings.iter().map(|s| s.to_lowercase()).collect();
+            let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+            return self.matches(&lower);
+        }
+        self.matches(spellings)
+    }
+
+    fn matches(&self, spellings: &[&str]) -> bool {
         spellings.iter().any(|p| self.include.is_match(p))
             && !spellings.iter().any(|p| self.exclude.is_match(p))
     }
@@ -378,6 +457,38 @@ mod tests {
     use proptest::prelude::*;
 
     const ROOT: Option<&str> = Some("/work/proj");
+
+    /// Linux's file systems here keep case: a name in the other case is
+    /// another file, found by an entry or, in an empty folder, by a folder
+    /// on the way. (No file system that folds case can be mounted here; the
+    /// evaluator's tests cover what folding changes.)
+    #[cfg(unix)]
+    #[test]
+    fn case_is_kept_where_the_file_system_keeps_it() {
+        let dir = std::env::temp_dir().join(format!("hookc-case-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("123")).unwrap();
+        std::fs::write(dir.join("Notes.md"), "x").unwrap();
+        assert_eq!(folds_case(&dir), Some(false));
+        assert_eq!(folds_case(&dir.join("123")), Some(false));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn globs_folding_case_match_either_case() {
+        let globs = [
+            ".env*".to_owned(),
+            "!.env.example".to_owned(),
+            "Secrets/**".to_owned(),
+        ];
+        let folded = PathSet::folding_case(&globs).unwrap();
+        assert!(folded.is_match(".ENV"));
+        assert!(folded.is_match("config/.Env.Local"));
+        assert!(folded.is_match("secrets/KEY"));
+        assert!(!folded.is_match(".ENV.EXAMPLE"));
+        let kept = PathSet::new(&globs).unwrap();
+        assert!(!kept.is_match(".ENV"));
+        assert!(!kept.is_match("secrets/KEY"));
+    }
     const HOME: Option<&str> = Some("/home/u");
 
     #[test]

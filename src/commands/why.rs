@@ -310,6 +310,7 @@ fn prepare(call: &mut Call, root: &Path, home: Option<&str>) {
     if call.home.is_none() || call.home.as_deref() == Some(eval::EXAMPLE_HOME) {
         call.home = home.map(str::to_owned);
     }
+    call.detect_case_folding();
     if call.command.as_deref().is_some_and(|c| c.contains("git")) {
         let cwd = call.cwd.clone().or_else(|| call.root.clone());
         call.git = Some(crate::shell::git::GitConfig::load(
@@ -330,7 +331,7 @@ struct Reading {
 impl Reading {
     fn new(line: &str, call: &Call) -> Reading {
         let lexed = shell::lex(line);
-        let mut analysis = shell::analyze_in(line, call.dir());
+        let mut analysis = shell::analyze_in(line, call.dir(), call.folds_case);
         if let Some(git) = &call.git {
             git.apply(&mut analysis);
         }

@@ -249,6 +249,7 @@ fn evaluate(
     if call.root.is_none() {
         call.root = project_root(request.policy);
     }
+    call.detect_case_folding();
     // What git will run depends on its configuration where the call runs.
     if call.command.as_deref().is_some_and(|c| c.contains("git")) {
         let cwd = call.cwd.clone().or_else(|| call.root.clone());

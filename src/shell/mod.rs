@@ -36,13 +36,13 @@ pub use pattern::{CommandPattern, FlagGroup, PatternError};
 /// Understand a command line: which programs run, with which arguments,
 /// and what cannot be known. Never panics.
 pub fn analyze(command_line: &str) -> Analysis {
-    analyze_in(command_line, None)
+    analyze_in(command_line, None, false)
 }
 
 /// [`analyze`] for a line run in `dir`, where the files it sources are
-/// read.
-pub fn analyze_in(command_line: &str, dir: Option<&std::path::Path>) -> Analysis {
-    let mut analysis = normalize::analyze_in(command_line, dir);
+/// read; with `folds_case`, on a file system where `RM` runs `rm`.
+pub fn analyze_in(command_line: &str, dir: Option<&std::path::Path>, folds_case: bool) -> Analysis {
+    let mut analysis = normalize::analyze_in(command_line, dir, folds_case);
     written::check(&mut analysis);
     analysis
 }

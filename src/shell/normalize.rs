@@ -55,6 +55,10 @@ pub struct Analysis {
     /// after it are opaque.
     #[serde(skip)]
     redefined: Option<String>,
+    /// While the line is read: program names are found in either case
+    /// (`RM` runs `rm` where the file system folds case).
+    #[serde(skip)]
+    folds_case: bool,
 }
 
 impl Analysis {
@@ -100,19 +104,21 @@ pub struct SimpleCommand {
 /// Understand a command line: which programs run, with which arguments.
 /// Never panics.
 pub fn analyze(command_line: &str) -> Analysis {
-    analyze_in(command_line, None)
+    analyze_in(command_line, None, false)
 }
 
 /// [`analyze`], for a line run in the directory `dir`: a file it sources is
 /// read from there, as the shell will.
-pub fn analyze_in(command_line: &str, dir: Option<&Path>) -> Analysis {
+pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> Analysis {
     let mut out = Analysis {
         dir: dir.map(Path::to_path_buf),
+        folds_case,
         ..Analysis::default()
     };
     script(&mut out, command_line, 0, &[]);
     out.dir = None;
     out.redefined = None;
+    out.folds_case = false;
     out
 }
 
@@ -403,7 +409,13 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         );
         return;
     }
-    let program = basename(name);
+    let folded;
+    let program = if out.folds_case {
+        folded = basename(name).to_lowercase();
+        folded.as_str()
+    } else {
+        basename(name)
+    };
     let rest = &ws[i + 1..];
     let d = depth + 1;
     if let Some(wrapper) = programs::wrapper(program) {
@@ -1615,7 +1627,7 @@ mod tests {
             "aliases.sh",
             "shopt -s expand_aliases\nalias g='git push -f'\n",
         );
-        let at = |line: &str| analyze_in(line, Some(&dir));
+        let at = |line: &str| analyze_in(line, Some(&dir), false);
         let a = at("source .venv/bin/activate && pip install -r requirements.txt");
         assert!(!a.is_opaque(), "{a:?}");
         assert_eq!(a.sourced, [".venv/bin/activate"]);

@@ -1473,7 +1473,11 @@ impl<'a> Lexer<'a> {
                     return false;
                 }
                 let body = &self.src[start + 2..self.pos - 1];
-                if !literal_subscript(body)
+                if body.starts_with('(') {
+                    // zsh's flags: `(e)` runs the value's substitutions,
+                    // `(P)` names another variable.
+                    self.opaque("zsh parameter flags ${(...)...}");
+                } else if !literal_subscript(body)
                     && (evaluates_code(body)
                         || body.contains(['@', ':']) && substring_or_prompt(body))
                 {
@@ -1504,6 +1508,16 @@ impl<'a> Lexer<'a> {
                 self.pos += 2;
                 return self.double_quoted(w);
             }
+            // zsh: `$=x` splits the value into words, `$~x` makes it a
+            // pattern, `$^x` joins it to what surrounds it. Still a value.
+            Some('=' | '~' | '^')
+                if self
+                    .peek_at(2)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '{') =>
+            {
+                self.pos += 2;
+                return self.dollar_after_zsh_modifier(w, start, in_dq);
+            }
             Some(c) if c.is_ascii_alphabetic() || c == '_' => {
                 self.bump();
                 let n = self
@@ -1528,6 +1542,20 @@ impl<'a> Lexer<'a> {
             }
         }
         true
+    }
+
+    /// After zsh's `$=`, `$~` or `$^`: the name or `{…}` that follows,
+    /// read as the parameter it is (the modifier keeps the text).
+    fn dollar_after_zsh_modifier(&mut self, w: &mut Word, start: usize, in_dq: bool) -> bool {
+        // Read `$NAME` / `${…}` from one byte back: the modifier is skipped
+        // by pretending the `$` stands just before the name.
+        self.pos -= 1;
+        let before = w.text.len();
+        let ok = self.dollar(w, in_dq);
+        w.text.truncate(before);
+        w.text.push_str(&self.src[start..self.pos]);
+        w.has_param = true;
+        ok
     }
 
     /// At a backtick. Returns false if lexing stopped.

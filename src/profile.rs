@@ -54,6 +54,21 @@ pub struct Profile {
     /// a folder is written with a trailing `/`. A guess about projects, in
     /// the order they are most telling.
     pub hints: &'static [&'static str],
+    /// Files that control the harness's hooks, which self-protection keeps
+    /// the agent from changing: the ones hookc writes and the ones the
+    /// harness also reads hooks, or a switch for them, from (local and
+    /// user-level settings). Globs in the language of `path`; a folder
+    /// stands for everything below it.
+    pub protected: &'static [&'static str],
+    /// Files among them that an edit must be refused for, checked as
+    /// examples of the self-protection guard on every build.
+    pub protected_examples: &'static [&'static str],
+    /// Harnesses whose hook files this one runs as its own (VS Code runs
+    /// Copilot CLI's `.github/hooks/*.json`). When the policy targets both,
+    /// this harness writes no hooks of its own and the other's hooks answer
+    /// its calls in its protocol; `hookc guard` must then decide, not stay
+    /// silent as it does for a harness whose own hooks also run.
+    pub hooks_from: &'static [HarnessId],
 }
 
 impl Profile {

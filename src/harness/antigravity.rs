@@ -103,6 +103,14 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/antigravity/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     hints: &[".agents/"],
+    protected: &[
+        ".agents/hooks.json",
+        "~/.gemini/antigravity-cli/settings.json",
+        "~/.gemini/antigravity-cli/hooks.json",
+        "~/.gemini/config/hooks.json",
+    ],
+    protected_examples: &[".agents/hooks.json"],
+    hooks_from: &[],
 };
 
 /// Keys of a file tool's arguments that name the file, in the order hookc tries them.

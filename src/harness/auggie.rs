@@ -98,6 +98,9 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/auggie/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".augment/"],
+    protected: &[".augment/settings.json", "~/.augment/settings.json"],
+    protected_examples: &[".augment/settings.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Auggie {

@@ -129,6 +129,16 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/claude/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".claude/", "CLAUDE.md"],
+    protected: &[
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        "~/.claude/settings.json",
+        "~/.claude/settings.local.json",
+        "/etc/claude-code",
+        "/Library/Application Support/ClaudeCode",
+    ],
+    protected_examples: &[".claude/settings.local.json", "~/.claude/settings.json"],
+    hooks_from: &[],
 };
 
 /// Whether the policy sets `harness "claude" { on-failure-block #true; }`.

@@ -118,6 +118,14 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/codex/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".codex/", "AGENTS.md"],
+    protected: &[
+        ".codex/hooks.json",
+        ".codex/config.toml",
+        "~/.codex/hooks.json",
+        "~/.codex/config.toml",
+    ],
+    protected_examples: &[".codex/hooks.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Codex {

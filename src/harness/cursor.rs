@@ -148,6 +148,9 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/cursor/refuse.sh.hbs")),
     on_hook_error: OnHookError::ProceedsUnlessFailClosed,
     hints: &[".cursor/", ".cursorrules"],
+    protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
+    protected_examples: &[".cursor/hooks.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Cursor {

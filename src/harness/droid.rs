@@ -111,6 +111,15 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/droid/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".factory/"],
+    protected: &[
+        ".factory/settings.json",
+        ".factory/settings.local.json",
+        ".factory/hooks.json",
+        "~/.factory/settings.json",
+        "~/.factory/hooks.json",
+    ],
+    protected_examples: &[".factory/settings.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Droid {

@@ -118,6 +118,15 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/gemini/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".gemini/", "GEMINI.md"],
+    protected: &[
+        ".gemini/settings.json",
+        "~/.gemini/settings.json",
+        "~/.gemini/hooks.json",
+        "~/.gemini/trusted_hooks.json",
+        "/etc/gemini-cli",
+    ],
+    protected_examples: &[".gemini/settings.json"],
+    hooks_from: &[],
 };
 
 /// Gemini shortens MCP tool names longer than this; hookc's matcher cannot

@@ -128,6 +128,9 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/kimi/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".kimi-code/"],
+    protected: &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
+    protected_examples: &["~/.kimi-code/config.toml"],
+    hooks_from: &[],
 };
 
 impl Harness for Kimi {

@@ -128,6 +128,9 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/qwen/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".qwen/", "QWEN.md"],
+    protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
+    protected_examples: &[".qwen/settings.json"],
+    hooks_from: &[],
 };
 
 /// Qwen shortens MCP tool names longer than this; hookc's matcher cannot

@@ -103,6 +103,15 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/windsurf/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".windsurf/", ".windsurfrules"],
+    protected: &[
+        ".windsurf/hooks.json",
+        "~/.codeium/windsurf/hooks.json",
+        "~/.codeium/hooks.json",
+        "/etc/windsurf",
+        "/Library/Application Support/Windsurf",
+    ],
+    protected_examples: &[".windsurf/hooks.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Windsurf {

@@ -123,6 +123,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::ExactWords("-, "),
         star_is_all: true,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),

@@ -124,6 +124,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::Anchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScriptOrRust),
     mcp_names: |event| {

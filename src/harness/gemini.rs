@@ -112,6 +112,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: true,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::SingleUnderscore),

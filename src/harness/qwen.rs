@@ -122,6 +122,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),

@@ -97,6 +97,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: crate::profile::no_mcp_names,

@@ -1,8 +1,15 @@
 //! One module per harness behind one trait, plus the table that lists them.
 //!
-//! Adding a harness means one new file here and one line in [`all`]. Nothing
-//! outside this module knows a harness's event names, tool names, file
-//! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
+//! Adding a harness means one new file here (its profile, emitter, payloads,
+//! answers and lint facts), its line in [`all`] (with its `mod`), its word in
+//! [`HarnessId`](crate::ir::HarnessId), and its book page
+//! `book/src/harnesses/<id>.md`. Every cross-harness list is derived from the
+//! registry (lint, self-protection, `init`, the book's matrix, summary and
+//! diagnostics); the few lists that stay written by hand have a test that
+//! fails, saying what to add, while the new harness is missing from them.
+//! Nothing outside this module knows a harness's event names, tool names,
+//! file formats or protocol: the pipeline asks the [`Harness`] and its
+//! [`Profile`].
 
 mod agent_sdk;
 mod antigravity;

@@ -94,6 +94,16 @@ fn alone_it_writes_copilots_format_without_matchers_and_its_own_shim() {
     assert!(entry.get("matcher").is_none(), "{entry:#}");
     assert_eq!(entry["type"], "command");
     assert!(!p.path(".hookc/copilot").exists());
+    // Lint reads the file as Copilot CLI's (the format VS Code reads there)
+    // and finds nothing to say.
+    let lint = p.hookc(&["lint"]);
+    assert_eq!(lint.status, 0, "{}{}", lint.stdout, lint.stderr);
+    assert!(
+        format!("{}{}", lint.stdout, lint.stderr).contains("no findings"),
+        "{}{}",
+        lint.stdout,
+        lint.stderr
+    );
 }
 
 #[test]

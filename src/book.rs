@@ -31,11 +31,22 @@ pub fn generate() -> Vec<(String, String)> {
     pages
 }
 
-/// `SUMMARY.md` with its generated sections (the children of the command
-/// line and diagnostics chapters) brought up to date; everything else is
+/// `SUMMARY.md` with its generated sections (the children of the
+/// harnesses, command line and diagnostics chapters) brought up to date; everything else is
 /// kept as written.
 pub fn summary(existing: &str) -> String {
+    let mut harness_pages = vec![(
+        "Capability matrix".to_owned(),
+        "harnesses/matrix.md".to_owned(),
+    )];
+    harness_pages.extend(harness::all().iter().map(|h| {
+        (
+            h.profile().name.to_owned(),
+            format!("harnesses/{}.md", h.id().word()),
+        )
+    }));
     let sections = [
+        ("harnesses/README.md", harness_pages),
         (
             "cli/README.md",
             subcommand_help()
@@ -225,24 +236,7 @@ PowerShell or cmd.exe instead of a POSIX shell. None of it has run on Windows ye
 [Security](../security.md#windows)); a policy with `platforms … \"windows\"` gets \
 [`hookc::windows-unguarded`](../diagnostics/windows-unguarded.md) for each target that cannot guard there.\n\n",
     );
-    let mut diags = crate::diag::Diagnostics::default();
-    let policy = crate::compile::compile_source(
-        &crate::source::SourceFile::new("policy.kdl", "targets \"claude\""),
-        &mut diags,
-    )
-    .expect("a policy with no guards compiles");
-    for h in harness::all() {
-        let text = match h.on_windows(&policy) {
-            harness::windows::OnWindows::Guarded(how) => format!("designed for: {how}."),
-            harness::windows::OnWindows::Partly { what, fix } => {
-                format!("**partly**: {what}. Instead: {fix}.")
-            }
-            harness::windows::OnWindows::Unguarded { what, fix } => {
-                format!("**gap**: {what}. Instead: {fix}.")
-            }
-        };
-        out.push_str(&format!("- {}: {text}\n", h.profile().name));
-    }
+    out.push_str(&on_windows());
 
     out.push_str("\n## After a build\n\nWhat `hookc build` reminds you to do for each harness.\n");
     for p in &harnesses {
@@ -291,12 +285,55 @@ line and column.\n\nErrors stop the build (exit status 1); warnings do not.\n\n"
     out
 }
 
+/// What each registered harness does with hookc's hooks on Windows, one
+/// bullet each (for a policy without harness options).
+fn on_windows() -> String {
+    let mut diags = crate::diag::Diagnostics::default();
+    let policy = crate::compile::compile_source(
+        &crate::source::SourceFile::new("policy.kdl", "targets \"claude\""),
+        &mut diags,
+    )
+    .expect("a policy with no guards compiles");
+    let mut out = String::new();
+    for h in harness::all() {
+        let text = match h.on_windows(&policy) {
+            harness::windows::OnWindows::Guarded(how) => format!("designed for: {how}."),
+            harness::windows::OnWindows::Partly { what, fix } => {
+                format!("**partly**: {what}. Instead: {fix}.")
+            }
+            harness::windows::OnWindows::Unguarded { what, fix } => {
+                format!("**gap**: {what}. Instead: {fix}.")
+            }
+        };
+        out.push_str(&format!("- {}: {text}\n", h.profile().name));
+    }
+    out
+}
+
+/// A code's explanation with its lists of harnesses (`{harnesses}`,
+/// `{on-windows}`) filled in from the registry, for the book and
+/// `hookc explain`.
+pub fn explanation(c: Code) -> String {
+    let mut words: Vec<String> = harness::all().iter().map(|h| code(h.id().word())).collect();
+    let last = words.pop().unwrap_or_default();
+    let harnesses = if words.is_empty() {
+        last
+    } else {
+        format!("{} and {last}", words.join(", "))
+    };
+    let mut text = c.explanation().replace("{harnesses}", &harnesses);
+    if text.contains("{on-windows}") {
+        text = text.replace("{on-windows}", on_windows().trim_end());
+    }
+    text
+}
+
 fn diagnostic(c: Code) -> String {
     format!(
         "# {c}\n\n*{}*: {}.\n\n{}\n\nIn a terminal: `hookc explain {}`. All codes: [Diagnostics](README.md).\n\n{GENERATED}\n",
         severity(c.default_severity()),
         c.summary(),
-        c.explanation().trim_end(),
+        explanation(c).trim_end(),
         c.name()
     )
 }
@@ -485,6 +522,21 @@ fn examples(text: &str, guard: &str, want: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The explanations that list harnesses list every registered one.
+    #[test]
+    fn explanations_name_every_registered_harness() {
+        let names = explanation(Code::UnknownHarness);
+        let windows = explanation(Code::WindowsUnguarded);
+        for h in harness::all() {
+            assert!(names.contains(&format!("`{}`", h.id())), "{names}");
+            assert!(
+                windows.contains(&format!("- {}: ", h.profile().name)),
+                "{windows}"
+            );
+        }
+        assert!(!names.contains('{') && !windows.contains("{on-windows}"));
+    }
 
     #[test]
     fn summary_replaces_only_the_generated_children() {

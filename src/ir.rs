@@ -313,6 +313,8 @@ word_enum! {
         Droid = "droid",
         Auggie = "auggie",
         Windsurf = "windsurf",
+        /// VS Code's agent hooks (GitHub Copilot in VS Code).
+        VsCode = "vscode",
         /// Callbacks for the Claude Agent SDK (Python and TypeScript).
         ClaudeAgentSdk = "claude-agent-sdk",
     }

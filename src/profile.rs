@@ -54,6 +54,21 @@ pub struct Profile {
     /// a folder is written with a trailing `/`. A guess about projects, in
     /// the order they are most telling.
     pub hints: &'static [&'static str],
+    /// Files that control the harness's hooks, which self-protection keeps
+    /// the agent from changing: the ones hookc writes and the ones the
+    /// harness also reads hooks, or a switch for them, from (local and
+    /// user-level settings). Globs in the language of `path`; a folder
+    /// stands for everything below it.
+    pub protected: &'static [&'static str],
+    /// Files among them that an edit must be refused for, checked as
+    /// examples of the self-protection guard on every build.
+    pub protected_examples: &'static [&'static str],
+    /// Harnesses whose hook files this one runs as its own (VS Code runs
+    /// Copilot CLI's `.github/hooks/*.json`). When the policy targets both,
+    /// this harness writes no hooks of its own and the other's hooks answer
+    /// its calls in its protocol; `hookc guard` must then decide, not stay
+    /// silent as it does for a harness whose own hooks also run.
+    pub hooks_from: &'static [HarnessId],
 }
 
 impl Profile {
@@ -174,10 +189,12 @@ pub enum OnHookError {
 pub enum FileFormat {
     /// A JSON hooks file, read by the harness's [`JsonSpec`].
     HooksJson,
-    /// Codex CLI's `config.toml`.
-    CodexConfig,
-    /// Kimi Code's `config.toml` with `[[hooks]]` tables.
-    KimiToml,
+    /// Codex CLI's `config.toml`, with the top-level settings it knows
+    /// (`--strict-config` refuses others).
+    CodexConfig { settings: &'static [&'static str] },
+    /// Kimi Code's `config.toml` with `[[hooks]]` tables, with the keys a
+    /// table may have (another key drops every hook).
+    KimiToml { keys: &'static [&'static str] },
     /// An OpenCode plugin module.
     OpencodePlugin,
 }
@@ -254,6 +271,26 @@ pub struct JsonSpec {
     /// Known event names match in any case (Antigravity): a wrong case then
     /// still runs, and is only a warning.
     pub events_any_case: bool,
+    /// The keys the harness reads on entries, when it checks them (Antigravity).
+    pub strict_keys: Option<StrictKeys>,
+}
+
+/// The keys a harness reads on its JSON hook entries, for a harness that
+/// discards the others or drops the whole file for some of them.
+#[derive(Debug)]
+pub struct StrictKeys {
+    /// Keys of a handler; any other is quietly discarded.
+    pub handler: &'static [&'static str],
+    /// Keys of a `{matcher, hooks}` group; any other is quietly discarded.
+    pub group: &'static [&'static str],
+    /// `(type, key, what)`: a handler of this `type` with this key drops the
+    /// whole file; `what` names the handler for people ("a `command` hook").
+    pub fatal: &'static [(&'static str, &'static str, &'static str)],
+    /// A `timeout` that is not a whole number drops the whole file.
+    pub whole_timeout: bool,
+    /// The events whose entries are `{matcher, hooks}` groups; the others'
+    /// are flat handlers.
+    pub grouped_events: &'static [&'static str],
 }
 
 /// The regex language a harness compiles matchers in.

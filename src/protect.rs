@@ -14,6 +14,7 @@
 //! they are checked, indexed and tested (their examples run on every build)
 //! the same way.
 
+use crate::harness::{self, Profile};
 use crate::ir::HarnessId;
 
 /// The name of the synthetic source the guards are compiled from.
@@ -23,116 +24,6 @@ pub const SOURCE: &str = "(hookc self-protection)";
 pub fn is_builtin(guard: &str) -> bool {
     guard.starts_with("hookc-self-protection")
 }
-
-/// Files that control hooks for each harness: the ones hookc writes and the
-/// ones the harness also reads hooks or a switch for them from (local and
-/// user-level settings). Globs in the language of `path`.
-pub const HOOK_FILES: &[(HarnessId, &[&str])] = &[
-    (
-        HarnessId::Claude,
-        &[
-            ".claude/settings.json",
-            ".claude/settings.local.json",
-            "~/.claude/settings.json",
-            "~/.claude/settings.local.json",
-            "/etc/claude-code",
-            "/Library/Application Support/ClaudeCode",
-        ],
-    ),
-    (
-        HarnessId::ClaudeAgentSdk,
-        &[
-            ".claude/settings.json",
-            ".claude/settings.local.json",
-            "~/.claude/settings.json",
-        ],
-    ),
-    (
-        HarnessId::Codex,
-        &[
-            ".codex/hooks.json",
-            ".codex/config.toml",
-            "~/.codex/hooks.json",
-            "~/.codex/config.toml",
-        ],
-    ),
-    (
-        HarnessId::Copilot,
-        &[
-            ".github/hooks",
-            "~/.copilot/hooks",
-            "~/.copilot/settings.json",
-            "~/.copilot/config.json",
-        ],
-    ),
-    (
-        HarnessId::Cursor,
-        &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
-    ),
-    (
-        HarnessId::Gemini,
-        &[
-            ".gemini/settings.json",
-            "~/.gemini/settings.json",
-            "~/.gemini/hooks.json",
-            "~/.gemini/trusted_hooks.json",
-            "/etc/gemini-cli",
-        ],
-    ),
-    (
-        HarnessId::Antigravity,
-        &[
-            ".agents/hooks.json",
-            "~/.gemini/antigravity-cli/settings.json",
-            "~/.gemini/antigravity-cli/hooks.json",
-            "~/.gemini/config/hooks.json",
-        ],
-    ),
-    (
-        HarnessId::Kimi,
-        &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
-    ),
-    (
-        HarnessId::Opencode,
-        &[
-            ".opencode/plugin",
-            ".opencode/plugins",
-            ".opencode/opencode.json",
-            "./opencode.json",
-            "~/.config/opencode/plugin",
-            "~/.config/opencode/plugins",
-            "~/.config/opencode/opencode.json",
-        ],
-    ),
-    (
-        HarnessId::Qwen,
-        &[".qwen/settings.json", "~/.qwen/settings.json"],
-    ),
-    (
-        HarnessId::Droid,
-        &[
-            ".factory/settings.json",
-            ".factory/settings.local.json",
-            ".factory/hooks.json",
-            "~/.factory/settings.json",
-            "~/.factory/hooks.json",
-        ],
-    ),
-    (
-        HarnessId::Auggie,
-        &[".augment/settings.json", "~/.augment/settings.json"],
-    ),
-    (
-        HarnessId::Windsurf,
-        &[
-            ".windsurf/hooks.json",
-            "~/.codeium/windsurf/hooks.json",
-            "~/.codeium/hooks.json",
-            "/etc/windsurf",
-            "/Library/Application Support/Windsurf",
-        ],
-    ),
-];
 
 /// Startup files of the shells that run hook commands (`sh`, `bash`, `zsh`,
 /// login or not), where an exported variable (`HOOKC_BIN`, `PATH`,
@@ -158,6 +49,14 @@ pub const SHELL_PROFILES: &[&str] = &[
     "/etc/environment",
 ];
 
+/// The registered profiles of `targets`, in registry order.
+fn profiles(targets: &[HarnessId]) -> impl Iterator<Item = &'static Profile> + '_ {
+    harness::all()
+        .iter()
+        .filter(|h| targets.contains(&h.id()))
+        .map(|h| h.profile())
+}
+
 const REASON: &str = "This call would change hookc's own guards (the policy, .hookc/, a harness's hook settings, or a shell profile the hooks run with), which only the user may do. Do not try another way: ask the user to make the change themselves (edit the policy and run `hookc build`).";
 
 /// The self-protection guards for a policy at `source` (relative to the
@@ -176,14 +75,13 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
         .collect();
     let policy_file = format!("./{literal}");
     let mut files: Vec<String> = vec![policy_file, "./.hookc".to_owned()];
-    for (id, list) in HOOK_FILES {
-        if targets.contains(id) {
-            files.extend(list.iter().map(|f| (*f).to_owned()));
-        }
+    for profile in profiles(targets) {
+        files.extend(profile.protected.iter().map(|f| (*f).to_owned()));
     }
     files.extend(SHELL_PROFILES.iter().map(|f| (*f).to_owned()));
     files.push("./.git/config".to_owned());
-    files.dedup();
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(f.clone()));
     let quoted: Vec<String> = files.iter().map(|f| kdl_string(f)).collect();
     let degraded: Vec<String> = targets.iter().map(|t| kdl_string(t.word())).collect();
     let degraded = if degraded.is_empty() {
@@ -206,22 +104,12 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
         "example \"cd .hookc && echo {} > policy.json\" expect=\"deny\"".to_owned(),
         "example \"echo 'export HOOKC_BIN=/bin/true' >> ~/.profile\" expect=\"deny\"".to_owned(),
     ];
-    let samples: &[(HarnessId, &str)] = &[
-        (HarnessId::Claude, ".claude/settings.local.json"),
-        (HarnessId::Claude, "~/.claude/settings.json"),
-        (HarnessId::Codex, ".codex/hooks.json"),
-        (HarnessId::Copilot, ".github/hooks/hookc.json"),
-        (HarnessId::Cursor, ".cursor/hooks.json"),
-        (HarnessId::Gemini, ".gemini/settings.json"),
-        (HarnessId::Antigravity, ".agents/hooks.json"),
-        (HarnessId::Kimi, "~/.kimi-code/config.toml"),
-        (HarnessId::Opencode, ".opencode/plugin/hookc.js"),
-    ];
-    for (id, file) in samples {
-        if targets.contains(id) {
-            examples.push(format!(
-                "example tool=\"edit\" path=\"{file}\" expect=\"deny\""
-            ));
+    for profile in profiles(targets) {
+        for file in profile.protected_examples {
+            let example = format!("example tool=\"edit\" path=\"{file}\" expect=\"deny\"");
+            if !examples.contains(&example) {
+                examples.push(example);
+            }
         }
     }
     let examples: String = examples.iter().map(|e| format!("    {e}\n")).collect();
@@ -285,15 +173,26 @@ fn kdl_string(s: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A registered harness names the files that control its hooks, and
+    /// each of its examples lies among them (so the examples test them).
     #[test]
-    fn every_harness_has_its_hook_files() {
-        for id in HarnessId::ALL {
+    fn every_registered_harness_protects_its_hook_files() {
+        for h in harness::all() {
+            let p = h.profile();
             assert!(
-                HOOK_FILES
-                    .iter()
-                    .any(|(h, files)| h == id && !files.is_empty()),
-                "{id} has no hook files listed"
+                !p.protected.is_empty() && !p.protected_examples.is_empty(),
+                "{}: give its profile the files that control its hooks (`protected`) and one to test (`protected_examples`)",
+                p.id
             );
+            for example in p.protected_examples {
+                assert!(
+                    p.protected
+                        .iter()
+                        .any(|f| example == f || example.starts_with(&format!("{f}/"))),
+                    "{}: {example} is not among its `protected` files",
+                    p.id
+                );
+            }
         }
     }
 

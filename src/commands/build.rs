@@ -393,6 +393,18 @@ impl<'a> Output<'a> {
                     count(active.len()),
                     user_files.join(", ")
                 )
+            } else if let Some(host) = profile
+                .hooks_from
+                .iter()
+                .filter_map(|id| harness::get(*id))
+                .find(|h| shown.is_empty() && policy.targets.contains(&h.id()))
+            {
+                format!(
+                    "{}: {} active through {}'s hooks, which it runs as its own",
+                    profile.name,
+                    count(active.len()),
+                    host.profile().name
+                )
             } else if shown.is_empty() {
                 format!("{}: no guard applies, no files", profile.name)
             } else {

@@ -38,7 +38,7 @@ pub fn explain(code: Option<&str>, format: Format) -> ExitStatus {
                         "name": c.name(),
                         "severity": c.default_severity(),
                         "summary": c.summary(),
-                        "explanation": c.explanation(),
+                        "explanation": crate::book::explanation(*c),
                     })
                 })
                 .collect();
@@ -57,7 +57,11 @@ pub fn explain(code: Option<&str>, format: Format) -> ExitStatus {
         }
         Format::Human => {
             for code in codes {
-                println!("{code}: {}\n\n{}", code.summary(), code.explanation());
+                println!(
+                    "{code}: {}\n\n{}",
+                    code.summary(),
+                    crate::book::explanation(code)
+                );
             }
         }
     }

@@ -116,8 +116,7 @@ Names are case-sensitive in every harness (a Claude matcher `bash` never fires f
 which is why hookc takes neutral words and writes the exact names itself.";
 
     UnknownHarness = "unknown-harness", Error, "a harness name hookc does not know",
-"Harnesses are `claude`, `codex`, `copilot`, `cursor`, `gemini`, `antigravity`, `kimi`,
-`opencode`, `qwen`, `droid`, `auggie`, `windsurf` and `claude-agent-sdk`. Only those hookc can emit for may appear in `targets`.";
+"Harnesses are {harnesses}. Only those hookc can emit for may appear in `targets`.";
 
     UnknownPlatform = "unknown-platform", Error, "a platform name hookc does not know",
 "`platforms` says where the team runs its agents: `linux`, `macos` and `windows`. Without it a
@@ -126,23 +125,10 @@ policy is for macOS and Linux.";
     WindowsUnguarded = "windows-unguarded", Warning, "a target that cannot guard calls on Windows",
 "The policy says `platforms … \"windows\"`, and one of its targets cannot run hookc's hooks
 there. On macOS and Linux every harness runs a hook command with a POSIX shell; on Windows
-most use PowerShell or cmd.exe, and only some let a config give a separate Windows command:
+most use PowerShell or cmd.exe, and only some let a config give a separate Windows command.
+What each harness does there:
 
-- Codex CLI (`commandWindows`) and Copilot CLI (`powershell`) get a PowerShell command from
-  hookc, fail-closed like the POSIX one.
-- Claude Code runs the POSIX command in Git Bash. Without Git Bash it uses PowerShell, the
-  command fails, and the call goes through unless `harness \"claude\" { on-failure-block #true; }`
-  asks Claude Code (2.1.295 or newer) to refuse calls whose hook cannot run.
-- Qwen Code runs the POSIX command with `bash`, which hookc asks for; where no `bash` is on
-  `PATH` (no Git for Windows), the hook cannot start and the call goes through.
-- Auggie runs a command with shell characters through cmd.exe, which cannot run it, and lets
-  the call through.
-- Windsurf does not document its Windows shell; hookc's `sh` command needs Git Bash or WSL.
-- Factory Droid: its Windows build is not on npm, so which shell runs its hooks there is not
-  known.
-- OpenCode and the Claude Agent SDK start hookc without a shell.
-- Gemini CLI (PowerShell), Kimi Code (cmd.exe) and Antigravity run the POSIX command in a shell
-  that cannot run it, and let the call through. Cursor refuses every call (`failClosed`).
+{on-windows}
 
 Run those harnesses in WSL on Windows, or leave them out of `targets` for Windows machines.
 None of hookc's Windows commands has been run on Windows yet: see the security chapter.";

@@ -78,6 +78,13 @@ static PROFILE: Profile = Profile {
     refusal: None,
     on_hook_error: OnHookError::Refuses,
     hints: &[".hookc/claude-agent-sdk/"],
+    protected: &[
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        "~/.claude/settings.json",
+    ],
+    protected_examples: &[".claude/settings.json"],
+    hooks_from: &[],
 };
 
 impl Harness for AgentSdk {

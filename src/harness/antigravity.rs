@@ -39,7 +39,8 @@ use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, Unit, no_mcp_names,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, StrictKeys, Unit,
+    no_mcp_names,
 };
 
 pub struct Antigravity;
@@ -97,12 +98,33 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: true,
+        // `shared/harnesses/antigravity.md`, "Parsing strictness": `matcher`
+        // is read on tool events and ignored on the flat ones.
+        strict_keys: Some(StrictKeys {
+            handler: &["type", "command", "prompt", "model", "timeout", "matcher"],
+            group: &["matcher", "hooks"],
+            fatal: &[
+                ("command", "prompt", "a `command` hook"),
+                ("command", "model", "a `command` hook"),
+                ("prompt", "command", "a `prompt` hook"),
+            ],
+            whole_timeout: true,
+            grouped_events: &["PreToolUse", "PostToolUse"],
+        }),
     }),
     flavour: Some(Flavour::Re2),
     mcp_names: no_mcp_names,
     refusal: Some(include_str!("../../templates/antigravity/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     hints: &[".agents/"],
+    protected: &[
+        ".agents/hooks.json",
+        "~/.gemini/antigravity-cli/settings.json",
+        "~/.gemini/antigravity-cli/hooks.json",
+        "~/.gemini/config/hooks.json",
+    ],
+    protected_examples: &[".agents/hooks.json"],
+    hooks_from: &[],
 };
 
 /// Keys of a file tool's arguments that name the file, in the order hookc tries them.

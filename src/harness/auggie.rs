@@ -92,12 +92,16 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(include_str!("../../templates/auggie/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".augment/"],
+    protected: &[".augment/settings.json", "~/.augment/settings.json"],
+    protected_examples: &[".augment/settings.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Auggie {

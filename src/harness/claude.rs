@@ -123,12 +123,23 @@ static PROFILE: Profile = Profile {
         matching: Matching::ExactWords("-, "),
         star_is_all: true,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
     refusal: Some(include_str!("../../templates/claude/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".claude/", "CLAUDE.md"],
+    protected: &[
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        "~/.claude/settings.json",
+        "~/.claude/settings.local.json",
+        "/etc/claude-code",
+        "/Library/Application Support/ClaudeCode",
+    ],
+    protected_examples: &[".claude/settings.local.json", "~/.claude/settings.json"],
+    hooks_from: &[],
 };
 
 /// Whether the policy sets `harness "claude" { on-failure-block #true; }`.

@@ -124,6 +124,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::Anchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScriptOrRust),
     mcp_names: |event| {
@@ -136,6 +137,14 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/copilot/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     hints: &[".github/hooks/", ".github/copilot-instructions.md"],
+    protected: &[
+        ".github/hooks",
+        "~/.copilot/hooks",
+        "~/.copilot/settings.json",
+        "~/.copilot/config.json",
+    ],
+    protected_examples: &[".github/hooks/hookc.json"],
+    hooks_from: &[],
 };
 
 /// Copilot's own names for the Claude tool names of a Claude-shaped payload.
@@ -474,7 +483,9 @@ impl Harness for Copilot {
             return false;
         };
         let snake = o.contains_key("hook_event_name") || o.contains_key("session_id");
+        // VS Code runs this file too, with its own camelCase `hookEventName`.
         let native = !snake
+            && !o.contains_key("hookEventName")
             && (o.get("sessionId").is_some_and(Value::is_string)
                 || o.get("toolName").is_some_and(Value::is_string));
         let claude_shaped = o.get("hook_event_name").is_some_and(Value::is_string)
@@ -582,7 +593,7 @@ fn mcp_readings(name: &str) -> Vec<CallTool> {
 fn windows_refusal(native: &str, on_error: &str) -> &'static str {
     match (native, on_error) {
         ("preToolUse", "ask") => {
-            "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{ permissionDecision = 'ask'; permissionDecisionReason = 'hookc could not check this call (the hook error in the Copilot log says why). Confirm it yourself.' } | ConvertTo-Json -Compress)); exit 0"
+            "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{ permissionDecision = 'ask'; permissionDecisionReason = 'hookc could not check this call (the hook error in the Copilot log says why). Confirm it yourself.'; hookSpecificOutput = @{ hookEventName = 'PreToolUse'; permissionDecision = 'ask'; permissionDecisionReason = 'hookc could not check this call (the hook error says why). Confirm it yourself.' } } | ConvertTo-Json -Compress)); exit 0"
         }
         ("preToolUse", _) => {
             "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{ permissionDecision = 'deny'; permissionDecisionReason = 'hookc could not check this call, so it was refused. The hook error in the Copilot log says why and how to fix it. Tell the user about this; do not try to get around the guard.' } | ConvertTo-Json -Compress)); exit 2"

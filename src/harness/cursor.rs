@@ -140,6 +140,7 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |event| {
@@ -148,6 +149,9 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/cursor/refuse.sh.hbs")),
     on_hook_error: OnHookError::ProceedsUnlessFailClosed,
     hints: &[".cursor/", ".cursorrules"],
+    protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
+    protected_examples: &[".cursor/hooks.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Cursor {

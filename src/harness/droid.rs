@@ -105,12 +105,22 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: true,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(include_str!("../../templates/droid/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".factory/"],
+    protected: &[
+        ".factory/settings.json",
+        ".factory/settings.local.json",
+        ".factory/hooks.json",
+        "~/.factory/settings.json",
+        "~/.factory/hooks.json",
+    ],
+    protected_examples: &[".factory/settings.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Droid {

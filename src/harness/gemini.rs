@@ -112,12 +112,22 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: true,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::SingleUnderscore),
     refusal: Some(include_str!("../../templates/gemini/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".gemini/", "GEMINI.md"],
+    protected: &[
+        ".gemini/settings.json",
+        "~/.gemini/settings.json",
+        "~/.gemini/hooks.json",
+        "~/.gemini/trusted_hooks.json",
+        "/etc/gemini-cli",
+    ],
+    protected_examples: &[".gemini/settings.json"],
+    hooks_from: &[],
 };
 
 /// Gemini shortens MCP tool names longer than this; hookc's matcher cannot

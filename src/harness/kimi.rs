@@ -65,6 +65,9 @@ const REVIEW_COPY: &str = ".hookc/kimi/config.toml";
 /// tables are the same for every project, and so must their header be.
 const TABLES_HEADER: &str = "Added by `hookc build --user`: runs the hookc guards of the project a Kimi Code session is in. Do not edit; rebuild instead.";
 
+/// Keys of a `[[hooks]]` table (strict: another key drops every hook).
+const HOOK_KEYS: &[&str] = &["event", "matcher", "command", "timeout"];
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Kimi,
     name: "Kimi Code CLI",
@@ -112,13 +115,13 @@ static PROFILE: Profile = Profile {
         HookFile {
             dir: ".kimi*",
             names: &["config.toml"],
-            format: FileFormat::KimiToml,
+            format: FileFormat::KimiToml { keys: HOOK_KEYS },
             in_project: true,
         },
         HookFile {
             dir: "*kimi-code",
             names: &["config.toml"],
-            format: FileFormat::KimiToml,
+            format: FileFormat::KimiToml { keys: HOOK_KEYS },
             in_project: false,
         },
     ],
@@ -128,6 +131,9 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/kimi/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".kimi-code/"],
+    protected: &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
+    protected_examples: &["~/.kimi-code/config.toml"],
+    hooks_from: &[],
 };
 
 impl Harness for Kimi {

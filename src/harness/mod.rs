@@ -1,8 +1,15 @@
 //! One module per harness behind one trait, plus the table that lists them.
 //!
-//! Adding a harness means one new file here and one line in [`all`]. Nothing
-//! outside this module knows a harness's event names, tool names, file
-//! formats or protocol: the pipeline asks the [`Harness`] and its [`Profile`].
+//! Adding a harness means one new file here (its profile, emitter, payloads,
+//! answers and lint facts), its line in [`all`] (with its `mod`), its word in
+//! [`HarnessId`](crate::ir::HarnessId), and its book page
+//! `book/src/harnesses/<id>.md`. Every cross-harness list is derived from the
+//! registry (lint, self-protection, `init`, the book's matrix, summary and
+//! diagnostics); the few lists that stay written by hand have a test that
+//! fails, saying what to add, while the new harness is missing from them.
+//! Nothing outside this module knows a harness's event names, tool names,
+//! file formats or protocol: the pipeline asks the [`Harness`] and its
+//! [`Profile`].
 
 mod agent_sdk;
 mod antigravity;
@@ -19,6 +26,7 @@ pub mod opencode;
 mod outcome;
 pub mod payload;
 mod qwen;
+mod vscode;
 pub mod windows;
 mod windsurf;
 
@@ -44,6 +52,7 @@ pub use kimi::Kimi;
 pub use opencode::Opencode;
 pub use outcome::{Observation, Outcome};
 pub use qwen::Qwen;
+pub use vscode::VsCode;
 pub use windsurf::Windsurf;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
@@ -201,6 +210,7 @@ static ALL: &[&dyn Harness] = &[
     &Droid,
     &Auggie,
     &Windsurf,
+    &VsCode,
     &AgentSdk,
 ];
 
@@ -500,22 +510,10 @@ mod tests {
         }
     }
 
-    /// The explanation of `hookc::unknown-harness` names every harness.
-    #[test]
-    fn the_unknown_harness_help_names_every_harness() {
-        let text = crate::diag::Code::UnknownHarness.explanation();
-        for id in HarnessId::ALL {
-            assert!(
-                text.contains(&format!("`{id}`")),
-                "{id} is missing from: {text}"
-            );
-        }
-    }
-
-    /// Lists a new harness must join that no other test reads: the bundled
+    /// Lists a new harness must join that stay written by hand: the bundled
     /// policy's targets (which the golden files, lint and conformance build),
-    /// the book's list of target names, and the book's copy of the
-    /// pre-commit `files` pattern.
+    /// the book's list of target names, its table of what each harness runs
+    /// on Windows, and the book's copy of the pre-commit `files` pattern.
     #[test]
     fn hand_written_lists_name_every_harness() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -523,14 +521,26 @@ mod tests {
         let policy = read("policy.kdl");
         let targets = policy.lines().find(|l| l.starts_with("targets ")).unwrap();
         let book = read("book/src/policy/targets.md");
+        let platforms = read("book/src/policy/platforms.md");
+        let rows: Vec<&str> = platforms.lines().filter(|l| l.starts_with("| ")).collect();
         for id in HarnessId::ALL {
             assert!(
                 targets.contains(&format!("\"{id}\"")),
-                "policy.kdl does not target {id}"
+                "policy.kdl does not target {id}: add \"{id}\" to its `targets` line, then regenerate out/ (SNAPSHOTS=overwrite cargo test --test cli out_dir)"
             );
             assert!(
                 book.contains(&format!("`{id}`")),
-                "book/src/policy/targets.md does not name {id}"
+                "book/src/policy/targets.md does not name {id}: add `{id}` to its list of target names"
+            );
+        }
+        for h in all() {
+            let name = h.profile().name;
+            assert!(
+                rows.iter().any(|r| r
+                    .split('|')
+                    .nth(1)
+                    .is_some_and(|c| c.split(", ").any(|n| n.trim() == name))),
+                "book/src/policy/platforms.md has no row for {name}: add one to its table (what runs hooks on Windows, what hookc writes there)"
             );
         }
         let recipe = read("book/src/recipes/pre-commit.md");

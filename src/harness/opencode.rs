@@ -101,6 +101,17 @@ static PROFILE: Profile = Profile {
     refusal: None,
     on_hook_error: OnHookError::Refuses,
     hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
+    protected: &[
+        ".opencode/plugin",
+        ".opencode/plugins",
+        ".opencode/opencode.json",
+        "./opencode.json",
+        "~/.config/opencode/plugin",
+        "~/.config/opencode/plugins",
+        "~/.config/opencode/opencode.json",
+    ],
+    protected_examples: &[".opencode/plugin/hookc.js"],
+    hooks_from: &[],
 };
 
 /// A small node program that loads a plugin module the way OpenCode does and

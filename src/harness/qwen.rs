@@ -122,12 +122,16 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
     refusal: Some(include_str!("../../templates/qwen/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".qwen/", "QWEN.md"],
+    protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
+    protected_examples: &[".qwen/settings.json"],
+    hooks_from: &[],
 };
 
 /// Qwen shortens MCP tool names longer than this; hookc's matcher cannot

@@ -97,12 +97,22 @@ static PROFILE: Profile = Profile {
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
+        strict_keys: None,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(include_str!("../../templates/windsurf/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     hints: &[".windsurf/", ".windsurfrules"],
+    protected: &[
+        ".windsurf/hooks.json",
+        "~/.codeium/windsurf/hooks.json",
+        "~/.codeium/hooks.json",
+        "/etc/windsurf",
+        "/Library/Application Support/Windsurf",
+    ],
+    protected_examples: &[".windsurf/hooks.json"],
+    hooks_from: &[],
 };
 
 impl Harness for Windsurf {

@@ -335,16 +335,18 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
                 ));
                 continue;
             };
-            let antigravity_flat = cx.spec.id == HarnessId::Antigravity
-                && !matches!(name, "PreToolUse" | "PostToolUse");
+            let flat_event = spec
+                .strict_keys
+                .as_ref()
+                .is_some_and(|k| !k.grouped_events.contains(&name));
             let grouped =
-                spec.groups && (get(e, "hooks").is_some() || !spec.flat_ok) && !antigravity_flat;
+                spec.groups && (get(e, "hooks").is_some() || !spec.flat_ok) && !flat_event;
             if grouped {
                 if let Some(m) = get(e, "matcher") {
                     matcher(cx, name, &m.value, report);
                 }
-                if spec.id == HarnessId::Antigravity {
-                    super::antigravity::group_keys(cx.file, e, report);
+                if let Some(keys) = &spec.strict_keys {
+                    super::strict_keys::group_keys(cx.file, spec.profile.name, keys, e, report);
                 }
                 match get(e, "hooks") {
                     None => report.diags.push(
@@ -594,8 +596,8 @@ fn handler(
         return;
     };
     let open = span(value).sub(0, 1);
-    if spec.id == HarnessId::Antigravity {
-        super::antigravity::handler_keys(cx.file, h, report);
+    if let Some(keys) = &spec.strict_keys {
+        super::strict_keys::handler_keys(cx.file, spec.profile.name, keys, h, report);
     }
     match get(h, "type") {
         None if spec.require_type => report.diags.push(

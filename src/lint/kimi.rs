@@ -1,4 +1,5 @@
-//! What `hookc lint` knows about Kimi Code CLI beyond its [`Profile`](crate::harness::Profile).
+//! `hookc lint` on Kimi Code's `config.toml` `[[hooks]]` tables; the facts
+//! come from Kimi Code's profile ([`FileFormat::KimiToml`](crate::profile::FileFormat)).
 
 use std::path::Path;
 
@@ -11,10 +12,8 @@ use crate::harness;
 use crate::ir::HarnessId;
 use crate::source::{SourceFile, Span};
 
-/// Keys of a Kimi Code `[[hooks]]` table (strict: another key drops every hook).
-pub const KIMI_KEYS: &[&str] = &["event", "matcher", "command", "timeout"];
-
-pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
+/// `keys`: the keys Kimi Code's profile lists for a `[[hooks]]` table.
+pub fn lint(file: &SourceFile, keys: &[&str], root: &Path, report: &mut FileReport) {
     let Some(doc) = parse(file, "Kimi Code", report) else {
         return;
     };
@@ -44,7 +43,7 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
         for (k, value) in table.iter() {
             let (key, _) = table.get_key_value(k).expect("just listed");
             let kspan = to_span(key.span());
-            if !KIMI_KEYS.contains(&k) {
+            if !keys.contains(&k) {
                 report.diags.push(
                     diag(
                         Code::LintUnknownKey,
@@ -53,7 +52,7 @@ pub fn lint(file: &SourceFile, root: &Path, report: &mut FileReport) {
                         format!("Kimi Code's `[[hooks]]` has no key `{k}`: one unknown key drops every config hook"),
                         "not allowed",
                     )
-                    .help(suggest(k, KIMI_KEYS)),
+                    .help(suggest(k, keys)),
                 );
                 continue;
             }

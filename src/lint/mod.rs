@@ -4,7 +4,6 @@
 //! document), so every finding points at a line and column. The facts come from
 //! each harness's [`Profile`](crate::harness::Profile) plus [`spec`].
 
-mod antigravity;
 mod codex;
 pub mod config;
 pub mod dialect;
@@ -18,6 +17,7 @@ mod other;
 pub mod sarif;
 mod scripts;
 pub mod spec;
+mod strict_keys;
 
 use std::path::{Path, PathBuf};
 
@@ -54,8 +54,8 @@ impl Kind {
     fn of(id: HarnessId, format: FileFormat) -> Kind {
         match format {
             FileFormat::HooksJson => Kind::Json(id),
-            FileFormat::CodexConfig => Kind::CodexConfig,
-            FileFormat::KimiToml => Kind::Kimi,
+            FileFormat::CodexConfig { .. } => Kind::CodexConfig,
+            FileFormat::KimiToml { .. } => Kind::Kimi,
             FileFormat::OpencodePlugin => Kind::Opencode,
         }
     }
@@ -139,14 +139,26 @@ fn children(dir: &Path, glob: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The key list a registered TOML hook file format carries (Codex's
+/// settings, Kimi Code's `[[hooks]]` keys), from its harness's profile.
+fn format_facts(kind: Kind) -> &'static [&'static str] {
+    hook_files()
+        .find_map(|(_, f)| match (kind, f.format) {
+            (Kind::CodexConfig, FileFormat::CodexConfig { settings }) => Some(settings),
+            (Kind::Kimi, FileFormat::KimiToml { keys }) => Some(keys),
+            _ => None,
+        })
+        .unwrap_or(&[])
+}
+
 /// Lint one file's text. `root` is the project the file belongs to (guard
 /// scripts are resolved against it).
 pub fn lint_text(kind: Kind, file: &SourceFile, root: &Path) -> FileReport {
     let mut report = FileReport::default();
     match kind {
         Kind::Json(id) => json_rules::lint(id, file, root, &mut report),
-        Kind::CodexConfig => codex::lint_config(file, &mut report),
-        Kind::Kimi => kimi::lint(file, root, &mut report),
+        Kind::CodexConfig => codex::lint_config(file, format_facts(Kind::CodexConfig), &mut report),
+        Kind::Kimi => kimi::lint(file, format_facts(Kind::Kimi), root, &mut report),
         Kind::Opencode => opencode::lint(file, &mut report),
     }
     report

@@ -219,7 +219,11 @@ fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer,
         .copied()
         .find(|h| h.id() != request.harness && h.recognizes(&payload));
     if let Some(caller) = caller {
-        if policy.targets.contains(&caller.id()) {
+        // Unless the caller runs this harness's hooks as its own (VS Code
+        // runs Copilot CLI's file): then no other hook of its decides.
+        if policy.targets.contains(&caller.id())
+            && !caller.profile().hooks_from.contains(&request.harness)
+        {
             let trace = Trace {
                 caller: Some(caller.id()),
                 ..Trace::default()

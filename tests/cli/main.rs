@@ -26,6 +26,7 @@ mod harness_gemini;
 mod harness_kimi;
 mod harness_opencode;
 mod harness_qwen;
+mod harness_vscode;
 mod harness_windsurf;
 mod hostile;
 mod hostile_build;

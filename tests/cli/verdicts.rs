@@ -11,8 +11,14 @@ use serde_json::{Value, json};
 
 use crate::support::{HOOKC, Project, path_with_hookc, run, sh_c};
 
-/// Every target, the Claude Agent SDK included.
-const ALL: &str = r#"targets "claude" "codex" "copilot" "cursor" "gemini" "antigravity" "kimi" "opencode" "qwen" "droid" "auggie" "windsurf" "claude-agent-sdk""#;
+/// Every registered target, the Claude Agent SDK included.
+fn all_targets() -> String {
+    let words: Vec<String> = harness::all()
+        .iter()
+        .map(|h| format!("\"{}\"", h.id()))
+        .collect();
+    format!("targets {}", words.join(" "))
+}
 
 const LEVELS: &str = r#"
 guard "no-force-push" {
@@ -113,6 +119,16 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
             "stepIdx": 1,
             "toolCall": { "name": native, "args": { "CommandLine": command, "Cwd": root_s } }
         }),
+        HarnessId::VsCode => json!({
+            "timestamp": "2026-12-01T10:00:00.000Z",
+            "cwd": root_s,
+            "sessionId": "vscode-chat-session://local/s1",
+            "hookEventName": "PreToolUse",
+            "transcript_path": "/tmp/transcript.json",
+            "tool_name": native,
+            "tool_input": { "command": command, "explanation": "list the history", "isBackground": false },
+            "tool_use_id": "tool-1"
+        }),
         HarnessId::Windsurf => json!({
             "agent_action_name": "pre_run_command",
             "trajectory_id": "t1",
@@ -147,7 +163,25 @@ fn shell_payload(id: HarnessId, command: &str, root: &Path) -> Value {
 /// harness makes of it.
 fn answer(p: &Project, id: HarnessId, payload: &Value) -> (Observation, Outcome) {
     let shim = p.path(&format!(".hookc/{}/pre-tool.sh", id.word()));
-    let r = if shim.is_file() {
+    let h = harness::get(id).unwrap();
+    // A harness that runs another's hooks as its own (VS Code, Copilot's)
+    // is answered by those, as it runs them.
+    let borrowed = (!shim.is_file() && !h.profile().hooks_from.is_empty())
+        .then(|| h.hook_command(p.dir.path(), Event::PreTool, payload))
+        .flatten();
+    let r = if let Some(cmd) = borrowed {
+        run(
+            std::process::Command::new(cmd.shell)
+                .arg("-c")
+                .arg(&cmd.command)
+                .current_dir(p.dir.path())
+                .env_clear()
+                .env("PATH", path_with_hookc())
+                .env("HOME", p.dir.path())
+                .envs(cmd.env.clone()),
+            Some(payload.to_string().as_bytes()),
+        )
+    } else if shim.is_file() {
         sh_c(
             &format!("'{}'", shim.display()),
             p.dir.path(),
@@ -192,7 +226,7 @@ fn said(o: &Outcome) -> String {
 
 #[test]
 fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness() {
-    let p = project(&format!("{ALL}\n{LEVELS}"));
+    let p = project(&format!("{}\n{LEVELS}", all_targets()));
     for h in harness::all() {
         let payload = shell_payload(h.id(), "git push --force && git reset --hard", p.dir.path());
         let (obs, o) = answer(&p, h.id(), &payload);
@@ -210,7 +244,7 @@ fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness()
 
 #[test]
 fn deny_beats_ask_beats_allow_beats_context_in_every_harness() {
-    let p = project(&format!("{ALL}\n{LEVELS}"));
+    let p = project(&format!("{}\n{LEVELS}", all_targets()));
     let note = "Note: use npm ci";
     let ask = "Deploying needs the user's go-ahead";
     for h in harness::all() {

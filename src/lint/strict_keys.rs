@@ -1,32 +1,33 @@
-//! What `hookc lint` knows about Antigravity CLI beyond its [`Profile`](crate::harness::Profile).
+//! `hookc lint` on the keys of JSON hook entries, for a harness whose
+//! profile lists the keys it reads ([`StrictKeys`]: Antigravity).
 
 use jsonc_parser::ast::{Object, ObjectProp, Value};
 
 use super::json_spans::{as_str, get, key, key_span, span};
 use super::{FileReport, diag};
 use crate::diag::{Code, Diagnostic, Severity, suggest};
+use crate::profile::StrictKeys;
 use crate::source::SourceFile;
-
-/// Keys Antigravity reads on a handler (`shared/harnesses/antigravity.md`,
-/// "Parsing strictness"); `matcher` is read on tool events and ignored on
-/// the flat ones.
-const HANDLER_KEYS: &[&str] = &["type", "command", "prompt", "model", "timeout", "matcher"];
-/// Keys of a `{matcher, hooks}` group.
-const GROUP_KEYS: &[&str] = &["matcher", "hooks"];
 
 /// `lint-unknown-key` on a handler: a key that contradicts its `type` drops
 /// the whole file; any other key Antigravity does not know is discarded.
-pub fn handler_keys(file: &SourceFile, h: &Object, report: &mut FileReport) {
+pub fn handler_keys(
+    file: &SourceFile,
+    who: &str,
+    keys: &StrictKeys,
+    h: &Object,
+    report: &mut FileReport,
+) {
     let kind = get(h, "type")
         .and_then(|t| as_str(&t.value))
         .unwrap_or("command");
     for p in &h.properties {
         let name = key(p);
-        let fatal = match (kind, name) {
-            ("command", "prompt" | "model") => Some("a `command` hook"),
-            ("prompt", "command") => Some("a `prompt` hook"),
-            _ => None,
-        };
+        let fatal = keys
+            .fatal
+            .iter()
+            .find(|(t, k, _)| *t == kind && *k == name)
+            .map(|(_, _, what)| *what);
         if let Some(what) = fatal {
             report.diags.push(
                 diag(
@@ -34,19 +35,20 @@ pub fn handler_keys(file: &SourceFile, h: &Object, report: &mut FileReport) {
                     file,
                     key_span(p),
                     format!(
-                        "Antigravity drops the whole hooks file for `{name}` on {what}, so none of its hooks run"
+                        "{who} drops the whole hooks file for `{name}` on {what}, so none of its hooks run"
                     ),
                     "not allowed on this type",
                 )
                 .help(format!("remove `{name}`, or make this a separate hook of the right `type`")),
             );
-        } else if !HANDLER_KEYS.contains(&name) {
+        } else if !keys.handler.contains(&name) {
             report
                 .diags
-                .push(discarded(file, p, "hook handler", HANDLER_KEYS));
+                .push(discarded(file, who, p, "hook handler", keys.handler));
         }
     }
-    if let Some(t) = get(h, "timeout")
+    if keys.whole_timeout
+        && let Some(t) = get(h, "timeout")
         && let Value::NumberLit(n) = &t.value
         && n.value.parse::<i32>().is_err()
     {
@@ -56,7 +58,7 @@ pub fn handler_keys(file: &SourceFile, h: &Object, report: &mut FileReport) {
                 file,
                 span(&t.value),
                 format!(
-                    "Antigravity drops the whole hooks file for a `timeout` of {}: it must be a whole number of seconds",
+                    "{who} drops the whole hooks file for a `timeout` of {}: it must be a whole number of seconds",
                     n.value
                 ),
                 "not a whole number",
@@ -67,23 +69,35 @@ pub fn handler_keys(file: &SourceFile, h: &Object, report: &mut FileReport) {
 }
 
 /// `lint-unknown-key` (warning) on a `{matcher, hooks}` group.
-pub fn group_keys(file: &SourceFile, group: &Object, report: &mut FileReport) {
+pub fn group_keys(
+    file: &SourceFile,
+    who: &str,
+    keys: &StrictKeys,
+    group: &Object,
+    report: &mut FileReport,
+) {
     for p in &group.properties {
-        if !GROUP_KEYS.contains(&key(p)) {
+        if !keys.group.contains(&key(p)) {
             report
                 .diags
-                .push(discarded(file, p, "matcher group", GROUP_KEYS));
+                .push(discarded(file, who, p, "matcher group", keys.group));
         }
     }
 }
 
-fn discarded(file: &SourceFile, p: &ObjectProp, what: &str, known: &[&str]) -> Diagnostic {
+fn discarded(
+    file: &SourceFile,
+    who: &str,
+    p: &ObjectProp,
+    what: &str,
+    known: &[&str],
+) -> Diagnostic {
     diag(
         Code::LintUnknownKey,
         file,
         key_span(p),
         format!(
-            "Antigravity quietly discards `{}` on a {what}: the hook runs without it",
+            "{who} quietly discards `{}` on a {what}: the hook runs without it",
             key(p)
         ),
         "ignored",

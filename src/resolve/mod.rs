@@ -681,7 +681,6 @@ fn resolve_run(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<String> {
 /// only when it is otherwise sound, since its errors come first.
 fn check_untested(cx: &mut Cx, decl: &ast::GuardDecl, guard: &Guard, errors_before: usize) {
     let name = &decl.name;
-
     match &decl.untested {
         None if decl.examples.is_empty() && cx.diags.error_count() == errors_before => cx.diags.push(
             Diagnostic::new(

@@ -210,16 +210,8 @@ impl Plan {
             Some(owned) => owned.shape.as_ref(),
             None => Some(&fresh),
         };
-        if let (
-            Some(old),
-            Content::TomlTables {
-                key,
-                tables,
-                marker,
-                ..
-            },
-        ) = (&old, &artifact.content)
-            && strays_in_owned_tables(&shown, old, key, tables, marker, diags)
+        if let Some(old) = &old
+            && strays_in_owned_tables(&shown, old, &artifact.content, diags)
         {
             return;
         }
@@ -809,19 +801,25 @@ fn merge(
         Ok((Merged::Text(text), shape)) => Some((Some(text), shape)),
         Ok((Merged::Empty, shape)) => Some((None, shape)),
         Err(error) => {
-            let file = SourceFile::new(path, old.unwrap_or_default());
-            diags.push(
-                Diagnostic::new(
-                    Code::MergeFailed,
-                    format!("cannot merge hooks into {path}: {}", error.message),
-                )
-                .in_file(&file)
-                .label(Span::new(error.offset.min(file.text.len()), 1), "here")
-                .help(format!("{}; hookc left the file untouched", error.help)),
-            );
+            report_merge_failed(path, old.unwrap_or_default(), &error, diags);
             None
         }
     }
+}
+
+/// Say where in `old` the merge into `path` failed, and that the file is
+/// left as it is.
+fn report_merge_failed(path: &str, old: &str, error: &merge::MergeError, diags: &mut Diagnostics) {
+    let file = SourceFile::new(path, old);
+    diags.push(
+        Diagnostic::new(
+            Code::MergeFailed,
+            format!("cannot merge hooks into {path}: {}", error.message),
+        )
+        .in_file(&file)
+        .label(Span::new(error.offset.min(file.text.len()), 1), "here")
+        .help(format!("{}; hookc left the file untouched", error.help)),
+    );
 }
 
 /// Whether the harness that reads the JSON file `path` would reject `text`
@@ -937,20 +935,27 @@ fn owned_text(part: &Part, text: &str) -> Option<String> {
     })
 }
 
-/// Whether one of hookc's tables in `old` holds a key hookc never writes
-/// (reported). TOML gives every key to the table above it, so a setting
-/// appended at the end of a file lands in hookc's last table, and a harness
-/// that rejects unknown keys (Kimi drops every hook) stops running them.
-/// hookc says where the key is rather than take it for a hand edit of its
-/// own part, which `--force` would throw away.
+/// Whether one of hookc's tables in `old` (where `content` is TOML tables)
+/// holds a key hookc never writes (reported). TOML gives every key to the
+/// table above it, so a setting appended at the end of a file lands in
+/// hookc's last table, and a harness that rejects unknown keys (Kimi drops
+/// every hook) stops running them. hookc says where the key is rather than
+/// take it for a hand edit of its own part, which `--force` would throw away.
 fn strays_in_owned_tables(
     shown: &str,
     old: &str,
-    key: &str,
-    desired: &[Value],
-    marker: &str,
+    content: &Content,
     diags: &mut Diagnostics,
 ) -> bool {
+    let Content::TomlTables {
+        key,
+        tables: desired,
+        marker,
+        ..
+    } = content
+    else {
+        return false;
+    };
     let Ok(doc) = old.parse::<toml_edit::DocumentMut>() else {
         return false;
     };

@@ -88,6 +88,20 @@ pub struct Plan {
 /// A manifest entry's identity: its path and, for a user-level file, its base.
 type Key = (String, Option<UserBase>);
 
+/// What this build records in the manifest about the files it plans.
+#[derive(Default)]
+struct Written {
+    /// The digest of hookc's part of each file it writes.
+    digests: std::collections::HashMap<Key, Option<String>>,
+    /// What hookc added to each file it merges into.
+    shapes: std::collections::HashMap<Key, Option<Shape>>,
+    /// Project directories hookc makes or made.
+    dirs: std::collections::BTreeSet<String>,
+    /// Entries of the last build not planned this time (user-level files
+    /// without `--user`): kept for a later build.
+    kept_from_before: Vec<Owned>,
+}
+
 /// What earlier builds recorded, after every entry passed [`validate`].
 #[derive(Default)]
 struct Previous {
@@ -133,162 +147,193 @@ impl Plan {
             return plan;
         };
         let included = |scope: &Scope| options.user || *scope == Scope::Project;
-        let mut digests = std::collections::HashMap::new();
-        let mut shapes = std::collections::HashMap::new();
-        let mut dirs = std::collections::BTreeSet::new();
-        for artifact in artifacts.iter().filter(|a| included(&a.scope)) {
-            let key: Key = (artifact.path.clone(), user_base(&artifact.scope));
-            let Some((shown, target)) =
-                locate(root, &artifact.path, key.1.as_ref(), options, diags)
-            else {
-                continue;
-            };
-            let Ok(old) = read(&shown, &target, diags) else {
-                continue;
-            };
-            if key.1.is_none() {
-                dirs.extend(made_dirs(root, &artifact.path, &previous.dirs));
-            }
-            let part = part_of(&artifact.content);
-            let before = previous.find(&key);
-            // No record yet: hookc has added nothing to the file so far, and
-            // owns only entries identical to the ones it writes.
-            let fresh = Shape::default();
-            let prior = match before {
-                Some(owned) => owned.shape.as_ref(),
-                None => Some(&fresh),
-            };
-            if let (
-                Some(old),
-                Content::TomlTables {
-                    key,
-                    tables,
-                    marker,
-                    ..
-                },
-            ) = (&old, &artifact.content)
-                && strays_in_owned_tables(&shown, old, key, tables, marker, diags)
-            {
-                continue;
-            }
-            let (new, executable) = match &artifact.content {
-                Content::Whole { text, executable } => (Some(text.clone()), *executable),
-                content => {
-                    match merge(
-                        &shown,
-                        old.as_deref(),
-                        &part,
-                        content,
-                        before.is_some(),
-                        prior,
-                        diags,
-                    ) {
-                        Some((new, shape)) => {
-                            shapes.insert(key.clone(), shape);
-                            (new, false)
-                        }
-                        None => continue,
-                    }
-                }
-            };
-            let conflict = hand_edited(
-                before,
-                previous.pending.get(&key),
-                &part,
-                old.as_deref(),
-                new.as_deref(),
-            );
-            // Everything under `.hookc/` is hookc's by definition.
-            let foreign = before.is_none()
-                && !artifact.path.starts_with(".hookc/")
-                && matches!(artifact.content, Content::Whole { .. })
-                && old
-                    .as_deref()
-                    .is_some_and(|old| not_hookcs(old, new.as_deref()));
-            if let Some(new) = &new {
-                digests.insert(key, digest(&part, new));
-            }
-            let backup = artifact.scope != Scope::Project;
-            plan.push(shown, target, old, new, executable, backup);
-            plan.mark_conflict(conflict || foreign);
-            if let Some(last) = plan.changes.last_mut() {
-                last.foreign = foreign && last.conflict;
-            }
+        let produced: Vec<Artifact> = artifacts
+            .iter()
+            .filter(|a| included(&a.scope))
+            .cloned()
+            .collect();
+        let mut written = Written::default();
+        for artifact in &produced {
+            plan.write_artifact(artifact, &previous, options, &mut written, diags);
         }
         // Retract what the last build owned and this one no longer produces.
-        let mut kept_from_before = Vec::new();
         for owned in &previous.files {
-            let scope_included = owned.user.is_none() || options.user;
-            let still_produced = artifacts.iter().any(|a| {
-                a.path == owned.path && user_base(&a.scope) == owned.user && included(&a.scope)
-            });
+            let still_produced = produced
+                .iter()
+                .any(|a| a.path == owned.path && user_base(&a.scope) == owned.user);
             if owned.path == emit::MANIFEST || still_produced {
                 continue;
             }
-            if !scope_included {
+            if owned.user.is_some() && !options.user {
                 // Not planned this time (no --user): remember it for a later build.
-                kept_from_before.push(owned.clone());
+                written.kept_from_before.push(owned.clone());
                 continue;
             }
-            let Some((shown, target)) =
-                locate(root, &owned.path, owned.user.as_ref(), options, diags)
-            else {
-                continue;
-            };
-            let Ok(Some(old)) = read(&shown, &target, diags) else {
-                continue;
-            };
-            if matches!(owned.part, Part::Whole)
-                && !owned.path.starts_with(".hookc/")
-                && not_hookcs(&old, None)
-            {
-                diags.push(
-                    Diagnostic::new(
-                        Code::Conflict,
-                        format!("{shown}: the manifest says hookc wrote this file, but it shows no sign of hookc; left alone"),
-                    )
-                    .severity(crate::diag::Severity::Warning)
-                    .help("if the file is hookc's, delete it yourself; the next build forgets it"),
-                );
-                continue;
-            }
-            let key: Key = (owned.path.clone(), owned.user.clone());
-            // Without a digest hookc cannot tell its own text from a hand
-            // edit, so it retracts only what it can prove it wrote.
-            let conflict = owned.digest.is_none()
-                || hand_edited(
-                    Some(owned),
-                    previous.pending.get(&key),
-                    &owned.part,
-                    Some(&old),
-                    None,
-                );
-            let new = match &owned.part {
-                Part::Whole => None,
-                part => match merge(
+            plan.retract(owned, &previous, options, diags);
+        }
+        plan.write_manifest(policy_name, &produced, written, &previous, options, diags);
+        plan.changes.sort_by(|a, b| a.path.cmp(&b.path));
+        plan
+    }
+
+    /// The change one artifact makes: the file whole, or hookc's entries
+    /// merged into what is there, marked when it would undo a hand edit or
+    /// replace someone else's file.
+    fn write_artifact(
+        &mut self,
+        artifact: &Artifact,
+        previous: &Previous,
+        options: &Options,
+        written: &mut Written,
+        diags: &mut Diagnostics,
+    ) {
+        let root = &self.root;
+        let key: Key = (artifact.path.clone(), user_base(&artifact.scope));
+        let Some((shown, target)) = locate(root, &artifact.path, key.1.as_ref(), options, diags)
+        else {
+            return;
+        };
+        let Ok(old) = read(&shown, &target, diags) else {
+            return;
+        };
+        if key.1.is_none() {
+            written
+                .dirs
+                .extend(made_dirs(root, &artifact.path, &previous.dirs));
+        }
+        let part = part_of(&artifact.content);
+        let before = previous.find(&key);
+        // No record yet: hookc has added nothing to the file so far, and
+        // owns only entries identical to the ones it writes.
+        let fresh = Shape::default();
+        let prior = match before {
+            Some(owned) => owned.shape.as_ref(),
+            None => Some(&fresh),
+        };
+        if let Some(old) = &old
+            && strays_in_owned_tables(&shown, old, &artifact.content, diags)
+        {
+            return;
+        }
+        let (new, executable) = match &artifact.content {
+            Content::Whole { text, executable } => (Some(text.clone()), *executable),
+            content => {
+                match merge(
                     &shown,
-                    Some(&old),
-                    part,
-                    &Content::empty_like(part),
-                    true,
-                    owned.shape.as_ref(),
+                    old.as_deref(),
+                    &part,
+                    content,
+                    before.is_some(),
+                    prior,
                     diags,
                 ) {
-                    Some((new, _)) => new,
-                    None => continue,
-                },
-            };
-            plan.push(shown, target, Some(old), new, false, owned.user.is_some());
-            plan.mark_conflict(conflict);
-        }
-        let mut manifest = Manifest::of(
-            policy_name,
-            &artifacts
-                .iter()
-                .filter(|a| included(&a.scope))
-                .cloned()
-                .collect::<Vec<_>>(),
+                    Some((new, shape)) => {
+                        written.shapes.insert(key.clone(), shape);
+                        (new, false)
+                    }
+                    None => return,
+                }
+            }
+        };
+        let conflict = hand_edited(
+            before,
+            previous.pending.get(&key),
+            &part,
+            old.as_deref(),
+            new.as_deref(),
         );
+        let foreign = before.is_none() && foreign(artifact, old.as_deref(), new.as_deref());
+        if let Some(new) = &new {
+            written.digests.insert(key, digest(&part, new));
+        }
+        let backup = artifact.scope != Scope::Project;
+        self.push(shown, target, old, new, executable, backup);
+        self.mark_conflict(conflict || foreign);
+        if let Some(last) = self.changes.last_mut() {
+            last.foreign = foreign && last.conflict;
+        }
+    }
+
+    /// The change that takes back a file (or hookc's entries in it) the last
+    /// build owned and this one no longer produces: only what hookc can prove
+    /// it wrote.
+    fn retract(
+        &mut self,
+        owned: &Owned,
+        previous: &Previous,
+        options: &Options,
+        diags: &mut Diagnostics,
+    ) {
+        let Some((shown, target)) =
+            locate(&self.root, &owned.path, owned.user.as_ref(), options, diags)
+        else {
+            return;
+        };
+        let Ok(Some(old)) = read(&shown, &target, diags) else {
+            return;
+        };
+        if matches!(owned.part, Part::Whole)
+            && !owned.path.starts_with(".hookc/")
+            && not_hookcs(&old, None)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::Conflict,
+                    format!("{shown}: the manifest says hookc wrote this file, but it shows no sign of hookc; left alone"),
+                )
+                .severity(crate::diag::Severity::Warning)
+                .help("if the file is hookc's, delete it yourself; the next build forgets it"),
+            );
+            return;
+        }
+        let key: Key = (owned.path.clone(), owned.user.clone());
+        // Without a digest hookc cannot tell its own text from a hand
+        // edit, so it retracts only what it can prove it wrote.
+        let conflict = owned.digest.is_none()
+            || hand_edited(
+                Some(owned),
+                previous.pending.get(&key),
+                &owned.part,
+                Some(&old),
+                None,
+            );
+        let new = match &owned.part {
+            Part::Whole => None,
+            part => match merge(
+                &shown,
+                Some(&old),
+                part,
+                &Content::empty_like(part),
+                true,
+                owned.shape.as_ref(),
+                diags,
+            ) {
+                Some((new, _)) => new,
+                None => return,
+            },
+        };
+        self.push(shown, target, Some(old), new, false, owned.user.is_some());
+        self.mark_conflict(conflict);
+    }
+
+    /// The manifest of this build (what it wrote, with digests and shapes,
+    /// and what it kept from before), and the directories it owns.
+    fn write_manifest(
+        &mut self,
+        policy_name: &str,
+        produced: &[Artifact],
+        written: Written,
+        previous: &Previous,
+        options: &Options,
+        diags: &mut Diagnostics,
+    ) {
+        let Written {
+            mut digests,
+            mut shapes,
+            dirs,
+            kept_from_before,
+        } = written;
+        let mut manifest = Manifest::of(policy_name, produced);
         for owned in &mut manifest.files {
             let key = (owned.path.clone(), owned.user.clone());
             owned.digest = digests.remove(&key).flatten();
@@ -298,7 +343,8 @@ impl Plan {
         // Directories hookc made that still hold one of its files; the others
         // may go when a retraction empties them.
         manifest.dirs = dirs.iter().cloned().collect();
-        plan.owned_dirs = previous
+        let root = &self.root;
+        self.owned_dirs = previous
             .dirs
             .iter()
             .chain(&dirs)
@@ -308,7 +354,7 @@ impl Plan {
         if let Some((shown, target)) = locate(root, emit::MANIFEST, None, options, diags)
             && let Ok(old) = read(&shown, &target, diags)
         {
-            plan.push(
+            self.push(
                 shown,
                 target,
                 old,
@@ -317,8 +363,6 @@ impl Plan {
                 false,
             );
         }
-        plan.changes.sort_by(|a, b| a.path.cmp(&b.path));
-        plan
     }
 
     /// Changes that would undo a hand edit of hookc's part of a file.
@@ -589,63 +633,8 @@ fn validate(manifest: &Manifest, file: &SourceFile, diags: &mut Diagnostics) {
         );
     };
     for owned in &manifest.files {
-        let path = owned.path.as_str();
-        if !disk::is_plain_relative(path) {
-            bad(
-                path,
-                "not a plain relative path inside the project".to_owned(),
-            );
-            continue;
-        }
-        if let Some(base) = &owned.user {
-            let env_ok = !base.env.is_empty()
-                && base
-                    .env
-                    .bytes()
-                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-            if !env_ok || !disk::is_plain_relative(&base.default) {
-                bad(
-                    path,
-                    format!(
-                        "its user-level base ${} or ~/{} is not a plain directory name",
-                        base.env, base.default
-                    ),
-                );
-                continue;
-            }
-        }
-        let in_hookc = owned.user.is_none() && path.starts_with(".hookc/");
-        match &owned.part {
-            Part::Whole => {}
-            _ if in_hookc => bad(
-                path,
-                "hookc writes files under .hookc/ whole, never in part".to_owned(),
-            ),
-            Part::JsonEntries {
-                container, marker, ..
-            } => {
-                if !marker.contains(".hookc/")
-                    || container.is_empty()
-                    || container.iter().any(String::is_empty)
-                {
-                    bad(
-                        path,
-                        format!(
-                            "its entries are selected by {marker:?} under {container:?}, which does not point into .hookc/"
-                        ),
-                    );
-                }
-            }
-            Part::TomlTables { key, marker, .. } => {
-                if !marker.contains(".hookc/") || key.is_empty() {
-                    bad(
-                        path,
-                        format!(
-                            "its tables are selected by {marker:?}, which does not point into .hookc/"
-                        ),
-                    );
-                }
-            }
+        if let Some(why) = unownable(owned) {
+            bad(&owned.path, why);
         }
     }
     for dir in &manifest.dirs {
@@ -655,6 +644,48 @@ fn validate(manifest: &Manifest, file: &SourceFile, diags: &mut Diagnostics) {
                 "not a plain relative directory inside the project".to_owned(),
             );
         }
+    }
+}
+
+/// Why hookc cannot own the manifest entry `owned`, if it cannot.
+fn unownable(owned: &Owned) -> Option<String> {
+    let path = owned.path.as_str();
+    if !disk::is_plain_relative(path) {
+        return Some("not a plain relative path inside the project".to_owned());
+    }
+    if let Some(base) = &owned.user {
+        let env_ok = !base.env.is_empty()
+            && base
+                .env
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        if !env_ok || !disk::is_plain_relative(&base.default) {
+            return Some(format!(
+                "its user-level base ${} or ~/{} is not a plain directory name",
+                base.env, base.default
+            ));
+        }
+    }
+    let in_hookc = owned.user.is_none() && path.starts_with(".hookc/");
+    match &owned.part {
+        Part::Whole => None,
+        _ if in_hookc => Some("hookc writes files under .hookc/ whole, never in part".to_owned()),
+        Part::JsonEntries {
+            container, marker, ..
+        } => (!marker.contains(".hookc/")
+            || container.is_empty()
+            || container.iter().any(String::is_empty))
+        .then(|| {
+            format!(
+                "its entries are selected by {marker:?} under {container:?}, which does not point into .hookc/"
+            )
+        }),
+        Part::TomlTables { key, marker, .. } => (!marker.contains(".hookc/") || key.is_empty())
+            .then(|| {
+                format!(
+                    "its tables are selected by {marker:?}, which does not point into .hookc/"
+                )
+            }),
     }
 }
 
@@ -713,19 +744,8 @@ fn merge(
     diags: &mut Diagnostics,
 ) -> Option<(Option<String>, Option<Shape>)> {
     if let (Part::JsonEntries { .. }, Some(text)) = (part, old)
-        && let Some((id, span, why)) = crate::lint::dialect::rejected(path, text)
+        && rejected_by_harness(path, text, diags)
     {
-        let name = crate::harness::get(id).map_or("the harness", |h| h.profile().name);
-        let file = SourceFile::new(path, text);
-        diags.push(
-            Diagnostic::new(
-                Code::MergeFailed,
-                format!("cannot merge hooks into {path}: {name} rejects the whole file ({why}), and every hook in it, hookc's too"),
-            )
-            .in_file(&file)
-            .label(span, format!("{name} reads strict JSON here"))
-            .help(format!("remove the comments and trailing commas from {path} (`hookc lint {path}` points at each), then build again; hookc left the file untouched")),
-        );
         return None;
     }
     let result = match (part, content) {
@@ -781,19 +801,55 @@ fn merge(
         Ok((Merged::Text(text), shape)) => Some((Some(text), shape)),
         Ok((Merged::Empty, shape)) => Some((None, shape)),
         Err(error) => {
-            let file = SourceFile::new(path, old.unwrap_or_default());
-            diags.push(
-                Diagnostic::new(
-                    Code::MergeFailed,
-                    format!("cannot merge hooks into {path}: {}", error.message),
-                )
-                .in_file(&file)
-                .label(Span::new(error.offset.min(file.text.len()), 1), "here")
-                .help(format!("{}; hookc left the file untouched", error.help)),
-            );
+            report_merge_failed(path, old.unwrap_or_default(), &error, diags);
             None
         }
     }
+}
+
+/// Say where in `old` the merge into `path` failed, and that the file is
+/// left as it is.
+fn report_merge_failed(path: &str, old: &str, error: &merge::MergeError, diags: &mut Diagnostics) {
+    let file = SourceFile::new(path, old);
+    diags.push(
+        Diagnostic::new(
+            Code::MergeFailed,
+            format!("cannot merge hooks into {path}: {}", error.message),
+        )
+        .in_file(&file)
+        .label(Span::new(error.offset.min(file.text.len()), 1), "here")
+        .help(format!("{}; hookc left the file untouched", error.help)),
+    );
+}
+
+/// Whether the harness that reads the JSON file `path` would reject `text`
+/// whole (comments or trailing commas where it reads strict JSON), which is
+/// reported: merging hooks into it would not make them run.
+fn rejected_by_harness(path: &str, text: &str, diags: &mut Diagnostics) -> bool {
+    let Some((id, span, why)) = crate::lint::dialect::rejected(path, text) else {
+        return false;
+    };
+    let name = crate::harness::get(id).map_or("the harness", |h| h.profile().name);
+    let file = SourceFile::new(path, text);
+    diags.push(
+        Diagnostic::new(
+            Code::MergeFailed,
+            format!("cannot merge hooks into {path}: {name} rejects the whole file ({why}), and every hook in it, hookc's too"),
+        )
+        .in_file(&file)
+        .label(span, format!("{name} reads strict JSON here"))
+        .help(format!("remove the comments and trailing commas from {path} (`hookc lint {path}` points at each), then build again; hookc left the file untouched")),
+    );
+    true
+}
+
+/// Whether the file `artifact` would replace whole, with no record of it in
+/// the manifest, is someone else's. Everything under `.hookc/` is hookc's by
+/// definition.
+fn foreign(artifact: &Artifact, old: Option<&str>, new: Option<&str>) -> bool {
+    !artifact.path.starts_with(".hookc/")
+        && matches!(artifact.content, Content::Whole { .. })
+        && old.is_some_and(|old| not_hookcs(old, new))
 }
 
 /// Whether `old`, found where hookc would write a whole file it has no record
@@ -879,20 +935,27 @@ fn owned_text(part: &Part, text: &str) -> Option<String> {
     })
 }
 
-/// Whether one of hookc's tables in `old` holds a key hookc never writes
-/// (reported). TOML gives every key to the table above it, so a setting
-/// appended at the end of a file lands in hookc's last table, and a harness
-/// that rejects unknown keys (Kimi drops every hook) stops running them.
-/// hookc says where the key is rather than take it for a hand edit of its
-/// own part, which `--force` would throw away.
+/// Whether one of hookc's tables in `old` (where `content` is TOML tables)
+/// holds a key hookc never writes (reported). TOML gives every key to the
+/// table above it, so a setting appended at the end of a file lands in
+/// hookc's last table, and a harness that rejects unknown keys (Kimi drops
+/// every hook) stops running them. hookc says where the key is rather than
+/// take it for a hand edit of its own part, which `--force` would throw away.
 fn strays_in_owned_tables(
     shown: &str,
     old: &str,
-    key: &str,
-    desired: &[Value],
-    marker: &str,
+    content: &Content,
     diags: &mut Diagnostics,
 ) -> bool {
+    let Content::TomlTables {
+        key,
+        tables: desired,
+        marker,
+        ..
+    } = content
+    else {
+        return false;
+    };
     let Ok(doc) = old.parse::<toml_edit::DocumentMut>() else {
         return false;
     };

@@ -163,47 +163,13 @@ pub enum Refusal {
 /// `hookc build` wrote is obeyed. A file that is not a valid policy is an
 /// error too: the call is refused, never waved through.
 pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>, Refusal> {
-    let damaged = |e: &dyn std::fmt::Display| {
-        Refusal::Broken(format!(
-            "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
-            path.display()
-        ))
-    };
+    let damaged = |e: &dyn std::fmt::Display| damaged_at(path, e);
     let check_format = |head: &[u8]| check_format(head, &damaged);
-    // Every edit not made by `hookc build` is refused: the model is told to
-    // ask the user, who can rebuild from policy.kdl.
-    let changed = |what: &dyn std::fmt::Display| {
-        Refusal::Broken(format!(
-            "the compiled policy {} was changed after `hookc build` wrote it ({what}); \
-             ask the user to run `hookc build` in the project, which writes it again from policy.kdl",
-            path.display()
-        ))
-    };
+    let changed = |what: &dyn std::fmt::Display| changed_at(path, what);
     let Some(laid) = LaidOut::split(text) else {
         check_format(text)?;
         return Err(changed(&"it is not laid out as `hookc build` writes it"));
     };
-    #[derive(Deserialize)]
-    struct Head {
-        timeout: u32,
-        targets: Vec<HarnessId>,
-        layout: Layout,
-        #[serde(default)]
-        audit: bool,
-        #[serde(default)]
-        allow_once: bool,
-        #[serde(default)]
-        never_override: Vec<String>,
-    }
-    /// What the lines hold (see [`write`]).
-    #[derive(Deserialize)]
-    struct Layout {
-        guards: usize,
-        indexed: Vec<Event>,
-        /// The key of every line's digest.
-        #[serde(default)]
-        build: String,
-    }
     check_format(&laid.head)?;
     let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
     let build: &'a str = Box::leak(head.layout.build.into_boxed_str());
@@ -215,39 +181,8 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
     if head.layout.guards != laid.guards.len() || head.layout.indexed.len() != laid.index.len() {
         return Err(damaged(&"lines are missing"));
     }
-    let prefix = format!("{{\"event\":\"{event}\"");
-    let index = match laid
-        .index
-        .iter()
-        .position(|l| l.starts_with(prefix.as_bytes()))
-    {
-        Some(at) => {
-            let line = laid.index[at];
-            if !line_sealed(build, b'i', at, line) {
-                return Err(changed(&format!(
-                    "the index of `{event}` does not match its digest"
-                )));
-            }
-            Some(serde_json::from_slice(line).map_err(|e| damaged(&e))?)
-        }
-        None if head.layout.indexed.contains(&event) => {
-            return Err(damaged(&format!("the index of `{event}` is missing")));
-        }
-        None => None,
-    };
-    let display = path.display().to_string();
-    let check: &'a crate::eval::Check<'a> = Box::leak(Box::new(move |at: usize, line: &[u8]| {
-        if line_sealed(build, b'g', at, line) {
-            Ok(())
-        } else {
-            Err(format!(
-                "the compiled policy {display} was changed after `hookc build` wrote it \
-                 (guard {} does not match its digest); ask the user to run `hookc build` in the \
-                 project, which writes it again from policy.kdl",
-                at + 1
-            ))
-        }
-    }));
+    let index = event_index(path, &laid.index, &head.layout.indexed, event, build)?;
+    let check = guard_check(path, build);
     let evaluator = Evaluator::lazy(laid.guards, index, check)
         .ok_or_else(|| damaged(&"its index names guards it does not have"))?;
     Ok(Loaded {
@@ -258,6 +193,97 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
         allow_once: head.allow_once,
         never_override: head.never_override,
     })
+}
+
+/// The head of the compiled policy, as [`read`] needs it.
+#[derive(Deserialize)]
+struct Head {
+    timeout: u32,
+    targets: Vec<HarnessId>,
+    layout: Layout,
+    #[serde(default)]
+    audit: bool,
+    #[serde(default)]
+    allow_once: bool,
+    #[serde(default)]
+    never_override: Vec<String>,
+}
+
+/// What the lines hold (see [`write`]).
+#[derive(Deserialize)]
+struct Layout {
+    guards: usize,
+    indexed: Vec<Event>,
+    /// The key of every line's digest.
+    #[serde(default)]
+    build: String,
+}
+
+/// The refusal for a compiled policy that is not valid (`e` says how).
+fn damaged_at(path: &Path, e: &dyn std::fmt::Display) -> Refusal {
+    Refusal::Broken(format!(
+        "the compiled policy {} is damaged ({e}); run `hookc build` to regenerate it",
+        path.display()
+    ))
+}
+
+/// The refusal for a compiled policy edited by anything but `hookc build`:
+/// the model is told to ask the user, who can rebuild from policy.kdl.
+fn changed_at(path: &Path, what: &dyn std::fmt::Display) -> Refusal {
+    Refusal::Broken(format!(
+        "the compiled policy {} was changed after `hookc build` wrote it ({what}); \
+         ask the user to run `hookc build` in the project, which writes it again from policy.kdl",
+        path.display()
+    ))
+}
+
+/// The index of `event`, its line checked against its digest; `None` when
+/// the policy has no guard on `event` (then the head says it has no index).
+fn event_index(
+    path: &Path,
+    index: &[&[u8]],
+    indexed: &[Event],
+    event: Event,
+    build: &str,
+) -> Result<Option<crate::eval::Index>, Refusal> {
+    let prefix = format!("{{\"event\":\"{event}\"");
+    match index.iter().position(|l| l.starts_with(prefix.as_bytes())) {
+        Some(at) => {
+            let line = index[at];
+            if !line_sealed(build, b'i', at, line) {
+                return Err(changed_at(
+                    path,
+                    &format!("the index of `{event}` does not match its digest"),
+                ));
+            }
+            Ok(Some(
+                serde_json::from_slice(line).map_err(|e| damaged_at(path, &e))?,
+            ))
+        }
+        None if indexed.contains(&event) => Err(damaged_at(
+            path,
+            &format!("the index of `{event}` is missing"),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// What checks a guard's line against its digest before the evaluator
+/// parses it (it lives as long as the process: one call per run).
+fn guard_check<'a>(path: &Path, build: &'a str) -> &'a crate::eval::Check<'a> {
+    let display = path.display().to_string();
+    Box::leak(Box::new(move |at: usize, line: &[u8]| {
+        if line_sealed(build, b'g', at, line) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the compiled policy {display} was changed after `hookc build` wrote it \
+                 (guard {} does not match its digest); ask the user to run `hookc build` in the \
+                 project, which writes it again from policy.kdl",
+                at + 1
+            ))
+        }
+    }))
 }
 
 /// What the head says about the hookc a policy is for.

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use crate::audit::{self, Approval, Scope};
+use crate::audit::{self, Approval, Pending, Scope};
 use crate::cli::AllowOnceArgs;
 use crate::exit::ExitStatus;
 
@@ -38,6 +38,28 @@ pub fn allow_once(args: &AllowOnceArgs) -> ExitStatus {
             "the call with the code {code} was refused more than an hour ago; let the agent try again for a fresh code"
         ));
     }
+    let what = if args.session {
+        "for the rest of this agent session (at most 8 hours)".to_owned()
+    } else {
+        "once, within 15 minutes".to_owned()
+    };
+    if !confirmed(&pending, &code, &what, now) {
+        return fail("not confirmed; nothing was approved".to_owned());
+    }
+    let approval = approval(&pending, code.clone(), args.session, now);
+    if let Err(e) = audit::write_approval(&approval) {
+        return fail(format!("could not write the approval: {e}"));
+    }
+    if let Some(root) = &pending.root {
+        audit::record_approval(root, &approval, &pending.summary);
+    }
+    println!("hookc: approved {code} {what}; tell the agent to run the same call again");
+    ExitStatus::Success
+}
+
+/// Show the refused call on the terminal and ask for the code again:
+/// whether the user typed it.
+fn confirmed(pending: &Pending, code: &str, what: &str, now: u64) -> bool {
     let mut tty_out = std::io::stderr();
     let _ = writeln!(
         tty_out,
@@ -49,49 +71,33 @@ pub fn allow_once(args: &AllowOnceArgs) -> ExitStatus {
         pending.guards.join(", "),
         pending.root.as_deref().unwrap_or("?")
     );
-    let what = if args.session {
-        "for the rest of this agent session (at most 8 hours)".to_owned()
-    } else {
-        "once, within 15 minutes".to_owned()
-    };
     let _ = write!(
         tty_out,
         "Let exactly this call through {what}? Type the code again to confirm: "
     );
     let _ = tty_out.flush();
     let mut answer = String::new();
-    if std::io::stdin().lock().read_line(&mut answer).is_err() || answer.trim() != code {
-        return fail("not confirmed; nothing was approved".to_owned());
-    }
-    let scope = if args.session {
-        Scope::Session
-    } else {
-        Scope::Once
-    };
-    let approval = Approval {
-        code: code.clone(),
+    std::io::stdin().lock().read_line(&mut answer).is_ok() && answer.trim() == code
+}
+
+/// The approval of the pending call: once (15 minutes) or for the session.
+fn approval(pending: &Pending, code: String, session: bool, now: u64) -> Approval {
+    Approval {
+        code,
         harness: pending.harness,
         event: pending.event,
         tool: pending.tool.clone(),
         digest: pending.digest.clone(),
-        scope,
+        scope: if session { Scope::Session } else { Scope::Once },
         session: pending.session.clone(),
         granted: now,
         expires: now
-            + if args.session {
+            + if session {
                 audit::SESSION_SECONDS
             } else {
                 audit::ONCE_SECONDS
             },
-    };
-    if let Err(e) = audit::write_approval(&approval) {
-        return fail(format!("could not write the approval: {e}"));
     }
-    if let Some(root) = &pending.root {
-        audit::record_approval(root, &approval, &pending.summary);
-    }
-    println!("hookc: approved {code} {what}; tell the agent to run the same call again");
-    ExitStatus::Success
 }
 
 fn ago(secs: u64) -> String {

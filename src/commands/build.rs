@@ -53,23 +53,10 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     } else {
         None
     };
-    let Some((file, mut policy)) = compile::load(policy_path, &mut diags) else {
-        let could_not_read = diags.iter().any(|d| d.code == Code::Io);
-        let status = if could_not_read {
-            ExitStatus::Error
-        } else {
-            ExitStatus::Failure
-        };
-        return out.finish(diags, status);
+    let (file, policy) = match load(policy_path, out_dir, &mut diags) {
+        Ok(loaded) => loaded,
+        Err(status) => return out.finish(diags, status),
     };
-    // Generated files name the policy by its path from the project, whatever
-    // spelling found it: the same policy gives the same bytes.
-    policy.source = project_name(policy_path, out_dir);
-    let requirement = policy
-        .hookc_version
-        .as_deref()
-        .and_then(|r| crate::version::Requirement::parse(r).ok());
-    policy.install = crate::version::install_command(out_dir, requirement.as_ref());
     let artifacts = compile::emit(&file, &policy, &mut diags);
     let options = plan::Options {
         user: args.user,
@@ -81,16 +68,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     }
     out.files(&plan);
 
-    let conflicts: Vec<Diagnostic> = plan.conflicts().map(|c| conflict(c, args.force)).collect();
-    let blocked = !conflicts.is_empty() && !args.force;
-    ui.report(
-        conflicts
-            .into_iter()
-            .fold(Diagnostics::default(), |mut all, d| {
-                all.push(d);
-                all
-            }),
-    );
+    let blocked = report_conflicts(&plan, args.force, ui);
     if mode == Mode::Check {
         let status = check(&plan, &mut out);
         return out.finish(diags, status);
@@ -112,12 +90,63 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     }
     out.written = true;
     out.change_lines(&plan, false);
+    out.say(&summary(&file, &policy, &plan));
+    out.harnesses(&file, &policy, &plan, args.user);
+    out.finish(diags, ExitStatus::Success)
+}
+
+/// The policy compiled, named by its path from the project and with the
+/// command that installs the hookc it needs; the status to end with when it
+/// does not compile (reported).
+fn load(
+    policy_path: &Path,
+    out_dir: &Path,
+    diags: &mut Diagnostics,
+) -> Result<(SourceFile, Policy), ExitStatus> {
+    let Some((file, mut policy)) = compile::load(policy_path, diags) else {
+        let could_not_read = diags.iter().any(|d| d.code == Code::Io);
+        return Err(if could_not_read {
+            ExitStatus::Error
+        } else {
+            ExitStatus::Failure
+        });
+    };
+    // Generated files name the policy by its path from the project, whatever
+    // spelling found it: the same policy gives the same bytes.
+    policy.source = project_name(policy_path, out_dir);
+    let requirement = policy
+        .hookc_version
+        .as_deref()
+        .and_then(|r| crate::version::Requirement::parse(r).ok());
+    policy.install = crate::version::install_command(out_dir, requirement.as_ref());
+    Ok((file, policy))
+}
+
+/// Report each change that would undo a hand edit; `true` when they block the
+/// build (no `--force`).
+fn report_conflicts(plan: &Plan, force: bool, ui: &Ui) -> bool {
+    let conflicts: Vec<Diagnostic> = plan.conflicts().map(|c| conflict(c, force)).collect();
+    let blocked = !conflicts.is_empty() && !force;
+    ui.report(
+        conflicts
+            .into_iter()
+            .fold(Diagnostics::default(), |mut all, d| {
+                all.push(d);
+                all
+            }),
+    );
+    blocked
+}
+
+/// The line that says what a build did: for which harnesses, how many files
+/// changed.
+fn summary(file: &SourceFile, policy: &Policy, plan: &Plan) -> String {
     let changed = plan
         .changes
         .iter()
         .filter(|c| c.action != Action::Unchanged)
         .count();
-    out.say(&format!(
+    format!(
         "hookc: {} compiled for {} ({} file{} changed, {} up to date)",
         file.name,
         policy
@@ -129,9 +158,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         changed,
         if changed == 1 { "" } else { "s" },
         plan.changes.len() - changed,
-    ));
-    out.harnesses(&file, &policy, &plan, args.user);
-    out.finish(diags, ExitStatus::Success)
+    )
 }
 
 fn check(plan: &Plan, out: &mut Output) -> ExitStatus {

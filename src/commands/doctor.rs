@@ -67,7 +67,6 @@ fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
 }
 
 pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
-    let mut checks = Vec::new();
     let mut diags = Diagnostics::default();
     let (policy, out) =
         match super::locate(args.project.policy.as_deref(), args.project.out.as_deref()) {
@@ -85,36 +84,7 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
         policy: &policy,
         out: &out,
     };
-    match crate::compile::load(project.policy, &mut diags) {
-        None => {
-            // A policy that needs another hookc is no mistake in the policy.
-            let mismatch = diags
-                .iter()
-                .find(|d| d.code == crate::diag::Code::VersionMismatch);
-            checks.push(match mismatch {
-                Some(d) => fail(d.message.clone(), d.help.clone().unwrap_or_default()),
-                None => fail(
-                    format!("{} does not compile", project.policy.display()),
-                    "run `hookc check` to see why, and fix the policy",
-                ),
-            });
-        }
-        Some((file, mut policy)) => {
-            checks.push(ok(format!("{} compiles", file.name)));
-            let requirement = policy
-                .hookc_version
-                .as_deref()
-                .and_then(|r| Requirement::parse(r).ok());
-            // Named and pinned as `hookc build` names and pins it.
-            policy.source = super::build::project_name(project.policy, project.out);
-            policy.install = crate::version::install_command(project.out, requirement.as_ref());
-            checks.extend(installed(&policy, requirement.as_ref(), project.out));
-            checks.push(up_to_date(&project, &file, &policy));
-            for id in &policy.targets {
-                checks.extend(harness(*id, &policy, project.out));
-            }
-        }
-    }
+    let checks = policy_checks(&project, &mut diags);
     let failed = checks.iter().any(|c| c.status == Status::Fail);
     let status = if failed {
         ExitStatus::Failure
@@ -227,6 +197,44 @@ fn executable(path: &Path) -> bool {
 
 /// The generated files, as `hookc check` sees them.
 /// The project a doctor run looks at.
+/// Whether the policy compiles, and with it whether the hookc it needs is
+/// installed, the generated files are up to date and each target harness
+/// will run them.
+fn policy_checks(project: &Project, diags: &mut Diagnostics) -> Vec<Check> {
+    let mut checks = Vec::new();
+    match crate::compile::load(project.policy, diags) {
+        None => {
+            // A policy that needs another hookc is no mistake in the policy.
+            let mismatch = diags
+                .iter()
+                .find(|d| d.code == crate::diag::Code::VersionMismatch);
+            checks.push(match mismatch {
+                Some(d) => fail(d.message.clone(), d.help.clone().unwrap_or_default()),
+                None => fail(
+                    format!("{} does not compile", project.policy.display()),
+                    "run `hookc check` to see why, and fix the policy",
+                ),
+            });
+        }
+        Some((file, mut policy)) => {
+            checks.push(ok(format!("{} compiles", file.name)));
+            let requirement = policy
+                .hookc_version
+                .as_deref()
+                .and_then(|r| Requirement::parse(r).ok());
+            // Named and pinned as `hookc build` names and pins it.
+            policy.source = super::build::project_name(project.policy, project.out);
+            policy.install = crate::version::install_command(project.out, requirement.as_ref());
+            checks.extend(installed(&policy, requirement.as_ref(), project.out));
+            checks.push(up_to_date(project, &file, &policy));
+            for id in &policy.targets {
+                checks.extend(harness(*id, &policy, project.out));
+            }
+        }
+    }
+    checks
+}
+
 struct Project<'a> {
     policy: &'a Path,
     out: &'a Path,

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::ImportArgs;
 use crate::exit::ExitStatus;
+use crate::import::Imported;
 
 use super::Ui;
 
@@ -31,16 +32,11 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
         .clone()
         .unwrap_or_else(|| PathBuf::from(crate::discover::POLICY));
     // Refuse before writing anything.
-    let mut clashes = Vec::new();
-    if !to_stdout && !args.force && std::fs::symlink_metadata(&output).is_ok() {
-        clashes.push(output.display().to_string());
-    }
-    for (path, text) in &imported.scripts {
-        let same = std::fs::read_to_string(path).is_ok_and(|t| t == *text);
-        if !args.force && !same && std::fs::symlink_metadata(path).is_ok() {
-            clashes.push(path.display().to_string());
-        }
-    }
+    let clashes = if args.force {
+        Vec::new()
+    } else {
+        clashes(&imported, (!to_stdout).then_some(output.as_path()))
+    };
     if !clashes.is_empty() {
         eprintln!(
             "error: {} already exist{}; hookc import does not overwrite files",
@@ -52,32 +48,14 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
-    // The wrappers and the default policy stay inside the project, whatever
-    // symlinks the repository holds.
-    let mut writes: Vec<(PathBuf, &str, bool, String)> = Vec::new();
-    for (path, text) in &imported.scripts {
-        match crate::disk::confine(root, &path.to_string_lossy()) {
-            Ok(real) => writes.push((real, text, true, path.display().to_string())),
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return ExitStatus::Error;
-            }
+    let policy_to = (!to_stdout).then_some((output.as_path(), args.output.is_some()));
+    let writes = match writes(root, &imported, policy_to) {
+        Ok(writes) => writes,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitStatus::Error;
         }
-    }
-    if !to_stdout {
-        let real = if args.output.is_some() {
-            Ok(output.clone())
-        } else {
-            crate::disk::confine(root, crate::discover::POLICY)
-        };
-        match real {
-            Ok(real) => writes.push((real, &imported.policy, false, output.display().to_string())),
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", output.display());
-                return ExitStatus::Error;
-            }
-        }
-    }
+    };
     for (real, text, executable, shown) in writes {
         if let Err(e) = crate::write::write_atomic(&real, text.as_bytes(), executable) {
             eprintln!("error: cannot write {shown}: {e}");
@@ -101,4 +79,49 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
     ));
     ui.say("next: read the policy, run `hookc build`, then remove the hand-written hooks");
     ExitStatus::Success
+}
+
+/// The files import would overwrite: the policy at `output` (`None`: it
+/// goes to stdout) and wrappers that differ from the ones it writes.
+fn clashes(imported: &Imported, output: Option<&Path>) -> Vec<String> {
+    let mut clashes = Vec::new();
+    if let Some(output) = output
+        && std::fs::symlink_metadata(output).is_ok()
+    {
+        clashes.push(output.display().to_string());
+    }
+    for (path, text) in &imported.scripts {
+        let same = std::fs::read_to_string(path).is_ok_and(|t| t == *text);
+        if !same && std::fs::symlink_metadata(path).is_ok() {
+            clashes.push(path.display().to_string());
+        }
+    }
+    clashes
+}
+
+/// What to write: (where, text, executable, path to show). The wrappers and
+/// the default policy stay inside the project, whatever symlinks the
+/// repository holds; a policy path given with `--output` (`policy_to`'s
+/// flag) is taken as given.
+fn writes<'i>(
+    root: &Path,
+    imported: &'i Imported,
+    policy_to: Option<(&Path, bool)>,
+) -> Result<Vec<(PathBuf, &'i str, bool, String)>, String> {
+    let mut writes: Vec<(PathBuf, &str, bool, String)> = Vec::new();
+    for (path, text) in &imported.scripts {
+        let real = crate::disk::confine(root, &path.to_string_lossy())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        writes.push((real, text, true, path.display().to_string()));
+    }
+    if let Some((output, given)) = policy_to {
+        let real = if given {
+            Ok(output.to_owned())
+        } else {
+            crate::disk::confine(root, crate::discover::POLICY)
+        };
+        let real = real.map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+        writes.push((real, &imported.policy, false, output.display().to_string()));
+    }
+    Ok(writes)
 }

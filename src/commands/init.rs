@@ -37,48 +37,11 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
         _ => std::path::PathBuf::from("."),
     };
     let found = init::detect(&root);
-    let (targets, reason) = if !args.harnesses.is_empty() {
-        let missing: Vec<HarnessId> = args
-            .harnesses
-            .iter()
-            .copied()
-            .filter(|h| harness::get(*h).is_none())
-            .collect();
-        if !missing.is_empty() {
-            return fail(format!(
-                "this hookc cannot emit for {} yet; choose from {}",
-                words(&missing),
-                words(&supported())
-            ));
-        }
-        (dedup(args.harnesses.clone()), Reason::Chosen)
-    } else {
-        let usable: Vec<_> = found.iter().filter(|f| f.supported).cloned().collect();
-        if usable.is_empty() {
-            (vec![init::DEFAULT], Reason::Default)
-        } else {
-            (
-                usable.iter().map(|f| f.harness).collect(),
-                Reason::Found(usable),
-            )
-        }
+    let (targets, reason) = match choose_targets(&args.harnesses, &found) {
+        Ok(chosen) => chosen,
+        Err(message) => return fail(message),
     };
-    let picks: Vec<Pick> = if args.presets.is_empty() {
-        presets::ALL
-            .iter()
-            .filter_map(|preset| presets::found(preset, &root).map(|found| Pick { preset, found }))
-            .collect()
-    } else {
-        // clap only lets known names through; keep the library's order.
-        presets::ALL
-            .iter()
-            .filter(|p| args.presets.iter().any(|n| n == p.name))
-            .map(|preset| Pick {
-                preset,
-                found: Vec::new(),
-            })
-            .collect()
-    };
+    let picks = choose_presets(&args.presets, &root);
     let chosen: Vec<&'static Preset> = picks.iter().map(|p| p.preset).collect();
 
     let text = init::render(&targets, &reason, &picks);
@@ -103,28 +66,112 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
         .map(|f| f.harness)
         .collect();
     if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "schema_version": 1,
-                "command": "init",
-                "policy": shown,
-                "written": true,
-                "targets": targets.iter().map(|t| t.word()).collect::<Vec<_>>(),
-                "found": found.iter().map(|f| json!({
-                    "harness": f.harness.word(),
-                    "hints": f.hints,
-                    "supported": f.supported,
-                })).collect::<Vec<_>>(),
-                "presets": picks.iter().map(|p| p.preset.name).collect::<Vec<_>>(),
-                "level": presets::Level::default().word(),
-                "preset_hints": picks.iter().map(|p| (p.preset.name.to_owned(), json!(p.found))).collect::<serde_json::Map<_, _>>(),
-                "guards": guards,
-            })
-        );
+        println!("{}", json_report(&shown, &targets, &found, &picks, guards));
         return ExitStatus::Success;
     }
-    let why = match &reason {
+    ui.say(&summary(&shown, &targets, &reason, &chosen, guards));
+    if !unsupported.is_empty() {
+        ui.say(&format!(
+            "note: also found {}, which this hookc cannot emit for yet",
+            words(&unsupported)
+        ));
+    }
+    ui.say(&format!(
+        "next: read {shown}, then run `hookc build` to write the hooks"
+    ));
+    ExitStatus::Success
+}
+
+/// The harnesses the policy targets, and why: those named with `--harness`
+/// (each one this hookc emits for), else those found in the project, else
+/// the default.
+fn choose_targets(
+    named: &[HarnessId],
+    found: &[init::Found],
+) -> Result<(Vec<HarnessId>, Reason), String> {
+    if !named.is_empty() {
+        let missing: Vec<HarnessId> = named
+            .iter()
+            .copied()
+            .filter(|h| harness::get(*h).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "this hookc cannot emit for {} yet; choose from {}",
+                words(&missing),
+                words(&supported())
+            ));
+        }
+        return Ok((dedup(named.to_vec()), Reason::Chosen));
+    }
+    let usable: Vec<_> = found.iter().filter(|f| f.supported).cloned().collect();
+    Ok(if usable.is_empty() {
+        (vec![init::DEFAULT], Reason::Default)
+    } else {
+        (
+            usable.iter().map(|f| f.harness).collect(),
+            Reason::Found(usable),
+        )
+    })
+}
+
+/// The presets the policy starts with: those named with `--preset`, else
+/// those whose signs the project shows, in the library's order.
+fn choose_presets(named: &[String], root: &std::path::Path) -> Vec<Pick> {
+    if named.is_empty() {
+        presets::ALL
+            .iter()
+            .filter_map(|preset| presets::found(preset, root).map(|found| Pick { preset, found }))
+            .collect()
+    } else {
+        // clap only lets known names through; keep the library's order.
+        presets::ALL
+            .iter()
+            .filter(|p| named.iter().any(|n| n == p.name))
+            .map(|preset| Pick {
+                preset,
+                found: Vec::new(),
+            })
+            .collect()
+    }
+}
+
+/// What `init` did, for a program (`--format json`).
+fn json_report(
+    shown: &str,
+    targets: &[HarnessId],
+    found: &[init::Found],
+    picks: &[Pick],
+    guards: usize,
+) -> serde_json::Value {
+    json!({
+        "schema_version": 1,
+        "command": "init",
+        "policy": shown,
+        "written": true,
+        "targets": targets.iter().map(|t| t.word()).collect::<Vec<_>>(),
+        "found": found.iter().map(|f| json!({
+            "harness": f.harness.word(),
+            "hints": f.hints,
+            "supported": f.supported,
+        })).collect::<Vec<_>>(),
+        "presets": picks.iter().map(|p| p.preset.name).collect::<Vec<_>>(),
+        "level": presets::Level::default().word(),
+        "preset_hints": picks.iter().map(|p| (p.preset.name.to_owned(), json!(p.found))).collect::<serde_json::Map<_, _>>(),
+        "guards": guards,
+    })
+}
+
+/// The line that says what `init` wrote: for which harnesses and why, and
+/// how many guards from which presets.
+fn summary(
+    shown: &str,
+    targets: &[HarnessId],
+    reason: &Reason,
+    chosen: &[&Preset],
+    guards: usize,
+) -> String {
+    let why = match reason {
         Reason::Chosen => String::new(),
         Reason::Found(found) => format!(
             " (found {})",
@@ -136,23 +183,13 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
         ),
         Reason::Default => " (no harness found in the project; the default)".to_owned(),
     };
-    ui.say(&format!(
+    format!(
         "hookc: wrote {shown} for {}{why}: {guards} guard{} from the preset{} {}",
-        words(&targets),
+        words(targets),
         if guards == 1 { "" } else { "s" },
         if chosen.len() == 1 { "" } else { "s" },
         chosen.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-    ));
-    if !unsupported.is_empty() {
-        ui.say(&format!(
-            "note: also found {}, which this hookc cannot emit for yet",
-            words(&unsupported)
-        ));
-    }
-    ui.say(&format!(
-        "next: read {shown}, then run `hookc build` to write the hooks"
-    ));
-    ExitStatus::Success
+    )
 }
 
 fn supported() -> Vec<HarnessId> {

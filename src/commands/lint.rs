@@ -11,10 +11,64 @@ use crate::source::SourceFile;
 
 use super::Ui;
 
+/// A file to lint: its path, what kind of config it is, and the project
+/// root its paths are relative to.
+type Target = (PathBuf, Kind, PathBuf);
+
 pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
-    let mut targets: Vec<(PathBuf, Kind, PathBuf)> = Vec::new();
     let mut cannot = false;
-    let mut paths = args.paths.clone();
+    let mut targets = targets(&args.paths, &mut cannot);
+    if args.user
+        && let Some(home) = std::env::var_os("HOME").map(PathBuf::from)
+    {
+        targets.extend(user_targets(&home));
+    }
+    let mut all = Diagnostics::default();
+    let policy = args
+        .policy
+        .clone()
+        .or_else(|| crate::discover::find_from_here().ok().map(|f| f.policy));
+    if let Some(path) = &args.policy
+        && std::fs::symlink_metadata(path).is_err()
+    {
+        eprintln!(
+            "error: {}: no such file (--policy names the policy whose `lint` block sets rule levels)",
+            path.display()
+        );
+        return ExitStatus::Error;
+    }
+    let levels = match &policy {
+        Some(path) => lint::config::from_policy(path, &mut all),
+        None => lint::config::Levels::default(),
+    };
+    for target in &targets {
+        if !lint_file(target, args.fix, ui, &mut all) {
+            cannot = true;
+        }
+    }
+    let all = levels.apply(all);
+    let errors = all.has_errors();
+    let diags: Vec<Diagnostic> = all
+        .into_sorted()
+        .into_iter()
+        .filter(|d| !ui.quiet || d.is_error())
+        .collect();
+    report(args.format, ui, &targets, &diags);
+    if cannot {
+        ExitStatus::Error
+    } else if errors {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}
+
+/// The hook configs under each folder of `paths` and each file named (the
+/// project of the nearest policy without any). A path that is none is said
+/// on stderr and sets `cannot`.
+fn targets(paths: &[PathBuf], cannot: &mut bool) -> Vec<Target> {
+    let mut targets: Vec<Target> = Vec::new();
+    let mut paths = paths.to_vec();
     if paths.is_empty() {
         // The project of the nearest policy, as build finds it; without one,
         // the current folder.
@@ -43,117 +97,109 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
                         "error: {} is not a hook config hookc knows (.claude/settings.json, .cursor/hooks.json, a Kimi Code TOML file with [[hooks]], …)",
                         p.display()
                     );
-                    cannot = true;
+                    *cannot = true;
                 }
             }
         } else {
             eprintln!("error: {}: no such file or folder", p.display());
-            cannot = true;
+            *cannot = true;
         }
     }
-    if args.user
-        && let Some(home) = std::env::var_os("HOME").map(PathBuf::from)
-    {
-        let claude = home.join(".claude/settings.json");
-        if claude.is_file() {
-            targets.push((
-                claude,
-                Kind::Json(crate::ir::HarnessId::Claude),
-                home.clone(),
+    targets
+}
+
+/// The user-level hook configs under `home` (`--user`): Claude Code's
+/// settings and Kimi Code's config, where they exist.
+fn user_targets(home: &Path) -> Vec<Target> {
+    let mut targets: Vec<Target> = Vec::new();
+    let claude = home.join(".claude/settings.json");
+    if claude.is_file() {
+        targets.push((
+            claude,
+            Kind::Json(crate::ir::HarnessId::Claude),
+            home.to_owned(),
+        ));
+    }
+    let kimi = std::env::var_os("KIMI_CODE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".kimi-code"))
+        .join("config.toml");
+    if kimi.is_file() {
+        targets.push((kimi, Kind::Kimi, home.to_owned()));
+    }
+    targets
+}
+
+/// Lint one file into `all`, fixing it first with `fix`. `false` when it
+/// cannot be read or written (reported).
+fn lint_file((path, kind, root): &Target, fix: bool, ui: &Ui, all: &mut Diagnostics) -> bool {
+    let text = match crate::disk::read_text(path) {
+        Ok(Some(t)) => t,
+        Ok(None) => {
+            all.push(Diagnostic::new(
+                Code::Io,
+                format!("cannot read {}: no such file", path.display()),
             ));
+            return false;
         }
-        let kimi = std::env::var_os("KIMI_CODE_HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| home.join(".kimi-code"))
-            .join("config.toml");
-        if kimi.is_file() {
-            targets.push((kimi, Kind::Kimi, home.clone()));
+        Err(e) => {
+            all.push(
+                Diagnostic::new(Code::Io, format!("cannot read {}: {e}", path.display()))
+                    .help(e.help()),
+            );
+            return false;
         }
-    }
-    let mut all = Diagnostics::default();
-    let policy = args
-        .policy
-        .clone()
-        .or_else(|| crate::discover::find_from_here().ok().map(|f| f.policy));
-    if let Some(path) = &args.policy
-        && std::fs::symlink_metadata(path).is_err()
-    {
-        eprintln!(
-            "error: {}: no such file (--policy names the policy whose `lint` block sets rule levels)",
-            path.display()
-        );
-        return ExitStatus::Error;
-    }
-    let levels = match &policy {
-        Some(path) => lint::config::from_policy(path, &mut all),
-        None => lint::config::Levels::default(),
     };
-    for (path, kind, root) in &targets {
-        let text = match crate::disk::read_text(path) {
-            Ok(Some(t)) => t,
-            Ok(None) => {
-                all.push(Diagnostic::new(
-                    Code::Io,
-                    format!("cannot read {}: no such file", path.display()),
-                ));
-                cannot = true;
-                continue;
-            }
-            Err(e) => {
-                all.push(
-                    Diagnostic::new(Code::Io, format!("cannot read {}: {e}", path.display()))
-                        .help(e.help()),
-                );
-                cannot = true;
-                continue;
-            }
-        };
-        let shown = path.display().to_string();
-        let shown = shown.strip_prefix("./").unwrap_or(&shown).to_owned();
-        let file = SourceFile::new(shown.clone(), text.clone());
-        let mut report = lint::lint_text(*kind, &file, root);
-        if args.fix && !report.edits.is_empty() {
-            // An edit inside a moved or deleted part waits for the next
-            // round; a few rounds reach every fix.
-            let mut fixed = lint::apply_edits(&text, &report.edits);
-            for _ in 0..4 {
-                let round =
-                    lint::lint_text(*kind, &SourceFile::new(shown.clone(), fixed.clone()), root);
-                if round.edits.is_empty() {
-                    break;
-                }
-                let next = lint::apply_edits(&fixed, &round.edits);
-                if next == fixed {
-                    break;
-                }
-                fixed = next;
-            }
-            if let Err(e) = write_fixed(path, &fixed) {
-                all.push(Diagnostic::new(
-                    Code::Io,
-                    format!("cannot write {}: {e}", path.display()),
-                ));
-                cannot = true;
-                continue;
-            }
-            ui.say(&format!("fixed     {}", path.display()));
-            let file = SourceFile::new(shown, fixed);
-            report = lint::lint_text(*kind, &file, root);
+    let shown = path.display().to_string();
+    let shown = shown.strip_prefix("./").unwrap_or(&shown).to_owned();
+    let file = SourceFile::new(shown.clone(), text.clone());
+    let mut report = lint::lint_text(*kind, &file, root);
+    if fix && !report.edits.is_empty() {
+        let fixed = fixed_text(*kind, &shown, &text, &report.edits, root);
+        if let Err(e) = write_fixed(path, &fixed) {
+            all.push(Diagnostic::new(
+                Code::Io,
+                format!("cannot write {}: {e}", path.display()),
+            ));
+            return false;
         }
-        let toml = matches!(kind, Kind::CodexConfig | Kind::Kimi);
-        all.extend(lint::config::apply_ignores(&file, toml, report.diags));
+        ui.say(&format!("fixed     {}", path.display()));
+        let file = SourceFile::new(shown, fixed);
+        report = lint::lint_text(*kind, &file, root);
     }
-    let all = levels.apply(all);
-    let errors = all.has_errors();
-    let diags: Vec<Diagnostic> = all
-        .into_sorted()
-        .into_iter()
-        .filter(|d| !ui.quiet || d.is_error())
-        .collect();
-    match args.format {
+    let toml = matches!(kind, Kind::CodexConfig | Kind::Kimi);
+    all.extend(lint::config::apply_ignores(&file, toml, report.diags));
+    true
+}
+
+/// `text` with the fixes of `edits` applied. An edit inside a moved or
+/// deleted part waits for the next round; a few rounds reach every fix.
+fn fixed_text(kind: Kind, shown: &str, text: &str, edits: &[lint::Edit], root: &Path) -> String {
+    let mut fixed = lint::apply_edits(text, edits);
+    for _ in 0..4 {
+        let round = lint::lint_text(
+            kind,
+            &SourceFile::new(shown.to_owned(), fixed.clone()),
+            root,
+        );
+        if round.edits.is_empty() {
+            break;
+        }
+        let next = lint::apply_edits(&fixed, &round.edits);
+        if next == fixed {
+            break;
+        }
+        fixed = next;
+    }
+    fixed
+}
+
+/// The findings in the format asked for (or, for a person, that there are none).
+fn report(format: LintFormat, ui: &Ui, targets: &[Target], diags: &[Diagnostic]) {
+    match format {
         LintFormat::Human => {
             if !diags.is_empty() {
-                eprint!("{}", render::human_all(&diags, ui.style));
+                eprint!("{}", render::human_all(diags, ui.style));
             } else {
                 ui.say(&format!("{} file(s) linted, no findings", targets.len()));
             }
@@ -169,16 +215,9 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         LintFormat::Sarif => {
             println!(
                 "{}",
-                serde_json::to_string_pretty(&lint::sarif::report(&diags)).unwrap_or_default()
+                serde_json::to_string_pretty(&lint::sarif::report(diags)).unwrap_or_default()
             );
         }
-    }
-    if cannot {
-        ExitStatus::Error
-    } else if errors {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
     }
 }
 

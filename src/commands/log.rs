@@ -48,49 +48,25 @@ pub fn log(args: &LogArgs, ui: &Ui) -> ExitStatus {
         ui.report(diags);
         return ExitStatus::Error;
     };
-    let text = match std::fs::symlink_metadata(&path) {
-        Err(_) => {
+    let text = match read_log(&path) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
             ui.say(&format!(
                 "hookc: no audit log for this project yet ({}); add `audit-log #true` to the policy and run `hookc build`",
                 path.display()
             ));
             return ExitStatus::Success;
         }
-        Ok(meta) if !meta.file_type().is_file() => {
-            fail(
-                &mut diags,
-                format!("{} is not a regular file", path.display()),
-                "remove it; hookc writes the log there",
-            );
+        Err((message, help)) => {
+            fail(&mut diags, message, help);
             ui.report(diags);
             return ExitStatus::Error;
         }
-        Ok(_) => match read_tail(&path) {
-            Ok(t) => t,
-            Err(e) => {
-                fail(
-                    &mut diags,
-                    format!("cannot read {}: {e}", path.display()),
-                    "check the file's permissions",
-                );
-                ui.report(diags);
-                return ExitStatus::Error;
-            }
-        },
     };
     let mut records: Vec<Value> = text
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|r| {
-            args.harness.is_none_or(|h| r["harness"] == h.word())
-                && args.verdict.as_deref().is_none_or(|v| r["verdict"] == v)
-                && args.guard.as_deref().is_none_or(|g| {
-                    r["guards"]
-                        .as_array()
-                        .is_some_and(|a| a.iter().any(|x| x == g))
-                })
-                && since.is_none_or(|s| r["unix"].as_u64().is_some_and(|t| t >= s))
-        })
+        .filter(|r| wanted(args, since, r))
         .collect();
     if args.limit > 0 && records.len() > args.limit {
         records.drain(..records.len() - args.limit);
@@ -102,34 +78,70 @@ pub fn log(args: &LogArgs, ui: &Ui) -> ExitStatus {
         return ExitStatus::Success;
     }
     for r in &records {
-        let s = |k: &str| r[k].as_str().unwrap_or("").to_owned();
-        let guards: Vec<&str> = r["guards"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let mut line = format!(
-            "{}  {:<8} {:<9} {:<8} {}",
-            s("time"),
-            s("harness"),
-            s("event"),
-            s("verdict"),
-            s("summary")
-        );
-        if !guards.is_empty() {
-            line.push_str(&format!("  [{}]", guards.join(", ")));
-        }
-        if let Some(code) = r["code"].as_str() {
-            line.push_str(&format!("  code {code}"));
-        }
-        if let Some(o) = r["override"].as_object() {
-            line.push_str(&format!(
-                "  (allow-once, {})",
-                o.get("scope").and_then(Value::as_str).unwrap_or("")
-            ));
-        }
-        ui.say(&line);
+        ui.say(&line(r));
     }
     ExitStatus::Success
+}
+
+/// The log's text (its last part when large); `None` when there is no log.
+fn read_log(path: &std::path::Path) -> Result<Option<String>, (String, &'static str)> {
+    match std::fs::symlink_metadata(path) {
+        Err(_) => Ok(None),
+        Ok(meta) if !meta.file_type().is_file() => Err((
+            format!("{} is not a regular file", path.display()),
+            "remove it; hookc writes the log there",
+        )),
+        Ok(_) => read_tail(path).map(Some).map_err(|e| {
+            (
+                format!("cannot read {}: {e}", path.display()),
+                "check the file's permissions",
+            )
+        }),
+    }
+}
+
+/// Whether the record passes the filters asked for: harness, verdict,
+/// guard and age.
+fn wanted(args: &LogArgs, since: Option<u64>, r: &Value) -> bool {
+    args.harness.is_none_or(|h| r["harness"] == h.word())
+        && args.verdict.as_deref().is_none_or(|v| r["verdict"] == v)
+        && args.guard.as_deref().is_none_or(|g| {
+            r["guards"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x == g))
+        })
+        && since.is_none_or(|s| r["unix"].as_u64().is_some_and(|t| t >= s))
+}
+
+/// One record as a line: time, harness, event, verdict, summary, then the
+/// guards, the approval code and an `allow-once` approval.
+fn line(r: &Value) -> String {
+    let s = |k: &str| r[k].as_str().unwrap_or("").to_owned();
+    let guards: Vec<&str> = r["guards"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut line = format!(
+        "{}  {:<8} {:<9} {:<8} {}",
+        s("time"),
+        s("harness"),
+        s("event"),
+        s("verdict"),
+        s("summary")
+    );
+    if !guards.is_empty() {
+        line.push_str(&format!("  [{}]", guards.join(", ")));
+    }
+    if let Some(code) = r["code"].as_str() {
+        line.push_str(&format!("  code {code}"));
+    }
+    if let Some(o) = r["override"].as_object() {
+        line.push_str(&format!(
+            "  (allow-once, {})",
+            o.get("scope").and_then(Value::as_str).unwrap_or("")
+        ));
+    }
+    line
 }
 
 /// `30m`, `2h`, `7d`, `45s` in seconds.

@@ -14,7 +14,7 @@ use crate::cli::{Format, TestArgs};
 use crate::diag::Diagnostics;
 use crate::exit::ExitStatus;
 use crate::harness::{self, Harness, Observation, Outcome};
-use crate::ir::{Decision, Event, ExampleCall, Expectation, HarnessId, Tool};
+use crate::ir::{Decision, Event, Example, ExampleCall, Expectation, HarnessId, Tool};
 
 /// How long one hook may take before the row says it timed out.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -66,98 +66,26 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot make a temporary directory: {e}")),
     };
-    let mut diags = Diagnostics::default();
-    let policy_path = match (&args.project, &args.policy) {
-        (Some(dir), policy) => dir.join(policy.as_deref().unwrap_or(Path::new("policy.kdl"))),
-        (None, policy) => match super::locate(policy.as_deref(), None) {
-            Ok((policy, _)) => policy,
-            Err(d) => {
-                eprint!(
-                    "{}",
-                    crate::diag::render::human(
-                        &d,
-                        crate::diag::render::Style {
-                            color: false,
-                            unicode: true,
-                            width: 100
-                        }
-                    )
-                );
-                return ExitStatus::Error;
-            }
-        },
-    };
-    let Some((_, policy)) = crate::compile::load(&policy_path, &mut diags) else {
-        eprint!(
-            "{}",
-            crate::diag::render::human_all(
-                &diags.into_sorted(),
-                crate::diag::render::Style {
-                    color: false,
-                    unicode: true,
-                    width: 100
-                }
-            )
-        );
-        return ExitStatus::Failure;
+    let (policy_path, policy) = match load(args) {
+        Ok(found) => found,
+        Err(status) => return status,
     };
     let home = temp.path().join("home");
     let bins = temp.path().join("bin");
     let crash = temp.path().join("crash");
-    for d in [&home, &bins, &crash] {
-        let _ = std::fs::create_dir_all(d);
-    }
-    let exe = match std::env::current_exe() {
-        Ok(e) => e,
-        Err(e) => return fail(&format!("cannot find this hookc: {e}")),
+    let exe = match stand_ins(&home, &bins, &crash) {
+        Ok(exe) => exe,
+        Err(e) => return fail(&e),
     };
-    if let Err(e) = std::os::unix::fs::symlink(&exe, bins.join("hookc")).and_then(|()| {
-        write_exec(
-            &crash.join("hookc"),
-            "#!/bin/sh\necho 'thread main panicked at src/main.rs' >&2\nexit 101\n",
-        )
-    }) {
-        return fail(&format!("cannot prepare the test programs: {e}"));
-    }
     let root: PathBuf = match &args.project {
         Some(dir) => match dir.canonicalize() {
             Ok(d) => d,
             Err(e) => return fail(&format!("{}: {e}", dir.display())),
         },
-        None => {
-            let root = temp.path().join("project");
-            let _ = std::fs::create_dir_all(&root);
-            let text = std::fs::read_to_string(&policy_path).unwrap_or_default();
-            if let Err(e) = std::fs::write(root.join("policy.kdl"), text) {
-                return fail(&format!("cannot copy the policy: {e}"));
-            }
-            // The programs guards `run` come along (fs::copy keeps the mode).
-            let from = policy_path.parent().unwrap_or(Path::new("."));
-            for program in policy.guards.iter().filter_map(|g| g.run.as_deref()) {
-                let to = root.join(program);
-                if let Some(parent) = to.parent() {
-                    let _ = std::fs::create_dir_all(parent);
-                }
-                let _ = std::fs::copy(from.join(program), &to);
-            }
-            let out = Command::new(&exe)
-                .args(["--quiet", "build"])
-                .current_dir(&root)
-                .env("HOME", &home)
-                .env_remove("HOOKC_POLICY")
-                .output();
-            match out {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => {
-                    return fail(&format!(
-                        "hookc build failed in the temporary copy:\n{}",
-                        String::from_utf8_lossy(&o.stderr)
-                    ));
-                }
-                Err(e) => return fail(&format!("cannot run hookc build: {e}")),
-            }
-            root
-        }
+        None => match build_copy(&policy_path, &policy, &exe, &home, temp.path()) {
+            Ok(root) => root,
+            Err(e) => return fail(&e),
+        },
     };
     let driver = temp.path().join("opencode-driver.mjs");
     if let Err(e) = std::fs::write(&driver, harness::opencode::TEST_DRIVER) {
@@ -173,57 +101,11 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         node: node.as_deref(),
         allow_missing_node: args.allow_missing_node,
     };
-    let mut fixtures = args.fixtures.clone();
-    let dir = policy_path
-        .parent()
-        .map(|d| d.join("tests/hooks"))
-        .unwrap_or_default();
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        let mut found: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        found.sort();
-        fixtures.extend(found);
-    }
-    let mut extra: Vec<(HarnessId, Case)> = Vec::new();
-    for path in &fixtures {
-        match fixture(path) {
-            Ok(x) => extra.push(x),
-            Err(e) => return fail(&format!("{}: {e}", path.display())),
-        }
-    }
-    let targets: Vec<&dyn Harness> = policy
-        .targets
-        .iter()
-        .filter_map(|id| harness::get(*id))
-        .collect();
-    let mut rows: Vec<Row> = std::thread::scope(|s| {
-        let handles: Vec<_> = targets
-            .iter()
-            .map(|h| {
-                let mut cases = cases(*h, &policy, &root);
-                let id = h.id();
-                cases.extend(
-                    extra
-                        .iter()
-                        .filter(|(x, _)| *x == id)
-                        .map(|(_, c)| c.clone()),
-                );
-                let env = &env;
-                s.spawn(move || {
-                    cases
-                        .into_iter()
-                        .map(|c| run_case(*h, env, c))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let extra = match fixtures(args, &policy_path) {
+        Ok(extra) => extra,
+        Err(e) => return fail(&e),
+    };
+    let mut rows = run_all(&policy, &extra, &env);
     rows.sort_by_key(|r| r.could_not_run);
     let failed = rows.iter().filter(|r| !r.ok).count();
     match args.format {
@@ -243,6 +125,150 @@ pub fn test(args: &TestArgs) -> ExitStatus {
     } else {
         ExitStatus::Failure
     }
+}
+
+/// The policy file and its compiled policy; the status to end with when
+/// there is none (reported on stderr).
+fn load(args: &TestArgs) -> Result<(PathBuf, crate::ir::Policy), ExitStatus> {
+    let style = crate::diag::render::Style {
+        color: false,
+        unicode: true,
+        width: 100,
+    };
+    let mut diags = Diagnostics::default();
+    let policy_path = match (&args.project, &args.policy) {
+        (Some(dir), policy) => dir.join(policy.as_deref().unwrap_or(Path::new("policy.kdl"))),
+        (None, policy) => match super::locate(policy.as_deref(), None) {
+            Ok((policy, _)) => policy,
+            Err(d) => {
+                eprint!("{}", crate::diag::render::human(&d, style));
+                return Err(ExitStatus::Error);
+            }
+        },
+    };
+    let Some((_, policy)) = crate::compile::load(&policy_path, &mut diags) else {
+        eprint!(
+            "{}",
+            crate::diag::render::human_all(&diags.into_sorted(), style)
+        );
+        return Err(ExitStatus::Failure);
+    };
+    Ok((policy_path, policy))
+}
+
+/// The directories a case runs with, and the programs on their `PATH`: this
+/// hookc under `bins`, one that crashes under `crash`. This hookc's path.
+fn stand_ins(home: &Path, bins: &Path, crash: &Path) -> Result<PathBuf, String> {
+    for d in [home, bins, crash] {
+        let _ = std::fs::create_dir_all(d);
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this hookc: {e}"))?;
+    std::os::unix::fs::symlink(&exe, bins.join("hookc"))
+        .and_then(|()| {
+            write_exec(
+                &crash.join("hookc"),
+                "#!/bin/sh\necho 'thread main panicked at src/main.rs' >&2\nexit 101\n",
+            )
+        })
+        .map_err(|e| format!("cannot prepare the test programs: {e}"))?;
+    Ok(exe)
+}
+
+/// A project in `temp` with a copy of the policy (and the programs its
+/// guards `run`), built there by `exe`: the root to run the hooks in.
+fn build_copy(
+    policy_path: &Path,
+    policy: &crate::ir::Policy,
+    exe: &Path,
+    home: &Path,
+    temp: &Path,
+) -> Result<PathBuf, String> {
+    let root = temp.join("project");
+    let _ = std::fs::create_dir_all(&root);
+    let text = std::fs::read_to_string(policy_path).unwrap_or_default();
+    if let Err(e) = std::fs::write(root.join("policy.kdl"), text) {
+        return Err(format!("cannot copy the policy: {e}"));
+    }
+    // The programs guards `run` come along (fs::copy keeps the mode).
+    let from = policy_path.parent().unwrap_or(Path::new("."));
+    for program in policy.guards.iter().filter_map(|g| g.run.as_deref()) {
+        let to = root.join(program);
+        if let Some(parent) = to.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::copy(from.join(program), &to);
+    }
+    let out = Command::new(exe)
+        .args(["--quiet", "build"])
+        .current_dir(&root)
+        .env("HOME", home)
+        .env_remove("HOOKC_POLICY")
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Ok(root),
+        Ok(o) => Err(format!(
+            "hookc build failed in the temporary copy:\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        )),
+        Err(e) => Err(format!("cannot run hookc build: {e}")),
+    }
+}
+
+/// The cases of the fixture files: those given, then `tests/hooks/*.json`
+/// next to the policy, in name order.
+fn fixtures(args: &TestArgs, policy_path: &Path) -> Result<Vec<(HarnessId, Case)>, String> {
+    let mut fixtures = args.fixtures.clone();
+    let dir = policy_path
+        .parent()
+        .map(|d| d.join("tests/hooks"))
+        .unwrap_or_default();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        found.sort();
+        fixtures.extend(found);
+    }
+    fixtures
+        .iter()
+        .map(|path| fixture(path).map_err(|e| format!("{}: {e}", path.display())))
+        .collect()
+}
+
+/// Every case of every target harness (the policy's, then the fixtures'),
+/// one thread per harness.
+fn run_all(policy: &crate::ir::Policy, extra: &[(HarnessId, Case)], env: &Env) -> Vec<Row> {
+    let targets: Vec<&dyn Harness> = policy
+        .targets
+        .iter()
+        .filter_map(|id| harness::get(*id))
+        .collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = targets
+            .iter()
+            .map(|h| {
+                let mut cases = cases(*h, policy, env.root);
+                let id = h.id();
+                cases.extend(
+                    extra
+                        .iter()
+                        .filter(|(x, _)| *x == id)
+                        .map(|(_, c)| c.clone()),
+                );
+                s.spawn(move || {
+                    cases
+                        .into_iter()
+                        .map(|c| run_case(*h, env, c))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
 }
 
 fn fail(msg: &str) -> ExitStatus {
@@ -353,101 +379,77 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
     let mut out = Vec::new();
     for guard in &policy.guards {
         for ex in &guard.examples {
-            let mut case = Case {
-                guard: guard.name.clone(),
-                event: guard.event,
-                label: label(&ex.call),
-                expected: "proceeds",
-                could_not_run: false,
-                not_applicable: None,
-                stdin: String::new(),
-                route: None,
-                bin: Bin::Real,
-            };
-            match expected(ex.expect, h, guard.event, &ex.call) {
-                Expected::Word(w) => case.expected = w,
-                Expected::NotApplicable(why) => case.not_applicable = Some(why),
-            }
-            if case.not_applicable.is_none() {
-                let payload = h
-                    .payload(guard.event, &ex.call, root)
-                    .or_else(|| mcp_payload(h, guard.event, &ex.call, root));
-                match payload {
-                    Some(p) => case.stdin = p.to_string(),
-                    None => {
-                        case.not_applicable = Some(
-                            if matches!(ex.call.tool, Some(Tool::Mcp { .. })) {
-                                format!(
-                                    "{} names no MCP tool hookc test can send; the build checked this example against the policy",
-                                    h.profile().name
-                                )
-                            } else if guard.event.has_tools() {
-                                format!(
-                                    "{} has no tool for this example (or it names no file)",
-                                    h.profile().name
-                                )
-                            } else {
-                                format!(
-                                    "{}'s {} payload carries no text of the agent's or the user's, which this example gives",
-                                    h.profile().name,
-                                    guard.event
-                                )
-                            },
-                        );
-                    }
-                }
-            }
-            out.push(case);
+            out.push(example_case(h, guard, ex, root));
         }
     }
-    // The failure paths go through the pre-tool hook, or the prompt hook when
-    // the policy guards no tool call. Not through stop hooks: there a hook
-    // that cannot run lets the agent stop (on some harnesses by hookc's
-    // choice, since refusing would keep the agent going forever).
+    out.extend(failure_cases(h, policy, root));
+    out
+}
+
+/// One example of `guard` as `h` would send it, or why it cannot.
+fn example_case(h: &dyn Harness, guard: &crate::ir::Guard, ex: &Example, root: &Path) -> Case {
+    let mut case = Case {
+        guard: guard.name.clone(),
+        event: guard.event,
+        label: label(&ex.call),
+        expected: "proceeds",
+        could_not_run: false,
+        not_applicable: None,
+        stdin: String::new(),
+        route: None,
+        bin: Bin::Real,
+    };
+    match expected(ex.expect, h, guard.event, &ex.call) {
+        Expected::Word(w) => case.expected = w,
+        Expected::NotApplicable(why) => case.not_applicable = Some(why),
+    }
+    if case.not_applicable.is_none() {
+        let payload = h
+            .payload(guard.event, &ex.call, root)
+            .or_else(|| mcp_payload(h, guard.event, &ex.call, root));
+        match payload {
+            Some(p) => case.stdin = p.to_string(),
+            None => {
+                case.not_applicable = Some(if matches!(ex.call.tool, Some(Tool::Mcp { .. })) {
+                    format!(
+                        "{} names no MCP tool hookc test can send; the build checked this example against the policy",
+                        h.profile().name
+                    )
+                } else if guard.event.has_tools() {
+                    format!(
+                        "{} has no tool for this example (or it names no file)",
+                        h.profile().name
+                    )
+                } else {
+                    format!(
+                        "{}'s {} payload carries no text of the agent's or the user's, which this example gives",
+                        h.profile().name,
+                        guard.event
+                    )
+                });
+            }
+        }
+    }
+    case
+}
+
+/// The ways `h`'s hook can fail (garbage or empty stdin, hookc missing or
+/// crashing, the harness's timeout), each expected to refuse.
+///
+/// The failure paths go through the pre-tool hook, or the prompt hook when
+/// the policy guards no tool call. Not through stop hooks: there a hook
+/// that cannot run lets the agent stop (on some harnesses by hookc's
+/// choice, since refusing would keep the agent going forever).
+fn failure_cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> {
     let p = h.profile();
     let Some(event) = [Event::PreTool, Event::Prompt].into_iter().find(|e| {
         p.event_name(*e).is_some()
             && p.can_block.contains(e)
             && policy.guards.iter().any(|g| g.event == *e)
     }) else {
-        return out;
+        return Vec::new();
     };
-    let benign = ExampleCall {
-        tool: None,
-        command: event.has_tools().then(|| "ls".to_owned()),
-        path: None,
-        text: None,
-    };
-    // A call the generated hook runs for: a shell command, or, where the
-    // harness has a hook for MCP calls only (Cursor), one of the policy's
-    // MCP tools.
-    let mcp_call = policy
-        .guards
-        .iter()
-        .filter(|g| g.event == event)
-        .flat_map(|g| &g.tools)
-        .find_map(|t| match t {
-            Tool::Mcp { server, tool } => Some(ExampleCall {
-                tool: Some(Tool::Mcp {
-                    server: server.replace(['*', '?'], "x"),
-                    tool: tool.replace(['*', '?'], "x"),
-                }),
-                command: None,
-                path: None,
-                text: None,
-            }),
-            _ => None,
-        });
-    let ok = h
-        .payload(event, &benign, root)
-        .filter(|p| h.hook_command(root, event, p).is_some())
-        .or_else(|| {
-            mcp_call
-                .as_ref()
-                .and_then(|c| mcp_payload(h, event, c, root))
-                .filter(|p| h.hook_command(root, event, p).is_some())
-        })
-        .or_else(|| h.payload(event, &benign, root));
+    let ok = hooked_payload(h, policy, event, root);
     // The policy's guards gave this harness no hook to fail (an MCP guard
     // where the harness's MCP names are unknown): nothing to test.
     // (OpenCode's plugin is loaded, not started as a command.)
@@ -462,6 +464,7 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
     } else {
         "blocks"
     };
+    let mut out = Vec::new();
     for (label, stdin, bin) in [
         ("garbage stdin", "this is not JSON {".to_owned(), Bin::Real),
         ("empty stdin", String::new(), Bin::Real),
@@ -483,6 +486,49 @@ fn cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Vec<Case> 
         });
     }
     out
+}
+
+/// A harmless call on `event` that the generated hook runs for: a shell
+/// command, or, where the harness has a hook for MCP calls only (Cursor),
+/// one of the policy's MCP tools; else the harmless call as it is.
+fn hooked_payload(
+    h: &dyn Harness,
+    policy: &crate::ir::Policy,
+    event: Event,
+    root: &Path,
+) -> Option<Value> {
+    let benign = ExampleCall {
+        tool: None,
+        command: event.has_tools().then(|| "ls".to_owned()),
+        path: None,
+        text: None,
+    };
+    let mcp_call = policy
+        .guards
+        .iter()
+        .filter(|g| g.event == event)
+        .flat_map(|g| &g.tools)
+        .find_map(|t| match t {
+            Tool::Mcp { server, tool } => Some(ExampleCall {
+                tool: Some(Tool::Mcp {
+                    server: server.replace(['*', '?'], "x"),
+                    tool: tool.replace(['*', '?'], "x"),
+                }),
+                command: None,
+                path: None,
+                text: None,
+            }),
+            _ => None,
+        });
+    h.payload(event, &benign, root)
+        .filter(|p| h.hook_command(root, event, p).is_some())
+        .or_else(|| {
+            mcp_call
+                .as_ref()
+                .and_then(|c| mcp_payload(h, event, c, root))
+                .filter(|p| h.hook_command(root, event, p).is_some())
+        })
+        .or_else(|| h.payload(event, &benign, root))
 }
 
 /// An MCP example as `h`'s stdin, for harnesses whose `payload` has no MCP
@@ -655,20 +701,7 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
     };
     let id = h.id();
     if let Bin::Timeout = case.bin {
-        // The harness decides alone; say what it does rather than fail on it.
-        let obs = Observation {
-            timed_out: true,
-            ..Observation::default()
-        };
-        let mut r = row(h, &case, &h.outcome(case.event, &obs));
-        r.expected = r.got;
-        r.ok = true;
-        r.case = if r.got == "proceeds" {
-            format!("{}: fails open (harness limit)", r.case)
-        } else {
-            format!("{}: refused", r.case)
-        };
-        return r;
+        return timeout_row(h, &case);
     }
     let root_s = env.root.to_string_lossy().into_owned();
     let (mut c, plugin) = if id == HarnessId::Opencode {
@@ -715,6 +748,24 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
         h.outcome(case.event, &obs)
     };
     row(h, &case, &outcome)
+}
+
+/// The row of a hook that outlives the harness's timeout: the harness decides
+/// alone; say what it does rather than fail on it.
+fn timeout_row(h: &dyn Harness, case: &Case) -> Row {
+    let obs = Observation {
+        timed_out: true,
+        ..Observation::default()
+    };
+    let mut r = row(h, case, &h.outcome(case.event, &obs));
+    r.expected = r.got;
+    r.ok = true;
+    r.case = if r.got == "proceeds" {
+        format!("{}: fails open (harness limit)", r.case)
+    } else {
+        format!("{}: refused", r.case)
+    };
+    r
 }
 
 /// The row of an OpenCode case when there is no `node` to load the plugin with.

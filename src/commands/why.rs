@@ -4,6 +4,7 @@
 //! answer each targeted harness gets, made by the same code `hookc guard`
 //! uses on the payload that harness would send.
 
+use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
 
@@ -20,33 +21,17 @@ use crate::shell;
 
 pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
     let mut diags = Diagnostics::default();
-    let usage = |diags: &mut Diagnostics, message: String, help: &str| {
-        diags.push(Diagnostic::new(Code::Io, message).help(help.to_owned()));
+    let (policy, root) = match load(args, &mut diags) {
+        Ok(found) => found,
+        Err(status) => return finish(args, ui, diags, status),
     };
-    let (policy_path, root) =
-        match super::locate(args.project.policy.as_deref(), args.project.out.as_deref()) {
-            Ok(found) => found,
-            Err(d) => {
-                diags.push(d);
-                return finish(args, ui, diags, ExitStatus::Error);
-            }
-        };
-    let Some((_, policy)) = crate::compile::load(&policy_path, &mut diags) else {
-        let status = if diags.iter().any(|d| d.code == Code::Io) {
-            ExitStatus::Error
-        } else {
-            ExitStatus::Failure
-        };
-        return finish(args, ui, diags, status);
-    };
-    let root = std::path::absolute(&root).unwrap_or(root);
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
 
     // The call, harness-neutral, and the harnesses to answer.
     let request = match Request::new(args, &policy, &root) {
         Ok(r) => r,
         Err((message, help)) => {
-            usage(&mut diags, message, help);
+            diags.push(Diagnostic::new(Code::Io, message).help(help.to_owned()));
             return finish(args, ui, diags, ExitStatus::Error);
         }
     };
@@ -57,6 +42,12 @@ pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
     let verdict = crate::audit::builtin(args.event, &call).or_else(|| evaluator.evaluate(&call));
     let traces = eval::trace(&policy, &call);
     let reading = call.command.as_deref().map(|c| Reading::new(c, &call));
+    let setting = Setting {
+        evaluator: &evaluator,
+        policy: &policy,
+        root: &root,
+        home: home.as_deref(),
+    };
     let answers: Vec<HarnessAnswer> = request
         .harnesses
         .iter()
@@ -64,62 +55,93 @@ pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
             // Without a payload from the user, the neutral call stands in
             // where hookc has no payload shape for this harness.
             let neutral = args.payload.is_none().then_some(&call);
-            answer(
-                *h,
-                args.event,
-                payload.as_ref(),
-                neutral,
-                &Setting {
-                    evaluator: &evaluator,
-                    policy: &policy,
-                    root: &root,
-                    home: home.as_deref(),
-                },
-            )
+            answer(*h, args.event, payload.as_ref(), neutral, &setting)
         })
         .collect();
 
     if args.format == Format::Json {
-        let doc = json!({
-            "schema_version": 1,
-            "command": "why",
-            "event": args.event.word(),
-            "call": {
-                "tool": call.tool.as_ref().map(|t| t.native.clone()),
-                "command": call.command,
-                "paths": call.paths,
-                "text": call.text,
-            },
-            "reading": reading.as_ref().map(Reading::json),
-            "guards": traces,
-            "verdict": verdict.as_ref().map(|v| json!({
-                "decision": v.decision,
-                "guards": v.guard_names(),
-                "reason": v.reason(),
-                "rewritten": v.rewritten,
-            })),
-            "answers": answers.iter().map(HarnessAnswer::json).collect::<Vec<_>>(),
-        });
+        let doc = json_doc(
+            &call,
+            args.event,
+            reading.as_ref(),
+            &traces,
+            verdict.as_ref(),
+            &answers,
+        );
         println!(
             "{}",
             serde_json::to_string_pretty(&doc).expect("JSON serialises")
         );
-        ui.report(diags);
-        return ExitStatus::Success;
+    } else {
+        let mut out = String::new();
+        human(
+            &mut out,
+            &call,
+            args.event,
+            reading.as_ref(),
+            &traces,
+            verdict.as_ref(),
+            &answers,
+        );
+        print!("{out}");
     }
-    let mut out = String::new();
-    human(
-        &mut out,
-        &call,
-        args.event,
-        reading.as_ref(),
-        &traces,
-        verdict.as_ref(),
-        &answers,
-    );
-    print!("{out}");
     ui.report(diags);
     ExitStatus::Success
+}
+
+/// The explanation for a program (`--format json`).
+fn json_doc(
+    call: &Call,
+    event: Event,
+    reading: Option<&Reading>,
+    traces: &[GuardTrace],
+    verdict: Option<&Verdict>,
+    answers: &[HarnessAnswer],
+) -> Value {
+    json!({
+        "schema_version": 1,
+        "command": "why",
+        "event": event.word(),
+        "call": {
+            "tool": call.tool.as_ref().map(|t| t.native.clone()),
+            "command": call.command,
+            "paths": call.paths,
+            "text": call.text,
+        },
+        "reading": reading.map(Reading::json),
+        "guards": traces,
+        "verdict": verdict.map(|v| json!({
+            "decision": v.decision,
+            "guards": v.guard_names(),
+            "reason": v.reason(),
+            "rewritten": v.rewritten,
+        })),
+        "answers": answers.iter().map(HarnessAnswer::json).collect::<Vec<_>>(),
+    })
+}
+
+/// The compiled policy and the project root (absolute); the status to end
+/// with when there is none (reported).
+fn load(
+    args: &WhyArgs,
+    diags: &mut Diagnostics,
+) -> Result<(Policy, std::path::PathBuf), ExitStatus> {
+    let (policy_path, root) =
+        super::locate(args.project.policy.as_deref(), args.project.out.as_deref()).map_err(
+            |d| {
+                diags.push(d);
+                ExitStatus::Error
+            },
+        )?;
+    let Some((_, policy)) = crate::compile::load(&policy_path, diags) else {
+        return Err(if diags.iter().any(|d| d.code == Code::Io) {
+            ExitStatus::Error
+        } else {
+            ExitStatus::Failure
+        });
+    };
+    let root = std::path::absolute(&root).unwrap_or(root);
+    Ok((policy, root))
 }
 
 fn finish(args: &WhyArgs, ui: &Ui, diags: Diagnostics, status: ExitStatus) -> ExitStatus {
@@ -586,6 +608,8 @@ fn finish_answer(
     }
 }
 
+/// The explanation for a person: the call, how its command line is read,
+/// the guards, the verdict and each harness's answer.
 fn human(
     out: &mut String,
     call: &Call,
@@ -595,7 +619,18 @@ fn human(
     verdict: Option<&Verdict>,
     answers: &[HarnessAnswer],
 ) {
-    use std::fmt::Write as _;
+    write_call(out, call, event);
+    if let Some(r) = reading {
+        write_reading(out, r);
+    }
+    write_guards(out, traces);
+    let _ = writeln!(out);
+    write_verdict(out, verdict);
+    write_answers(out, answers);
+}
+
+/// What was called: the tool and event, the command, paths or text.
+fn write_call(out: &mut String, call: &Call, event: Event) {
     let tool = call.tool.as_ref().map_or("no tool", |t| t.native.as_str());
     let _ = writeln!(out, "The call: `{tool}` on `{event}`");
     if let Some(command) = &call.command {
@@ -607,64 +642,70 @@ fn human(
     if let Some(text) = &call.text {
         let _ = writeln!(out, "  text:    {}", shell::normalize::short(text));
     }
+}
 
-    if let Some(r) = reading {
-        let _ = writeln!(out, "\nHow hookc reads the command line");
-        let _ = writeln!(out, "  as written (quotes removed):");
-        for w in &r.written {
-            let _ = writeln!(out, "    {w}");
+/// How hookc reads the command line: as written, what runs, what it looked
+/// through and what it cannot read.
+fn write_reading(out: &mut String, r: &Reading) {
+    let _ = writeln!(out, "\nHow hookc reads the command line");
+    let _ = writeln!(out, "  as written (quotes removed):");
+    for w in &r.written {
+        let _ = writeln!(out, "    {w}");
+    }
+    let _ = writeln!(
+        out,
+        "  what runs (wrappers looked through, programs by basename):"
+    );
+    for c in &r.analysis.commands {
+        let mut line = c.program.clone();
+        for a in &c.args {
+            line.push(' ');
+            line.push_str(a);
         }
+        let _ = write!(
+            out,
+            "    {}",
+            if line.is_empty() {
+                "(a redirection only)"
+            } else {
+                &line
+            }
+        );
+        if !c.redirects.is_empty() {
+            let _ = write!(out, "   [writes {}]", c.redirects.join(", "));
+        }
+        if !c.unknown.is_empty() {
+            let words: Vec<&str> = c
+                .unknown
+                .iter()
+                .filter_map(|&i| c.args.get(i).map(String::as_str))
+                .collect();
+            let _ = write!(out, "   [known only when it runs: {}]", words.join(", "));
+        }
+        out.push('\n');
+    }
+    if r.analysis.commands.is_empty() {
+        let _ = writeln!(out, "    (nothing)");
+    }
+    if !r.looked_through.is_empty() {
+        let _ = writeln!(out, "  looked through: {}", r.looked_through.join(", "));
+    }
+    if r.analysis.opaque.is_empty() {
+        let _ = writeln!(out, "  opaque: nothing");
+    } else {
         let _ = writeln!(
             out,
-            "  what runs (wrappers looked through, programs by basename):"
+            "  opaque (cannot be read, so command guards refuse unless `opaque \"allow\"`):"
         );
-        for c in &r.analysis.commands {
-            let mut line = c.program.clone();
-            for a in &c.args {
-                line.push(' ');
-                line.push_str(a);
-            }
-            let _ = write!(
-                out,
-                "    {}",
-                if line.is_empty() {
-                    "(a redirection only)"
-                } else {
-                    &line
-                }
-            );
-            if !c.redirects.is_empty() {
-                let _ = write!(out, "   [writes {}]", c.redirects.join(", "));
-            }
-            if !c.unknown.is_empty() {
-                let words: Vec<&str> = c
-                    .unknown
-                    .iter()
-                    .filter_map(|&i| c.args.get(i).map(String::as_str))
-                    .collect();
-                let _ = write!(out, "   [known only when it runs: {}]", words.join(", "));
-            }
-            out.push('\n');
-        }
-        if r.analysis.commands.is_empty() {
-            let _ = writeln!(out, "    (nothing)");
-        }
-        if !r.looked_through.is_empty() {
-            let _ = writeln!(out, "  looked through: {}", r.looked_through.join(", "));
-        }
-        if r.analysis.opaque.is_empty() {
-            let _ = writeln!(out, "  opaque: nothing");
-        } else {
-            let _ = writeln!(
-                out,
-                "  opaque (cannot be read, so command guards refuse unless `opaque \"allow\"`):"
-            );
-            for o in &r.analysis.opaque {
-                let _ = writeln!(out, "    {}", o.reason);
-            }
+        for o in &r.analysis.opaque {
+            let _ = writeln!(out, "    {}", o.reason);
         }
     }
+}
 
+/// Which guards match, and for each other the first condition that does not
+/// hold.
+fn write_guards(out: &mut String, traces: &[GuardTrace]) {
     let matched = traces.iter().filter(|t| t.decision.is_some()).count();
     let considered: Vec<&GuardTrace> = traces.iter().filter(|t| t.skipped.is_none()).collect();
     let _ = writeln!(
@@ -708,8 +749,10 @@ fn human(
     if !skipped.is_empty() {
         let _ = writeln!(out, "  not for this call: {}", skipped.join(", "));
     }
+}
 
-    let _ = writeln!(out);
+/// The verdict, what the model reads and what runs instead.
+fn write_verdict(out: &mut String, verdict: Option<&Verdict>) {
     match verdict {
         None => {
             let _ = writeln!(
@@ -736,7 +779,10 @@ fn human(
             }
         }
     }
+}
 
+/// What each harness is answered, exactly as `hookc guard` writes it.
+fn write_answers(out: &mut String, answers: &[HarnessAnswer]) {
     if !answers.is_empty() {
         let _ = writeln!(
             out,

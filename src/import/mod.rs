@@ -339,134 +339,14 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
         ..Imported::default()
     };
     let mut harnesses: BTreeSet<HarnessId> = BTreeSet::new();
-    // (key, harnesses, origins), in the order first seen.
-    let mut guards: Vec<Merged> = Vec::new();
     let mut notes: Vec<String> = skipped_files.to_vec();
-    for hook in hooks {
-        if is_hookcs(&hook.command) {
-            continue;
-        }
-        if hook.command.is_empty() {
-            notes.push(format!(
-                "{}: not a command hook (no `command`); not imported",
-                hook.origin
-            ));
-            continue;
-        }
-        harnesses.insert(hook.harness);
-        let Some((event, tool)) = event_of(hook.harness, &hook.event) else {
-            notes.push(format!(
-                "{}: the event `{}` has no hookc equivalent; not imported",
-                hook.origin, hook.event
-            ));
-            continue;
-        };
-        let tools = match (tool, event.has_tools()) {
-            (Some(kind), _) => Some(Tools::Some {
-                kinds: BTreeSet::from([kind]),
-                mcp: BTreeSet::new(),
-                native: BTreeSet::new(),
-            }),
-            (None, true) => tools_of(hook.harness, hook.matcher.as_deref()),
-            (None, false) => Some(Tools::Every),
-        };
-        let Some(tools) = tools else {
-            notes.push(format!(
-                "{}: the matcher `{}` is a pattern hookc import cannot read as tool names; not imported (write its guard's `tool` or `mcp` by hand)",
-                hook.origin,
-                hook.matcher.as_deref().unwrap_or("")
-            ));
-            continue;
-        };
-        let mut action = script::analyse(&hook.command);
-        if let Action::When { .. } = action
-            && !matches!(&tools, Tools::Some { kinds, mcp, native } if kinds.iter().all(|k| *k == ToolKind::Shell) && mcp.is_empty() && native.is_empty())
-        {
-            action = Action::Opaque;
-        }
-        if action == Action::Nothing {
-            notes.push(format!(
-                "{}: `{}` lets every call go on; nothing to import",
-                hook.origin, hook.command
-            ));
-            continue;
-        }
-        // A `run` guard is one harness's: its wrapper hands that harness's
-        // payload to the hook.
-        let run = (action == Action::Opaque).then(|| hook.command.clone());
-        let key = Key {
-            event,
-            tools,
-            action,
-        };
-        match guards
-            .iter_mut()
-            .find(|(k, _, _, r)| *k == key && run.is_none() && r.is_none())
-        {
-            Some((_, hs, origins, _)) => {
-                hs.insert(hook.harness);
-                origins.push(hook.origin.clone());
-            }
-            None => guards.push((
-                key,
-                BTreeSet::from([hook.harness]),
-                vec![hook.origin.clone()],
-                run,
-            )),
-        }
-    }
+    let guards = merge_hooks(hooks, &mut harnesses, &mut notes);
 
-    let mut out = String::new();
-    out.push_str("// policy.kdl: written by `hookc import` from the hand-written hooks in\n");
-    for f in files {
-        out.push_str(&format!("//   {}\n", comment(&f.display().to_string())));
-    }
-    out.push_str(
-        "// Check each guard, then run `hookc build`, and remove the hand-written hooks\n\
-         // (until then both run).\n\n",
-    );
-    if !harnesses.is_empty() {
-        out.push_str("targets");
-        for h in &harnesses {
-            out.push_str(&format!(" {}", kdl_string(h.word())));
-        }
-        out.push_str("\n\n");
-    }
-    for note in &notes {
-        out.push_str(&format!("// Not carried over: {}\n", comment(note)));
-    }
-    if !notes.is_empty() {
-        out.push('\n');
-    }
+    let mut out = header(files, &harnesses, &notes);
     let mut names: BTreeSet<String> = BTreeSet::new();
     for (key, hs, origins, run) in &guards {
-        // A harness whose hook refuses every tool call the same way has
-        // this guard in effect too.
-        let mut covered = hs.clone();
-        for (k, other, _, r) in &guards {
-            if r.is_none()
-                && k.event == key.event
-                && k.tools == Tools::Every
-                && k.action == key.action
-            {
-                covered.extend(other.iter().copied());
-            }
-        }
-        let everywhere = covered == harnesses;
-        let base = match (&key.action, run) {
-            (Action::Always { reason, .. } | Action::When { reason, .. }, _) => slug(reason),
-            (_, _) => format!(
-                "run-{}-{}",
-                hs.iter().next().map_or("", |h| h.word()),
-                key.event.word()
-            ),
-        };
-        let mut name = base.clone();
-        let mut n = 2;
-        while !names.insert(name.clone()) {
-            name = format!("{base}-{n}");
-            n += 1;
-        }
+        let everywhere = covered(key, hs, &guards) == harnesses;
+        let name = guard_name(key, hs, run.as_deref(), &mut names);
         let text = guard_text(
             &name,
             key,
@@ -484,6 +364,167 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
     imported.skipped = notes;
     imported.policy = out;
     imported
+}
+
+/// The guards `hooks` become, in the order first seen: hooks of several
+/// harnesses that do the same to the same tools share one guard. The
+/// harnesses with a hook to import go to `harnesses`; each hook not carried
+/// over gets a line in `notes`.
+fn merge_hooks(
+    hooks: &[Hook],
+    harnesses: &mut BTreeSet<HarnessId>,
+    notes: &mut Vec<String>,
+) -> Vec<Merged> {
+    let mut guards: Vec<Merged> = Vec::new();
+    for hook in hooks {
+        if is_hookcs(&hook.command) {
+            continue;
+        }
+        if hook.command.is_empty() {
+            notes.push(format!(
+                "{}: not a command hook (no `command`); not imported",
+                hook.origin
+            ));
+            continue;
+        }
+        harnesses.insert(hook.harness);
+        let Some(key) = hook_key(hook, notes) else {
+            continue;
+        };
+        // A `run` guard is one harness's: its wrapper hands that harness's
+        // payload to the hook.
+        let run = (key.action == Action::Opaque).then(|| hook.command.clone());
+        match guards
+            .iter_mut()
+            .find(|(k, _, _, r)| *k == key && run.is_none() && r.is_none())
+        {
+            Some((_, hs, origins, _)) => {
+                hs.insert(hook.harness);
+                origins.push(hook.origin.clone());
+            }
+            None => guards.push((
+                key,
+                BTreeSet::from([hook.harness]),
+                vec![hook.origin.clone()],
+                run,
+            )),
+        }
+    }
+    guards
+}
+
+/// The guard one hook becomes: its event, the tools its matcher names and
+/// what its command does. `None` (with a line in `notes`) when it cannot be
+/// carried over or does nothing.
+fn hook_key(hook: &Hook, notes: &mut Vec<String>) -> Option<Key> {
+    let Some((event, tool)) = event_of(hook.harness, &hook.event) else {
+        notes.push(format!(
+            "{}: the event `{}` has no hookc equivalent; not imported",
+            hook.origin, hook.event
+        ));
+        return None;
+    };
+    let tools = match (tool, event.has_tools()) {
+        (Some(kind), _) => Some(Tools::Some {
+            kinds: BTreeSet::from([kind]),
+            mcp: BTreeSet::new(),
+            native: BTreeSet::new(),
+        }),
+        (None, true) => tools_of(hook.harness, hook.matcher.as_deref()),
+        (None, false) => Some(Tools::Every),
+    };
+    let Some(tools) = tools else {
+        notes.push(format!(
+            "{}: the matcher `{}` is a pattern hookc import cannot read as tool names; not imported (write its guard's `tool` or `mcp` by hand)",
+            hook.origin,
+            hook.matcher.as_deref().unwrap_or("")
+        ));
+        return None;
+    };
+    let mut action = script::analyse(&hook.command);
+    if let Action::When { .. } = action
+        && !matches!(&tools, Tools::Some { kinds, mcp, native } if kinds.iter().all(|k| *k == ToolKind::Shell) && mcp.is_empty() && native.is_empty())
+    {
+        action = Action::Opaque;
+    }
+    if action == Action::Nothing {
+        notes.push(format!(
+            "{}: `{}` lets every call go on; nothing to import",
+            hook.origin, hook.command
+        ));
+        return None;
+    }
+    Some(Key {
+        event,
+        tools,
+        action,
+    })
+}
+
+/// The comment at the top of the policy (the files read, what was not
+/// carried over) and its `targets`.
+fn header(files: &[PathBuf], harnesses: &BTreeSet<HarnessId>, notes: &[String]) -> String {
+    let mut out = String::new();
+    out.push_str("// policy.kdl: written by `hookc import` from the hand-written hooks in\n");
+    for f in files {
+        out.push_str(&format!("//   {}\n", comment(&f.display().to_string())));
+    }
+    out.push_str(
+        "// Check each guard, then run `hookc build`, and remove the hand-written hooks\n\
+         // (until then both run).\n\n",
+    );
+    if !harnesses.is_empty() {
+        out.push_str("targets");
+        for h in harnesses {
+            out.push_str(&format!(" {}", kdl_string(h.word())));
+        }
+        out.push_str("\n\n");
+    }
+    for note in notes {
+        out.push_str(&format!("// Not carried over: {}\n", comment(note)));
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The harnesses where the guard `key` of `hs` is in effect: a harness whose
+/// hook refuses every tool call the same way has it too.
+fn covered(key: &Key, hs: &BTreeSet<HarnessId>, guards: &[Merged]) -> BTreeSet<HarnessId> {
+    let mut covered = hs.clone();
+    for (k, other, _, r) in guards {
+        if r.is_none() && k.event == key.event && k.tools == Tools::Every && k.action == key.action
+        {
+            covered.extend(other.iter().copied());
+        }
+    }
+    covered
+}
+
+/// A name for the guard not yet in `names`: from its refusal's reason, or
+/// `run-<harness>-<event>`, numbered when taken.
+fn guard_name(
+    key: &Key,
+    hs: &BTreeSet<HarnessId>,
+    run: Option<&str>,
+    names: &mut BTreeSet<String>,
+) -> String {
+    let base = match (&key.action, run) {
+        (Action::Always { reason, .. } | Action::When { reason, .. }, _) => slug(reason),
+        (_, _) => format!(
+            "run-{}-{}",
+            hs.iter().next().map_or("", |h| h.word()),
+            key.event.word()
+        ),
+    };
+    let mut name = base.clone();
+    let mut n = 2;
+    while !names.insert(name.clone()) {
+        name = format!("{base}-{n}");
+        n += 1;
+    }
+    name
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -505,12 +546,44 @@ fn guard_text(
     // harnesses without them would otherwise be `unsupported`.
     let scoped = !everywhere && run.is_none();
     let mut lines: Vec<String> = Vec::new();
-    let mut untested: Option<String> = None;
     if key.event != Event::PreTool {
         lines.push(format!("event {}", kdl_string(key.event.word())));
     }
-    match &key.tools {
-        Tools::Every if key.event.has_tools() && scoped => {
+    lines.extend(tool_lines(&key.tools, key.event, hs, scoped));
+    let untested = match run {
+        Some(command) => {
+            lines.extend(run_lines(name, key.event, hs, origins, command, imported));
+            Some("runs the hand-written hook, which hookc cannot read".to_owned())
+        }
+        None => refusal_lines(key, scoped, &mut lines),
+    };
+    if scoped {
+        let others: Vec<String> = all.difference(hs).map(|h| kdl_string(h.word())).collect();
+        if !others.is_empty() && !matches!(key.tools, Tools::Every if !key.event.has_tools()) {
+            lines.push(format!("allow-degraded {}", others.join(" ")));
+        }
+    }
+    match untested {
+        Some(why) => g.push_str(&format!(
+            "guard {} untested={} {{\n",
+            kdl_string(name),
+            kdl_string(&why)
+        )),
+        None => g.push_str(&format!("guard {} {{\n", kdl_string(name))),
+    }
+    for l in lines {
+        g.push_str(&format!("    {l}\n"));
+    }
+    g.push_str("}\n");
+    g
+}
+
+/// The guard's `tool` and `mcp` lines. A `scoped` guard (of only some
+/// harnesses) names each harness's own tools.
+fn tool_lines(tools: &Tools, event: Event, hs: &BTreeSet<HarnessId>, scoped: bool) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    match tools {
+        Tools::Every if event.has_tools() && scoped => {
             // Every tool of these harnesses that hookc knows by name.
             let mut words = Vec::new();
             for h in hs {
@@ -570,23 +643,33 @@ fn guard_text(
             }
         }
     }
-    let shell_only = matches!(&key.tools, Tools::Some { kinds, mcp, native } if kinds.len() == 1 && kinds.contains(&ToolKind::Shell) && mcp.is_empty() && native.is_empty());
-    let decision = |refusal: Refusal, reason: &str| -> String {
-        let reason = if reason.trim().is_empty() {
-            "A hook imported from the hand-written config refused this call; ask the user how to go on."
-        } else {
-            reason
-        };
-        let word = match (refusal, key.event) {
-            (Refusal::Ask, Event::PreTool) => "ask",
-            (_, Event::PreTool | Event::Prompt) => "deny",
-            _ => "block",
-        };
-        format!("{word} {}", kdl_string(reason))
+    lines
+}
+
+/// The decision line of a refusal on `event`, with its reason (or one that
+/// says to ask the user).
+fn decision_line(refusal: Refusal, reason: &str, event: Event) -> String {
+    let reason = if reason.trim().is_empty() {
+        "A hook imported from the hand-written config refused this call; ask the user how to go on."
+    } else {
+        reason
     };
-    match (&key.action, run) {
-        (Action::Always { refusal, reason }, None) => {
-            lines.push(decision(*refusal, reason));
+    let word = match (refusal, event) {
+        (Refusal::Ask, Event::PreTool) => "ask",
+        (_, Event::PreTool | Event::Prompt) => "deny",
+        _ => "block",
+    };
+    format!("{word} {}", kdl_string(reason))
+}
+
+/// The lines of a guard whose hook hookc could read: its `regex`, its
+/// decision and its examples. Without examples, it says why (the reason
+/// for `untested=`).
+fn refusal_lines(key: &Key, scoped: bool, lines: &mut Vec<String>) -> Option<String> {
+    let shell_only = matches!(&key.tools, Tools::Some { kinds, mcp, native } if kinds.len() == 1 && kinds.contains(&ToolKind::Shell) && mcp.is_empty() && native.is_empty());
+    match &key.action {
+        Action::Always { refusal, reason } => {
+            lines.push(decision_line(*refusal, reason, key.event));
             let expect = if *refusal == Refusal::Ask && key.event == Event::PreTool {
                 "ask"
             } else {
@@ -597,25 +680,21 @@ fn guard_text(
                     "example \"echo hookc-import\" expect={}",
                     kdl_string(expect)
                 ));
+                None
             } else {
-                untested = Some(
-                    "imported: the hand-written hook refused every call it ran for".to_owned(),
-                );
+                Some("imported: the hand-written hook refused every call it ran for".to_owned())
             }
         }
-        (
-            Action::When {
-                pattern,
-                refusal,
-                reason,
-            },
-            None,
-        ) => {
+        Action::When {
+            pattern,
+            refusal,
+            reason,
+        } => {
             lines.push(format!(
                 "regex {}",
                 crate::syntax::raw_string(&pattern.regex)
             ));
-            lines.push(decision(*refusal, reason));
+            lines.push(decision_line(*refusal, reason, key.event));
             let expect = if *refusal == Refusal::Ask {
                 "ask"
             } else {
@@ -629,49 +708,38 @@ fn guard_text(
                         kdl_string(expect)
                     ));
                     lines.push("example \"true\" expect=\"allow\"".to_owned());
+                    None
                 }
-                _ => {
-                    untested =
-                        Some("imported: the hand-written hook searched the command line".to_owned())
-                }
+                _ => Some("imported: the hand-written hook searched the command line".to_owned()),
             }
         }
-        (_, Some(command)) => {
-            let harness = hs.iter().next().copied().unwrap_or(HarnessId::Claude);
-            let path = PathBuf::from(SCRIPTS).join(format!("{name}.sh"));
-            imported
-                .scripts
-                .push((path.clone(), wrapper(harness, &origins.join(", "), command)));
-            lines.push(format!(
-                "// The hand-written hook, run on {}'s own payload by a wrapper hookc import wrote.",
-                crate::harness::get(harness).map_or("its harness", |h| h.profile().name)
-            ));
-            lines.push(format!("// Its command: {}", comment(command)));
-            lines.push(format!("run {}", kdl_string(&path.to_string_lossy())));
-            lines.push(decision(Refusal::Deny, ""));
-            untested = Some("runs the hand-written hook, which hookc cannot read".to_owned());
-        }
-        (Action::Nothing | Action::Opaque, None) => {}
+        Action::Nothing | Action::Opaque => None,
     }
-    if scoped {
-        let others: Vec<String> = all.difference(hs).map(|h| kdl_string(h.word())).collect();
-        if !others.is_empty() && !matches!(key.tools, Tools::Every if !key.event.has_tools()) {
-            lines.push(format!("allow-degraded {}", others.join(" ")));
-        }
-    }
-    match untested {
-        Some(why) => g.push_str(&format!(
-            "guard {} untested={} {{\n",
-            kdl_string(name),
-            kdl_string(&why)
-        )),
-        None => g.push_str(&format!("guard {} {{\n", kdl_string(name))),
-    }
-    for l in lines {
-        g.push_str(&format!("    {l}\n"));
-    }
-    g.push_str("}\n");
-    g
+}
+
+/// The lines of a `run` guard, and its wrapper script (added to `imported`).
+fn run_lines(
+    name: &str,
+    event: Event,
+    hs: &BTreeSet<HarnessId>,
+    origins: &[String],
+    command: &str,
+    imported: &mut Imported,
+) -> Vec<String> {
+    let harness = hs.iter().next().copied().unwrap_or(HarnessId::Claude);
+    let path = PathBuf::from(SCRIPTS).join(format!("{name}.sh"));
+    imported
+        .scripts
+        .push((path.clone(), wrapper(harness, &origins.join(", "), command)));
+    vec![
+        format!(
+            "// The hand-written hook, run on {}'s own payload by a wrapper hookc import wrote.",
+            crate::harness::get(harness).map_or("its harness", |h| h.profile().name)
+        ),
+        format!("// Its command: {}", comment(command)),
+        format!("run {}", kdl_string(&path.to_string_lossy())),
+        decision_line(Refusal::Deny, "", event),
+    ]
 }
 
 /// The `run` program for a hand-written hook of `harness`: it hands the

@@ -36,7 +36,42 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
     let file = cx.file;
     let targets = resolve_targets(cx, ast);
     let windows = resolve_platforms(cx, ast);
-    let timeout = match &ast.timeout {
+    let timeout = resolve_timeout(cx, ast);
+    let hookc_version = resolve_hookc_version(cx, ast);
+    let on_error = resolve_on_error(cx, ast);
+    let harness_options = resolve_harness_options(cx, ast);
+    crate::lint::config::resolve(file, &ast.lint, cx.diags);
+    let audit = resolve_flag(cx, &ast.audit_log, "audit-log");
+    let allow_once = resolve_flag(cx, &ast.allow_once, "allow-once");
+    let never_override = resolve_never_override(cx, ast);
+    let (guards, compiled) = resolve_guards(cx, ast, &targets)?;
+
+    check_rewrites(cx, ast, &targets);
+    if cx.diags.has_errors() {
+        return None;
+    }
+    let policy = Policy {
+        format: FORMAT,
+        source: file.name.to_string(),
+        hookc_version,
+        built_by: crate::version::Version::current().line(),
+        install: String::new(),
+        timeout,
+        on_error,
+        targets,
+        windows,
+        harness_options,
+        audit,
+        allow_once,
+        never_override,
+        guards,
+    };
+    Some((policy, compiled))
+}
+
+/// The hooks' time limit in seconds, [`DEFAULT_TIMEOUT`] unless the policy says.
+fn resolve_timeout(cx: &mut Cx, ast: &ast::Policy) -> u32 {
+    match &ast.timeout {
         None => DEFAULT_TIMEOUT,
         Some(t) if (1..=600).contains(&t.value) => t.value as u32,
         Some(t) => {
@@ -49,8 +84,12 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
             );
             DEFAULT_TIMEOUT
         }
-    };
-    let hookc_version = ast.hookc_version.as_ref().and_then(|t| {
+    }
+}
+
+/// The `hookc-version` requirement, checked against this hookc.
+fn resolve_hookc_version(cx: &mut Cx, ast: &ast::Policy) -> Option<String> {
+    ast.hookc_version.as_ref().and_then(|t| {
         match crate::version::Requirement::parse(&t.value) {
             Err(why) => {
                 cx.error(
@@ -78,8 +117,12 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
                 Some(req.to_string())
             }
         }
-    });
-    let on_error = match ast.on_error.as_ref().map(|t| (t, t.value.as_str())) {
+    })
+}
+
+/// What a hook that fails to decide answers: `deny` unless `on-error "ask"`.
+fn resolve_on_error(cx: &mut Cx, ast: &ast::Policy) -> Decision {
+    match ast.on_error.as_ref().map(|t| (t, t.value.as_str())) {
         None | Some((_, "deny")) => Decision::Deny,
         Some((_, "ask")) => Decision::Ask,
         Some((t, other)) => {
@@ -92,10 +135,12 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
             );
             Decision::Deny
         }
-    };
-    let harness_options = resolve_harness_options(cx, ast);
-    crate::lint::config::resolve(file, &ast.lint, cx.diags);
-    let mut flag = |node: &Option<crate::source::Spanned<Scalar>>, name: &str| match node {
+    }
+}
+
+/// A `#true`/`#false` setting such as `audit-log`; absent is false.
+fn resolve_flag(cx: &mut Cx, node: &Option<crate::source::Spanned<Scalar>>, name: &str) -> bool {
+    match node {
         None => false,
         Some(v) => match v.value {
             Scalar::Bool(b) => b,
@@ -113,9 +158,11 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
                 false
             }
         },
-    };
-    let audit = flag(&ast.audit_log, "audit-log");
-    let allow_once = flag(&ast.allow_once, "allow-once");
+    }
+}
+
+/// The guards whose refusals no `hookc allow-once` approval lets through.
+fn resolve_never_override(cx: &mut Cx, ast: &ast::Policy) -> Vec<String> {
     let mut never_override = Vec::new();
     for decl in &ast.guards {
         match decl.override_.as_ref().map(|o| (o, o.value.as_str())) {
@@ -130,7 +177,16 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
             ),
         }
     }
+    never_override
+}
 
+/// The policy's guards, each name once, then hookc's self-protection guards.
+fn resolve_guards(
+    cx: &mut Cx,
+    ast: &ast::Policy,
+    targets: &[HarnessId],
+) -> Option<(Vec<Guard>, Vec<eval::Compiled>)> {
+    let file = cx.file;
     let mut guards: Vec<Guard> = Vec::new();
     let mut compiled = Vec::new();
     let mut seen: std::collections::HashMap<&str, &ast::GuardDecl> =
@@ -161,7 +217,7 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
     // A policy without guards of its own installs no hooks at all (its
     // build retracts them), so there is nothing to protect.
     if !guards.is_empty() && self_protection(cx, ast) {
-        let text = crate::protect::policy_text(&file.name, &targets);
+        let text = crate::protect::policy_text(&file.name, targets);
         let own = SourceFile::new(crate::protect::SOURCE, text);
         let decls = crate::syntax::read_policy(&own, cx.diags)?;
         let mut own_cx = Cx {
@@ -175,28 +231,7 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
             }
         }
     }
-
-    check_rewrites(cx, ast, &targets);
-    if cx.diags.has_errors() {
-        return None;
-    }
-    let policy = Policy {
-        format: FORMAT,
-        source: file.name.to_string(),
-        hookc_version,
-        built_by: crate::version::Version::current().line(),
-        install: String::new(),
-        timeout,
-        on_error,
-        targets,
-        windows,
-        harness_options,
-        audit,
-        allow_once,
-        never_override,
-        guards,
-    };
-    Some((policy, compiled))
+    Some((guards, compiled))
 }
 
 struct Cx<'a> {
@@ -351,7 +386,62 @@ fn resolve_harness_options(
 /// them; the examples run with these).
 fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Compiled)> {
     let errors_before = cx.diags.error_count();
-    let name = &decl.name;
+    check_guard_name(cx, &decl.name);
+    let event = resolve_event(cx, decl);
+    let mut tools = resolve_tools(cx, decl, event);
+    let commands: Vec<CommandPattern> = decl
+        .commands
+        .iter()
+        .filter_map(|c| resolve_command(cx, c))
+        .collect();
+    let (regexes, compiled_regexes) = resolve_regexes(cx, decl);
+    let paths: Vec<String> = decl.paths.iter().map(|p| p.value.clone()).collect();
+    let access = resolve_access(cx, decl);
+    let path_set = resolve_path_set(cx, decl, &paths);
+    imply_tools(cx, decl, event, &mut tools, &commands, &regexes, &paths);
+    let opaque = resolve_opaque(cx, decl);
+
+    let (decision, reason) = resolve_decision(cx, decl, event)?;
+    let rewrite = resolve_rewrite(cx, decl, &tools, decision);
+    let message = decl.message.as_ref().map(|m| m.value.clone());
+    let allow_degraded = decl
+        .allow_degraded
+        .iter()
+        .filter_map(|h| cx.harness(h))
+        .collect();
+    let run = resolve_run(cx, decl);
+    let prefilter = prefilter(&commands, &regexes, &paths);
+    let mut guard = Guard {
+        name: decl.name.value.clone(),
+        event,
+        tools,
+        commands,
+        regexes,
+        paths,
+        access,
+        opaque,
+        decision,
+        reason,
+        message,
+        rewrite,
+        run,
+        prefilter,
+        examples: Vec::new(),
+        allow_degraded,
+        origin: decl.span,
+    };
+    guard.examples = decl
+        .examples
+        .iter()
+        .filter_map(|e| resolve_example(cx, &guard, e))
+        .collect();
+    check_untested(cx, decl, &guard, errors_before);
+    (cx.diags.error_count() == errors_before)
+        .then(|| (guard, eval::Compiled::new(compiled_regexes, path_set)))
+}
+
+/// A guard's name is a plain word: it appears in file names, logs and reports.
+fn check_guard_name(cx: &mut Cx, name: &Text) {
     if name.value.is_empty()
         || !name
             .value
@@ -366,8 +456,11 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             "guard names appear in file names, logs and reports; e.g. `no-force-push`",
         );
     }
+}
 
-    let event = match &decl.event {
+/// The guard's `event`, `pre-tool` when it says none.
+fn resolve_event(cx: &mut Cx, decl: &ast::GuardDecl) -> Event {
+    match &decl.event {
         None => Event::PreTool,
         Some(e) => Event::from_word(&e.value).unwrap_or_else(|| {
             cx.error(
@@ -382,8 +475,11 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             );
             Event::PreTool
         }),
-    };
+    }
+}
 
+/// The tools the guard names, on an event that has tool calls.
+fn resolve_tools(cx: &mut Cx, decl: &ast::GuardDecl, event: Event) -> Vec<Tool> {
     let mut tools = Vec::new();
     for tool in &decl.tools {
         if let Some(tool) = resolve_tool(cx, tool) {
@@ -399,12 +495,12 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             "remove `tool`/`mcp`, or use `event \"pre-tool\"` or `event \"post-tool\"`",
         );
     }
+    tools
+}
 
-    let commands: Vec<CommandPattern> = decl
-        .commands
-        .iter()
-        .filter_map(|c| resolve_command(cx, c))
-        .collect();
+/// The guard's `regex` lines, as written and compiled; a quoted string whose
+/// escapes turned into control characters is refused.
+fn resolve_regexes(cx: &mut Cx, decl: &ast::GuardDecl) -> (Vec<String>, Vec<::regex::Regex>) {
     let mut regexes = Vec::new();
     let mut compiled_regexes = Vec::new();
     for r in &decl.regexes {
@@ -451,9 +547,12 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             ),
         }
     }
-    let paths: Vec<String> = decl.paths.iter().map(|p| p.value.clone()).collect();
-    let access = resolve_access(cx, decl);
-    let path_set = match PathSet::new(&paths) {
+    (regexes, compiled_regexes)
+}
+
+/// The guard's `path` globs compiled into one set, `None` without any.
+fn resolve_path_set(cx: &mut Cx, decl: &ast::GuardDecl, paths: &[String]) -> Option<PathSet> {
+    match PathSet::new(paths) {
         Ok(set) => (!paths.is_empty()).then_some(set),
         Err((index, message)) => {
             let at = decl.paths[index].span;
@@ -466,11 +565,21 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             );
             None
         }
-    };
+    }
+}
 
-    // Conditions imply tools: a guard that says `command` but names no tool is
-    // about the shell. Said explicitly, tools that never carry the condition
-    // are a mistake (the guard could never fire).
+/// Conditions imply tools: a guard that says `command` but names no tool is
+/// about the shell. Said explicitly, tools that never carry the condition
+/// are a mistake (the guard could never fire).
+fn imply_tools(
+    cx: &mut Cx,
+    decl: &ast::GuardDecl,
+    event: Event,
+    tools: &mut Vec<Tool>,
+    commands: &[CommandPattern],
+    regexes: &[String],
+    paths: &[String],
+) {
     if event.has_tools() {
         let shell = Tool::Known {
             tool: ToolKind::Shell,
@@ -507,7 +616,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             cx.diags.push(
                 Diagnostic::new(
                     Code::NothingToMatch,
-                    format!("guard `{}` matches every tool call", name.value),
+                    format!("guard `{}` matches every tool call", decl.name.value),
                 )
                 .in_file(cx.file)
                 .label(decl.name.span, "no tool, command, regex or path")
@@ -527,8 +636,11 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             "use `regex` to match the prompt or message text, or make this a `pre-tool` guard",
         );
     }
+}
 
-    let opaque = match &decl.opaque {
+/// What a shell command hookc cannot fully understand means for this guard.
+fn resolve_opaque(cx: &mut Cx, decl: &ast::GuardDecl) -> Decision {
+    match &decl.opaque {
         None => Decision::Deny,
         Some(o) => match Decision::from_word(&o.value) {
             Some(d @ (Decision::Deny | Decision::Ask | Decision::Allow)) => d,
@@ -543,18 +655,12 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
                 Decision::Deny
             }
         },
-    };
+    }
+}
 
-    let (decision, reason) = resolve_decision(cx, decl, event)?;
-    let rewrite = resolve_rewrite(cx, decl, &tools, decision);
-    let message = decl.message.as_ref().map(|m| m.value.clone());
-    let allow_degraded = decl
-        .allow_degraded
-        .iter()
-        .filter_map(|h| cx.harness(h))
-        .collect();
-
-    let run = decl.run.as_ref().and_then(|r| {
+/// The program a `run` guard asks, as a path relative to the project root.
+fn resolve_run(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<String> {
+    decl.run.as_ref().and_then(|r| {
         let v = r.value.trim();
         let bad = v.is_empty() || v.starts_with('/') || v.contains(['\n', '\0']);
         if bad {
@@ -568,34 +674,14 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             return None;
         }
         Some(v.to_owned())
-    });
-    let prefilter = prefilter(&commands, &regexes, &paths);
-    let mut guard = Guard {
-        name: name.value.clone(),
-        event,
-        tools,
-        commands,
-        regexes,
-        paths,
-        access,
-        opaque,
-        decision,
-        reason,
-        message,
-        rewrite,
-        run,
-        prefilter,
-        examples: Vec::new(),
-        allow_degraded,
-        origin: decl.span,
-    };
-    guard.examples = decl
-        .examples
-        .iter()
-        .filter_map(|e| resolve_example(cx, &guard, e))
-        .collect();
+    })
+}
+
+/// A guard without examples says why (`untested="…"`), or is warned about:
+/// only when it is otherwise sound, since its errors come first.
+fn check_untested(cx: &mut Cx, decl: &ast::GuardDecl, guard: &Guard, errors_before: usize) {
+    let name = &decl.name;
     match &decl.untested {
-        // Only for a guard that is otherwise sound: its errors come first.
         None if decl.examples.is_empty() && cx.diags.error_count() == errors_before => cx.diags.push(
             Diagnostic::new(
                 Code::NoExample,
@@ -605,7 +691,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
             .label(decl.name.span, "nothing shows that this guard fires")
             .help(format!(
                 "add `example` lines, one it decides and one it lets pass, e.g. `example {} expect=\"{}\"`; or say why there are none: `guard \"{}\" untested=\"…\"`",
-                example_hint(&guard),
+                example_hint(guard),
                 guard.decision.word(),
                 name.value
             )),
@@ -619,8 +705,6 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         ),
         _ => {}
     }
-    (cx.diags.error_count() == errors_before)
-        .then(|| (guard, eval::Compiled::new(compiled_regexes, path_set)))
 }
 
 /// Whether the policy gets hookc's self-protection guards (see
@@ -1065,127 +1149,8 @@ fn only_complains(reason: &str) -> bool {
 }
 
 fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Option<Example> {
-    let expect = match &decl.expect {
-        None => {
-            cx.error(
-                Code::InvalidExample,
-                "example without `expect=`".to_owned(),
-                decl.span,
-                "what should happen?",
-                "add `expect=\"deny\"` (or ask, allow, context, block, pass)",
-            );
-            return None;
-        }
-        Some(e) if e.value == "pass" => Expectation::Pass,
-        Some(e) => match Decision::from_word(&e.value) {
-            Some(d) => Expectation::Decision(d),
-            None => {
-                cx.error(
-                    Code::InvalidExample,
-                    format!("unknown expectation `{}`", e.value),
-                    e.span,
-                    "not a decision",
-                    suggest(
-                        &e.value,
-                        &["deny", "ask", "allow", "context", "block", "pass"],
-                    ),
-                );
-                return None;
-            }
-        },
-    };
-    let mcp_form = "`example tool=\"mcp\" server=\"payments\" name=\"refund_all\" expect=\"deny\"`";
-    let is_mcp = decl.tool.as_ref().is_some_and(|t| t.value == "mcp")
-        || decl.server.is_some()
-        || decl.name.is_some();
-    let tool = match &decl.tool {
-        _ if is_mcp => {
-            if let Some(t) = decl.tool.as_ref().filter(|t| t.value != "mcp") {
-                cx.error(
-                    Code::InvalidExample,
-                    format!(
-                        "`server=` and `name=` name an MCP tool, but `tool=` says `{}`",
-                        t.value
-                    ),
-                    t.span,
-                    "not an MCP tool",
-                    format!("write `tool=\"mcp\"` (or leave `tool=` out): {mcp_form}"),
-                );
-                return None;
-            }
-            let (Some(server), Some(name)) = (&decl.server, &decl.name) else {
-                cx.error(
-                    Code::InvalidExample,
-                    "an MCP example names the server and the tool".to_owned(),
-                    decl.span,
-                    "which MCP tool?",
-                    format!("give both `server=` and `name=`: {mcp_form}"),
-                );
-                return None;
-            };
-            if let Some(bad) = [server, name]
-                .into_iter()
-                .find(|t| t.value.is_empty() || t.value.contains(['*', '?', '[', ']']))
-            {
-                cx.error(
-                    Code::InvalidExample,
-                    format!("`{}` is not the name of one tool", bad.value),
-                    bad.span,
-                    "an example is one real call",
-                    format!(
-                        "name one server and one tool, without `*` or `?`: {mcp_form}; a sibling the guard should let through makes a good second example"
-                    ),
-                );
-                return None;
-            }
-            if !guard.event.has_tools() {
-                cx.error(
-                    Code::InvalidExample,
-                    format!("event `{}` has no tool calls", guard.event),
-                    decl.span,
-                    "no MCP call here",
-                    "MCP examples belong to `pre-tool` and `post-tool` guards".to_owned(),
-                );
-                return None;
-            }
-            Some(Tool::Mcp {
-                server: server.value.clone(),
-                tool: name.value.clone(),
-            })
-        }
-        Some(t) => resolve_tool(
-            cx,
-            &ast::ToolDecl::Named {
-                name: t.clone(),
-                harness: None,
-            },
-        ),
-        None if guard.event.has_tools() => {
-            if decl.command.is_some() {
-                Some(Tool::Known {
-                    tool: ToolKind::Shell,
-                })
-            } else {
-                match guard.tools.first() {
-                    // `mcp "payments" "refund_*"` is a pattern, not a call.
-                    Some(Tool::Mcp { server, tool })
-                        if server.contains(['*', '?', '[']) || tool.contains(['*', '?', '[']) =>
-                    {
-                        cx.error(
-                            Code::InvalidExample,
-                            "example does not say which MCP tool is called".to_owned(),
-                            decl.span,
-                            "which MCP tool?",
-                            format!("the guard's `mcp \"{server}\" \"{tool}\"` is a pattern; name one tool: {mcp_form}"),
-                        );
-                        return None;
-                    }
-                    first => first.cloned(),
-                }
-            }
-        }
-        None => None,
-    };
+    let expect = resolve_expectation(cx, decl)?;
+    let tool = example_tool(cx, guard, decl)?;
     let call = ExampleCall {
         tool,
         command: decl.command.as_ref().map(|c| c.value.clone()),
@@ -1220,6 +1185,149 @@ fn resolve_example(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Optio
         expect,
         origin: decl.span,
     })
+}
+
+/// What the example says should happen: a decision, or `pass`.
+fn resolve_expectation(cx: &mut Cx, decl: &ast::ExampleDecl) -> Option<Expectation> {
+    match &decl.expect {
+        None => {
+            cx.error(
+                Code::InvalidExample,
+                "example without `expect=`".to_owned(),
+                decl.span,
+                "what should happen?",
+                "add `expect=\"deny\"` (or ask, allow, context, block, pass)",
+            );
+            None
+        }
+        Some(e) if e.value == "pass" => Some(Expectation::Pass),
+        Some(e) => match Decision::from_word(&e.value) {
+            Some(d) => Some(Expectation::Decision(d)),
+            None => {
+                cx.error(
+                    Code::InvalidExample,
+                    format!("unknown expectation `{}`", e.value),
+                    e.span,
+                    "not a decision",
+                    suggest(
+                        &e.value,
+                        &["deny", "ask", "allow", "context", "block", "pass"],
+                    ),
+                );
+                None
+            }
+        },
+    }
+}
+
+/// How an MCP example is written, for the help of the errors about one.
+const MCP_EXAMPLE: &str =
+    "`example tool=\"mcp\" server=\"payments\" name=\"refund_all\" expect=\"deny\"`";
+
+/// The tool the example calls: its `tool=`, an MCP tool, or the one the
+/// guard implies. `None` when the example is reported as wrong.
+fn example_tool(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Option<Option<Tool>> {
+    let is_mcp = decl.tool.as_ref().is_some_and(|t| t.value == "mcp")
+        || decl.server.is_some()
+        || decl.name.is_some();
+    match &decl.tool {
+        _ if is_mcp => example_mcp_tool(cx, guard, decl).map(Some),
+        Some(t) => Some(resolve_tool(
+            cx,
+            &ast::ToolDecl::Named {
+                name: t.clone(),
+                harness: None,
+            },
+        )),
+        None if guard.event.has_tools() => implied_example_tool(cx, guard, decl),
+        None => Some(None),
+    }
+}
+
+/// The one MCP tool an example names with `server=` and `name=`.
+fn example_mcp_tool(cx: &mut Cx, guard: &Guard, decl: &ast::ExampleDecl) -> Option<Tool> {
+    if let Some(t) = decl.tool.as_ref().filter(|t| t.value != "mcp") {
+        cx.error(
+            Code::InvalidExample,
+            format!(
+                "`server=` and `name=` name an MCP tool, but `tool=` says `{}`",
+                t.value
+            ),
+            t.span,
+            "not an MCP tool",
+            format!("write `tool=\"mcp\"` (or leave `tool=` out): {MCP_EXAMPLE}"),
+        );
+        return None;
+    }
+    let (Some(server), Some(name)) = (&decl.server, &decl.name) else {
+        cx.error(
+            Code::InvalidExample,
+            "an MCP example names the server and the tool".to_owned(),
+            decl.span,
+            "which MCP tool?",
+            format!("give both `server=` and `name=`: {MCP_EXAMPLE}"),
+        );
+        return None;
+    };
+    if let Some(bad) = [server, name]
+        .into_iter()
+        .find(|t| t.value.is_empty() || t.value.contains(['*', '?', '[', ']']))
+    {
+        cx.error(
+            Code::InvalidExample,
+            format!("`{}` is not the name of one tool", bad.value),
+            bad.span,
+            "an example is one real call",
+            format!(
+                "name one server and one tool, without `*` or `?`: {MCP_EXAMPLE}; a sibling the guard should let through makes a good second example"
+            ),
+        );
+        return None;
+    }
+    if !guard.event.has_tools() {
+        cx.error(
+            Code::InvalidExample,
+            format!("event `{}` has no tool calls", guard.event),
+            decl.span,
+            "no MCP call here",
+            "MCP examples belong to `pre-tool` and `post-tool` guards".to_owned(),
+        );
+        return None;
+    }
+    Some(Tool::Mcp {
+        server: server.value.clone(),
+        tool: name.value.clone(),
+    })
+}
+
+/// The tool of an example that names none: the shell for a command, else the
+/// guard's first tool unless that is an MCP pattern.
+fn implied_example_tool(
+    cx: &mut Cx,
+    guard: &Guard,
+    decl: &ast::ExampleDecl,
+) -> Option<Option<Tool>> {
+    if decl.command.is_some() {
+        return Some(Some(Tool::Known {
+            tool: ToolKind::Shell,
+        }));
+    }
+    match guard.tools.first() {
+        // `mcp "payments" "refund_*"` is a pattern, not a call.
+        Some(Tool::Mcp { server, tool })
+            if server.contains(['*', '?', '[']) || tool.contains(['*', '?', '[']) =>
+        {
+            cx.error(
+                Code::InvalidExample,
+                "example does not say which MCP tool is called".to_owned(),
+                decl.span,
+                "which MCP tool?",
+                format!("the guard's `mcp \"{server}\" \"{tool}\"` is a pattern; name one tool: {MCP_EXAMPLE}"),
+            );
+            None
+        }
+        first => Some(first.cloned()),
+    }
 }
 
 /// Examples are tests: run each through the whole policy, as the harness would.

@@ -56,103 +56,89 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
     let mut policy = Policy::default();
     let mut presets: Vec<(String, Span)> = Vec::new();
     for node in document.nodes() {
-        let name = node.name().value();
-        match name {
-            "targets" => {
-                let mut r = cx.reader(node);
-                let names = r.strings_rest(&mut cx);
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                if names.is_empty() {
-                    cx.missing(node, "a harness name, e.g. `targets \"claude\" \"codex\"`");
-                }
-                cx.once(&policy.targets.as_ref().map(|t| t.span), node);
-                policy.targets = Some(Spanned::new(names, span(node)));
-            }
-            "platforms" => {
-                let mut r = cx.reader(node);
-                let names = r.strings_rest(&mut cx);
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                if names.is_empty() {
-                    cx.missing(
-                        node,
-                        "a platform, e.g. `platforms \"linux\" \"macos\" \"windows\"`",
-                    );
-                }
-                cx.once(&policy.platforms.as_ref().map(|t| t.span), node);
-                policy.platforms = Some(Spanned::new(names, span(node)));
-            }
-            "hookc-version" => {
-                let mut r = cx.reader(node);
-                let value = r.string(
-                    &mut cx,
-                    "a version requirement, e.g. `hookc-version \"0.2\"`",
-                );
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                cx.once(&policy.hookc_version.as_ref().map(|t| t.span), node);
-                policy.hookc_version = value.or(policy.hookc_version.take());
-            }
-            "timeout" => {
-                let mut r = cx.reader(node);
-                let value = r.integer(&mut cx, "seconds, e.g. `timeout 10`");
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                cx.once(&policy.timeout.as_ref().map(|t| t.span), node);
-                policy.timeout = value.or(policy.timeout.take());
-            }
-            "on-error" => {
-                let mut r = cx.reader(node);
-                let value = r.string(&mut cx, "`deny` or `ask`");
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                cx.once(&policy.on_error.as_ref().map(|t| t.span), node);
-                policy.on_error = value.or(policy.on_error.take());
-            }
-            "self-protection" => {
-                let mut r = cx.reader(node);
-                let value = r.string(&mut cx, "`on` or `off`");
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                cx.once(&policy.self_protection.as_ref().map(|t| t.span), node);
-                policy.self_protection = value.or(policy.self_protection.take());
-            }
+        let cx = &mut cx;
+        match node.name().value() {
+            "targets" => decode_list(
+                cx,
+                node,
+                &mut policy.targets,
+                "a harness name, e.g. `targets \"claude\" \"codex\"`",
+            ),
+            "platforms" => decode_list(
+                cx,
+                node,
+                &mut policy.platforms,
+                "a platform, e.g. `platforms \"linux\" \"macos\" \"windows\"`",
+            ),
+            "hookc-version" => decode_setting(cx, node, &mut policy.hookc_version, |r, cx| {
+                r.string(cx, "a version requirement, e.g. `hookc-version \"0.2\"`")
+            }),
+            "timeout" => decode_setting(cx, node, &mut policy.timeout, |r, cx| {
+                r.integer(cx, "seconds, e.g. `timeout 10`")
+            }),
+            "on-error" => decode_setting(cx, node, &mut policy.on_error, |r, cx| {
+                r.string(cx, "`deny` or `ask`")
+            }),
+            "self-protection" => decode_setting(cx, node, &mut policy.self_protection, |r, cx| {
+                r.string(cx, "`on` or `off`")
+            }),
             "harness" => {
-                if let Some(block) = decode_harness(&mut cx, node) {
+                if let Some(block) = decode_harness(cx, node) {
                     policy.harnesses.push(block);
                 }
             }
             "guard" => {
-                if let Some(guard) = decode_guard(&mut cx, node) {
+                if let Some(guard) = decode_guard(cx, node) {
                     policy.guards.push(guard);
                 }
             }
             "lint" => {
                 let r = cx.reader(node);
-                r.finish(&mut cx, &[]);
-                policy.lint.extend(decode_lint(&mut cx, node));
+                r.finish(cx, &[]);
+                policy.lint.extend(decode_lint(cx, node));
             }
-            "preset" => decode_preset(&mut cx, node, &mut presets, &mut policy),
-            "audit-log" | "allow-once" => {
-                let mut r = cx.reader(node);
-                let value = r.scalar(&mut cx, "`#true` or `#false`");
-                r.finish(&mut cx, &[]);
-                cx.no_children(node);
-                let slot = if name == "audit-log" {
-                    &mut policy.audit_log
-                } else {
-                    &mut policy.allow_once
-                };
-                cx.once(&slot.as_ref().map(|t| t.span), node);
-                if value.is_some() {
-                    *slot = value;
-                }
-            }
+            "preset" => decode_preset(cx, node, &mut presets, &mut policy),
+            "audit-log" => decode_setting(cx, node, &mut policy.audit_log, |r, cx| {
+                r.scalar(cx, "`#true` or `#false`")
+            }),
+            "allow-once" => decode_setting(cx, node, &mut policy.allow_once, |r, cx| {
+                r.scalar(cx, "`#true` or `#false`")
+            }),
             _ => cx.unknown_node(node, TOP_LEVEL, "at the top of a policy"),
         }
     }
     policy
+}
+
+/// A node that sets one value and may appear once, such as `timeout 10`:
+/// `read` takes the value; a later node with a value wins.
+fn decode_setting<'n, T>(
+    cx: &mut Cx,
+    node: &'n KdlNode,
+    slot: &mut Option<Spanned<T>>,
+    read: impl FnOnce(&mut Reader<'n>, &mut Cx) -> Option<Spanned<T>>,
+) {
+    let mut r = cx.reader(node);
+    let value = read(&mut r, cx);
+    r.finish(cx, &[]);
+    cx.no_children(node);
+    cx.once(&slot.as_ref().map(|t| t.span), node);
+    if value.is_some() {
+        *slot = value;
+    }
+}
+
+/// A node that lists names and may appear once, such as `targets "claude"`.
+fn decode_list(cx: &mut Cx, node: &KdlNode, slot: &mut Option<Spanned<Vec<Text>>>, what: &str) {
+    let mut r = cx.reader(node);
+    let names = r.strings_rest(cx);
+    r.finish(cx, &[]);
+    cx.no_children(node);
+    if names.is_empty() {
+        cx.missing(node, what);
+    }
+    cx.once(&slot.as_ref().map(|t| t.span), node);
+    *slot = Some(Spanned::new(names, span(node)));
 }
 
 /// `lint { allow "lint-x"; warn "lint-y"; deny "lint-z" }`
@@ -380,129 +366,133 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     }
     for child in children(node) {
         let child_name = child.name().value();
+        let string = |r: &mut Reader, cx: &mut Cx| r.string(cx, "a string");
         match child_name {
-            "event" | "opaque" | "message" | "run" | "override" => {
-                let mut r = cx.reader(child);
-                let value = r.string(cx, "a string");
-                r.finish(cx, &[]);
-                cx.no_children(child);
-                let slot = match child_name {
-                    "event" => &mut guard.event,
-                    "opaque" => &mut guard.opaque,
-                    "run" => &mut guard.run,
-                    "override" => &mut guard.override_,
-                    _ => &mut guard.message,
-                };
-                cx.once(&slot.as_ref().map(|t| t.span), child);
-                if value.is_some() {
-                    *slot = value;
-                }
-            }
-            "tool" => {
-                let mut r = cx.reader(child);
-                let entries = r.remaining_args();
-                r.finish(cx, &[]);
-                cx.no_children(child);
-                if entries.is_empty() {
-                    cx.missing(child, "a tool, e.g. `tool \"shell\"`");
-                }
-                for entry in entries {
-                    // `tool (claude)"NotebookEdit"`: the annotation names the harness.
-                    let harness = entry
-                        .ty()
-                        .map(|t| Spanned::new(t.value().to_owned(), t.span().into()));
-                    if let Some(name) = cx.string_entry(entry, "a tool, e.g. `tool \"shell\"`") {
-                        guard.tools.push(ToolDecl::Named { name, harness });
-                    }
-                }
-            }
+            "event" => decode_setting(cx, child, &mut guard.event, string),
+            "opaque" => decode_setting(cx, child, &mut guard.opaque, string),
+            "message" => decode_setting(cx, child, &mut guard.message, string),
+            "run" => decode_setting(cx, child, &mut guard.run, string),
+            "override" => decode_setting(cx, child, &mut guard.override_, string),
+            "tool" => decode_tools(cx, child, &mut guard.tools),
             "mcp" => {
-                let mut r = cx.reader(child);
-                let server = r.string(
-                    cx,
-                    "an MCP server name, e.g. `mcp \"payments\" \"refund_*\"`",
-                );
-                let tool = r.string(
-                    cx,
-                    "an MCP tool name or glob, e.g. `mcp \"payments\" \"*\"`",
-                );
-                r.finish(cx, &[]);
-                cx.no_children(child);
-                if let (Some(server), Some(tool)) = (server, tool) {
-                    guard.tools.push(ToolDecl::Mcp { server, tool });
+                if let Some(tool) = decode_mcp(cx, child) {
+                    guard.tools.push(tool);
                 }
             }
             "command" => guard.commands.push(decode_command(cx, child)),
-            "regex" => {
-                let mut r = cx.reader(child);
-                let entries: Vec<&KdlEntry> = r.remaining_args();
-                for entry in &entries {
-                    if let Some(pattern) =
-                        cx.string_entry(entry, "a regex, e.g. `regex #\"git\\s+push\"#`")
-                    {
-                        let inner = raw_string_start(cx.file, entry);
-                        guard.regexes.push(RegexDecl { pattern, inner });
-                    }
-                }
-                r.finish(cx, &[]);
-                cx.no_children(child);
-                if entries.is_empty() {
-                    cx.missing(child, "a regex, e.g. `regex #\"git\\s+push\"#`");
-                }
-            }
-            "path" | "allow-degraded" => {
+            "regex" => decode_regexes(cx, child, &mut guard.regexes),
+            "path" => {
                 let mut r = cx.reader(child);
                 let values = r.strings_rest(cx);
-                if child_name == "path" {
-                    if let Some(access) = r.prop_string(cx, "access") {
-                        guard.path_access.push(access);
-                    }
-                    r.finish(cx, &["access"]);
-                } else {
-                    r.finish(cx, &[]);
+                if let Some(access) = r.prop_string(cx, "access") {
+                    guard.path_access.push(access);
                 }
+                r.finish(cx, &["access"]);
                 cx.no_children(child);
                 if values.is_empty() {
-                    cx.missing(
-                        child,
-                        if child_name == "path" {
-                            "a glob, e.g. `path \".env*\"`"
-                        } else {
-                            "a harness name"
-                        },
-                    );
+                    cx.missing(child, "a glob, e.g. `path \".env*\"`");
                 }
-                if child_name == "path" {
-                    guard.paths.extend(values);
-                } else {
-                    guard.allow_degraded.extend(values);
+                guard.paths.extend(values);
+            }
+            "allow-degraded" => {
+                let mut r = cx.reader(child);
+                let values = r.strings_rest(cx);
+                r.finish(cx, &[]);
+                cx.no_children(child);
+                if values.is_empty() {
+                    cx.missing(child, "a harness name");
                 }
+                guard.allow_degraded.extend(values);
             }
             "deny" | "ask" | "allow" | "context" | "block" | "rewrite" => {
-                let mut r = cx.reader(child);
-                let reason = if r.has_arg() {
-                    r.string(cx, "a reason")
-                } else {
-                    None
-                };
-                r.finish(cx, &[]);
-                let replaces = if child_name == "rewrite" {
-                    decode_replaces(cx, child)
-                } else {
-                    cx.no_children(child);
-                    Vec::new()
-                };
-                guard.decisions.push(DecisionDecl {
-                    kind: ident(child),
-                    reason,
-                    replaces,
-                });
+                guard.decisions.push(decode_decision(cx, child));
             }
             "example" => guard.examples.push(decode_example(cx, child)),
             _ => cx.unknown_node(child, GUARD_CHILDREN, "inside a guard"),
         }
     }
     Some(guard)
+}
+
+/// `tool "shell" "read"`, each name perhaps with its harness:
+/// `tool (claude)"NotebookEdit"`.
+fn decode_tools(cx: &mut Cx, node: &KdlNode, tools: &mut Vec<ToolDecl>) {
+    let mut r = cx.reader(node);
+    let entries = r.remaining_args();
+    r.finish(cx, &[]);
+    cx.no_children(node);
+    if entries.is_empty() {
+        cx.missing(node, "a tool, e.g. `tool \"shell\"`");
+    }
+    for entry in entries {
+        // `tool (claude)"NotebookEdit"`: the annotation names the harness.
+        let harness = entry
+            .ty()
+            .map(|t| Spanned::new(t.value().to_owned(), t.span().into()));
+        if let Some(name) = cx.string_entry(entry, "a tool, e.g. `tool \"shell\"`") {
+            tools.push(ToolDecl::Named { name, harness });
+        }
+    }
+}
+
+/// `mcp "payments" "refund_*"`: a server and a tool name or glob.
+fn decode_mcp(cx: &mut Cx, node: &KdlNode) -> Option<ToolDecl> {
+    let mut r = cx.reader(node);
+    let server = r.string(
+        cx,
+        "an MCP server name, e.g. `mcp \"payments\" \"refund_*\"`",
+    );
+    let tool = r.string(
+        cx,
+        "an MCP tool name or glob, e.g. `mcp \"payments\" \"*\"`",
+    );
+    r.finish(cx, &[]);
+    cx.no_children(node);
+    Some(ToolDecl::Mcp {
+        server: server?,
+        tool: tool?,
+    })
+}
+
+/// `regex #"git\s+push"#`, one or more, each remembering where a raw
+/// string's text starts (for spans into the pattern).
+fn decode_regexes(cx: &mut Cx, node: &KdlNode, regexes: &mut Vec<RegexDecl>) {
+    let mut r = cx.reader(node);
+    let entries: Vec<&KdlEntry> = r.remaining_args();
+    for entry in &entries {
+        if let Some(pattern) = cx.string_entry(entry, "a regex, e.g. `regex #\"git\\s+push\"#`") {
+            let inner = raw_string_start(cx.file, entry);
+            regexes.push(RegexDecl { pattern, inner });
+        }
+    }
+    r.finish(cx, &[]);
+    cx.no_children(node);
+    if entries.is_empty() {
+        cx.missing(node, "a regex, e.g. `regex #\"git\\s+push\"#`");
+    }
+}
+
+/// `deny "…"`, `allow`, `rewrite "…" { replace … }`: the decision, its reason
+/// and a rewrite's edits.
+fn decode_decision(cx: &mut Cx, node: &KdlNode) -> DecisionDecl {
+    let mut r = cx.reader(node);
+    let reason = if r.has_arg() {
+        r.string(cx, "a reason")
+    } else {
+        None
+    };
+    r.finish(cx, &[]);
+    let replaces = if node.name().value() == "rewrite" {
+        decode_replaces(cx, node)
+    } else {
+        cx.no_children(node);
+        Vec::new()
+    };
+    DecisionDecl {
+        kind: ident(node),
+        reason,
+        replaces,
+    }
 }
 
 /// The `replace` children of a `rewrite` node.

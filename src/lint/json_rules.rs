@@ -15,28 +15,14 @@ use crate::source::{SourceFile, Span};
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
     let dialect = js::dialect_of(id);
-    let value = match js::parse(&file.text, dialect) {
+    let text = js::readable(&file.text, dialect);
+    let value = match js::parse(&text, dialect) {
         Ok(Some(v)) => v,
         Ok(None) => return,
         Err((sp, msg)) => {
             let name = spec.profile.name;
-            let help = match dialect {
-                js::Dialect {
-                    comments: false,
-                    trailing_commas: false,
-                } => format!(
-                    "{name} reads this file as strict JSON: no comments, no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
-                ),
-                js::Dialect {
-                    comments: true,
-                    trailing_commas: false,
-                } => format!(
-                    "{name} reads this file as JSON with comments: no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
-                ),
-                _ => format!(
-                    "{name} reads this file as JSON (comments allowed): keys and strings in double quotes, commas between entries"
-                ),
-            };
+            let bom = file.text.starts_with('\u{feff}') && !dialect.bom;
+            let help = syntax_help(name, dialect, bom);
             report.diags.push(
                 diag(
                     Code::LintSyntax,
@@ -144,6 +130,34 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         cross_loading(&cx, hooks, report);
     }
     events(&cx, h, &[], report);
+}
+
+/// How to make the file one the harness reads, by its dialect.
+fn syntax_help(name: &str, dialect: js::Dialect, bom: bool) -> String {
+    if bom {
+        return format!(
+            "{name} does not skip a byte order mark: save the file as UTF-8 without one (an editor's encoding setting); it ignores (or refuses) the whole file until then"
+        );
+    }
+    match dialect {
+        js::Dialect {
+            comments: false,
+            trailing_commas: false,
+            ..
+        } => format!(
+            "{name} reads this file as strict JSON: no comments, no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+        ),
+        js::Dialect {
+            comments: true,
+            trailing_commas: false,
+            ..
+        } => format!(
+            "{name} reads this file as JSON with comments: no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+        ),
+        _ => format!(
+            "{name} reads this file as JSON (comments allowed): keys and strings in double quotes, commas between entries"
+        ),
+    }
 }
 
 struct Cx<'a> {

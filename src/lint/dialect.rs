@@ -96,6 +96,9 @@ mod tests {
             "{\"a\": \"\\x41\"}",
             "{\"a\": 1} {",
             "{",
+            "{\"a\": \"x\ty\"}",
+            "{\"a\\u0001\": \"\\u0001\"}",
+            "{\"a\u{1}\": 1}",
         ];
         let mut checked = 0;
         for h in crate::harness::all() {

@@ -48,7 +48,17 @@ pub fn parse(text: &str, dialect: Dialect) -> Result<Option<Value<'_>>, (Span, S
     }
     let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
     match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
-        Ok(result) => Ok(result.value),
+        Ok(result) => match result
+            .value
+            .as_ref()
+            .and_then(|v| crate::merge::json::raw_control_char(text, v))
+        {
+            Some(at) => Err((
+                Span::new(at, 1),
+                crate::merge::json::CONTROL_CHAR.to_string(),
+            )),
+            None => Ok(result.value),
+        },
         Err(e) => {
             let r = e.range();
             Err((

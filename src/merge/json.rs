@@ -492,7 +492,7 @@ fn parse<'a>(
     bom_len: usize,
     body: &'a str,
 ) -> Result<Option<ast::Value<'a>>, MergeError> {
-    jsonc_parser::parse_to_ast(body, &CollectOptions::default(), &parse_options())
+    let value = jsonc_parser::parse_to_ast(body, &CollectOptions::default(), &parse_options())
         .map(|r| r.value)
         .map_err(|e| {
             error_at(
@@ -501,7 +501,41 @@ fn parse<'a>(
                 format_args!("the file is not valid JSON: {}", e.kind()),
                 "fix the syntax by hand, or move the file away so hookc can write a new one",
             )
-        })
+        })?;
+    if let Some(at) = value.as_ref().and_then(|v| raw_control_char(body, v)) {
+        return Err(error_at(
+            full,
+            bom_len + at,
+            format_args!("the file is not valid JSON: {CONTROL_CHAR}"),
+            "write the character escaped (`\\n`, `\\t`, `\\u0001`); every harness refuses the file as it is",
+        ));
+    }
+    Ok(value)
+}
+
+/// Why [`raw_control_char`] refuses a file.
+pub const CONTROL_CHAR: &str = "a string holds a raw control character (U+0000 to U+001F)";
+
+/// Where a string, key or value, holds a raw control character. jsonc-parser
+/// takes one; every harness's reader refuses it (`JSON.parse`, serde_json, Go).
+pub fn raw_control_char(text: &str, value: &ast::Value) -> Option<usize> {
+    let in_literal = |r: jsonc_parser::common::Range| {
+        text[r.start..r.end]
+            .find(|c: char| c < ' ')
+            .map(|k| r.start + k)
+    };
+    match value {
+        ast::Value::StringLit(s) => in_literal(s.range),
+        ast::Value::Array(a) => a.elements.iter().find_map(|e| raw_control_char(text, e)),
+        ast::Value::Object(o) => o.properties.iter().find_map(|p| {
+            let key = match &p.name {
+                ast::ObjectPropName::String(s) => in_literal(s.range),
+                ast::ObjectPropName::Word(_) => None,
+            };
+            key.or_else(|| raw_control_char(text, &p.value))
+        }),
+        _ => None,
+    }
 }
 
 /// Parses text hookc produced itself; failing here is a bug, reported without touching the file.

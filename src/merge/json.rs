@@ -20,6 +20,13 @@
 //! never deletes the line break that ends a `//` comment.
 //! Merging is "remove every owned entry, then append the desired ones"; when the result means
 //! the same JSON as the input, the input is returned unchanged, byte for byte.
+//!
+//! jsonc-parser's CST edits a tree and prints it again; its edits do not keep these
+//! properties, so they are not used here. Appending a member first spreads a one-line object
+//! over several lines, removing an element takes the comments on its line with it, inserting
+//! trims blank lines at the start and end of the container, and inserted values follow the
+//! file's trailing-comma style at every depth. Tried on this module's corpus (14 files, two
+//! sets of entries), CST edits gave other bytes in 10 of 28 merges and 7 of 28 retractions.
 
 use indexmap::IndexMap;
 use jsonc_parser::ast;

@@ -838,7 +838,7 @@ fn rejected_by_harness(path: &str, text: &str, diags: &mut Diagnostics) -> bool 
         )
         .in_file(&file)
         .label(span, format!("{name} reads strict JSON here"))
-        .help(format!("remove the comments and trailing commas from {path} (`hookc lint {path}` points at each), then build again; hookc left the file untouched")),
+        .help(format!("remove the comments and trailing commas (or the byte order mark) from {path} (`hookc lint {path}` points at each), then build again; hookc left the file untouched")),
     );
     true
 }

@@ -221,6 +221,9 @@ pub fn glob_match(glob: &str, name: &str) -> bool {
 pub struct Dialect {
     pub comments: bool,
     pub trailing_commas: bool,
+    /// Whether a leading byte order mark is skipped (`JSON.parse`, serde_json and
+    /// Go refuse one; Claude Code strips it before parsing).
+    pub bom: bool,
 }
 
 impl Dialect {
@@ -228,6 +231,7 @@ impl Dialect {
     pub const STRICT: Dialect = Dialect {
         comments: false,
         trailing_commas: false,
+        bom: false,
     };
 }
 

@@ -368,11 +368,11 @@ drops a file it cannot parse (Claude: \"Invalid or malformed JSON\"; Kimi drops 
 config; OpenCode skips a plugin with a syntax error *silently*), so none of its hooks run.
 Fix the syntax at the position shown.
 
-JSON files are read as strictly as their harness reads them: Claude Code, Codex and
-Antigravity take strict JSON (a comment or a trailing comma is an error), Gemini CLI takes
-comments but no trailing commas, and for Cursor and Copilot CLI, whose readers are not
-documented, comments and trailing commas pass. JSON5 (unquoted keys, single quotes, missing
-commas, hex numbers) is an error everywhere.";
+JSON files are read as strictly as their harness reads them: Claude Code, Codex, Copilot CLI
+and Antigravity take strict JSON (a comment or a trailing comma is an error), Gemini CLI and
+Cursor take comments but no trailing commas, and only Claude Code skips a byte order mark at
+the start of the file. JSON5 (unquoted keys, single quotes, missing commas, hex numbers) is an
+error everywhere. `hookc build` refuses to merge into a file its harness would reject.";
 
     LintUnknownKey = "lint-unknown-key", Error, "a key the harness rejects",
 "Some harnesses check their hook files strictly. Kimi Code's `[[hooks]]` accepts only

@@ -110,7 +110,12 @@ static PROFILE: Profile = Profile {
         in_project: true,
     }],
     json: Some(JsonSpec {
-        dialect: Dialect::STRICT,
+        // `JSON.parse` after stripping a byte order mark (the oracle's `claude -p` run
+        // loads and runs hooks from a settings file that starts with one).
+        dialect: Dialect {
+            bom: true,
+            ..Dialect::STRICT
+        },
         strict_root: None,
         version: None,
         groups: true,

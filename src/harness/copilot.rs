@@ -108,10 +108,9 @@ static PROFILE: Profile = Profile {
         in_project: true,
     }],
     json: Some(JsonSpec {
-        dialect: Dialect {
-            comments: true,
-            trailing_commas: true,
-        },
+        // serde_json: the oracle's Copilot CLI 1.0.102 run loads no hook from a file with a
+        // comment, a trailing comma or a byte order mark ("Invalid JSON").
+        dialect: Dialect::STRICT,
         strict_root: None,
         version: Some(false),
         groups: true,

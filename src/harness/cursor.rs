@@ -124,9 +124,12 @@ static PROFILE: Profile = Profile {
         in_project: true,
     }],
     json: Some(JsonSpec {
+        // The oracle's Cursor loader takes comments but refuses a trailing comma or a
+        // byte order mark (`JSON.parse` after stripping comments).
         dialect: Dialect {
             comments: true,
-            trailing_commas: true,
+            trailing_commas: false,
+            bom: false,
         },
         strict_root: None,
         version: Some(true),

@@ -109,6 +109,7 @@ static PROFILE: Profile = Profile {
         dialect: Dialect {
             comments: true,
             trailing_commas: false,
+            bom: false,
         },
         strict_root: None,
         version: None,

@@ -55,10 +55,13 @@ fn is_hookcs(command: &str) -> bool {
 /// Parse a JSON hook file as its harness does.
 fn json(id: HarnessId, text: &str) -> Result<Value, String> {
     let dialect = lint::json_spans::dialect_of(id);
+    let text = lint::json_spans::readable(text, dialect);
     let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
-    jsonc_parser::parse_to_serde_value::<Option<Value>>(text, &options)
-        .map_err(|e| e.to_string())
-        .map(|v| v.unwrap_or(Value::Null))
+    let value = jsonc_parser::parse_to_serde_value::<Option<Value>>(&text, &options)
+        .map_err(|e| e.to_string())?;
+    // What lint and the build refuse besides (a raw control character in a string).
+    lint::json_spans::parse(&text, dialect).map_err(|(_, why)| why)?;
+    Ok(value.unwrap_or(Value::Null))
 }
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {

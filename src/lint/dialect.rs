@@ -4,11 +4,12 @@
 //! must not merge into it and report the guards active.
 
 use crate::ir::HarnessId;
-use crate::lint::json_spans::{Dialect, parse};
+use crate::lint::json_spans::{MERGE, dialect_of, parse, readable};
 use crate::source::Span;
 
 /// Where and why the harness of the JSON file at `path` rejects `text`,
-/// when a lenient reader (comments, trailing commas) would take it; `None`
+/// when the merge would read it ([`MERGE`]: comments, trailing commas, a
+/// byte order mark); `None`
 /// when the harness reads it, or when no reader does (then the merge
 /// reports it), or when the path is no harness file.
 pub fn rejected(path: &str, text: &str) -> Option<(HarnessId, Span, String)> {
@@ -16,12 +17,9 @@ pub fn rejected(path: &str, text: &str) -> Option<(HarnessId, Span, String)> {
     else {
         return None;
     };
-    let lenient = Dialect {
-        comments: true,
-        trailing_commas: true,
-    };
-    match parse(text, crate::lint::json_spans::dialect_of(id)) {
-        Err((span, why)) if parse(text, lenient).is_ok() => Some((id, span, why)),
+    let dialect = dialect_of(id);
+    match parse(&readable(text, dialect), dialect) {
+        Err((span, why)) if parse(&readable(text, MERGE), MERGE).is_ok() => Some((id, span, why)),
         _ => None,
     }
 }
@@ -41,5 +39,113 @@ mod tests {
         assert!(rejected(".gemini/settings.json", "{\"model\": \"x\",}").is_some());
         // Not JSON for anyone: the merge says so itself.
         assert!(rejected(".claude/settings.json", "{model: x}").is_none());
+    }
+
+    /// What `hookc build` does with `text` at `path`: refuse it (the
+    /// harness would not read it, or the merge cannot edit it) or merge.
+    fn build_refuses(path: &str, id: HarnessId, text: &str) -> bool {
+        let container: &[&str] = if id == HarnessId::Antigravity {
+            &["hookc"]
+        } else {
+            &["hooks"]
+        };
+        let mut desired = indexmap::IndexMap::new();
+        desired.insert(
+            "Stop".to_string(),
+            vec![serde_json::json!({"command": "/.hookc/run"})],
+        );
+        let owned = |v: &serde_json::Value| v.to_string().contains("/.hookc/");
+        rejected(path, text).is_some()
+            || crate::merge::json::merge_entries(Some(text), container, &desired, &[], &owned)
+                .is_err()
+    }
+
+    /// What `hookc lint` says of `text` at `path`: its codes.
+    fn lint_codes(path: &str, id: HarnessId, text: &str) -> Vec<crate::diag::Code> {
+        let file = crate::source::SourceFile::new(path, text);
+        let mut report = crate::lint::FileReport::default();
+        crate::lint::json_rules::lint(id, &file, std::path::Path::new("/nonexistent"), &mut report);
+        report.diags.iter().map(|d| d.code).collect()
+    }
+
+    /// For every harness with a JSON hooks file, lint and the build read
+    /// the same files: lint says the harness cannot parse a file exactly
+    /// when the build refuses to merge into it, and a key repeated on
+    /// hookc's own path is refused by both.
+    #[test]
+    fn lint_and_merge_accept_and_refuse_the_same_files() {
+        use crate::diag::Code;
+        let inputs = [
+            "{}",
+            "",
+            " \n",
+            "// c\n",
+            "{/* c */}",
+            "{\"a\": 1} // c",
+            "{\"a\": [1,],}",
+            "{\"a\": 1,}",
+            "\u{feff}{}",
+            "\u{feff}",
+            "{\"a\": 1}\n\u{feff}",
+            "{\"a\": 1, \"a\": 2}",
+            "{a: 1}",
+            "{'a': 1}",
+            "{\"a\": 0x1}",
+            "{\"a\": 1 \"b\": 2}",
+            "{\"a\": .5}",
+            "{\"a\": \"\\x41\"}",
+            "{\"a\": 1} {",
+            "{",
+            "{\"a\": \"x\ty\"}",
+            "{\"a\\u0001\": \"\\u0001\"}",
+            "{\"a\u{1}\": 1}",
+        ];
+        let mut checked = 0;
+        for h in crate::harness::all() {
+            let Some(file) = h.profile().files.iter().find(|f| {
+                f.format == crate::profile::FileFormat::HooksJson && !f.dir.contains('*')
+            }) else {
+                continue;
+            };
+            let path = format!("{}/{}", file.dir, file.names[0].replace('*', "x"));
+            for text in inputs {
+                let lint = lint_codes(&path, h.id(), text).contains(&Code::LintSyntax);
+                let build = build_refuses(&path, h.id(), text);
+                assert_eq!(
+                    lint, build,
+                    "{path} {text:?}: lint refuses {lint}, build {build}"
+                );
+                checked += 1;
+            }
+            let twice = "{\"hooks\": {}, \"hooks\": {}}";
+            if h.id() != HarnessId::Antigravity {
+                assert!(lint_codes(&path, h.id(), twice).contains(&Code::LintDuplicateKey));
+                assert!(build_refuses(&path, h.id(), twice), "{path}");
+            }
+        }
+        assert!(checked >= 8 * inputs.len(), "{checked}");
+        // What the harnesses did in the oracle's runs.
+        let bom = "\u{feff}{}";
+        assert!(!build_refuses(
+            ".claude/settings.json",
+            HarnessId::Claude,
+            bom
+        ));
+        assert!(build_refuses(".codex/hooks.json", HarnessId::Codex, bom));
+        assert!(build_refuses(
+            ".github/hooks/x.json",
+            HarnessId::Copilot,
+            "{/* c */}"
+        ));
+        assert!(!build_refuses(
+            ".cursor/hooks.json",
+            HarnessId::Cursor,
+            "{/* c */}"
+        ));
+        assert!(build_refuses(
+            ".cursor/hooks.json",
+            HarnessId::Cursor,
+            "{\"a\": 1,}"
+        ));
     }
 }

@@ -15,28 +15,14 @@ use crate::source::{SourceFile, Span};
 pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
     let spec = json_spec(id).expect("a JSON harness");
     let dialect = js::dialect_of(id);
-    let value = match js::parse(&file.text, dialect) {
+    let text = js::readable(&file.text, dialect);
+    let value = match js::parse(&text, dialect) {
         Ok(Some(v)) => v,
         Ok(None) => return,
         Err((sp, msg)) => {
             let name = spec.profile.name;
-            let help = match dialect {
-                js::Dialect {
-                    comments: false,
-                    trailing_commas: false,
-                } => format!(
-                    "{name} reads this file as strict JSON: no comments, no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
-                ),
-                js::Dialect {
-                    comments: true,
-                    trailing_commas: false,
-                } => format!(
-                    "{name} reads this file as JSON with comments: no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
-                ),
-                _ => format!(
-                    "{name} reads this file as JSON (comments allowed): keys and strings in double quotes, commas between entries"
-                ),
-            };
+            let bom = file.text.starts_with('\u{feff}') && !dialect.bom;
+            let help = syntax_help(name, dialect, bom);
             report.diags.push(
                 diag(
                     Code::LintSyntax,
@@ -62,55 +48,7 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
     };
     duplicate_keys(file, &value, spec.profile.name, report);
     let cx = Cx { spec, file, root };
-    if let Some(keys) = spec.strict_root {
-        for p in &rootobj.properties {
-            if !keys.contains(&key(p)) {
-                report.diags.push(
-                    diag(
-                        Code::LintUnknownKey,
-                        file,
-                        key_span(p),
-                        format!(
-                            "{} rejects the whole file for the unknown top-level key `{}`",
-                            spec.profile.name,
-                            key(p)
-                        ),
-                        "not allowed here",
-                    )
-                    .help(suggest(key(p), keys)),
-                );
-            }
-        }
-    }
-    match spec.version {
-        Some(required) if get(rootobj, "version").is_none() && get(rootobj, "hooks").is_some() => {
-            let d = diag(
-                Code::LintMissingField,
-                file,
-                js::span(&value).sub(0, 1),
-                format!("{} hooks file has no `version`", spec.profile.name),
-                "add `\"version\": 1` here",
-            );
-            report.diags.push(if required {
-                d
-            } else {
-                d.severity(Severity::Warning)
-            });
-        }
-        _ => {}
-    }
-    if let Some(p) = get(rootobj, "version")
-        && spec.version.is_some()
-        && as_f64(&p.value).is_none()
-    {
-        report.diags.push(diag(
-            Code::LintWrongType,
-            file,
-            span(&p.value),
-            "`version` should be the number 1",
-            type_name(&p.value),
-        ));
-    }
+    root_keys(&cx, rootobj, &value, report);
     if id == HarnessId::Antigravity {
         for group in &rootobj.properties {
             let Value::Object(g) = &group.value else {
@@ -144,6 +82,87 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         cross_loading(&cx, hooks, report);
     }
     events(&cx, h, &[], report);
+}
+
+/// The root's keys (where the harness takes only some) and its `version`.
+fn root_keys(cx: &Cx, rootobj: &Object, value: &Value, report: &mut FileReport) {
+    if let Some(keys) = cx.spec.strict_root {
+        for p in &rootobj.properties {
+            if !keys.contains(&key(p)) {
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownKey,
+                        cx.file,
+                        key_span(p),
+                        format!(
+                            "{} rejects the whole file for the unknown top-level key `{}`",
+                            cx.spec.profile.name,
+                            key(p)
+                        ),
+                        "not allowed here",
+                    )
+                    .help(suggest(key(p), keys)),
+                );
+            }
+        }
+    }
+    match cx.spec.version {
+        Some(required) if get(rootobj, "version").is_none() && get(rootobj, "hooks").is_some() => {
+            let d = diag(
+                Code::LintMissingField,
+                cx.file,
+                js::span(value).sub(0, 1),
+                format!("{} hooks file has no `version`", cx.spec.profile.name),
+                "add `\"version\": 1` here",
+            );
+            report.diags.push(if required {
+                d
+            } else {
+                d.severity(Severity::Warning)
+            });
+        }
+        _ => {}
+    }
+    if let Some(p) = get(rootobj, "version")
+        && cx.spec.version.is_some()
+        && as_f64(&p.value).is_none()
+    {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            cx.file,
+            span(&p.value),
+            "`version` should be the number 1",
+            type_name(&p.value),
+        ));
+    }
+}
+
+/// How to make the file one the harness reads, by its dialect.
+fn syntax_help(name: &str, dialect: js::Dialect, bom: bool) -> String {
+    if bom {
+        return format!(
+            "{name} does not skip a byte order mark: save the file as UTF-8 without one (an editor's encoding setting); it ignores (or refuses) the whole file until then"
+        );
+    }
+    match dialect {
+        js::Dialect {
+            comments: false,
+            trailing_commas: false,
+            ..
+        } => format!(
+            "{name} reads this file as strict JSON: no comments, no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+        ),
+        js::Dialect {
+            comments: true,
+            trailing_commas: false,
+            ..
+        } => format!(
+            "{name} reads this file as JSON with comments: no trailing commas, keys and strings in double quotes; it ignores (or refuses) the whole file until this is fixed"
+        ),
+        _ => format!(
+            "{name} reads this file as JSON (comments allowed): keys and strings in double quotes, commas between entries"
+        ),
+    }
 }
 
 struct Cx<'a> {
@@ -224,80 +243,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
             continue;
         }
         if !all_events.contains(&name) {
-            let ks = key_span(prop);
-            if let Some(right) = all_events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
-                let found = if spec.events_any_case {
-                    diag(
-                        Code::LintUnknownEvent,
-                        cx.file,
-                        ks,
-                        format!(
-                            "{} reads `{name}` as `{right}`, but other tools reading this file may not",
-                            profile.name
-                        ),
-                        "unusual case",
-                    )
-                    .severity(Severity::Warning)
-                } else {
-                    diag(
-                        Code::LintUnknownEvent,
-                        cx.file,
-                        ks,
-                        format!(
-                            "{} has no event `{name}`: event names are case-sensitive",
-                            profile.name
-                        ),
-                        "wrong case",
-                    )
-                };
-                match case_fix(cx.file, obj, prop, right) {
-                    CaseFix::Rename => {
-                        report
-                            .diags
-                            .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
-                        report.edits.push(Edit {
-                            span: ks,
-                            text: format!("\"{right}\""),
-                        });
-                    }
-                    CaseFix::Merge(edits) => {
-                        report.diags.push(found.help(format!(
-                            "merge it with the other spellings of `{right}` into one `{right}` list (`hookc lint --fix` does; renaming it alone would repeat the key `{right}`, and of two equal keys only one counts)"
-                        )));
-                        report.edits.extend(edits);
-                    }
-                    CaseFix::Refuse(why) => {
-                        report.diags.push(found.help(format!(
-                            "move its entries into `{right}` by hand and remove it; `hookc lint --fix` leaves it, because {why}"
-                        )));
-                    }
-                }
-            } else {
-                let help = match foreign_event(name)
-                    .and_then(|(e, who)| profile.event_name(e).map(|own| (own, who)))
-                {
-                    Some((own, who)) => {
-                        format!(
-                            "`{name}` is {who}'s name; {} calls it `{own}`",
-                            profile.name
-                        )
-                    }
-                    None => suggest(name, &all_events),
-                };
-                report.diags.push(
-                    diag(
-                        Code::LintUnknownEvent,
-                        cx.file,
-                        ks,
-                        format!(
-                            "{} has no event `{name}`; these hooks never run",
-                            profile.name
-                        ),
-                        "unknown event",
-                    )
-                    .help(help),
-                );
-            }
+            unknown_event(cx, obj, prop, &all_events, report);
         }
         // Where the harness reads names in any case, judge the rest of the
         // entry as the event it will run as.
@@ -324,66 +270,172 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
             ));
             continue;
         };
-        for entry in &entries.elements {
-            let Value::Object(e) = entry else {
-                report.diags.push(diag(
-                    Code::LintWrongType,
+        for e in &entries.elements {
+            hook_entry(cx, name, (blocking, cannot_block), e, report);
+        }
+    }
+}
+
+/// An event name the harness does not know: a case slip (fixed by `--fix`
+/// where it can be) or another tool's name.
+fn unknown_event(
+    cx: &Cx,
+    obj: &Object,
+    prop: &jsonc_parser::ast::ObjectProp,
+    all_events: &[&str],
+    report: &mut FileReport,
+) {
+    let (spec, profile, name) = (cx.spec, cx.spec.profile, key(prop));
+    let ks = key_span(prop);
+    if let Some(right) = all_events.iter().find(|e| e.eq_ignore_ascii_case(name)) {
+        let found = if spec.events_any_case {
+            diag(
+                Code::LintUnknownEvent,
+                cx.file,
+                ks,
+                format!(
+                    "{} reads `{name}` as `{right}`, but other tools reading this file may not",
+                    profile.name
+                ),
+                "unusual case",
+            )
+            .severity(Severity::Warning)
+        } else {
+            diag(
+                Code::LintUnknownEvent,
+                cx.file,
+                ks,
+                format!(
+                    "{} has no event `{name}`: event names are case-sensitive",
+                    profile.name
+                ),
+                "wrong case",
+            )
+        };
+        case_slip(cx.file, obj, prop, right, found, report);
+    } else {
+        let help = match foreign_event(name)
+            .and_then(|(e, who)| profile.event_name(e).map(|own| (own, who)))
+        {
+            Some((own, who)) => {
+                format!(
+                    "`{name}` is {who}'s name; {} calls it `{own}`",
+                    profile.name
+                )
+            }
+            None => suggest(name, all_events),
+        };
+        report.diags.push(
+            diag(
+                Code::LintUnknownEvent,
+                cx.file,
+                ks,
+                format!(
+                    "{} has no event `{name}`; these hooks never run",
+                    profile.name
+                ),
+                "unknown event",
+            )
+            .help(help),
+        );
+    }
+}
+
+/// Reports an event name spelt in the wrong case (`found`), with the fix
+/// `--fix` applies when it can.
+fn case_slip(
+    file: &SourceFile,
+    obj: &Object,
+    prop: &jsonc_parser::ast::ObjectProp,
+    right: &str,
+    found: crate::diag::Diagnostic,
+    report: &mut FileReport,
+) {
+    let ks = key_span(prop);
+    match case_fix(file, obj, prop, right) {
+        CaseFix::Rename => {
+            report
+                .diags
+                .push(found.help(format!("write `{right}` (`hookc lint --fix` does)")));
+            report.edits.push(Edit {
+                span: ks,
+                text: format!("\"{right}\""),
+            });
+        }
+        CaseFix::Merge(edits) => {
+            report.diags.push(found.help(format!(
+                    "merge it with the other spellings of `{right}` into one `{right}` list (`hookc lint --fix` does; renaming it alone would repeat the key `{right}`, and of two equal keys only one counts)"
+                )));
+            report.edits.extend(edits);
+        }
+        CaseFix::Refuse(why) => {
+            report.diags.push(found.help(format!(
+                    "move its entries into `{right}` by hand and remove it; `hookc lint --fix` leaves it, because {why}"
+                )));
+        }
+    }
+}
+
+/// One entry of an event's list: a `{matcher, hooks}` group or a flat handler.
+fn hook_entry(cx: &Cx, name: &str, blocking: (bool, bool), entry: &Value, report: &mut FileReport) {
+    let (spec, profile) = (cx.spec, cx.spec.profile);
+    let (blocking, cannot_block) = blocking;
+    let Value::Object(e) = entry else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            cx.file,
+            span(entry),
+            "a hook entry should be an object",
+            type_name(entry),
+        ));
+        return;
+    };
+    let flat_event = spec
+        .strict_keys
+        .as_ref()
+        .is_some_and(|k| !k.grouped_events.contains(&name));
+    let grouped = spec.groups && (get(e, "hooks").is_some() || !spec.flat_ok) && !flat_event;
+    if grouped {
+        if let Some(m) = get(e, "matcher") {
+            matcher(cx, name, &m.value, report);
+        }
+        if let Some(keys) = &spec.strict_keys {
+            super::strict_keys::group_keys(cx.file, spec.profile.name, keys, e, report);
+        }
+        match get(e, "hooks") {
+            None => report.diags.push(
+                diag(
+                    Code::LintMissingField,
                     cx.file,
                     span(entry),
-                    "a hook entry should be an object",
-                    type_name(entry),
-                ));
-                continue;
-            };
-            let flat_event = spec
-                .strict_keys
-                .as_ref()
-                .is_some_and(|k| !k.grouped_events.contains(&name));
-            let grouped =
-                spec.groups && (get(e, "hooks").is_some() || !spec.flat_ok) && !flat_event;
-            if grouped {
-                if let Some(m) = get(e, "matcher") {
-                    matcher(cx, name, &m.value, report);
-                }
-                if let Some(keys) = &spec.strict_keys {
-                    super::strict_keys::group_keys(cx.file, spec.profile.name, keys, e, report);
-                }
-                match get(e, "hooks") {
-                    None => report.diags.push(
-                        diag(
-                            Code::LintMissingField,
-                            cx.file,
-                            span(entry),
-                            format!(
-                                "{} expects `{{\"matcher\": …, \"hooks\": [ … ]}}` here, not a flat handler",
-                                profile.name
-                            ),
-                            "no `hooks` list",
-                        )
-                        .help("wrap the handler: { \"matcher\": \"…\", \"hooks\": [ { \"type\": \"command\", … } ] }"),
+                    format!(
+                        "{} expects `{{\"matcher\": …, \"hooks\": [ … ]}}` here, not a flat handler",
+                        profile.name
                     ),
-                    Some(hs) => match &hs.value {
-                        Value::Array(list) => {
-                            for h in &list.elements {
-                                handler(cx, name, (blocking, cannot_block), h, report);
-                            }
-                        }
-                        other => report.diags.push(diag(
-                            Code::LintWrongType,
-                            cx.file,
-                            span(other),
-                            "`hooks` should be a list of handlers",
-                            type_name(other),
-                        )),
-                    },
+                    "no `hooks` list",
+                )
+                .help("wrap the handler: { \"matcher\": \"…\", \"hooks\": [ { \"type\": \"command\", … } ] }"),
+            ),
+            Some(hs) => match &hs.value {
+                Value::Array(list) => {
+                    for h in &list.elements {
+                        handler(cx, name, (blocking, cannot_block), h, report);
+                    }
                 }
-            } else {
-                if let Some(m) = get(e, "matcher") {
-                    matcher(cx, name, &m.value, report);
-                }
-                handler(cx, name, (blocking, cannot_block), entry, report);
-            }
+                other => report.diags.push(diag(
+                    Code::LintWrongType,
+                    cx.file,
+                    span(other),
+                    "`hooks` should be a list of handlers",
+                    type_name(other),
+                )),
+            },
         }
+    } else {
+        if let Some(m) = get(e, "matcher") {
+            matcher(cx, name, &m.value, report);
+        }
+        handler(cx, name, (blocking, cannot_block), entry, report);
     }
 }
 
@@ -449,94 +501,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         .collect();
     let mut foreign = false;
     for w in &words {
-        if w.is_empty() || known.contains(w) {
-            continue;
-        }
-        if let Some((kind, owner)) = foreign_tool(w, cx.spec.id)
-            && let Some(own) = profile.tool_names(kind).first()
-            && !known.iter().any(|k| k.eq_ignore_ascii_case(w))
-        {
-            foreign = true;
-            report.diags.push(
-                diag(
-                    Code::LintMatcherForeignTool,
-                    cx.file,
-                    sp,
-                    format!(
-                        "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
-                        kind.word(),
-                        profile.name
-                    ),
-                    "another harness's tool name",
-                )
-                .help({
-                    let names = profile.tool_names(kind);
-                    let alternatives = names.join("|");
-                    match cx.spec.matching {
-                        // A bare word would match longer names too.
-                        Matching::Unanchored if names.len() == 1 => {
-                            format!("write `^{alternatives}$`")
-                        }
-                        Matching::Unanchored => format!("write `^(?:{alternatives})$`"),
-                        _ => format!("write `{alternatives}`"),
-                    }
-                }),
-            );
-            continue;
-        }
-        // `mcp__github`: a server with no tool. Where a plain word is
-        // matched whole, it matches no tool at all.
-        let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
-        if whole
-            && let Some(server) = w.strip_prefix("mcp__")
-            && !server.is_empty()
-            && !server.contains("__")
-        {
-            report.diags.push(
-                diag(
-                    Code::LintMatcherMcp,
-                    cx.file,
-                    sp,
-                    format!(
-                        "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
-                        profile.name
-                    ),
-                    "a server without a tool",
-                )
-                .help(format!(
-                    "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
-                )),
-            );
-            continue;
-        }
-        if let Some(f) = super::matchers::mcp(cx.spec.id, profile.name, event, w) {
-            report.diags.push(
-                diag(
-                    Code::LintMatcherMcp,
-                    cx.file,
-                    sp,
-                    f.message,
-                    "not this harness's MCP name",
-                )
-                .severity(f.severity)
-                .help(f.help),
-            );
-        }
-        if let Some(right) = known.iter().find(|k| k.eq_ignore_ascii_case(w)) {
-            report.diags.push(
-                diag(
-                    Code::LintMatcherCase,
-                    cx.file,
-                    sp,
-                    format!(
-                        "`{w}` matches no {} tool: matchers are case-sensitive",
-                        profile.name
-                    ),
-                    "wrong case",
-                )
-                .help(format!("write `{right}`")),
-            );
-        }
+        foreign |= matcher_word(cx, event, w, (sp, exact), &known, report);
     }
     let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain_chars("");
     let fully_anchored = m.starts_with('^') && m.ends_with('$');
@@ -555,6 +520,110 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
             )
             .help(format!("anchor it: `^({m})$`")),
         );
+    }
+}
+
+/// One alternative `w` of the matcher at `sp` (`exact`: matched as plain
+/// words): another harness's tool name, an MCP server without a tool, an
+/// MCP name of the wrong form, a case slip. Returns whether `w` is another
+/// harness's tool name.
+fn matcher_word(
+    cx: &Cx,
+    event: &str,
+    w: &str,
+    (sp, exact): (Span, bool),
+    known: &[&str],
+    report: &mut FileReport,
+) -> bool {
+    let profile = cx.spec.profile;
+    if w.is_empty() || known.contains(&w) {
+        return false;
+    }
+    if let Some((kind, owner)) = foreign_tool(w, cx.spec.id)
+        && let Some(own) = profile.tool_names(kind).first()
+        && !known.iter().any(|k| k.eq_ignore_ascii_case(w))
+    {
+        report.diags.push(
+            diag(
+                Code::LintMatcherForeignTool,
+                cx.file,
+                sp,
+                format!(
+                    "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
+                    kind.word(),
+                    profile.name
+                ),
+                "another harness's tool name",
+            )
+            .help(own_tool_help(cx, kind)),
+        );
+        return true;
+    }
+    // `mcp__github`: a server with no tool. Where a plain word is
+    // matched whole, it matches no tool at all.
+    let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
+    if whole
+        && let Some(server) = w.strip_prefix("mcp__")
+        && !server.is_empty()
+        && !server.contains("__")
+    {
+        report.diags.push(
+            diag(
+                Code::LintMatcherMcp,
+                cx.file,
+                sp,
+                format!(
+                    "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
+                    profile.name
+                ),
+                "a server without a tool",
+            )
+            .help(format!(
+                "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
+            )),
+        );
+        return false;
+    }
+    if let Some(f) = super::matchers::mcp(cx.spec.id, profile.name, event, w) {
+        report.diags.push(
+            diag(
+                Code::LintMatcherMcp,
+                cx.file,
+                sp,
+                f.message,
+                "not this harness's MCP name",
+            )
+            .severity(f.severity)
+            .help(f.help),
+        );
+    }
+    if let Some(right) = known.iter().find(|k| k.eq_ignore_ascii_case(w)) {
+        report.diags.push(
+            diag(
+                Code::LintMatcherCase,
+                cx.file,
+                sp,
+                format!(
+                    "`{w}` matches no {} tool: matchers are case-sensitive",
+                    profile.name
+                ),
+                "wrong case",
+            )
+            .help(format!("write `{right}`")),
+        );
+    }
+    false
+}
+
+/// How to write the harness's own name(s) for a tool of `kind` in a matcher.
+fn own_tool_help(cx: &Cx, kind: crate::ir::ToolKind) -> String {
+    let names = cx.spec.profile.tool_names(kind);
+    let alternatives = names.join("|");
+    match cx.spec.matching {
+        // A bare word would match longer names too.
+        Matching::Unanchored if names.len() == 1 => format!("write `^{alternatives}$`"),
+        Matching::Unanchored => format!("write `^(?:{alternatives})$`"),
+        _ => format!("write `{alternatives}`"),
     }
 }
 
@@ -599,6 +668,34 @@ fn handler(
     if let Some(keys) = &spec.strict_keys {
         super::strict_keys::handler_keys(cx.file, spec.profile.name, keys, h, report);
     }
+    handler_type(cx, h, open, report);
+    let is_command = get(h, "type")
+        .and_then(|t| as_str(&t.value))
+        .is_none_or(|t| t == "command");
+    let commands: Vec<_> = spec.command_keys.iter().filter_map(|k| get(h, k)).collect();
+    if is_command && commands.is_empty() {
+        report.diags.push(diag(
+            Code::LintMissingField,
+            cx.file,
+            open,
+            format!("this {name} command hook has no `{}`", spec.command_keys[0]),
+            "nothing to run",
+        ));
+    }
+    for c in &commands {
+        handler_command(cx, event, (blocking, cannot_block), c, report);
+    }
+    handler_timeout(cx, h, report);
+    if spec.id == HarnessId::Cursor {
+        cursor_handler(cx, event, blocking && is_command, h, open, report);
+    }
+}
+
+/// A handler's timeout: a number, in the unit the harness counts.
+/// A handler's `type`: present where the harness needs one, and one it knows.
+fn handler_type(cx: &Cx, h: &Object, open: Span, report: &mut FileReport) {
+    let spec = cx.spec;
+    let name = spec.profile.name;
     match get(h, "type") {
         None if spec.require_type => report.diags.push(
             diag(
@@ -632,68 +729,61 @@ fn handler(
         },
         None => {}
     }
-    let is_command = get(h, "type")
-        .and_then(|t| as_str(&t.value))
-        .is_none_or(|t| t == "command");
-    let commands: Vec<_> = spec.command_keys.iter().filter_map(|k| get(h, k)).collect();
-    if is_command && commands.is_empty() {
-        report.diags.push(diag(
-            Code::LintMissingField,
+}
+
+/// One command of a handler: a refusal on an event that cannot refuse, and
+/// the command itself (see [`scripts::check_command`]).
+fn handler_command(
+    cx: &Cx,
+    event: &str,
+    (blocking, cannot_block): (bool, bool),
+    c: &jsonc_parser::ast::ObjectProp,
+    report: &mut FileReport,
+) {
+    let spec = cx.spec;
+    let name = spec.profile.name;
+    // hookc's own launcher: what its guards cannot do on this event the
+    // build already said (`unsupported`, or `allow-degraded`); its
+    // `exit 2` only tells the user that the shim is missing.
+    if cannot_block
+        && let Some(cmd) = as_str(&c.value)
+        && (cmd.contains("exit 2") || cmd.contains("\"deny\""))
+        && !scripts::is_hookc_launcher(cmd)
+    {
+        report.diags.push(
+            diag(
+                Code::LintCannotBlock,
+                cx.file,
+                span(&c.value),
+                format!("{name} cannot refuse anything on `{event}`: this refusal is ignored"),
+                "refuses too late",
+            )
+            .help("move the guard to the pre-tool event"),
+        );
+    }
+    if let (HarnessId::Copilot, Some(cmd)) = (spec.id, as_str(&c.value)) {
+        scripts::copilot_stderr_deny(cx.file, span(&c.value), cmd, event, report);
+    }
+    match as_str(&c.value) {
+        Some(cmd) => scripts::check_command(
             cx.file,
-            open,
-            format!("this {name} command hook has no `{}`", spec.command_keys[0]),
-            "nothing to run",
-        ));
-    }
-    for c in &commands {
-        // hookc's own launcher: what its guards cannot do on this event the
-        // build already said (`unsupported`, or `allow-degraded`); its
-        // `exit 2` only tells the user that the shim is missing.
-        if cannot_block
-            && let Some(cmd) = as_str(&c.value)
-            && (cmd.contains("exit 2") || cmd.contains("\"deny\""))
-            && !scripts::is_hookc_launcher(cmd)
-        {
-            report.diags.push(
-                diag(
-                    Code::LintCannotBlock,
-                    cx.file,
-                    span(&c.value),
-                    format!("{name} cannot refuse anything on `{event}`: this refusal is ignored"),
-                    "refuses too late",
-                )
-                .help("move the guard to the pre-tool event"),
-            );
-        }
-        if let (HarnessId::Copilot, Some(cmd)) = (spec.id, as_str(&c.value)) {
-            scripts::copilot_stderr_deny(cx.file, span(&c.value), cmd, event, report);
-        }
-        match as_str(&c.value) {
-            Some(cmd) => scripts::check_command(
-                cx.file,
-                span(&c.value),
-                cmd,
-                cx.root,
-                spec.id,
-                blocking,
-                report,
-            ),
-            None => report.diags.push(diag(
-                Code::LintWrongType,
-                cx.file,
-                span(&c.value),
-                format!("`{}` should be a string", key(c)),
-                type_name(&c.value),
-            )),
-        }
-    }
-    handler_timeout(cx, h, report);
-    if spec.id == HarnessId::Cursor {
-        cursor_handler(cx, event, blocking && is_command, h, open, report);
+            span(&c.value),
+            cmd,
+            cx.root,
+            spec.id,
+            blocking,
+            report,
+        ),
+        None => report.diags.push(diag(
+            Code::LintWrongType,
+            cx.file,
+            span(&c.value),
+            format!("`{}` should be a string", key(c)),
+            type_name(&c.value),
+        )),
     }
 }
 
-/// A handler's timeout: a number, in the unit the harness counts.
 fn handler_timeout(cx: &Cx, h: &Object, report: &mut FileReport) {
     let spec = cx.spec;
     let name = spec.profile.name;

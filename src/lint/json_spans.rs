@@ -9,21 +9,56 @@ pub use crate::profile::Dialect;
 
 /// The JSON a harness reads its hook file as (its profile's
 /// [`JsonSpec::dialect`](crate::profile::JsonSpec)): Claude Code
-/// (`JSON.parse`), Codex (serde) and Antigravity (Go) are strict; Gemini CLI
-/// strips comments, then `JSON.parse`s; for Cursor and Copilot CLI nothing
-/// is documented, so comments and trailing commas are given the benefit of
-/// the doubt. Strict for a harness without a JSON hooks file.
+/// (`JSON.parse` after skipping a byte order mark), Codex and Copilot CLI
+/// (serde) and Antigravity (Go) are strict; Gemini CLI and Cursor strip
+/// comments, then `JSON.parse`. Strict for a harness without a JSON hooks
+/// file.
 pub fn dialect_of(id: crate::ir::HarnessId) -> Dialect {
     crate::harness::get(id)
         .and_then(|h| h.profile().json.as_ref())
         .map_or(Dialect::STRICT, |j| j.dialect)
 }
 
-/// Parse JSON in the harness's `dialect`: what the harness rejects is an error here.
+/// What the merge reads: JSON with comments and trailing commas, a leading
+/// byte order mark skipped. Every harness's dialect takes as much or less, so
+/// a file its harness reads is one the merge can edit.
+pub const MERGE: Dialect = Dialect {
+    comments: true,
+    trailing_commas: true,
+    bom: true,
+};
+
+/// `text` as [`parse`] should see it in `dialect`: a leading byte order mark
+/// the dialect skips becomes three spaces, so every offset stays the file's.
+pub fn readable(text: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) if dialect.bom => format!("   {rest}").into(),
+        _ => text.into(),
+    }
+}
+
+/// Parse JSON in the harness's `dialect`: what the harness rejects is an
+/// error here. Pass the text through [`readable`] first.
 pub fn parse(text: &str, dialect: Dialect) -> Result<Option<Value<'_>>, (Span, String)> {
+    if text.starts_with('\u{feff}') {
+        return Err((
+            Span::new(0, 3),
+            "the file starts with a byte order mark (U+FEFF)".to_string(),
+        ));
+    }
     let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
     match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
-        Ok(result) => Ok(result.value),
+        Ok(result) => match result
+            .value
+            .as_ref()
+            .and_then(|v| crate::merge::json::raw_control_char(text, v))
+        {
+            Some(at) => Err((
+                Span::new(at, 1),
+                crate::merge::json::CONTROL_CHAR.to_string(),
+            )),
+            None => Ok(result.value),
+        },
         Err(e) => {
             let r = e.range();
             Err((
@@ -98,10 +133,7 @@ mod tests {
     #[test]
     fn spans_point_at_keys_and_values() {
         let text = "{ // c\n  \"a\": [1, \"x\"],\n}";
-        let lenient = Dialect {
-            comments: true,
-            trailing_commas: true,
-        };
+        let lenient = MERGE;
         let Some(Value::Object(o)) = parse(text, lenient).unwrap() else {
             panic!()
         };
@@ -129,11 +161,7 @@ mod tests {
             "{ \"a\": 0x1 }",
             "{ \"a\": NaN }",
         ] {
-            let any = Dialect {
-                comments: true,
-                trailing_commas: true,
-            };
-            assert!(parse(json5, any).is_err(), "{json5}");
+            assert!(parse(json5, MERGE).is_err(), "{json5}");
         }
         assert!(parse("{ \"a\": [1, 2] }", Dialect::STRICT).is_ok());
     }

@@ -201,6 +201,26 @@ impl Setup {
     }
 }
 
+/// The build refuses `original` with a reason and leaves it as it was.
+fn check_refused(h: &Merged, what: &str, original: &str) {
+    let setup = Setup::new(h.target);
+    let file = setup.file(h);
+    write(&file, original);
+    let run = setup.hookc(&["build"]);
+    assert_eq!(run.status, 2, "{what}: {}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("hookc::merge-failed") && run.stderr.contains("byte order mark"),
+        "{what}: {}",
+        run.stderr
+    );
+    assert!(
+        !run.stdout.contains("guards active"),
+        "{what}: {}",
+        run.stdout
+    );
+    assert_eq!(read(&file), original, "{what}: the refused file changed");
+}
+
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
@@ -257,7 +277,16 @@ fn check_harness(dir: &str) {
 }
 
 fn check_file(h: &Merged, what: &str, original: &str, golden: &str) {
-    let original = original.to_owned();
+    // Only Claude Code skips a byte order mark; the other JSON harnesses reject the whole
+    // file (Codex, Gemini CLI and Cursor in the oracle's runs). The build must leave such a
+    // file alone; the rest is checked on the file without the mark.
+    let original = match original.strip_prefix('\u{feff}') {
+        Some(rest) if h.dir != "claude" && h.syntax != Syntax::Toml => {
+            check_refused(h, what, original);
+            rest.to_owned()
+        }
+        _ => original.to_owned(),
+    };
     let what = what.to_owned();
     {
         let setup = Setup::new(h.target);

@@ -325,12 +325,33 @@ fn home_relative(text: &str) -> bool {
     rest.is_some_and(|r| (r.is_empty() || r.starts_with('/')) && !r.contains(['$', '`']))
 }
 
-/// Normalise the words of one simple command.
+/// Normalise the words of one simple command: past the assignments and
+/// keywords in front, to the program that runs, read as [`read_program`]
+/// says.
 fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) {
     if depth > MAX_DEPTH {
         push_opaque(out, "commands nested too deeply");
         return;
     }
+    let Some(i) = command_start(out, ws, &redirects, depth) else {
+        return;
+    };
+    let Some(program) = program_name(out, &ws[i]) else {
+        return;
+    };
+    read_program(out, &program, &ws[i + 1..], redirects, depth + 1);
+}
+
+/// Where the command's program word is: after its assignments (whose
+/// effects are read) and the keywords in front (`if`, `!`, `time -p`, …).
+/// `None` when nothing runs a program: a line that only redirects (its
+/// write is still recorded), `for x in …`, or what is opaque as a whole.
+fn command_start(
+    out: &mut Analysis,
+    ws: &[Word],
+    redirects: &[String],
+    depth: usize,
+) -> Option<usize> {
     let mut i = 0;
     loop {
         while i < ws.len() && is_assignment(&ws[i]) {
@@ -341,15 +362,15 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             if !redirects.is_empty() {
                 out.commands.push(SimpleCommand {
                     program: String::new(),
-                    redirects,
+                    redirects: redirects.to_vec(),
                     ..SimpleCommand::default()
                 });
             }
-            return;
+            return None;
         };
         // Keywords only count when written plainly.
         if w.quoted || w.plain_prefix != w.text.len() {
-            break;
+            return Some(i);
         }
         match w.text.as_str() {
             "!" | "{" | "}" | "if" | "then" | "else" | "elif" | "fi" | "do" | "done" | "while"
@@ -361,26 +382,32 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
                 }
             }
             // `for x in a b` runs nothing by itself; its body follows `do`.
-            "for" | "select" => return,
+            "for" | "select" => return None,
             "case" => {
                 push_opaque(out, "case statement");
-                return;
+                return None;
             }
             // `function f { …; }`: the body that follows is read as
             // commands that may run; the definition runs nothing.
             "function" if ws.get(i + 1).is_some_and(|n| !n.has_param && !n.opaque) => i += 2,
             "function" => {
                 push_opaque(out, "function definition");
-                return;
+                return None;
             }
             "coproc" => {
                 push_opaque(out, "coprocess");
-                return;
+                return None;
             }
-            _ => break,
+            _ => return Some(i),
         }
     }
-    let w = &ws[i];
+}
+
+/// The name of the program a command word runs: its basename (`/usr/bin/git`
+/// is `git`, zsh's `=rm` is `rm`), in either case where the file system
+/// folds it. `None`, and opaque, when the word is known only when the line
+/// runs or is a pattern.
+fn program_name(out: &mut Analysis, w: &Word) -> Option<String> {
     if w.opaque || w.has_param {
         push_opaque(
             out,
@@ -389,7 +416,7 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
                 short(&w.text)
             ),
         );
-        return;
+        return None;
     }
     // zsh runs `=rm` as the path of `rm`.
     let name = w
@@ -407,54 +434,30 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             out,
             format!("a pattern as the command name ({})", short(&w.text)),
         );
-        return;
+        return None;
     }
-    let folded;
-    let program = if out.folds_case {
-        folded = basename(name).to_lowercase();
-        folded.as_str()
+    Some(if out.folds_case {
+        basename(name).to_lowercase()
     } else {
-        basename(name)
-    };
-    let rest = &ws[i + 1..];
-    let d = depth + 1;
+        basename(name).to_owned()
+    })
+}
+
+/// A program's arguments: looked through when it runs another program or
+/// code ([`programs::WRAPPERS`], the interpreters, and [`reader`]'s table),
+/// checked for what the shell evaluates again, then recorded.
+fn read_program(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    d: usize,
+) {
     if let Some(wrapper) = programs::wrapper(program) {
         return table_wrapper(out, wrapper, rest, redirects, d);
     }
     if let Some(interpreter) = programs::interpreter(program) {
         return interpreted(out, program, interpreter, rest, redirects);
-    }
-    if programs::AWKS.contains(&program) {
-        let code = awk_program(rest);
-        if code.is_none_or(programs::awk_runs_commands) {
-            push_opaque(
-                out,
-                format!("{program} code that can run commands (system or a pipe)"),
-            );
-        }
-        return emit(out, program, rest, redirects);
-    }
-    if program == "sed" || program == "gsed" {
-        if sed_scripts(rest)
-            .is_none_or(|scripts| scripts.iter().any(|s| programs::sed_runs_commands(s)))
-        {
-            push_opaque(
-                out,
-                format!("{program} script that can run commands (the e command or flag)"),
-            );
-        }
-        return emit(out, program, rest, redirects);
-    }
-    if program == "trap" {
-        // `trap 'STRING' SIGNAL…`: the shell runs STRING later, as a script.
-        match rest.first() {
-            Some(w) if w.opaque || w.has_param => {
-                push_opaque(out, "trap of a string known only when it runs")
-            }
-            Some(w) if !w.text.starts_with('-') && rest.len() > 1 => script(out, &w.text, d, &[]),
-            _ => {}
-        }
-        return emit(out, program, rest, redirects);
     }
     if let Some(reason) = renames_programs(program, rest) {
         push_opaque(out, reason);
@@ -472,172 +475,266 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
             assignment_effects(out, word, d);
         }
     }
-    match program {
-        "sudo" => {
-            let mut edit = false;
-            let n = parse_opts(
-                rest,
-                "ugpCDrtTUR",
-                &[
-                    "user",
-                    "group",
-                    "prompt",
-                    "close-from",
-                    "chdir",
-                    "role",
-                    "type",
-                    "command-timeout",
-                    "other-user",
-                    "host",
-                    "chroot",
-                ],
-                |o| edit |= matches!(o, Opt::Short('e') | Opt::Long("edit")),
-            );
-            if edit {
-                emit(out, "sudoedit", &rest[n..], redirects);
-            } else {
-                wrapped(out, program, rest, n, redirects, d);
-            }
-        }
-        "env" => env(out, rest, redirects, d),
-        "command" => {
-            let mut lookup = false;
-            let n = parse_opts(rest, "", &[], |o| {
-                lookup |= matches!(o, Opt::Short('v' | 'V'));
-            });
-            if lookup {
-                // `command -v git` only looks git up; it does not run it.
-                emit(out, program, rest, redirects);
-            } else {
-                wrapped(out, program, rest, n, redirects, d);
-            }
-        }
-        "xargs" => {
-            let n = parse_opts(
-                rest,
-                "adEILnPs",
-                &[
-                    "arg-file",
-                    "delimiter",
-                    "max-args",
-                    "max-procs",
-                    "max-chars",
-                    "process-slot-var",
-                ],
-                |_| {},
-            );
-            if n >= rest.len() {
-                // xargs runs `echo` by default.
-                out.commands.push(SimpleCommand {
-                    program: "echo".to_owned(),
-                    redirects,
-                    ..SimpleCommand::default()
-                });
-            } else {
-                // The command gets more arguments from standard input.
-                let mut ws = rest[n..].to_vec();
-                ws.push(from_input());
-                words(out, &ws, redirects, d);
-            }
-        }
-        "parallel" => parallel(out, rest, redirects, d),
-        "tar" | "gtar" | "bsdtar" => {
-            // Options whose value tar runs as a command.
-            for (k, w) in rest.iter().enumerate() {
-                let t = w.text.as_str();
-                let value = [
-                    "--checkpoint-action=exec=",
-                    "--to-command=",
-                    "--use-compress-program=",
-                    "--info-script=",
-                    "--new-volume-script=",
-                    "--rsh-command=",
-                ]
-                .iter()
-                .find_map(|p| t.strip_prefix(p))
-                .or_else(|| {
-                    matches!(t, "-I" | "-F" | "--to-command" | "--use-compress-program")
-                        .then(|| rest.get(k + 1).map(|v| v.text.as_str()))
-                        .flatten()
-                });
-                if let Some(code) = value {
-                    script(out, code, d, &[]);
-                }
-            }
-            emit(out, program, rest, redirects);
-        }
-        "watch" => {
-            let mut exec = false;
-            let n = parse_opts(rest, "nq", &["interval", "equexit"], |o| {
-                exec |= matches!(o, Opt::Short('x') | Opt::Long("exec"));
-            });
-            if n >= rest.len() {
-                emit(out, program, rest, redirects);
-            } else if exec {
-                words(out, &rest[n..], redirects, d);
-            } else {
-                // Without -x, watch joins its arguments and runs `sh -c`.
-                let joined = texts(&rest[n..]).join(" ");
-                script(out, &joined, d, &redirects);
-            }
-        }
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "rbash" | "ash" | "yash" | "posh" => {
-            shell(out, program, rest, redirects, d);
-        }
-        "su" | "runuser" => match su_command(rest) {
-            Some(cmd) => script(out, cmd, d, &redirects),
-            None => emit(out, program, rest, redirects),
-        },
-        "eval" => {
-            // eval joins its arguments and runs them as a script: with
-            // literal arguments that script is known exactly and read like
-            // the line; with an unknown value in them it is opaque (and what
-            // can be read is still looked at).
-            if rest.iter().any(|w| w.has_param || w.opaque) {
-                push_opaque(out, "eval of a value known only when it runs");
-            }
-            let joined = texts(rest).join(" ");
-            script(out, &joined, d, &redirects);
-        }
-        // Running a script file is outside what a guard sees, as with `bash
-        // FILE`; what it defines for later commands is not (see `script`).
-        "source" | "." => sourced(out, program, rest, redirects, d),
-        "cd" | "pushd" | "popd" => {
-            // Relative paths now name other files.
-            out.dir = None;
-            emit(out, program, rest, redirects);
-        }
-        "find" => {
-            emit(out, program, rest, redirects);
-            find_exec(out, rest, d);
-        }
-        "git" => git(out, rest, redirects, d),
-        _ if program.starts_with("git-") && program.len() > 4 => {
-            // `git-push` (in `git --exec-path`) is `git push`.
-            let mut args = vec![Word {
-                text: program[4..].to_owned(),
-                plain_prefix: program.len() - 4,
-                ..Word::default()
-            }];
-            args.extend(rest.iter().cloned());
-            git(out, &args, redirects, d);
-        }
-        "tee" => {
-            let mut redirects = redirects;
-            redirects.extend(positionals(rest).map(str::to_owned));
-            emit(out, program, rest, redirects);
-        }
-        "dd" => {
-            let mut redirects = redirects;
-            redirects.extend(
-                rest.iter()
-                    .filter_map(|w| w.text.strip_prefix("of="))
-                    .map(str::to_owned),
-            );
-            emit(out, program, rest, redirects);
-        }
-        _ => emit(out, program, rest, redirects),
+    match reader(program) {
+        Some(read) => read(out, program, rest, redirects, d),
+        None => emit(out, program, rest, redirects),
     }
+}
+
+/// How one program's arguments are read: the program's name, its words,
+/// the files it writes by redirection, and the depth.
+type Reader = fn(&mut Analysis, &str, &[Word], Vec<String>, usize);
+
+/// The programs whose arguments hold another command, code, or files in
+/// a way of their own. One line each; a program not here is recorded as it
+/// is written.
+fn reader(program: &str) -> Option<Reader> {
+    Some(match program {
+        p if programs::AWKS.contains(&p) => read_awk,
+        "sed" | "gsed" => read_sed,
+        "trap" => read_trap,
+        "sudo" => read_sudo,
+        "env" => |out, _, rest, redirects, d| env(out, rest, redirects, d),
+        "command" => read_command,
+        "xargs" => read_xargs,
+        "parallel" => |out, _, rest, redirects, d| parallel(out, rest, redirects, d),
+        "tar" | "gtar" | "bsdtar" => read_tar,
+        "watch" => read_watch,
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "rbash" | "ash" | "yash" | "posh" => {
+            shell
+        }
+        "su" | "runuser" => read_su,
+        "eval" => read_eval,
+        "source" | "." => sourced,
+        "cd" | "pushd" | "popd" => read_cd,
+        "find" => read_find,
+        "git" => |out, _, rest, redirects, d| git(out, rest, redirects, d),
+        p if p.starts_with("git-") && p.len() > 4 => read_dashed_git,
+        "tee" => read_tee,
+        "dd" => read_dd,
+        _ => return None,
+    })
+}
+
+fn read_awk(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
+    let code = awk_program(rest);
+    if code.is_none_or(programs::awk_runs_commands) {
+        push_opaque(
+            out,
+            format!("{program} code that can run commands (system or a pipe)"),
+        );
+    }
+    emit(out, program, rest, redirects);
+}
+
+fn read_sed(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
+    if sed_scripts(rest)
+        .is_none_or(|scripts| scripts.iter().any(|s| programs::sed_runs_commands(s)))
+    {
+        push_opaque(
+            out,
+            format!("{program} script that can run commands (the e command or flag)"),
+        );
+    }
+    emit(out, program, rest, redirects);
+}
+
+/// `trap 'STRING' SIGNAL…`: the shell runs STRING later, as a script.
+fn read_trap(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    match rest.first() {
+        Some(w) if w.opaque || w.has_param => {
+            push_opaque(out, "trap of a string known only when it runs")
+        }
+        Some(w) if !w.text.starts_with('-') && rest.len() > 1 => script(out, &w.text, d, &[]),
+        _ => {}
+    }
+    emit(out, program, rest, redirects);
+}
+
+fn read_sudo(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    let mut edit = false;
+    let n = parse_opts(
+        rest,
+        "ugpCDrtTUR",
+        &[
+            "user",
+            "group",
+            "prompt",
+            "close-from",
+            "chdir",
+            "role",
+            "type",
+            "command-timeout",
+            "other-user",
+            "host",
+            "chroot",
+        ],
+        |o| edit |= matches!(o, Opt::Short('e') | Opt::Long("edit")),
+    );
+    if edit {
+        emit(out, "sudoedit", &rest[n..], redirects);
+    } else {
+        wrapped(out, program, rest, n, redirects, d);
+    }
+}
+
+/// `command -v git` only looks git up; `command git …` runs it.
+fn read_command(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    d: usize,
+) {
+    let mut lookup = false;
+    let n = parse_opts(rest, "", &[], |o| {
+        lookup |= matches!(o, Opt::Short('v' | 'V'));
+    });
+    if lookup {
+        emit(out, program, rest, redirects);
+    } else {
+        wrapped(out, program, rest, n, redirects, d);
+    }
+}
+
+fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    let n = parse_opts(
+        rest,
+        "adEILnPs",
+        &[
+            "arg-file",
+            "delimiter",
+            "max-args",
+            "max-procs",
+            "max-chars",
+            "process-slot-var",
+        ],
+        |_| {},
+    );
+    if n >= rest.len() {
+        // xargs runs `echo` by default.
+        out.commands.push(SimpleCommand {
+            program: "echo".to_owned(),
+            redirects,
+            ..SimpleCommand::default()
+        });
+    } else {
+        // The command gets more arguments from standard input.
+        let mut ws = rest[n..].to_vec();
+        ws.push(from_input());
+        words(out, &ws, redirects, d);
+    }
+}
+
+/// Options whose value tar runs as a command.
+fn read_tar(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    for (k, w) in rest.iter().enumerate() {
+        let t = w.text.as_str();
+        let value = [
+            "--checkpoint-action=exec=",
+            "--to-command=",
+            "--use-compress-program=",
+            "--info-script=",
+            "--new-volume-script=",
+            "--rsh-command=",
+        ]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .or_else(|| {
+            matches!(t, "-I" | "-F" | "--to-command" | "--use-compress-program")
+                .then(|| rest.get(k + 1).map(|v| v.text.as_str()))
+                .flatten()
+        });
+        if let Some(code) = value {
+            script(out, code, d, &[]);
+        }
+    }
+    emit(out, program, rest, redirects);
+}
+
+fn read_watch(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    let mut exec = false;
+    let n = parse_opts(rest, "nq", &["interval", "equexit"], |o| {
+        exec |= matches!(o, Opt::Short('x') | Opt::Long("exec"));
+    });
+    if n >= rest.len() {
+        emit(out, program, rest, redirects);
+    } else if exec {
+        words(out, &rest[n..], redirects, d);
+    } else {
+        // Without -x, watch joins its arguments and runs `sh -c`.
+        let joined = texts(&rest[n..]).join(" ");
+        script(out, &joined, d, &redirects);
+    }
+}
+
+fn read_su(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    match su_command(rest) {
+        Some(cmd) => script(out, cmd, d, &redirects),
+        None => emit(out, program, rest, redirects),
+    }
+}
+
+/// eval joins its arguments and runs them as a script: with literal
+/// arguments that script is known exactly and read like the line; with an
+/// unknown value in them it is opaque (and what can be read is still looked
+/// at).
+fn read_eval(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    if rest.iter().any(|w| w.has_param || w.opaque) {
+        push_opaque(out, "eval of a value known only when it runs");
+    }
+    let joined = texts(rest).join(" ");
+    script(out, &joined, d, &redirects);
+}
+
+/// After `cd`, relative paths name other files.
+fn read_cd(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
+    out.dir = None;
+    emit(out, program, rest, redirects);
+}
+
+fn read_find(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    emit(out, program, rest, redirects);
+    find_exec(out, rest, d);
+}
+
+/// `git-push` (in `git --exec-path`) is `git push`.
+fn read_dashed_git(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    d: usize,
+) {
+    let mut args = vec![Word {
+        text: program[4..].to_owned(),
+        plain_prefix: program.len() - 4,
+        ..Word::default()
+    }];
+    args.extend(rest.iter().cloned());
+    git(out, &args, redirects, d);
+}
+
+/// tee writes the files it names.
+fn read_tee(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    mut redirects: Vec<String>,
+    _: usize,
+) {
+    redirects.extend(positionals(rest).map(str::to_owned));
+    emit(out, program, rest, redirects);
+}
+
+/// dd writes its `of=`.
+fn read_dd(out: &mut Analysis, program: &str, rest: &[Word], mut redirects: Vec<String>, _: usize) {
+    redirects.extend(
+        rest.iter()
+            .filter_map(|w| w.text.strip_prefix("of="))
+            .map(str::to_owned),
+    );
+    emit(out, program, rest, redirects);
 }
 
 /// A wrapper from [`programs::WRAPPERS`]: a script given with one of its

@@ -104,11 +104,16 @@ impl Call {
     /// project with no name to try counts as folding, which only matches
     /// more.
     pub fn detect_case_folding(&mut self) {
-        let project = self
-            .dir()
-            .is_some_and(|d| crate::paths::folds_case(d).unwrap_or(true));
-        let programs = crate::paths::folds_case(std::path::Path::new("/usr/bin")).unwrap_or(false);
-        self.folds_case = project || programs;
+        if self.command.is_none() && self.paths.is_empty() && self.globs.is_empty() {
+            return;
+        }
+        let programs =
+            || crate::paths::folds_case(std::path::Path::new("/usr/bin"), false).unwrap_or(false);
+        let project = || {
+            self.dir()
+                .is_some_and(|d| crate::paths::folds_case(d, true).unwrap_or(true))
+        };
+        self.folds_case = programs() || project();
     }
 
     /// The directory the call's command runs in, when known: the files

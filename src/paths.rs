@@ -193,12 +193,14 @@ fn clean(p: &str) -> String {
     }
 }
 
-/// Whether the file system that holds `dir` takes names that differ only in
-/// case for one file (macOS and Windows by default), found by looking a
-/// name of `dir` up in the other case: an entry of it, else a directory on
-/// its path. `None` when nothing there has a letter to try.
+/// Whether the file system that holds the files of `dir` takes names that
+/// differ only in case for one file (macOS and Windows by default), found by
+/// looking a name up in the other case: an entry of `dir` (a mount point's
+/// own name lives in the file system above it), else a directory on its
+/// path. With `entries` false only the path is tried, which costs two
+/// `stat`s. `None` when nothing there has a letter to try.
 #[cfg(unix)]
-pub fn folds_case(dir: &std::path::Path) -> Option<bool> {
+pub fn folds_case(dir: &std::path::Path, entries: bool) -> Option<bool> {
     use std::os::unix::fs::MetadataExt;
     let swapped = |name: &str| -> Option<String> {
         name.bytes().any(|b| b.is_ascii_alphabetic()).then(|| {
@@ -219,12 +221,13 @@ pub fn folds_case(dir: &std::path::Path) -> Option<bool> {
             _ => false,
         }
     };
-    let entries = std::fs::read_dir(dir)
+    let listed = std::fs::read_dir(dir)
         .into_iter()
+        .filter(|_| entries)
         .flatten()
         .flatten()
         .take(64);
-    let mut tries: Vec<(std::path::PathBuf, std::path::PathBuf)> = entries
+    let mut tries: Vec<(std::path::PathBuf, std::path::PathBuf)> = listed
         .filter_map(|e| {
             let other = swapped(e.file_name().to_str()?)?;
             Some((e.path(), dir.join(other)))
@@ -247,7 +250,7 @@ pub fn folds_case(dir: &std::path::Path) -> Option<bool> {
 
 /// Windows' file systems take names in either case.
 #[cfg(not(unix))]
-pub fn folds_case(_dir: &std::path::Path) -> Option<bool> {
+pub fn folds_case(_dir: &std::path::Path, _entries: bool) -> Option<bool> {
     Some(true)
 }
 
@@ -468,8 +471,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hookc-case-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("123")).unwrap();
         std::fs::write(dir.join("Notes.md"), "x").unwrap();
-        assert_eq!(folds_case(&dir), Some(false));
-        assert_eq!(folds_case(&dir.join("123")), Some(false));
+        assert_eq!(folds_case(&dir, true), Some(false));
+        assert_eq!(folds_case(&dir.join("123"), true), Some(false));
+        assert_eq!(
+            folds_case(std::path::Path::new("/usr/bin"), false),
+            Some(false)
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

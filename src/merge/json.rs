@@ -1531,19 +1531,24 @@ fn missing_member(
     desired: &IndexMap<String, Vec<Value>>,
 ) -> (usize, (String, Value)) {
     let existing_depth = chain.objects.len() - 1;
-    let mut value = Value::Object(
-        desired
-            .iter()
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| (k.clone(), Value::Array(v.clone())))
-            .collect(),
-    );
+    let mut value = desired_object(desired);
     for segment in container[existing_depth + 1..].iter().rev() {
         value = Value::Object([(segment.to_string(), value)].into_iter().collect());
     }
     (
         existing_depth,
         (container[existing_depth].to_string(), value),
+    )
+}
+
+/// hookc's entries as one JSON object: each event with entries, in order.
+fn desired_object(desired: &IndexMap<String, Vec<Value>>) -> Value {
+    Value::Object(
+        desired
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| (k.clone(), Value::Array(v.clone())))
+            .collect(),
     )
 }
 
@@ -1554,13 +1559,7 @@ fn fresh_document(
     ensure: &[(&str, Value)],
     nl: &str,
 ) -> String {
-    let mut value = Value::Object(
-        desired
-            .iter()
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| (k.clone(), Value::Array(v.clone())))
-            .collect(),
-    );
+    let mut value = desired_object(desired);
     for segment in container.iter().rev() {
         value = Value::Object([(segment.to_string(), value)].into_iter().collect());
     }

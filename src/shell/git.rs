@@ -162,22 +162,17 @@ impl GitConfig {
                     .collect();
                 let shift = words.len();
                 let rest = cmd.args.split_off(1);
-                let unknown = cmd
-                    .unknown
-                    .iter()
-                    .filter(|&&k| k > 0)
-                    .map(|&k| k - 1 + shift)
-                    .collect();
-                let globs = cmd
-                    .globs
-                    .iter()
-                    .filter(|&&k| k > 0)
-                    .map(|&k| k - 1 + shift)
-                    .collect();
+                // Word indices after the alias: its words replace the first.
+                let shifted = |ks: &[usize]| -> Vec<usize> {
+                    ks.iter()
+                        .filter(|&&k| k > 0)
+                        .map(|&k| k - 1 + shift)
+                        .collect()
+                };
                 let expanded = SimpleCommand {
                     args: words.into_iter().chain(rest).collect(),
-                    unknown,
-                    globs,
+                    unknown: shifted(&cmd.unknown),
+                    globs: shifted(&cmd.globs),
                     ..cmd
                 };
                 self.resolve(analysis, expanded, depth + 1);

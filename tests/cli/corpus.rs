@@ -347,18 +347,11 @@ fn check_file(h: &Merged, what: &str, original: &str, golden: &str) {
             // Put hookc's entries back for the next way of retracting.
             setup.project.write(
                 "policy.kdl",
-                &std::fs::read_to_string(repo().join("policy.kdl"))
-                    .unwrap()
-                    .lines()
-                    .map(|l| {
-                        if l.starts_with("targets ") {
-                            format!("targets \"{}\"", h.target)
-                        } else {
-                            l.to_owned()
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                &format!(
+                    "{}\ntargets \"{}\"\n",
+                    std::fs::read_to_string(repo().join("policy.kdl")).unwrap(),
+                    h.target
+                ),
             );
             setup.build(&what);
             assert_eq!(read(&file), merged, "{what}: {how}: rebuilding differs");

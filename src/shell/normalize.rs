@@ -866,8 +866,26 @@ fn interpreted(
 /// virtualenv's `bin/activate`); a missing one defines nothing; any other
 /// makes the commands after it opaque.
 fn sourced(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, depth: usize) {
+    /// Files read per line: a file that sources itself twice would
+    /// otherwise be read an exponential number of times.
+    const MAX_SOURCED: usize = 32;
     emit(out, program, rest, redirects.clone());
     let file = rest.iter().find(|w| w.text != "--");
+    // Code that comes from the line itself (`source <(…)`, `. /dev/stdin
+    // <<< …`, `source "$F"`) runs here unseen, whatever follows.
+    let inline = file.is_none_or(|w| {
+        w.has_param || w.opaque || w.text.starts_with("/dev/") || w.text.starts_with("/proc/")
+    }) || out.stdin != Stdin::Inherited;
+    if out.sourced.len() >= MAX_SOURCED {
+        push_opaque(
+            out,
+            format!(
+                "`{program}` of code hookc cannot read ({})",
+                short(&texts(rest).join(" "))
+            ),
+        );
+        return;
+    }
     match file.and_then(|w| source_text(out.dir.as_deref(), w).map(|t| (w, t))) {
         Some((w, text)) => {
             out.sourced.push(w.text.clone());
@@ -887,6 +905,13 @@ fn sourced(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<Stri
                 }
             }
         }
+        None if inline => push_opaque(
+            out,
+            format!(
+                "`{program}` of code hookc cannot read ({})",
+                short(&texts(rest).join(" "))
+            ),
+        ),
         None => {
             let words = texts(rest).join(" ");
             out.redefined = Some(format!(
@@ -1742,9 +1767,16 @@ mod tests {
             "cd sub && source ./push.sh; ls",
             "source activate; ls",
             "source \"$F\"; ls",
+            "source <(echo 'git push --force')",
+            ". /dev/stdin <<< 'git push --force'",
+            "echo 'git push --force' | source /dev/stdin",
+            "source \"$F\"",
         ] {
             assert!(at(line).is_opaque(), "{line:?} should be opaque");
         }
+        // A file that sources itself is read a bounded number of times.
+        write("again.sh", ". ./again.sh; . ./again.sh\n");
+        assert!(at(". ./again.sh").is_opaque());
         // Without a place (an analysis of text alone) nothing is read.
         assert!(analyze("source ./push.sh; ls").is_opaque());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,6 +1,8 @@
 //! What a line does to its own later commands by writing files: a file it
-//! sources after writing it, a program it copies, links or moves into place
-//! under another name and then runs (`ln -s /bin/rm ./del && ./del -rf .`).
+//! sources after writing it, a program it writes (copies, links, moves or
+//! redirects into place) under another name and then runs (`ln -s /bin/rm
+//! ./del && ./del -rf .`), a script it writes and hands to a shell or an
+//! interpreter (`echo 'git push -f' > x.sh && bash x.sh`).
 //! The access model ([`super::access`]) knows what each command writes; the
 //! normaliser, which reads the line before that is known, does not, so the
 //! checks run on the finished analysis.
@@ -9,10 +11,11 @@ use super::access::{self, Touch};
 use super::lex::push_reason;
 use super::normalize::{Analysis, SimpleCommand};
 use super::pattern::normalize_arg;
+use super::programs;
 
-/// Programs that put an existing file at a new name.
-const RENAMERS: &[&str] = &[
-    "cp", "gcp", "ln", "gln", "link", "mv", "gmv", "install", "ginstall", "rsync",
+/// Shells, whose first operand is a script they run.
+const SHELLS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "rbash", "ash", "yash", "posh",
 ];
 
 /// Mark the analysis opaque where the line runs a file it has just written
@@ -32,11 +35,21 @@ pub fn check(analysis: &mut Analysis) {
             }
         }
     }
-    let renamed = renamed_names(&analysis.commands);
+    let written = written_names(&analysis.commands);
     for cmd in &analysis.commands {
-        if renamed.contains(&cmd.program) {
+        if written.contains(&cmd.program) {
             reasons.push(format!(
-                "`{}`, a program the line itself copies, links or moves into place",
+                "`{}`, a program the line itself writes (copies, links or moves into place) and runs",
+                cmd.program
+            ));
+        }
+        if let Some(script) = script_operand(cmd)
+            && written
+                .iter()
+                .any(|n| Some(n.as_str()) == script.rsplit('/').next())
+        {
+            reasons.push(format!(
+                "`{script}`, a script the line itself writes and runs with {}",
                 cmd.program
             ));
         }
@@ -46,13 +59,23 @@ pub fn check(analysis: &mut Analysis) {
     }
 }
 
-/// The last path component of every file a renaming program writes.
-fn renamed_names(commands: &[SimpleCommand]) -> Vec<String> {
-    let mut names = Vec::new();
-    for cmd in commands
+/// The script a shell or an interpreter runs: its first operand.
+fn script_operand(cmd: &SimpleCommand) -> Option<&str> {
+    let runs_scripts =
+        SHELLS.contains(&cmd.program.as_str()) || programs::interpreter(&cmd.program).is_some();
+    if !runs_scripts {
+        return None;
+    }
+    cmd.args
         .iter()
-        .filter(|c| RENAMERS.contains(&c.program.as_str()))
-    {
+        .find(|a| !a.starts_with('-') && !a.starts_with('+'))
+        .map(String::as_str)
+}
+
+/// The last path component of every file the line writes.
+fn written_names(commands: &[SimpleCommand]) -> Vec<String> {
+    let mut names = Vec::new();
+    for cmd in commands {
         let mut touches = Vec::new();
         access::command(cmd, &mut touches);
         for t in touches.iter().filter(|t| t.access.writes()) {
@@ -92,10 +115,15 @@ mod tests {
         assert!(opaque("ln -s /bin/rm ./del && ./del -rf ."));
         assert!(opaque("cp /usr/bin/git /tmp/g; /tmp/g push --force"));
         assert!(opaque("mv ./rm-copy ./tidy && ./tidy -rf ."));
+        assert!(opaque("cat /bin/rm > del && chmod +x del && ./del -rf ."));
+        assert!(opaque("echo 'git push --force' > x.sh && bash x.sh"));
+        assert!(opaque("printf 'import os' > t.py; python3 t.py"));
         // A link to a document, a copy that keeps its name: nothing renamed runs.
         assert!(!opaque(
             "ln -s ../README.md docs/README.md && cat docs/README.md"
         ));
         assert!(!opaque("cp /usr/bin/git /tmp/ && /tmp/git status"));
+        assert!(!opaque("echo hi > notes.txt && cat notes.txt"));
+        assert!(!opaque("bash scripts/check.sh > check.log"));
     }
 }

@@ -873,163 +873,181 @@ pub fn looks_like_path(t: &str) -> bool {
 /// members named (or, with none, every file below the directory) written;
 /// `--exclude` is a pattern; `-T` lists files to read; `-C` moves.
 fn tar(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
-    const WITH_VALUE: &str = "fCTXbKNVgHLs";
-    let args = &cmd.args;
-    let mut mode = ' ';
-    let mut archive: Vec<&str> = Vec::new();
-    let mut dir: Option<&str> = None;
-    let mut operands: Vec<&str> = Vec::new();
-    let mut lists: Vec<&str> = Vec::new();
-    let mut i = 0;
-    // Old-style first word: `tar czf x.tgz .env` bundles letters, whose
-    // values follow in order.
-    let mut pending: Vec<char> = Vec::new();
-    if let Some(first) = args.first().filter(|a| !a.starts_with('-')) {
-        for c in first.chars() {
-            if "crutxAd".contains(c) {
-                mode = c;
-            }
-            if WITH_VALUE.contains(c) {
-                pending.push(c);
-            }
-        }
-        i = 1;
+    let line = TarLine::read(&cmd.args);
+    for w in &line.written {
+        push(out, w, Write);
     }
-    let mut options = true;
-    while let Some(t) = args.get(i) {
-        let t = t.as_str();
-        i += 1;
-        if let Some(letter) = pending.first().copied() {
-            pending.remove(0);
-            match letter {
-                'f' => archive.push(t),
-                'C' => dir = Some(t),
-                'T' | 'X' => lists.push(t),
-                _ => {}
-            }
-            continue;
-        }
-        if !options || !t.starts_with('-') || t == "-" {
-            operands.push(t);
-            continue;
-        }
-        if t == "--" {
-            options = false;
-            continue;
-        }
-        if let Some(long) = t.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            match name {
-                "create" | "append" | "update" | "concatenate" => mode = 'c',
-                "extract" | "get" => mode = 'x',
-                "list" | "diff" | "compare" => mode = 't',
-                _ => {}
-            }
-            let takes = matches!(
-                name,
-                "file"
-                    | "directory"
-                    | "files-from"
-                    | "exclude-from"
-                    | "exclude"
-                    | "transform"
-                    | "xform"
-                    | "owner"
-                    | "group"
-                    | "mode"
-                    | "mtime"
-                    | "newer"
-                    | "after-date"
-                    | "label"
-                    | "format"
-                    | "blocking-factor"
-                    | "tape-length"
-                    | "strip-components"
-                    | "use-compress-program"
-                    | "to-command"
-                    | "index-file"
-                    | "listed-incremental"
-            );
-            let value = match value {
-                Some(v) => Some(v),
-                None if takes => {
-                    i += 1;
-                    args.get(i - 1).map(String::as_str)
-                }
-                None => None,
-            };
-            if let Some(v) = value {
-                match name {
-                    "file" => archive.push(v),
-                    "directory" => dir = Some(v),
-                    "files-from" | "exclude-from" => lists.push(v),
-                    "index-file" | "listed-incremental" => push(out, v, Write),
-                    _ => {}
-                }
-            }
-            continue;
-        }
-        let cluster = &t[1..];
-        for (pos, c) in cluster.char_indices() {
-            if "crutxAd".contains(c) {
-                mode = c;
-            }
-            if WITH_VALUE.contains(c) {
-                let attached = &cluster[pos + 1..];
-                let v = if attached.is_empty() {
-                    i += 1;
-                    args.get(i - 1).map(String::as_str)
-                } else {
-                    Some(attached)
-                };
-                if let Some(v) = v {
-                    match c {
-                        'f' => archive.push(v),
-                        'C' => dir = Some(v),
-                        'T' | 'X' => lists.push(v),
-                        _ => {}
-                    }
-                }
-                break;
-            }
-        }
-    }
-    for l in lists {
+    for l in &line.lists {
         push(out, l, Read);
     }
-    let under = |p: &str| match dir {
+    let under = |p: &str| match line.dir {
         Some(d) if is_relative(p) => format!("{d}/{p}"),
         _ => p.to_owned(),
     };
-    match mode {
-        'c' | 'r' | 'u' | 'A' => {
-            for a in &archive {
-                push(out, a, Write);
+    let (archive, members) = match line.mode {
+        'c' | 'r' | 'u' | 'A' => (Write, Some(Read)),
+        'x' => (Read, Some(Write)),
+        _ => (Read, None),
+    };
+    for a in &line.archive {
+        push(out, a, archive);
+    }
+    let Some(members) = members else {
+        return;
+    };
+    if line.mode == 'x' && line.operands.is_empty() {
+        // Every member, wherever the archive puts it.
+        push(out, &under("**"), Write);
+    }
+    for o in &line.operands {
+        push(out, &under(o), members);
+    }
+}
+
+/// What a `tar` command line names: its mode (`c`, `x`, `t`, …), the
+/// archives, the folder it works in (`-C`), the members, the files that
+/// list names (`-T`, `-X`) and the files it writes besides the archive.
+#[derive(Default)]
+struct TarLine<'a> {
+    mode: char,
+    archive: Vec<&'a str>,
+    dir: Option<&'a str>,
+    operands: Vec<&'a str>,
+    lists: Vec<&'a str>,
+    written: Vec<&'a str>,
+}
+
+impl<'a> TarLine<'a> {
+    /// Letters whose value follows (in the same word or the next).
+    const WITH_VALUE: &'static str = "fCTXbKNVgHLs";
+    /// Letters that set the mode.
+    const MODES: &'static str = "crutxAd";
+
+    fn read(args: &'a [String]) -> TarLine<'a> {
+        let mut line = TarLine {
+            mode: ' ',
+            ..TarLine::default()
+        };
+        let mut i = 0;
+        // Old-style first word: `tar czf x.tgz .env` bundles letters, whose
+        // values follow in order.
+        let mut pending: Vec<char> = Vec::new();
+        if let Some(first) = args.first().filter(|a| !a.starts_with('-')) {
+            for c in first.chars() {
+                line.letter(c);
+                if Self::WITH_VALUE.contains(c) {
+                    pending.push(c);
+                }
             }
-            for o in &operands {
-                push(out, &under(o), Read);
+            i = 1;
+        }
+        let mut options = true;
+        while let Some(t) = args.get(i).map(String::as_str) {
+            i += 1;
+            if !pending.is_empty() {
+                line.value(pending.remove(0), t);
+            } else if !options || !t.starts_with('-') || t == "-" {
+                line.operands.push(t);
+            } else if t == "--" {
+                options = false;
+            } else if let Some(long) = t.strip_prefix("--") {
+                i += line.long(long, args.get(i).map(String::as_str));
+            } else {
+                i += line.cluster(&t[1..], args.get(i).map(String::as_str));
             }
         }
-        'x' => {
-            for a in &archive {
-                push(out, a, Read);
-            }
-            if operands.is_empty() {
-                // Every member, wherever the archive puts it.
-                push(out, &under("**"), Write);
-            }
-            for o in &operands {
-                push(out, &under(o), Write);
+        line
+    }
+
+    fn letter(&mut self, c: char) {
+        if Self::MODES.contains(c) {
+            self.mode = c;
+        }
+    }
+
+    fn value(&mut self, letter: char, v: &'a str) {
+        match letter {
+            'f' => self.archive.push(v),
+            'C' => self.dir = Some(v),
+            'T' | 'X' => self.lists.push(v),
+            _ => {}
+        }
+    }
+
+    /// A short cluster (`-czf`, `-fx.tgz`); returns how many of the words
+    /// after it it took (`next`: the word that follows).
+    fn cluster(&mut self, cluster: &'a str, next: Option<&'a str>) -> usize {
+        for (pos, c) in cluster.char_indices() {
+            self.letter(c);
+            if Self::WITH_VALUE.contains(c) {
+                let attached = &cluster[pos + 1..];
+                let (v, took) = if attached.is_empty() {
+                    (next, 1)
+                } else {
+                    (Some(attached), 0)
+                };
+                if let Some(v) = v {
+                    self.value(c, v);
+                }
+                return took;
             }
         }
-        _ => {
-            for a in &archive {
-                push(out, a, Read);
+        0
+    }
+
+    /// A long option (`--file=x.tgz`, `--directory dir`); returns how many
+    /// of the words after it it took.
+    fn long(&mut self, long: &'a str, next: Option<&'a str>) -> usize {
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        match name {
+            "create" | "append" | "update" | "concatenate" => self.mode = 'c',
+            "extract" | "get" => self.mode = 'x',
+            "list" | "diff" | "compare" => self.mode = 't',
+            _ => {}
+        }
+        let takes = matches!(
+            name,
+            "file"
+                | "directory"
+                | "files-from"
+                | "exclude-from"
+                | "exclude"
+                | "transform"
+                | "xform"
+                | "owner"
+                | "group"
+                | "mode"
+                | "mtime"
+                | "newer"
+                | "after-date"
+                | "label"
+                | "format"
+                | "blocking-factor"
+                | "tape-length"
+                | "strip-components"
+                | "use-compress-program"
+                | "to-command"
+                | "index-file"
+                | "listed-incremental"
+        );
+        let (value, took) = match value {
+            Some(v) => (Some(v), 0),
+            None if takes => (next, 1),
+            None => (None, 0),
+        };
+        if let Some(v) = value {
+            match name {
+                "file" => self.archive.push(v),
+                "directory" => self.dir = Some(v),
+                "files-from" | "exclude-from" => self.lists.push(v),
+                "index-file" | "listed-incremental" => self.written.push(v),
+                _ => {}
             }
         }
+        took
     }
 }
 

@@ -1040,28 +1040,13 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
     if !compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts) {
         return None;
     }
-    if let Some(paths) = &compiled.paths {
-        // Where the file system folds case, the guard's globs do too (they
-        // compiled once already; a failure cannot happen, and would match).
-        let folded = call.folds_case.then(|| {
-            compiled
-                .folded
-                .get_or_init(|| PathSet::folding_case(&guard.paths).ok())
-        });
-        let paths = match folded {
-            Some(Some(f)) => f,
-            _ => paths,
-        };
-        if !facts.touched().iter().any(|seen| {
-            let wanted = match guard.access {
-                PathAccess::Any => true,
-                PathAccess::Read => seen.access.reads(),
-                PathAccess::Write => seen.access.writes(),
-            };
-            wanted && touches_guard(guard, paths, seen, call)
-        }) {
-            return None;
-        }
+    if let Some(paths) = path_set(guard, compiled, call)
+        && !facts
+            .touched()
+            .iter()
+            .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call))
+    {
+        return None;
     }
     Some(match opaque_reason {
         Some(reason) => Hit {
@@ -1077,6 +1062,29 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             message: guard.message.clone(),
         },
     })
+}
+
+/// Whether the guard's `access` covers what the call does to the file.
+fn asks_for(guard: &Guard, seen: &Seen) -> bool {
+    match guard.access {
+        PathAccess::Any => true,
+        PathAccess::Read => seen.access.reads(),
+        PathAccess::Write => seen.access.writes(),
+    }
+}
+
+/// The guard's path globs as they apply to this call: letters in either
+/// case where the file system folds case (built on first use from globs
+/// that compiled once already, so it cannot fail).
+fn path_set<'c>(guard: &Guard, compiled: &'c Compiled, call: &Call) -> Option<&'c PathSet> {
+    let kept = compiled.paths.as_ref()?;
+    if !call.folds_case {
+        return Some(kept);
+    }
+    let folded = compiled
+        .folded
+        .get_or_init(|| PathSet::folding_case(&guard.paths).ok());
+    Some(folded.as_ref().unwrap_or(kept))
 }
 
 /// A guard that looks at commands or paths meets a PowerShell line it
@@ -1355,137 +1363,149 @@ fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
         }
     };
     if !guard.commands.is_empty() {
-        match facts.analysis() {
-            None => out.conditions.push(ConditionTrace {
-                kind: "command",
-                holds: false,
-                detail: "the call has no shell command".to_owned(),
-            }),
-            Some(analysis) => {
-                let hit = analysis.commands.iter().find_map(|c| {
-                    guard
-                        .commands
-                        .iter()
-                        .position(|p| p.matches(c))
-                        .map(|i| (c, i))
-                });
-                match hit {
-                    Some((c, i)) => out.conditions.push(ConditionTrace {
+        command_conditions(guard, facts, &mut out.conditions);
+    }
+    if !compiled.regexes.is_empty() {
+        out.conditions.push(regex_condition(&compiled, call, facts));
+    }
+    if let Some(set) = path_set(guard, &compiled, call) {
+        out.conditions.push(path_condition(guard, set, call, facts));
+    }
+    out.decision = match_guard(guard, &compiled, call, facts).map(|h| h.decision);
+    out
+}
+
+/// What `why` says of a guard's command patterns: the first simple command
+/// one matches, or none (and whether an opaque part still refuses).
+fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<ConditionTrace>) {
+    match facts.analysis() {
+        None => conditions.push(ConditionTrace {
+            kind: "command",
+            holds: false,
+            detail: "the call has no shell command".to_owned(),
+        }),
+        Some(analysis) => {
+            let hit = analysis.commands.iter().find_map(|c| {
+                guard
+                    .commands
+                    .iter()
+                    .position(|p| p.matches(c))
+                    .map(|i| (c, i))
+            });
+            match hit {
+                Some((c, i)) => conditions.push(ConditionTrace {
+                    kind: "command",
+                    holds: true,
+                    detail: format!(
+                        "`{}` matches pattern {} of {}",
+                        spelled(c),
+                        i + 1,
+                        guard.commands.len()
+                    ),
+                }),
+                None => {
+                    conditions.push(ConditionTrace {
                         kind: "command",
-                        holds: true,
+                        holds: false,
                         detail: format!(
-                            "`{}` matches pattern {} of {}",
-                            spelled(c),
-                            i + 1,
-                            guard.commands.len()
-                        ),
-                    }),
-                    None => {
-                        out.conditions.push(ConditionTrace {
-                            kind: "command",
-                            holds: false,
-                            detail: format!(
-                                "no simple command matches its {} pattern{} (programs: {})",
-                                guard.commands.len(),
-                                if guard.commands.len() == 1 { "" } else { "s" },
-                                {
-                                    let mut programs: Vec<String> = Vec::new();
-                                    for p in &guard.commands {
-                                        let p = format!("`{}`", p.program);
-                                        if !programs.contains(&p) {
-                                            programs.push(p);
-                                        }
+                            "no simple command matches its {} pattern{} (programs: {})",
+                            guard.commands.len(),
+                            if guard.commands.len() == 1 { "" } else { "s" },
+                            {
+                                let mut programs: Vec<String> = Vec::new();
+                                for p in &guard.commands {
+                                    let p = format!("`{}`", p.program);
+                                    if !programs.contains(&p) {
+                                        programs.push(p);
                                     }
-                                    programs.join(", ")
                                 }
+                                programs.join(", ")
+                            }
+                        ),
+                    });
+                    let unsure = analysis.commands.iter().find(|c| {
+                        !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c))
+                    });
+                    if !analysis.opaque.is_empty() || unsure.is_some() {
+                        conditions.push(ConditionTrace {
+                            kind: "opaque",
+                            holds: guard.opaque != Decision::Allow,
+                            detail: format!(
+                                "the line is not fully readable, and the guard's `opaque` is `{}`",
+                                guard.opaque
                             ),
                         });
-                        let unsure = analysis.commands.iter().find(|c| {
-                            !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c))
-                        });
-                        if !analysis.opaque.is_empty() || unsure.is_some() {
-                            out.conditions.push(ConditionTrace {
-                                kind: "opaque",
-                                holds: guard.opaque != Decision::Allow,
-                                detail: format!(
-                                    "the line is not fully readable, and the guard's `opaque` is `{}`",
-                                    guard.opaque
-                                ),
-                            });
-                        }
                     }
                 }
             }
         }
     }
-    if !compiled.regexes.is_empty() {
-        let subjects = regex_subjects(call, facts);
-        let hit = subjects.iter().find_map(|s| {
-            compiled
-                .regexes
-                .iter()
-                .find(|r| r.is_match(s))
-                .map(|r| (s, r))
-        });
-        out.conditions.push(match hit {
-            Some((s, r)) => ConditionTrace {
-                kind: "regex",
-                holds: true,
-                detail: format!("`{}` matches `{}`", r.as_str(), shell::normalize::short(s)),
-            },
-            None => ConditionTrace {
-                kind: "regex",
-                holds: false,
-                detail: format!(
-                    "no regex matches any of {} text{} (the line, each simple command, the call's text)",
-                    subjects.len(),
-                    if subjects.len() == 1 { "" } else { "s" }
-                ),
-            },
-        });
-    }
-    if let Some(set) = &compiled.paths {
-        let access = |seen: &Seen| match seen.access {
-            Access::Read => "read",
-            Access::Write => "written",
-            Access::Both => "read and written",
-        };
-        let wanted = |seen: &Seen| match guard.access {
-            PathAccess::Any => true,
-            PathAccess::Read => seen.access.reads(),
-            PathAccess::Write => seen.access.writes(),
-        };
-        let touched = facts.touched();
-        let hit = touched
+}
+
+/// What `why` says of a guard's regexes: the first text one matches.
+fn regex_condition(compiled: &Compiled, call: &Call, facts: &Facts) -> ConditionTrace {
+    let subjects = regex_subjects(call, facts);
+    let hit = subjects.iter().find_map(|s| {
+        compiled
+            .regexes
             .iter()
-            .find(|seen| wanted(seen) && touches_guard(guard, set, seen, call));
-        out.conditions.push(match hit {
-            Some(seen) => ConditionTrace {
-                kind: "path",
-                holds: true,
-                detail: format!("`{}` ({}) matches its globs", seen.path, access(seen)),
-            },
-            None if touched.is_empty() => ConditionTrace {
-                kind: "path",
-                holds: false,
-                detail: "the call touches no file hookc can see".to_owned(),
-            },
-            None => ConditionTrace {
-                kind: "path",
-                holds: false,
-                detail: format!(
-                    "no file of the call ({}) matches its globs with the access it asks for",
-                    touched
-                        .iter()
-                        .map(|seen| format!("`{}` ({})", seen.path, access(seen)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            },
-        });
+            .find(|r| r.is_match(s))
+            .map(|r| (s, r))
+    });
+    match hit {
+        Some((s, r)) => ConditionTrace {
+            kind: "regex",
+            holds: true,
+            detail: format!("`{}` matches `{}`", r.as_str(), shell::normalize::short(s)),
+        },
+        None => ConditionTrace {
+            kind: "regex",
+            holds: false,
+            detail: format!(
+                "no regex matches any of {} text{} (the line, each simple command, the call's text)",
+                subjects.len(),
+                if subjects.len() == 1 { "" } else { "s" }
+            ),
+        },
     }
-    out.decision = match_guard(guard, &compiled, call, facts).map(|h| h.decision);
-    out
+}
+
+/// What `why` says of a guard's path globs: the first file of the call
+/// they match with the access the guard asks for.
+fn path_condition(guard: &Guard, set: &PathSet, call: &Call, facts: &Facts) -> ConditionTrace {
+    let access = |seen: &Seen| match seen.access {
+        Access::Read => "read",
+        Access::Write => "written",
+        Access::Both => "read and written",
+    };
+    let touched = facts.touched();
+    let hit = touched
+        .iter()
+        .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call));
+    match hit {
+        Some(seen) => ConditionTrace {
+            kind: "path",
+            holds: true,
+            detail: format!("`{}` ({}) matches its globs", seen.path, access(seen)),
+        },
+        None if touched.is_empty() => ConditionTrace {
+            kind: "path",
+            holds: false,
+            detail: "the call touches no file hookc can see".to_owned(),
+        },
+        None => ConditionTrace {
+            kind: "path",
+            holds: false,
+            detail: format!(
+                "no file of the call ({}) matches its globs with the access it asks for",
+                touched
+                    .iter()
+                    .map(|seen| format!("`{}` ({})", seen.path, access(seen)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+    }
 }
 
 /// A simple command as `program arg …`.

@@ -301,12 +301,8 @@ impl Harness for Claude {
             if on_failure_block {
                 handler["onFailure"] = json!("block");
             }
-            let mut group = serde_json::Map::new();
-            if event.has_tools() && !any_tool {
-                group.insert("matcher".into(), json!(anchored_alternation(names)));
-            }
-            group.insert("hooks".into(), json!([handler]));
-            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
 
             let on_error = policy.on_error_for(event);
             cx.shim(policy, &PROFILE, event, native, on_error);

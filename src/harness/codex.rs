@@ -364,12 +364,8 @@ impl Harness for Codex {
                 )),
                 "timeout": policy.timeout,
             });
-            let mut group = serde_json::Map::new();
-            if event.has_tools() && !any_tool {
-                group.insert("matcher".into(), json!(anchored_alternation(names)));
-            }
-            group.insert("hooks".into(), json!([handler]));
-            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
             cx.shim(policy, &PROFILE, event, native, "deny");
         }
         cx.hook_entries(HOOKS, entries, Vec::new(), MARKER);

@@ -336,6 +336,18 @@ pub fn tool_and_input(payload: &serde_json::Value) -> Result<(&str, &serde_json:
     Ok((name, input))
 }
 
+/// One entry of a Claude-style event list: the handler, behind a matcher
+/// when the event names tools and the guards do not take every tool.
+pub fn group(matcher: Option<String>, handler: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    let mut group = serde_json::Map::new();
+    if let Some(m) = matcher {
+        group.insert("matcher".into(), Value::String(m));
+    }
+    group.insert("hooks".into(), Value::Array(vec![handler]));
+    Value::Object(group)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

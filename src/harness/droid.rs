@@ -202,12 +202,8 @@ impl Harness for Droid {
                 "command": common::source_shim(&format!("\"$FACTORY_PROJECT_DIR\"/{script}")),
                 "timeout": policy.timeout,
             });
-            let mut group = serde_json::Map::new();
-            if event.has_tools() && !any_tool {
-                group.insert("matcher".into(), json!(anchored_alternation(names)));
-            }
-            group.insert("hooks".into(), json!([handler]));
-            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
         }
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);

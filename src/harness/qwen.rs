@@ -207,12 +207,8 @@ impl Harness for Qwen {
                 // Milliseconds, at least 1000: the same on 0.15 and 0.24.
                 "timeout": u64::from(policy.timeout).max(1) * 1000,
             });
-            let mut group = serde_json::Map::new();
-            if event.has_tools() && !any_tool {
-                group.insert("matcher".into(), json!(anchored_alternation(names)));
-            }
-            group.insert("hooks".into(), json!([handler]));
-            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
         }
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);

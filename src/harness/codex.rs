@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 use super::payload::{self, ToolCall};
 use super::{HookCommand, common, grouped_hook_command, windows};
 
-use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp, string_at};
+use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
@@ -433,18 +433,8 @@ impl Harness for Codex {
                 }
                 call.tool = Some(tool);
             }
-            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
-            Event::Stop | Event::SubagentStop => {
-                call.text = payload
-                    .get("last_assistant_message")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-            }
-            Event::SessionStart => {
-                call.text = payload
-                    .get("source")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
+            Event::Prompt | Event::Stop | Event::SubagentStop | Event::SessionStart => {
+                call.text = common::event_text(event, payload)?;
             }
         }
         Ok(call)

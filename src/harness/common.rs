@@ -348,6 +348,23 @@ pub fn group(matcher: Option<String>, handler: serde_json::Value) -> serde_json:
     Value::Object(group)
 }
 
+/// The text of a call on a Claude-shaped event without a tool: the prompt
+/// (required), the agent's last message at a stop, the start's source.
+pub fn event_text(event: Event, payload: &serde_json::Value) -> Result<Option<String>, String> {
+    let key = match event {
+        Event::Prompt => {
+            return super::string_at(payload, "/prompt").map(|p| Some(p.to_owned()));
+        }
+        Event::Stop | Event::SubagentStop => "last_assistant_message",
+        Event::SessionStart => "source",
+        Event::PreTool | Event::PostTool => return Ok(None),
+    };
+    Ok(payload
+        .get(key)
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -249,18 +249,8 @@ impl Harness for Qwen {
                     ..CallTool::default()
                 });
             }
-            Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
-            Event::Stop | Event::SubagentStop => {
-                call.text = payload
-                    .get("last_assistant_message")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-            }
-            Event::SessionStart => {
-                call.text = payload
-                    .get("source")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
+            Event::Prompt | Event::Stop | Event::SubagentStop | Event::SessionStart => {
+                call.text = common::event_text(event, payload)?;
             }
         }
         Ok(call)

@@ -519,6 +519,51 @@ fn examples(text: &str, guard: &str, want: &str) -> String {
     shown.join("<br>")
 }
 
+/// `existing` (`.pre-commit-hooks.yaml`, or a page that copies a hook from
+/// it) with every `files: ^(…)` pattern made from the harness profiles: the
+/// folders `hookc lint` looks in, and, in a pattern that names
+/// `policy.kdl` (the hooks that run `hookc check` and `hookc build`), the
+/// policy and `.hookc/` too. Everything else is kept as written.
+pub fn pre_commit_files(existing: &str) -> String {
+    let mut folders = Vec::new();
+    for h in harness::all() {
+        for f in h.profile().files.iter().filter(|f| f.in_project) {
+            let folder = format!("{}/", glob_to_regex_folder(f.dir));
+            if !folders.contains(&folder) {
+                folders.push(folder);
+            }
+        }
+    }
+    let lint = folders.join("|");
+    let build = format!("policy\\.kdl|\\.hookc/|{lint}");
+    let mut out = String::new();
+    for line in existing.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        match trimmed.strip_prefix("files: ^(") {
+            Some(pattern) => {
+                let indent = &line[..line.len() - trimmed.len()];
+                let which = if pattern.starts_with("policy\\.kdl|") {
+                    &build
+                } else {
+                    &lint
+                };
+                let end = if line.ends_with('\n') { "\n" } else { "" };
+                out.push_str(&format!("{indent}files: ^({which}){end}"));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// A folder glob of a profile (`.kimi*`) as a regex whose `*` and `?`
+/// stay inside one path component.
+fn glob_to_regex_folder(glob: &str) -> String {
+    regex::escape(glob)
+        .replace("\\*", "[^/]*")
+        .replace("\\?", "[^/]")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

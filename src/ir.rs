@@ -298,27 +298,18 @@ impl PathAccess {
     }
 }
 
-word_enum! {
-    /// The harnesses hookc can compile for.
-    HarnessId {
-        Claude = "claude",
-        Codex = "codex",
-        Copilot = "copilot",
-        Cursor = "cursor",
-        Gemini = "gemini",
-        Antigravity = "antigravity",
-        Kimi = "kimi",
-        Opencode = "opencode",
-        Qwen = "qwen",
-        Droid = "droid",
-        Auggie = "auggie",
-        Windsurf = "windsurf",
-        /// VS Code's agent hooks (GitHub Copilot in VS Code).
-        VsCode = "vscode",
-        /// Callbacks for the Claude Agent SDK (Python and TypeScript).
-        ClaudeAgentSdk = "claude-agent-sdk",
-    }
+/// [`HarnessId`] from the registry's lines (`module::Type = "word"`).
+macro_rules! harness_ids {
+    ($($(#[$doc:meta])* $module:ident :: $harness:ident = $word:literal,)*) => {
+        word_enum! {
+            /// The harnesses hookc can compile for, one per line of
+            /// [`registry`](crate::registry).
+            HarnessId { $($(#[$doc])* $harness = $word,)* }
+        }
+    };
 }
+
+crate::registry::harnesses!(harness_ids);
 
 word_enum! {
     /// Tools in harness-neutral words.

@@ -35,6 +35,7 @@ pub mod policy_json;
 pub mod presets;
 pub mod profile;
 pub mod protect;
+pub mod registry;
 pub mod resolve;
 pub mod runtime;
 pub mod shell;

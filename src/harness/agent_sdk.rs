@@ -33,7 +33,7 @@ use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind}
 use crate::profile::OnHookError;
 use crate::profile::no_mcp_names;
 
-pub struct AgentSdk;
+pub struct ClaudeAgentSdk;
 
 /// Where the modules go, relative to the project root.
 pub const DIR: &str = ".hookc/claude-agent-sdk";
@@ -87,7 +87,7 @@ static PROFILE: Profile = Profile {
     hooks_from: &[],
 };
 
-impl Harness for AgentSdk {
+impl Harness for ClaudeAgentSdk {
     /// Nothing on the machine switches these hooks off: hookc's own code runs them.
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         Vec::new()

@@ -153,7 +153,7 @@ impl Harness for Gemini {
         checks
     }
 
-    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, str_at, text};
         if o.timed_out {
@@ -189,7 +189,12 @@ impl Harness for Gemini {
                 _ => Outcome::proceeds(
                     "JSON output is the result, whatever the exit code: no refusal (a hookSpecificOutput.tool_input replaces the tool's arguments)",
                 )
-                .model(str_at(&j, "/hookSpecificOutput/additionalContext"))
+                // BeforeTool's `additionalContext` reaches nobody: Gemini
+                // reads it after a tool and before the agent, not here.
+                .model(
+                    str_at(&j, "/hookSpecificOutput/additionalContext")
+                        .filter(|_| event != Event::PreTool),
+                )
                 .user(user)
                 .runs(j.pointer("/hookSpecificOutput/tool_input").cloned()),
             };

@@ -1,12 +1,12 @@
 //! One module per harness behind one trait, plus the table that lists them.
 //!
 //! Adding a harness means one new file here (its profile, emitter, payloads,
-//! answers and lint facts), its line in [`all`] (with its `mod`), its word in
-//! [`HarnessId`](crate::ir::HarnessId), and its book page
-//! `book/src/harnesses/<id>.md`. Every cross-harness list is derived from the
-//! registry (lint, self-protection, `init`, the book's matrix, summary and
-//! diagnostics); the few lists that stay written by hand have a test that
-//! fails, saying what to add, while the new harness is missing from them.
+//! answers and lint facts) and its line in [`registry`](crate::registry),
+//! which makes its [`HarnessId`] variant and its entry in [`all`]; the
+//! compiler then asks for its `mod` line below, and the tests for its book
+//! page `book/src/harnesses/<id>.md`. Every cross-harness list is derived
+//! from the registry (lint, self-protection, `init`, the book's matrix,
+//! summary and diagnostics, the pre-commit hooks' file patterns).
 //! Nothing outside this module knows a harness's event names, tool names,
 //! file formats or protocol: the pipeline asks the [`Harness`] and its
 //! [`Profile`].
@@ -39,21 +39,7 @@ use crate::eval::{Call, Verdict};
 use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
 
 pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
-pub use agent_sdk::AgentSdk;
-pub use antigravity::Antigravity;
-pub use auggie::Auggie;
-pub use claude::Claude;
-pub use codex::Codex;
-pub use copilot::Copilot;
-pub use cursor::Cursor;
-pub use droid::Droid;
-pub use gemini::Gemini;
-pub use kimi::Kimi;
-pub use opencode::Opencode;
 pub use outcome::{Observation, Outcome};
-pub use qwen::Qwen;
-pub use vscode::VsCode;
-pub use windsurf::Windsurf;
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
 pub trait Harness: Sync {
@@ -197,22 +183,20 @@ pub struct Answer {
     pub exit: i32,
 }
 
-static ALL: &[&dyn Harness] = &[
-    &Claude,
-    &Codex,
-    &Copilot,
-    &Cursor,
-    &Gemini,
-    &Antigravity,
-    &Kimi,
-    &Opencode,
-    &Qwen,
-    &Droid,
-    &Auggie,
-    &Windsurf,
-    &VsCode,
-    &AgentSdk,
-];
+/// `pub use` of every harness type, and [`all`]'s table, from the registry.
+macro_rules! harness_table {
+    ($($(#[$doc:meta])* $module:ident :: $harness:ident = $word:literal,)*) => {
+        $(pub use $module::$harness;)*
+
+        static ALL: &[&dyn Harness] = &[$(&$harness),*];
+
+        /// Each registered type reports the id of its own registry line.
+        #[cfg(test)]
+        const REGISTERED: &[(&dyn Harness, HarnessId)] = &[$((&$harness, HarnessId::$harness)),*];
+    };
+}
+
+crate::registry::harnesses!(harness_table);
 
 /// Every harness this hookc can emit for, in a fixed order.
 pub fn all() -> &'static [&'static dyn Harness] {
@@ -387,6 +371,10 @@ mod tests {
     #[test]
     fn every_registered_harness_is_complete() {
         let mut seen = Vec::new();
+        assert_eq!(REGISTERED.len(), HarnessId::ALL.len());
+        for (h, id) in REGISTERED {
+            assert_eq!(h.id(), *id, "{id}'s type reports another harness's profile");
+        }
         for h in all() {
             let p = h.profile();
             let who = p.id.word();
@@ -510,25 +498,15 @@ mod tests {
         }
     }
 
-    /// A list a new harness must join that stays written by hand: the book's
-    /// copy of the pre-commit `files` pattern. (The bundled policy has no
-    /// `targets`, so it builds every harness; the book's lists of targets
-    /// and of Windows commands are the generated capability matrix.)
+    /// The bundled policy has no `targets`, so it builds every registered
+    /// harness: the golden files in `out/`, lint and conformance reach a
+    /// new harness without a list to join.
     #[test]
-    fn hand_written_lists_name_every_harness() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let read = |rel: &str| std::fs::read_to_string(root.join(rel)).unwrap();
-        let policy = read("policy.kdl");
+    fn the_bundled_policy_builds_every_harness() {
+        let policy = include_str!("../../policy.kdl");
         assert!(
             !policy.lines().any(|l| l.starts_with("targets ")),
             "policy.kdl names its targets: the golden files, lint and conformance build every harness from it, so it must not"
-        );
-        let recipe = read("book/src/recipes/pre-commit.md");
-        let files = pre_commit_files("hookc-check");
-        assert!(
-            recipe.contains(&format!("files: {}", files.as_str())),
-            "book/src/recipes/pre-commit.md's pattern differs from .pre-commit-hooks.yaml's: {}",
-            files.as_str()
         );
     }
 

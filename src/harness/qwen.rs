@@ -321,7 +321,7 @@ impl Harness for Qwen {
         }
     }
 
-    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+    fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{json_object, text};
         if o.timed_out || o.exit.is_none() {
@@ -336,7 +336,11 @@ impl Harness for Qwen {
                 );
             };
             if let Some(j) = json_object(&err) {
-                return decide(&j, "exit 2 with a JSON object on stderr: that JSON decides");
+                return decide(
+                    event,
+                    &j,
+                    "exit 2 with a JSON object on stderr: that JSON decides",
+                );
             }
             return Outcome::blocks(
                 Some(err),
@@ -344,7 +348,7 @@ impl Harness for Qwen {
             );
         }
         if let Some(j) = json_object(&o.stdout) {
-            return decide(&j, "JSON on stdout decides (on any exit but 2)");
+            return decide(event, &j, "JSON on stdout decides (on any exit but 2)");
         }
         match (o.exit, text(&o.stdout)) {
             (_, Some(t)) if t.starts_with('{') => Outcome::proceeds(
@@ -401,7 +405,7 @@ impl Harness for Qwen {
 /// The outcome of a JSON answer: a deny in either form refuses, `ask` asks,
 /// `continue: false` stops; the reason is `permissionDecisionReason`, else
 /// `stopReason`, else `reason`.
-fn decide(j: &Value, rule: &'static str) -> super::Outcome {
+fn decide(event: Event, j: &Value, rule: &'static str) -> super::Outcome {
     use super::Outcome;
     use super::outcome::str_at;
     let reason = str_at(j, "/hookSpecificOutput/permissionDecisionReason")
@@ -420,8 +424,13 @@ fn decide(j: &Value, rule: &'static str) -> super::Outcome {
     } else if is(&["ask"]) {
         Outcome::asks(reason, rule)
     } else {
+        // PreToolUse's `additionalContext` only reaches Qwen's debug log
+        // (0.24: `firePreToolUseHook`'s caller reads the decision alone).
         Outcome::proceeds(rule)
-            .model(str_at(j, "/hookSpecificOutput/additionalContext"))
+            .model(
+                str_at(j, "/hookSpecificOutput/additionalContext")
+                    .filter(|_| event != Event::PreTool),
+            )
             .user(user)
     }
 }

@@ -173,3 +173,14 @@ fn the_grammar_lives_in_the_book() {
     assert!(pointer.contains("book/src/policy/grammar.md"), "{pointer}");
     assert!(src().join("policy/grammar.md").is_file());
 }
+
+/// The pre-commit hooks run on the folders of every harness: their `files`
+/// patterns, and the book's copy of one, are made from the profiles.
+#[test]
+fn pre_commit_patterns_match_the_profiles() {
+    for path in [".pre-commit-hooks.yaml", "book/src/recipes/pre-commit.md"] {
+        let path = repo().join(path);
+        let text = std::fs::read_to_string(&path).unwrap();
+        golden(&path, &hookc::book::pre_commit_files(&text));
+    }
+}

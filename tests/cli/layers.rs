@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of `src/`, lowest first. A module may use only
 /// modules of lower layers. A new module gets a place here.
 const LAYERS: &[&[&str]] = &[
-    &["source", "exit", "disk", "paths", "presets"],
+    &["registry", "source", "exit", "disk", "paths", "presets"],
     &["diag", "version", "shell", "ast", "merge"],
     &["ir", "syntax"],
     &["profile"],

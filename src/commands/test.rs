@@ -87,9 +87,15 @@ pub fn test(args: &TestArgs) -> ExitStatus {
             Err(e) => return fail(&e),
         },
     };
-    let driver = temp.path().join("opencode-driver.mjs");
-    if let Err(e) = std::fs::write(&driver, harness::opencode::TEST_DRIVER) {
-        return fail(&format!("cannot write the OpenCode test driver: {e}"));
+    for h in harness::all() {
+        if let Some(plugin) = h.plugin()
+            && let Err(e) = std::fs::write(driver_path(temp.path(), *h), plugin.driver)
+        {
+            return fail(&format!(
+                "cannot write the {} test driver: {e}",
+                h.profile().name
+            ));
+        }
     }
     let node = find_node();
     let env = Env {
@@ -97,7 +103,7 @@ pub fn test(args: &TestArgs) -> ExitStatus {
         home: &home,
         bins: &bins,
         crash: &crash,
-        driver: &driver,
+        drivers: temp.path(),
         node: node.as_deref(),
         allow_missing_node: args.allow_missing_node,
     };
@@ -350,9 +356,7 @@ fn expected(expect: Expectation, h: &dyn Harness, event: Event, call: &ExampleCa
     if p.event_name(event).is_none() {
         return Expected::NotApplicable(format!("{} has no {event} hook", p.name));
     }
-    // Cursor asks only before shell commands (see its `answer_call`).
-    let shell = call.command.is_some();
-    let asks = p.honours_ask.contains(&event) && (shell || h.id() != HarnessId::Cursor);
+    let asks = h.asks(event, call);
     let refuses = matches!(
         expect,
         Expectation::Decision(Decision::Deny | Decision::Block | Decision::Ask)
@@ -452,8 +456,8 @@ fn failure_cases(h: &dyn Harness, policy: &crate::ir::Policy, root: &Path) -> Ve
     let ok = hooked_payload(h, policy, event, root);
     // The policy's guards gave this harness no hook to fail (an MCP guard
     // where the harness's MCP names are unknown): nothing to test.
-    // (OpenCode's plugin is loaded, not started as a command.)
-    let no_hook = h.id() != HarnessId::Opencode
+    // (A plugin is loaded, not started as a command.)
+    let no_hook = h.plugin().is_none()
         && ok
             .as_ref()
             .is_none_or(|p| h.hook_command(root, event, p).is_none());
@@ -669,8 +673,8 @@ struct Env<'a> {
     home: &'a Path,
     bins: &'a Path,
     crash: &'a Path,
-    /// The OpenCode test driver (see `harness::opencode::TEST_DRIVER`).
-    driver: &'a Path,
+    /// The folder of the plugin harnesses' test drivers (see [`driver_path`]).
+    drivers: &'a Path,
     /// `node`, found on this process's `PATH`.
     node: Option<&'a Path>,
     allow_missing_node: bool,
@@ -699,21 +703,20 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
         Bin::Missing => "/usr/bin:/bin".to_owned(),
         Bin::Crashing | Bin::Timeout => format!("{}:/usr/bin:/bin", env.crash.display()),
     };
-    let id = h.id();
     if let Bin::Timeout = case.bin {
         return timeout_row(h, &case);
     }
     let root_s = env.root.to_string_lossy().into_owned();
-    let (mut c, plugin) = if id == HarnessId::Opencode {
-        // OpenCode loads the generated plugin; node stands in for it.
+    let (mut c, plugin) = if let Some(plugin) = h.plugin() {
+        // The harness loads the generated plugin; node stands in for it.
         let Some(node) = env.node else {
             return node_missing(h, &case, env.allow_missing_node);
         };
         let mut c = Command::new(node);
         c.env_clear();
-        c.arg(env.driver)
-            .arg(env.root.join(".opencode/plugin/hookc.js"));
-        (c, true)
+        c.arg(driver_path(env.drivers, h))
+            .arg(env.root.join(plugin.file));
+        (c, Some(plugin))
     } else {
         let payload: Value = serde_json::from_str(&case.stdin)
             .ok()
@@ -735,17 +738,16 @@ fn run_case(h: &dyn Harness, env: &Env, case: Case) -> Row {
         for (k, v) in &hook.env {
             c.env(k, v);
         }
-        (c, false)
+        (c, None)
     };
     c.current_dir(env.root)
         .env("PATH", &path)
         .env("HOME", env.home)
         .env("PWD", &root_s);
     let obs = execute(&mut c, &case.stdin);
-    let outcome = if plugin {
-        harness::opencode::plugin_outcome(&obs.stdout)
-    } else {
-        h.outcome(case.event, &obs)
+    let outcome = match plugin {
+        Some(plugin) => (plugin.outcome)(&obs.stdout),
+        None => h.outcome(case.event, &obs),
     };
     row(h, &case, &outcome)
 }
@@ -768,13 +770,18 @@ fn timeout_row(h: &dyn Harness, case: &Case) -> Row {
     r
 }
 
-/// The row of an OpenCode case when there is no `node` to load the plugin with.
+/// Where `hookc test` writes a plugin harness's test driver.
+fn driver_path(drivers: &Path, h: &dyn Harness) -> PathBuf {
+    drivers.join(format!("{}-driver.mjs", h.id().word()))
+}
+
+/// The row of a plugin harness's case when there is no `node` to load the plugin with.
 fn node_missing(h: &dyn Harness, case: &Case, allowed: bool) -> Row {
     let mut r = row(
         h,
         case,
         &Outcome::proceeds(
-            "could not run: node not found on PATH, so the OpenCode plugin cannot be loaded; install Node.js, or pass --allow-missing-node to skip these rows",
+            "could not run: node not found on PATH, so the harness's plugin cannot be loaded; install Node.js, or pass --allow-missing-node to skip these rows",
         ),
     );
     r.got = "not run";

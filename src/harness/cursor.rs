@@ -431,6 +431,11 @@ impl Harness for Cursor {
         answer(event, None, verdict)
     }
 
+    /// Cursor asks only before shell commands (see [`answer`]).
+    fn asks(&self, event: Event, call: &ExampleCall) -> bool {
+        PROFILE.honours_ask.contains(&event) && call.command.is_some()
+    }
+
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         let native = payload.get("hook_event_name").and_then(Value::as_str);
         answer(event, native, verdict)

@@ -22,7 +22,7 @@ mod cursor;
 mod droid;
 mod gemini;
 mod kimi;
-pub mod opencode;
+mod opencode;
 mod outcome;
 pub mod payload;
 mod qwen;
@@ -115,6 +115,30 @@ pub trait Harness: Sync {
             env: Vec::new(),
         })
     }
+
+    /// The plugin the harness loads in place of a hook command, if it does.
+    fn plugin(&self) -> Option<&'static Plugin> {
+        None
+    }
+
+    /// Whether the harness asks the user when hookc answers "ask" to this
+    /// example's call on `event`; the default is the profile's word.
+    fn asks(&self, event: Event, call: &ExampleCall) -> bool {
+        let _ = call;
+        self.profile().honours_ask.contains(&event)
+    }
+}
+
+/// A harness that loads hookc's hook as a JavaScript plugin into its own
+/// process instead of starting a command: how `hookc test` stands in for it.
+pub struct Plugin {
+    /// The plugin a build writes, relative to the project root.
+    pub file: &'static str,
+    /// A node script that loads the plugin as the harness does, runs its
+    /// hook on the payload from stdin and prints a one-line JSON report.
+    pub driver: &'static str,
+    /// What the harness does after the hook ran, from the driver's report.
+    pub outcome: fn(report: &str) -> Outcome,
 }
 
 /// One finding of [`Harness::machine_checks`].

@@ -117,11 +117,11 @@ static PROFILE: Profile = Profile {
 /// A small node program that loads a plugin module the way OpenCode does and
 /// calls its `tool.execute.before` hook once with the call on its stdin;
 /// `hookc test` runs the generated plugin through it (see [`plugin_outcome`]).
-pub const TEST_DRIVER: &str = include_str!("../../templates/opencode/test-driver.mjs");
+const TEST_DRIVER: &str = include_str!("../../templates/opencode/test-driver.mjs");
 
 /// What OpenCode does after its plugin's hook ran, from the one-line report
 /// [`TEST_DRIVER`] prints.
-pub fn plugin_outcome(report: &str) -> super::Outcome {
+fn plugin_outcome(report: &str) -> super::Outcome {
     use super::Outcome;
     use super::outcome::{json_object, str_at};
     let Some(r) = json_object(report) else {
@@ -144,7 +144,18 @@ pub fn plugin_outcome(report: &str) -> super::Outcome {
     Outcome::proceeds("tool.execute.before returned: the tool runs")
 }
 
+/// OpenCode loads the plugin itself; `hookc test` loads it into node.
+static PLUGIN_RUN: super::Plugin = super::Plugin {
+    file: PLUGIN,
+    driver: TEST_DRIVER,
+    outcome: plugin_outcome,
+};
+
 impl Harness for Opencode {
+    fn plugin(&self) -> Option<&'static super::Plugin> {
+        Some(&PLUGIN_RUN)
+    }
+
     /// Nothing on the machine switches these hooks off: hookc's own code runs them.
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         Vec::new()

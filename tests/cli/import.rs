@@ -224,8 +224,9 @@ fn importing_the_oracle_examples_keeps_every_verdict() {
         .find(|n| Path::new(n).is_file())
     {
         let h = harness::get(HarnessId::Opencode).unwrap();
+        let plugin_run = h.plugin().unwrap();
         let driver = built.path("opencode-driver.mjs");
-        std::fs::write(&driver, harness::opencode::TEST_DRIVER).unwrap();
+        std::fs::write(&driver, plugin_run.driver).unwrap();
         let mut refused = 0;
         let load = |root: &Path, plugin: &str, payload: &Value| {
             let r = crate::support::run(
@@ -236,7 +237,7 @@ fn importing_the_oracle_examples_keeps_every_verdict() {
                     .env("PATH", path_with_hookc()),
                 Some(payload.to_string().as_bytes()),
             );
-            let o = harness::opencode::plugin_outcome(&r.stdout);
+            let o = (plugin_run.outcome)(&r.stdout);
             (o.proceeds, o.model_reads.unwrap_or_default())
         };
         for (kind, command, path) in calls {

@@ -37,6 +37,10 @@ use serde_json::Value;
 use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
 use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
+use crate::lint_rules::FileReport;
+use crate::lint_rules::json::NoQuirks;
+use crate::profile::FileFormat;
+use crate::source::SourceFile;
 
 pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
 pub use agent_sdk::AgentSdk;
@@ -128,6 +132,31 @@ pub trait Harness: Sync {
             shell: "/bin/sh",
             env: Vec::new(),
         })
+    }
+
+    /// `hookc lint` on `file`, one of the harness's hook files, of `format`
+    /// (from its profile's [`files`](Profile::files)); `root` is the
+    /// project it belongs to. The default checks a JSON hooks file by the
+    /// shared rules and the profile's [`JsonSpec`](crate::profile::JsonSpec);
+    /// a harness with quirks, or another format, checks it itself.
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::HooksJson {
+            common::lint_json(self.profile(), &NoQuirks, file, root, report);
+        }
+    }
+
+    /// The format of the file at `path`, holding `text`, when it is one of
+    /// the harness's hook files that its name alone does not show (Kimi
+    /// Code's config can be in any folder); the default knows none.
+    fn file_by_content(&self, path: &Path, text: &str) -> Option<FileFormat> {
+        let _ = (path, text);
+        None
     }
 }
 

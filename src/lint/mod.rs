@@ -1,47 +1,29 @@
 //! `hookc lint`: check hook configs people wrote by hand, for every harness.
 //!
-//! Files are read with span-keeping parsers (`jsonc_parser`'s AST, `toml_edit`'s
-//! document), so every finding points at a line and column. The facts come from
-//! each harness's [`Profile`](crate::harness::Profile) plus [`spec`].
+//! This module finds the hook files of every registered harness, hands each
+//! to its harness ([`Harness::lint_file`](crate::harness::Harness::lint_file)),
+//! and applies rule levels ([`config`]) and fixes. The checks themselves are
+//! in [`lint_rules`](crate::lint_rules), with span-keeping parsers
+//! (`jsonc_parser`'s AST, `toml_edit`'s document), so every finding points
+//! at a line and column; the facts come from each harness's
+//! [`Profile`](crate::harness::Profile).
 
-mod codex;
 pub mod config;
 pub mod dialect;
-mod ecmascript;
-mod json_rules;
 pub mod json_spans;
-mod kimi;
-mod matchers;
-mod opencode;
-mod other;
 pub mod sarif;
-mod scripts;
-pub mod spec;
-mod strict_keys;
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::harness;
+use crate::harness::{self, Harness};
 use crate::ir::HarnessId;
 use crate::profile::{FileFormat, HookFile};
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 
-/// One byte-preserving edit `--fix` can apply.
-#[derive(Debug, Clone)]
-pub struct Edit {
-    pub span: Span,
-    pub text: String,
-}
+pub use crate::lint_rules::{Edit, FileReport};
 
-/// What linting one file found.
-#[derive(Debug, Default)]
-pub struct FileReport {
-    pub diags: Diagnostics,
-    pub edits: Vec<Edit>,
-}
-
-/// The kind of harness file, from its path.
+/// The kind of harness file, from its path (what `import` reads it as);
+/// [`lint_text`] hands it to the harness it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Json(HarnessId),
@@ -80,12 +62,13 @@ pub fn classify(path: &Path) -> Option<Kind> {
     hook_file(path).map(|(id, f)| Kind::of(id, f.format))
 }
 
-/// A file given by path that [`classify`] does not know by its name: a TOML
-/// file with Kimi Code's `[[hooks]]` tables is a Kimi config, wherever it
-/// is (`$KIMI_CODE_HOME` can be any folder).
+/// A file given by path that [`classify`] does not know by its name, by
+/// its content, as a harness recognises it
+/// ([`Harness::file_by_content`]).
 pub fn classify_content(path: &Path, text: &str) -> Option<Kind> {
-    let toml = path.extension().is_some_and(|e| e == "toml");
-    (toml && text.lines().any(|l| l.trim() == "[[hooks]]")).then_some(Kind::Kimi)
+    harness::all()
+        .iter()
+        .find_map(|h| h.file_by_content(path, text).map(|f| Kind::of(h.id(), f)))
 }
 
 /// The harness files under a project root: each registered harness's
@@ -139,27 +122,24 @@ fn children(dir: &Path, glob: &str) -> Vec<PathBuf> {
     out
 }
 
-/// The key list a registered TOML hook file format carries (Codex's
-/// settings, Kimi Code's `[[hooks]]` keys), from its harness's profile.
-fn format_facts(kind: Kind) -> &'static [&'static str] {
-    hook_files()
-        .find_map(|(_, f)| match (kind, f.format) {
-            (Kind::CodexConfig, FileFormat::CodexConfig { settings }) => Some(settings),
-            (Kind::Kimi, FileFormat::KimiToml { keys }) => Some(keys),
-            _ => None,
-        })
-        .unwrap_or(&[])
+/// The harness whose hook file a `kind` is, and the file's format.
+fn owner(kind: Kind) -> Option<(&'static dyn Harness, FileFormat)> {
+    harness::all().iter().find_map(|h| {
+        let f = h
+            .profile()
+            .files
+            .iter()
+            .find(|f| Kind::of(h.id(), f.format) == kind)?;
+        Some((*h, f.format))
+    })
 }
 
 /// Lint one file's text. `root` is the project the file belongs to (guard
 /// scripts are resolved against it).
 pub fn lint_text(kind: Kind, file: &SourceFile, root: &Path) -> FileReport {
     let mut report = FileReport::default();
-    match kind {
-        Kind::Json(id) => json_rules::lint(id, file, root, &mut report),
-        Kind::CodexConfig => codex::lint_config(file, format_facts(Kind::CodexConfig), &mut report),
-        Kind::Kimi => kimi::lint(file, format_facts(Kind::Kimi), root, &mut report),
-        Kind::Opencode => opencode::lint(file, &mut report),
+    if let Some((h, format)) = owner(kind) {
+        h.lint_file(format, file, root, &mut report);
     }
     report
 }
@@ -206,21 +186,10 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
     crate::merge::apply_edits(text, kept)
 }
 
-pub(crate) fn diag(
-    code: crate::diag::Code,
-    file: &SourceFile,
-    span: Span,
-    message: impl Into<String>,
-    label: impl Into<String>,
-) -> Diagnostic {
-    Diagnostic::new(code, message)
-        .in_file(file)
-        .label(span, label)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Span;
 
     #[test]
     fn paths_are_classified_by_harness_convention() {
@@ -272,6 +241,20 @@ mod tests {
                     discover(dir.path()).contains(&path),
                     f.in_project,
                     "{path:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn lint_tables_do_not_repeat_what_the_profiles_say() {
+        for h in harness::all() {
+            let profile = h.profile();
+            for (_, name) in profile.events {
+                assert!(
+                    !profile.more_events.contains(name),
+                    "{name} is in {:?}'s events already",
+                    profile.id
                 );
             }
         }

@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["diag", "version", "shell", "ast", "merge"],
     &["ir", "syntax"],
     &["profile"],
-    &["eval"],
+    &["eval", "lint_rules"],
     &["audit"],
     &["policy_json"],
     &["emit"],

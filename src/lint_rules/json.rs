@@ -8,7 +8,7 @@ use jsonc_parser::ast::{Object, ObjectProp, Value};
 
 use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, type_name};
 use super::{Edit, FileReport, diag, scripts};
-use crate::diag::{Code, Severity, suggest};
+use crate::diag::{Code, Diagnostic, Severity, suggest};
 use crate::ir::Event;
 use crate::profile::{JsonSpec, Matching, Profile, Unit};
 use crate::source::{SourceFile, Span};
@@ -372,7 +372,7 @@ fn case_slip(
     obj: &Object,
     prop: &ObjectProp,
     right: &str,
-    found: crate::diag::Diagnostic,
+    found: Diagnostic,
     report: &mut FileReport,
 ) {
     let ks = key_span(prop);
@@ -480,8 +480,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     };
     let sp = span(value);
     // `"*"` means "every tool" where the harness says so; elsewhere it is a broken regex.
-    let star_is_all = cx.spec.star_is_all;
-    if m.is_empty() || (m == "*" && star_is_all) {
+    if m.is_empty() || (m == "*" && cx.spec.star_is_all) {
         return;
     }
     let known: Vec<&str> = profile
@@ -489,12 +488,8 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         .iter()
         .flat_map(|(_, n)| n.iter().copied())
         .collect();
-    let plain_chars = |extra: &str| {
-        m.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || extra.contains(c))
-    };
     let exact = match cx.spec.matching {
-        Matching::ExactWords(extra) => plain_chars(extra),
+        Matching::ExactWords(extra) => plain(m, extra),
         _ => false,
     };
     if !exact && let Some(f) = super::matchers::regex(profile.flavour, profile.name, m) {
@@ -514,37 +509,54 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
             return;
         }
     }
-    let words: Vec<&str> = m
-        .split(['|', ','])
+    let mut foreign = false;
+    for w in alternatives(m) {
+        foreign |= matcher_word(cx, event, w, (sp, exact), &known, report);
+    }
+    if !foreign && let Some(d) = unanchored(cx, m, sp, exact) {
+        report.diags.push(d);
+    }
+}
+
+/// Whether `m` is plain names: letters, digits, `_`, `|` and the `extra`
+/// characters.
+fn plain(m: &str, extra: &str) -> bool {
+    m.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || extra.contains(c))
+}
+
+/// The alternatives of a matcher, without anchors and group parentheses.
+fn alternatives(m: &str) -> impl Iterator<Item = &str> {
+    m.split(['|', ','])
         .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
         .map(|w| {
             w.trim_start_matches("(?:")
                 .trim_start_matches('(')
                 .trim_end_matches(')')
         })
-        .collect();
-    let mut foreign = false;
-    for w in &words {
-        foreign |= matcher_word(cx, event, w, (sp, exact), &known, report);
-    }
-    let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain_chars("");
+}
+
+/// A matcher `m` (at `sp`; `exact`: matched as plain words) that the
+/// harness searches for anywhere in a tool name: a bare name where it
+/// always searches, or a regex anchored at neither end where it does not
+/// match whole.
+fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
+    let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain(m, "");
     let fully_anchored = m.starts_with('^') && m.ends_with('$');
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
-    if (bare || loose_regex) && !foreign {
-        report.diags.push(
-            diag(
-                Code::LintMatcherUnanchored,
-                cx.file,
-                sp,
-                format!(
-                    "{} searches for `{m}` anywhere in the tool name, so it also matches longer names (e.g. MCP tools containing it)",
-                    profile.name
-                ),
-                "unanchored",
-            )
-            .help(format!("anchor it: `^({m})$`")),
-        );
-    }
+    (bare || loose_regex).then(|| {
+        diag(
+            Code::LintMatcherUnanchored,
+            cx.file,
+            sp,
+            format!(
+                "{} searches for `{m}` anywhere in the tool name, so it also matches longer names (e.g. MCP tools containing it)",
+                cx.spec.profile.name
+            ),
+            "unanchored",
+        )
+        .help(format!("anchor it: `^({m})$`"))
+    })
 }
 
 /// One alternative `w` of the matcher at `sp` (`exact`: matched as plain
@@ -563,49 +575,12 @@ fn matcher_word(
     if w.is_empty() || known.contains(&w) {
         return false;
     }
-    if let Some((kind, owner)) = foreign_tool(cx, w)
-        && let Some(own) = profile.tool_names(kind).first()
-        && !known.iter().any(|k| k.eq_ignore_ascii_case(w))
-    {
-        report.diags.push(
-            diag(
-                Code::LintMatcherForeignTool,
-                cx.file,
-                sp,
-                format!(
-                    "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
-                    kind.word(),
-                    profile.name
-                ),
-                "another harness's tool name",
-            )
-            .help(own_tool_help(cx, kind)),
-        );
+    if let Some(d) = foreign_word(cx, w, sp, known) {
+        report.diags.push(d);
         return true;
     }
-    // `mcp__github`: a server with no tool. Where a plain word is
-    // matched whole, it matches no tool at all.
-    let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
-    if whole
-        && let Some(server) = w.strip_prefix("mcp__")
-        && !server.is_empty()
-        && !server.contains("__")
-    {
-        report.diags.push(
-            diag(
-                Code::LintMatcherMcp,
-                cx.file,
-                sp,
-                format!(
-                    "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
-                    profile.name
-                ),
-                "a server without a tool",
-            )
-            .help(format!(
-                "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
-            )),
-        );
+    if let Some(d) = server_without_tool(cx, w, sp, exact) {
+        report.diags.push(d);
         return false;
     }
     if let Some(f) = super::matchers::mcp((profile.mcp_names)(event), profile.name, w) {
@@ -637,6 +612,56 @@ fn matcher_word(
         );
     }
     false
+}
+
+/// `w` (at `sp`) is another harness's name for a tool this one names
+/// otherwise (and not one of its own `known` names in another case).
+fn foreign_word(cx: &Cx, w: &str, sp: Span, known: &[&str]) -> Option<Diagnostic> {
+    let profile = cx.spec.profile;
+    let (kind, owner) = foreign_tool(cx, w)?;
+    let own = profile.tool_names(kind).first()?;
+    if known.iter().any(|k| k.eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    Some(
+        diag(
+            Code::LintMatcherForeignTool,
+            cx.file,
+            sp,
+            format!(
+                "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
+                kind.word(),
+                profile.name
+            ),
+            "another harness's tool name",
+        )
+        .help(own_tool_help(cx, kind)),
+    )
+}
+
+/// `mcp__github` (at `sp`): a server with no tool. Where a plain word is
+/// matched whole (`exact`, or an anchored harness), it matches no tool at all.
+fn server_without_tool(cx: &Cx, w: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
+    let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
+    let server = w.strip_prefix("mcp__")?;
+    if !whole || server.is_empty() || server.contains("__") {
+        return None;
+    }
+    Some(
+        diag(
+            Code::LintMatcherMcp,
+            cx.file,
+            sp,
+            format!(
+                "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
+                cx.spec.profile.name
+            ),
+            "a server without a tool",
+        )
+        .help(format!(
+            "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
+        )),
+    )
 }
 
 /// How to write the harness's own name(s) for a tool of `kind` in a matcher.

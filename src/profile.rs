@@ -199,6 +199,16 @@ pub enum FileFormat {
     OpencodePlugin,
 }
 
+impl FileFormat {
+    /// Whether the file is TOML.
+    pub fn is_toml(self) -> bool {
+        matches!(
+            self,
+            FileFormat::CodexConfig { .. } | FileFormat::KimiToml { .. }
+        )
+    }
+}
+
 /// `*` (any run of characters) and `?` (one character) over a name.
 pub fn glob_match(glob: &str, name: &str) -> bool {
     fn go(g: &[char], n: &[char]) -> bool {

@@ -165,6 +165,10 @@ fn on_failure_block(policy: &Policy) -> bool {
 }
 
 impl Harness for Claude {
+    fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
+        vec![(home.join(SETTINGS), FileFormat::HooksJson)]
+    }
+
     fn lint_file(
         &self,
         format: FileFormat,

@@ -153,6 +153,16 @@ impl Harness for Kimi {
         }
     }
 
+    /// The config Kimi Code reads hooks from: `$KIMI_CODE_HOME/config.toml`,
+    /// by default under `~/.kimi-code`.
+    fn user_hook_files(&self, home: &Path) -> Vec<(PathBuf, FileFormat)> {
+        let config = std::env::var_os("KIMI_CODE_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(".kimi-code"))
+            .join("config.toml");
+        vec![(config, FileFormat::KimiToml { keys: HOOK_KEYS })]
+    }
+
     /// A TOML file with `[[hooks]]` tables is a Kimi Code config, wherever
     /// it is (`$KIMI_CODE_HOME` can be any folder).
     fn file_by_content(&self, path: &Path, text: &str) -> Option<FileFormat> {

@@ -30,7 +30,7 @@ mod vscode;
 pub mod windows;
 mod windsurf;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -157,6 +157,14 @@ pub trait Harness: Sync {
     fn file_by_content(&self, path: &Path, text: &str) -> Option<FileFormat> {
         let _ = (path, text);
         None
+    }
+
+    /// The user-level hook files under `home` (`$HOME`) that
+    /// `hookc lint --user` checks where they exist, with their formats;
+    /// the default has none.
+    fn user_hook_files(&self, home: &Path) -> Vec<(PathBuf, FileFormat)> {
+        let _ = home;
+        Vec::new()
     }
 }
 

@@ -144,6 +144,27 @@ pub fn lint_text(kind: Kind, file: &SourceFile, root: &Path) -> FileReport {
     report
 }
 
+/// The user-level hook files of every registered harness under `home`
+/// (`$HOME`), where they exist, in registry order
+/// ([`Harness::user_hook_files`]).
+pub fn user_files(home: &Path) -> Vec<(PathBuf, Kind)> {
+    harness::all()
+        .iter()
+        .flat_map(|h| {
+            h.user_hook_files(home)
+                .into_iter()
+                .map(|(path, format)| (path, Kind::of(h.id(), format)))
+        })
+        .filter(|(path, _)| path.is_file())
+        .collect()
+}
+
+/// Whether `hookc lint` reads a file of this kind as TOML (its ignore
+/// comments start with `#`).
+pub fn is_toml(kind: Kind) -> bool {
+    owner(kind).is_some_and(|(_, format)| format.is_toml())
+}
+
 /// The project root of a harness file: the folder above `.claude/`,
 /// `.github/hooks/`, … (as deep as its registered folder).
 pub fn root_of(path: &Path) -> PathBuf {

@@ -148,6 +148,11 @@ pub fn plugin_outcome(report: &str) -> super::Outcome {
 }
 
 impl Harness for Opencode {
+    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
+    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+        Vec::new()
+    }
+
     fn lint_file(
         &self,
         format: FileFormat,
@@ -158,11 +163,6 @@ impl Harness for Opencode {
         if format == FileFormat::OpencodePlugin {
             lint_plugin(file, report);
         }
-    }
-
-    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
-    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
-        Vec::new()
     }
 
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {

@@ -739,6 +739,12 @@ fn loop_limit(policy: &Policy, cx: &mut EmitCx) -> u64 {
 /// What `hookc lint` checks in Cursor's `hooks.json` beyond its
 /// [`JsonSpec`]: its own handler keys.
 impl Quirks for Cursor {
+    /// Each of Cursor's `before…` events can refuse (`beforeReadFile`,
+    /// `beforeMCPExecution`, …).
+    fn can_refuse(&self, event: &str) -> bool {
+        event.starts_with("before")
+    }
+
     fn handler(
         &self,
         cx: &LintCx,

@@ -45,6 +45,13 @@ pub trait Quirks {
         false
     }
 
+    /// Whether the harness can refuse on `event` where its profile does not
+    /// say so (an event hookc does not emit).
+    fn can_refuse(&self, event: &str) -> bool {
+        let _ = event;
+        false
+    }
+
     /// The file's `hooks` property, when it holds any event.
     fn hooks(&self, cx: &Cx, hooks: &ObjectProp, report: &mut FileReport) {
         let _ = (cx, hooks, report);
@@ -279,7 +286,7 @@ pub fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
             .events
             .iter()
             .any(|(e, n)| n.eq_ignore_ascii_case(name) && profile.can_block.contains(e))
-            || name.starts_with("before");
+            || cx.quirks.can_refuse(name);
         let cannot_block = profile
             .events
             .iter()

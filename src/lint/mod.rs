@@ -281,6 +281,43 @@ mod tests {
         }
     }
 
+    /// Copilot CLI reads a handler's timeout from `timeoutSec`, else from
+    /// `timeout`: both are checked there; Claude Code reads no `timeoutSec`.
+    #[test]
+    fn a_timeout_is_read_under_each_key_its_harness_reads() {
+        let codes = |kind, name: &str, key: &str| {
+            let text = format!(
+                "{{\"version\": 1, \"hooks\": {{\"{name}\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"command\", \"command\": \"g\", \"{key}\": \"30s\"}}]}}]}}}}"
+            );
+            let file = SourceFile::new("hooks.json", text);
+            lint_text(kind, &file, Path::new("/nonexistent"))
+                .diags
+                .iter()
+                .map(|d| d.code)
+                .collect::<Vec<_>>()
+        };
+        let wrong = crate::diag::Code::LintWrongType;
+        let copilot = Kind::Json(HarnessId::Copilot);
+        assert!(codes(copilot, "preToolUse", "timeoutSec").contains(&wrong));
+        assert!(codes(copilot, "preToolUse", "timeout").contains(&wrong));
+        let claude = Kind::Json(HarnessId::Claude);
+        assert!(codes(claude, "PreToolUse", "timeout").contains(&wrong));
+        assert!(!codes(claude, "PreToolUse", "timeoutSec").contains(&wrong));
+    }
+
+    /// `hookc lint --user` finds Claude Code's user settings under `$HOME`.
+    #[test]
+    fn user_files_include_claudes_settings() {
+        let home = tempfile::tempdir().unwrap();
+        let claude = Kind::Json(HarnessId::Claude);
+        let found = |home: &Path| user_files(home).into_iter().find(|(_, k)| *k == claude);
+        assert_eq!(found(home.path()), None, "only a file that exists");
+        let settings = home.path().join(".claude/settings.json");
+        std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+        std::fs::write(&settings, "{}").unwrap();
+        assert_eq!(found(home.path()), Some((settings, claude)));
+    }
+
     #[test]
     fn edits_apply_last_first_and_keep_every_other_byte() {
         let text = "{ \"a\": 1, \"b\": 2 }";

@@ -27,6 +27,7 @@ pub mod import;
 pub mod init;
 pub mod ir;
 pub mod lint;
+pub mod lint_rules;
 pub mod manifest;
 pub mod merge;
 pub mod paths;

@@ -199,6 +199,16 @@ pub enum FileFormat {
     OpencodePlugin,
 }
 
+impl FileFormat {
+    /// Whether the file is TOML.
+    pub fn is_toml(self) -> bool {
+        matches!(
+            self,
+            FileFormat::CodexConfig { .. } | FileFormat::KimiToml { .. }
+        )
+    }
+}
+
 /// `*` (any run of characters) and `?` (one character) over a name.
 pub fn glob_match(glob: &str, name: &str) -> bool {
     fn go(g: &[char], n: &[char]) -> bool {
@@ -267,7 +277,9 @@ pub struct JsonSpec {
     pub require_type: bool,
     pub types: &'static [&'static str],
     pub command_keys: &'static [&'static str],
-    pub timeout_key: &'static str,
+    /// The keys of a handler's timeout, the one the harness reads first
+    /// (Copilot CLI reads `timeoutSec`, else `timeout`).
+    pub timeout_keys: &'static [&'static str],
     pub unit: Unit,
     pub matching: Matching,
     /// A matcher of `"*"` means every tool (else it is a broken regex).
@@ -277,6 +289,9 @@ pub struct JsonSpec {
     pub events_any_case: bool,
     /// The keys the harness reads on entries, when it checks them (Antigravity).
     pub strict_keys: Option<StrictKeys>,
+    /// The harness reads a hook's whole stdout as its JSON reply, so a
+    /// script that echoes plain text there breaks its answer.
+    pub stdout_is_reply: bool,
 }
 
 /// The keys a harness reads on its JSON hook entries, for a harness that

@@ -108,26 +108,13 @@ fn targets(paths: &[PathBuf], cannot: &mut bool) -> Vec<Target> {
     targets
 }
 
-/// The user-level hook configs under `home` (`--user`): Claude Code's
-/// settings and Kimi Code's config, where they exist.
+/// The user-level hook configs under `home` (`--user`), each registered
+/// harness's where they exist (Claude Code's settings, Kimi Code's config).
 fn user_targets(home: &Path) -> Vec<Target> {
-    let mut targets: Vec<Target> = Vec::new();
-    let claude = home.join(".claude/settings.json");
-    if claude.is_file() {
-        targets.push((
-            claude,
-            Kind::Json(crate::ir::HarnessId::Claude),
-            home.to_owned(),
-        ));
-    }
-    let kimi = std::env::var_os("KIMI_CODE_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| home.join(".kimi-code"))
-        .join("config.toml");
-    if kimi.is_file() {
-        targets.push((kimi, Kind::Kimi, home.to_owned()));
-    }
-    targets
+    lint::user_files(home)
+        .into_iter()
+        .map(|(path, kind)| (path, kind, home.to_owned()))
+        .collect()
 }
 
 /// Lint one file into `all`, fixing it first with `fix`. `false` when it
@@ -167,7 +154,7 @@ fn lint_file((path, kind, root): &Target, fix: bool, ui: &Ui, all: &mut Diagnost
         let file = SourceFile::new(shown, fixed);
         report = lint::lint_text(*kind, &file, root);
     }
-    let toml = matches!(kind, Kind::CodexConfig | Kind::Kimi);
+    let toml = lint::is_toml(*kind);
     all.extend(lint::config::apply_ignores(&file, toml, report.diags));
     true
 }

@@ -35,13 +35,19 @@ use super::{HookCommand, configured, windows};
 
 use super::common::{self, Route};
 use super::{Answer, Harness, Profile, anchored_alternation, string_at};
+use crate::diag::Code;
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::json::{Cx as LintCx, Quirks, events};
+use crate::lint_rules::json_spans::{span, type_name};
+use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, StrictKeys, Unit,
     no_mcp_names,
 };
+use crate::source::SourceFile;
+use jsonc_parser::ast;
 
 pub struct Antigravity;
 
@@ -93,7 +99,7 @@ static PROFILE: Profile = Profile {
         require_type: true,
         types: &["command", "prompt"],
         command_keys: &["command"],
-        timeout_key: "timeout",
+        timeout_keys: &["timeout"],
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: false,
@@ -111,6 +117,7 @@ static PROFILE: Profile = Profile {
             whole_timeout: true,
             grouped_events: &["PreToolUse", "PostToolUse"],
         }),
+        stdout_is_reply: false,
     }),
     flavour: Some(Flavour::Re2),
     mcp_names: no_mcp_names,
@@ -131,6 +138,18 @@ static PROFILE: Profile = Profile {
 const PATH_KEYS: &[&str] = &["TargetFile", "AbsolutePath", "FilePath", "Path"];
 
 impl Harness for Antigravity {
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::HooksJson {
+            common::lint_json(&PROFILE, self, file, root, report);
+        }
+    }
+
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
@@ -436,6 +455,28 @@ fn print(value: &Value) -> String {
 /// tools is not known, so MCP guards get no route there.
 fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|_, _| None)
+}
+
+/// What `hookc lint` checks in `.agents/hooks.json` beyond its [`JsonSpec`].
+impl Quirks for Antigravity {
+    /// Each top-level key names a hook group: an object mapping events to
+    /// lists, plus `enabled`.
+    fn root(&self, cx: &LintCx, root: &ast::Object, report: &mut FileReport) -> bool {
+        for group in &root.properties {
+            let ast::Value::Object(g) = &group.value else {
+                report.diags.push(diag(
+                    Code::LintWrongType,
+                    cx.file,
+                    span(&group.value),
+                    "each top-level key of `.agents/hooks.json` names a hook group, an object",
+                    type_name(&group.value),
+                ));
+                continue;
+            };
+            events(cx, g, &["enabled"], report);
+        }
+        true
+    }
 }
 
 #[cfg(test)]

@@ -25,12 +25,18 @@ use super::{HookCommand, common, grouped_hook_command, windows};
 use super::{
     Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
 };
+use crate::diag::Code;
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Shell, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::json::{Cx as LintCx, Quirks};
+use crate::lint_rules::json_spans::{as_str, key, key_span};
+use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
+use crate::source::SourceFile;
+use jsonc_parser::ast;
 
 pub struct Claude;
 
@@ -123,12 +129,13 @@ static PROFILE: Profile = Profile {
         require_type: true,
         types: &["command", "prompt", "agent", "http", "mcp_tool"],
         command_keys: &["command"],
-        timeout_key: "timeout",
+        timeout_keys: &["timeout"],
         unit: Unit::Seconds,
         matching: Matching::ExactWords("-, "),
         star_is_all: true,
         events_any_case: false,
         strict_keys: None,
+        stdout_is_reply: false,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
@@ -158,6 +165,22 @@ fn on_failure_block(policy: &Policy) -> bool {
 }
 
 impl Harness for Claude {
+    fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
+        vec![(home.join(SETTINGS), FileFormat::HooksJson)]
+    }
+
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::HooksJson {
+            common::lint_json(&PROFILE, self, file, root, report);
+        }
+    }
+
     fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
@@ -459,6 +482,66 @@ pub(super) fn rewrite_json(input: Value, reason: String) -> Value {
 /// The names a matcher needs for one guard tool, as regex fragments.
 fn matcher_names(tool: &Tool) -> Vec<String> {
     super::mcp_underscore_names(&PROFILE, tool)
+}
+
+/// What `hookc lint` checks in Claude Code's settings beyond their
+/// [`JsonSpec`].
+impl Quirks for Claude {
+    /// Cursor and GitHub Copilot CLI also run the hooks of the project's
+    /// `.claude/settings.json` (not of `settings.local.json`), each with its
+    /// own payloads and replies: hooks written for Claude Code alone
+    /// misread them, unless they are hookc's (`hookc guard` answers each
+    /// harness in its own protocol).
+    fn hooks(&self, cx: &LintCx, hooks: &ast::ObjectProp, report: &mut FileReport) {
+        let mut others = Vec::new();
+        if cx.root.join(".cursor").is_dir() {
+            others.push("Cursor");
+        }
+        if cx.root.join(".github/hooks").is_dir() {
+            others.push("GitHub Copilot CLI");
+        }
+        if others.is_empty() || cx.file.name.ends_with("settings.local.json") {
+            return;
+        }
+        // hookc's own hooks tell the harnesses apart (`hookc guard` answers
+        // each in its own protocol); only other hooks are at risk.
+        let mut commands = Vec::new();
+        commands_in(&hooks.value, &mut commands);
+        if !commands.is_empty() && commands.iter().all(|c| c.contains(MARKER)) {
+            return;
+        }
+        report.diags.push(
+            diag(
+                Code::LintCrossLoading,
+                cx.file,
+                key_span(hooks),
+                format!(
+                    "{} also run{} these Claude hooks, with {} own payloads and replies",
+                    others.join(" and "),
+                    if others.len() == 1 { "s" } else { "" },
+                    if others.len() == 1 { "its" } else { "their" }
+                ),
+                "loaded by more than Claude Code",
+            )
+            .help("make the hook scripts check which harness called them, or move Claude-only hooks to .claude/settings.local.json"),
+        );
+    }
+}
+
+/// Every `"command"` string anywhere below `value`.
+fn commands_in<'a>(value: &'a ast::Value, out: &mut Vec<&'a str>) {
+    match value {
+        ast::Value::Object(o) => {
+            for p in &o.properties {
+                match (key(p), &p.value) {
+                    ("command", v) if as_str(v).is_some() => out.extend(as_str(v)),
+                    (_, v) => commands_in(v, out),
+                }
+            }
+        }
+        ast::Value::Array(a) => a.elements.iter().for_each(|v| commands_in(v, out)),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

@@ -30,12 +30,17 @@ use super::payload::{self, ToolCall};
 use super::{HookCommand, common, grouped_hook_command, windows};
 
 use super::{Answer, Harness, Profile, anchored_alternation, patch_files, split_mcp};
+use crate::diag::Code;
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::json::NoQuirks;
+use crate::lint_rules::toml_spans::{parse, to_span};
+use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
+use crate::source::SourceFile;
 
 pub struct Codex;
 
@@ -166,12 +171,13 @@ static PROFILE: Profile = Profile {
         require_type: true,
         types: &["command", "prompt", "agent", "mcp_tool"],
         command_keys: &["command"],
-        timeout_key: "timeout",
+        timeout_keys: &["timeout"],
         unit: Unit::Seconds,
         matching: Matching::ExactWords(""),
         star_is_all: true,
         events_any_case: false,
         strict_keys: None,
+        stdout_is_reply: false,
     }),
     flavour: Some(Flavour::Rust),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
@@ -189,6 +195,19 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Codex {
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        match format {
+            FileFormat::CodexConfig { settings } => lint_config(file, settings, report),
+            _ => common::lint_json(&PROFILE, &NoQuirks, file, root, report),
+        }
+    }
+
     fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
@@ -610,6 +629,38 @@ fn patch_text(input: &Value) -> Result<&str, String> {
 /// The names a matcher needs for one guard tool, as regex fragments.
 fn matcher_names(tool: &Tool) -> Vec<String> {
     super::mcp_underscore_names(&PROFILE, tool)
+}
+
+/// `hookc lint` on Codex's `config.toml`: a setting Codex does not know
+/// (`settings`, from its profile) makes `--strict-config` refuse the file.
+fn lint_config(file: &SourceFile, settings: &[&str], report: &mut FileReport) {
+    let Some(doc) = parse(file, "Codex", report) else {
+        return;
+    };
+    for (k, _) in doc.as_table().iter() {
+        if settings.contains(&k) || k.starts_with("experimental_") {
+            continue;
+        }
+        let (key, _) = doc.as_table().get_key_value(k).expect("just listed");
+        report.diags.push(
+            diag(
+                Code::LintUnknownKey,
+                file,
+                to_span(key.span()),
+                format!("Codex's config has no setting `{k}` (`--strict-config` refuses the file)"),
+                "unknown setting",
+            )
+            .help(
+                match crate::diag::did_you_mean(k, settings.iter().copied()) {
+                    Some(best) => format!("did you mean `{best}`?"),
+                    None => {
+                        "remove it; see Codex's configuration reference for the settings it knows"
+                            .into()
+                    }
+                },
+            ),
+        );
+    }
 }
 
 #[cfg(test)]

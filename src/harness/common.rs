@@ -365,6 +365,20 @@ pub fn event_text(event: Event, payload: &serde_json::Value) -> Result<Option<St
         .map(str::to_owned))
 }
 
+/// `hookc lint` on a JSON hooks file of the harness `profile`, by the
+/// shared rules with the harness's `quirks` (see
+/// [`Harness::lint_file`](super::Harness::lint_file)).
+pub fn lint_json(
+    profile: &'static Profile,
+    quirks: &dyn crate::lint_rules::json::Quirks,
+    file: &crate::source::SourceFile,
+    root: &std::path::Path,
+    report: &mut crate::lint_rules::FileReport,
+) {
+    let profiles: Vec<&'static Profile> = super::all().iter().map(|h| h.profile()).collect();
+    crate::lint_rules::json::lint(profile, quirks, &profiles, file, root, report);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,12 +32,16 @@ use super::payload::{ToolCall, text_of, without_text};
 use super::{HookCommand, common, configured, windows};
 
 use super::{Answer, Harness, Profile, anchored_alternation, json_type, patch_files, string_at};
+use crate::diag::Code;
 use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Shell, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::json::{Cx as LintCx, Quirks};
+use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
+use crate::source::{SourceFile, Span};
 
 pub struct Copilot;
 
@@ -118,12 +122,13 @@ static PROFILE: Profile = Profile {
         require_type: false,
         types: &["command", "http", "prompt"],
         command_keys: &["bash", "powershell", "command", "exec"],
-        timeout_key: "timeoutSec",
+        timeout_keys: &["timeoutSec", "timeout"],
         unit: Unit::Seconds,
         matching: Matching::Anchored,
         star_is_all: false,
         events_any_case: false,
         strict_keys: None,
+        stdout_is_reply: true,
     }),
     flavour: Some(Flavour::EcmaScriptOrRust),
     mcp_names: |event| {
@@ -157,6 +162,18 @@ const CLAUDE_NAMES: &[(&str, ToolKind)] = &[
 ];
 
 impl Harness for Copilot {
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::HooksJson {
+            common::lint_json(&PROFILE, self, file, root, report);
+        }
+    }
+
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
@@ -643,6 +660,38 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
             name,
         } => vec![regex::escape(name)],
         Tool::Native { .. } => Vec::new(),
+    }
+}
+
+/// What `hookc lint` checks in Copilot CLI's hooks files beyond their
+/// [`JsonSpec`].
+impl Quirks for Copilot {
+    /// Copilot CLI never shows the model a `preToolUse` (or `permissionRequest`)
+    /// hook's stderr: a refusal with its reason there reaches the model as
+    /// "hook exited with code 2" (harnesses/copilot.md, 8.4). On other events
+    /// exit 2 does not refuse, and stderr goes to the user, as meant.
+    fn command(&self, cx: &LintCx, event: &str, cmd: &str, span: Span, report: &mut FileReport) {
+        let refuses = ["preToolUse", "permissionRequest"]
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(event));
+        if refuses
+            && cmd.contains(">&2")
+            && cmd.contains("exit 2")
+            && !cmd.contains("permissionDecision")
+        {
+            report.diags.push(
+                diag(
+                    Code::LintStderrDeny,
+                    cx.file,
+                    span,
+                    "GitHub Copilot CLI does not forward a deny reason written to stderr",
+                    "reason lost",
+                )
+                .help(
+                    r#"print {"permissionDecision":"deny","permissionDecisionReason":"…"} on stdout"#,
+                ),
+            );
+        }
     }
 }
 

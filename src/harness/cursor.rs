@@ -43,9 +43,14 @@ use crate::diag::{Code, Diagnostic};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::json::{Cx as LintCx, Quirks};
+use crate::lint_rules::json_spans::{get, span};
+use crate::lint_rules::{Edit, FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
+use crate::source::{SourceFile, Span};
+use jsonc_parser::ast;
 
 pub struct Cursor;
 
@@ -138,12 +143,13 @@ static PROFILE: Profile = Profile {
         require_type: false,
         types: &["command", "prompt"],
         command_keys: &["command"],
-        timeout_key: "timeout",
+        timeout_keys: &["timeout"],
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: false,
         events_any_case: false,
         strict_keys: None,
+        stdout_is_reply: true,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |event| {
@@ -158,6 +164,18 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Cursor {
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::HooksJson {
+            super::common::lint_json(&PROFILE, self, file, root, report);
+        }
+    }
+
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
@@ -720,6 +738,81 @@ fn loop_limit(policy: &Policy, cx: &mut EmitCx) -> u64 {
         }
         Some(n) => n,
         None => DEFAULT_LOOP_LIMIT,
+    }
+}
+
+/// What `hookc lint` checks in Cursor's `hooks.json` beyond its
+/// [`JsonSpec`]: its own handler keys.
+impl Quirks for Cursor {
+    /// Each of Cursor's `before…` events can refuse (`beforeReadFile`,
+    /// `beforeMCPExecution`, …).
+    fn can_refuse(&self, event: &str) -> bool {
+        event.starts_with("before")
+    }
+
+    fn handler(
+        &self,
+        cx: &LintCx,
+        event: &str,
+        fails_open: bool,
+        h: &ast::Object,
+        open: Span,
+        report: &mut FileReport,
+    ) {
+        if fails_open {
+            fail_closed(cx, event, h, open, report);
+        }
+        if let Some(l) = get(h, "loop_limit")
+            && matches!(l.value, ast::Value::NullKeyword(_))
+        {
+            report.diags.push(
+                diag(
+                    Code::LintStopLoop,
+                    cx.file,
+                    span(&l.value),
+                    "`loop_limit: null` lets this hook restart the agent without end",
+                    "no cap",
+                )
+                .help("remove it (default 5) or set a number"),
+            );
+        }
+    }
+}
+
+/// A blocking command hook `h` (its brace at `open`) without
+/// `"failClosed": true`, which lets the action through when it crashes or
+/// times out; `--fix` sets it.
+fn fail_closed(cx: &LintCx, event: &str, h: &ast::Object, open: Span, report: &mut FileReport) {
+    let found = get(h, "failClosed");
+    if let Some(p) = found
+        && matches!(p.value, ast::Value::BooleanLit(ref b) if b.value)
+    {
+        return;
+    }
+    report.diags.push(
+        diag(
+            Code::LintCursorFailClosed,
+            cx.file,
+            found.map_or(open, |p| span(&p.value)),
+            format!("this `{event}` hook lets the action through when it crashes or times out"),
+            "fails open",
+        )
+        .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
+    );
+    match found {
+        Some(p) => report.edits.push(Edit {
+            span: span(&p.value),
+            text: "true".into(),
+        }),
+        None => {
+            if let Some(last) = h.properties.last() {
+                let end = last.range.end;
+                report.edits.push(Edit {
+                    span: Span::new(end, 0),
+                    text: ", \"failClosed\": true".into(),
+                });
+            }
+        }
     }
 }
 

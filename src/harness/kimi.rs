@@ -41,15 +41,19 @@ use serde_json::{Value, json};
 
 use super::HookCommand;
 use super::payload::{ToolCall, text_of, without_text};
-use toml_edit::Table;
+use toml_edit::{Table, Value as TomlValue};
 
 use super::common;
 use super::{Answer, Harness, Profile, string_at, windows};
+use crate::diag::{Code, Diagnostic, suggest};
 use crate::emit::{Artifact, Content, EmitCx, Scope, header};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::toml_spans::{parse, to_span};
+use crate::lint_rules::{Edit, FileReport, diag, matchers, scripts};
 use crate::merge::{self, Merged};
 use crate::profile::{FileFormat, Flavour, HookFile, McpNames, OnHookError};
+use crate::source::{SourceFile, Span};
 
 pub struct Kimi;
 
@@ -137,6 +141,36 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Kimi {
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        root: &Path,
+        report: &mut FileReport,
+    ) {
+        if let FileFormat::KimiToml { keys } = format {
+            lint_config(file, keys, root, report);
+        }
+    }
+
+    /// The config Kimi Code reads hooks from: `$KIMI_CODE_HOME/config.toml`,
+    /// by default under `~/.kimi-code`.
+    fn user_hook_files(&self, home: &Path) -> Vec<(PathBuf, FileFormat)> {
+        let config = std::env::var_os("KIMI_CODE_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(".kimi-code"))
+            .join("config.toml");
+        vec![(config, FileFormat::KimiToml { keys: HOOK_KEYS })]
+    }
+
+    /// A TOML file with `[[hooks]]` tables is a Kimi Code config, wherever
+    /// it is (`$KIMI_CODE_HOME` can be any folder).
+    fn file_by_content(&self, path: &Path, text: &str) -> Option<FileFormat> {
+        let toml = path.extension().is_some_and(|e| e == "toml");
+        (toml && text.lines().any(|l| l.trim() == "[[hooks]]"))
+            .then_some(FileFormat::KimiToml { keys: HOOK_KEYS })
+    }
+
     fn machine_checks(&self, _root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
@@ -443,6 +477,269 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|server, tool| {
         Some(McpNames::DoubleUnderscore.matcher(server, tool))
     })
+}
+
+// `hookc lint` on Kimi Code's `config.toml`: its `[[hooks]]` tables.
+
+/// `keys`: the keys a `[[hooks]]` table may have.
+fn lint_config(file: &SourceFile, keys: &[&str], root: &Path, report: &mut FileReport) {
+    let Some(doc) = parse(file, "Kimi Code", report) else {
+        return;
+    };
+    let events = PROFILE.all_events();
+    let events = events.as_slice();
+    let Some((hooks_key, item)) = doc.as_table().get_key_value("hooks") else {
+        return;
+    };
+    let toml_edit::Item::ArrayOfTables(array) = item else {
+        report.diags.push(
+            diag(
+                Code::LintWrongType,
+                file,
+                to_span(hooks_key.span()),
+                "Kimi Code expects `[[hooks]]` tables here",
+                "wrong shape",
+            )
+            .help("write one [[hooks]] table per hook"),
+        );
+        return;
+    };
+    for table in array.iter() {
+        let head = to_span(table.span()).sub(0, 9.min(table.span().map_or(0, |r| r.len())));
+        for (k, value) in table.iter() {
+            let (key, _) = table.get_key_value(k).expect("just listed");
+            let kspan = to_span(key.span());
+            if !keys.contains(&k) {
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownKey,
+                        file,
+                        kspan,
+                        format!("Kimi Code's `[[hooks]]` has no key `{k}`: one unknown key drops every config hook"),
+                        "not allowed",
+                    )
+                    .help(suggest(k, keys)),
+                );
+                continue;
+            }
+            let vspan = to_span(value.span());
+            let v = value.as_value();
+            let event = table.get("event").and_then(|e| e.as_str()).unwrap_or("");
+            match k {
+                "event" => event_value(file, vspan, v, events, report),
+                "timeout" => timeout_value(file, vspan, v, report),
+                "matcher" => matcher_value(file, vspan, v, event, report),
+                "command" => command_value(file, root, vspan, v, event, report),
+                _ => {}
+            }
+        }
+        for required in ["event", "command"] {
+            if table.get(required).is_none() {
+                report.diags.push(diag(
+                    Code::LintMissingField,
+                    file,
+                    head,
+                    format!("this `[[hooks]]` entry has no `{required}`"),
+                    "incomplete",
+                ));
+            }
+        }
+    }
+}
+
+/// `event`: one of Kimi Code's events, exact case.
+fn event_value(
+    file: &SourceFile,
+    vspan: Span,
+    v: Option<&TomlValue>,
+    events: &[&'static str],
+    report: &mut FileReport,
+) {
+    match v.and_then(|v| v.as_str()) {
+        Some(e) if events.contains(&e) => {}
+        Some(e) => {
+            let right = events.iter().find(|x| x.eq_ignore_ascii_case(e));
+            report.diags.push(
+                diag(
+                    Code::LintUnknownEvent,
+                    file,
+                    vspan,
+                    format!("Kimi Code has no event `{e}`; the whole `hooks` section is dropped"),
+                    "unknown event",
+                )
+                .help(match right {
+                    Some(r) => format!("write `{r}` (`hookc lint --fix` does)"),
+                    None => suggest(e, events),
+                }),
+            );
+            if let Some(r) = right {
+                report.edits.push(Edit {
+                    span: vspan,
+                    text: format!("\"{r}\""),
+                });
+            }
+        }
+        None => report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            vspan,
+            "`event` should be a string",
+            "not a string",
+        )),
+    }
+}
+
+/// `timeout`: whole seconds from 1 to 600.
+fn timeout_value(file: &SourceFile, vspan: Span, v: Option<&TomlValue>, report: &mut FileReport) {
+    match v.and_then(|v| v.as_integer()) {
+        Some(n) if (1..=600).contains(&n) => {}
+        Some(n) => report.diags.push(diag(
+            Code::LintTimeout,
+            file,
+            vspan,
+            format!("Kimi Code timeouts are whole seconds from 1 to 600, not {n}"),
+            "out of range",
+        )),
+        None => report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            vspan,
+            "`timeout` should be a whole number of seconds (1..600)",
+            "not an integer",
+        )),
+    }
+}
+
+/// `matcher`: a regex Kimi Code can compile, that can fire on `event`,
+/// anchored, naming MCP tools the Kimi way.
+fn matcher_value(
+    file: &SourceFile,
+    vspan: Span,
+    v: Option<&TomlValue>,
+    event: &str,
+    report: &mut FileReport,
+) {
+    let Some(m) = v.and_then(|v| v.as_str()) else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            vspan,
+            "`matcher` should be a string",
+            "not a string",
+        ));
+        return;
+    };
+    let found = never_fires(file, vspan, m, event)
+        .or_else(|| invalid_regex(file, vspan, m))
+        .or_else(|| unanchored(file, vspan, m));
+    match found {
+        Some(d) => report.diags.push(d),
+        None => mcp_words(file, vspan, m, event, report),
+    }
+}
+
+/// A matcher that cannot match the empty string, which Kimi Code tests
+/// the matchers of these events against.
+fn never_fires(file: &SourceFile, vspan: Span, m: &str, event: &str) -> Option<Diagnostic> {
+    let empty_only = matches!(event, "Stop" | "Interrupt" | "SessionHeartbeat");
+    (empty_only && regex::Regex::new(m).is_ok_and(|r| !r.is_match(""))).then(|| {
+        diag(
+            Code::LintMatcherNeverFires,
+            file,
+            vspan,
+            format!(
+                "Kimi Code matches a `{event}` hook's matcher against an empty string: `{m}` never matches, so this hook never runs"
+            ),
+            "never matches",
+        )
+        .help("remove the matcher")
+    })
+}
+
+/// A matcher Kimi Code cannot compile.
+fn invalid_regex(file: &SourceFile, vspan: Span, m: &str) -> Option<Diagnostic> {
+    let f = matchers::regex(PROFILE.flavour, "Kimi Code", m)?;
+    Some(
+        diag(
+            Code::LintMatcherRegex,
+            file,
+            vspan,
+            format!("{}; Kimi Code silently never fires this hook", f.message),
+            "invalid regex",
+        )
+        .help(f.help),
+    )
+}
+
+/// Plain tool names, which Kimi Code searches for anywhere in a name.
+fn unanchored(file: &SourceFile, vspan: Span, m: &str) -> Option<Diagnostic> {
+    let plain = !m.is_empty()
+        && m.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|');
+    plain.then(|| {
+        diag(
+            Code::LintMatcherUnanchored,
+            file,
+            vspan,
+            format!("Kimi Code searches for `{m}` anywhere in the tool name, so it also matches longer names"),
+            "unanchored",
+        )
+        .help(format!("anchor it: '^({m})$'"))
+    })
+}
+
+/// Each alternative of the matcher that names an MCP tool otherwise than
+/// Kimi Code does.
+fn mcp_words(file: &SourceFile, vspan: Span, m: &str, event: &str, report: &mut FileReport) {
+    for w in m
+        .split('|')
+        .map(|w| w.trim_start_matches('^').trim_end_matches('$'))
+    {
+        if let Some(f) = matchers::mcp((PROFILE.mcp_names)(event), "Kimi Code", w) {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherMcp,
+                    file,
+                    vspan,
+                    f.message,
+                    "not Kimi Code's MCP name",
+                )
+                .severity(f.severity)
+                .help(f.help),
+            );
+        }
+    }
+}
+
+/// `command`: something to run that does not fail open.
+fn command_value(
+    file: &SourceFile,
+    root: &Path,
+    vspan: Span,
+    v: Option<&TomlValue>,
+    event: &str,
+    report: &mut FileReport,
+) {
+    match v.and_then(|v| v.as_str()) {
+        Some("") => report.diags.push(diag(
+            Code::LintMissingField,
+            file,
+            vspan,
+            "`command` is empty",
+            "nothing to run",
+        )),
+        Some(c) => {
+            let blocking = matches!(event, "PreToolUse" | "UserPromptSubmit" | "Stop");
+            scripts::check_command(file, vspan, c, root, &PROFILE, blocking, report);
+        }
+        None => report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            vspan,
+            "`command` should be a string",
+            "not a string",
+        )),
+    }
 }
 
 #[cfg(test)]

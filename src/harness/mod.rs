@@ -50,6 +50,43 @@ pub trait Harness: Sync {
     /// Facts about the harness, as data (also the source of the book's capability matrix).
     fn profile(&self) -> &'static Profile;
 
+    /// `hookc lint` on `file`, one of the harness's hook files, of `format`
+    /// (from its profile's [`files`](Profile::files)); `root` is the
+    /// project it belongs to. The default checks a JSON hooks file by the
+    /// shared rules and the profile's [`JsonSpec`](crate::profile::JsonSpec);
+    /// a harness with quirks, or another format, checks it itself.
+    fn lint_file(
+        &self,
+        format: crate::profile::FileFormat,
+        file: &crate::source::SourceFile,
+        root: &Path,
+        report: &mut crate::lint_rules::FileReport,
+    ) {
+        if format == crate::profile::FileFormat::HooksJson {
+            let quirks = crate::lint_rules::json::NoQuirks;
+            common::lint_json(self.profile(), &quirks, file, root, report);
+        }
+    }
+
+    /// The format of the file at `path`, holding `text`, when it is one of
+    /// the harness's hook files that its name alone does not show (Kimi
+    /// Code's config can be in any folder); the default knows none.
+    fn file_by_content(&self, path: &Path, text: &str) -> Option<crate::profile::FileFormat> {
+        let _ = (path, text);
+        None
+    }
+
+    /// The user-level hook files under `home` (`$HOME`) that
+    /// `hookc lint --user` checks where they exist, with their formats;
+    /// the default has none.
+    fn user_hook_files(
+        &self,
+        home: &Path,
+    ) -> Vec<(std::path::PathBuf, crate::profile::FileFormat)> {
+        let _ = home;
+        Vec::new()
+    }
+
     /// Add this harness's config entries and guard payloads to `cx`, and warn
     /// (with a span on the guard) about what the harness cannot do.
     fn emit(&self, policy: &Policy, cx: &mut EmitCx);

@@ -34,11 +34,14 @@ use super::payload::ToolCall;
 
 use super::common;
 use super::{Answer, Harness, Profile, string_at, windows};
+use crate::diag::{Code, suggest};
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::lint_rules::{FileReport, diag};
 use crate::profile::McpNames;
 use crate::profile::{FileFormat, HookFile, OnHookError, no_mcp_names};
+use crate::source::{SourceFile, Span};
 
 pub struct Opencode;
 
@@ -159,6 +162,18 @@ impl Harness for Opencode {
     /// Nothing on the machine switches these hooks off: hookc's own code runs them.
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         Vec::new()
+    }
+
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        _root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::OpencodePlugin {
+            lint_plugin(file, report);
+        }
     }
 
     fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
@@ -368,6 +383,43 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|server, tool| {
         Some(McpNames::ServerUnderscoreTool.matcher(server, tool))
     })
+}
+
+/// `hookc lint` on an OpenCode plugin: hook names are the keys of the
+/// object the plugin returns.
+fn lint_plugin(file: &SourceFile, report: &mut FileReport) {
+    let hooks = PROFILE.all_events();
+    let text = &*file.text;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let q = bytes[i];
+        if q == b'"' || q == b'\'' {
+            let start = i;
+            let Some(len) = text[i + 1..].find(q as char) else {
+                break;
+            };
+            let end = i + 1 + len;
+            let name = &text[i + 1..end];
+            let after = text[end + 1..].trim_start();
+            let is_key = after.starts_with(':');
+            if is_key && name.contains('.') && !name.contains(' ') && !hooks.contains(&name) {
+                report.diags.push(
+                    diag(
+                        Code::LintUnknownHook,
+                        file,
+                        Span::new(start, end + 1 - start),
+                        format!("OpenCode has no plugin hook `{name}`; it is never called"),
+                        "unknown hook",
+                    )
+                    .help(suggest(name, &hooks)),
+                );
+            }
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 #[cfg(test)]

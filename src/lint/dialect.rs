@@ -63,8 +63,11 @@ mod tests {
     /// What `hookc lint` says of `text` at `path`: its codes.
     fn lint_codes(path: &str, id: HarnessId, text: &str) -> Vec<crate::diag::Code> {
         let file = crate::source::SourceFile::new(path, text);
-        let mut report = crate::lint::FileReport::default();
-        crate::lint::json_rules::lint(id, &file, std::path::Path::new("/nonexistent"), &mut report);
+        let report = crate::lint::lint_text(
+            crate::lint::Kind::Json(id),
+            &file,
+            std::path::Path::new("/nonexistent"),
+        );
         report.diags.iter().map(|d| d.code).collect()
     }
 

@@ -1,47 +1,29 @@
 //! `hookc lint`: check hook configs people wrote by hand, for every harness.
 //!
-//! Files are read with span-keeping parsers (`jsonc_parser`'s AST, `toml_edit`'s
-//! document), so every finding points at a line and column. The facts come from
-//! each harness's [`Profile`](crate::harness::Profile) plus [`spec`].
+//! This module finds the hook files of every registered harness, hands each
+//! to its harness ([`Harness::lint_file`](crate::harness::Harness::lint_file)),
+//! and applies rule levels ([`config`]) and fixes. The checks themselves are
+//! in [`lint_rules`](crate::lint_rules), with span-keeping parsers
+//! (`jsonc_parser`'s AST, `toml_edit`'s document), so every finding points
+//! at a line and column; the facts come from each harness's
+//! [`Profile`](crate::harness::Profile).
 
-mod codex;
 pub mod config;
 pub mod dialect;
-mod ecmascript;
-mod json_rules;
 pub mod json_spans;
-mod kimi;
-mod matchers;
-mod opencode;
-mod other;
 pub mod sarif;
-mod scripts;
-pub mod spec;
-mod strict_keys;
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::harness;
+use crate::harness::{self, Harness};
 use crate::ir::HarnessId;
 use crate::profile::{FileFormat, HookFile};
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 
-/// One byte-preserving edit `--fix` can apply.
-#[derive(Debug, Clone)]
-pub struct Edit {
-    pub span: Span,
-    pub text: String,
-}
+pub use crate::lint_rules::{Edit, FileReport};
 
-/// What linting one file found.
-#[derive(Debug, Default)]
-pub struct FileReport {
-    pub diags: Diagnostics,
-    pub edits: Vec<Edit>,
-}
-
-/// The kind of harness file, from its path.
+/// The kind of harness file, from its path (what `import` reads it as);
+/// [`lint_text`] hands it to the harness it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Json(HarnessId),
@@ -80,12 +62,13 @@ pub fn classify(path: &Path) -> Option<Kind> {
     hook_file(path).map(|(id, f)| Kind::of(id, f.format))
 }
 
-/// A file given by path that [`classify`] does not know by its name: a TOML
-/// file with Kimi Code's `[[hooks]]` tables is a Kimi config, wherever it
-/// is (`$KIMI_CODE_HOME` can be any folder).
+/// A file given by path that [`classify`] does not know by its name, by
+/// its content, as a harness recognises it
+/// ([`Harness::file_by_content`]).
 pub fn classify_content(path: &Path, text: &str) -> Option<Kind> {
-    let toml = path.extension().is_some_and(|e| e == "toml");
-    (toml && text.lines().any(|l| l.trim() == "[[hooks]]")).then_some(Kind::Kimi)
+    harness::all()
+        .iter()
+        .find_map(|h| h.file_by_content(path, text).map(|f| Kind::of(h.id(), f)))
 }
 
 /// The harness files under a project root: each registered harness's
@@ -139,29 +122,47 @@ fn children(dir: &Path, glob: &str) -> Vec<PathBuf> {
     out
 }
 
-/// The key list a registered TOML hook file format carries (Codex's
-/// settings, Kimi Code's `[[hooks]]` keys), from its harness's profile.
-fn format_facts(kind: Kind) -> &'static [&'static str] {
-    hook_files()
-        .find_map(|(_, f)| match (kind, f.format) {
-            (Kind::CodexConfig, FileFormat::CodexConfig { settings }) => Some(settings),
-            (Kind::Kimi, FileFormat::KimiToml { keys }) => Some(keys),
-            _ => None,
-        })
-        .unwrap_or(&[])
+/// The harness whose hook file a `kind` is, and the file's format.
+fn owner(kind: Kind) -> Option<(&'static dyn Harness, FileFormat)> {
+    harness::all().iter().find_map(|h| {
+        let f = h
+            .profile()
+            .files
+            .iter()
+            .find(|f| Kind::of(h.id(), f.format) == kind)?;
+        Some((*h, f.format))
+    })
 }
 
 /// Lint one file's text. `root` is the project the file belongs to (guard
 /// scripts are resolved against it).
 pub fn lint_text(kind: Kind, file: &SourceFile, root: &Path) -> FileReport {
     let mut report = FileReport::default();
-    match kind {
-        Kind::Json(id) => json_rules::lint(id, file, root, &mut report),
-        Kind::CodexConfig => codex::lint_config(file, format_facts(Kind::CodexConfig), &mut report),
-        Kind::Kimi => kimi::lint(file, format_facts(Kind::Kimi), root, &mut report),
-        Kind::Opencode => opencode::lint(file, &mut report),
+    if let Some((h, format)) = owner(kind) {
+        h.lint_file(format, file, root, &mut report);
     }
     report
+}
+
+/// The user-level hook files of every registered harness under `home`
+/// (`$HOME`), where they exist, in registry order
+/// ([`Harness::user_hook_files`]).
+pub fn user_files(home: &Path) -> Vec<(PathBuf, Kind)> {
+    harness::all()
+        .iter()
+        .flat_map(|h| {
+            h.user_hook_files(home)
+                .into_iter()
+                .map(|(path, format)| (path, Kind::of(h.id(), format)))
+        })
+        .filter(|(path, _)| path.is_file())
+        .collect()
+}
+
+/// Whether `hookc lint` reads a file of this kind as TOML (its ignore
+/// comments start with `#`).
+pub fn is_toml(kind: Kind) -> bool {
+    owner(kind).is_some_and(|(_, format)| format.is_toml())
 }
 
 /// The project root of a harness file: the folder above `.claude/`,
@@ -206,21 +207,10 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
     crate::merge::apply_edits(text, kept)
 }
 
-pub(crate) fn diag(
-    code: crate::diag::Code,
-    file: &SourceFile,
-    span: Span,
-    message: impl Into<String>,
-    label: impl Into<String>,
-) -> Diagnostic {
-    Diagnostic::new(code, message)
-        .in_file(file)
-        .label(span, label)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Span;
 
     #[test]
     fn paths_are_classified_by_harness_convention() {
@@ -275,6 +265,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn lint_tables_do_not_repeat_what_the_profiles_say() {
+        for h in harness::all() {
+            let profile = h.profile();
+            for (_, name) in profile.events {
+                assert!(
+                    !profile.more_events.contains(name),
+                    "{name} is in {:?}'s events already",
+                    profile.id
+                );
+            }
+        }
+    }
+
+    /// Copilot CLI reads a handler's timeout from `timeoutSec`, else from
+    /// `timeout`: both are checked there; Claude Code reads no `timeoutSec`.
+    #[test]
+    fn a_timeout_is_read_under_each_key_its_harness_reads() {
+        let codes = |kind, name: &str, key: &str| {
+            let text = format!(
+                "{{\"version\": 1, \"hooks\": {{\"{name}\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"command\", \"command\": \"g\", \"{key}\": \"30s\"}}]}}]}}}}"
+            );
+            let file = SourceFile::new("hooks.json", text);
+            lint_text(kind, &file, Path::new("/nonexistent"))
+                .diags
+                .iter()
+                .map(|d| d.code)
+                .collect::<Vec<_>>()
+        };
+        let wrong = crate::diag::Code::LintWrongType;
+        let copilot = Kind::Json(HarnessId::Copilot);
+        assert!(codes(copilot, "preToolUse", "timeoutSec").contains(&wrong));
+        assert!(codes(copilot, "preToolUse", "timeout").contains(&wrong));
+        let claude = Kind::Json(HarnessId::Claude);
+        assert!(codes(claude, "PreToolUse", "timeout").contains(&wrong));
+        assert!(!codes(claude, "PreToolUse", "timeoutSec").contains(&wrong));
+    }
+
+    /// `hookc lint --user` finds Claude Code's user settings under `$HOME`.
+    #[test]
+    fn user_files_include_claudes_settings() {
+        let home = tempfile::tempdir().unwrap();
+        let claude = Kind::Json(HarnessId::Claude);
+        let found = |home: &Path| user_files(home).into_iter().find(|(_, k)| *k == claude);
+        assert_eq!(found(home.path()), None, "only a file that exists");
+        let settings = home.path().join(".claude/settings.json");
+        std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+        std::fs::write(&settings, "{}").unwrap();
+        assert_eq!(found(home.path()), Some((settings, claude)));
     }
 
     #[test]

@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["diag", "version", "shell", "ast", "merge"],
     &["ir", "syntax"],
     &["profile"],
-    &["eval"],
+    &["eval", "lint_rules"],
     &["audit"],
     &["policy_json"],
     &["emit"],
@@ -130,7 +130,7 @@ fn graph() -> (Edges, Edges) {
         if matches!(module, "lib" | "main") {
             continue;
         }
-        // The file as a child of its folder module (`lint/spec.rs` → `spec`);
+        // The file as a child of its folder module (`lint/config.rs` → `config`);
         // `mod.rs` is the folder's glue and is left out of that level.
         let child = (parts.len() == 2 && parts[1] != "mod").then(|| parts[1]);
         let text = std::fs::read_to_string(f).unwrap();
@@ -150,7 +150,7 @@ fn graph() -> (Edges, Edges) {
                 }
                 for name in first_names(path) {
                     if name == module {
-                        // `crate::lint::spec` from inside `lint`: the inner level.
+                        // `crate::lint::config` from inside `lint`: the inner level.
                         if let Some(from) = child {
                             let below = &path[name.len()..];
                             if let Some(rest) = below.strip_prefix("::") {

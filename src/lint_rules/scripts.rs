@@ -4,8 +4,7 @@ use std::path::Path;
 
 use super::{FileReport, diag};
 use crate::diag::{Code, Severity};
-use crate::ir::HarnessId;
-use crate::profile::OnHookError;
+use crate::profile::{OnHookError, Profile};
 use crate::source::{SourceFile, Span};
 
 /// The script a command runs, if it is a local file (`./x.sh`, `$CLAUDE_PROJECT_DIR/x.sh`).
@@ -32,17 +31,16 @@ fn has_word(text: &str, word: &str) -> bool {
 
 const EXIT_1: &str = "`exit 1` is a hook error, not a refusal: the call goes ahead (exit 2 blocks)";
 
-/// How bad a fail-open finding is on harness `id`: `exit 1` lets the call
-/// through in Claude Code, Codex, Gemini CLI and Kimi Code (an error: the
-/// guard protects nothing), fails open in Cursor unless `failClosed` is set
-/// (a warning, the `failClosed` rule has the rest), and refuses in Copilot
-/// CLI and Antigravity (no finding). The other patterns stay warnings.
-fn fail_open_severity(finding: &str, id: HarnessId) -> Option<Severity> {
+/// How bad a fail-open finding is on a harness that does `on_error` when
+/// a hook fails: `exit 1` lets the call through in Claude Code, Codex,
+/// Gemini CLI and Kimi Code (an error: the guard protects nothing), fails
+/// open in Cursor unless `failClosed` is set (a warning, the `failClosed`
+/// rule has the rest), and refuses in Copilot CLI and Antigravity (no
+/// finding). The other patterns stay warnings.
+fn fail_open_severity(finding: &str, on_error: OnHookError) -> Option<Severity> {
     if finding != EXIT_1 {
         return Some(Severity::Warning);
     }
-    let on_error =
-        crate::harness::get(id).map_or(OnHookError::Proceeds, |h| h.profile().on_hook_error);
     match on_error {
         OnHookError::Refuses => None,
         OnHookError::ProceedsUnlessFailClosed => Some(Severity::Warning),
@@ -88,8 +86,10 @@ fn fail_open_findings(text: &str) -> Vec<&'static str> {
     out
 }
 
-/// Protocol slips in shell text: reason-less denies, `updatedInput` without allow, stdout noise.
-fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'static str)> {
+/// Protocol slips in shell text: reason-less denies, `updatedInput` without
+/// allow, and, in a `script` for a harness that reads a hook's whole stdout
+/// as its JSON reply (`stdout_is_reply`), plain text there.
+fn protocol_findings(text: &str, stdout_is_reply: bool, script: bool) -> Vec<(Code, &'static str)> {
     let mut out = Vec::new();
     let squashed: String = text
         .chars()
@@ -118,7 +118,7 @@ fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'st
             "`updatedInput` is applied only with `\"permissionDecision\": \"allow\"`",
         ));
     }
-    if script && matches!(id, HarnessId::Cursor | HarnessId::Copilot) {
+    if script && stdout_is_reply {
         let noisy = text.lines().any(|l| {
             let l = l.trim();
             (l.starts_with("echo ") || l.starts_with("printf "))
@@ -136,40 +136,6 @@ fn protocol_findings(text: &str, id: HarnessId, script: bool) -> Vec<(Code, &'st
     out
 }
 
-/// Copilot CLI never shows the model a `preToolUse` (or `permissionRequest`)
-/// hook's stderr: a refusal with its reason there reaches the model as
-/// "hook exited with code 2" (harnesses/copilot.md, 8.4). On other events
-/// exit 2 does not refuse, and stderr goes to the user, as meant.
-pub fn copilot_stderr_deny(
-    file: &SourceFile,
-    span: Span,
-    cmd: &str,
-    event: &str,
-    report: &mut FileReport,
-) {
-    let refuses = ["preToolUse", "permissionRequest"]
-        .iter()
-        .any(|e| e.eq_ignore_ascii_case(event));
-    if refuses
-        && cmd.contains(">&2")
-        && cmd.contains("exit 2")
-        && !cmd.contains("permissionDecision")
-    {
-        report.diags.push(
-            diag(
-                Code::LintStderrDeny,
-                file,
-                span,
-                "GitHub Copilot CLI does not forward a deny reason written to stderr",
-                "reason lost",
-            )
-            .help(
-                r#"print {"permissionDecision":"deny","permissionDecisionReason":"…"} on stdout"#,
-            ),
-        );
-    }
-}
-
 /// Whether a hook command is the launcher `hookc build` writes (it reads
 /// the guard's shim from `.hookc/`).
 pub fn is_hookc_launcher(cmd: &str) -> bool {
@@ -178,24 +144,34 @@ pub fn is_hookc_launcher(cmd: &str) -> bool {
         || (cmd.contains("guard --harness") && cmd.contains("'hookc guard answered '"))
 }
 
+/// What a hook command of harness `profile` says: fail-open patterns and
+/// protocol slips in the command itself and, when it runs a local script
+/// (resolved against `root`), that script's existence, mode and body.
+/// `blocking`: the command's event can refuse, so failing open matters.
 pub fn check_command(
     file: &SourceFile,
     span: Span,
     cmd: &str,
     root: &Path,
-    id: HarnessId,
+    profile: &Profile,
     blocking: bool,
     report: &mut FileReport,
 ) {
+    let cx = Cx {
+        file,
+        span,
+        on_error: profile.on_hook_error,
+        stdout_is_reply: profile.json.as_ref().is_some_and(|j| j.stdout_is_reply),
+    };
     if blocking {
         for finding in fail_open_findings(cmd) {
-            if let Some(severity) = fail_open_severity(finding, id) {
+            if let Some(severity) = fail_open_severity(finding, cx.on_error) {
                 report.diags.push(
                     diag(Code::LintFailOpen, file, span, finding, "fails open").severity(severity),
                 );
             }
         }
-        for (code, finding) in protocol_findings(cmd, id, false) {
+        for (code, finding) in protocol_findings(cmd, cx.stdout_is_reply, false) {
             report.diags.push(diag(code, file, span, finding, "here"));
         }
     }
@@ -203,20 +179,36 @@ pub fn check_command(
         return;
     };
     let path = root.join(&rel);
-    let meta = match std::fs::metadata(&path) {
+    if script_runs(&cx, &rel, &path, report) && blocking {
+        script_body(&cx, &rel, &path, report);
+    }
+}
+
+/// Where a command's findings go, and the harness facts they depend on.
+struct Cx<'a> {
+    file: &'a SourceFile,
+    span: Span,
+    on_error: OnHookError,
+    stdout_is_reply: bool,
+}
+
+/// Whether the local script `rel` (at `path`) exists; a finding when it
+/// does not, or is not executable.
+fn script_runs(cx: &Cx, rel: &str, path: &Path, report: &mut FileReport) -> bool {
+    let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(_) => {
             report.diags.push(
                 diag(
                     Code::LintGuardScript,
-                    file,
-                    span,
+                    cx.file,
+                    cx.span,
                     format!("the hook runs `{rel}`, which does not exist: exit 127, and the call goes ahead"),
                     "missing script",
                 )
                 .help("create the script or fix the path"),
             );
-            return;
+            return false;
         }
     };
     #[cfg(unix)]
@@ -226,8 +218,8 @@ pub fn check_command(
             report.diags.push(
                 diag(
                     Code::LintGuardScript,
-                    file,
-                    span,
+                    cx.file,
+                    cx.span,
                     format!("`{rel}` is not executable: exit 126, and the call goes ahead"),
                     "not executable",
                 )
@@ -237,31 +229,37 @@ pub fn check_command(
     }
     #[cfg(not(unix))]
     let _ = meta;
-    if blocking && let Ok(Some(body)) = crate::disk::read_text(&path) {
-        for (code, finding) in protocol_findings(&body, id, true) {
-            report.diags.push(diag(
-                code,
-                file,
-                span,
+    true
+}
+
+/// Protocol slips and fail-open patterns in the body of the script `rel`.
+fn script_body(cx: &Cx, rel: &str, path: &Path, report: &mut FileReport) {
+    let Ok(Some(body)) = crate::disk::read_text(path) else {
+        return;
+    };
+    for (code, finding) in protocol_findings(&body, cx.stdout_is_reply, true) {
+        report.diags.push(diag(
+            code,
+            cx.file,
+            cx.span,
+            format!("in `{rel}`: {finding}"),
+            "in this script",
+        ));
+    }
+    for finding in fail_open_findings(&body) {
+        let Some(severity) = fail_open_severity(finding, cx.on_error) else {
+            continue;
+        };
+        report.diags.push(
+            diag(
+                Code::LintFailOpen,
+                cx.file,
+                cx.span,
                 format!("in `{rel}`: {finding}"),
-                "in this script",
-            ));
-        }
-        for finding in fail_open_findings(&body) {
-            let Some(severity) = fail_open_severity(finding, id) else {
-                continue;
-            };
-            report.diags.push(
-                diag(
-                    Code::LintFailOpen,
-                    file,
-                    span,
-                    format!("in `{rel}`: {finding}"),
-                    "this script fails open",
-                )
-                .severity(severity),
-            );
-        }
+                "this script fails open",
+            )
+            .severity(severity),
+        );
     }
 }
 
@@ -290,7 +288,7 @@ mod tests {
     #[test]
     fn a_reason_on_stderr_counts_in_sh_and_in_powershell() {
         let reasonless = |text| {
-            protocol_findings(text, HarnessId::Copilot, false)
+            protocol_findings(text, true, false)
                 .iter()
                 .any(|(code, _)| *code == Code::LintReasonlessDeny)
         };

@@ -1,4 +1,4 @@
-//! Shared helpers for the TOML files (Codex `config.toml`, Kimi Code `config.toml`).
+//! Span-keeping TOML reading for `hookc lint` (a harness's `config.toml`).
 
 use toml_edit::Document;
 
@@ -6,11 +6,14 @@ use super::{FileReport, diag};
 use crate::diag::Code;
 use crate::source::{SourceFile, Span};
 
-pub(super) fn to_span(r: Option<std::ops::Range<usize>>) -> Span {
+/// A `toml_edit` byte range as a span (empty at the start when it has none).
+pub fn to_span(r: Option<std::ops::Range<usize>>) -> Span {
     r.map_or(Span::new(0, 0), |r| Span::new(r.start, r.end - r.start))
 }
 
-pub(super) fn parse<'a>(
+/// The document in `file`, or a `lint-syntax` finding saying why `who`
+/// cannot read it.
+pub fn parse<'a>(
     file: &'a SourceFile,
     who: &str,
     report: &mut FileReport,

@@ -12,14 +12,7 @@
 //! (the same design: no look-around, no backreferences) stands in.
 
 use crate::diag::Severity;
-use crate::harness;
-use crate::ir::HarnessId;
 use crate::profile::{Flavour, McpNames};
-
-/// The regex language `id` compiles matchers in (none: it has no matchers).
-fn flavour(id: HarnessId) -> Option<Flavour> {
-    harness::get(id).and_then(|h| h.profile().flavour)
-}
 
 /// A finding about one matcher or one word of it.
 pub struct Finding {
@@ -49,15 +42,16 @@ fn rust_ok(m: &str) -> bool {
     regex::Regex::new(m).is_ok()
 }
 
-/// `lint-matcher-regex`: the matcher does not compile in the harness's flavour.
-pub fn regex(id: HarnessId, harness: &str, m: &str) -> Option<Finding> {
+/// `lint-matcher-regex`: the matcher does not compile in `flavour`, the
+/// regex language of `harness` (its profile's; `None`: it has no matchers).
+pub fn regex(flavour: Option<Flavour>, harness: &str, m: &str) -> Option<Finding> {
     let (js, rust) = (ecmascript_ok(m), rust_ok(m));
     let error = |why: &str, help: &str| Finding {
         severity: Severity::Error,
         message: format!("{harness} cannot compile the matcher `{m}` as a {why}"),
         help: help.to_owned(),
     };
-    match flavour(id)? {
+    match flavour? {
         Flavour::EcmaScript if !js => Some(error(
             "JavaScript regex",
             "JavaScript regexes take no inline flags such as `(?i)` (write both cases: `[Bb]ash`); a bare `*` is not a regex (write `.*`, or leave the matcher out)",
@@ -87,10 +81,6 @@ pub fn regex(id: HarnessId, harness: &str, m: &str) -> Option<Finding> {
     }
 }
 
-fn mcp_names(id: HarnessId, event: &str) -> Option<McpNames> {
-    (harness::get(id)?.profile().mcp_names)(event)
-}
-
 /// `(server, tool)` of a matcher word written the Claude way, with or
 /// without its prefix: `mcp__s__t`, `s__t`.
 fn claude_form(word: &str) -> Option<(&str, &str, bool)> {
@@ -102,10 +92,11 @@ fn claude_form(word: &str) -> Option<(&str, &str, bool)> {
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool, prefixed))
 }
 
-/// `lint-matcher-mcp`: one word of a matcher names an MCP tool in a form the
-/// harness does not use on `event`, so it matches nothing.
-pub fn mcp(id: HarnessId, harness: &str, event: &str, word: &str) -> Option<Finding> {
-    let names = mcp_names(id, event)?;
+/// `lint-matcher-mcp`: one word of a matcher names an MCP tool in a form
+/// other than `names`, the one `harness` uses on the matcher's event (its
+/// profile's; `None`: not established), so it matches nothing.
+pub fn mcp(names: Option<McpNames>, harness: &str, word: &str) -> Option<Finding> {
+    let names = names?;
     let (server, tool, prefixed) = claude_form(word)?;
     let (right, form) = match names {
         McpNames::DoubleUnderscore if prefixed => return None,
@@ -136,37 +127,59 @@ pub fn mcp(id: HarnessId, harness: &str, event: &str, word: &str) -> Option<Find
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::HarnessId;
+
+    fn profile(id: HarnessId) -> &'static crate::profile::Profile {
+        crate::harness::get(id).unwrap().profile()
+    }
 
     #[test]
     fn each_harness_compiles_matchers_in_its_own_flavour() {
         let lookahead = "^(?!Bash$)[A-Za-z]+$";
-        assert!(regex(HarnessId::Claude, "Claude Code", lookahead).is_none());
-        assert!(regex(HarnessId::Gemini, "Gemini CLI", lookahead).is_none());
-        assert!(regex(HarnessId::Codex, "Codex", lookahead).is_some());
-        assert!(regex(HarnessId::Antigravity, "Antigravity", lookahead).is_some());
+        assert!(regex(profile(HarnessId::Claude).flavour, "Claude Code", lookahead).is_none());
+        assert!(regex(profile(HarnessId::Gemini).flavour, "Gemini CLI", lookahead).is_none());
+        assert!(regex(profile(HarnessId::Codex).flavour, "Codex", lookahead).is_some());
+        assert!(
+            regex(
+                profile(HarnessId::Antigravity).flavour,
+                "Antigravity",
+                lookahead
+            )
+            .is_some()
+        );
         let flags = "^(?i)bash$";
-        assert!(regex(HarnessId::Claude, "Claude Code", flags).is_some());
-        assert!(regex(HarnessId::Kimi, "Kimi Code", flags).is_some());
-        assert!(regex(HarnessId::Codex, "Codex", flags).is_none());
-        assert!(regex(HarnessId::Antigravity, "Antigravity", flags).is_none());
-        let copilot = regex(HarnessId::Copilot, "Copilot", lookahead).unwrap();
+        assert!(regex(profile(HarnessId::Claude).flavour, "Claude Code", flags).is_some());
+        assert!(regex(profile(HarnessId::Kimi).flavour, "Kimi Code", flags).is_some());
+        assert!(regex(profile(HarnessId::Codex).flavour, "Codex", flags).is_none());
+        assert!(
+            regex(
+                profile(HarnessId::Antigravity).flavour,
+                "Antigravity",
+                flags
+            )
+            .is_none()
+        );
+        let copilot = regex(profile(HarnessId::Copilot).flavour, "Copilot", lookahead).unwrap();
         assert_eq!(copilot.severity, Severity::Warning);
         assert_eq!(
-            regex(HarnessId::Copilot, "Copilot", "bash(")
+            regex(profile(HarnessId::Copilot).flavour, "Copilot", "bash(")
                 .unwrap()
                 .severity,
             Severity::Error
         );
         for ok in ["^(?:Bash|Edit)$", "mcp__fs__.*", "Bash"] {
             for id in HarnessId::ALL {
-                assert!(regex(*id, "h", ok).is_none(), "{id:?} {ok}");
+                assert!(
+                    regex(profile(*id).flavour, "h", ok).is_none(),
+                    "{id:?} {ok}"
+                );
             }
         }
     }
 
     #[test]
     fn mcp_names_are_checked_per_harness() {
-        let help = |id, event, word| mcp(id, "h", event, word).map(|f| f.help);
+        let help = |id, event, word| mcp((profile(id).mcp_names)(event), "h", word).map(|f| f.help);
         assert_eq!(
             help(HarnessId::Kimi, "PreToolUse", "fs__read").as_deref(),
             Some("write `mcp__fs__read`")

@@ -1,20 +1,114 @@
-//! Rules for the JSON hook files (Claude, Codex, Gemini, Cursor, Copilot, Antigravity).
+//! The rules for JSON hooks files, from the harness's [`JsonSpec`], plus
+//! what the harness adds through [`Quirks`].
 
+use std::ops::Deref;
 use std::path::Path;
 
-use jsonc_parser::ast::{Object, Value};
+use jsonc_parser::ast::{Object, ObjectProp, Value};
 
 use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, type_name};
-use super::spec::{Matching, Spec, Unit, json_spec};
 use super::{Edit, FileReport, diag, scripts};
-use crate::diag::{Code, Severity, suggest};
-use crate::harness;
-use crate::ir::{Event, HarnessId};
+use crate::diag::{Code, Diagnostic, Severity, suggest};
+use crate::ir::Event;
+use crate::profile::{JsonSpec, Matching, Profile, Unit};
 use crate::source::{SourceFile, Span};
 
-pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileReport) {
-    let spec = json_spec(id).expect("a JSON harness");
-    let dialect = js::dialect_of(id);
+/// A harness's JSON file shape, with the profile it belongs to.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub profile: &'static Profile,
+    json: &'static JsonSpec,
+}
+
+impl Deref for Spec {
+    type Target = JsonSpec;
+    fn deref(&self) -> &JsonSpec {
+        self.json
+    }
+}
+
+impl Spec {
+    /// Every event name the harness accepts: its profile's, then the rest.
+    pub fn events(&self) -> Vec<&'static str> {
+        self.profile.all_events()
+    }
+}
+
+/// What one harness checks in its JSON hooks file beyond its [`JsonSpec`];
+/// each default checks nothing.
+pub trait Quirks {
+    /// Read the file's root object in the harness's own layout (calling
+    /// [`events`] on each map of events); `false`: the root holds a `hooks`
+    /// object, the usual layout.
+    fn root(&self, cx: &Cx, root: &Object, report: &mut FileReport) -> bool {
+        let _ = (cx, root, report);
+        false
+    }
+
+    /// Whether the harness can refuse on `event` where its profile does not
+    /// say so (an event hookc does not emit).
+    fn can_refuse(&self, event: &str) -> bool {
+        let _ = event;
+        false
+    }
+
+    /// The file's `hooks` property, when it holds any event.
+    fn hooks(&self, cx: &Cx, hooks: &ObjectProp, report: &mut FileReport) {
+        let _ = (cx, hooks, report);
+    }
+
+    /// A handler `h` on `event` (its opening brace at `open`); `fails_open`:
+    /// a command hook on an event that can refuse.
+    fn handler(
+        &self,
+        cx: &Cx,
+        event: &str,
+        fails_open: bool,
+        h: &Object,
+        open: Span,
+        report: &mut FileReport,
+    ) {
+        let _ = (cx, event, fails_open, h, open, report);
+    }
+
+    /// A handler's command `cmd` (at `span`) on `event`.
+    fn command(&self, cx: &Cx, event: &str, cmd: &str, span: Span, report: &mut FileReport) {
+        let _ = (cx, event, cmd, span, report);
+    }
+}
+
+/// A harness without [`Quirks`].
+pub struct NoQuirks;
+
+impl Quirks for NoQuirks {}
+
+/// One JSON hooks file being linted, and what it is linted with.
+pub struct Cx<'a> {
+    pub spec: Spec,
+    pub file: &'a SourceFile,
+    /// The project the file belongs to (guard scripts are resolved against it).
+    pub root: &'a Path,
+    quirks: &'a dyn Quirks,
+    /// Every registered harness's profile, to recognise their names.
+    profiles: &'a [&'static Profile],
+}
+
+/// Lint `file`, the JSON hooks file of the harness `profile` (nothing when
+/// its hooks are not JSON), with its `quirks`. `profiles`: every registered
+/// harness's, so another harness's event or tool name is recognised.
+pub fn lint(
+    profile: &'static Profile,
+    quirks: &dyn Quirks,
+    profiles: &[&'static Profile],
+    file: &SourceFile,
+    root: &Path,
+    report: &mut FileReport,
+) {
+    let Some(json) = profile.json.as_ref() else {
+        return;
+    };
+    let spec = Spec { profile, json };
+    let dialect = spec.dialect;
     let text = js::readable(&file.text, dialect);
     let value = match js::parse(&text, dialect) {
         Ok(Some(v)) => v,
@@ -47,22 +141,15 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         return;
     };
     duplicate_keys(file, &value, spec.profile.name, report);
-    let cx = Cx { spec, file, root };
+    let cx = Cx {
+        spec,
+        file,
+        root,
+        quirks,
+        profiles,
+    };
     root_keys(&cx, rootobj, &value, report);
-    if id == HarnessId::Antigravity {
-        for group in &rootobj.properties {
-            let Value::Object(g) = &group.value else {
-                report.diags.push(diag(
-                    Code::LintWrongType,
-                    file,
-                    span(&group.value),
-                    "each top-level key of `.agents/hooks.json` names a hook group, an object",
-                    type_name(&group.value),
-                ));
-                continue;
-            };
-            events(&cx, g, &["enabled"], report);
-        }
+    if quirks.root(&cx, rootobj, report) {
         return;
     }
     let Some(hooks) = get(rootobj, "hooks") else {
@@ -78,8 +165,8 @@ pub fn lint(id: HarnessId, file: &SourceFile, root: &Path, report: &mut FileRepo
         ));
         return;
     };
-    if id == HarnessId::Claude && !h.properties.is_empty() {
-        cross_loading(&cx, hooks, report);
+    if !h.properties.is_empty() {
+        quirks.hooks(&cx, hooks, report);
     }
     events(&cx, h, &[], report);
 }
@@ -165,67 +252,9 @@ fn syntax_help(name: &str, dialect: js::Dialect, bom: bool) -> String {
     }
 }
 
-struct Cx<'a> {
-    spec: Spec,
-    file: &'a SourceFile,
-    root: &'a Path,
-}
-
-fn cross_loading(cx: &Cx, hooks: &jsonc_parser::ast::ObjectProp, report: &mut FileReport) {
-    let mut others = Vec::new();
-    if cx.root.join(".cursor").is_dir() {
-        others.push("Cursor");
-    }
-    if cx.root.join(".github/hooks").is_dir() {
-        others.push("GitHub Copilot CLI");
-    }
-    if others.is_empty() || cx.file.name.ends_with("settings.local.json") {
-        return;
-    }
-    // hookc's own hooks tell the harnesses apart (`hookc guard` answers
-    // each in its own protocol); only other hooks are at risk.
-    let mut commands = Vec::new();
-    commands_in(&hooks.value, &mut commands);
-    if !commands.is_empty() && commands.iter().all(|c| c.contains("/.hookc/claude/")) {
-        return;
-    }
-    report.diags.push(
-        diag(
-            Code::LintCrossLoading,
-            cx.file,
-            key_span(hooks),
-            format!(
-                "{} also run{} these Claude hooks, with {} own payloads and replies",
-                others.join(" and "),
-                if others.len() == 1 { "s" } else { "" },
-                if others.len() == 1 { "its" } else { "their" }
-            ),
-            "loaded by more than Claude Code",
-        )
-        .help("make the hook scripts check which harness called them, or move Claude-only hooks to .claude/settings.local.json"),
-    );
-}
-
-/// Every `"command"` string anywhere below `value`.
-fn commands_in<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
-    match value {
-        Value::Object(o) => {
-            for p in &o.properties {
-                match (key(p), &p.value) {
-                    ("command", v) if as_str(v).is_some() => out.extend(as_str(v)),
-                    (_, v) => commands_in(v, out),
-                }
-            }
-        }
-        Value::Array(a) => a.elements.iter().for_each(|v| commands_in(v, out)),
-        _ => {}
-    }
-}
-
 /// The event the harness's name stands for, by any harness's profile.
-fn foreign_event(name: &str) -> Option<(Event, &'static str)> {
-    harness::all().iter().find_map(|h| {
-        let p = h.profile();
+fn foreign_event(cx: &Cx, name: &str) -> Option<(Event, &'static str)> {
+    cx.profiles.iter().find_map(|p| {
         p.events
             .iter()
             .find(|(_, n)| *n == name)
@@ -233,7 +262,9 @@ fn foreign_event(name: &str) -> Option<(Event, &'static str)> {
     })
 }
 
-fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
+/// The events of the map `obj` (its keys in `extra` are not events) and
+/// their entries.
+pub fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
     let spec = cx.spec;
     let profile = spec.profile;
     let all_events = spec.events();
@@ -255,7 +286,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
             .events
             .iter()
             .any(|(e, n)| n.eq_ignore_ascii_case(name) && profile.can_block.contains(e))
-            || name.starts_with("before");
+            || cx.quirks.can_refuse(name);
         let cannot_block = profile
             .events
             .iter()
@@ -281,7 +312,7 @@ fn events(cx: &Cx, obj: &Object, extra: &[&str], report: &mut FileReport) {
 fn unknown_event(
     cx: &Cx,
     obj: &Object,
-    prop: &jsonc_parser::ast::ObjectProp,
+    prop: &ObjectProp,
     all_events: &[&str],
     report: &mut FileReport,
 ) {
@@ -314,7 +345,7 @@ fn unknown_event(
         };
         case_slip(cx.file, obj, prop, right, found, report);
     } else {
-        let help = match foreign_event(name)
+        let help = match foreign_event(cx, name)
             .and_then(|(e, who)| profile.event_name(e).map(|own| (own, who)))
         {
             Some((own, who)) => {
@@ -346,9 +377,9 @@ fn unknown_event(
 fn case_slip(
     file: &SourceFile,
     obj: &Object,
-    prop: &jsonc_parser::ast::ObjectProp,
+    prop: &ObjectProp,
     right: &str,
-    found: crate::diag::Diagnostic,
+    found: Diagnostic,
     report: &mut FileReport,
 ) {
     let ks = key_span(prop);
@@ -456,8 +487,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     };
     let sp = span(value);
     // `"*"` means "every tool" where the harness says so; elsewhere it is a broken regex.
-    let star_is_all = cx.spec.star_is_all;
-    if m.is_empty() || (m == "*" && star_is_all) {
+    if m.is_empty() || (m == "*" && cx.spec.star_is_all) {
         return;
     }
     let known: Vec<&str> = profile
@@ -465,15 +495,11 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         .iter()
         .flat_map(|(_, n)| n.iter().copied())
         .collect();
-    let plain_chars = |extra: &str| {
-        m.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || extra.contains(c))
-    };
     let exact = match cx.spec.matching {
-        Matching::ExactWords(extra) => plain_chars(extra),
+        Matching::ExactWords(extra) => plain(m, extra),
         _ => false,
     };
-    if !exact && let Some(f) = super::matchers::regex(cx.spec.id, profile.name, m) {
+    if !exact && let Some(f) = super::matchers::regex(profile.flavour, profile.name, m) {
         let error = f.severity == Severity::Error;
         report.diags.push(
             diag(
@@ -490,37 +516,54 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
             return;
         }
     }
-    let words: Vec<&str> = m
-        .split(['|', ','])
+    let mut foreign = false;
+    for w in alternatives(m) {
+        foreign |= matcher_word(cx, event, w, (sp, exact), &known, report);
+    }
+    if !foreign && let Some(d) = unanchored(cx, m, sp, exact) {
+        report.diags.push(d);
+    }
+}
+
+/// Whether `m` is plain names: letters, digits, `_`, `|` and the `extra`
+/// characters.
+fn plain(m: &str, extra: &str) -> bool {
+    m.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || extra.contains(c))
+}
+
+/// The alternatives of a matcher, without anchors and group parentheses.
+fn alternatives(m: &str) -> impl Iterator<Item = &str> {
+    m.split(['|', ','])
         .map(|w| w.trim().trim_start_matches('^').trim_end_matches('$'))
         .map(|w| {
             w.trim_start_matches("(?:")
                 .trim_start_matches('(')
                 .trim_end_matches(')')
         })
-        .collect();
-    let mut foreign = false;
-    for w in &words {
-        foreign |= matcher_word(cx, event, w, (sp, exact), &known, report);
-    }
-    let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain_chars("");
+}
+
+/// A matcher `m` (at `sp`; `exact`: matched as plain words) that the
+/// harness searches for anywhere in a tool name: a bare name where it
+/// always searches, or a regex anchored at neither end where it does not
+/// match whole.
+fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
+    let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain(m, "");
     let fully_anchored = m.starts_with('^') && m.ends_with('$');
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
-    if (bare || loose_regex) && !foreign {
-        report.diags.push(
-            diag(
-                Code::LintMatcherUnanchored,
-                cx.file,
-                sp,
-                format!(
-                    "{} searches for `{m}` anywhere in the tool name, so it also matches longer names (e.g. MCP tools containing it)",
-                    profile.name
-                ),
-                "unanchored",
-            )
-            .help(format!("anchor it: `^({m})$`")),
-        );
-    }
+    (bare || loose_regex).then(|| {
+        diag(
+            Code::LintMatcherUnanchored,
+            cx.file,
+            sp,
+            format!(
+                "{} searches for `{m}` anywhere in the tool name, so it also matches longer names (e.g. MCP tools containing it)",
+                cx.spec.profile.name
+            ),
+            "unanchored",
+        )
+        .help(format!("anchor it: `^({m})$`"))
+    })
 }
 
 /// One alternative `w` of the matcher at `sp` (`exact`: matched as plain
@@ -539,52 +582,15 @@ fn matcher_word(
     if w.is_empty() || known.contains(&w) {
         return false;
     }
-    if let Some((kind, owner)) = foreign_tool(w, cx.spec.id)
-        && let Some(own) = profile.tool_names(kind).first()
-        && !known.iter().any(|k| k.eq_ignore_ascii_case(w))
-    {
-        report.diags.push(
-            diag(
-                Code::LintMatcherForeignTool,
-                cx.file,
-                sp,
-                format!(
-                    "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
-                    kind.word(),
-                    profile.name
-                ),
-                "another harness's tool name",
-            )
-            .help(own_tool_help(cx, kind)),
-        );
+    if let Some(d) = foreign_word(cx, w, sp, known) {
+        report.diags.push(d);
         return true;
     }
-    // `mcp__github`: a server with no tool. Where a plain word is
-    // matched whole, it matches no tool at all.
-    let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
-    if whole
-        && let Some(server) = w.strip_prefix("mcp__")
-        && !server.is_empty()
-        && !server.contains("__")
-    {
-        report.diags.push(
-            diag(
-                Code::LintMatcherMcp,
-                cx.file,
-                sp,
-                format!(
-                    "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
-                    profile.name
-                ),
-                "a server without a tool",
-            )
-            .help(format!(
-                "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
-            )),
-        );
+    if let Some(d) = server_without_tool(cx, w, sp, exact) {
+        report.diags.push(d);
         return false;
     }
-    if let Some(f) = super::matchers::mcp(cx.spec.id, profile.name, event, w) {
+    if let Some(f) = super::matchers::mcp((profile.mcp_names)(event), profile.name, w) {
         report.diags.push(
             diag(
                 Code::LintMatcherMcp,
@@ -615,6 +621,56 @@ fn matcher_word(
     false
 }
 
+/// `w` (at `sp`) is another harness's name for a tool this one names
+/// otherwise (and not one of its own `known` names in another case).
+fn foreign_word(cx: &Cx, w: &str, sp: Span, known: &[&str]) -> Option<Diagnostic> {
+    let profile = cx.spec.profile;
+    let (kind, owner) = foreign_tool(cx, w)?;
+    let own = profile.tool_names(kind).first()?;
+    if known.iter().any(|k| k.eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    Some(
+        diag(
+            Code::LintMatcherForeignTool,
+            cx.file,
+            sp,
+            format!(
+                "`{w}` is {owner}'s name for the `{}` tool; {} calls it `{own}`, so this matches nothing",
+                kind.word(),
+                profile.name
+            ),
+            "another harness's tool name",
+        )
+        .help(own_tool_help(cx, kind)),
+    )
+}
+
+/// `mcp__github` (at `sp`): a server with no tool. Where a plain word is
+/// matched whole (`exact`, or an anchored harness), it matches no tool at all.
+fn server_without_tool(cx: &Cx, w: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
+    let whole = exact || matches!(cx.spec.matching, Matching::Anchored);
+    let server = w.strip_prefix("mcp__")?;
+    if !whole || server.is_empty() || server.contains("__") {
+        return None;
+    }
+    Some(
+        diag(
+            Code::LintMatcherMcp,
+            cx.file,
+            sp,
+            format!(
+                "`{w}` names an MCP server, not a tool: {} matches it whole, so it matches no tool",
+                cx.spec.profile.name
+            ),
+            "a server without a tool",
+        )
+        .help(format!(
+            "for every tool of the server write `{w}__.*`; for one tool, `{w}__<tool>`"
+        )),
+    )
+}
+
 /// How to write the harness's own name(s) for a tool of `kind` in a matcher.
 fn own_tool_help(cx: &Cx, kind: crate::ir::ToolKind) -> String {
     let names = cx.spec.profile.tool_names(kind);
@@ -627,17 +683,16 @@ fn own_tool_help(cx: &Cx, kind: crate::ir::ToolKind) -> String {
     }
 }
 
-/// The tool `word` names in another harness than `id`, and that harness's
-/// name: `Bash` is Claude Code's `shell`.
-fn foreign_tool(word: &str, id: HarnessId) -> Option<(crate::ir::ToolKind, &'static str)> {
+/// The tool `word` names in another harness than the file's, and that
+/// harness's name: `Bash` is Claude Code's `shell`.
+fn foreign_tool(cx: &Cx, word: &str) -> Option<(crate::ir::ToolKind, &'static str)> {
     if !word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
-    harness::all()
+    cx.profiles
         .iter()
-        .filter(|h| h.id() != id)
-        .find_map(|h| {
-            let p = h.profile();
+        .filter(|p| p.id != cx.spec.profile.id)
+        .find_map(|p| {
             p.tools
                 .iter()
                 .find(|(_, names)| names.contains(&word))
@@ -686,9 +741,8 @@ fn handler(
         handler_command(cx, event, (blocking, cannot_block), c, report);
     }
     handler_timeout(cx, h, report);
-    if spec.id == HarnessId::Cursor {
-        cursor_handler(cx, event, blocking && is_command, h, open, report);
-    }
+    cx.quirks
+        .handler(cx, event, blocking && is_command, h, open, report);
 }
 
 /// A handler's timeout: a number, in the unit the harness counts.
@@ -737,7 +791,7 @@ fn handler_command(
     cx: &Cx,
     event: &str,
     (blocking, cannot_block): (bool, bool),
-    c: &jsonc_parser::ast::ObjectProp,
+    c: &ObjectProp,
     report: &mut FileReport,
 ) {
     let spec = cx.spec;
@@ -761,8 +815,8 @@ fn handler_command(
             .help("move the guard to the pre-tool event"),
         );
     }
-    if let (HarnessId::Copilot, Some(cmd)) = (spec.id, as_str(&c.value)) {
-        scripts::copilot_stderr_deny(cx.file, span(&c.value), cmd, event, report);
+    if let Some(cmd) = as_str(&c.value) {
+        cx.quirks.command(cx, event, cmd, span(&c.value), report);
     }
     match as_str(&c.value) {
         Some(cmd) => scripts::check_command(
@@ -770,7 +824,7 @@ fn handler_command(
             span(&c.value),
             cmd,
             cx.root,
-            spec.id,
+            spec.profile,
             blocking,
             report,
         ),
@@ -787,11 +841,7 @@ fn handler_command(
 fn handler_timeout(cx: &Cx, h: &Object, report: &mut FileReport) {
     let spec = cx.spec;
     let name = spec.profile.name;
-    let timeout = get(h, spec.timeout_key).or_else(|| {
-        (spec.id == HarnessId::Copilot)
-            .then(|| get(h, "timeout"))
-            .flatten()
-    });
+    let timeout = spec.timeout_keys.iter().find_map(|k| get(h, k));
     if let Some(t) = timeout {
         match as_f64(&t.value) {
             None => report.diags.push(
@@ -858,64 +908,6 @@ fn handler_timeout(cx: &Cx, h: &Object, report: &mut FileReport) {
     }
 }
 
-/// Cursor's own handler keys: `failClosed` on a blocking command hook
-/// (`fails_open`), and `loop_limit`.
-fn cursor_handler(
-    cx: &Cx,
-    event: &str,
-    fails_open: bool,
-    h: &Object,
-    open: Span,
-    report: &mut FileReport,
-) {
-    if fails_open {
-        match get(h, "failClosed") {
-            Some(p) if matches!(p.value, Value::BooleanLit(ref b) if b.value) => {}
-            found => {
-                report.diags.push(
-                    diag(
-                        Code::LintCursorFailClosed,
-                        cx.file,
-                        found.map_or(open, |p| span(&p.value)),
-                        format!("this `{event}` hook lets the action through when it crashes or times out"),
-                        "fails open",
-                    )
-                    .help("add `\"failClosed\": true` (`hookc lint --fix` does)"),
-                );
-                match found {
-                    Some(p) => report.edits.push(super::Edit {
-                        span: span(&p.value),
-                        text: "true".into(),
-                    }),
-                    None => {
-                        if let Some(last) = h.properties.last() {
-                            let end = last.range.end;
-                            report.edits.push(super::Edit {
-                                span: crate::source::Span::new(end, 0),
-                                text: ", \"failClosed\": true".into(),
-                            });
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if let Some(l) = get(h, "loop_limit")
-        && matches!(l.value, Value::NullKeyword(_))
-    {
-        report.diags.push(
-            diag(
-                Code::LintStopLoop,
-                cx.file,
-                span(&l.value),
-                "`loop_limit: null` lets this hook restart the agent without end",
-                "no cap",
-            )
-            .help("remove it (default 5) or set a number"),
-        );
-    }
-}
-
 /// Every key that appears more than once in one object, anywhere in the
 /// file: the harness keeps one of them (or rejects the file), never both.
 fn duplicate_keys(file: &SourceFile, value: &Value, harness: &str, report: &mut FileReport) {
@@ -964,12 +956,7 @@ enum CaseFix {
     Refuse(&'static str),
 }
 
-fn case_fix(
-    file: &SourceFile,
-    obj: &Object,
-    prop: &jsonc_parser::ast::ObjectProp,
-    right: &str,
-) -> CaseFix {
+fn case_fix(file: &SourceFile, obj: &Object, prop: &ObjectProp, right: &str) -> CaseFix {
     let group: Vec<_> = obj
         .properties
         .iter()
@@ -1044,7 +1031,7 @@ fn case_fix(
 /// The bytes to delete to remove `prop` from its object: the property and
 /// the comma after it (and the blanks up to the next key), or, for the last
 /// one, the comma before it. `None` when a comment is in the way.
-fn deletion(text: &str, prop: &jsonc_parser::ast::ObjectProp) -> Option<Span> {
+fn deletion(text: &str, prop: &ObjectProp) -> Option<Span> {
     let (start, end) = (prop.range.start, prop.range.end);
     let after = text[end..].trim_start();
     if let Some(rest) = after.strip_prefix(',') {

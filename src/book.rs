@@ -111,12 +111,34 @@ fn code(text: &str) -> String {
     format!("`{text}`")
 }
 
+/// The capability matrix: what each registered harness does with a guard,
+/// one section per question a policy author asks (which events, refusing or
+/// asking, which tools, which options, Windows, what to do after a build).
 fn matrix() -> String {
     let harnesses: Vec<&'static Profile> = harness::all().iter().map(|h| h.profile()).collect();
-    let mut header = vec![String::new()];
-    header.extend(harnesses.iter().map(|p| p.name.to_owned()));
     let mut out = String::from("# Capability matrix\n\n");
-    out.push_str(
+    out.push_str(&matrix_intro(&harnesses));
+    out.push_str(&matrix_events(&harnesses));
+    out.push_str(&matrix_refusals(&harnesses));
+    out.push_str(&matrix_tools(&harnesses));
+    out.push_str(&matrix_options(&harnesses));
+    out.push_str(&matrix_windows());
+    out.push_str(&matrix_after_build(&harnesses));
+    out.push_str(&format!("\n{GENERATED}\n"));
+    out
+}
+
+/// A table header: the row label's column, then one column per harness.
+fn harness_header(first: &str, harnesses: &[&Profile]) -> Vec<String> {
+    let mut header = vec![first.to_owned()];
+    header.extend(harnesses.iter().map(|p| p.name.to_owned()));
+    header
+}
+
+/// Which harnesses this hookc emits for, and which ids the policy
+/// language knows but nothing is emitted for yet.
+fn matrix_intro(harnesses: &[&Profile]) -> String {
+    let mut out = String::from(
         "What each harness does with a guard. When a guard asks for more than a harness offers, \
 `hookc build` says so with [`hookc::unsupported`](../diagnostics/unsupported.md) and what \
 happens instead.\n\n",
@@ -141,9 +163,14 @@ happens instead.\n\n",
         ));
     }
     out.push_str("\n\n");
+    out
+}
 
-    out.push_str("## Events\n\nThe harness's own name for each of hookc's events; — where it has none (a guard on that event does not run there).\n\n");
-    header[0] = "event".to_owned();
+/// Each of hookc's events under the harness's own name.
+fn matrix_events(harnesses: &[&Profile]) -> String {
+    let mut out = String::from(
+        "## Events\n\nThe harness's own name for each of hookc's events; — where it has none (a guard on that event does not run there).\n\n",
+    );
     let rows: Vec<Vec<String>> = Event::ALL
         .iter()
         .map(|event| {
@@ -156,43 +183,58 @@ happens instead.\n\n",
             row
         })
         .collect();
-    out.push_str(&table(&header, &rows));
+    out.push_str(&table(&harness_header("event", harnesses), &rows));
+    out
+}
 
-    out.push_str("\n## Refusing and asking\n\n*refuses*: a `deny` (or `block`) guard stops the call or the stop there. \
+/// What a guard's decision can do on each event: refuse, ask, rewrite, or
+/// only be told.
+fn matrix_refusals(harnesses: &[&Profile]) -> String {
+    let mut out = String::from(
+        "\n## Refusing and asking\n\n*refuses*: a `deny` (or `block`) guard stops the call or the stop there. \
 *asks*: an `ask` guard makes the harness ask the user; elsewhere hookc refuses instead and warns. \
 *informs*: the event runs, but the harness cannot be stopped on it. \
-*rewrites*: a [`rewrite`](../policy/decisions.md#rewrite) guard changes the shell command there; elsewhere it is a build error.\n\n");
+*rewrites*: a [`rewrite`](../policy/decisions.md#rewrite) guard changes the shell command there; elsewhere it is a build error.\n\n",
+    );
     let rows: Vec<Vec<String>> = Event::ALL
         .iter()
         .map(|event| {
             let mut row = vec![code(event.word())];
-            row.extend(harnesses.iter().map(|p| {
-                if p.event_name(*event).is_none() {
-                    return "—".to_owned();
-                }
-                let mut can = Vec::new();
-                if p.can_block.contains(event) {
-                    can.push("refuses");
-                }
-                if p.honours_ask.contains(event) {
-                    can.push("asks");
-                }
-                if *event == Event::PreTool && p.can_rewrite {
-                    can.push("rewrites");
-                }
-                if can.is_empty() {
-                    can.push("informs");
-                }
-                can.join(", ")
-            }));
+            row.extend(harnesses.iter().map(|p| decisions_on(p, *event)));
             row
         })
         .collect();
-    out.push_str(&table(&header, &rows));
+    out.push_str(&table(&harness_header("event", harnesses), &rows));
+    out
+}
 
-    out.push_str("\n## Tools\n\nThe harness's own tool names for each of hookc's tool words; a guard's matcher lists exactly these. \
-MCP tools (`mcp \"server\" \"tool\"`) and a harness's own names (`tool (claude)\"NotebookEdit\"`) come on top.\n\n");
-    header[0] = "tool".to_owned();
+/// One cell of the refusing-and-asking table.
+fn decisions_on(p: &Profile, event: Event) -> String {
+    if p.event_name(event).is_none() {
+        return "—".to_owned();
+    }
+    let mut can = Vec::new();
+    if p.can_block.contains(&event) {
+        can.push("refuses");
+    }
+    if p.honours_ask.contains(&event) {
+        can.push("asks");
+    }
+    if event == Event::PreTool && p.can_rewrite {
+        can.push("rewrites");
+    }
+    if can.is_empty() {
+        can.push("informs");
+    }
+    can.join(", ")
+}
+
+/// Each of hookc's tool words under the harness's own tool names.
+fn matrix_tools(harnesses: &[&Profile]) -> String {
+    let mut out = String::from(
+        "\n## Tools\n\nThe harness's own tool names for each of hookc's tool words; a guard's matcher lists exactly these. \
+MCP tools (`mcp \"server\" \"tool\"`) and a harness's own names (`tool (claude)\"NotebookEdit\"`) come on top.\n\n",
+    );
     let rows: Vec<Vec<String>> = ToolKind::ALL
         .iter()
         .map(|tool| {
@@ -208,10 +250,16 @@ MCP tools (`mcp \"server\" \"tool\"`) and a harness's own names (`tool (claude)\
             row
         })
         .collect();
-    out.push_str(&table(&header, &rows));
+    out.push_str(&table(&harness_header("tool", harnesses), &rows));
+    out
+}
 
-    out.push_str("\n## Options\n\nSet in the policy with `harness \"<name>\" { option value }`.\n");
-    for p in &harnesses {
+/// The options a policy may set per harness.
+fn matrix_options(harnesses: &[&Profile]) -> String {
+    let mut out = String::from(
+        "\n## Options\n\nSet in the policy with `harness \"<name>\" { option value }`.\n",
+    );
+    for p in harnesses {
         out.push_str(&format!(
             "\n### {} (`harness \"{}\"`)\n\n",
             p.name,
@@ -229,17 +277,28 @@ MCP tools (`mcp \"server\" \"tool\"`) and a harness's own names (`tool (claude)\
             ));
         }
     }
+    out
+}
 
-    out.push_str(
+/// What becomes of the hooks on Windows (the list is shared with
+/// `hookc explain windows-unguarded`).
+fn matrix_windows() -> String {
+    let mut out = String::from(
         "\n## On Windows\n\nWhat becomes of hookc's hooks on Windows, where most harnesses run hooks in \
 PowerShell or cmd.exe instead of a POSIX shell. None of it has run on Windows yet (see \
 [Security](../security.md#windows)); a policy with `platforms … \"windows\"` gets \
 [`hookc::windows-unguarded`](../diagnostics/windows-unguarded.md) for each target that cannot guard there.\n\n",
     );
     out.push_str(&on_windows());
+    out
+}
 
-    out.push_str("\n## After a build\n\nWhat `hookc build` reminds you to do for each harness.\n");
-    for p in &harnesses {
+/// The reminders `hookc build` prints per harness.
+fn matrix_after_build(harnesses: &[&Profile]) -> String {
+    let mut out = String::from(
+        "\n## After a build\n\nWhat `hookc build` reminds you to do for each harness.\n",
+    );
+    for p in harnesses {
         out.push_str(&format!("\n### {}\n\n", p.name));
         if p.todo.is_empty() {
             out.push_str("Nothing.\n");
@@ -248,7 +307,6 @@ PowerShell or cmd.exe instead of a POSIX shell. None of it has run on Windows ye
             out.push_str(&format!("- {todo}\n"));
         }
     }
-    out.push_str(&format!("\n{GENERATED}\n"));
     out
 }
 

@@ -14,6 +14,7 @@
 //! rewrite > allow > context), and the answer carries the reason of every
 //! guard at that level.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use regex::Regex;
@@ -626,80 +627,96 @@ impl<'p> Evaluator<'p> {
         // themselves may be parsed only for this loop.
         let mut edits: Vec<(String, Replace)> = Vec::new();
         for i in index.candidates(call, &facts, &self.first_bytes[at]) {
-            let parsed;
-            let guard = match &self.guards {
-                Guards::Parsed(guards) => &guards[i],
-                Guards::Lazy(texts, check) => {
-                    check(i, texts[i])?;
-                    parsed = serde_json::from_slice::<Guard>(texts[i]).map_err(|e| {
-                        format!(
-                            "guard {} of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
-                            i + 1
-                        )
-                    })?;
-                    &parsed
-                }
-            };
-            if guard.event != index.event {
-                return Err(format!(
-                    "the compiled policy's index does not fit guard {} `{}`",
-                    i + 1,
-                    guard.name
-                ));
-            }
-            if !tool_applies(guard, call) {
+            let Some((guard, hit)) = self.hit(i, index.event, call, &facts, run)? else {
                 continue;
+            };
+            if hit.decision == Decision::Rewrite {
+                edits.extend(
+                    guard
+                        .rewrite
+                        .iter()
+                        .map(|r| (guard.name.clone(), r.clone())),
+                );
             }
-            let once;
-            let compiled = match self.compiled.get(i) {
-                Some(cell) => cell.get_or_init(|| compile(guard)),
-                None => {
-                    once = compile(guard);
-                    &once
-                }
-            }
-            .as_ref()
-            .map_err(|e| {
-                format!(
-                    "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
-                    i + 1,
-                    guard.name
-                )
-            })?;
-            if let Some(mut hit) = match_guard(guard, compiled, call, &facts) {
-                if guard.run.is_some() {
-                    match run(guard)? {
-                        Some(RunResult::Allow) => continue,
-                        Some(RunResult::Refuse(reason)) if !reason.is_empty() => {
-                            hit.reason = reason
-                        }
-                        _ => {}
-                    }
-                }
-                if hit.decision == Decision::Rewrite {
-                    edits.extend(
-                        guard
-                            .rewrite
-                            .iter()
-                            .map(|r| (guard.name.clone(), r.clone())),
-                    );
-                }
-                hits.push(hit);
-            }
+            hits.push(hit);
         }
-        let Some(level) = hits.iter().map(|h| h.decision.strictness()).max() else {
+        let Some(verdict) = strictest(hits) else {
             return Ok(None);
-        };
-        hits.retain(|h| h.decision.strictness() == level);
-        let verdict = Verdict {
-            decision: hits[0].decision,
-            hits,
-            rewritten: None,
         };
         if rewrite && verdict.decision == Decision::Rewrite {
             return self.rewrite(call, verdict, &edits, run);
         }
         Ok(Some(verdict))
+    }
+
+    /// Guard `i` (one the index picked for `event`) and how it meets the
+    /// call: `None` when it does not apply, does not match, or its program
+    /// lets the call through. An `Err` when the guard cannot be trusted:
+    /// damaged, or not the guard the index was built for.
+    fn hit(
+        &self,
+        i: usize,
+        event: Event,
+        call: &Call,
+        facts: &Facts,
+        run: &mut dyn FnMut(&Guard) -> Result<Option<RunResult>, String>,
+    ) -> Result<Option<(Cow<'p, Guard>, Hit)>, String> {
+        let guard = self.guard(i)?;
+        if guard.event != event {
+            return Err(format!(
+                "the compiled policy's index does not fit guard {} `{}`",
+                i + 1,
+                guard.name
+            ));
+        }
+        if !tool_applies(&guard, call) {
+            return Ok(None);
+        }
+        let once;
+        let compiled = match self.compiled.get(i) {
+            Some(cell) => cell.get_or_init(|| compile(&guard)),
+            None => {
+                once = compile(&guard);
+                &once
+            }
+        }
+        .as_ref()
+        .map_err(|e| {
+            format!(
+                "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
+                i + 1,
+                guard.name
+            )
+        })?;
+        let Some(mut hit) = match_guard(&guard, compiled, call, facts) else {
+            return Ok(None);
+        };
+        if guard.run.is_some() {
+            match run(&guard)? {
+                Some(RunResult::Allow) => return Ok(None),
+                Some(RunResult::Refuse(reason)) if !reason.is_empty() => hit.reason = reason,
+                _ => {}
+            }
+        }
+        Ok(Some((guard, hit)))
+    }
+
+    /// Guard `i`: borrowed when the policy is parsed, else parsed from its
+    /// text once `check` accepts that text as what the build wrote there.
+    fn guard(&self, i: usize) -> Result<Cow<'p, Guard>, String> {
+        match &self.guards {
+            Guards::Parsed(guards) => Ok(Cow::Borrowed(&guards[i])),
+            Guards::Lazy(texts, check) => {
+                check(i, texts[i])?;
+                let parsed = serde_json::from_slice::<Guard>(texts[i]).map_err(|e| {
+                    format!(
+                        "guard {} of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
+                        i + 1
+                    )
+                })?;
+                Ok(Cow::Owned(parsed))
+            }
+        }
     }
 
     /// Apply every rewriting guard's edits to the command, in policy order,
@@ -762,6 +779,18 @@ impl<'p> Evaluator<'p> {
         verdict.rewritten = Some(command);
         Ok(Some(verdict))
     }
+}
+
+/// The verdict of the strictest decision the hits reach, with every hit
+/// that reached it; `None` without hits.
+fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
+    let level = hits.iter().map(|h| h.decision.strictness()).max()?;
+    hits.retain(|h| h.decision.strictness() == level);
+    Some(Verdict {
+        decision: hits[0].decision,
+        hits,
+        rewritten: None,
+    })
 }
 
 /// A guard's regexes and path globs, compiled.
@@ -1157,7 +1186,6 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bo
 /// is not on this machine (an example), the glob leaves the root, or the
 /// tree is too large to list quickly.
 fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>> {
-    const MAX_ENTRIES: usize = 20_000;
     // An absolute glob (`grep -r x /etc`) is listed from `/`, and what it
     // finds is spelled absolute again.
     let (root, glob, prefix) = match glob.strip_prefix('/') {
@@ -1185,26 +1213,51 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
         .build()
         .ok()?
         .compile_matcher();
-    // Start below the glob's literal directories.
-    let parts: Vec<&str> = glob.split('/').collect();
-    let literal: Vec<&str> = parts
-        .iter()
-        .copied()
-        .take_while(|c| !access::is_glob(c))
-        .collect();
-    // The literal folders the glob starts with (all of its literal part
-    // when a pattern follows: `tmp/a.tgz/**` lists `tmp/a.tgz` only).
-    let start = if literal.len() < parts.len() {
-        literal.join("/")
-    } else {
-        literal[..literal.len().saturating_sub(1)].join("/")
-    };
     // Link targets are spelled as the guards see paths: relative to the
     // project when inside it (through the root's own links too).
     let real_root = (prefix.is_empty())
         .then(|| std::fs::canonicalize(root).ok())
         .flatten()
         .and_then(|r| r.to_str().map(str::to_owned));
+    list_matching(
+        root,
+        literal_start(glob),
+        &matcher,
+        prefix,
+        real_root.as_deref(),
+    )
+}
+
+/// The literal folders a glob starts with, where listing it begins (all of
+/// its literal part when a pattern follows: `tmp/a.tgz/**` lists
+/// `tmp/a.tgz` only).
+fn literal_start(glob: &str) -> String {
+    let parts: Vec<&str> = glob.split('/').collect();
+    let literal: Vec<&str> = parts
+        .iter()
+        .copied()
+        .take_while(|c| !access::is_glob(c))
+        .collect();
+    if literal.len() < parts.len() {
+        literal.join("/")
+    } else {
+        literal[..literal.len().saturating_sub(1)].join("/")
+    }
+}
+
+/// Every name below `root`/`start` that `matcher` matches, spelled with
+/// `prefix` before it (`/` for an absolute glob), and the target of each
+/// matching link, spelled relative to the project when inside `real_root`
+/// (the root with its links resolved). `None` when the tree is too large
+/// to list quickly, which the caller counts as a match.
+fn list_matching(
+    root: &std::path::Path,
+    start: String,
+    matcher: &globset::GlobMatcher,
+    prefix: &str,
+    real_root: Option<&str>,
+) -> Option<Vec<String>> {
+    const MAX_ENTRIES: usize = 20_000;
     let mut found = Vec::new();
     let mut stack = vec![start];
     let mut entries = 0;
@@ -1232,7 +1285,7 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
                     && let Ok(target) = std::fs::canonicalize(entry.path())
                     && let Some(target) = target.to_str()
                 {
-                    found.push(crate::paths::normalize(target, real_root.as_deref(), None));
+                    found.push(crate::paths::normalize(target, real_root, None));
                 }
             }
             if entry.file_type().is_ok_and(|t| t.is_dir()) {

@@ -259,6 +259,142 @@ fn runs_at_all(guard: &crate::ir::Guard, profile: &harness::Profile) -> bool {
     })
 }
 
+/// What one harness makes of the policy: the files it is given (in the
+/// project and, written only with `--user`, in the user's home) and which
+/// of the user's guards run there fully, in part, or not at all.
+struct Reach<'p> {
+    files: Vec<String>,
+    user_files: Vec<String>,
+    /// Guards that run there, those in `partly` included.
+    active: Vec<&'p str>,
+    partly: Vec<&'p str>,
+    never: Vec<&'p str>,
+    /// Guards on events the harness does not have.
+    unreached: usize,
+}
+
+impl<'p> Reach<'p> {
+    /// Emit for this harness alone: that is how to learn which files are
+    /// its own and which guards it cannot fully carry.
+    fn of(h: &dyn harness::Harness, file: &SourceFile, policy: &'p Policy) -> Reach<'p> {
+        let profile = h.profile();
+        let mut scratch = Diagnostics::default();
+        let mut cx = EmitCx::new(file, &mut scratch);
+        h.emit(policy, &mut cx);
+        let degraded = std::mem::take(&mut cx.degraded);
+        let artifacts = cx.into_artifacts();
+        let (mut files, mut user_files) = (Vec::new(), Vec::new());
+        for a in &artifacts {
+            match a.scope {
+                Scope::Project => files.push(a.path.clone()),
+                Scope::User { default, .. } => {
+                    user_files.push(format!("~/{default}/{}", a.path));
+                }
+            }
+        }
+        let (mut active, mut partly, mut never) = (Vec::new(), Vec::new(), Vec::new());
+        for g in &policy.guards {
+            // The summary counts the user's guards; self-protection is
+            // always there (see `crate::protect`).
+            if profile.event_name(g.event).is_none() || crate::protect::is_builtin(&g.name) {
+                continue;
+            }
+            if !runs_at_all(g, profile) {
+                never.push(g.name.as_str());
+            } else if degraded.contains(&g.name) {
+                partly.push(g.name.as_str());
+                active.push(g.name.as_str());
+            } else {
+                active.push(g.name.as_str());
+            }
+        }
+        let unreached = policy
+            .guards
+            .iter()
+            .filter(|g| profile.event_name(g.event).is_none())
+            .count();
+        Reach {
+            files,
+            user_files,
+            active,
+            partly,
+            never,
+            unreached,
+        }
+    }
+
+    /// The summary's line for the harness: where its guards are active (or
+    /// why not yet), then what runs only in part or not at all.
+    fn line(
+        &self,
+        profile: &harness::Profile,
+        policy: &Policy,
+        shown: &[String],
+        waiting: bool,
+    ) -> String {
+        let count = |n: usize| format!("{n} guard{}", if n == 1 { "" } else { "s" });
+        let mut line = if waiting {
+            format!(
+                "{}: {} not active yet: they run from {}, which only `hookc build --user` writes",
+                profile.name,
+                count(self.active.len()),
+                self.user_files.join(", ")
+            )
+        } else if let Some(host) = profile
+            .hooks_from
+            .iter()
+            .filter_map(|id| harness::get(*id))
+            .find(|h| shown.is_empty() && policy.targets.contains(&h.id()))
+        {
+            format!(
+                "{}: {} active through {}'s hooks, which it runs as its own",
+                profile.name,
+                count(self.active.len()),
+                host.profile().name
+            )
+        } else if shown.is_empty() {
+            format!("{}: no guard applies, no files", profile.name)
+        } else {
+            format!(
+                "{}: {} active in {}",
+                profile.name,
+                count(self.active.len()),
+                shown.join(", ")
+            )
+        };
+        if !self.partly.is_empty() {
+            line.push_str(&format!("; only in part: {}", self.partly.join(", ")));
+        }
+        if !self.never.is_empty() {
+            line.push_str(&format!("; cannot run there: {}", self.never.join(", ")));
+        }
+        if self.unreached > 0 {
+            line.push_str(&format!(
+                "; {} on events it does not have",
+                count(self.unreached)
+            ));
+        }
+        line
+    }
+}
+
+/// What the user must still do for a harness: its profile's reminders, and
+/// how to guard Windows where hookc's hooks do not.
+fn todos(h: &dyn harness::Harness, policy: &Policy) -> Vec<String> {
+    let mut todos: Vec<String> = h.profile().todo.iter().map(|t| (*t).to_owned()).collect();
+    // Only where no Windows machine is guarded (Claude Code is, with Git
+    // Bash); a policy that says `platforms … "windows"` gets a warning
+    // instead (hookc::windows-unguarded).
+    if let (None, harness::windows::OnWindows::Unguarded { fix, .. }) =
+        (policy.windows, h.on_windows(policy))
+    {
+        todos.push(format!(
+            "{fix} (Windows runs these hooks differently: `hookc explain windows-unguarded`)"
+        ));
+    }
+    todos
+}
+
 /// Held for a whole build: an exclusive lock on the project directory itself
 /// (nothing to create, nothing left behind if the build is killed).
 struct BuildLock {
@@ -369,108 +505,19 @@ impl<'a> Output<'a> {
         for id in &policy.targets {
             let Some(h) = harness::get(*id) else { continue };
             let profile = h.profile();
-            // Emit this harness alone to learn which files are its own and
-            // which guards it cannot fully carry.
-            let mut scratch = Diagnostics::default();
-            let mut cx = EmitCx::new(file, &mut scratch);
-            h.emit(policy, &mut cx);
-            let degraded = std::mem::take(&mut cx.degraded);
-            let artifacts = cx.into_artifacts();
-            let (mut files, mut user_files) = (Vec::new(), Vec::new());
-            for a in &artifacts {
-                match a.scope {
-                    Scope::Project => files.push(a.path.clone()),
-                    Scope::User { default, .. } => {
-                        user_files.push(format!("~/{default}/{}", a.path));
-                    }
-                }
-            }
-            let (mut active, mut partly, mut never) = (Vec::new(), Vec::new(), Vec::new());
-            for g in &policy.guards {
-                // The summary counts the user's guards; self-protection is
-                // always there (see `crate::protect`).
-                if profile.event_name(g.event).is_none() || crate::protect::is_builtin(&g.name) {
-                    continue;
-                }
-                if !runs_at_all(g, profile) {
-                    never.push(g.name.as_str());
-                } else if degraded.contains(&g.name) {
-                    partly.push(g.name.as_str());
-                    active.push(g.name.as_str());
-                } else {
-                    active.push(g.name.as_str());
-                }
-            }
-            let unreached = policy
-                .guards
-                .iter()
-                .filter(|g| profile.event_name(g.event).is_none())
-                .count();
+            let reach = Reach::of(h, file, policy);
             // Hooks in a user-level file run only once `--user` wrote it.
-            let waiting = !user && !user_files.is_empty();
-            let mut shown = files.clone();
+            let waiting = !user && !reach.user_files.is_empty();
+            let mut shown = reach.files.clone();
             if user {
-                shown.extend(user_files.iter().cloned());
+                shown.extend(reach.user_files.iter().cloned());
             }
-            let count = |n: usize| format!("{n} guard{}", if n == 1 { "" } else { "s" });
-            let mut line = if waiting {
-                format!(
-                    "{}: {} not active yet: they run from {}, which only `hookc build --user` writes",
-                    profile.name,
-                    count(active.len()),
-                    user_files.join(", ")
-                )
-            } else if let Some(host) = profile
-                .hooks_from
-                .iter()
-                .filter_map(|id| harness::get(*id))
-                .find(|h| shown.is_empty() && policy.targets.contains(&h.id()))
-            {
-                format!(
-                    "{}: {} active through {}'s hooks, which it runs as its own",
-                    profile.name,
-                    count(active.len()),
-                    host.profile().name
-                )
-            } else if shown.is_empty() {
-                format!("{}: no guard applies, no files", profile.name)
-            } else {
-                format!(
-                    "{}: {} active in {}",
-                    profile.name,
-                    count(active.len()),
-                    shown.join(", ")
-                )
-            };
-            if !partly.is_empty() {
-                line.push_str(&format!("; only in part: {}", partly.join(", ")));
-            }
-            if !never.is_empty() {
-                line.push_str(&format!("; cannot run there: {}", never.join(", ")));
-            }
-            if unreached > 0 {
-                line.push_str(&format!(
-                    "; {} on events it does not have",
-                    count(unreached)
-                ));
-            }
-            self.say(&line);
+            self.say(&reach.line(profile, policy, &shown, waiting));
             let first_written = plan
                 .changes
                 .iter()
-                .any(|c| c.action == Action::Create && files.contains(&c.path));
-            let mut todos: Vec<String> = profile.todo.iter().map(|t| (*t).to_owned()).collect();
-            // Only where no Windows machine is guarded (Claude Code is, with
-            // Git Bash); a policy that says `platforms … "windows"` gets a
-            // warning instead (hookc::windows-unguarded).
-            if let (None, harness::windows::OnWindows::Unguarded { fix, .. }) =
-                (policy.windows, h.on_windows(policy))
-            {
-                todos.push(format!(
-                    "{fix} (Windows runs these hooks differently: `hookc explain windows-unguarded`)"
-                ));
-            }
-            for todo in todos {
+                .any(|c| c.action == Action::Create && reach.files.contains(&c.path));
+            for todo in todos(h, policy) {
                 let text = format!("  to do: {todo}");
                 if first_written {
                     self.say(&text);
@@ -481,12 +528,12 @@ impl<'a> Output<'a> {
             self.harnesses.push(json!({
                 "harness": id.word(),
                 "name": profile.name,
-                "guards": active.len(),
+                "guards": reach.active.len(),
                 "active": !waiting && !shown.is_empty(),
-                "partly": partly,
-                "cannot_run": never,
+                "partly": reach.partly,
+                "cannot_run": reach.never,
                 "files": shown,
-                "user_files": user_files,
+                "user_files": reach.user_files,
                 "todo": profile.todo,
             }));
         }

@@ -366,57 +366,7 @@ impl Harness for Copilot {
             ..Call::default()
         };
         match event {
-            Event::PreTool | Event::PostTool => {
-                let (name, args, claude_shaped) = tool_and_args(payload)?;
-                let mut tool = CallTool {
-                    kind: if claude_shaped {
-                        CLAUDE_NAMES
-                            .iter()
-                            .find(|(n, _)| *n == name)
-                            .map(|(_, k)| *k)
-                    } else {
-                        PROFILE.tool_kind(name)
-                    },
-                    native: name.to_owned(),
-                    ..CallTool::default()
-                };
-                if name == "str_replace_editor" {
-                    tool.kind = match args.get("command").and_then(Value::as_str) {
-                        Some("view") => Some(ToolKind::Read),
-                        Some("create") => Some(ToolKind::Write),
-                        _ => Some(ToolKind::Edit),
-                    };
-                }
-                match tool.kind {
-                    Some(ToolKind::Shell) => {
-                        call.command = Some(if name.starts_with("write_") {
-                            crate::shell::keys::typed_line(string_at(&args, "/input")?)?
-                        } else {
-                            string_at(&args, "/command")?.to_owned()
-                        });
-                        if name.ends_with("powershell") {
-                            call.shell = Shell::PowerShell;
-                        }
-                    }
-                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
-                        call.paths = file_paths(&args)?;
-                        call.text = Some(args.to_string());
-                    }
-                    _ => {
-                        call.text = Some(args.to_string());
-                        let mut readings = if claude_shaped {
-                            Vec::new()
-                        } else {
-                            mcp_readings(name)
-                        };
-                        if !readings.is_empty() {
-                            tool.mcp = readings.remove(0).mcp;
-                            tool.also = readings;
-                        }
-                    }
-                }
-                call.tool = Some(tool);
-            }
+            Event::PreTool | Event::PostTool => decode_tool(&mut call, payload)?,
             Event::Prompt => call.text = Some(string_at(payload, "/prompt")?.to_owned()),
             // agentStop carries no text of the agent's (only `stopReason`).
             Event::Stop | Event::SubagentStop => {
@@ -531,6 +481,70 @@ fn nonempty(reason: &str) -> String {
         "The project's hookc policy refused this call.".to_owned()
     } else {
         reason.to_owned()
+    }
+}
+
+/// The tool call of a `preToolUse` or `postToolUse` payload: which tool,
+/// in hookc's words, and what it works on: the command line, the files, or
+/// for any other tool its arguments as text (and the MCP server and tool
+/// its name may stand for).
+fn decode_tool(call: &mut Call, payload: &Value) -> Result<(), String> {
+    let (name, args, claude_shaped) = tool_and_args(payload)?;
+    let mut tool = CallTool {
+        kind: tool_kind(name, &args, claude_shaped),
+        native: name.to_owned(),
+        ..CallTool::default()
+    };
+    match tool.kind {
+        Some(ToolKind::Shell) => {
+            call.command = Some(if name.starts_with("write_") {
+                crate::shell::keys::typed_line(string_at(&args, "/input")?)?
+            } else {
+                string_at(&args, "/command")?.to_owned()
+            });
+            if name.ends_with("powershell") {
+                call.shell = Shell::PowerShell;
+            }
+        }
+        Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+            call.paths = file_paths(&args)?;
+            call.text = Some(args.to_string());
+        }
+        _ => {
+            call.text = Some(args.to_string());
+            let mut readings = if claude_shaped {
+                Vec::new()
+            } else {
+                mcp_readings(name)
+            };
+            if !readings.is_empty() {
+                tool.mcp = readings.remove(0).mcp;
+                tool.also = readings;
+            }
+        }
+    }
+    call.tool = Some(tool);
+    Ok(())
+}
+
+/// hookc's word for a tool: Claude's names in a Claude-shaped payload (from
+/// Claude's settings, which Copilot also loads), Copilot's own otherwise.
+/// `str_replace_editor` reads, writes or edits by its `command`.
+fn tool_kind(name: &str, args: &Value, claude_shaped: bool) -> Option<ToolKind> {
+    if name == "str_replace_editor" {
+        return match args.get("command").and_then(Value::as_str) {
+            Some("view") => Some(ToolKind::Read),
+            Some("create") => Some(ToolKind::Write),
+            _ => Some(ToolKind::Edit),
+        };
+    }
+    if claude_shaped {
+        CLAUDE_NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+    } else {
+        PROFILE.tool_kind(name)
     }
 }
 

@@ -1137,85 +1137,106 @@ fn dd(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
 /// configs and certificates are read; `-o`, `-D`, `-c` written; `file://`
 /// URLs read.
 fn curl(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
-    let args = &cmd.args;
-    let value_of = |name: &str| -> Option<Role> {
-        Some(match name {
-            "-d" | "--data" | "--data-binary" | "--data-ascii" | "--json" | "--data-urlencode"
-            | "-F" | "--form" | "--form-string" | "--data-raw" => Not,
-            "-T" | "--upload-file" | "-K" | "--config" | "--cacert" | "--cert" | "-E" | "--key"
-            | "--netrc-file" | "--capath" => Read,
-            "-o" | "--output" | "-D" | "--dump-header" | "-c" | "--cookie-jar" | "--trace"
-            | "--trace-ascii" | "--stderr" | "--etag-save" => Write,
-            "-b" | "--cookie" | "--etag-compare" => Read,
-            "-H" | "--header" | "-u" | "--user" | "-X" | "--request" | "-A" | "--user-agent"
-            | "-e" | "--referer" | "-x" | "--proxy" | "-m" | "--max-time" | "-w"
-            | "--write-out" | "-r" | "--range" | "--url" | "--connect-timeout" | "--retry"
-            | "-U" | "--proxy-user" | "--resolve" | "-Y" | "-y" | "-z" | "-C" => Not,
-            _ => return None,
-        })
-    };
-    let data = |v: &str, out: &mut Vec<Touch>| {
-        // `@FILE`, `name@FILE` (urlencode), `name=@FILE` / `name=<FILE` (forms).
-        let file = v
-            .strip_prefix('@')
-            .or_else(|| v.split_once("=@").map(|(_, f)| f))
-            .or_else(|| v.split_once("=<").map(|(_, f)| f))
-            .or_else(|| {
-                v.split_once('@')
-                    .filter(|(n, _)| !n.contains('='))
-                    .map(|(_, f)| f)
-            });
-        if let Some(f) = file {
-            // `name=@file;type=text/plain`
-            let f = f.split(';').next().unwrap_or(f);
-            push(out, f, Read);
-        }
-    };
-    let mut i = 0;
-    while let Some(t) = args.get(i) {
-        i += 1;
-        let (name, glued) = if let Some(long) = t.strip_prefix("--") {
-            match long.split_once('=') {
-                Some((n, v)) => (format!("--{n}"), Some(v.to_owned())),
-                None => (t.clone(), None),
-            }
-        } else if t.starts_with('-') && t.len() > 2 && value_of(&t[..2]).is_some() {
-            (t[..2].to_owned(), Some(t[2..].to_owned()))
-        } else {
-            (t.clone(), None)
-        };
-        match value_of(&name) {
-            Some(role) => {
-                let v = match glued {
-                    Some(v) => v,
-                    None => {
-                        i += 1;
-                        args.get(i - 1).cloned().unwrap_or_default()
-                    }
-                };
-                if role == Not {
-                    if matches!(
-                        name.as_str(),
-                        "-d" | "--data"
-                            | "--data-binary"
-                            | "--data-ascii"
-                            | "--json"
-                            | "--data-urlencode"
-                            | "-F"
-                            | "--form"
-                    ) {
-                        data(&v, out);
-                    } else if name == "--url" {
-                        url(&v, out);
-                    }
-                } else {
-                    push(out, &v, role);
+    for (kind, value) in CurlValue::read(&cmd.args) {
+        match kind {
+            CurlValue::File(role) => push(out, &value, role),
+            CurlValue::Data => {
+                if let Some(file) = data_file(&value) {
+                    push(out, file, Read);
                 }
             }
-            None if !t.starts_with('-') => url(t, out),
-            None => {}
+            CurlValue::Url => url(&value, out),
+            CurlValue::Other => {}
         }
     }
+}
+
+/// What curl does with a value on its command line.
+#[derive(Clone, Copy)]
+enum CurlValue {
+    /// A file it reads or writes (`-T FILE`, `-o FILE`).
+    File(Role),
+    /// Data or a form field, naming a file it reads after `@` or `<`.
+    Data,
+    /// A URL (an operand, or `--url`'s value).
+    Url,
+    /// A header, a method, a count, … or data taken literally.
+    Other,
+}
+
+impl CurlValue {
+    /// What the value of `option` is, for an option that takes one.
+    fn of(option: &str) -> Option<CurlValue> {
+        Some(match option {
+            "-d" | "--data" | "--data-binary" | "--data-ascii" | "--json" | "--data-urlencode"
+            | "-F" | "--form" => CurlValue::Data,
+            "--url" => CurlValue::Url,
+            "--form-string" | "--data-raw" => CurlValue::Other,
+            "-T" | "--upload-file" | "-K" | "--config" | "--cacert" | "--cert" | "-E" | "--key"
+            | "--netrc-file" | "--capath" => CurlValue::File(Read),
+            "-o" | "--output" | "-D" | "--dump-header" | "-c" | "--cookie-jar" | "--trace"
+            | "--trace-ascii" | "--stderr" | "--etag-save" => CurlValue::File(Write),
+            "-b" | "--cookie" | "--etag-compare" => CurlValue::File(Read),
+            "-H" | "--header" | "-u" | "--user" | "-X" | "--request" | "-A" | "--user-agent"
+            | "-e" | "--referer" | "-x" | "--proxy" | "-m" | "--max-time" | "-w"
+            | "--write-out" | "-r" | "--range" | "--connect-timeout" | "--retry" | "-U"
+            | "--proxy-user" | "--resolve" | "-Y" | "-y" | "-z" | "-C" => CurlValue::Other,
+            _ => return None,
+        })
+    }
+
+    /// The values on a curl command line, in order, each with what curl
+    /// does with it: those of options (`-o FILE`, `--output=FILE`,
+    /// `-oFILE`) and the operands, which are URLs. Options without a value
+    /// are skipped.
+    fn read(args: &[String]) -> Vec<(CurlValue, String)> {
+        let mut values = Vec::new();
+        let mut i = 0;
+        while let Some(t) = args.get(i) {
+            i += 1;
+            let (name, glued) = if let Some(long) = t.strip_prefix("--") {
+                match long.split_once('=') {
+                    Some((n, v)) => (format!("--{n}"), Some(v.to_owned())),
+                    None => (t.clone(), None),
+                }
+            } else if t.starts_with('-') && t.len() > 2 && CurlValue::of(&t[..2]).is_some() {
+                (t[..2].to_owned(), Some(t[2..].to_owned()))
+            } else {
+                (t.clone(), None)
+            };
+            match CurlValue::of(&name) {
+                Some(kind) => {
+                    let value = match glued {
+                        Some(v) => v,
+                        None => {
+                            i += 1;
+                            args.get(i - 1).cloned().unwrap_or_default()
+                        }
+                    };
+                    values.push((kind, value));
+                }
+                None if !t.starts_with('-') => values.push((CurlValue::Url, t.clone())),
+                None => {}
+            }
+        }
+        values
+    }
+}
+
+/// The file a curl data or form value reads: `@FILE`, `name@FILE`
+/// (urlencode), `name=@FILE` or `name=<FILE` (forms), without the
+/// `;type=…` a form field may add.
+fn data_file(v: &str) -> Option<&str> {
+    let file = v
+        .strip_prefix('@')
+        .or_else(|| v.split_once("=@").map(|(_, f)| f))
+        .or_else(|| v.split_once("=<").map(|(_, f)| f))
+        .or_else(|| {
+            v.split_once('@')
+                .filter(|(n, _)| !n.contains('='))
+                .map(|(_, f)| f)
+        })?;
+    Some(file.split(';').next().unwrap_or(file))
 }
 
 fn url(t: &str, out: &mut Vec<Touch>) {

@@ -403,6 +403,26 @@ const JAVASCRIPT: &[&str] = &[
     "item",
 ];
 
+/// What may come just before an expression (`k` standing for a keyword
+/// such as `return`). `[` opens an array only there; anywhere else (after a
+/// name, a number, a string, `)`, `]`, `}`, `.`) it is computed member
+/// access, which can reach any property by a name built at run time.
+const EXPRESSION_STARTS: &str = " (,=:?[!&|+-*%<>;{k";
+
+/// Just past the end of the string whose quote is at `start`, skipping
+/// escaped characters; `None` when it does not end.
+fn string_end(chars: &[char], start: usize) -> Option<usize> {
+    let quote = chars[start];
+    let mut i = start + 1;
+    while i < chars.len() && chars[i] != quote {
+        if chars[i] == '\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    (i < chars.len()).then_some(i + 1)
+}
+
 /// Every identifier of `code`, outside strings and comments, is in `allowed`.
 /// `comment` starts a line comment (`'\0'`: none but `//`, for JavaScript).
 /// With `javascript`, computed member access and template literals fail.
@@ -423,20 +443,12 @@ fn names_allowed(code: &str, allowed: &[&str], comment: char, javascript: bool) 
             return false;
         }
         if c == '\'' || c == '"' {
-            // A string: skip to its unescaped end. Python's prefixes (`f"…"`)
-            // were read as a name already; an f-string's `{…}` is code, so
-            // `f` is not on the list.
-            i += 1;
-            while i < chars.len() && chars[i] != c {
-                if chars[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            if i >= chars.len() {
+            // Python's prefixes (`f"…"`) were read as a name already; an
+            // f-string's `{…}` is code, so `f` is not on the list.
+            let Some(end) = string_end(&chars, i) else {
                 return false;
-            }
-            i += 1;
+            };
+            i = end;
             last = c;
             continue;
         }
@@ -459,33 +471,7 @@ fn names_allowed(code: &str, allowed: &[&str], comment: char, javascript: bool) 
             };
             continue;
         }
-        // `[` opens an array only where an expression starts; anywhere else
-        // (after a name, a number, a string, `)`, `]`, `}`, `.`) it is
-        // computed member access.
-        if javascript
-            && c == '['
-            && !matches!(
-                last,
-                ' ' | '('
-                    | ','
-                    | '='
-                    | ':'
-                    | '?'
-                    | '['
-                    | '!'
-                    | '&'
-                    | '|'
-                    | '+'
-                    | '-'
-                    | '*'
-                    | '%'
-                    | '<'
-                    | '>'
-                    | ';'
-                    | '{'
-                    | 'k'
-            )
-        {
+        if javascript && c == '[' && !EXPRESSION_STARTS.contains(last) {
             return false;
         }
         if !c.is_whitespace() {

@@ -507,6 +507,44 @@ fn literal_heredoc(inner: &str) -> Option<String> {
     Some(body)
 }
 
+/// What the unquoted characters of a word, read one by one, say about how
+/// the shell expands it: brace expansion (`{a,b}`, `{1..3}`: several words,
+/// so `rm -r{f,}` would hide a flag) and globs (`*`, `?`, `[…]`).
+#[derive(Default)]
+struct Unquoted {
+    /// Open `{` not yet closed.
+    brace_depth: usize,
+    /// A `,` or `..` seen inside the open braces.
+    brace_sep: bool,
+    /// Braces closed around a separator: the word is several words.
+    brace_expansion: bool,
+    /// A `[` seen, which a later `]` makes a pattern.
+    bracket: bool,
+    /// The word is a pattern the shell may replace by file names.
+    glob: bool,
+}
+
+impl Unquoted {
+    /// Take in an unquoted character `c`, followed by `next`.
+    fn see(&mut self, c: char, next: Option<char>) {
+        match c {
+            '{' => self.brace_depth += 1,
+            ',' if self.brace_depth > 0 => self.brace_sep = true,
+            '.' if self.brace_depth > 0 && next == Some('.') => self.brace_sep = true,
+            '}' if self.brace_depth > 0 => {
+                self.brace_depth -= 1;
+                if self.brace_sep {
+                    self.brace_expansion = true;
+                }
+            }
+            '*' | '?' => self.glob = true,
+            '[' => self.bracket = true,
+            ']' if self.bracket => self.glob = true,
+            _ => {}
+        }
+    }
+}
+
 /// Whether `w` is the reserved word `word`, written plainly.
 fn is_plain(w: &Word, word: &str) -> bool {
     !w.quoted && w.plain_prefix == w.text.len() && w.text == word
@@ -643,6 +681,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The command level: one step per construct, chosen by the character
+    /// that starts it, until the input ends or lexing has to stop.
     fn run(&mut self) {
         while !self.stopped {
             if self.cases.last() == Some(&true) {
@@ -657,110 +697,14 @@ impl<'a> Lexer<'a> {
                     self.finish_command();
                     self.skip_heredoc_bodies();
                 }
-                ';' => {
-                    self.bump();
-                    let mut ends_clause = false;
-                    if self.peek() == Some(';') {
-                        self.bump();
-                        ends_clause = true;
-                    }
-                    if self.peek() == Some('&') {
-                        self.bump();
-                        ends_clause |= self.src[..self.pos].ends_with(";&");
-                    }
-                    self.finish_command();
-                    if ends_clause {
-                        // `;;`, `;&`, `;;&`: the end of a case clause.
-                        match self.cases.last_mut() {
-                            Some(patterns) => *patterns = true,
-                            None => self.opaque("case clause ;; outside a case statement"),
-                        }
-                    }
-                }
-                '&' => {
-                    self.bump();
-                    match self.peek() {
-                        Some('&') => {
-                            self.bump();
-                            self.finish_command();
-                        }
-                        Some('>') => {
-                            self.bump();
-                            if self.peek() == Some('>') {
-                                self.bump();
-                            }
-                            self.redirect_target(Some(true));
-                        }
-                        _ => {
-                            // Run in the background: in a subshell of its own.
-                            self.prefix = false;
-                            self.finish_command();
-                        }
-                    }
-                }
-                '|' => {
-                    self.bump();
-                    match self.peek() {
-                        Some('|') => {
-                            self.bump();
-                            self.finish_command();
-                        }
-                        Some('&') => {
-                            self.bump();
-                            self.pipe();
-                        }
-                        _ => self.pipe(),
-                    }
-                }
+                ';' => self.semicolon(),
+                '&' => self.ampersand(),
+                '|' => self.bar(),
                 '(' => self.open_paren(),
-                ')' => {
-                    self.bump();
-                    if self.subshells > 0 {
-                        self.subshells -= 1;
-                    } else {
-                        self.opaque("an unbalanced ')'");
-                    }
-                    self.finish_command();
-                }
+                ')' => self.close_paren(),
                 '<' | '>' => self.redirect(),
-                '#' => {
-                    // Comment: up to (not including) the newline.
-                    let end = self
-                        .rest()
-                        .find('\n')
-                        .map_or(self.src.len(), |i| self.pos + i);
-                    self.pos = end;
-                }
-                _ => {
-                    if c.is_ascii_digit() {
-                        // `2>file`, `2>&1`: an all-digit word glued to a
-                        // redirection operator is a file descriptor number.
-                        let digits = self.rest().bytes().take_while(u8::is_ascii_digit).count();
-                        if matches!(self.rest().as_bytes().get(digits), Some(b'<' | b'>')) {
-                            self.pos += digits;
-                            self.redirect();
-                            continue;
-                        }
-                    }
-                    if let Some(len) = fd_variable(self.rest()) {
-                        // `{fd}>file`: bash opens a new descriptor and puts
-                        // its number in `fd`; the word is no argument.
-                        self.pos += len;
-                        self.redirect();
-                        continue;
-                    }
-                    if let Some(w) = self.word() {
-                        if self.cur.words.is_empty()
-                            && !self.cases.is_empty()
-                            && is_plain(&w, "esac")
-                        {
-                            self.cases.pop();
-                            continue;
-                        }
-                        self.cur.words.push(w);
-                        self.case_start();
-                    }
-                }
+                '#' => self.skip_comment(),
+                _ => self.word_or_descriptor(c),
             }
         }
         self.finish_command();
@@ -769,6 +713,120 @@ impl<'a> Lexer<'a> {
         }
         if !self.cases.is_empty() && !self.stopped {
             self.opaque("an unterminated case statement");
+        }
+    }
+
+    /// At `;`: the command ends. `;;`, `;&` and `;;&` also end a case
+    /// clause, so what follows is the next clause's patterns.
+    fn semicolon(&mut self) {
+        self.bump();
+        let mut ends_clause = false;
+        if self.peek() == Some(';') {
+            self.bump();
+            ends_clause = true;
+        }
+        if self.peek() == Some('&') {
+            self.bump();
+            ends_clause |= self.src[..self.pos].ends_with(";&");
+        }
+        self.finish_command();
+        if ends_clause {
+            match self.cases.last_mut() {
+                Some(patterns) => *patterns = true,
+                None => self.opaque("case clause ;; outside a case statement"),
+            }
+        }
+    }
+
+    /// At `&`: `&&` ends the command, `&>` and `&>>` redirect both outputs,
+    /// and a lone `&` runs the command in the background.
+    fn ampersand(&mut self) {
+        self.bump();
+        match self.peek() {
+            Some('&') => {
+                self.bump();
+                self.finish_command();
+            }
+            Some('>') => {
+                self.bump();
+                if self.peek() == Some('>') {
+                    self.bump();
+                }
+                self.redirect_target(Some(true));
+            }
+            _ => {
+                // In a subshell of its own, so its assignments do not last.
+                self.prefix = false;
+                self.finish_command();
+            }
+        }
+    }
+
+    /// At `|`: `||` ends the command; `|` and `|&` pipe it into the next.
+    fn bar(&mut self) {
+        self.bump();
+        match self.peek() {
+            Some('|') => {
+                self.bump();
+                self.finish_command();
+            }
+            Some('&') => {
+                self.bump();
+                self.pipe();
+            }
+            _ => self.pipe(),
+        }
+    }
+
+    /// At `)`: the end of a subshell we entered, or one we never saw open.
+    fn close_paren(&mut self) {
+        self.bump();
+        if self.subshells > 0 {
+            self.subshells -= 1;
+        } else {
+            self.opaque("an unbalanced ')'");
+        }
+        self.finish_command();
+    }
+
+    /// At `#` where a word would start: a comment, up to (not including)
+    /// the newline.
+    fn skip_comment(&mut self) {
+        let end = self
+            .rest()
+            .find('\n')
+            .map_or(self.src.len(), |i| self.pos + i);
+        self.pos = end;
+    }
+
+    /// At anything else: a word of the command, unless it is a descriptor
+    /// glued to a redirection (`2>file`, `{fd}>file`) or the `esac` that
+    /// closes a case statement.
+    fn word_or_descriptor(&mut self, c: char) {
+        if c.is_ascii_digit() {
+            // `2>file`, `2>&1`: an all-digit word glued to a redirection
+            // operator is a file descriptor number.
+            let digits = self.rest().bytes().take_while(u8::is_ascii_digit).count();
+            if matches!(self.rest().as_bytes().get(digits), Some(b'<' | b'>')) {
+                self.pos += digits;
+                self.redirect();
+                return;
+            }
+        }
+        if let Some(len) = fd_variable(self.rest()) {
+            // `{fd}>file`: bash opens a new descriptor and puts its number
+            // in `fd`; the word is no argument.
+            self.pos += len;
+            self.redirect();
+            return;
+        }
+        if let Some(w) = self.word() {
+            if self.cur.words.is_empty() && !self.cases.is_empty() && is_plain(&w, "esac") {
+                self.cases.pop();
+                return;
+            }
+            self.cur.words.push(w);
+            self.case_start();
         }
     }
 
@@ -797,13 +855,7 @@ impl<'a> Lexer<'a> {
                     self.bump();
                     self.skip_heredoc_bodies();
                 }
-                Some('#') => {
-                    let end = self
-                        .rest()
-                        .find('\n')
-                        .map_or(self.src.len(), |i| self.pos + i);
-                    self.pos = end;
-                }
+                Some('#') => self.skip_comment(),
                 _ => break,
             }
         }
@@ -1083,7 +1135,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// At `<` or `>` (after an optional fd number).
+    /// At `<` or `>` (after an optional fd number): one step per operator.
     fn redirect(&mut self) {
         match self.bump() {
             Some('>') => match self.peek() {
@@ -1093,15 +1145,7 @@ impl<'a> Lexer<'a> {
                 }
                 Some('&') => {
                     self.bump();
-                    self.skip_blanks();
-                    if let Some(w) = self.word() {
-                        let fd = w.text == "-" || w.text.bytes().all(|b| b.is_ascii_digit());
-                        if !fd {
-                            self.cur.writes.push(w);
-                        }
-                    } else if !self.stopped {
-                        self.opaque("a redirection without a target");
-                    }
+                    self.duplicate(true);
                 }
                 Some('(') => {
                     self.bump();
@@ -1113,64 +1157,19 @@ impl<'a> Lexer<'a> {
                 Some('<') => {
                     self.bump();
                     if self.peek() == Some('<') {
-                        // Here-string: a word fed to stdin.
                         self.bump();
-                        self.skip_blanks();
-                        match self.word() {
-                            Some(w) => {
-                                self.cur.stdin = if w.has_param || w.opaque {
-                                    Stdin::Unknown
-                                } else {
-                                    Stdin::Text(format!("{}\n", w.text))
-                                };
-                            }
-                            None if !self.stopped => self.opaque("a redirection without a target"),
-                            None => {}
-                        }
+                        self.here_string();
                     } else {
-                        let strip = self.peek() == Some('-');
-                        if strip {
-                            self.bump();
-                        }
-                        self.skip_blanks();
-                        match self.word() {
-                            Some(w) => {
-                                let n = self.bodies.len();
-                                self.bodies.push(None);
-                                self.cur.stdin = Stdin::Heredoc(n);
-                                self.heredocs.push((w.text, strip, w.quoted, n));
-                            }
-                            None if !self.stopped => self.opaque("a heredoc without a delimiter"),
-                            None => {}
-                        }
+                        self.heredoc();
                     }
                 }
                 Some('&') => {
                     self.bump();
-                    self.skip_blanks();
-                    if let Some(w) = self.word() {
-                        let fd = w.text == "-" || w.text.bytes().all(|b| b.is_ascii_digit());
-                        if !fd {
-                            self.cur.reads.push(w);
-                        }
-                        self.cur.stdin = Stdin::Unknown;
-                    } else if !self.stopped {
-                        self.opaque("a redirection without a target");
-                    }
+                    self.duplicate(false);
                 }
                 Some('>') => {
-                    // `<>`: opened for reading and writing.
                     self.bump();
-                    self.skip_blanks();
-                    match self.word() {
-                        Some(w) => {
-                            self.cur.reads.push(w.clone());
-                            self.cur.writes.push(w);
-                            self.cur.stdin = Stdin::Unknown;
-                        }
-                        None if !self.stopped => self.opaque("a redirection without a target"),
-                        None => {}
-                    }
+                    self.read_write_target();
                 }
                 Some('(') => {
                     self.bump();
@@ -1179,6 +1178,81 @@ impl<'a> Lexer<'a> {
                 _ => self.redirect_target(Some(false)),
             },
             _ => {}
+        }
+    }
+
+    /// After `>&` (`write`) or `<&`: a copy of a descriptor (`2>&1`, `>&-`),
+    /// or else a file written or read. Standard input is unknown after `<&`
+    /// either way.
+    fn duplicate(&mut self, write: bool) {
+        self.skip_blanks();
+        let Some(w) = self.word() else {
+            if !self.stopped {
+                self.opaque("a redirection without a target");
+            }
+            return;
+        };
+        let fd = w.text == "-" || w.text.bytes().all(|b| b.is_ascii_digit());
+        if write {
+            if !fd {
+                self.cur.writes.push(w);
+            }
+        } else {
+            if !fd {
+                self.cur.reads.push(w);
+            }
+            self.cur.stdin = Stdin::Unknown;
+        }
+    }
+
+    /// After `<<<`: a here-string, one word fed to standard input, known
+    /// when the word is literal.
+    fn here_string(&mut self) {
+        self.skip_blanks();
+        match self.word() {
+            Some(w) => {
+                self.cur.stdin = if w.has_param || w.opaque {
+                    Stdin::Unknown
+                } else {
+                    Stdin::Text(format!("{}\n", w.text))
+                };
+            }
+            None if !self.stopped => self.opaque("a redirection without a target"),
+            None => {}
+        }
+    }
+
+    /// After `<<` or `<<-`: a here-document's delimiter. Its body starts on
+    /// the next line, so it is only noted here and read after the newline.
+    fn heredoc(&mut self) {
+        let strip = self.peek() == Some('-');
+        if strip {
+            self.bump();
+        }
+        self.skip_blanks();
+        match self.word() {
+            Some(w) => {
+                let n = self.bodies.len();
+                self.bodies.push(None);
+                self.cur.stdin = Stdin::Heredoc(n);
+                self.heredocs.push((w.text, strip, w.quoted, n));
+            }
+            None if !self.stopped => self.opaque("a heredoc without a delimiter"),
+            None => {}
+        }
+    }
+
+    /// After `<>`: a file opened for reading and writing.
+    fn read_write_target(&mut self) {
+        self.skip_blanks();
+        match self.word() {
+            Some(w) => {
+                self.cur.reads.push(w.clone());
+                self.cur.writes.push(w);
+                self.cur.stdin = Stdin::Unknown;
+            }
+            None if !self.stopped => self.opaque("a redirection without a target"),
+            None => {}
         }
     }
 
@@ -1287,101 +1361,105 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Read one word starting at the current position. Returns None when
-    /// nothing word-like is there or lexing had to stop.
+    /// Read one word starting at the current position: one step per quoting
+    /// or expansion form, until a character that ends the word. Returns
+    /// None when nothing word-like is there or lexing had to stop.
     fn word(&mut self) -> Option<Word> {
         let mut w = Word::default();
         let mut started = false;
         let mut plain = true;
-        // Brace-expansion detection: unquoted `{` … `,` or `..` … `}`.
-        let mut brace_depth = 0usize;
-        let mut brace_sep = false;
-        let mut brace_expansion = false;
-        let mut bracket = false;
+        let mut unquoted = Unquoted::default();
         while let Some(c) = self.peek() {
             if is_word_end(c) {
                 break;
             }
             started = true;
-            match c {
+            let read = match c {
                 '\'' => {
                     self.bump();
                     plain = false;
-                    w.quoted = true;
-                    match self.rest().find('\'') {
-                        Some(i) => {
-                            w.text.push_str(&self.rest()[..i]);
-                            self.pos += i + 1;
-                        }
-                        None => {
-                            self.stop("an unbalanced single quote");
-                            return None;
-                        }
-                    }
+                    self.single_quoted(&mut w)
                 }
                 '"' => {
                     self.bump();
                     plain = false;
-                    if !self.double_quoted(&mut w) {
-                        return None;
-                    }
+                    self.double_quoted(&mut w)
                 }
                 '\\' => {
                     self.bump();
-                    match self.peek() {
-                        None => w.text.push('\\'),
-                        Some('\n') => {
-                            self.bump();
-                        }
-                        Some(x) => {
-                            self.bump();
-                            plain = false;
-                            w.quoted = true;
-                            w.text.push(x);
-                        }
+                    if self.escaped(&mut w) {
+                        plain = false;
                     }
+                    true
                 }
                 '$' => {
                     plain = false;
-                    if !self.dollar(&mut w, false) {
-                        return None;
-                    }
+                    self.dollar(&mut w, false)
                 }
                 '`' => {
                     plain = false;
-                    if !self.backtick(&mut w) {
-                        return None;
-                    }
+                    self.backtick(&mut w)
                 }
                 _ => {
                     self.bump();
-                    match c {
-                        '{' => brace_depth += 1,
-                        ',' if brace_depth > 0 => brace_sep = true,
-                        '.' if brace_depth > 0 && self.peek() == Some('.') => brace_sep = true,
-                        '}' if brace_depth > 0 => {
-                            brace_depth -= 1;
-                            if brace_sep {
-                                brace_expansion = true;
-                            }
-                        }
-                        '*' | '?' => w.glob = true,
-                        '[' => bracket = true,
-                        ']' if bracket => w.glob = true,
-                        _ => {}
-                    }
+                    unquoted.see(c, self.peek());
                     w.text.push(c);
+                    true
                 }
+            };
+            if !read {
+                return None;
             }
             if plain {
                 w.plain_prefix = w.text.len();
             }
         }
-        if brace_expansion {
+        w.glob = unquoted.glob;
+        if unquoted.brace_expansion {
             // Several words, each known only after expansion.
             w.opaque = true;
         }
         started.then_some(w)
+    }
+
+    /// Inside `'…'` (opening quote consumed): everything up to the next
+    /// quote, literally. Returns false if lexing stopped.
+    fn single_quoted(&mut self, w: &mut Word) -> bool {
+        w.quoted = true;
+        match self.rest().find('\'') {
+            Some(i) => {
+                w.text.push_str(&self.rest()[..i]);
+                self.pos += i + 1;
+                true
+            }
+            None => {
+                self.stop("an unbalanced single quote");
+                false
+            }
+        }
+    }
+
+    /// After a backslash outside quotes: the next character, literally,
+    /// unless it is a newline (a line continuation, which disappears) or
+    /// the input ends (the backslash stays). Returns whether a character
+    /// was quoted.
+    fn escaped(&mut self, w: &mut Word) -> bool {
+        match self.peek() {
+            None => {
+                w.text.push('\\');
+                false
+            }
+            Some('\n') => {
+                self.bump();
+                false
+            }
+            Some(x) => {
+                self.bump();
+                w.quoted = true;
+                w.text.push(x);
+                true
+            }
+        }
     }
 
     /// Inside `"…"` (opening quote consumed). Returns false if lexing stopped.
@@ -1428,85 +1506,22 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// At `$`. Returns false if lexing stopped.
+    /// At `$`: one step per expansion, chosen by the character after the
+    /// dollar. Returns false if lexing stopped.
     fn dollar(&mut self, w: &mut Word, in_dq: bool) -> bool {
         let start = self.pos;
         match self.peek_at(1) {
-            Some('(') => {
-                self.pos += 2;
-                if self.peek() == Some('(') {
-                    self.bump();
-                    if self.skip_balanced('(', ')', 2, false).is_none() {
-                        self.stop("an unterminated $((");
-                        return false;
-                    }
-                    let body = &self.src[start + 3..self.pos - 2];
-                    if !self.numbers_only(body) {
-                        // Names in arithmetic are evaluated again, recursively.
-                        self.opaque("arithmetic expansion $((...)) with names");
-                    }
-                } else {
-                    match self.skip_balanced('(', ')', 1, true) {
-                        Some(inner) if in_dq => {
-                            if let Some(body) =
-                                literal_heredoc(inner).or_else(|| literal_echo(inner, self.depth))
-                            {
-                                w.text.push_str(&body);
-                                return true;
-                            }
-                            self.nested(inner);
-                        }
-                        Some(inner) => self.nested(inner),
-                        None => {
-                            self.stop("an unterminated command substitution $(");
-                            return false;
-                        }
-                    }
-                }
-                w.opaque = true;
-                w.text.push_str(&self.src[start..self.pos]);
-            }
-            Some('{') => {
-                self.pos += 2;
-                if self.skip_balanced('{', '}', 1, false).is_none() {
-                    self.stop("an unterminated ${");
-                    return false;
-                }
-                let body = &self.src[start + 2..self.pos - 1];
-                if body.starts_with('(') {
-                    // zsh's flags: `(e)` runs the value's substitutions,
-                    // `(P)` names another variable.
-                    self.opaque("zsh parameter flags ${(...)...}");
-                } else if !literal_subscript(body)
-                    && (evaluates_code(body)
-                        || body.contains(['@', ':']) && substring_or_prompt(body))
-                {
-                    self.opaque("parameter expansion ${...} that evaluates code");
-                }
-                w.opaque = true;
-                w.has_param = true;
-                w.text.push_str(&self.src[start..self.pos]);
-            }
-            Some('[') => {
-                self.pos += 2;
-                if self.skip_balanced('[', ']', 1, false).is_none() {
-                    self.stop("an unterminated $[");
-                    return false;
-                }
-                let body = &self.src[start + 2..self.pos - 1];
-                if !self.numbers_only(body) {
-                    self.opaque("arithmetic expansion $[...] with names");
-                }
-                w.opaque = true;
-                w.text.push_str(&self.src[start..self.pos]);
-            }
+            Some('(') if self.peek_at(2) == Some('(') => self.arithmetic_expansion(w, start),
+            Some('(') => self.command_substitution(w, start, in_dq),
+            Some('{') => self.braced_parameter(w, start),
+            Some('[') => self.bracket_arithmetic(w, start),
             Some('\'') if !in_dq => {
                 self.pos += 2;
-                return self.ansi_c(w);
+                self.ansi_c(w)
             }
             Some('"') if !in_dq => {
                 self.pos += 2;
-                return self.double_quoted(w);
+                self.double_quoted(w)
             }
             // zsh: `$=x` splits the value into words, `$~x` makes it a
             // pattern, `$^x` joins it to what surrounds it. Still a value.
@@ -1516,7 +1531,7 @@ impl<'a> Lexer<'a> {
                     .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '{') =>
             {
                 self.pos += 2;
-                return self.dollar_after_zsh_modifier(w, start, in_dq);
+                self.dollar_after_zsh_modifier(w, start, in_dq)
             }
             Some(c) if c.is_ascii_alphabetic() || c == '_' => {
                 self.bump();
@@ -1528,6 +1543,7 @@ impl<'a> Lexer<'a> {
                 self.pos += n;
                 w.has_param = true;
                 w.text.push_str(&self.src[start..self.pos]);
+                true
             }
             Some(c)
                 if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '$' | '!' | '-') =>
@@ -1535,12 +1551,94 @@ impl<'a> Lexer<'a> {
                 self.pos += 2;
                 w.has_param = true;
                 w.text.push_str(&self.src[start..self.pos]);
+                true
             }
             _ => {
                 self.bump();
                 w.text.push('$');
+                true
             }
         }
+    }
+
+    /// The word keeps an expansion it cannot perform as written, from
+    /// `start` to here, and says so.
+    fn keep_unexpanded(&self, w: &mut Word, start: usize) {
+        w.opaque = true;
+        w.text.push_str(&self.src[start..self.pos]);
+    }
+
+    /// At `$((`: arithmetic, known only when every name in it holds a
+    /// number for sure (a name's value is evaluated again, and may be code).
+    fn arithmetic_expansion(&mut self, w: &mut Word, start: usize) -> bool {
+        self.pos += 3;
+        if self.skip_balanced('(', ')', 2, false).is_none() {
+            self.stop("an unterminated $((");
+            return false;
+        }
+        let body = &self.src[start + 3..self.pos - 2];
+        if !self.numbers_only(body) {
+            self.opaque("arithmetic expansion $((...)) with names");
+        }
+        self.keep_unexpanded(w, start);
+        true
+    }
+
+    /// At `$(`: commands that run, read like the line's. Inside double
+    /// quotes two idioms print text known exactly (a quoted here-document
+    /// passed through `cat`, a literal `echo`), which the word then holds.
+    fn command_substitution(&mut self, w: &mut Word, start: usize, in_dq: bool) -> bool {
+        self.pos += 2;
+        let Some(inner) = self.skip_balanced('(', ')', 1, true) else {
+            self.stop("an unterminated command substitution $(");
+            return false;
+        };
+        if in_dq
+            && let Some(body) = literal_heredoc(inner).or_else(|| literal_echo(inner, self.depth))
+        {
+            w.text.push_str(&body);
+            return true;
+        }
+        self.nested(inner);
+        self.keep_unexpanded(w, start);
+        true
+    }
+
+    /// At `${`: a parameter, opaque when reading it evaluates code (zsh's
+    /// flags, an arithmetic subscript, a substring, prompt expansion).
+    fn braced_parameter(&mut self, w: &mut Word, start: usize) -> bool {
+        self.pos += 2;
+        if self.skip_balanced('{', '}', 1, false).is_none() {
+            self.stop("an unterminated ${");
+            return false;
+        }
+        let body = &self.src[start + 2..self.pos - 1];
+        if body.starts_with('(') {
+            // zsh's flags: `(e)` runs the value's substitutions, `(P)`
+            // names another variable.
+            self.opaque("zsh parameter flags ${(...)...}");
+        } else if !literal_subscript(body)
+            && (evaluates_code(body) || body.contains(['@', ':']) && substring_or_prompt(body))
+        {
+            self.opaque("parameter expansion ${...} that evaluates code");
+        }
+        w.has_param = true;
+        self.keep_unexpanded(w, start);
+        true
+    }
+
+    /// At `$[`: bash's old spelling of `$((…))`.
+    fn bracket_arithmetic(&mut self, w: &mut Word, start: usize) -> bool {
+        self.pos += 2;
+        if self.skip_balanced('[', ']', 1, false).is_none() {
+            self.stop("an unterminated $[");
+            return false;
+        }
+        let body = &self.src[start + 2..self.pos - 1];
+        if !self.numbers_only(body) {
+            self.opaque("arithmetic expansion $[...] with names");
+        }
+        self.keep_unexpanded(w, start);
         true
     }
 
@@ -1581,8 +1679,7 @@ impl<'a> Lexer<'a> {
             }
         }
         self.nested(&inner);
-        w.opaque = true;
-        w.text.push_str(&self.src[start..self.pos]);
+        self.keep_unexpanded(w, start);
         true
     }
 

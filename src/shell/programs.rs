@@ -344,11 +344,73 @@ pub fn awk_runs_commands(program: &str) -> bool {
 /// The script is scanned command by command as sed reads it; anything the
 /// scan does not follow counts as able to run one.
 pub fn sed_runs_commands(script: &str) -> bool {
-    let b = script.as_bytes();
-    let mut i = 0;
-    // Skip a regex address `/…/` or `\c…c`; `None` when it does not end.
-    let regex = |i: usize, delim: u8| -> Option<usize> {
-        let mut j = i;
+    SedScan {
+        b: script.as_bytes(),
+        i: 0,
+    }
+    .runs_none()
+    .is_none()
+}
+
+/// A sed script read from `i` on, one command at a time. Each step returns
+/// `None` as soon as a command may run one of its own (an `e`, or anything
+/// the scan does not follow), so `?` carries that answer out.
+struct SedScan<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl SedScan<'_> {
+    /// `Some` when no command in the script runs a command.
+    fn runs_none(&mut self) -> Option<()> {
+        while self.i < self.b.len() {
+            self.skip_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b';' | b'{' | b'}'));
+            self.addresses()?;
+            self.skip_while(|c| matches!(c, b' ' | b'!'));
+            let Some(&command) = self.b.get(self.i) else {
+                break;
+            };
+            self.i += 1;
+            self.command(command)?;
+        }
+        Some(())
+    }
+
+    fn skip_while(&mut self, skip: impl Fn(u8) -> bool) {
+        while self.i < self.b.len() && skip(self.b[self.i]) {
+            self.i += 1;
+        }
+    }
+
+    /// Up to two addresses (`3`, `$`, `1~2`, `/re/`, `\cREc`, with the `I`
+    /// and `M` flags), separated by a comma.
+    fn addresses(&mut self) -> Option<()> {
+        for _ in 0..2 {
+            match self.b.get(self.i) {
+                Some(b'0'..=b'9' | b'$') => {
+                    self.skip_while(|c| c.is_ascii_digit() || matches!(c, b'$' | b'~' | b'+'));
+                }
+                Some(b'/') => self.i = self.regex_end(self.i + 1, b'/')?,
+                Some(b'\\') if self.i + 1 < self.b.len() => {
+                    self.i = self.regex_end(self.i + 2, self.b[self.i + 1])?;
+                }
+                _ => {}
+            }
+            self.skip_while(|c| matches!(c, b'I' | b'M'));
+            if self.b.get(self.i) == Some(&b',') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+        Some(())
+    }
+
+    /// Just past the `delim` that ends a regex starting at `from`, skipping
+    /// escaped characters; `None` when it does not end.
+    fn regex_end(&self, from: usize, delim: u8) -> Option<usize> {
+        let b = self.b;
+        let mut j = from;
         while j < b.len() {
             match b[j] {
                 b'\\' => j += 2,
@@ -357,93 +419,52 @@ pub fn sed_runs_commands(script: &str) -> bool {
             }
         }
         None
-    };
-    let to_line_end = |i: usize| {
-        b[i..]
+    }
+
+    /// To the end of the line.
+    fn skip_line(&mut self) {
+        self.i = self.b[self.i..]
             .iter()
             .position(|&c| c == b'\n')
-            .map_or(b.len(), |p| i + p)
-    };
-    while i < b.len() {
-        // Separators, then up to two addresses and `!`.
-        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b';' | b'{' | b'}') {
-            i += 1;
-        }
-        for _ in 0..2 {
-            match b.get(i) {
-                Some(b'0'..=b'9' | b'$') => {
-                    while i < b.len()
-                        && (b[i].is_ascii_digit() || matches!(b[i], b'$' | b'~' | b'+'))
-                    {
-                        i += 1;
-                    }
-                }
-                Some(b'/') => match regex(i + 1, b'/') {
-                    Some(end) => i = end,
-                    None => return true,
-                },
-                Some(b'\\') if i + 1 < b.len() => match regex(i + 2, b[i + 1]) {
-                    Some(end) => i = end,
-                    None => return true,
-                },
-                _ => {}
-            }
-            while i < b.len() && matches!(b[i], b'I' | b'M') {
-                i += 1;
-            }
-            if b.get(i) == Some(&b',') {
-                i += 1;
-            } else {
-                break;
-            }
-        }
-        while i < b.len() && matches!(b[i], b' ' | b'!') {
-            i += 1;
-        }
-        let Some(&command) = b.get(i) else { break };
-        i += 1;
-        match command {
-            b'e' => return true,
-            b's' | b'y' => {
-                let Some(&delim) = b.get(i) else { return true };
-                let Some(mid) = regex(i + 1, delim) else {
-                    return true;
-                };
-                let Some(end) = regex(mid, delim) else {
-                    return true;
-                };
-                i = end;
-                if command == b's' {
-                    while i < b.len() && !matches!(b[i], b';' | b'\n' | b'}') {
-                        match b[i] {
-                            b'e' => return true,
-                            // `w FILE` ends the command at the line's end.
-                            b'w' => i = to_line_end(i),
-                            _ => i += 1,
-                        }
-                    }
-                }
-            }
-            b'a' | b'i' | b'c' | b'r' | b'R' | b'w' | b'W' => i = to_line_end(i),
-            b':' | b'b' | b't' | b'T' => {
-                while i < b.len() && !matches!(b[i], b';' | b'\n') {
-                    i += 1;
-                }
-            }
-            b'}' | b'{' | b'=' | b'd' | b'D' | b'g' | b'G' | b'h' | b'H' | b'l' | b'n' | b'N'
-            | b'p' | b'P' | b'q' | b'Q' | b'x' | b'z' | b'F' | b'#' => {
-                if command == b'#' {
-                    i = to_line_end(i);
-                }
-                // `q`/`Q`/`l` may take a number.
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-            }
-            _ => return true,
-        }
+            .map_or(self.b.len(), |p| self.i + p);
     }
-    false
+
+    /// The command letter just read, and its arguments.
+    fn command(&mut self, command: u8) -> Option<()> {
+        match command {
+            b'e' => return None,
+            b's' | b'y' => self.substitution(command)?,
+            // Text, a file name or a comment: the rest of the line.
+            b'a' | b'i' | b'c' | b'r' | b'R' | b'w' | b'W' | b'#' => self.skip_line(),
+            // A label: up to `;` or the line's end.
+            b':' | b'b' | b't' | b'T' => self.skip_while(|c| !matches!(c, b';' | b'\n')),
+            // `q`/`Q`/`l` may take a number.
+            b'}' | b'{' | b'=' | b'd' | b'D' | b'g' | b'G' | b'h' | b'H' | b'l' | b'n' | b'N'
+            | b'p' | b'P' | b'q' | b'Q' | b'x' | b'z' | b'F' => {
+                self.skip_while(|c| c.is_ascii_digit());
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// `s/re/text/flags` or `y/abc/xyz/` after its letter. Of the flags,
+    /// `e` runs the result and `w FILE` takes the rest of the line.
+    fn substitution(&mut self, command: u8) -> Option<()> {
+        let delim = *self.b.get(self.i)?;
+        let mid = self.regex_end(self.i + 1, delim)?;
+        self.i = self.regex_end(mid, delim)?;
+        if command == b's' {
+            while self.i < self.b.len() && !matches!(self.b[self.i], b';' | b'\n' | b'}') {
+                match self.b[self.i] {
+                    b'e' => return None,
+                    b'w' => self.skip_line(),
+                    _ => self.i += 1,
+                }
+            }
+        }
+        Some(())
+    }
 }
 
 /// Variables whose value a program runs as a shell command: the value is a

@@ -235,8 +235,13 @@ impl Harness for Cline {
         }
         let mut call = Call {
             event: Some(event),
-            // Cline runs a workspace's hooks in that workspace's root.
-            root: std::env::current_dir()
+            // The project is the one whose hooks folder holds the hook, where
+            // `hookc guard` finds the policy (`workspaceRoots` is the
+            // extension's global state, which another window can change).
+            // The call runs where Cline runs the hook: the workspace root
+            // (extension) or the session's folder (CLI).
+            root: None,
+            cwd: std::env::current_dir()
                 .ok()
                 .map(|d| d.to_string_lossy().into_owned()),
             home: std::env::var("HOME").ok(),
@@ -790,6 +795,10 @@ mod tests {
             .unwrap();
         let c = Cline.decode_call(Event::PreTool, &p).unwrap();
         assert_eq!(c.command.as_deref(), Some("git push -f"));
+        // The project is where the policy is (`hookc guard` fills it in);
+        // the hook's folder is only where the call runs.
+        assert_eq!(c.root, None);
+        assert!(c.cwd.is_some());
         let read = ExampleCall {
             tool: Some(Tool::Known {
                 tool: ToolKind::Read,

@@ -593,7 +593,10 @@ pub fn pre_commit_files(existing: &str) -> String {
         }
     }
     let lint = folders.join("|");
-    let build = format!("policy\\.kdl|\\.hookc/|{lint}");
+    let mut build = format!("policy\\.kdl|\\.hookc/|{lint}");
+    for folder in written_folders(&lint) {
+        build.push_str(&format!("|{folder}"));
+    }
     let mut out = String::new();
     for line in existing.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -612,6 +615,35 @@ pub fn pre_commit_files(existing: &str) -> String {
         }
     }
     out
+}
+
+/// The folders (as regexes) of the project files a build of the bundled
+/// policy for every harness writes outside the `lint` folders: a harness
+/// whose hooks are programs (Cline's `.clinerules/hooks/`) has no file lint
+/// reads there.
+fn written_folders(lint: &str) -> Vec<String> {
+    let text = include_str!("../policy.kdl");
+    let file = crate::source::SourceFile::new("policy.kdl", text);
+    let mut diags = crate::diag::Diagnostics::default();
+    let Some(mut policy) = crate::compile::compile_source(&file, &mut diags) else {
+        return Vec::new();
+    };
+    policy.targets = harness::all().iter().map(|h| h.id()).collect();
+    let covered = regex::Regex::new(&format!("^(\\.hookc/|{lint})")).expect("folder regexes");
+    let mut folders = Vec::new();
+    for a in crate::compile::emit(&file, &policy, &mut diags) {
+        let Some((dir, _)) = a.path.rsplit_once('/') else {
+            continue;
+        };
+        let folder = format!("{}/", regex::escape(dir));
+        if a.scope == crate::emit::Scope::Project
+            && !covered.is_match(&a.path)
+            && !folders.contains(&folder)
+        {
+            folders.push(folder);
+        }
+    }
+    folders
 }
 
 /// A folder glob of a profile (`.kimi*`) as a regex whose `*` and `?`

@@ -49,6 +49,8 @@ macro_rules! harnesses {
             windsurf::Windsurf = "windsurf",
             /// VS Code's agent hooks (GitHub Copilot in VS Code).
             vscode::VsCode = "vscode",
+            /// Cline (the VS Code extension and its CLI).
+            cline::Cline = "cline",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

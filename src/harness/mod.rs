@@ -15,6 +15,7 @@ mod agent_sdk;
 mod antigravity;
 mod auggie;
 mod claude;
+mod cline;
 mod codex;
 mod common;
 mod copilot;

@@ -142,6 +142,10 @@ fn said(o: &Outcome) -> String {
     )
 }
 
+/// Harnesses whose refusal stops the whole task and shows the reason to the
+/// user, with no tool result for the model (Cline's `cancel: true`).
+const REASON_TO_USER: &[HarnessId] = &[HarnessId::Cline];
+
 #[test]
 fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness() {
     let p = project(&format!("{}\n{LEVELS}", all_targets()));
@@ -149,7 +153,12 @@ fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness()
         let payload = shell_payload(h.id(), "git push --force && git reset --hard", p.dir.path());
         let (obs, o) = answer(&p, h.id(), &payload);
         assert!(!o.proceeds && !o.asks, "{}: {o:?} from {obs:?}", h.id());
-        let model = o.model_reads.clone().unwrap_or_default();
+        let model = if REASON_TO_USER.contains(&h.id()) {
+            o.user_sees.clone()
+        } else {
+            o.model_reads.clone()
+        }
+        .unwrap_or_default();
         let first = model.find("1. Do not force-push; push a new branch instead.");
         let second = model.find("2. Do not run git reset --hard; use git stash instead.");
         assert!(

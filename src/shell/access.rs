@@ -1180,7 +1180,9 @@ impl CurlValue {
             "-H" | "--header" | "-u" | "--user" | "-X" | "--request" | "-A" | "--user-agent"
             | "-e" | "--referer" | "-x" | "--proxy" | "-m" | "--max-time" | "-w"
             | "--write-out" | "-r" | "--range" | "--connect-timeout" | "--retry" | "-U"
-            | "--proxy-user" | "--resolve" | "-Y" | "-y" | "-z" | "-C" => CurlValue::Other,
+            | "--proxy-user" | "--resolve" | "-Y" | "-y" | "-z" | "-C" | "-P" | "-Q" | "-t" => {
+                CurlValue::Other
+            }
             _ => return None,
         })
     }
@@ -1199,8 +1201,21 @@ impl CurlValue {
                     Some((n, v)) => (format!("--{n}"), Some(v.to_owned())),
                     None => (t.clone(), None),
                 }
-            } else if t.starts_with('-') && t.len() > 2 && CurlValue::of(&t[..2]).is_some() {
-                (t[..2].to_owned(), Some(t[2..].to_owned()))
+            } else if let Some(cluster) = t.strip_prefix('-').filter(|c| !c.is_empty()) {
+                // Short options may be clustered (`-sLo FILE`): curl reads
+                // them one by one, and the first that takes a value takes
+                // the rest of the word (`-oFILE`) or, if none is left, the
+                // next word.
+                let takes = cluster
+                    .char_indices()
+                    .find(|&(_, c)| CurlValue::of(&format!("-{c}")).is_some());
+                match takes {
+                    Some((at, c)) => {
+                        let rest = &cluster[at + c.len_utf8()..];
+                        (format!("-{c}"), (!rest.is_empty()).then(|| rest.to_owned()))
+                    }
+                    None => (t.clone(), None),
+                }
             } else {
                 (t.clone(), None)
             };

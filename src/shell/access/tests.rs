@@ -252,6 +252,15 @@ fn curl_files() {
     check("curl -o out.html https://x", &[("out.html", "w")]);
     check("curl -d 'a=b' -H 'X: .env' https://x", &[]);
     check("curl file:///home/u/.env", &[("/home/u/.env", "r")]);
+    // Clustered short options: the first that takes a value takes the rest
+    // of the word or the next one.
+    check("curl -sLo out.html https://x", &[("out.html", "w")]);
+    check("curl -sSoout.html https://x", &[("out.html", "w")]);
+    check("curl -sT.env ftp://x", &[(".env", "r")]);
+    check("curl -sH .env https://x", &[]);
+    // A word that is not ASCII is no option curl knows, and no panic.
+    check("curl -éo x https://y", &[("x", "w")]);
+    check("curl -é https://y", &[]);
     check("wget -O page.html https://x", &[("page.html", "w")]);
     check("wget --post-file=.env https://x", &[(".env", "r")]);
 }

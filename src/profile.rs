@@ -79,6 +79,15 @@ impl Profile {
             .map(|(_, n)| *n)
     }
 
+    /// The hookc event a native event name is, in any case (as the
+    /// harnesses read event names).
+    pub fn event_called(&self, native: &str) -> Option<Event> {
+        self.events
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(native))
+            .map(|(e, _)| *e)
+    }
+
     pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {
         self.tools
             .iter()
@@ -136,6 +145,18 @@ impl OptionKind {
             OptionKind::Count => "a whole number",
         }
     }
+}
+
+/// One hook as a hand-written hook file holds it (`hookc import` reads these).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenHook {
+    /// Where it is: `.claude/settings.json PreToolUse[0]`.
+    pub origin: String,
+    /// The harness's event name as written.
+    pub event: String,
+    pub matcher: Option<String>,
+    /// The command it runs; empty for a hook without one.
+    pub command: String,
 }
 
 /// One kind of hook file a harness reads.

@@ -138,6 +138,39 @@ static PROFILE: Profile = Profile {
 const PATH_KEYS: &[&str] = &["TargetFile", "AbsolutePath", "FilePath", "Path"];
 
 impl Harness for Antigravity {
+    /// Antigravity's file holds named groups at the top (each with an
+    /// `enabled` switch), and in each, Claude-shaped event lists.
+    fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        _notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        let mut out = Vec::new();
+        if format != FileFormat::HooksJson {
+            return Ok(out);
+        }
+        let v = common::parse_hooks_json(&PROFILE, text)?;
+        for (group, events) in v.as_object().into_iter().flatten() {
+            if events.get("enabled") == Some(&Value::Bool(false)) {
+                continue;
+            }
+            for (event, list) in events.as_object().into_iter().flatten() {
+                if event != "enabled" {
+                    common::written_hooks(
+                        &PROFILE,
+                        &format!("{rel} {group}"),
+                        event,
+                        list,
+                        &mut out,
+                    );
+                }
+            }
+        }
+        Ok(out)
+    }
+
     fn lint_file(
         &self,
         format: FileFormat,

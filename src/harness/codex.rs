@@ -195,6 +195,26 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Codex {
+    /// Hooks in `.codex/hooks.json`; those written into `config.toml` are
+    /// not read (the user is told to move them).
+    fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        match format {
+            FileFormat::CodexConfig { .. } => {
+                if text.contains("hooks") {
+                    notes.push(format!("{rel}: hooks in Codex's config.toml are not imported; move them to .codex/hooks.json first"));
+                }
+                Ok(Vec::new())
+            }
+            _ => common::json_hooks(&PROFILE, rel, text),
+        }
+    }
+
     fn lint_file(
         &self,
         format: FileFormat,

@@ -379,6 +379,81 @@ pub fn lint_json(
     crate::lint_rules::json::lint(profile, quirks, &profiles, file, root, report);
 }
 
+/// A JSON hooks file parsed as `profile`'s harness reads it (its dialect),
+/// refusing what lint and the build refuse too (a raw control character).
+pub fn parse_hooks_json(profile: &Profile, text: &str) -> Result<serde_json::Value, String> {
+    use crate::lint_rules::json_spans;
+    let dialect = profile
+        .json
+        .as_ref()
+        .map_or(json_spans::Dialect::STRICT, |j| j.dialect);
+    let text = json_spans::readable(text, dialect);
+    let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
+    let value = jsonc_parser::parse_to_serde_value::<Option<serde_json::Value>>(&text, &options)
+        .map_err(|e| e.to_string())?;
+    json_spans::parse(&text, dialect).map_err(|(_, why)| why)?;
+    Ok(value.unwrap_or(serde_json::Value::Null))
+}
+
+/// The hooks of a JSON hooks file whose `hooks` object maps each event to
+/// a Claude-shaped list (see [`written_hooks`]).
+pub fn json_hooks(
+    profile: &Profile,
+    rel: &str,
+    text: &str,
+) -> Result<Vec<crate::profile::WrittenHook>, String> {
+    let v = parse_hooks_json(profile, text)?;
+    let mut out = Vec::new();
+    let events = v.get("hooks").and_then(serde_json::Value::as_object);
+    for (event, list) in events.into_iter().flatten() {
+        written_hooks(profile, rel, event, list, &mut out);
+    }
+    Ok(out)
+}
+
+/// The hooks of one event's list in a Claude-shaped file
+/// (`[{matcher, hooks: [{command}]}]`, or a flat list of handlers), into
+/// `out`. A handler's command is under the first of the profile's command
+/// keys it has; a PowerShell command is not one hookc can run with `sh`.
+pub fn written_hooks(
+    profile: &Profile,
+    rel: &str,
+    event: &str,
+    list: &serde_json::Value,
+    out: &mut Vec<crate::profile::WrittenHook>,
+) {
+    use serde_json::Value;
+    let keys = profile
+        .json
+        .as_ref()
+        .map_or(&["command"][..], |j| j.command_keys);
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    for (i, entry) in list.as_array().into_iter().flatten().enumerate() {
+        let matcher = text(entry, "matcher");
+        let handlers: Vec<&Value> = match entry.get("hooks").and_then(Value::as_array) {
+            Some(h) => h.iter().collect(),
+            None => vec![entry],
+        };
+        for (j, h) in handlers.into_iter().enumerate() {
+            let command = keys
+                .iter()
+                .filter(|k| **k != "powershell")
+                .find_map(|k| text(h, k));
+            let at = if j > 0 && command.is_some() {
+                format!(".hooks[{j}]")
+            } else {
+                String::new()
+            };
+            out.push(crate::profile::WrittenHook {
+                origin: format!("{rel} {event}[{i}]{at}"),
+                event: event.to_owned(),
+                matcher: matcher.clone(),
+                command: command.unwrap_or_default(),
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -449,6 +449,16 @@ impl Harness for Cursor {
         answer(event, None, verdict)
     }
 
+    /// Three of Cursor's events are about one tool each.
+    fn event_named(&self, native: &str) -> Option<(Event, Option<ToolKind>)> {
+        match native {
+            "beforeShellExecution" => Some((Event::PreTool, Some(ToolKind::Shell))),
+            "beforeReadFile" => Some((Event::PreTool, Some(ToolKind::Read))),
+            "afterFileEdit" => Some((Event::PostTool, Some(ToolKind::Edit))),
+            _ => PROFILE.event_called(native).map(|e| (e, None)),
+        }
+    }
+
     /// Cursor asks only before shell commands (see [`answer`]).
     fn asks(&self, event: Event, call: &ExampleCall) -> bool {
         PROFILE.honours_ask.contains(&event) && call.command.is_some()

@@ -153,6 +153,44 @@ impl Harness for Kimi {
         }
     }
 
+    /// Kimi Code's `[[hooks]]` tables, each with its `event`, `command`
+    /// and, optionally, `matcher`.
+    fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        _notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        let mut out = Vec::new();
+        if !matches!(format, FileFormat::KimiToml { .. }) {
+            return Ok(out);
+        }
+        let doc: toml_edit::DocumentMut = text
+            .parse()
+            .map_err(|e: toml_edit::TomlError| e.to_string())?;
+        if let Some(tables) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) {
+            for (i, t) in tables.iter().enumerate() {
+                let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+                if let (Some(event), Some(command)) = (get("event"), get("command")) {
+                    out.push(crate::profile::WrittenHook {
+                        origin: format!("{rel} [[hooks]][{i}]"),
+                        event,
+                        matcher: get("matcher"),
+                        command,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Kimi Code searches the tool name for a matcher (a regex without
+    /// anchors matches part of a name).
+    fn matcher_searches(&self) -> bool {
+        true
+    }
+
     /// The config Kimi Code reads hooks from: `$KIMI_CODE_HOME/config.toml`,
     /// by default under `~/.kimi-code`.
     fn user_hook_files(&self, home: &Path) -> Vec<(PathBuf, FileFormat)> {

@@ -77,6 +77,39 @@ pub trait Harness: Sync {
         None
     }
 
+    /// The hooks written by hand in one of the harness's files, for
+    /// `hookc import`; `notes` gets what the file holds that cannot be read
+    /// (said to the user). The default reads a JSON hooks file as the
+    /// profile's [`JsonSpec`](crate::profile::JsonSpec) describes it.
+    fn hooks_in(
+        &self,
+        format: crate::profile::FileFormat,
+        rel: &str,
+        text: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        let _ = notes;
+        match format {
+            crate::profile::FileFormat::HooksJson => common::json_hooks(self.profile(), rel, text),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The hookc event a native event name (any case) is, and the one tool
+    /// it is about for harnesses with tool-specific events.
+    fn event_named(&self, native: &str) -> Option<(Event, Option<crate::ir::ToolKind>)> {
+        self.profile().event_called(native).map(|e| (e, None))
+    }
+
+    /// Whether a matcher that is not anchored matches any tool name that
+    /// contains it (a regex search) rather than only the names it spells.
+    fn matcher_searches(&self) -> bool {
+        self.profile()
+            .json
+            .as_ref()
+            .is_some_and(|j| j.matching == crate::profile::Matching::Unanchored)
+    }
+
     /// The user-level hook files under `home` (`$HOME`) that
     /// `hookc lint --user` checks where they exist, with their formats;
     /// the default has none.

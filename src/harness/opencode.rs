@@ -147,6 +147,22 @@ fn plugin_outcome(report: &str) -> super::Outcome {
     Outcome::proceeds("tool.execute.before returned: the tool runs")
 }
 
+/// What a hand-written plugin does, where it is one refusal of one tool
+/// each: `(tool, reason)` pairs.
+fn refusals(js: &str) -> Vec<(String, String)> {
+    let refuse = regex::Regex::new(
+        r#"if\s*\(\s*input\.tool\s*===?\s*["'](\w+)["']\s*\)\s*\{?\s*throw\s+new\s+Error\(\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\)"#,
+    )
+    .expect("a valid regex");
+    refuse
+        .captures_iter(js)
+        .map(|c| {
+            let reason = c.get(2).or_else(|| c.get(3)).map_or("", |m| m.as_str());
+            (c[1].to_owned(), reason.to_owned())
+        })
+        .collect()
+}
+
 /// OpenCode loads the plugin itself; `hookc test` loads it into node.
 static PLUGIN_RUN: super::Plugin = super::Plugin {
     file: PLUGIN,
@@ -162,6 +178,36 @@ impl Harness for Opencode {
     /// Nothing on the machine switches these hooks off: hookc's own code runs them.
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
         Vec::new()
+    }
+
+    /// A hand-written plugin's hooks, where each is one refusal of one tool
+    /// (`if (input.tool === "bash") throw new Error("REASON")`), as the
+    /// refusing shell hook it does the work of.
+    fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        if format != FileFormat::OpencodePlugin {
+            return Ok(Vec::new());
+        }
+        let out: Vec<_> = refusals(text)
+            .into_iter()
+            .map(|(tool, reason)| crate::profile::WrittenHook {
+                origin: rel.to_owned(),
+                event: "tool.execute.before".to_owned(),
+                matcher: Some(format!("^{tool}$")),
+                command: format!("echo '{}' >&2; exit 2", reason.replace('\'', "")),
+            })
+            .collect();
+        if out.is_empty() {
+            notes.push(format!(
+                "{rel}: an OpenCode plugin hookc import cannot read; it keeps running next to hookc's"
+            ));
+        }
+        Ok(out)
     }
 
     fn lint_file(
@@ -424,6 +470,15 @@ fn lint_plugin(file: &SourceFile, report: &mut FileReport) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_opencode_refusal_of_one_tool_is_read() {
+        let js = "export const Policy = async () => ({\n  \"tool.execute.before\": async (input) => {\n    if (input.tool === \"bash\") throw new Error(\"blocked by example policy\");\n  },\n});\n";
+        assert_eq!(
+            refusals(js),
+            vec![("bash".to_owned(), "blocked by example policy".to_owned())]
+        );
+    }
+
     use super::*;
 
     #[test]

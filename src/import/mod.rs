@@ -13,8 +13,6 @@ pub mod script;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::ir::{Event, HarnessId, ToolKind};
 use crate::lint::{self, Kind};
 use script::{Action, Refusal};
@@ -52,133 +50,28 @@ fn is_hookcs(command: &str) -> bool {
     command.contains(".hookc/") || command.contains("hookc guard") || command.contains("hookc_shim")
 }
 
-/// Parse a JSON hook file as its harness does.
-fn json(id: HarnessId, text: &str) -> Result<Value, String> {
-    let dialect = lint::json_spans::dialect_of(id);
-    let text = lint::json_spans::readable(text, dialect);
-    let options = crate::merge::json::dialect_options(dialect.comments, dialect.trailing_commas);
-    let value = jsonc_parser::parse_to_serde_value::<Option<Value>>(&text, &options)
-        .map_err(|e| e.to_string())?;
-    // What lint and the build refuse besides (a raw control character in a string).
-    lint::json_spans::parse(&text, dialect).map_err(|(_, why)| why)?;
-    Ok(value.unwrap_or(Value::Null))
-}
-
-fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
-    v.get(key).and_then(Value::as_str)
-}
-
-/// The hooks of a Claude-shaped event list: `[{matcher, hooks: [{command}]}]`
-/// (Claude Code, Codex, Gemini CLI, Antigravity), or a flat list of handlers.
-fn grouped(id: HarnessId, rel: &str, event: &str, list: &Value, out: &mut Vec<Hook>) {
-    for (i, entry) in list.as_array().into_iter().flatten().enumerate() {
-        let matcher = str_at(entry, "matcher").map(str::to_owned);
-        let handlers: Vec<&Value> = match entry.get("hooks").and_then(Value::as_array) {
-            Some(h) => h.iter().collect(),
-            None => vec![entry],
-        };
-        for (j, h) in handlers.into_iter().enumerate() {
-            let command = match id {
-                HarnessId::Copilot => str_at(h, "bash").or_else(|| str_at(h, "command")),
-                _ => str_at(h, "command"),
-            };
-            let Some(command) = command else {
-                out.push(Hook {
-                    harness: id,
-                    origin: format!("{rel} {event}[{i}]"),
-                    event: event.to_owned(),
-                    matcher: matcher.clone(),
-                    command: String::new(),
-                });
-                continue;
-            };
-            {
-                out.push(Hook {
-                    harness: id,
-                    origin: format!(
-                        "{rel} {event}[{i}]{}",
-                        if j > 0 {
-                            format!(".hooks[{j}]")
-                        } else {
-                            String::new()
-                        }
-                    ),
-                    event: event.to_owned(),
-                    matcher: matcher.clone(),
-                    command: command.to_owned(),
-                });
-            }
-        }
-    }
-}
-
-/// The hooks in one file; `Err` when it does not parse or is not a hook file.
-pub fn read_file(kind: Kind, rel: &str, text: &str) -> Result<Vec<Hook>, String> {
-    let mut out = Vec::new();
-    match kind {
-        Kind::Json(HarnessId::Antigravity) => {
-            let v = json(HarnessId::Antigravity, text)?;
-            for (group, events) in v.as_object().into_iter().flatten() {
-                if events.get("enabled") == Some(&Value::Bool(false)) {
-                    continue;
-                }
-                for (event, list) in events.as_object().into_iter().flatten() {
-                    if event != "enabled" {
-                        grouped(
-                            HarnessId::Antigravity,
-                            &format!("{rel} {group}"),
-                            event,
-                            list,
-                            &mut out,
-                        );
-                    }
-                }
-            }
-        }
-        Kind::Json(id) => {
-            let v = json(id, text)?;
-            for (event, list) in v
-                .get("hooks")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                grouped(id, rel, event, list, &mut out);
-            }
-        }
-        Kind::Kimi => {
-            let doc: toml_edit::DocumentMut = text
-                .parse()
-                .map_err(|e: toml_edit::TomlError| e.to_string())?;
-            if let Some(tables) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) {
-                for (i, t) in tables.iter().enumerate() {
-                    let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-                    if let (Some(event), Some(command)) = (get("event"), get("command")) {
-                        out.push(Hook {
-                            harness: HarnessId::Kimi,
-                            origin: format!("{rel} [[hooks]][{i}]"),
-                            event,
-                            matcher: get("matcher"),
-                            command,
-                        });
-                    }
-                }
-            }
-        }
-        Kind::CodexConfig => {}
-        Kind::Opencode => {
-            for (tool, reason) in script::opencode_refusals(text) {
-                out.push(Hook {
-                    harness: HarnessId::Opencode,
-                    origin: rel.to_owned(),
-                    event: "tool.execute.before".to_owned(),
-                    matcher: Some(format!("^{tool}$")),
-                    command: format!("echo '{}' >&2; exit 2", reason.replace('\'', "")),
-                });
-            }
-        }
-    }
-    Ok(out)
+/// The hooks in one file; `Err` when it does not parse as its harness
+/// reads it. `notes` gets what the file holds that cannot be imported.
+pub fn read_file(
+    kind: Kind,
+    rel: &str,
+    text: &str,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Hook>, String> {
+    let Some((h, format)) = lint::owner(kind) else {
+        return Ok(Vec::new());
+    };
+    let written = h.hooks_in(format, rel, text, notes)?;
+    Ok(written
+        .into_iter()
+        .map(|w| Hook {
+            harness: h.id(),
+            origin: w.origin,
+            event: w.event,
+            matcher: w.matcher,
+            command: w.command,
+        })
+        .collect())
 }
 
 /// The tools a hook's event and matcher cover.
@@ -197,22 +90,9 @@ enum Tools {
 }
 
 /// The hookc event of a native one (any case, as the harnesses read it),
-/// and, for Cursor's tool-specific events, the tool.
+/// and, for events about one tool (Cursor's), the tool.
 fn event_of(id: HarnessId, native: &str) -> Option<(Event, Option<ToolKind>)> {
-    if id == HarnessId::Cursor {
-        match native {
-            "beforeShellExecution" => return Some((Event::PreTool, Some(ToolKind::Shell))),
-            "beforeReadFile" => return Some((Event::PreTool, Some(ToolKind::Read))),
-            "afterFileEdit" => return Some((Event::PostTool, Some(ToolKind::Edit))),
-            _ => {}
-        }
-    }
-    let profile = crate::harness::get(id)?.profile();
-    profile
-        .events
-        .iter()
-        .find(|(_, n)| n.eq_ignore_ascii_case(native))
-        .map(|(e, _)| (*e, None))
+    crate::harness::get(id)?.event_named(native)
 }
 
 /// The tools a matcher names, if it is a plain list of names
@@ -222,13 +102,11 @@ fn tools_of(id: HarnessId, matcher: Option<&str>) -> Option<Tools> {
     if m.is_empty() || m == "*" || m == ".*" {
         return Some(Tools::Every);
     }
-    let profile = crate::harness::get(id)?.profile();
-    // These harnesses search for the matcher anywhere in the tool name: a
-    // name that is not one of their tools is a fragment of others.
-    let searches = matches!(
-        id,
-        HarnessId::Gemini | HarnessId::Cursor | HarnessId::Antigravity | HarnessId::Kimi
-    ) && !(m.starts_with('^') && m.ends_with('$'));
+    let h = crate::harness::get(id)?;
+    let profile = h.profile();
+    // A harness that searches the tool name for the matcher: a name that is
+    // not one of its tools is a fragment of others.
+    let searches = h.matcher_searches() && !(m.starts_with('^') && m.ends_with('$'));
     let inner = m.strip_prefix('^').unwrap_or(m);
     let inner = inner.strip_suffix('$').unwrap_or(inner);
     let inner = inner
@@ -820,14 +698,8 @@ pub fn import(root: &Path, paths: &[PathBuf]) -> Result<Imported, String> {
             Ok(None) => continue,
             Err(e) => return Err(format!("cannot read {rel}: {e}")),
         };
-        match read_file(kind, &rel, &text) {
+        match read_file(kind, &rel, &text, &mut skipped) {
             Ok(found) => {
-                if kind == Kind::CodexConfig && text.contains("hooks") {
-                    skipped.push(format!("{rel}: hooks in Codex's config.toml are not imported; move them to .codex/hooks.json first"));
-                }
-                if kind == Kind::Opencode && found.is_empty() {
-                    skipped.push(format!("{rel}: an OpenCode plugin hookc import cannot read; it keeps running next to hookc's"));
-                }
                 if !found.is_empty() {
                     files.push(shown);
                 }
@@ -844,13 +716,16 @@ pub fn import(root: &Path, paths: &[PathBuf]) -> Result<Imported, String> {
     Ok(policy(&hooks, &files, &skipped))
 }
 
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Json(id) => crate::harness::get(id).map_or("JSON", |h| h.profile().name),
-        Kind::CodexConfig => "Codex's config.toml",
-        Kind::Kimi => "Kimi Code's TOML",
-        Kind::Opencode => "an OpenCode plugin",
-    }
+/// What a file of `kind` is, for an error: its harness's name.
+fn kind_name(kind: Kind) -> String {
+    lint::owner(kind).map_or("a hook file".to_owned(), |(h, format)| {
+        let what = if format == crate::profile::FileFormat::HooksJson {
+            "hooks file"
+        } else {
+            "config"
+        };
+        format!("{}'s {what}", h.profile().name)
+    })
 }
 
 #[cfg(test)]
@@ -871,6 +746,13 @@ mod tests {
         assert_eq!(tools_of(HarnessId::Copilot, None), Some(Tools::Every));
         // Gemini searches: `write` is part of `write_file`, not a tool.
         assert_eq!(tools_of(HarnessId::Gemini, Some("write")), None);
+        // Every harness that searches the tool name (from its profile, and
+        // Kimi's file), not a list here that missed Qwen, Droid, Auggie and
+        // Windsurf: `file` there fires for `read_file`, `write_file`, ….
+        for id in [HarnessId::Qwen, HarnessId::Droid, HarnessId::Kimi] {
+            assert_eq!(tools_of(id, Some("file")), None, "{id}");
+        }
+        assert!(tools_of(HarnessId::Claude, Some("file")).is_some());
         assert_eq!(tools_of(HarnessId::Claude, Some("Ba.h")), None);
     }
 
@@ -883,12 +765,21 @@ mod tests {
             Kind::Json(HarnessId::Antigravity),
             ".agents/hooks.json",
             text,
+            &mut Vec::new(),
         )
         .unwrap();
         assert_eq!(hooks.len(), 1, "{hooks:?}");
         let cursor = r#"{"version": 1, "hooks": {"beforeReadFile": [{"command": "echo 'No reading.' >&2; exit 2"}]}}"#;
         let mut all = hooks;
-        all.extend(read_file(Kind::Json(HarnessId::Cursor), ".cursor/hooks.json", cursor).unwrap());
+        all.extend(
+            read_file(
+                Kind::Json(HarnessId::Cursor),
+                ".cursor/hooks.json",
+                cursor,
+                &mut Vec::new(),
+            )
+            .unwrap(),
+        );
         let out = policy(&all, &[], &[]);
         assert_eq!(out.guards, 2, "{}", out.policy);
         assert!(
@@ -910,8 +801,13 @@ mod tests {
             "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],
             "PreToolUse": [{"matcher": "Ba.h", "hooks": [{"type": "command", "command": "exit 2"}]},
                            {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#;
-        let hooks =
-            read_file(Kind::Json(HarnessId::Claude), ".claude/settings.json", text).unwrap();
+        let hooks = read_file(
+            Kind::Json(HarnessId::Claude),
+            ".claude/settings.json",
+            text,
+            &mut Vec::new(),
+        )
+        .unwrap();
         let out = policy(&hooks, &[PathBuf::from(".claude/settings.json")], &[]);
         assert_eq!(out.guards, 0, "{}", out.policy);
         assert_eq!(out.skipped.len(), 4, "{:?}", out.skipped);

@@ -255,21 +255,6 @@ pub fn analyse(cmd: &str) -> Action {
     Action::Opaque
 }
 
-/// What an OpenCode plugin does, where it is one refusal of one tool:
-/// `if (input.tool === "bash") throw new Error("REASON")`.
-pub fn opencode_refusals(js: &str) -> Vec<(String, String)> {
-    let refuse = re(
-        r#"if\s*\(\s*input\.tool\s*===?\s*["'](\w+)["']\s*\)\s*\{?\s*throw\s+new\s+Error\(\s*(?:"([^"\\]*)"|'([^'\\]*)')\s*\)"#,
-    );
-    refuse
-        .captures_iter(js)
-        .map(|c| {
-            let reason = c.get(2).or_else(|| c.get(3)).map_or("", |m| m.as_str());
-            (c[1].to_owned(), reason.to_owned())
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,14 +330,5 @@ mod tests {
             Action::Opaque
         );
         assert_eq!(analyse("./scripts/check.sh"), Action::Opaque);
-    }
-
-    #[test]
-    fn an_opencode_refusal_of_one_tool_is_read() {
-        let js = "export const Policy = async () => ({\n  \"tool.execute.before\": async (input) => {\n    if (input.tool === \"bash\") throw new Error(\"blocked by example policy\");\n  },\n});\n";
-        assert_eq!(
-            opencode_refusals(js),
-            vec![("bash".to_owned(), "blocked by example policy".to_owned())]
-        );
     }
 }

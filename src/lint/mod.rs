@@ -123,7 +123,7 @@ fn children(dir: &Path, glob: &str) -> Vec<PathBuf> {
 }
 
 /// The harness whose hook file a `kind` is, and the file's format.
-fn owner(kind: Kind) -> Option<(&'static dyn Harness, FileFormat)> {
+pub fn owner(kind: Kind) -> Option<(&'static dyn Harness, FileFormat)> {
     harness::all().iter().find_map(|h| {
         let f = h
             .profile()

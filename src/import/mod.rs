@@ -762,7 +762,7 @@ mod tests {
             "hooks": [{"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"Use make.\"}'"}]}]},
             "off": {"enabled": false, "PreToolUse": [{"matcher": "view_file", "hooks": [{"type": "command", "command": "exit 2"}]}]}}"#;
         let hooks = read_file(
-            Kind::Json(HarnessId::Antigravity),
+            Kind::json(HarnessId::Antigravity),
             ".agents/hooks.json",
             text,
             &mut Vec::new(),
@@ -773,7 +773,7 @@ mod tests {
         let mut all = hooks;
         all.extend(
             read_file(
-                Kind::Json(HarnessId::Cursor),
+                Kind::json(HarnessId::Cursor),
                 ".cursor/hooks.json",
                 cursor,
                 &mut Vec::new(),
@@ -802,7 +802,7 @@ mod tests {
             "PreToolUse": [{"matcher": "Ba.h", "hooks": [{"type": "command", "command": "exit 2"}]},
                            {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#;
         let hooks = read_file(
-            Kind::Json(HarnessId::Claude),
+            Kind::json(HarnessId::Claude),
             ".claude/settings.json",
             text,
             &mut Vec::new(),

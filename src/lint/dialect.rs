@@ -13,10 +13,11 @@ use crate::source::Span;
 /// when the harness reads it, or when no reader does (then the merge
 /// reports it), or when the path is no harness file.
 pub fn rejected(path: &str, text: &str) -> Option<(HarnessId, Span, String)> {
-    let Some(crate::lint::Kind::Json(id)) = crate::lint::classify(std::path::Path::new(path))
-    else {
+    let kind = crate::lint::classify(std::path::Path::new(path))?;
+    if kind.format != crate::profile::FileFormat::HooksJson {
         return None;
-    };
+    }
+    let id = kind.harness;
     let dialect = dialect_of(id);
     match parse(&readable(text, dialect), dialect) {
         Err((span, why)) if parse(&readable(text, MERGE), MERGE).is_ok() => Some((id, span, why)),
@@ -64,7 +65,7 @@ mod tests {
     fn lint_codes(path: &str, id: HarnessId, text: &str) -> Vec<crate::diag::Code> {
         let file = crate::source::SourceFile::new(path, text);
         let report = crate::lint::lint_text(
-            crate::lint::Kind::Json(id),
+            crate::lint::Kind::json(id),
             &file,
             std::path::Path::new("/nonexistent"),
         );

@@ -22,24 +22,22 @@ use crate::source::SourceFile;
 
 pub use crate::lint_rules::{Edit, FileReport};
 
-/// The kind of harness file, from its path (what `import` reads it as);
-/// [`lint_text`] hands it to the harness it belongs to.
+/// What a harness file is, from its path: whose, and in which format;
+/// [`lint_text`] hands it to that harness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Json(HarnessId),
-    CodexConfig,
-    Kimi,
-    Opencode,
+pub struct Kind {
+    pub harness: HarnessId,
+    pub format: FileFormat,
 }
 
 impl Kind {
-    fn of(id: HarnessId, format: FileFormat) -> Kind {
-        match format {
-            FileFormat::HooksJson => Kind::Json(id),
-            FileFormat::CodexConfig { .. } => Kind::CodexConfig,
-            FileFormat::KimiToml { .. } => Kind::Kimi,
-            FileFormat::OpencodePlugin => Kind::Opencode,
-        }
+    fn of(harness: HarnessId, format: FileFormat) -> Kind {
+        Kind { harness, format }
+    }
+
+    /// A harness's JSON hooks file.
+    pub fn json(harness: HarnessId) -> Kind {
+        Kind::of(harness, FileFormat::HooksJson)
     }
 }
 
@@ -124,14 +122,7 @@ fn children(dir: &Path, glob: &str) -> Vec<PathBuf> {
 
 /// The harness whose hook file a `kind` is, and the file's format.
 pub fn owner(kind: Kind) -> Option<(&'static dyn Harness, FileFormat)> {
-    harness::all().iter().find_map(|h| {
-        let f = h
-            .profile()
-            .files
-            .iter()
-            .find(|f| Kind::of(h.id(), f.format) == kind)?;
-        Some((*h, f.format))
-    })
+    harness::get(kind.harness).map(|h| (h, kind.format))
 }
 
 /// Lint one file's text. `root` is the project the file belongs to (guard
@@ -162,7 +153,7 @@ pub fn user_files(home: &Path) -> Vec<(PathBuf, Kind)> {
 /// Whether `hookc lint` reads a file of this kind as TOML (its ignore
 /// comments start with `#`).
 pub fn is_toml(kind: Kind) -> bool {
-    owner(kind).is_some_and(|(_, format)| format.is_toml())
+    kind.format.is_toml()
 }
 
 /// The project root of a harness file: the folder above `.claude/`,
@@ -217,18 +208,20 @@ mod tests {
         let k = |p: &str| classify(Path::new(p));
         assert_eq!(
             k("a/.claude/settings.local.json"),
-            Some(Kind::Json(HarnessId::Claude))
+            Some(Kind::json(HarnessId::Claude))
         );
         assert_eq!(
             k(".github/hooks/x.json"),
-            Some(Kind::Json(HarnessId::Copilot))
+            Some(Kind::json(HarnessId::Copilot))
         );
-        assert_eq!(k(".codex/config.toml"), Some(Kind::CodexConfig));
-        assert_eq!(k(".kimi/config.toml"), Some(Kind::Kimi));
-        assert_eq!(k(".opencode/plugins/p.ts"), Some(Kind::Opencode));
+        let whose = |p: &str| k(p).map(|k| k.harness);
+        assert_eq!(whose(".codex/config.toml"), Some(HarnessId::Codex));
+        assert!(k(".codex/config.toml").unwrap().format.is_toml());
+        assert_eq!(whose(".kimi/config.toml"), Some(HarnessId::Kimi));
+        assert_eq!(whose(".opencode/plugins/p.ts"), Some(HarnessId::Opencode));
         assert_eq!(
             k(".agents/hooks.json"),
-            Some(Kind::Json(HarnessId::Antigravity))
+            Some(Kind::json(HarnessId::Antigravity))
         );
         assert_eq!(k("package.json"), None);
         assert_eq!(
@@ -254,9 +247,7 @@ mod tests {
                 let path = dir.path().join(&folder).join(&name);
                 std::fs::write(&path, "{}").unwrap();
                 let kind = classify(&path).unwrap_or_else(|| panic!("{path:?}"));
-                if let Kind::Json(id) = kind {
-                    assert_eq!(id, h.id(), "{path:?}");
-                }
+                assert_eq!(kind.harness, h.id(), "{path:?}");
                 assert_eq!(root_of(&path), dir.path(), "{path:?}");
                 assert_eq!(
                     discover(dir.path()).contains(&path),
@@ -297,10 +288,10 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let wrong = crate::diag::Code::LintWrongType;
-        let copilot = Kind::Json(HarnessId::Copilot);
+        let copilot = Kind::json(HarnessId::Copilot);
         assert!(codes(copilot, "preToolUse", "timeoutSec").contains(&wrong));
         assert!(codes(copilot, "preToolUse", "timeout").contains(&wrong));
-        let claude = Kind::Json(HarnessId::Claude);
+        let claude = Kind::json(HarnessId::Claude);
         assert!(codes(claude, "PreToolUse", "timeout").contains(&wrong));
         assert!(!codes(claude, "PreToolUse", "timeoutSec").contains(&wrong));
     }
@@ -309,7 +300,7 @@ mod tests {
     #[test]
     fn user_files_include_claudes_settings() {
         let home = tempfile::tempdir().unwrap();
-        let claude = Kind::Json(HarnessId::Claude);
+        let claude = Kind::json(HarnessId::Claude);
         let found = |home: &Path| user_files(home).into_iter().find(|(_, k)| *k == claude);
         assert_eq!(found(home.path()), None, "only a file that exists");
         let settings = home.path().join(".claude/settings.json");

@@ -116,6 +116,29 @@ impl<'a> EmitCx<'a> {
         on_error: &str,
     ) -> String {
         let path = format!(".hookc/{}/{}.sh", profile.id.word(), event.word());
+        self.shim_at(
+            policy,
+            profile,
+            (event, native),
+            on_error,
+            &path,
+            "../policy.json",
+        );
+        path
+    }
+
+    /// [`shim`](Self::shim) at another `path`, for a harness that runs hook
+    /// files from its own folder (Cline's `.clinerules/hooks/`);
+    /// `policy_from_shim` is `.hookc/policy.json` relative to that folder.
+    pub fn shim_at(
+        &mut self,
+        policy: &Policy,
+        profile: &Profile,
+        (event, native): (Event, &str),
+        on_error: &str,
+        path: &str,
+        policy_from_shim: &str,
+    ) {
         let refusal = profile
             .refusal
             .unwrap_or_else(|| panic!("{} has shims but no refusal template", profile.name));
@@ -127,7 +150,7 @@ impl<'a> EmitCx<'a> {
                 event: event.word(),
                 native_event: native,
                 on_error,
-                policy_from_shim: "../policy.json",
+                policy_from_shim,
                 not_found_fix: sh_word(&format!(
                     "install hookc ({}) or set HOOKC_BIN to its path",
                     policy.install_command()
@@ -139,8 +162,7 @@ impl<'a> EmitCx<'a> {
             },
             refusal,
         );
-        self.whole(path.clone(), text, true);
-        path
+        self.whole(path, text, true);
     }
 
     /// The shim of an event no guard of the policy is for, where a harness

@@ -37,7 +37,7 @@ use super::payload::{ToolCall, text_of};
 use super::{
     Answer, Harness, HookCommand, MachineCheck, Profile, common, patch_files, string_at, windows,
 };
-use crate::emit::{EmitCx, Shim, header, render_shim, sh_word};
+use crate::emit::{EmitCx, sh_word};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::OnHookError;
@@ -198,27 +198,14 @@ impl Harness for Cline {
             if common::route(policy, event, &PROFILE, cx, &matcher_names).is_none() {
                 continue;
             }
-            let text = render_shim(
-                &Shim {
-                    header: header(policy, "#"),
-                    harness: PROFILE.id.word(),
-                    harness_name: PROFILE.name,
-                    event: event.word(),
-                    native_event: native,
-                    on_error: policy.on_error_for(event),
-                    policy_from_shim: POLICY_FROM_HOOK,
-                    not_found_fix: sh_word(&format!(
-                        "install hookc ({}) or set HOOKC_BIN to its path",
-                        policy.install_command()
-                    )),
-                    not_hookc_fix: sh_word(&format!(
-                        "point HOOKC_BIN or PATH at the hookc this project needs ({})",
-                        policy.install_command()
-                    )),
-                },
-                REFUSE,
+            cx.shim_at(
+                policy,
+                &PROFILE,
+                (event, native),
+                policy.on_error_for(event),
+                &format!("{HOOKS_DIR}/{native}"),
+                POLICY_FROM_HOOK,
             );
-            cx.whole(format!("{HOOKS_DIR}/{native}"), text, true);
         }
     }
 

@@ -503,13 +503,7 @@ fn decode_tool(call: &mut Call, name: &str, input: &Value) -> Result<(), String>
             if files.added.is_empty() && files.changed.is_empty() {
                 return Err("the apply_patch input names no file".to_owned());
             }
-            let kinds: Vec<ToolKind> = [
-                (!files.changed.is_empty()).then_some(ToolKind::Edit),
-                (!files.added.is_empty()).then_some(ToolKind::Write),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
+            let kinds = files.kinds();
             tool.kind = Some(kinds[0]);
             tool.also = kinds[1..].iter().map(|k| kind_tool(name, *k)).collect();
             call.paths = files.added.into_iter().chain(files.changed).collect();

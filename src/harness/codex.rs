@@ -447,15 +447,7 @@ impl Harness for Codex {
                         if files.added.is_empty() && files.changed.is_empty() {
                             return Err("the apply_patch input names no file (no `*** Add File:`, `*** Update File:` or `*** Delete File:` line)".to_owned());
                         }
-                        // A patch that adds files is a write, one that changes
-                        // or deletes files an edit; many patches are both.
-                        let kinds: Vec<ToolKind> = [
-                            (!files.changed.is_empty()).then_some(ToolKind::Edit),
-                            (!files.added.is_empty()).then_some(ToolKind::Write),
-                        ]
-                        .into_iter()
-                        .flatten()
-                        .collect();
+                        let kinds = files.kinds();
                         tool.kind = Some(kinds[0]);
                         tool.also = kinds[1..]
                             .iter()

@@ -427,6 +427,22 @@ pub struct PatchFiles {
     pub changed: Vec<String>,
 }
 
+impl PatchFiles {
+    /// What the patch is as a file tool: an edit where it changes or
+    /// deletes files, a write where it adds them (many patches are both),
+    /// the edit first. Empty for a patch that names no file.
+    pub fn kinds(&self) -> Vec<crate::ir::ToolKind> {
+        use crate::ir::ToolKind;
+        [
+            (!self.changed.is_empty()).then_some(ToolKind::Edit),
+            (!self.added.is_empty()).then_some(ToolKind::Write),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
 /// Read the file names out of a patch in the `*** Begin Patch` format.
 pub fn patch_files(patch: &str) -> PatchFiles {
     let mut files = PatchFiles::default();

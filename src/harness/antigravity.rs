@@ -46,7 +46,6 @@ use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, StrictKeys, Unit,
     no_mcp_names,
 };
-use crate::source::SourceFile;
 use jsonc_parser::ast;
 
 pub struct Antigravity;
@@ -171,16 +170,8 @@ impl Harness for Antigravity {
         Ok(out)
     }
 
-    fn lint_file(
-        &self,
-        format: FileFormat,
-        file: &SourceFile,
-        root: &Path,
-        report: &mut FileReport,
-    ) {
-        if format == FileFormat::HooksJson {
-            common::lint_json(&PROFILE, self, file, root, report);
-        }
+    fn lint_quirks(&self) -> &dyn Quirks {
+        self
     }
 
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {

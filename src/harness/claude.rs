@@ -35,7 +35,6 @@ use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
-use crate::source::SourceFile;
 use jsonc_parser::ast;
 
 pub struct Claude;
@@ -169,16 +168,8 @@ impl Harness for Claude {
         vec![(home.join(SETTINGS), FileFormat::HooksJson)]
     }
 
-    fn lint_file(
-        &self,
-        format: FileFormat,
-        file: &SourceFile,
-        root: &Path,
-        report: &mut FileReport,
-    ) {
-        if format == FileFormat::HooksJson {
-            common::lint_json(&PROFILE, self, file, root, report);
-        }
+    fn lint_quirks(&self) -> &dyn Quirks {
+        self
     }
 
     fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {

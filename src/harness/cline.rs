@@ -679,16 +679,7 @@ mod tests {
     use crate::harness::{Observation, Outcome};
 
     fn verdict(decision: Decision) -> Verdict {
-        Verdict {
-            decision,
-            hits: vec![crate::eval::Hit {
-                guard: "g".into(),
-                decision,
-                reason: "No.".into(),
-                message: None,
-            }],
-            rewritten: Some("git push".into()).filter(|_| decision == Decision::Rewrite),
-        }
+        super::super::test_verdict(decision, "No.")
     }
 
     fn observe(exit: Option<i32>, stdout: &str) -> Outcome {

@@ -41,7 +41,7 @@ use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
-use crate::source::{SourceFile, Span};
+use crate::source::Span;
 
 pub struct Copilot;
 
@@ -162,16 +162,8 @@ const CLAUDE_NAMES: &[(&str, ToolKind)] = &[
 ];
 
 impl Harness for Copilot {
-    fn lint_file(
-        &self,
-        format: FileFormat,
-        file: &SourceFile,
-        root: &Path,
-        report: &mut FileReport,
-    ) {
-        if format == FileFormat::HooksJson {
-            common::lint_json(&PROFILE, self, file, root, report);
-        }
+    fn lint_quirks(&self) -> &dyn Quirks {
+        self
     }
 
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {

@@ -49,7 +49,7 @@ use crate::lint_rules::{Edit, FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
 };
-use crate::source::{SourceFile, Span};
+use crate::source::Span;
 use jsonc_parser::ast;
 
 pub struct Cursor;
@@ -164,16 +164,8 @@ static PROFILE: Profile = Profile {
 };
 
 impl Harness for Cursor {
-    fn lint_file(
-        &self,
-        format: FileFormat,
-        file: &SourceFile,
-        root: &Path,
-        report: &mut FileReport,
-    ) {
-        if format == FileFormat::HooksJson {
-            super::common::lint_json(&PROFILE, self, file, root, report);
-        }
+    fn lint_quirks(&self) -> &dyn Quirks {
+        self
     }
 
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {

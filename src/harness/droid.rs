@@ -452,16 +452,7 @@ mod tests {
     use crate::harness::Observation;
 
     fn verdict(decision: Decision) -> Verdict {
-        Verdict {
-            decision,
-            hits: vec![crate::eval::Hit {
-                guard: "g".into(),
-                decision,
-                reason: "Do not force-push.".into(),
-                message: None,
-            }],
-            rewritten: None,
-        }
+        super::super::test_verdict(decision, "Do not force-push.")
     }
 
     #[test]

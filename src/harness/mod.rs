@@ -64,9 +64,15 @@ pub trait Harness: Sync {
         report: &mut crate::lint_rules::FileReport,
     ) {
         if format == crate::profile::FileFormat::HooksJson {
-            let quirks = crate::lint_rules::json::NoQuirks;
-            common::lint_json(self.profile(), &quirks, file, root, report);
+            common::lint_json(self.profile(), self.lint_quirks(), file, root, report);
         }
+    }
+
+    /// What the shared JSON rules must know of this harness beyond its
+    /// profile (Antigravity's groups at the root, Cursor's `failClosed`, …);
+    /// the default is nothing.
+    fn lint_quirks(&self) -> &dyn crate::lint_rules::json::Quirks {
+        &crate::lint_rules::json::NoQuirks
     }
 
     /// The format of the file at `path`, holding `text`, when it is one of
@@ -468,6 +474,22 @@ pub fn patch_files(patch: &str) -> PatchFiles {
         }
     }
     files
+}
+
+/// A verdict of one guard `g` with `reason`, for the harness files' tests
+/// of their answers (a rewrite carries `git push` as the new command).
+#[cfg(test)]
+pub(crate) fn test_verdict(decision: crate::ir::Decision, reason: &str) -> Verdict {
+    Verdict {
+        decision,
+        hits: vec![crate::eval::Hit {
+            guard: "g".into(),
+            decision,
+            reason: reason.into(),
+            message: None,
+        }],
+        rewritten: Some("git push".into()).filter(|_| decision == crate::ir::Decision::Rewrite),
+    }
 }
 
 #[cfg(test)]

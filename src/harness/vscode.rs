@@ -512,16 +512,7 @@ mod tests {
     use crate::harness::{Harness, Observation};
 
     fn verdict(decision: Decision) -> Verdict {
-        Verdict {
-            decision,
-            hits: vec![crate::eval::Hit {
-                guard: "g".into(),
-                decision,
-                reason: "No.".into(),
-                message: None,
-            }],
-            rewritten: None,
-        }
+        super::super::test_verdict(decision, "No.")
     }
 
     fn outcome_of(event: Event, a: Answer) -> crate::harness::Outcome {

@@ -1,21 +1,25 @@
-//! `hookc guard`: hand the process's streams to the runtime.
+//! `hookc guard`: hand the process's streams to the runtime, under its deadline.
 
 use crate::cli::GuardArgs;
-use crate::runtime::{self, GuardRequest};
+use crate::runtime::{self, Deadline, GuardRequest};
 
 pub fn guard(args: &GuardArgs) -> i32 {
+    let deadline = Deadline::start(std::time::Instant::now(), args.harness, args.event);
     let request = GuardRequest {
         harness: args.harness,
         event: args.event,
         policy: &args.policy,
         debug: args.debug.as_deref(),
+        deadline: Some(&deadline),
     };
-    let mut stdout = std::io::stdout().lock();
+    // Not locked for the whole call: the deadline's watchdog may have to
+    // answer while the call is being read.
+    let mut stdout = std::io::stdout();
     let status = runtime::run(
         &request,
         &mut std::io::stdin().lock(),
         &mut stdout,
-        &mut std::io::stderr().lock(),
+        &mut std::io::stderr(),
     );
     if let Some(nonce) = std::env::var_os(runtime::NONCE_VAR) {
         runtime::prove(&nonce, &mut stdout);

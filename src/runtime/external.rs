@@ -12,6 +12,10 @@ use serde_json::{Value, json};
 use crate::eval::{Call, RunResult};
 use crate::ir::{Event, Guard, HarnessId};
 
+/// What a program leaves of the guard's deadline ([`super::Deadline::due`]):
+/// time to stop it and answer.
+const LEAVE: Duration = Duration::from_millis(300);
+
 pub fn run(
     guard: &Guard,
     root: &Path,
@@ -54,8 +58,11 @@ pub fn run(
         }
         s
     });
-    // Leave the harness a second to hear hookc's refusal before its own timeout.
-    let limit = Duration::from_millis(u64::from(policy_timeout.max(2) - 1) * 1000);
+    // Finish before the guard's own deadline, so that the refusal names the
+    // program that was slow rather than only the time.
+    let limit = super::Deadline::due(policy_timeout)
+        .saturating_sub(LEAVE)
+        .max(LEAVE);
     let start = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -64,8 +71,8 @@ pub fn run(
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(failed(format!(
-                    "did not finish within {} s",
-                    limit.as_secs()
+                    "did not finish within {:.1} s",
+                    limit.as_secs_f64()
                 )));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),

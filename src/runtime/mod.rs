@@ -20,6 +20,9 @@ use crate::harness::{self, Answer, Harness};
 use crate::ir::{Event, HarnessId};
 use crate::policy_json::{self, Loaded};
 
+mod deadline;
+pub use deadline::Deadline;
+
 /// Payloads larger than this are refused unread: checking them would cost
 /// more time and memory than a guard may take, and no real call needs it.
 pub const MAX_PAYLOAD: u64 = 8 * 1024 * 1024;
@@ -81,6 +84,8 @@ pub struct GuardRequest<'a> {
     pub event: Event,
     pub policy: &'a Path,
     pub debug: Option<&'a Path>,
+    /// The process's deadline (`None` in tests that answer in-process).
+    pub deadline: Option<&'a Deadline>,
 }
 
 /// Run one guard call; returns the exit status.
@@ -106,18 +111,7 @@ fn run_with(
 ) -> i32 {
     let started = Instant::now();
     let mut input = Vec::new();
-    let read = stdin.take(MAX_PAYLOAD + 1).read_to_end(&mut input);
-    let outcome = match read {
-        Err(e) => Err(Failure::Broken(format!(
-            "could not read the hook payload from stdin: {e}"
-        ))),
-        Ok(_) if input.len() as u64 > MAX_PAYLOAD => Err(Failure::Broken(format!(
-            "the call is too large to check (over {} MiB of hook payload); split the work into smaller calls",
-            MAX_PAYLOAD >> 20
-        ))),
-        Ok(_) => decide(request, &input, load),
-    };
-    let (answer, trace) = match outcome {
+    let (answer, trace) = match answer_call(request, stdin, &mut input, load) {
         Ok(pair) => pair,
         Err(Failure::Incompatible(reason)) => (incompatible(request, reason), Trace::default()),
         Err(Failure::Broken(message)) => (
@@ -129,6 +123,9 @@ fn run_with(
             Trace::default(),
         ),
     };
+    if let Some(deadline) = request.deadline {
+        deadline.finish();
+    }
     // A closed pipe is the harness's business; the exit status still tells.
     let _ = stdout.write_all(answer.stdout.as_bytes());
     let _ = stderr.write_all(answer.stderr.as_bytes());
@@ -136,6 +133,51 @@ fn run_with(
         log(path, request, &input, &answer, &trace, started);
     }
     answer.exit
+}
+
+/// Read the compiled policy (which says how long the harness waits), then
+/// the payload, and decide. The policy comes first so that the deadline is
+/// the policy's before anything the harness sends can hold the guard up.
+fn answer_call(
+    request: &GuardRequest,
+    stdin: &mut dyn Read,
+    input: &mut Vec<u8>,
+    load: Loader,
+) -> Result<(Answer, Trace), Failure> {
+    let harness = harness::get(request.harness)
+        .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
+    let text = read_policy(request.policy)?;
+    let policy = load(request.policy, &text, request.event)?;
+    if let Some(deadline) = request.deadline {
+        deadline.limit(policy.timeout);
+    }
+    match stdin.take(MAX_PAYLOAD + 1).read_to_end(input) {
+        Err(e) => Err(Failure::Broken(format!(
+            "could not read the hook payload from stdin: {e}"
+        ))),
+        Ok(_) if input.len() as u64 > MAX_PAYLOAD => Err(Failure::Broken(format!(
+            "the call is too large to check (over {} MiB of hook payload); split the work into smaller calls",
+            MAX_PAYLOAD >> 20
+        ))),
+        Ok(_) => decide(request, harness, &policy, input),
+    }
+}
+
+/// The compiled policy's bytes, read as a build's inputs are: a FIFO or
+/// device planted there must not hold the call until the harness gives up
+/// (some then let it through).
+fn read_policy(path: &Path) -> Result<Vec<u8>, Failure> {
+    match crate::disk::read_text(path) {
+        Ok(Some(text)) => Ok(text.into_bytes()),
+        Ok(None) => Err(Failure::Broken(format!(
+            "could not read the compiled policy {} (no such file); run `hookc build` in the project",
+            path.display()
+        ))),
+        Err(e) => Err(Failure::Broken(format!(
+            "could not read the compiled policy {} ({e}); run `hookc build` in the project",
+            path.display()
+        ))),
+    }
 }
 
 /// A refusal, in the harness's protocol, of a call this hookc may not check.
@@ -164,7 +206,7 @@ fn incompatible(request: &GuardRequest, reason: String) -> Answer {
 #[derive(Default)]
 struct Trace {
     /// The harness whose protocol the answer is in, when it is not the one
-    /// the shim was written for (a harness running another's hooks).
+    /// the shim was written for (a harness running another harness's hooks).
     caller: Option<HarnessId>,
     /// Whether the policy was evaluated (not when the caller's own hooks decide).
     evaluated: bool,
@@ -172,30 +214,12 @@ struct Trace {
     guards: Vec<String>,
 }
 
-fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer, Trace), Failure> {
-    let harness = harness::get(request.harness)
-        .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
-    // Read as a build's inputs are: a FIFO or device planted there must not
-    // hold the call until the harness gives up (some then let it through).
-    let text = match crate::disk::read_text(request.policy) {
-        Ok(Some(text)) => text.into_bytes(),
-        Ok(None) => {
-            return Err(Failure::Broken(format!(
-                "could not read the compiled policy {} (no such file); run `hookc build` in the project",
-                request.policy.display()
-            )));
-        }
-        Err(e) => {
-            return Err(Failure::Broken(format!(
-                "could not read the compiled policy {} ({e}); run `hookc build` in the project",
-                request.policy.display()
-            )));
-        }
-    };
-    // `hookc guard` answers one call and exits: freeing what it read would
-    // only cost time (thousands of allocations for a large policy).
-    let text = std::mem::ManuallyDrop::new(text);
-    let policy = std::mem::ManuallyDrop::new(load(request.policy, &text, request.event)?);
+fn decide(
+    request: &GuardRequest,
+    harness: &dyn Harness,
+    policy: &Loaded,
+    input: &[u8],
+) -> Result<(Answer, Trace), Failure> {
     if !policy.targets.contains(&request.harness) {
         return Err(Failure::Broken(format!(
             "{} does not target `{}`; run `hookc build` after adding it to `targets`",
@@ -230,11 +254,14 @@ fn decide(request: &GuardRequest, input: &[u8], load: Loader) -> Result<(Answer,
             };
             return Ok((caller.answer(request.event, None), trace));
         }
-        let (answer, mut trace) = evaluate(caller, request, &policy, &payload)?;
+        if let Some(deadline) = request.deadline {
+            deadline.answer_as(caller.id());
+        }
+        let (answer, mut trace) = evaluate(caller, request, policy, &payload)?;
         trace.caller = Some(caller.id());
         return Ok((answer, trace));
     }
-    Ok(evaluate(harness, request, &policy, &payload)?)
+    Ok(evaluate(harness, request, policy, &payload)?)
 }
 
 mod external;
@@ -416,10 +443,14 @@ mod fuzz {
     static WHOLE: LazyLock<tempfile::TempDir> =
         LazyLock::new(|| project(|p| serde_json::to_vec_pretty(p).unwrap()));
 
-    fn load_whole<'a>(path: &Path, text: &'a [u8], _: Event) -> Result<Loaded<'a>, Failure> {
-        let policy: Policy =
-            serde_json::from_slice(text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let policy: &'static Policy = Box::leak(Box::new(policy));
+    /// [`WHOLE`]'s policy, read once: the fuzz runs it thousands of times.
+    static WHOLE_POLICY: LazyLock<Policy> = LazyLock::new(|| {
+        let path = WHOLE.path().join(crate::emit::POLICY_JSON);
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    });
+
+    fn load_whole<'a>(_: &Path, _: &'a [u8], _: Event) -> Result<Loaded<'a>, Failure> {
+        let policy: &'static Policy = &WHOLE_POLICY;
         Ok(Loaded {
             targets: policy.targets.clone(),
             timeout: policy.timeout,
@@ -523,6 +554,7 @@ mod fuzz {
             event,
             policy: &policy,
             debug: None,
+            deadline: None,
         };
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
         let exit = run_with(&request, &mut &input[..], &mut stdout, &mut stderr, load);

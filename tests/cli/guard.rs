@@ -1,5 +1,7 @@
 //! `hookc guard` on real Claude Code payload shapes.
 
+use std::io::Write;
+
 use serde_json::{Value, json};
 
 use crate::support::{Project, Run, claude_bash, claude_tool, run};
@@ -414,4 +416,130 @@ fn the_program_is_linked_position_dependent_on_linux() {
     assert_eq!(&header[..4], b"\x7fELF");
     let kind = u16::from_le_bytes([header[16], header[17]]);
     assert_eq!(kind, 2, "ELF type {kind}: 2 is position-dependent, 3 a PIE");
+}
+
+/// A project whose hooks get `timeout` seconds, for the deadline's tests.
+fn timed(timeout: u32, extra: &str) -> Project {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        &format!(
+            "targets \"claude\"\ntimeout {timeout}\n{extra}\nguard \"no-force-push\" {{\n    command \"git\" \"push\" {{ flag \"--force\"; }}\n    deny \"Do not force-push.\"\n}}\n"
+        ),
+    );
+    let built = p.build();
+    assert_eq!(built.status, 0, "{}", built.stderr);
+    p
+}
+
+/// `hookc guard` for Claude Code, fed by `feed` on a pipe it keeps open for
+/// as long as it likes; returns the answer and how long it took.
+fn guard_fed(
+    p: &Project,
+    feed: impl FnOnce(std::process::ChildStdin) + Send + 'static,
+) -> (Run, std::time::Duration) {
+    use std::process::Stdio;
+    let started = std::time::Instant::now();
+    let mut child = std::process::Command::new(crate::support::HOOKC)
+        .args([
+            "guard",
+            "--harness",
+            "claude",
+            "--event",
+            "pre-tool",
+            "--policy",
+        ])
+        .arg(p.path(".hookc/policy.json"))
+        .env("HOOKC_NONCE", "n0nce")
+        .env_remove("HOOKC_DEBUG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || feed(stdin));
+    let out = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    drop(feeder);
+    let run = Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (run, took)
+}
+
+/// The deadline's refusal, as Claude Code reads it, with the shim's proof.
+fn refused_in_time(run: &Run, took: std::time::Duration, timeout: u32) {
+    assert!(
+        took < std::time::Duration::from_secs(u64::from(timeout)),
+        "answered after {took:?}, past the harness's {timeout} s"
+    );
+    assert_eq!(run.status, 2, "{run:?}");
+    let proof = "\nhookc guard answered n0nce\n";
+    let answer = run
+        .stdout
+        .strip_suffix(proof)
+        .unwrap_or_else(|| panic!("no proof: {:?}", run.stdout));
+    let out: Value = serde_json::from_str(answer).unwrap();
+    let specific = &out["hookSpecificOutput"];
+    assert_eq!(specific["permissionDecision"], "deny");
+    let reason = specific["permissionDecisionReason"].as_str().unwrap();
+    assert!(
+        reason.contains("could not finish checking this call within")
+            && reason.contains("Split the command"),
+        "{reason}"
+    );
+}
+
+/// A payload that never ends (the pipe stays open) cannot hold the guard
+/// past the harness's timeout: Claude Code would then run the call.
+#[test]
+fn a_payload_that_never_ends_is_refused_before_the_timeout() {
+    let p = timed(2, "");
+    let (run, took) = guard_fed(&p, |mut stdin| {
+        let _ = stdin.write_all(br#"{"tool_name":"Bash","tool_input":{"command":"git push --fo"#);
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    });
+    refused_in_time(&run, took, 2);
+}
+
+/// The deadline is the policy's: a longer timeout waits longer, and a call
+/// that is answered in time is answered as usual.
+#[test]
+fn a_call_answered_in_time_is_answered_as_usual() {
+    let p = timed(600, "");
+    let (run, _) = guard_fed(&p, |mut stdin| {
+        stdin
+            .write_all(claude_bash("git status").as_bytes())
+            .unwrap();
+    });
+    assert_eq!(
+        (run.status, run.stdout.as_str()),
+        (0, "\nhookc guard answered n0nce\n")
+    );
+}
+
+/// A guard's own program that hangs is stopped in time, and the refusal
+/// names it.
+#[test]
+fn a_guard_program_that_hangs_is_stopped_in_time() {
+    let p = timed(
+        2,
+        "guard \"slow\" {\n    tool \"shell\"\n    run \"slow.sh\"\n    deny \"checked by slow.sh\"\n}",
+    );
+    p.write("slow.sh", "#!/bin/sh\nsleep 30\n");
+    crate::support::make_executable(&p.path("slow.sh"));
+    let (run, took) = guard_fed(&p, |mut stdin| {
+        stdin.write_all(claude_bash("ls").as_bytes()).unwrap();
+    });
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+    assert_eq!(run.status, 1, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("`slow.sh` of guard `slow` did not finish within"),
+        "{}",
+        run.stderr
+    );
 }

@@ -94,6 +94,7 @@ impl Project {
     }
 }
 
+#[derive(Debug)]
 pub struct Run {
     pub status: i32,
     pub stdout: String,

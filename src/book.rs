@@ -120,6 +120,7 @@ fn matrix() -> String {
     out.push_str(&matrix_intro(&harnesses));
     out.push_str(&matrix_events(&harnesses));
     out.push_str(&matrix_refusals(&harnesses));
+    out.push_str(&matrix_timeouts());
     out.push_str(&matrix_tools(&harnesses));
     out.push_str(&matrix_options(&harnesses));
     out.push_str(&matrix_windows());
@@ -205,6 +206,34 @@ fn matrix_refusals(harnesses: &[&Profile]) -> String {
         })
         .collect();
     out.push_str(&table(&harness_header("event", harnesses), &rows));
+    out
+}
+
+/// What each harness does with a `pre-tool` hook that outlives its timeout,
+/// from the harness's own outcome rules.
+fn matrix_timeouts() -> String {
+    let mut out = String::from(
+        "\n## When a hook times out\n\nWhat the harness does with a `pre-tool` call whose hook has not answered \
+when its timeout runs out. Where it runs the call, hookc's own \
+[deadline](../security.md#answering-in-time) is what refuses in time.\n\n",
+    );
+    let late = harness::Observation {
+        timed_out: true,
+        ..harness::Observation::default()
+    };
+    for h in harness::all() {
+        let outcome = h.outcome(Event::PreTool, &late);
+        let does = if outcome.proceeds {
+            "**runs the call**"
+        } else {
+            "refuses the call"
+        };
+        out.push_str(&format!(
+            "- {}: {does} ({})\n",
+            h.profile().name,
+            outcome.rule
+        ));
+    }
     out
 }
 

@@ -392,6 +392,20 @@ fn todos(h: &dyn harness::Harness, policy: &Policy) -> Vec<String> {
             "{fix} (Windows runs these hooks differently: `hookc explain windows-unguarded`)"
         ));
     }
+    // Where the harness runs a call whose hook timed out, hookc's own
+    // deadline is the only defence: say so, with the time it leaves.
+    let late = harness::Observation {
+        timed_out: true,
+        ..harness::Observation::default()
+    };
+    if h.outcome(crate::ir::Event::PreTool, &late).proceeds {
+        todos.push(format!(
+            "know that {} runs a call whose hook times out: hookc refuses by itself {:.1} s into the {} s timeout, so keep the programs of `run` guards well under that",
+            h.profile().name,
+            crate::runtime::Deadline::due(policy.timeout).as_secs_f64(),
+            policy.timeout
+        ));
+    }
     todos
 }
 

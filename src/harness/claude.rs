@@ -74,7 +74,7 @@ static PROFILE: Profile = Profile {
     options: &[OptionSpec {
         name: "on-failure-block",
         kind: OptionKind::Bool,
-        doc: "also write `\"onFailure\": \"block\"` on each hook (needs Claude Code 2.1.295 or newer; older versions may reject the settings file)",
+        doc: "write `\"onFailure\": \"block\"` on each hook, so that Claude Code refuses a call whose hook cannot start, crashes or times out (on by default; Claude Code 2.1.295 or newer reads it, and `hookc doctor` checks the installed version; `#false` leaves it out)",
     }],
     todo: &["install hookc on every machine that runs Claude Code in this repo (or set HOOKC_BIN)"],
     // As listed by `claude doctor` 2.1.332 ("Valid events: …").
@@ -153,14 +153,59 @@ static PROFILE: Profile = Profile {
     hooks_from: &[],
 };
 
-/// Whether the policy sets `harness "claude" { on-failure-block #true; }`.
+/// Whether the hooks carry `"onFailure": "block"`: unless the policy says
+/// `harness "claude" { on-failure-block #false; }`. Without it Claude Code
+/// lets a call run when its hook times out or cannot start, so a guard that
+/// can be made slow could be switched off.
 fn on_failure_block(policy: &Policy) -> bool {
     policy
         .harness_options
         .get(&HarnessId::Claude)
         .and_then(|o| o.get("on-failure-block"))
         .and_then(Value::as_bool)
-        .unwrap_or(false)
+        .unwrap_or(true)
+}
+
+/// The first Claude Code that reads `onFailure` (older ones let a failed or
+/// timed-out hook's call run, and may not accept the key).
+const ON_FAILURE_SINCE: crate::version::Version = crate::version::Version {
+    major: 2,
+    minor: 1,
+    patch: 295,
+};
+
+/// What `hookc doctor` says of the Claude Code on `PATH` when the project's
+/// hooks rely on `onFailure`: nothing when there is none, or it is new enough.
+fn on_failure_check(root: &Path) -> Option<MachineCheck> {
+    let settings = common::read_json(Some(root.join(SETTINGS)))?;
+    let relies = settings["hooks"]
+        .as_object()?
+        .values()
+        .flat_map(|groups| groups.as_array().into_iter().flatten())
+        .flat_map(|group| group["hooks"].as_array().into_iter().flatten())
+        .any(|handler| handler["onFailure"] == json!("block"));
+    if !relies {
+        return None;
+    }
+    let out = std::process::Command::new("claude")
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let version = text
+        .split_whitespace()
+        .next()
+        .and_then(crate::version::Version::parse)?;
+    (version < ON_FAILURE_SINCE).then(|| {
+        MachineCheck::fail(
+            format!(
+                "{}: this machine has Claude Code {version}, older than {ON_FAILURE_SINCE}, the first that reads `onFailure`: a hook that times out or cannot start lets the call run there",
+                PROFILE.name
+            ),
+            "upgrade Claude Code (`claude update`); if it must stay, write `harness \"claude\" { on-failure-block #false; }` and rebuild",
+        )
+    })
 }
 
 impl Harness for Claude {
@@ -195,6 +240,7 @@ impl Harness for Claude {
                 ));
             }
         }
+        checks.extend(on_failure_check(root));
         checks.push(MachineCheck::note(
                 format!("{name} runs project hooks only once the folder's trust dialog is accepted"),
                 "accept it when Claude Code asks; Cursor and Copilot CLI also run these hooks from .claude/settings.json",
@@ -205,9 +251,12 @@ impl Harness for Claude {
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {
         use super::Outcome;
         use super::outcome::{first_line, json_object, str_at, text};
+        // hookc's hooks carry `onFailure: "block"` unless the policy opts out
+        // (then Claude Code discards the hook and the call proceeds).
         if o.timed_out || o.exit.is_none() {
-            return Outcome::proceeds(
-                "a timeout or a killed hook is discarded: the call proceeds (fail-open)",
+            return Outcome::blocks(
+                None,
+                "a timeout or a killed hook blocks because hookc writes `onFailure: \"block\"` (without it Claude Code lets the call run)",
             );
         }
         let json = json_object(&o.stdout);
@@ -332,7 +381,7 @@ impl Harness for Claude {
         } else {
             windows::OnWindows::Partly {
                 what: "the POSIX command runs in Git Bash, but without Git Bash Claude Code runs hook commands in PowerShell, which cannot run hookc's POSIX command, and the failed hook lets the call through",
-                fix: "add `harness \"claude\" { on-failure-block #true; }` (Claude Code 2.1.295 or newer), so that a hook that cannot run refuses the call, or make sure every Windows machine has Git for Windows",
+                fix: "remove `on-failure-block #false` from the policy (Claude Code 2.1.295 or newer), so that a hook that cannot run refuses the call, or make sure every Windows machine has Git for Windows",
             }
         }
     }

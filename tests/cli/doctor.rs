@@ -160,3 +160,34 @@ fn each_problem_comes_with_its_fix() {
         "{f}"
     );
 }
+
+/// The hooks rely on `onFailure: "block"`: a `claude` older than the first
+/// that reads it is reported, a current one is not.
+#[test]
+fn an_old_claude_code_that_ignores_on_failure_is_reported() {
+    let p = built();
+    let bin = p.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let claude = bin.join("claude");
+    let path = format!("{}:{}", bin.display(), path_with_hookc());
+    let failing = |version: &str| {
+        std::fs::write(
+            &claude,
+            format!("#!/bin/sh\necho '{version} (Claude Code)'\n"),
+        )
+        .unwrap();
+        crate::support::make_executable(&claude);
+        failures(&doctor(&p, &path, &[]).1)
+            .into_iter()
+            .filter(|f| f.contains("onFailure"))
+            .collect::<Vec<_>>()
+    };
+    let old = failing("2.1.200");
+    assert_eq!(old.len(), 1, "{old:?}");
+    assert!(
+        old[0].contains("Claude Code 2.1.200, older than 2.1.295")
+            && old[0].contains("on-failure-block #false"),
+        "{old:?}"
+    );
+    assert_eq!(failing("2.1.332"), Vec::<String>::new());
+}

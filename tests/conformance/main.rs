@@ -551,7 +551,7 @@ fn claude() {
         "claude doctor rejects hookc's settings:\n{doctor}"
     );
 
-    let turns = scratch.refuses_and_allows(|model| {
+    let turn = |model: &Model| {
         let mut turn = scratch.command(&claude);
         quiet(&mut turn);
         turn.env("ANTHROPIC_BASE_URL", &model.url)
@@ -562,7 +562,8 @@ fn claude() {
             // --dangerously-skip-permissions, so allow the tool by name.
             .args(["--allowedTools", "Bash"]);
         scratch.check(&mut turn)
-    });
+    };
+    let turns = scratch.refuses_and_allows(turn);
     // With --include-hook-events the stream reports each hook run. Exit 2
     // is a refusal (outcome "error" too); any other failure means Claude
     // Code could not run hookc's hook.
@@ -585,6 +586,29 @@ fn claude() {
             );
         }
     }
+
+    // A hook that does not answer in time lets the call run in Claude Code,
+    // unless the handler says `"onFailure": "block"`, which hookc writes. Each
+    // of hookc's handlers, with its command swapped for one that sleeps past
+    // a short timeout, must stop the allowed command.
+    let settings = ".claude/settings.json";
+    let mut slow = scratch.read_json(settings);
+    for group in slow["hooks"]["PreToolUse"].as_array_mut().unwrap() {
+        for handler in group["hooks"].as_array_mut().unwrap() {
+            assert_eq!(handler["onFailure"], "block", "{handler}");
+            handler["command"] = json!("sleep 30");
+            handler["timeout"] = json!(2);
+        }
+    }
+    scratch.write(&scratch.repo.join(settings), &slow.to_string());
+    let _ = fs::remove_file(scratch.repo.join("allowed-ran"));
+    let model = Model::start(&scratch, ALLOWED);
+    let late = turn(&model);
+    drop(model);
+    assert!(
+        !scratch.repo.join("allowed-ran").exists(),
+        "Claude Code ran `{ALLOWED}` although its hook timed out with onFailure block.\n{late}"
+    );
 }
 
 #[test]

@@ -45,14 +45,20 @@ fn apply_with(
         match (change.action, &change.new) {
             (Action::Unchanged, _) => {}
             (Action::Create | Action::Update, Some(text)) => {
-                write_atomic_with(target, text.as_bytes(), change.executable, before_rename)
+                let mut as_read = |t: &Path| {
+                    before_rename(t)?;
+                    still_as_read(change)
+                };
+                write_atomic_with(target, text.as_bytes(), change.executable, &mut as_read)
                     .map_err(|e| at(target, e))?;
             }
-            (Action::Delete, _) | (_, None) => match std::fs::remove_file(target) {
-                Ok(()) => remove_empty_parents(&plan.owned_dirs, target),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(at(target, e)),
-            },
+            (Action::Delete, _) | (_, None) => {
+                match still_as_read(change).and_then(|()| std::fs::remove_file(target)) {
+                    Ok(()) => remove_empty_parents(&plan.owned_dirs, target),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(at(target, e)),
+                }
+            }
         }
     }
     if let (Some((target, _)), Some(pending)) = (manifest, &pending) {
@@ -64,6 +70,26 @@ fn apply_with(
         let _ = std::fs::remove_file(stale);
     }
     Ok(())
+}
+
+/// The file is still what the plan read, just before hookc replaces it: an
+/// edit made since (by the user, an editor, another tool) is never lost to
+/// a merge that did not see it. The build stops instead, and the next one
+/// merges into the edited file.
+fn still_as_read(change: &Change) -> std::io::Result<()> {
+    let now = match std::fs::read(&change.target) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if now.as_deref() == change.old.as_deref().map(str::as_bytes) {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(
+            "it changed while hookc was building, so hookc left it as it is now; \
+             run `hookc build` again to merge into the new contents",
+        ))
+    }
 }
 
 fn at(path: &Path, e: std::io::Error) -> std::io::Error {
@@ -306,6 +332,45 @@ mod tests {
                 .collect();
             assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
         }
+    }
+
+    /// An edit made between the build's reading of a file and its rename
+    /// of the new one is kept, and the build says so.
+    #[test]
+    fn an_edit_made_during_the_build_is_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let settings = ".claude/settings.json";
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::write(root.join(settings), "{}\n").unwrap();
+        let plan = Plan {
+            root: root.to_owned(),
+            owned_dirs: Vec::new(),
+            changes: vec![change(root, settings, Some("{}\n"), "{\"hooks\": {}}\n")],
+        };
+        let edited = "{\"model\": \"opus\"}\n";
+        let error = apply_with(&plan, &mut |target| {
+            std::fs::write(target, edited)?;
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("changed while hookc was building"),
+            "{error}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.join(settings)).unwrap(),
+            edited
+        );
+        // Unedited, the same plan applies.
+        std::fs::write(root.join(settings), "{}\n").unwrap();
+        apply(&plan).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(root.join(settings)).unwrap(),
+            "{\"hooks\": {}}\n"
+        );
     }
 
     fn walk(dir: &Path) -> Vec<String> {

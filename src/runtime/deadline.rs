@@ -20,8 +20,7 @@ use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::eval::{Hit, Verdict};
-use crate::ir::{Decision, Event, HarnessId};
+use crate::ir::{Event, HarnessId};
 
 /// The part of the harness's timeout the guard may use. The rest is the
 /// margin for the harness starting the hook, the shim, and the answer
@@ -155,16 +154,7 @@ fn refuse(state: &State, what: &str) -> ! {
          no huge brace or glob expansions) and try again; if a short, plain command is refused \
          like this, tell the user (`hookc doctor` checks the machine)."
     );
-    let verdict = Verdict {
-        decision: Decision::Deny,
-        hits: vec![Hit {
-            guard: GUARD.to_owned(),
-            decision: Decision::Deny,
-            reason: reason.clone(),
-            message: Some(reason.clone()),
-        }],
-        rewritten: None,
-    };
+    let verdict = super::refusal(GUARD, reason.clone());
     let answer = match crate::harness::get(state.harness) {
         Some(harness) => harness.answer(state.event, Some(&verdict)),
         None => crate::harness::Answer {

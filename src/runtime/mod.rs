@@ -182,16 +182,7 @@ fn read_policy(path: &Path) -> Result<Vec<u8>, Failure> {
 
 /// A refusal, in the harness's protocol, of a call this hookc may not check.
 fn incompatible(request: &GuardRequest, reason: String) -> Answer {
-    let verdict = crate::eval::Verdict {
-        decision: crate::ir::Decision::Deny,
-        hits: vec![crate::eval::Hit {
-            guard: "hookc-version".to_owned(),
-            decision: crate::ir::Decision::Deny,
-            reason: reason.clone(),
-            message: Some(reason.clone()),
-        }],
-        rewritten: None,
-    };
+    let verdict = refusal("hookc-version", reason.clone());
     match harness::get(request.harness) {
         Some(h) => h.answer(request.event, Some(&verdict)),
         None => Answer {
@@ -280,6 +271,21 @@ fn evaluate(
     if call.root.is_none() {
         call.root = project_root(request.policy);
     }
+    if let Some(what) = nul_in(&call) {
+        let verdict = refusal(
+            "hookc-input",
+            format!(
+                "The call's {what} holds a NUL byte. A shell drops it or cuts the text there, so \
+                 what would run is not what hookc can read: send the call again without it."
+            ),
+        );
+        let trace = Trace {
+            caller: None,
+            evaluated: true,
+            guards: vec!["hookc-input".to_owned()],
+        };
+        return Ok((harness.answer_call(event, payload, Some(&verdict)), trace));
+    }
     call.detect_case_folding();
     // What git will run depends on its configuration where the call runs.
     if call.command.as_deref().is_some_and(|c| c.contains("git")) {
@@ -339,6 +345,41 @@ fn evaluate(
         guards,
     };
     Ok((harness.answer_call(event, payload, verdict.as_ref()), trace))
+}
+
+/// Which part of a call carries a NUL byte, if one does. bash drops NULs
+/// from a script it reads and a program's arguments end at one, so the text
+/// hookc would read is not the text that runs (`r\0m -rf /` runs `rm`).
+fn nul_in(call: &crate::eval::Call) -> Option<&'static str> {
+    let has = |text: &str| text.contains('\0');
+    if call.command.as_deref().is_some_and(has) {
+        Some("command")
+    } else if call.paths.iter().any(|p| has(p)) || call.globs.iter().any(|(g, _)| has(g)) {
+        Some("path")
+    } else if [&call.cwd, &call.root, &call.home]
+        .into_iter()
+        .any(|d| d.as_deref().is_some_and(has))
+    {
+        Some("folder")
+    } else if call.tool.as_ref().is_some_and(|t| has(&t.native)) {
+        Some("tool name")
+    } else {
+        None
+    }
+}
+
+/// A refusal by hookc itself (not by one of the policy's guards).
+fn refusal(guard: &str, reason: String) -> crate::eval::Verdict {
+    crate::eval::Verdict {
+        decision: crate::ir::Decision::Deny,
+        hits: vec![crate::eval::Hit {
+            guard: guard.to_owned(),
+            decision: crate::ir::Decision::Deny,
+            message: Some(reason.clone()),
+            reason,
+        }],
+        rewritten: None,
+    }
 }
 
 /// The project a compiled policy belongs to: the directory holding its
@@ -596,8 +637,173 @@ mod fuzz {
         Ok(())
     }
 
+    /// Shell text built from the constructs the lexer knows, each balanced,
+    /// so that whatever follows it on a new line runs as a command of its own.
+    fn construct() -> impl Strategy<Value = String> {
+        let leaf = prop::sample::select(vec![
+            "echo a",
+            "ls -la",
+            "echo 'x y'",
+            "echo \"a $HOME b\"",
+            "printf $'a\\nb'",
+            "echo hi > \"${TMPDIR}/a.txt\"",
+            "echo $(echo hi)",
+            "echo `echo hi`",
+            "echo $((1 + 2))",
+            "echo ${x:-y} ${#x} ${x%.*}",
+            "cat <(echo a)",
+            "tee >(cat)",
+            "echo {a,b}{c,d}",
+            "echo {1..3}",
+            "ls *.txt ?[ab]",
+            "cat < /dev/null 2>&1",
+            "echo x >> \"$HOME/log\"",
+            "x=1",
+            "a=(1 2 3)",
+            "export y=2",
+            "true",
+            "cat <<EOF\nbody $x\nEOF\n",
+            "cat <<'EOF'\n$(not run)\nEOF\n",
+            "read -r v",
+            "cd ./src/../src",
+            "sudo ls",
+            "env A=b ls",
+            "timeout 5 ls",
+            "echo \\; \\&",
+        ])
+        .prop_map(str::to_owned);
+        leaf.prop_recursive(5, 96, 4, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|x| format!("( {x} )")),
+                inner.clone().prop_map(|x| format!("{{ {x}; }}")),
+                inner.clone().prop_map(|x| format!("if true; then {x}; fi")),
+                inner
+                    .clone()
+                    .prop_map(|x| format!("while false; do {x}; done")),
+                inner
+                    .clone()
+                    .prop_map(|x| format!("for i in a b; do {x}; done")),
+                inner
+                    .clone()
+                    .prop_map(|x| format!("case x in a) {x};; *) true;; esac")),
+                inner.clone().prop_map(|x| format!("f() {{ {x}; }}")),
+                inner.clone().prop_map(|x| format!("echo \"$({x})\"")),
+                inner
+                    .clone()
+                    .prop_map(|x| format!("bash -c {}", crate::shell::sh_word(&x))),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} && {b}")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} || {b}")),
+                (inner.clone(), inner).prop_map(|(a, b)| format!("{a}; {b}")),
+            ]
+        })
+    }
+
+    /// Constructs repeated: a few times, or up to thousands of times.
+    fn line() -> impl Strategy<Value = String> {
+        let times = prop_oneof![8 => 1..4usize, 1 => 100..200usize, 1 => Just(3_000usize)];
+        (
+            construct(),
+            times,
+            prop::sample::select(vec!["; ", "\n", " && ", " | "]),
+        )
+            .prop_map(|(x, n, sep)| vec![x; n].join(sep))
+    }
+
+    /// The answer as the harness reads it proceeds (exit 1 never does: the
+    /// shim refuses it).
+    fn proceeds(harness: &dyn Harness, exit: i32, stdout: &[u8], stderr: &[u8]) -> bool {
+        exit != 1
+            && harness
+                .outcome(
+                    Event::PreTool,
+                    &harness::Observation {
+                        exit: Some(exit),
+                        stdout: String::from_utf8_lossy(stdout).into_owned(),
+                        stderr: String::from_utf8_lossy(stderr).into_owned(),
+                        timed_out: false,
+                    },
+                )
+                .proceeds
+    }
+
+    /// bash drops a NUL from what it reads, so `r\0m` runs `rm`: a call
+    /// with one is refused in every harness, as a command and as a path.
+    #[test]
+    fn a_nul_byte_in_a_call_is_refused_in_every_harness() {
+        use crate::ir::{ExampleCall, Tool, ToolKind};
+        let calls = [
+            (ToolKind::Shell, Some("r\0m -rf /"), None),
+            (ToolKind::Shell, Some("echo ok\0; git push --force"), None),
+            (ToolKind::Read, None, Some("notes\0.txt")),
+        ];
+        for harness in harness::all() {
+            for (tool, command, path) in calls {
+                let call = ExampleCall {
+                    tool: Some(Tool::Known { tool }),
+                    command: command.map(str::to_owned),
+                    path: path.map(str::to_owned),
+                    text: None,
+                };
+                let Some(payload) = harness.payload(Event::PreTool, &call, PROJECT.path()) else {
+                    continue;
+                };
+                let input = serde_json::to_vec(&payload).unwrap();
+                let (exit, stdout, stderr) = answer(
+                    PROJECT.path(),
+                    *harness,
+                    Event::PreTool,
+                    &input,
+                    load_policy,
+                );
+                assert!(
+                    !proceeds(*harness, exit, &stdout, &stderr),
+                    "{}: {command:?} {path:?} went ahead",
+                    harness.id()
+                );
+                let said = String::from_utf8_lossy(&stdout) + String::from_utf8_lossy(&stderr);
+                assert!(said.contains("NUL byte"), "{}: {said}", harness.id());
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        /// Any line made of the shell's constructs is answered within the
+        /// guard's deadline, in the harness's contract, and a denied command
+        /// on the next line (which the shell really runs) is never let
+        /// through, in any harness's payload.
+        #[test]
+        fn lines_of_every_construct_are_answered_in_time_and_never_let_a_denied_command_through(
+            prefix in line(),
+            pick in any::<prop::sample::Index>(),
+        ) {
+            let harness = *pick.get(harness::all());
+            let call = crate::ir::ExampleCall {
+                tool: Some(crate::ir::Tool::Known { tool: crate::ir::ToolKind::Shell }),
+                command: Some(format!("{prefix}\ngit push --force origin main")),
+                path: None,
+                text: None,
+            };
+            let Some(payload) = harness.payload(Event::PreTool, &call, PROJECT.path()) else {
+                return Ok(());
+            };
+            let input = serde_json::to_vec(&payload).unwrap();
+            let started = Instant::now();
+            let (exit, stdout, stderr) =
+                answer(PROJECT.path(), harness, Event::PreTool, &input, load_policy);
+            let took = started.elapsed();
+            let due = Deadline::due(crate::resolve::DEFAULT_TIMEOUT);
+            prop_assert!(took < due, "{} took {took:?}", harness.id());
+            prop_assert!(matches!(exit, 0..=2), "exit {exit}");
+            prop_assert!(
+                !proceeds(harness, exit, &stdout, &stderr),
+                "{} let the force push through: {}",
+                harness.id(),
+                String::from_utf8_lossy(&stdout)
+            );
+        }
 
         #[test]
         fn shaped_payloads_keep_the_contract_for_every_harness(value in payload(), event in prop::sample::select(Event::ALL.to_vec())) {

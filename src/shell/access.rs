@@ -624,15 +624,23 @@ pub fn row_of(program: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.programs.contains(&program))
 }
 
+/// The longest path a `cd` in the line may go to, resolved lexically from
+/// where the line starts. Every relative path after it is counted from
+/// there too (a copy as long as the directory each), so a line of
+/// `cd a/b/c/…` and many operands would otherwise cost their product.
+/// Real directories are far shorter; a line that goes further is opaque
+/// ([`too_far`]).
+pub const MAX_DIR_BYTES: usize = 1024;
+
 /// Every file the commands of `analysis` touch, in order, unnormalised
 /// (relative paths are relative to where the line starts).
 pub fn touches(analysis: &Analysis) -> Vec<Touch> {
     let mut out = Vec::new();
-    let mut cwd: Option<String> = None;
+    let mut cwd = Cwd::default();
     for cmd in &analysis.commands {
         let from = out.len();
         command(cmd, &mut out);
-        if let Some(dir) = &cwd {
+        if let Some(dir) = cwd.dir() {
             // Also from the directory a `cd` earlier in the line went to.
             let moved: Vec<Touch> = out[from..]
                 .iter()
@@ -644,17 +652,62 @@ pub fn touches(analysis: &Analysis) -> Vec<Touch> {
                 .collect();
             out.extend(moved);
         }
-        if matches!(cmd.program.as_str(), "cd" | "pushd")
-            && let Some(dir) = cmd.args.iter().find(|a| !a.starts_with('-'))
-            && !dir.contains('$')
-        {
-            cwd = Some(match &cwd {
-                Some(prev) if is_relative(dir) => format!("{prev}/{dir}"),
-                _ => dir.clone(),
-            });
-        }
+        cwd.after(cmd);
     }
     out
+}
+
+/// Why the line is opaque for its `cd`s: one goes to a path longer than
+/// [`MAX_DIR_BYTES`], whose files are not followed.
+pub fn too_far(analysis: &Analysis) -> Option<String> {
+    let mut cwd = Cwd::default();
+    for cmd in &analysis.commands {
+        cwd.after(cmd);
+    }
+    cwd.lost.then(|| {
+        format!(
+            "a `cd` to a path over {MAX_DIR_BYTES} bytes long (spell it shorter: absolute, \
+             without `./` or `..`)"
+        )
+    })
+}
+
+/// Where the line is, as far as its `cd`s show.
+#[derive(Default)]
+struct Cwd {
+    /// The directory the last `cd` went to, resolved lexically (so
+    /// `cd ./././a` is `a`); `None` before any `cd`.
+    dir: Option<String>,
+    /// A `cd` went further than [`MAX_DIR_BYTES`]: the directory is no
+    /// longer followed (and the analysis is opaque).
+    lost: bool,
+}
+
+impl Cwd {
+    fn dir(&self) -> Option<&str> {
+        self.dir.as_deref().filter(|_| !self.lost)
+    }
+
+    /// Follow `cmd` when it changes directory.
+    fn after(&mut self, cmd: &SimpleCommand) {
+        if self.lost || !matches!(cmd.program.as_str(), "cd" | "pushd") {
+            return;
+        }
+        let Some(dir) = cmd.args.iter().find(|a| !a.starts_with('-')) else {
+            return;
+        };
+        if dir.contains('$') {
+            return;
+        }
+        // At most the bound and the word: linear in the line.
+        let next = match &self.dir {
+            Some(prev) if is_relative(dir) => format!("{prev}/{dir}"),
+            _ => dir.clone(),
+        };
+        let next = crate::paths::normalize(&next, None, None);
+        self.lost = next.len() > MAX_DIR_BYTES;
+        self.dir = Some(next);
+    }
 }
 
 fn is_relative(path: &str) -> bool {

@@ -461,3 +461,28 @@ fn long_globs_are_matched_without_recursion() {
         ".env"
     ));
 }
+
+#[test]
+fn a_cd_is_followed_as_a_resolved_path_up_to_a_bound() {
+    check("cd ./././a/../b && cat c", &[("c", "r"), ("b/c", "r")]);
+    assert!(!analyze("cd ./././a/../b && cat c").is_opaque());
+    // Thousands of `./` resolve to nothing: each operand is counted from `.`.
+    let line = format!("cd {}; touch x y; git push --force", "./".repeat(8000));
+    assert_eq!(too_far(&analyze(&line)), None);
+    assert_eq!(
+        seen(&line),
+        pairs(&[("x", "w"), ("y", "w"), ("./x", "w"), ("./y", "w")])
+    );
+    // A directory that stays longer than a bound is not followed, and says so.
+    let far = format!("cd {}; cat .env", "a/".repeat(MAX_DIR_BYTES / 2 + 1));
+    assert!(too_far(&analyze(&far)).is_some());
+    assert_eq!(seen(&far), pairs(&[(".env", "r")]));
+    let steps = format!("{}cat .env", "cd a; ".repeat(MAX_DIR_BYTES / 2 + 1));
+    assert!(
+        crate::shell::analyze(&steps).opaque[0]
+            .reason
+            .contains("`cd` to a path over")
+    );
+    let absolute = format!("{}cat .env", "cd /a; ".repeat(MAX_DIR_BYTES));
+    assert_eq!(too_far(&analyze(&absolute)), None);
+}

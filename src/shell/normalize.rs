@@ -59,6 +59,10 @@ pub struct Analysis {
     /// (`RM` runs `rm` where the file system folds case).
     #[serde(skip)]
     folds_case: bool,
+    /// While the line is read: the words lexed so far, of every script
+    /// in it, against [`lex::MAX_WORDS`].
+    #[serde(skip)]
+    words: usize,
 }
 
 impl Analysis {
@@ -119,6 +123,7 @@ pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> A
     out.dir = None;
     out.redefined = None;
     out.folds_case = false;
+    out.words = 0;
     out
 }
 
@@ -144,7 +149,8 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
         push_opaque(out, "commands nested too deeply");
         return;
     }
-    let lexed = lex::lex_depth(src, depth);
+    let lexed = lex::lex_within(src, depth, lex::MAX_WORDS.saturating_sub(out.words));
+    out.words += lexed.words;
     for o in lexed.opaque {
         push_opaque(out, o.reason);
     }
@@ -2232,5 +2238,48 @@ mod tests {
         assert_eq!(single("'if' x"), sc("if", &["x"]));
         assert_eq!(single("A+=1 B_2=x ls"), sc("ls", &[]));
         assert_eq!(single("1X=2 ls"), sc("1X=2", &["ls"]));
+    }
+
+    /// The word bound is the line's: the scripts it runs (`bash -c`, `eval`)
+    /// and the files it sources draw on the same count.
+    #[test]
+    fn scripts_in_the_line_share_its_word_bound() {
+        use crate::shell::sh_word;
+        let half = "true; ".repeat(lex::MAX_WORDS / 2);
+        let line = format!(
+            "bash -c {} && eval {} && rm -rf /",
+            sh_word(&half),
+            sh_word(&half)
+        );
+        let a = analyze(&line);
+        assert_eq!(a.opaque[0].reason, lex::too_many_words());
+        assert!(a.commands.len() < lex::MAX_WORDS);
+        // Under it, what follows is read.
+        let quarter = "true; ".repeat(lex::MAX_WORDS / 4);
+        finds(
+            &format!(
+                "bash -c {} && eval {} && rm -rf /",
+                sh_word(&quarter),
+                sh_word(&quarter)
+            ),
+            "rm",
+            "-rf",
+        );
+        assert!(!analyze(&format!("bash -c {}", sh_word(&quarter))).is_opaque());
+    }
+
+    /// A line too long to read in time is opaque, unread; a long
+    /// here-document is not too long.
+    #[test]
+    fn a_line_over_the_length_bound_is_opaque() {
+        opaque(&format!(
+            "echo {}; rm -rf /",
+            "a".repeat(lex::MAX_LINE_BYTES)
+        ));
+        let body = "text of a file, $HOME and `ticks` kept\n".repeat(lex::MAX_LINE_BYTES / 2 / 40);
+        let line = format!("cat > notes.md <<'EOF'\n{body}EOF");
+        let a = analyze(&line);
+        assert!(!a.is_opaque(), "{:?}", a.opaque);
+        assert_eq!(a.commands[0].redirects, ["notes.md"]);
     }
 }

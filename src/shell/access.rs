@@ -746,11 +746,15 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     }
     // `find … -exec CMD {} ;`: `{}` is each file find found.
     if !cmd.found.is_empty() {
-        let placeholders: Vec<Access> = out[start..]
+        // Each way `{}` is touched, once: every found glob is touched so,
+        // however many times `{}` is written.
+        let mut placeholders: Vec<Access> = out[start..]
             .iter()
             .filter(|t| t.path.contains("{}"))
             .map(|t| t.access)
             .collect();
+        placeholders.sort_unstable();
+        placeholders.dedup();
         out.retain(|t| !t.path.contains("{}"));
         for access in placeholders {
             for found in &cmd.found {

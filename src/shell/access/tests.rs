@@ -486,3 +486,12 @@ fn a_cd_is_followed_as_a_resolved_path_up_to_a_bound() {
     let absolute = format!("{}cat .env", "cd /a; ".repeat(MAX_DIR_BYTES));
     assert_eq!(too_far(&analyze(&absolute)), None);
 }
+
+#[test]
+fn found_files_are_touched_once_per_way_not_per_placeholder() {
+    let once = seen("find src -name '*.rs' -exec cat {} \\;");
+    let braces = "{} ".repeat(1000);
+    let many = seen(&format!("find src -name '*.rs' -exec cat {braces}\\;"));
+    assert_eq!(once, many);
+    assert!(once.contains(&("src/**/*.rs".to_owned(), "r")), "{once:?}");
+}

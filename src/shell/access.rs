@@ -624,15 +624,23 @@ pub fn row_of(program: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.programs.contains(&program))
 }
 
+/// The longest path a `cd` in the line may go to, resolved lexically from
+/// where the line starts. Every relative path after it is counted from
+/// there too (a copy as long as the directory each), so a line of
+/// `cd a/b/c/…` and many operands would otherwise cost their product.
+/// Real directories are far shorter; a line that goes further is opaque
+/// ([`too_far`]).
+pub const MAX_DIR_BYTES: usize = 1024;
+
 /// Every file the commands of `analysis` touch, in order, unnormalised
 /// (relative paths are relative to where the line starts).
 pub fn touches(analysis: &Analysis) -> Vec<Touch> {
     let mut out = Vec::new();
-    let mut cwd: Option<String> = None;
+    let mut cwd = Cwd::default();
     for cmd in &analysis.commands {
         let from = out.len();
         command(cmd, &mut out);
-        if let Some(dir) = &cwd {
+        if let Some(dir) = cwd.dir() {
             // Also from the directory a `cd` earlier in the line went to.
             let moved: Vec<Touch> = out[from..]
                 .iter()
@@ -644,17 +652,62 @@ pub fn touches(analysis: &Analysis) -> Vec<Touch> {
                 .collect();
             out.extend(moved);
         }
-        if matches!(cmd.program.as_str(), "cd" | "pushd")
-            && let Some(dir) = cmd.args.iter().find(|a| !a.starts_with('-'))
-            && !dir.contains('$')
-        {
-            cwd = Some(match &cwd {
-                Some(prev) if is_relative(dir) => format!("{prev}/{dir}"),
-                _ => dir.clone(),
-            });
-        }
+        cwd.after(cmd);
     }
     out
+}
+
+/// Why the line is opaque for its `cd`s: one goes to a path longer than
+/// [`MAX_DIR_BYTES`], whose files are not followed.
+pub fn too_far(analysis: &Analysis) -> Option<String> {
+    let mut cwd = Cwd::default();
+    for cmd in &analysis.commands {
+        cwd.after(cmd);
+    }
+    cwd.lost.then(|| {
+        format!(
+            "a `cd` to a path over {MAX_DIR_BYTES} bytes long (spell it shorter: absolute, \
+             without `./` or `..`)"
+        )
+    })
+}
+
+/// Where the line is, as far as its `cd`s show.
+#[derive(Default)]
+struct Cwd {
+    /// The directory the last `cd` went to, resolved lexically (so
+    /// `cd ./././a` is `a`); `None` before any `cd`.
+    dir: Option<String>,
+    /// A `cd` went further than [`MAX_DIR_BYTES`]: the directory is no
+    /// longer followed (and the analysis is opaque).
+    lost: bool,
+}
+
+impl Cwd {
+    fn dir(&self) -> Option<&str> {
+        self.dir.as_deref().filter(|_| !self.lost)
+    }
+
+    /// Follow `cmd` when it changes directory.
+    fn after(&mut self, cmd: &SimpleCommand) {
+        if self.lost || !matches!(cmd.program.as_str(), "cd" | "pushd") {
+            return;
+        }
+        let Some(dir) = cmd.args.iter().find(|a| !a.starts_with('-')) else {
+            return;
+        };
+        if dir.contains('$') {
+            return;
+        }
+        // At most the bound and the word: linear in the line.
+        let next = match &self.dir {
+            Some(prev) if is_relative(dir) => format!("{prev}/{dir}"),
+            _ => dir.clone(),
+        };
+        let next = crate::paths::normalize(&next, None, None);
+        self.lost = next.len() > MAX_DIR_BYTES;
+        self.dir = Some(next);
+    }
 }
 
 fn is_relative(path: &str) -> bool {
@@ -693,11 +746,15 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     }
     // `find … -exec CMD {} ;`: `{}` is each file find found.
     if !cmd.found.is_empty() {
-        let placeholders: Vec<Access> = out[start..]
+        // Each way `{}` is touched, once: every found glob is touched so,
+        // however many times `{}` is written.
+        let mut placeholders: Vec<Access> = out[start..]
             .iter()
             .filter(|t| t.path.contains("{}"))
             .map(|t| t.access)
             .collect();
+        placeholders.sort_unstable();
+        placeholders.dedup();
         out.retain(|t| !t.path.contains("{}"));
         for access in placeholders {
             for found in &cmd.found {
@@ -1493,63 +1550,124 @@ fn quoted_strings(code: &str) -> Vec<String> {
 pub fn is_glob(t: &str) -> bool {
     t.contains(['*', '?'])
         || t.find('[').is_some_and(|at| t[at + 1..].contains(']'))
-        || t.find('{')
-            .is_some_and(|at| t[at + 1..].contains([',', '.']) && t[at..].contains('}'))
+        || brace_group(t, 0).is_some()
 }
 
-/// Brace expansion (`{a,b}`, nested; `{1..3}` becomes `*`), capped.
-pub fn expand_braces(t: &str) -> Vec<String> {
-    const CAP: usize = 64;
-    let Some(open) = t.find('{') else {
-        return vec![t.to_owned()];
-    };
-    let mut depth = 0;
-    let mut close = None;
-    let mut commas = Vec::new();
-    for (k, c) in t[open..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(open + k);
+/// At most this many words one brace expansion is taken to stand for
+/// (`{a,b}{c,d}` is four). Each group multiplies the count, so twenty
+/// groups of two in a hundred bytes stand for a million words: past the
+/// cap the operand is taken to name any file ([`could_name`]).
+pub const MAX_BRACE_WORDS: usize = 64;
+
+/// Operands and globs longer than this (the system's `PATH_MAX`), or whose
+/// brace expansion is, are taken to name any file rather than expanded and
+/// matched: no file has so long a name, and matching costs time in the
+/// product of the two lengths.
+pub const MAX_GLOB_BYTES: usize = 4096;
+
+/// Brace expansion (`{a,b}`, nested; `{1..3}` becomes `*`), as the shell
+/// does it: `${…}` is a parameter, not braces, and braces around no comma
+/// (`{x}`) are literal. `None` when the words would be more than
+/// [`MAX_BRACE_WORDS`] or longer than [`MAX_GLOB_BYTES`] together, counted
+/// as each group multiplies them, before the words are made.
+pub fn expand_braces(t: &str) -> Option<Vec<String>> {
+    if t.len() > MAX_GLOB_BYTES {
+        return None;
+    }
+    let mut done = Vec::new();
+    // Words still to expand, each with the offset before which it has no
+    // braces left to expand. Every word here yields at least one word.
+    let mut todo = vec![(t.to_owned(), 0)];
+    // The length of the words in `done` and `todo` together.
+    let mut bytes = t.len();
+    while let Some((word, from)) = todo.pop() {
+        let Some((open, close, alternatives)) = brace_group(&word, from) else {
+            done.push(word);
+            continue;
+        };
+        let (head, tail) = (&word[..open], &word[close + 1..]);
+        let made: usize = alternatives
+            .iter()
+            .map(|alt| head.len() + alt.len() + tail.len())
+            .sum();
+        bytes = bytes - word.len() + made;
+        if done.len() + todo.len() + alternatives.len() > MAX_BRACE_WORDS || bytes > MAX_GLOB_BYTES
+        {
+            return None;
+        }
+        // Pushed last first, so that the words come out in the shell's order.
+        for alt in alternatives.iter().rev() {
+            todo.push((format!("{head}{alt}{tail}"), open));
+        }
+    }
+    Some(done)
+}
+
+/// The first brace group at or after `from` that expands (the leftmost to
+/// open, so the outermost): where it opens and closes, and its
+/// alternatives (`*` for a sequence `{1..3}`). One pass over the word, with
+/// the braces still open on a stack, so nesting costs no rescans.
+fn brace_group(word: &str, from: usize) -> Option<(usize, usize, Vec<&str>)> {
+    /// A `{` not yet closed.
+    struct Open {
+        at: usize,
+        /// `${`: a parameter, never braces.
+        param: bool,
+        /// The commas at this brace's own level.
+        commas: Vec<usize>,
+        /// A `..` at this brace's own level (`{1..3}`).
+        dots: bool,
+    }
+    let bytes = word.as_bytes();
+    let mut open: Vec<Open> = Vec::new();
+    let mut found: Option<(usize, usize, Vec<usize>)> = None;
+    for k in from..bytes.len() {
+        match bytes[k] {
+            b'{' => open.push(Open {
+                at: k,
+                param: k > 0 && bytes[k - 1] == b'$',
+                commas: Vec::new(),
+                dots: false,
+            }),
+            b',' => {
+                if let Some(o) = open.last_mut() {
+                    o.commas.push(k);
+                }
+            }
+            b'.' if bytes.get(k + 1) == Some(&b'.') => {
+                if let Some(o) = open.last_mut() {
+                    o.dots = true;
+                }
+            }
+            b'}' => {
+                // A `}` that closes nothing is literal, and so are braces
+                // around no comma or sequence (`{x}`).
+                let Some(o) = open.pop() else { continue };
+                if !o.param
+                    && (!o.commas.is_empty() || o.dots)
+                    && found.as_ref().is_none_or(|f| o.at < f.0)
+                {
+                    found = Some((o.at, k, o.commas));
+                }
+                if open.is_empty() && found.is_some() {
                     break;
                 }
             }
-            ',' if depth == 1 => commas.push(open + k),
             _ => {}
         }
     }
-    let Some(close) = close else {
-        return vec![t.to_owned()];
-    };
-    let (head, body, tail) = (&t[..open], &t[open + 1..close], &t[close + 1..]);
-    let alternatives: Vec<String> = if commas.is_empty() {
-        if body.contains("..") {
-            vec!["*".to_owned()]
-        } else {
-            vec![format!("{{{body}}}")]
-        }
-    } else {
-        let mut parts = Vec::new();
-        let mut from = open + 1;
-        for &c in &commas {
-            parts.push(t[from..c].to_owned());
-            from = c + 1;
-        }
-        parts.push(t[from..close].to_owned());
-        parts
-    };
-    let mut out = Vec::new();
-    for alt in alternatives {
-        for rest in expand_braces(&format!("{alt}{tail}")) {
-            if out.len() >= CAP {
-                return out;
-            }
-            out.push(format!("{head}{rest}"));
-        }
+    let (at, close, commas) = found?;
+    if commas.is_empty() {
+        return Some((at, close, vec!["*"]));
     }
-    out
+    let mut alternatives = Vec::with_capacity(commas.len() + 1);
+    let mut start = at + 1;
+    for &c in &commas {
+        alternatives.push(&word[start..c]);
+        start = c + 1;
+    }
+    alternatives.push(&word[start..close]);
+    Some((at, close, alternatives))
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -1682,66 +1800,67 @@ pub fn could_name(operand: &str, how: Expansion, glob: &str) -> bool {
     } else {
         vec![format!("**/{g}"), format!("**/{g}/**")]
     };
-    expand_braces(operand).iter().any(|op| {
+    // Too many words, or too long to match in time: it could be anything.
+    let Some(operands) = expand_braces(operand) else {
+        return true;
+    };
+    operands.iter().any(|op| {
         let a = tokens(op);
         targets.iter().any(|t| {
-            expand_braces(t).iter().any(|t| {
-                let b = tokens(t);
-                let mut seen = std::collections::HashSet::new();
-                meet(&a, &b, 0, 0, true, how, &mut seen)
-            })
+            let Some(globs) = expand_braces(t) else {
+                return true;
+            };
+            globs.iter().any(|t| meet(&a, &tokens(t), how))
         })
     })
 }
 
-/// Depth-first search for a string both token lists match.
-fn meet(
-    a: &[Tok],
-    b: &[Tok],
-    i: usize,
-    j: usize,
-    start: bool,
-    how: Expansion,
-    seen: &mut std::collections::HashSet<(usize, usize, bool)>,
-) -> bool {
-    if i == a.len() && j == b.len() {
-        return true;
-    }
-    if !seen.insert((i, j, start)) {
-        return false;
-    }
+/// Whether some string is matched by both token lists: a search of the
+/// pairs of positions (and whether a component starts there) that both
+/// lists can reach on one string. Each pair is visited once, from a list
+/// of pairs still to visit rather than by recursion, so a long operand
+/// costs time in proportion and no stack.
+fn meet(a: &[Tok], b: &[Tok], how: Expansion) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![(0, 0, true)];
     // A star may match nothing; `**/` too, but only where a component
     // starts (what it matched is empty or ends in `/`).
-    let skips = |t: Option<&Tok>| match t {
+    let skips = |t: Option<&Tok>, start: bool| match t {
         Some(Tok::Star | Tok::DeepEnd) => true,
         Some(Tok::Deep) => start,
         _ => false,
     };
-    if skips(a.get(i)) && meet(a, b, i + 1, j, start, how, seen) {
-        return true;
-    }
-    if skips(b.get(j)) && meet(a, b, i, j + 1, start, how, seen) {
-        return true;
-    }
-    let (Some(ta), Some(tb)) = (a.get(i), b.get(j)) else {
-        return false;
-    };
-    let mut chars = vec!['a', '.', '/', '0', '_', '-', 'Z'];
-    candidates(ta, &mut chars);
-    candidates(tb, &mut chars);
-    chars.sort_unstable();
-    chars.dedup();
-    for c in chars {
-        // The shell's wildcards do not make a name start with a dot.
-        if start && c == '.' && wild(ta) && !how.dot {
+    let repeats = |t: &Tok| matches!(t, Tok::Star | Tok::Deep | Tok::DeepEnd);
+    while let Some((i, j, start)) = todo.pop() {
+        if i == a.len() && j == b.len() {
+            return true;
+        }
+        if !seen.insert((i, j, start)) {
             continue;
         }
-        if admits(ta, c, how.nocase) && admits(tb, c, false) {
-            let repeats = |t: &Tok| matches!(t, Tok::Star | Tok::Deep | Tok::DeepEnd);
-            let ni = if repeats(ta) { i } else { i + 1 };
-            let nj = if repeats(tb) { j } else { j + 1 };
-            if meet(a, b, ni, nj, c == '/', how, seen) {
-                return true;
+        if skips(a.get(i), start) {
+            todo.push((i + 1, j, start));
+        }
+        if skips(b.get(j), start) {
+            todo.push((i, j + 1, start));
+        }
+        let (Some(ta), Some(tb)) = (a.get(i), b.get(j)) else {
+            continue;
+        };
+        let mut chars = vec!['a', '.', '/', '0', '_', '-', 'Z'];
+        candidates(ta, &mut chars);
+        candidates(tb, &mut chars);
+        chars.sort_unstable();
+        chars.dedup();
+        for c in chars {
+            // The shell's wildcards do not make a name start with a dot.
+            if start && c == '.' && wild(ta) && !how.dot {
+                continue;
+            }
+            if admits(ta, c, how.nocase) && admits(tb, c, false) {
+                let ni = if repeats(ta) { i } else { i + 1 };
+                let nj = if repeats(tb) { j } else { j + 1 };
+                todo.push((ni, nj, c == '/'));
             }
         }
     }

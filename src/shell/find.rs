@@ -9,6 +9,12 @@ pub fn found(rest: &[super::lex::Word]) -> Vec<String> {
     found_globs(&args)
 }
 
+/// The most globs of a start folder and a `-name` together: each name is
+/// looked for below each folder, so many of both would cost their product.
+/// Past it each folder stands for all it holds (`DIR/**`), which names more
+/// files, never fewer.
+pub const MAX_FOUND: usize = 64;
+
 pub fn found_globs(args: &[String]) -> Vec<String> {
     let starts: Vec<&str> = args
         .iter()
@@ -37,7 +43,10 @@ pub fn found_globs(args: &[String]) -> Vec<String> {
     for s in &starts {
         let s = s.trim_end_matches('/');
         let s = if s.is_empty() { "/" } else { s };
-        if unknown || (names.is_empty() && whole.is_empty()) {
+        if unknown
+            || (names.is_empty() && whole.is_empty())
+            || starts.len().saturating_mul(names.len()) > MAX_FOUND
+        {
             out.push(format!("{s}/**"));
             continue;
         }
@@ -62,4 +71,34 @@ fn either_case(pattern: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn each_name_is_looked_for_below_each_folder() {
+        assert_eq!(
+            found_globs(&words("a b -name *.rs -o -name x")),
+            ["a/**", "b/**"]
+        );
+        assert_eq!(
+            found_globs(&words("a b -name *.rs -name x")),
+            ["a/**/*.rs", "a/**/x", "b/**/*.rs", "b/**/x"]
+        );
+    }
+
+    #[test]
+    fn many_folders_and_names_are_each_folder_whole() {
+        let folders: Vec<String> = (0..1000).map(|k| format!("d{k}")).collect();
+        let names: String = (0..1000).map(|k| format!(" -name n{k}")).collect();
+        let found = found_globs(&words(&format!("{}{names}", folders.join(" "))));
+        assert_eq!(found.len(), 1000);
+        assert!(found.iter().all(|g| g.ends_with("/**")));
+    }
 }

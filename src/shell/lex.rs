@@ -83,6 +83,8 @@
 //! * Aliases (off in non-interactive shells unless `shopt -s
 //!   expand_aliases`), `IFS`, `set -o` options and `extglob` patterns.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
 /// How deep command lines may nest (`bash -c "sudo sh -c '…'"`, `$( $( … ) )`,
@@ -90,6 +92,29 @@ use serde::{Deserialize, Serialize};
 /// the rest as opaque. Real commands nest two or three levels; the cap exists
 /// so that hostile input cannot exhaust the stack or time.
 pub const MAX_DEPTH: usize = 16;
+
+/// The longest command line read, in bytes. Longer lines are opaque as a
+/// whole, unread. A megabyte holds the long here-documents agents write
+/// files with (a few hundred kilobytes) with room to spare, and every step
+/// of the analysis is linear in the line, so reading one stays quick.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The most words a line is read for (those of its substitutions, of the
+/// `bash -c` scripts it runs and of the files it sources included). Each
+/// word costs memory several times over on its way to a decision, so this
+/// keeps a line of `true; true; …` or `cat | cat | …` under a fixed
+/// ceiling; the words after it are not read, and the line is opaque. Real
+/// commands have hundreds of words at most (a here-document's body is no
+/// words).
+pub const MAX_WORDS: usize = 50_000;
+
+/// Why a line is opaque past [`MAX_WORDS`].
+pub(crate) fn too_many_words() -> String {
+    format!(
+        "over {MAX_WORDS} words, more than hookc checks in time (split the work into shorter \
+         commands)"
+    )
+}
 
 /// At most this many distinct opaque reasons are kept. A hostile line with
 /// thousands of distinct reasons would otherwise make de-duplication
@@ -214,6 +239,8 @@ pub struct Lexed {
     pub commands: Vec<LexedCommand>,
     /// Everything that could not be modelled.
     pub opaque: Vec<Opaque>,
+    /// How many words were read, those of substitutions included.
+    pub words: usize,
 }
 
 /// Lex a command line. Never panics; see the module documentation for the
@@ -225,9 +252,26 @@ pub fn lex(input: &str) -> Lexed {
 /// Lex at a given nesting depth (used when re-lexing `bash -c` scripts and
 /// command substitutions, so the depth budget is shared).
 pub(crate) fn lex_depth(input: &str, depth: usize) -> Lexed {
+    lex_within(input, depth, MAX_WORDS)
+}
+
+/// [`lex_depth`], reading at most `words` words (the rest of a line's
+/// [`MAX_WORDS`]); past them lexing stops and the line is opaque.
+pub(crate) fn lex_within(input: &str, depth: usize, words: usize) -> Lexed {
     let mut lx = Lexer::new(input, depth);
+    lx.budget = words;
+    if input.len() > MAX_LINE_BYTES {
+        lx.opaque(format!(
+            "a command line over {} KiB, longer than hookc reads (split it into shorter \
+             commands, or write long text to a file with the file tool)",
+            MAX_LINE_BYTES >> 10
+        ));
+        return lx.out;
+    }
     if depth > MAX_DEPTH {
-        lx.opaque("commands nested too deeply");
+        lx.opaque(format!(
+            "commands nested too deeply (over {MAX_DEPTH} levels; run them one after another)"
+        ));
         return lx.out;
     }
     lx.run();
@@ -260,7 +304,7 @@ struct Lexer<'a> {
     /// script starts with (`x=1; y=$((x + 1));`), which always run, and
     /// mentioned nowhere since but where they are read. Arithmetic reads
     /// them without the risk of a name whose value is code (`a[$(…)]`).
-    numbers: Vec<String>,
+    numbers: HashSet<String>,
     /// True while every command so far was such an assignment, run in
     /// sequence (not in a pipe, a subshell or the background).
     prefix: bool,
@@ -270,6 +314,9 @@ struct Lexer<'a> {
     /// Open `case … esac` statements, innermost last: true while the next
     /// thing is a clause's patterns, false inside its commands.
     cases: Vec<bool>,
+    /// How many words this lexer may read, nested ones included (counted
+    /// in `out.words`).
+    budget: usize,
 }
 
 /// Characters that end an unquoted word.
@@ -426,13 +473,14 @@ fn substring_or_prompt(body: &str) -> bool {
 /// The length of a `{name}` glued to a redirection operator (bash's
 /// descriptor variable, `{fd}>/dev/null`), if `rest` starts with one.
 fn fd_variable(rest: &str) -> Option<usize> {
-    let inner = rest.strip_prefix('{')?;
-    let close = inner.find('}')?;
-    let name = &inner[..close];
-    let mut chars = name.chars();
-    let ok = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    let after = inner.as_bytes().get(close + 1);
+    let inner = rest.strip_prefix('{')?.as_bytes();
+    // Only the name is looked at, not the rest of the line up to a `}`:
+    // a `{` at each word would cost the line's length each.
+    let close = inner
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))?;
+    let ok = close > 0 && !inner[0].is_ascii_digit() && inner[close] == b'}';
+    let after = inner.get(close + 1);
     (ok && matches!(after, Some(b'<' | b'>'))).then_some(close + 2)
 }
 
@@ -440,8 +488,9 @@ fn fd_variable(rest: &str) -> Option<usize> {
 /// `echo` changes (no option, no backslash, no glob): the words joined by
 /// spaces. Only used inside double quotes, where no word splitting or
 /// globbing follows, so `eval "$(echo echo hi)"` evaluates the known text.
-fn literal_echo(inner: &str, depth: usize) -> Option<String> {
-    let lexed = lex_depth(inner, depth + 1);
+/// Takes the substitution already lexed: lexing it again here would double
+/// the work at each level of `"$("$(…)")"`.
+fn literal_echo(lexed: &Lexed) -> Option<String> {
     let [command] = lexed.commands.as_slice() else {
         return None;
     };
@@ -572,10 +621,19 @@ impl<'a> Lexer<'a> {
             heredocs: Vec::new(),
             bodies: Vec::new(),
             piped: None,
-            numbers: Vec::new(),
+            numbers: HashSet::new(),
             prefix: true,
             stopped: false,
             cases: Vec::new(),
+            budget: MAX_WORDS,
+        }
+    }
+
+    /// Count `n` more words read; past the budget, stop.
+    fn count_words(&mut self, n: usize) {
+        self.out.words += n;
+        if self.out.words > self.budget && !self.stopped {
+            self.stop(&too_many_words());
         }
     }
 
@@ -622,24 +680,23 @@ impl<'a> Lexer<'a> {
         let numeric: Option<Vec<&str>> = cmd.words.iter().map(|w| numeric_assignment(w)).collect();
         match numeric {
             Some(names) if self.prefix && cmd.writes.is_empty() && cmd.reads.is_empty() => {
-                for name in names {
-                    if !self.numbers.iter().any(|n| n == name) {
-                        self.numbers.push(name.to_owned());
-                    }
-                }
+                self.numbers.extend(names.into_iter().map(str::to_owned));
             }
             _ => {
                 self.prefix = false;
                 let words = cmd.words.iter().chain(&cmd.writes).chain(&cmd.reads);
-                let mentioned: Vec<String> = words.flat_map(|w| mentions(&w.text)).collect();
-                self.numbers.retain(|n| !mentioned.contains(n));
+                if !self.numbers.is_empty() {
+                    for name in words.flat_map(|w| mentions(&w.text)) {
+                        self.numbers.remove(&name);
+                    }
+                }
             }
         }
     }
 
     /// Whether every name an arithmetic expression reads holds a number.
     fn numbers_only(&self, body: &str) -> bool {
-        !evaluates_code(body) && names_in(body).all(|n| self.numbers.iter().any(|k| k == n))
+        !evaluates_code(body) && names_in(body).all(|n| self.numbers.contains(n))
     }
 
     /// At a `|`: end the command, and hand what it prints to the next one.
@@ -1128,7 +1185,20 @@ impl<'a> Lexer<'a> {
     /// which the word holding it says (`Word::opaque`); only where that word
     /// could change what a guard sees does it matter.
     fn nested(&mut self, inner: &str) {
-        let sub = lex_depth(inner, self.depth + 1);
+        let sub = self.lex_nested(inner);
+        self.take_nested(sub);
+    }
+
+    /// Lex text nested in this, within what is left of the word budget.
+    fn lex_nested(&self, inner: &str) -> Lexed {
+        let left = self.budget.saturating_sub(self.out.words);
+        lex_within(inner, self.depth + 1, left)
+    }
+
+    /// The commands and opaque reasons of text [`nested`](Self::nested)
+    /// lexed, as this line's.
+    fn take_nested(&mut self, sub: Lexed) {
+        self.count_words(sub.words);
         self.out.commands.extend(sub.commands);
         for o in sub.opaque {
             push_reason(&mut self.out.opaque, o.reason);
@@ -1419,6 +1489,13 @@ impl<'a> Lexer<'a> {
             // Several words, each known only after expansion.
             w.opaque = true;
         }
+        if started {
+            // The word past the bound is not kept.
+            self.count_words(1);
+            if self.stopped {
+                return None;
+            }
+        }
         started.then_some(w)
     }
 
@@ -1593,13 +1670,17 @@ impl<'a> Lexer<'a> {
             self.stop("an unterminated command substitution $(");
             return false;
         };
-        if in_dq
-            && let Some(body) = literal_heredoc(inner).or_else(|| literal_echo(inner, self.depth))
-        {
+        if in_dq && let Some(body) = literal_heredoc(inner) {
             w.text.push_str(&body);
             return true;
         }
-        self.nested(inner);
+        let sub = self.lex_nested(inner);
+        if in_dq && let Some(body) = literal_echo(&sub) {
+            self.count_words(sub.words);
+            w.text.push_str(&body);
+            return true;
+        }
+        self.take_nested(sub);
         self.keep_unexpanded(w, start);
         true
     }
@@ -2053,6 +2134,88 @@ mod tests {
             l.opaque
                 .iter()
                 .any(|o| o.reason.contains("nested too deeply"))
+        );
+    }
+
+    fn reasons(l: &Lexed) -> Vec<&str> {
+        l.opaque.iter().map(|o| o.reason.as_str()).collect()
+    }
+
+    #[test]
+    fn a_line_over_the_length_bound_is_opaque_unread() {
+        let long = format!("git push --force; echo {}", "x".repeat(MAX_LINE_BYTES));
+        let l = lex(&long);
+        assert!(l.commands.is_empty());
+        assert!(reasons(&l)[0].starts_with("a command line over 1024 KiB"));
+        // A here-document of half a megabyte, as agents write files, is read.
+        let body = "let x = 1; // $HOME `ok` \\n\n".repeat(MAX_LINE_BYTES / 2 / 28);
+        let l = lex(&format!(
+            "cat > out.rs <<'EOF'\n{body}EOF\ngit push --force"
+        ));
+        assert!(l.opaque.is_empty(), "{:?}", l.opaque);
+        assert_eq!(l.commands.len(), 2);
+        assert_eq!(l.commands[0].stdin, Stdin::Text(body));
+    }
+
+    #[test]
+    fn words_past_the_bound_are_not_read() {
+        let many = format!("{}git push --force", "true; ".repeat(MAX_WORDS));
+        let l = lex(&many);
+        assert_eq!(l.commands.len(), MAX_WORDS);
+        assert_eq!(reasons(&l), [too_many_words()]);
+        assert_eq!(
+            lex(&format!("echo {}", "a ".repeat(MAX_WORDS - 1))).opaque,
+            []
+        );
+        assert_eq!(
+            reasons(&lex(&format!("echo {}", "a ".repeat(MAX_WORDS)))),
+            [too_many_words()]
+        );
+        // Words in substitutions count against the line's.
+        let inside = format!("echo {}", "$(a b) ".repeat(MAX_WORDS / 2));
+        assert_eq!(reasons(&lex(&inside)), [too_many_words()]);
+    }
+
+    #[test]
+    fn nested_substitutions_are_read_once_each() {
+        // `"$("$(…)")"`: a literal `echo` inside double quotes is tried on
+        // the commands the substitution was read as, not read again.
+        let nest = |depth: usize, each: &str, core: &str| {
+            (0..depth).fold(core.to_owned(), |s, _| format!("\"$({each}{s})\""))
+        };
+        let force: Vec<String> = vec!["git".into(), "push".into(), "--force".into()];
+        assert!(argv(&nest(MAX_DEPTH, "", "git push --force")).contains(&force));
+        let l = lex(&nest(4 * MAX_DEPTH, "", "git push --force"));
+        assert!(
+            reasons(&l)
+                .iter()
+                .any(|r| r.starts_with("commands nested too deeply"))
+        );
+        assert_eq!(
+            one(&format!("echo {}", nest(MAX_DEPTH, "echo ", "hi"))),
+            ["echo", "hi"]
+        );
+    }
+
+    #[test]
+    fn deep_groups_and_many_numbers_stay_linear() {
+        // `{` at each word once looked for a `}` across the rest of the line.
+        let groups = MAX_WORDS / 3;
+        let line = format!(
+            "{}git push --force{}",
+            "{ ".repeat(groups),
+            "; }".repeat(groups)
+        );
+        let l = lex(&line);
+        assert!(l.opaque.is_empty(), "{:?}", l.opaque);
+        let last = &l.commands[0].words;
+        assert_eq!(last.len(), groups + 3);
+        // Names that hold numbers are a set, not a list searched per name.
+        let names: String = (0..10_000).map(|k| format!("a{k}=1; ")).collect();
+        assert!(
+            lex(&format!("{names}echo $((a1 + a9999))"))
+                .opaque
+                .is_empty()
         );
     }
 

@@ -59,6 +59,14 @@ pub struct Analysis {
     /// (`RM` runs `rm` where the file system folds case).
     #[serde(skip)]
     folds_case: bool,
+    /// While the line is read: the words lexed so far, of every script
+    /// in it, against [`lex::MAX_WORDS`].
+    #[serde(skip)]
+    words: usize,
+    /// While the line is read: the redirection targets copied onto the
+    /// commands they surround, against [`MAX_ATTACHED`].
+    #[serde(skip)]
+    attached: usize,
 }
 
 impl Analysis {
@@ -119,6 +127,8 @@ pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> A
     out.dir = None;
     out.redefined = None;
     out.folds_case = false;
+    out.words = 0;
+    out.attached = 0;
     out
 }
 
@@ -144,7 +154,8 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
         push_opaque(out, "commands nested too deeply");
         return;
     }
-    let lexed = lex::lex_depth(src, depth);
+    let lexed = lex::lex_within(src, depth, lex::MAX_WORDS.saturating_sub(out.words));
+    out.words += lexed.words;
     for o in lexed.opaque {
         push_opaque(out, o.reason);
     }
@@ -173,7 +184,11 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
         );
     }
     for (k, cmd) in lexed.commands.into_iter().enumerate() {
-        let mut redirects = outer.to_vec();
+        let mut redirects = if attach(out, outer.len()) {
+            outer.to_vec()
+        } else {
+            Vec::new()
+        };
         redirects.extend(cmd.writes.into_iter().map(|w| w.text));
         let before = out.commands.len();
         out.stdin = cmd.stdin;
@@ -191,11 +206,38 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
             if out.commands.len() == before {
                 out.commands.push(SimpleCommand::default());
             }
-            for c in &mut out.commands[before..] {
-                c.reads.extend(reads.iter().cloned());
+            if attach(out, reads.len() * (out.commands.len() - before - 1)) {
+                for c in &mut out.commands[before..] {
+                    c.reads.extend(reads.iter().cloned());
+                }
             }
         }
     }
+}
+
+/// The most copies of redirection targets put on the commands they
+/// surround (`bash -c '…' > log` writes `log` from each command of the
+/// script; `while …; done < f` reads `f` in each command of the loop). A
+/// line of many redirections around a script of many commands would
+/// otherwise cost their product.
+const MAX_ATTACHED: usize = lex::MAX_WORDS;
+
+/// Count `copies` more redirection targets put on surrounding commands:
+/// false, and the line opaque, past [`MAX_ATTACHED`] (they are then left
+/// off).
+fn attach(out: &mut Analysis, copies: usize) -> bool {
+    out.attached = out.attached.saturating_add(copies);
+    if out.attached > MAX_ATTACHED {
+        push_opaque(
+            out,
+            format!(
+                "redirections around more commands than hookc checks in time (over \
+                 {MAX_ATTACHED} in all; put the redirection on each command, or write fewer)"
+            ),
+        );
+        return false;
+    }
+    true
 }
 
 /// `NAME=value`, `NAME+=value` or `NAME[subscript]=value` written plainly.
@@ -1174,7 +1216,16 @@ fn parallel(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: us
             push_opaque(out, "parallel arguments known only when it runs");
         }
         Some(inputs) => {
+            let holes = template.matches("{}").count();
             for input in inputs.iter().filter(|w| !w.text.starts_with(":::")) {
+                // Each script is the template with the input in it, once per
+                // `{}`: read only while the line's word bound lasts, and
+                // never built longer than a line may be.
+                let size = template.len() + holes.max(1) * (4 * input.text.len() + 3);
+                if out.words >= lex::MAX_WORDS || size > lex::MAX_LINE_BYTES {
+                    push_opaque(out, lex::too_many_words());
+                    break;
+                }
                 let line = if template.is_empty() {
                     input.text.clone()
                 } else if template.contains("{}") {
@@ -2232,5 +2283,86 @@ mod tests {
         assert_eq!(single("'if' x"), sc("if", &["x"]));
         assert_eq!(single("A+=1 B_2=x ls"), sc("ls", &[]));
         assert_eq!(single("1X=2 ls"), sc("1X=2", &["ls"]));
+    }
+
+    /// The word bound is the line's: the scripts it runs (`bash -c`, `eval`)
+    /// and the files it sources draw on the same count.
+    #[test]
+    fn scripts_in_the_line_share_its_word_bound() {
+        use crate::shell::sh_word;
+        let half = "true; ".repeat(lex::MAX_WORDS / 2);
+        let line = format!(
+            "bash -c {} && eval {} && rm -rf /",
+            sh_word(&half),
+            sh_word(&half)
+        );
+        let a = analyze(&line);
+        assert_eq!(a.opaque[0].reason, lex::too_many_words());
+        assert!(a.commands.len() < lex::MAX_WORDS);
+        // Under it, what follows is read.
+        let quarter = "true; ".repeat(lex::MAX_WORDS / 4);
+        finds(
+            &format!(
+                "bash -c {} && eval {} && rm -rf /",
+                sh_word(&quarter),
+                sh_word(&quarter)
+            ),
+            "rm",
+            "-rf",
+        );
+        assert!(!analyze(&format!("bash -c {}", sh_word(&quarter))).is_opaque());
+    }
+
+    /// A line too long to read in time is opaque, unread; a long
+    /// here-document is not too long.
+    #[test]
+    fn a_line_over_the_length_bound_is_opaque() {
+        opaque(&format!(
+            "echo {}; rm -rf /",
+            "a".repeat(lex::MAX_LINE_BYTES)
+        ));
+        let body = "text of a file, $HOME and `ticks` kept\n".repeat(lex::MAX_LINE_BYTES / 2 / 40);
+        let line = format!("cat > notes.md <<'EOF'\n{body}EOF");
+        let a = analyze(&line);
+        assert!(!a.is_opaque(), "{:?}", a.opaque);
+        assert_eq!(a.commands[0].redirects, ["notes.md"]);
+    }
+
+    /// Redirections around a script apply to each of its commands, up to a
+    /// bound on the copies; past it the line is opaque.
+    #[test]
+    fn redirections_around_many_commands_are_bounded() {
+        use crate::shell::sh_word;
+        let script = sh_word(&"true; ".repeat(1000));
+        let line = format!("bash -c {script} > log 2> err");
+        let a = analyze(&line);
+        assert!(!a.is_opaque(), "{:?}", a.opaque);
+        assert!(a.commands.iter().all(|c| c.redirects == ["log", "err"]));
+        let many = format!(
+            "bash -c {script} {}",
+            "> log ".repeat(MAX_ATTACHED / 1000 + 1)
+        );
+        let a = analyze(&many);
+        assert!(
+            a.opaque[0]
+                .reason
+                .starts_with("redirections around more commands")
+        );
+        opaque(&format!(
+            "bash -c {script} {}",
+            "< in ".repeat(MAX_ATTACHED / 1000 + 1)
+        ));
+    }
+
+    /// `parallel` builds a script per argument: not past the line's bounds.
+    #[test]
+    fn parallel_scripts_are_bounded() {
+        finds("parallel rm -rf {} ::: a b /", "rm", "/");
+        let holes = "{} ".repeat(1000);
+        let long = "x".repeat(10_000);
+        opaque(&format!("parallel echo {holes} ::: {long}"));
+        let inputs = "a ".repeat(lex::MAX_WORDS / 2);
+        let a = analyze(&format!("parallel echo {holes} ::: {inputs}"));
+        assert!(a.opaque.iter().any(|o| o.reason == lex::too_many_words()));
     }
 }

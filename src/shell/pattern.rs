@@ -57,6 +57,7 @@ use std::fmt;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::{Deserialize, Serialize};
 
+use super::access::MAX_GLOB_BYTES;
 use super::normalize::{Analysis, SimpleCommand};
 
 /// A description of commands a guard wants to catch. See the module docs for
@@ -211,7 +212,7 @@ impl CommandPattern {
                         .iter()
                         .zip(&marked[k..])
                         .all(|(want, (word, _))| {
-                            want == word || (pattern(word) && glob_matches(word, want))
+                            want == word || (pattern(word) && may_become(word, want))
                         })
             })
             .collect();
@@ -245,7 +246,7 @@ impl CommandPattern {
             // A pattern the agent typed may name the exact argument the
             // guard lists (`rm -rf .?*` may be `.git`).
             let expands_to =
-                |value: &str| pattern(word) && !is_glob(value) && glob_matches(&arg, value);
+                |value: &str| pattern(word) && !is_glob(value) && may_become(&arg, value);
             let included = includes.is_empty()
                 || includes.iter().any(|glob| {
                     let glob = normalize_arg(glob);
@@ -425,8 +426,17 @@ fn flag_matches(flag: &str, word: &str) -> bool {
 /// Whether the shell pattern `word` may become an option word that holds
 /// `flag`: `--forc?` or `--fo*` (git takes `--fo` for `--force`), `-?`
 /// or `-?v` for `-f`, `*` for anything.
+/// Whether a pattern the agent typed may become `text`. One longer than a
+/// path can be is not compiled (its regex could outgrow the engine's
+/// limit, and a `[…]` that long still matches one character): it may
+/// become anything.
+fn may_become(pattern: &str, text: &str) -> bool {
+    pattern.len() > MAX_GLOB_BYTES || glob_matches(pattern, text)
+}
+
 fn pattern_may_be_flag(word: &str, flag: &str) -> bool {
-    if word.contains('*') {
+    // A pattern longer than a path can be may be any flag (`may_become`).
+    if word.contains('*') || word.len() > MAX_GLOB_BYTES {
         return true;
     }
     if flag.starts_with("--") {
@@ -470,15 +480,27 @@ pub(crate) fn normalize_arg(s: &str) -> Cow<'_, str> {
         }
         s = Cow::Owned(out);
     }
+    // Where the path ends once trailing `/` and `/.` are gone, found before
+    // the text is cut once: cutting at each step would copy `/./././…`
+    // as many times as it has steps.
+    let mut end = s.len();
     loop {
-        if s == "/." {
-            s = Cow::Borrowed("/");
-        } else if s.len() > 1 && s.ends_with('/') {
-            s = Cow::Owned(s[..s.len() - 1].to_owned());
-        } else if s.len() > 2 && s.ends_with("/.") {
-            s = Cow::Owned(s[..s.len() - 2].to_owned());
+        let t = &s[..end];
+        if t == "/." {
+            end = 1;
+        } else if end > 1 && t.ends_with('/') {
+            end -= 1;
+        } else if end > 2 && t.ends_with("/.") {
+            end -= 2;
         } else {
-            return s;
+            break;
+        }
+    }
+    match s {
+        Cow::Borrowed(b) => Cow::Borrowed(&b[..end]),
+        Cow::Owned(mut o) => {
+            o.truncate(end);
+            Cow::Owned(o)
         }
     }
 }
@@ -520,7 +542,10 @@ fn glob_matches(glob: &str, text: &str) -> bool {
         if cache.len() > 4096 {
             cache.clear(); // bound memory in long-running processes
         }
-        let m = compile(glob).ok();
+        // Longer ones never come from a policy (see `may_become`).
+        let m = (glob.len() <= MAX_GLOB_BYTES)
+            .then(|| compile(glob).ok())
+            .flatten();
         let hit = m.as_ref().is_some_and(|m| m.is_match(text));
         cache.insert(glob.to_owned(), m);
         hit
@@ -581,6 +606,29 @@ mod tests {
         assert!(hit(&repo, "rm -rf *"));
         assert!(!hit(&repo, "rm -rf build/*"));
         assert!(!hit(&repo, "rm -rf '.?*'"));
+    }
+
+    /// A pattern the agent typed longer than a path can be is not
+    /// compiled (a regex that large would fail to build): it may become
+    /// anything, so it matches what it could; trailing `/.` steps of any
+    /// number are dropped at once.
+    #[test]
+    fn long_patterns_and_paths_are_bounded() {
+        let repo = pat("rm", &[], &[&["-r"]], &[".", "..", ".git", "[*]"]);
+        let stars = "*".repeat(100_000);
+        assert!(hit(&repo, &format!("rm -rf .{stars}")));
+        let class = format!("[{}]", "x".repeat(MAX_GLOB_BYTES));
+        assert!(hit(&repo, &format!("rm -rf .gi{class}")));
+        assert!(hit(&repo, &format!("rm -{class}f .git")));
+        let force = pat("git", &["push"], &[&["--force", "-f"]], &[]);
+        assert!(hit(&force, &format!("git p{class}sh --force")));
+        assert!(!hit(
+            &force,
+            &format!("git push origin {}", "x".repeat(100_000))
+        ));
+        assert!(hit(&repo, &format!("rm -rf .{}/", "/.".repeat(100_000))));
+        assert_eq!(normalize_arg(&format!("a{}", "/.".repeat(10_000))), "a");
+        assert_eq!(normalize_arg("/./././"), "/");
     }
 
     #[test]

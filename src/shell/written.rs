@@ -35,7 +35,8 @@ pub fn check(analysis: &mut Analysis) {
             }
         }
     }
-    let written = written_names(&analysis.commands);
+    // A set: a line of many commands that write is looked up once a command.
+    let written: std::collections::HashSet<String> = written_names(&analysis.commands);
     for cmd in &analysis.commands {
         if written.contains(&cmd.program) {
             reasons.push(format!(
@@ -44,9 +45,10 @@ pub fn check(analysis: &mut Analysis) {
             ));
         }
         if let Some(script) = script_operand(cmd)
-            && written
-                .iter()
-                .any(|n| Some(n.as_str()) == script.rsplit('/').next())
+            && script
+                .rsplit('/')
+                .next()
+                .is_some_and(|name| written.contains(name))
         {
             reasons.push(format!(
                 "`{script}`, a script the line itself writes and runs with {}",
@@ -73,15 +75,15 @@ fn script_operand(cmd: &SimpleCommand) -> Option<&str> {
 }
 
 /// The last path component of every file the line writes.
-fn written_names(commands: &[SimpleCommand]) -> Vec<String> {
-    let mut names = Vec::new();
+fn written_names(commands: &[SimpleCommand]) -> std::collections::HashSet<String> {
+    let mut names = std::collections::HashSet::new();
     for cmd in commands {
         let mut touches = Vec::new();
         access::command(cmd, &mut touches);
         for t in touches.iter().filter(|t| t.access.writes()) {
             let path = normalize_arg(&t.path);
             if let Some(name) = path.rsplit('/').next().filter(|n| !n.is_empty()) {
-                names.push(name.to_owned());
+                names.insert(name.to_owned());
             }
         }
     }

@@ -376,3 +376,122 @@ fn every_row_has_programs_and_no_program_is_in_two_rows() {
     all.dedup();
     assert_eq!(all.len(), n, "a program in two rows");
 }
+
+fn expanded(word: &str) -> Option<Vec<String>> {
+    expand_braces(word)
+}
+
+fn words(list: &[&str]) -> Option<Vec<String>> {
+    Some(list.iter().map(|w| (*w).to_owned()).collect())
+}
+
+#[test]
+fn braces_expand_as_the_shell_expands_them() {
+    assert_eq!(expanded("a{b,c}d"), words(&["abd", "acd"]));
+    assert_eq!(expanded("{a,{b,c}}x"), words(&["ax", "bx", "cx"]));
+    assert_eq!(expanded("{a,b}{c,d}"), words(&["ac", "ad", "bc", "bd"]));
+    assert_eq!(expanded("f{1..3}"), words(&["f*"]));
+    assert_eq!(expanded("-r{f,}"), words(&["-rf", "-r"]));
+    // Braces around no comma are literal; what they hold may still expand.
+    assert_eq!(expanded("{x}.txt"), words(&["{x}.txt"]));
+    assert_eq!(expanded("{a{b,c}d}"), words(&["{abd}", "{acd}"]));
+    assert_eq!(expanded("a{b,c"), words(&["a{b,c"]));
+    assert_eq!(expanded("a}b{"), words(&["a}b{"]));
+}
+
+#[test]
+fn a_braced_variable_is_no_brace_expansion() {
+    // Once expanded forever (the `{TMPDIR}` put back and expanded again).
+    assert_eq!(expanded("${TMPDIR}/a.txt"), words(&["${TMPDIR}/a.txt"]));
+    assert_eq!(expanded("${a,b}"), words(&["${a,b}"]));
+    assert_eq!(
+        expanded("${HOME}/{a,b}.txt"),
+        words(&["${HOME}/a.txt", "${HOME}/b.txt"])
+    );
+    assert!(!is_glob("${TMPDIR}/a.txt"));
+    assert!(!is_glob("{x}.txt"));
+    assert!(is_glob("${TMPDIR}/{a,b}"));
+    check(
+        r#"echo hi > "${TMPDIR}/a.txt""#,
+        &[("${TMPDIR}/a.txt", "w")],
+    );
+    check(
+        "cp ${OUT}/y.txt ${OUT}.d/{z}",
+        &[("${OUT}/y.txt", "r"), ("${OUT}.d/{z}", "w")],
+    );
+}
+
+#[test]
+fn brace_expansion_is_counted_before_it_is_made() {
+    // Twenty groups of two are a million words; the count stops at the cap.
+    let many = "{a,b}".repeat(20);
+    assert_eq!(expanded(&many), None);
+    assert!(could_name(&many, Expansion::default(), ".env"));
+    let six = "{a,b}".repeat(6);
+    assert_eq!(expanded(&six).map(|w| w.len()), Some(MAX_BRACE_WORDS));
+    assert_eq!(expanded(&format!("{six}{{a,b}}")), None);
+    // Nor longer than a path can be, together.
+    let long = format!("{}{{a,b}}", "x".repeat(MAX_GLOB_BYTES / 2));
+    assert_eq!(expanded(&long), None);
+    assert_eq!(expanded(&"x".repeat(MAX_GLOB_BYTES + 1)), None);
+    assert!(could_name(
+        &format!("{}*", "x".repeat(MAX_GLOB_BYTES)),
+        Expansion::default(),
+        ".env"
+    ));
+}
+
+#[test]
+fn long_globs_are_matched_without_recursion() {
+    // Braces a thousand deep (whose two words fit in a path's length), and
+    // a star between each of thousands of characters: no stack, no rescans.
+    let deep = format!("{}a,b{}", "{".repeat(1000), "}".repeat(1000));
+    assert!(!is_glob(&format!(
+        "{}x{}",
+        "{".repeat(100_000),
+        "}".repeat(100_000)
+    )));
+    assert!(is_glob(&deep));
+    assert!(!could_name(&deep, Expansion::default(), ".env"));
+    let stars = "a*".repeat(MAX_GLOB_BYTES / 2);
+    assert!(!could_name(&stars, Expansion::default(), ".env"));
+    assert!(could_name(
+        &format!("{stars}/.e*"),
+        Expansion::default(),
+        ".env"
+    ));
+}
+
+#[test]
+fn a_cd_is_followed_as_a_resolved_path_up_to_a_bound() {
+    check("cd ./././a/../b && cat c", &[("c", "r"), ("b/c", "r")]);
+    assert!(!analyze("cd ./././a/../b && cat c").is_opaque());
+    // Thousands of `./` resolve to nothing: each operand is counted from `.`.
+    let line = format!("cd {}; touch x y; git push --force", "./".repeat(8000));
+    assert_eq!(too_far(&analyze(&line)), None);
+    assert_eq!(
+        seen(&line),
+        pairs(&[("x", "w"), ("y", "w"), ("./x", "w"), ("./y", "w")])
+    );
+    // A directory that stays longer than a bound is not followed, and says so.
+    let far = format!("cd {}; cat .env", "a/".repeat(MAX_DIR_BYTES / 2 + 1));
+    assert!(too_far(&analyze(&far)).is_some());
+    assert_eq!(seen(&far), pairs(&[(".env", "r")]));
+    let steps = format!("{}cat .env", "cd a; ".repeat(MAX_DIR_BYTES / 2 + 1));
+    assert!(
+        crate::shell::analyze(&steps).opaque[0]
+            .reason
+            .contains("`cd` to a path over")
+    );
+    let absolute = format!("{}cat .env", "cd /a; ".repeat(MAX_DIR_BYTES));
+    assert_eq!(too_far(&analyze(&absolute)), None);
+}
+
+#[test]
+fn found_files_are_touched_once_per_way_not_per_placeholder() {
+    let once = seen("find src -name '*.rs' -exec cat {} \\;");
+    let braces = "{} ".repeat(1000);
+    let many = seen(&format!("find src -name '*.rs' -exec cat {braces}\\;"));
+    assert_eq!(once, many);
+    assert!(once.contains(&("src/**/*.rs".to_owned(), "r")), "{once:?}");
+}

@@ -7,7 +7,7 @@
 For each dimension (line length, nesting, brace groups, tree size, policy size) the
 guard answers a Claude Code call at growing sizes, in a scratch project built from the
 bundled policy, as a real process. Each size runs three times; the table gives the
-median wall time, the largest peak memory (the child's maxrss), the answer (allow,
+median wall time, the largest peak memory of one run (its maxrss), the answer (allow,
 deny, or the deadline's refusal) and, per step, how much the time grew against how much
 the input grew: about 1x per 1x is linear. No assertion: the bounds are read off the
 table (the tests check the answers, see src/shell and tests/cli/guard.rs).
@@ -15,7 +15,6 @@ table (the tests check the answers, see src/shell and tests/cli/guard.rs).
 
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -44,25 +43,30 @@ def call(root, command):
     }).encode()
     times, peak, answer = [], 0, "?"
     for _ in range(RUNS):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        started = time.perf_counter()
-        done = subprocess.run(
-            [HOOKC, "guard", "--harness", "claude", "--event", "pre-tool",
-             "--policy", os.path.join(root, ".hookc/policy.json")],
-            input=payload, capture_output=True, cwd=root,
-        )
-        times.append(time.perf_counter() - started)
-        # ru_maxrss of children is the largest so far: a new peak shows.
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
-        out = done.stdout.decode(errors="replace")
+        with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout:
+            stdin.write(payload)
+            stdin.seek(0)
+            started = time.perf_counter()
+            child = subprocess.Popen(
+                [HOOKC, "guard", "--harness", "claude", "--event", "pre-tool",
+                 "--policy", os.path.join(root, ".hookc/policy.json")],
+                stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL, cwd=root,
+            )
+            # wait4 gives this child's own peak memory (in KiB on Linux).
+            _, status, usage = os.wait4(child.pid, 0)
+            times.append(time.perf_counter() - started)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            peak = max(peak, usage.ru_maxrss)
+            stdout.seek(0)
+            out = stdout.read().decode(errors="replace")
         if "could not finish checking" in out:
             answer = "deadline"
-        elif done.returncode == 2:
+        elif child.returncode == 2:
             answer = "deny"
-        elif done.returncode == 0:
+        elif child.returncode == 0:
             answer = "allow"
         else:
-            answer = f"exit {done.returncode}"
+            answer = f"exit {child.returncode}"
     return statistics.median(times), peak, answer
 
 

@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::time::{Duration, Instant};
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -865,6 +866,8 @@ struct Facts<'c> {
     analysis: OnceCell<Option<Analysis>>,
     touched: OnceCell<Vec<Seen>>,
     subjects: OnceCell<Vec<String>>,
+    /// When directory listings stop: [`WALK_BUDGET`] after the first.
+    walk_deadline: OnceCell<Instant>,
 }
 
 /// A file the call touches, normalised.
@@ -891,7 +894,16 @@ impl<'c> Facts<'c> {
             analysis: OnceCell::new(),
             touched: OnceCell::new(),
             subjects: OnceCell::new(),
+            walk_deadline: OnceCell::new(),
         }
+    }
+
+    /// The deadline of every directory listing of the call, which starts
+    /// at the first.
+    fn walk_deadline(&self) -> Instant {
+        *self
+            .walk_deadline
+            .get_or_init(|| Instant::now() + WALK_BUDGET)
     }
 
     fn analysis(&self) -> Option<&Analysis> {
@@ -1073,7 +1085,7 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
         && !facts
             .touched()
             .iter()
-            .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call))
+            .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
     {
         return None;
     }
@@ -1144,7 +1156,7 @@ fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts
 
 /// Whether a file the call touches is one of the guard's: a path by its
 /// spellings, a glob by every name it could expand to.
-fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bool {
+fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts: &Facts) -> bool {
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
     let Some(mut how) = seen.glob else {
@@ -1173,19 +1185,29 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bo
         let name = f.rsplit('/').next().unwrap_or(f);
         !except.iter().any(|e| e.is_match(name))
     };
-    match expand(call.root.as_deref(), &seen.path, how) {
-        Some(found) => found
-            .iter()
-            .any(|f| kept(f) && paths.is_match_any(&[f.as_str()])),
-        None => true,
-    }
+    let wanted = |f: &str| kept(f) && paths.is_match_any(&[f]);
+    // A tree that cannot be listed in time counts as holding the file.
+    expands_to_any(
+        call.root.as_deref(),
+        &seen.path,
+        how,
+        &wanted,
+        facts.walk_deadline(),
+    )
+    .unwrap_or(true)
 }
 
-/// The files below the project root `root` that `glob` (normalised,
-/// relative to the root) names, as normalised paths; `None` when the root
-/// is not on this machine (an example), the glob leaves the root, or the
-/// tree is too large to list quickly.
-fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>> {
+/// Whether a file below the project root `root` that `glob` (normalised,
+/// relative to the root) names, as a normalised path, is `wanted`; `None`
+/// when the root is not on this machine (an example), the glob leaves the
+/// root, or the tree cannot be listed before `deadline`.
+fn expands_to_any(
+    root: Option<&str>,
+    glob: &str,
+    how: Expansion,
+    wanted: &dyn Fn(&str) -> bool,
+    deadline: Instant,
+) -> Option<bool> {
     // An absolute glob (`grep -r x /etc`) is listed from `/`, and what it
     // finds is spelled absolute again.
     let (root, glob, prefix) = match glob.strip_prefix('/') {
@@ -1202,7 +1224,7 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
     // An example's project holds no file: nothing a glob could name
     // exists there. Any other root that cannot be listed is refused.
     if root == std::path::Path::new(EXAMPLE_ROOT) {
-        return Some(Vec::new());
+        return Some(false);
     }
     if !std::fs::metadata(root).ok()?.is_dir() {
         return None;
@@ -1219,12 +1241,14 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
         .then(|| std::fs::canonicalize(root).ok())
         .flatten()
         .and_then(|r| r.to_str().map(str::to_owned));
-    list_matching(
+    any_matching(
         root,
         literal_start(glob),
         &matcher,
         prefix,
         real_root.as_deref(),
+        wanted,
+        deadline,
     )
 }
 
@@ -1245,55 +1269,76 @@ fn literal_start(glob: &str) -> String {
     }
 }
 
-/// Every name below `root`/`start` that `matcher` matches, spelled with
-/// `prefix` before it (`/` for an absolute glob), and the target of each
-/// matching link, spelled relative to the project when inside `real_root`
-/// (the root with its links resolved). `None` when the tree is too large
-/// to list quickly, which the caller counts as a match.
-fn list_matching(
+/// How long one call may spend listing directories (all its listings
+/// together) to see whether a recursive read (`grep -r KEY .`) reaches a
+/// guarded file. Far more than listing a large repository takes (100,000
+/// entries, `node_modules` included, list in a tenth of a second), far less
+/// than a harness waits for a hook: a walk cut short counts as a match, so a
+/// tree too large to list refuses the call rather than making the guard slow
+/// (a harness runs the call when its hook times out).
+const WALK_BUDGET: Duration = Duration::from_secs(1);
+
+/// Whether some name below `root`/`start` that `matcher` matches, spelled
+/// with `prefix` before it (`/` for an absolute glob), is `wanted`; or the
+/// target of a matching link, spelled relative to the project when inside
+/// `real_root` (the root with its links resolved). The walk stops at the
+/// first such name. `None` when `deadline` passes first, which the caller
+/// counts as a match.
+///
+/// A link to a directory is not walked into, so links cannot make the walk
+/// loop (`grep -r` does not follow them either).
+fn any_matching(
     root: &std::path::Path,
     start: String,
     matcher: &globset::GlobMatcher,
     prefix: &str,
     real_root: Option<&str>,
-) -> Option<Vec<String>> {
-    const MAX_ENTRIES: usize = 20_000;
-    let mut found = Vec::new();
+    wanted: &dyn Fn(&str) -> bool,
+    deadline: Instant,
+) -> Option<bool> {
     let mut stack = vec![start];
-    let mut entries = 0;
     while let Some(dir) = stack.pop() {
+        if Instant::now() >= deadline {
+            return None;
+        }
         let Ok(list) = std::fs::read_dir(root.join(&dir)) else {
             continue;
         };
-        for entry in list.flatten() {
-            entries += 1;
-            if entries > MAX_ENTRIES {
+        for (n, entry) in list.flatten().enumerate() {
+            // A directory of a million files is one `read_dir`.
+            if n % 1024 == 1023 && Instant::now() >= deadline {
                 return None;
             }
+            // A name that is not UTF-8 is matched as read with U+FFFD,
+            // which `*` matches: it counts where any name would.
             let name = entry.file_name();
-            let name = name.to_str()?;
+            let name = name.to_string_lossy();
             let rel = if dir.is_empty() {
-                name.to_owned()
+                name.into_owned()
             } else {
                 format!("{dir}/{name}")
             };
+            let file_type = entry.file_type().ok();
             if matcher.is_match(&rel) {
-                found.push(format!("{prefix}{rel}"));
+                if wanted(&format!("{prefix}{rel}")) {
+                    return Some(true);
+                }
                 // A link is also what it leads to (`grep -R` follows it):
                 // a link to `.env` is `.env`.
-                if entry.file_type().is_ok_and(|t| t.is_symlink())
+                if file_type.is_some_and(|t| t.is_symlink())
                     && let Ok(target) = std::fs::canonicalize(entry.path())
                     && let Some(target) = target.to_str()
+                    && wanted(&crate::paths::normalize(target, real_root, None))
                 {
-                    found.push(crate::paths::normalize(target, real_root, None));
+                    return Some(true);
                 }
             }
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            if file_type.is_some_and(|t| t.is_dir()) {
                 stack.push(rel);
             }
         }
     }
-    Some(found)
+    Some(false)
 }
 
 fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
@@ -1534,7 +1579,7 @@ fn path_condition(guard: &Guard, set: &PathSet, call: &Call, facts: &Facts) -> C
     let touched = facts.touched();
     let hit = touched
         .iter()
-        .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call));
+        .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call, facts));
     match hit {
         Some(seen) => ConditionTrace {
             kind: "path",
@@ -1769,6 +1814,68 @@ guard "generated-12" {
 
     /// Where the file system folds case, `RM` runs `rm` and `.ENV` is
     /// `.env`; elsewhere they are other names, which the policy allows.
+    /// `grep -r KEY .` in a real project at `root`, with the bundled policy.
+    fn grep_everything(evaluator: &Evaluator, root: &std::path::Path) -> Option<Decision> {
+        let root = root.to_str().unwrap().to_owned();
+        let call = Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                native: "Bash".to_owned(),
+                ..CallTool::default()
+            }),
+            command: Some("grep -r KEY .".to_owned()),
+            cwd: Some(root.clone()),
+            root: Some(root),
+            ..Call::default()
+        };
+        evaluator.evaluate(&call).map(|v| v.decision)
+    }
+
+    /// 30,000 entries (more than the 20,000 the walk once stopped at) of a
+    /// `node_modules`, a link that leads back up, and no `.env`: searched.
+    /// Then a `.env` deep inside: refused, the walk stopping there.
+    #[cfg(unix)]
+    #[test]
+    fn a_recursive_read_of_a_large_tree_sees_what_is_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        for p in 0..300 {
+            let pkg = dir.path().join(format!("node_modules/pkg{p}/lib"));
+            std::fs::create_dir_all(&pkg).unwrap();
+            for f in 0..98 {
+                std::fs::File::create(pkg.join(format!("f{f}.js"))).unwrap();
+            }
+        }
+        // A directory link is not followed: this one would loop.
+        std::os::unix::fs::symlink("../..", dir.path().join("node_modules/pkg3/up")).unwrap();
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        assert_eq!(grep_everything(&evaluator, dir.path()), None);
+        let deep = dir.path().join("node_modules/pkg150/lib/a/b/c");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join(".env"), "KEY=1\n").unwrap();
+        assert_eq!(
+            grep_everything(&evaluator, dir.path()),
+            Some(Decision::Deny)
+        );
+    }
+
+    /// A listing that runs out of time counts as naming every file.
+    #[test]
+    fn a_walk_out_of_time_counts_as_a_match() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("plain.txt"), "x").unwrap();
+        let how = Expansion {
+            dot: true,
+            nocase: false,
+        };
+        let root = dir.path().to_str();
+        let env = |f: &str| f.ends_with(".env");
+        let later = Instant::now() + WALK_BUDGET;
+        assert_eq!(expands_to_any(root, "**", how, &env, later), Some(false));
+        assert_eq!(expands_to_any(root, "**", how, &env, Instant::now()), None);
+    }
+
     #[test]
     fn a_file_system_that_folds_case_folds_programs_and_paths() {
         let policy = bundled_plus("");

@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -682,14 +683,10 @@ impl<'p> Evaluator<'p> {
             }
         }
         .as_ref()
-        .map_err(|e| {
-            format!(
-                "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
-                i + 1,
-                guard.name
-            )
-        })?;
-        let Some(mut hit) = match_guard(&guard, compiled, call, facts) else {
+        .map_err(|e| damaged(i, &guard, e))?;
+        let Some(mut hit) =
+            match_guard(&guard, compiled, call, facts).map_err(|e| damaged(i, &guard, &e))?
+        else {
             return Ok(None);
         };
         if guard.run.is_some() {
@@ -755,7 +752,7 @@ impl<'p> Evaluator<'p> {
         };
         let mut command = original.to_owned();
         for (guard, edit) in edits {
-            match Regex::new(&edit.pattern) {
+            match crate::resolve::regex::build(&edit.pattern) {
                 Ok(regex) => command = regex.replace_all(&command, edit.with.as_str()).into_owned(),
                 Err(e) => {
                     let why =
@@ -782,6 +779,15 @@ impl<'p> Evaluator<'p> {
     }
 }
 
+/// Guard `i` cannot be used: the call cannot be decided.
+fn damaged(i: usize, guard: &Guard, e: &str) -> String {
+    format!(
+        "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
+        i + 1,
+        guard.name
+    )
+}
+
 /// The verdict of the strictest decision the hits reach, with every hit
 /// that reached it; `None` without hits.
 fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
@@ -796,7 +802,13 @@ fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
 
 /// A guard's regexes and path globs, compiled.
 pub struct Compiled {
-    regexes: Vec<Regex>,
+    /// The guard's regexes: compiled by the build, or else when a call first
+    /// needs them (see [`guard_regex_matches`]). A regex can cost tens of
+    /// milliseconds and megabytes to compile (`\w{200}`), and `hookc guard`
+    /// answers one call: one that never reaches the regex (a command the
+    /// guard's patterns do not describe, a line too short for it to match)
+    /// does not pay for it.
+    regexes: OnceLock<Result<Vec<Regex>, String>>,
     paths: Option<PathSet>,
     /// The globs again, letters in either case: built on the first call
     /// made where the file system folds case.
@@ -807,29 +819,48 @@ impl Compiled {
     /// `paths`: `None` for a guard without path globs.
     pub fn new(regexes: Vec<Regex>, paths: Option<PathSet>) -> Compiled {
         Compiled {
-            regexes,
+            regexes: OnceLock::from(Ok(regexes)),
             paths,
             folded: std::sync::OnceLock::new(),
         }
     }
+
+    /// `guard`'s regexes, compiled now if they are not yet, within the
+    /// engine's bounds ([`crate::resolve::regex::build`]). The build compiled
+    /// them already, so an error means a policy.json changed by hand.
+    fn regexes(&self, guard: &Guard) -> Result<&[Regex], String> {
+        self.regexes
+            .get_or_init(|| {
+                guard
+                    .regexes
+                    .iter()
+                    .map(|r| {
+                        crate::resolve::regex::build(r)
+                            .map_err(|e| format!("its regex `{r}` does not compile: {e}"))
+                    })
+                    .collect()
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
 }
 
-/// Compile a guard's regexes and globs. The build compiled them already, so
-/// an error means a policy.json changed by hand: the call cannot be decided.
+/// Compile a guard's globs; its regexes wait for a call that needs them
+/// ([`Compiled::regexes`]). The build compiled them already, so an error
+/// means a policy.json changed by hand: the call cannot be decided.
 /// (Skipping the condition instead would let an `allow` guard approve every
 /// call it sees.)
 fn compile(guard: &Guard) -> Result<Compiled, String> {
-    let regexes = guard
-        .regexes
-        .iter()
-        .map(|r| Regex::new(r).map_err(|e| format!("its regex `{r}` does not compile: {e}")))
-        .collect::<Result<_, _>>()?;
     let paths = if guard.paths.is_empty() {
         None
     } else {
         Some(PathSet::new(&guard.paths).map_err(|(_, e)| e)?)
     };
-    Ok(Compiled::new(regexes, paths))
+    Ok(Compiled {
+        regexes: OnceLock::new(),
+        paths,
+        folded: OnceLock::new(),
+    })
 }
 
 fn tool_applies(guard: &Guard, call: &Call) -> bool {
@@ -1053,13 +1084,22 @@ impl Links {
     }
 }
 
-fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
+/// How the guard meets the call, `None` when it does not match; an `Err`
+/// when its regexes do not compile.
+fn match_guard(
+    guard: &Guard,
+    compiled: &Compiled,
+    call: &Call,
+    facts: &Facts,
+) -> Result<Option<Hit>, String> {
     if call.shell == Shell::PowerShell && (!guard.commands.is_empty() || compiled.paths.is_some()) {
         return powershell_hit(guard, compiled, call, facts);
     }
     let mut opaque_reason = None;
     if !guard.commands.is_empty() {
-        let analysis = facts.analysis()?;
+        let Some(analysis) = facts.analysis() else {
+            return Ok(None);
+        };
         let matched = analysis
             .commands
             .iter()
@@ -1073,13 +1113,13 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
                 .iter()
                 .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
             if (analysis.opaque.is_empty() && unsure.is_none()) || guard.opaque == Decision::Allow {
-                return None;
+                return Ok(None);
             }
             opaque_reason = Some(opaque_instruction(analysis, unsure));
         }
     }
-    if !compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts) {
-        return None;
+    if !guard_regex_matches(guard, compiled, call, facts)? {
+        return Ok(None);
     }
     if let Some(paths) = path_set(guard, compiled, call)
         && !facts
@@ -1087,9 +1127,9 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             .iter()
             .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
     {
-        return None;
+        return Ok(None);
     }
-    Some(match opaque_reason {
+    Ok(Some(match opaque_reason {
         Some(reason) => Hit {
             guard: guard.name.clone(),
             decision: guard.opaque,
@@ -1102,7 +1142,7 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             reason: guard.reason.clone(),
             message: guard.message.clone(),
         },
-    })
+    }))
 }
 
 /// Whether the guard's `access` covers what the call does to the file.
@@ -1131,17 +1171,20 @@ fn path_set<'c>(guard: &Guard, compiled: &'c Compiled, call: &Call) -> Option<&'
 /// A guard that looks at commands or paths meets a PowerShell line it
 /// cannot read: it refuses (or does what its `opaque` says), as long as its
 /// regexes, if any, match the raw line.
-fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
-    if guard.opaque == Decision::Allow
-        || (!compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts))
-    {
-        return None;
+fn powershell_hit(
+    guard: &Guard,
+    compiled: &Compiled,
+    call: &Call,
+    facts: &Facts,
+) -> Result<Option<Hit>, String> {
+    if guard.opaque == Decision::Allow || !guard_regex_matches(guard, compiled, call, facts)? {
+        return Ok(None);
     }
     let tool = call
         .tool
         .as_ref()
         .map_or("PowerShell", |t| t.native.as_str());
-    Some(Hit {
+    Ok(Some(Hit {
         guard: guard.name.clone(),
         decision: guard.opaque,
         reason: format!(
@@ -1151,7 +1194,7 @@ fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts
              user to run the command (`hookc why` shows them what hookc saw)."
         ),
         message: guard.message.clone(),
-    })
+    }))
 }
 
 /// Whether a file the call touches is one of the guard's: a path by its
@@ -1341,10 +1384,34 @@ fn any_matching(
     Some(false)
 }
 
-fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
-    regex_subjects(call, facts)
+/// Whether the guard's regexes (when it has any) match a text of the call.
+/// They are compiled only when some text is long enough for one of them:
+/// `\w{200}` cannot match `ls -la`, and knowing it takes a parse, not the
+/// compilation.
+fn guard_regex_matches(
+    guard: &Guard,
+    compiled: &Compiled,
+    call: &Call,
+    facts: &Facts,
+) -> Result<bool, String> {
+    if guard.regexes.is_empty() {
+        return Ok(true);
+    }
+    let subjects = regex_subjects(call, facts);
+    if compiled.regexes.get().is_none() {
+        let longest = subjects.iter().map(String::len).max().unwrap_or(0);
+        let could = guard
+            .regexes
+            .iter()
+            .any(|r| crate::resolve::regex::minimum_len(r).is_none_or(|least| least <= longest));
+        if !could {
+            return Ok(false);
+        }
+    }
+    let regexes = compiled.regexes(guard)?;
+    Ok(subjects
         .iter()
-        .any(|s| regexes.iter().any(|r| r.is_match(s)))
+        .any(|s| regexes.iter().any(|r| r.is_match(s))))
 }
 
 /// Regexes see the raw command line and each simple command re-spelled
@@ -1463,13 +1530,22 @@ fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
     if !guard.commands.is_empty() {
         command_conditions(guard, facts, &mut out.conditions);
     }
-    if !compiled.regexes.is_empty() {
-        out.conditions.push(regex_condition(&compiled, call, facts));
+    if !guard.regexes.is_empty() {
+        match compiled.regexes(guard) {
+            Ok(regexes) => out.conditions.push(regex_condition(regexes, call, facts)),
+            Err(e) => {
+                out.skipped = Some(format!("cannot be compiled: {e}"));
+                return out;
+            }
+        }
     }
     if let Some(set) = path_set(guard, &compiled, call) {
         out.conditions.push(path_condition(guard, set, call, facts));
     }
-    out.decision = match_guard(guard, &compiled, call, facts).map(|h| h.decision);
+    out.decision = match_guard(guard, &compiled, call, facts)
+        .ok()
+        .flatten()
+        .map(|h| h.decision);
     out
 }
 
@@ -1541,15 +1617,11 @@ fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<Conditi
 }
 
 /// What `why` says of a guard's regexes: the first text one matches.
-fn regex_condition(compiled: &Compiled, call: &Call, facts: &Facts) -> ConditionTrace {
+fn regex_condition(regexes: &[Regex], call: &Call, facts: &Facts) -> ConditionTrace {
     let subjects = regex_subjects(call, facts);
-    let hit = subjects.iter().find_map(|s| {
-        compiled
-            .regexes
-            .iter()
-            .find(|r| r.is_match(s))
-            .map(|r| (s, r))
-    });
+    let hit = subjects
+        .iter()
+        .find_map(|s| regexes.iter().find(|r| r.is_match(s)).map(|r| (s, r)));
     match hit {
         Some((s, r)) => ConditionTrace {
             kind: "regex",
@@ -1646,7 +1718,7 @@ mod tests {
             .guards
             .iter()
             .filter(|g| Some(g.event) == call.event && tool_applies(g, call))
-            .filter_map(|g| match_guard(g, &compile(g).unwrap(), call, &facts))
+            .filter_map(|g| match_guard(g, &compile(g).unwrap(), call, &facts).unwrap())
             .collect();
         let level = hits.iter().map(|h| h.decision.strictness()).max()?;
         hits.retain(|h| h.decision.strictness() == level);
@@ -1814,6 +1886,89 @@ guard "generated-12" {
 
     /// Where the file system folds case, `RM` runs `rm` and `.ENV` is
     /// `.env`; elsewhere they are other names, which the policy allows.
+    fn shell_call(command: &str) -> Call {
+        Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                native: "Bash".to_owned(),
+                ..CallTool::default()
+            }),
+            command: Some(command.to_owned()),
+            root: Some(EXAMPLE_ROOT.to_owned()),
+            ..Call::default()
+        }
+    }
+
+    const LONG_WORDS: &str = r##"
+guard "long-words" {
+    tool "shell"
+    regex #"[A-Za-z0-9_]{200}"#
+    deny "Split the word."
+}
+guard "force-and-long-words" {
+    tool "shell"
+    command "git" "push" { flag "--force" }
+    regex #"[A-Za-z0-9_]{200}"#
+    deny "Split the word."
+}
+"##;
+
+    /// Whether guard `name` of the evaluator has compiled its regexes.
+    fn compiled_regexes(evaluator: &Evaluator, policy: &Policy, name: &str) -> bool {
+        let i = policy.guards.iter().position(|g| g.name == name).unwrap();
+        evaluator.compiled[i]
+            .get()
+            .is_some_and(|c| c.as_ref().unwrap().regexes.get().is_some())
+    }
+
+    /// A regex is compiled when a call reaches it, not before: not for a
+    /// line too short to match it, not for a command the guard's patterns
+    /// do not describe.
+    #[test]
+    fn a_regex_is_compiled_only_for_a_call_that_needs_it() {
+        let policy = bundled_plus(LONG_WORDS);
+        let evaluator = Evaluator::new(&policy);
+        let long = "x".repeat(200);
+        assert_eq!(evaluator.evaluate(&shell_call("ls -la")), None);
+        assert!(!compiled_regexes(&evaluator, &policy, "long-words"));
+        assert!(!compiled_regexes(
+            &evaluator,
+            &policy,
+            "force-and-long-words"
+        ));
+        let verdict = evaluator.evaluate(&shell_call(&format!("echo {long}")));
+        assert_eq!(verdict.map(|v| v.decision), Some(Decision::Deny));
+        assert!(compiled_regexes(&evaluator, &policy, "long-words"));
+        assert!(!compiled_regexes(
+            &evaluator,
+            &policy,
+            "force-and-long-words"
+        ));
+    }
+
+    /// A regex that does not compile where the call is decided (a
+    /// policy.json changed by hand: one that is not a regex, one over the
+    /// engine's size) leaves the call undecided, however short the line.
+    #[test]
+    fn a_regex_that_does_not_compile_leaves_the_call_undecided() {
+        let long = format!("echo {}", "x".repeat(5000));
+        for (broken, line) in [("(", "ls"), (r"(?:\w{500}){8}", long.as_str())] {
+            let mut policy = bundled_plus(LONG_WORDS);
+            let i = policy
+                .guards
+                .iter()
+                .position(|g| g.name == "long-words")
+                .unwrap();
+            policy.guards[i].regexes = vec![broken.to_owned()];
+            let evaluator = Evaluator::new(&policy);
+            let e = evaluator
+                .evaluate_with(&shell_call(line), &mut |_| Ok(None))
+                .unwrap_err();
+            assert!(e.contains("does not compile"), "{e}");
+        }
+    }
+
     /// `grep -r KEY .` in a real project at `root`, with the bundled policy.
     fn grep_everything(evaluator: &Evaluator, root: &std::path::Path) -> Option<Decision> {
         let root = root.to_str().unwrap().to_owned();

@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -64,6 +64,44 @@ pub struct Call {
     /// (macOS, Windows): `RM` runs `rm`, `.ENV` is `.env`. `hookc guard`
     /// finds out on the machine; examples never fold.
     pub folds_case: bool,
+    /// The analysis of [`command`](Self::command), once made: see
+    /// [`analysis`](Self::analysis).
+    pub analysed: Analysed,
+}
+
+/// A call's analysis, kept with what it was made from: the guards and
+/// hookc's own guard (`audit::builtin`) read one analysis of the line, and a
+/// call whose line, directory or git configuration changed since is
+/// analysed again. Two calls are equal whatever they keep.
+#[derive(Default)]
+pub struct Analysed(std::sync::Mutex<Option<(AnalysisKey, Arc<Analysis>)>>);
+
+impl Clone for Analysed {
+    fn clone(&self) -> Self {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Analysed(std::sync::Mutex::new(kept.clone()))
+    }
+}
+
+/// What an analysis depends on: the line, where it runs, whether names
+/// fold case there, git's configuration.
+type AnalysisKey = (
+    String,
+    Option<std::path::PathBuf>,
+    bool,
+    Option<crate::shell::git::GitConfig>,
+);
+
+impl std::fmt::Debug for Analysed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Analysed")
+    }
+}
+
+impl PartialEq for Analysed {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The language of a shell call's command line. hookc reads POSIX shell
@@ -119,6 +157,32 @@ impl Call {
         self.folds_case = programs() || project();
     }
 
+    /// The analysis of the call's shell command as POSIX shell, with git's
+    /// configuration applied to its git commands; `None` without a command.
+    /// Made once per call, however many ask.
+    pub fn analysis(&self) -> Option<Arc<Analysis>> {
+        let command = self.command.as_deref()?;
+        let key: AnalysisKey = (
+            command.to_owned(),
+            self.dir().map(std::path::Path::to_path_buf),
+            self.folds_case,
+            self.git.clone(),
+        );
+        let mut kept = self.analysed.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((made_from, analysis)) = kept.as_ref()
+            && *made_from == key
+        {
+            return Some(analysis.clone());
+        }
+        let mut analysis = shell::analyze_in(command, self.dir(), self.folds_case);
+        if let Some(git) = &self.git {
+            git.apply(&mut analysis);
+        }
+        let analysis = Arc::new(analysis);
+        *kept = Some((key, analysis.clone()));
+        Some(analysis)
+    }
+
     /// The directory the call's command runs in, when known: the files
     /// it sources are read there.
     pub fn dir(&self) -> Option<&std::path::Path> {
@@ -161,6 +225,7 @@ impl Call {
             home: Some(EXAMPLE_HOME.to_owned()),
             git: None,
             harness: None,
+            analysed: Analysed::default(),
         }
     }
 }
@@ -894,7 +959,7 @@ fn reading_applies(t: &Tool, tool: &CallTool, from: Option<crate::ir::HarnessId>
 /// Facts about a call that several guards need, computed at most once.
 struct Facts<'c> {
     call: &'c Call,
-    analysis: OnceCell<Option<Analysis>>,
+    analysis: OnceCell<Option<Arc<Analysis>>>,
     touched: OnceCell<Vec<Seen>>,
     subjects: OnceCell<Vec<String>>,
     /// When directory listings stop: [`WALK_BUDGET`] after the first.
@@ -943,17 +1008,9 @@ impl<'c> Facts<'c> {
                 if self.call.shell == Shell::PowerShell {
                     return None;
                 }
-                let mut analysis = shell::analyze_in(
-                    self.call.command.as_deref()?,
-                    self.call.dir(),
-                    self.call.folds_case,
-                );
-                if let Some(git) = &self.call.git {
-                    git.apply(&mut analysis);
-                }
-                Some(analysis)
+                self.call.analysis()
             })
-            .as_ref()
+            .as_deref()
     }
 
     /// Every file the call touches: the harness's paths (with the access
@@ -1854,6 +1911,7 @@ guard "generated-12" {
                 folds_case,
                 git: None,
                 harness: None,
+                analysed: Analysed::default(),
             };
             let expected = evaluate_unindexed(policy, &call);
             prop_assert_eq!(&Evaluator::new(policy).evaluate(&call), &expected);
@@ -1967,6 +2025,39 @@ guard "force-and-long-words" {
                 .unwrap_err();
             assert!(e.contains("does not compile"), "{e}");
         }
+    }
+
+    /// The guards and hookc's own guard read one analysis of the line; a
+    /// call whose line changed is analysed again.
+    #[test]
+    fn a_call_is_analysed_once() {
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        let call = shell_call("git push --force");
+        assert!(evaluator.evaluate(&call).is_some());
+        let made = call.analysed.0.lock().unwrap().as_ref().unwrap().1.clone();
+        assert!(crate::audit::builtin(Event::PreTool, &call).is_none());
+        assert!(Arc::ptr_eq(&made, &call.analysis().unwrap()));
+        let mut other = call.clone();
+        other.command = Some("ls".to_owned());
+        assert_eq!(other.analysis().unwrap().commands[0].program, "ls");
+        assert!(Arc::ptr_eq(&made, &call.analysis().unwrap()));
+    }
+
+    /// hookc's own guard sees what git runs: an alias that runs
+    /// `hookc allow-once` is refused like the command itself.
+    #[test]
+    fn the_approvals_guard_sees_git_aliases() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            "[alias]\n\tok = \"!hookc allow-once\"\n",
+        )
+        .unwrap();
+        let mut call = shell_call("git ok 1234");
+        assert!(crate::audit::builtin(Event::PreTool, &call).is_none());
+        call.git = Some(crate::shell::git::GitConfig::load(None, Some(home.path())));
+        assert!(crate::audit::builtin(Event::PreTool, &call).is_some());
     }
 
     /// `grep -r KEY .` in a real project at `root`, with the bundled policy.

@@ -817,7 +817,7 @@ impl<'p> Evaluator<'p> {
         };
         let mut command = original.to_owned();
         for (guard, edit) in edits {
-            match crate::resolve::regex::build(&edit.pattern) {
+            match compile_regex(&edit.pattern) {
                 Ok(regex) => command = regex.replace_all(&command, edit.with.as_str()).into_owned(),
                 Err(e) => {
                     let why =
@@ -865,6 +865,38 @@ fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
     })
 }
 
+/// The most memory a guard's regex may compile to, the same for the build
+/// and `hookc guard`: a pattern over it is an error of `hookc build`, with a
+/// diagnostic, never an allocation at run time. `hookc guard` answers one
+/// call per process, so it compiles every regex a call reaches again for
+/// each call; at `regex`'s default (10 MiB), `\w{200}` fitted and cost every
+/// call 30 MB and tens of milliseconds. 2 MiB holds any real pattern (the
+/// presets' largest is a few kilobytes) and a Unicode `\w{40}`; an ASCII
+/// class (`[A-Za-z0-9_]{200}` is 19 kB) takes a fraction of it.
+pub const REGEX_SIZE_LIMIT: usize = 2 << 20;
+
+/// The most memory the lazy DFA of one regex may use while it searches
+/// (`regex`'s default; past it the engine falls back to a slower one, it
+/// does not grow).
+pub const REGEX_DFA_SIZE_LIMIT: usize = 2 << 20;
+
+/// A regex compiled within [`REGEX_SIZE_LIMIT`] and [`REGEX_DFA_SIZE_LIMIT`]: how the
+/// build checks a pattern and how `hookc guard` compiles it.
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)
+        .build()
+}
+
+/// The fewest bytes a match of `pattern` spans, found by parsing it (with
+/// `regex`'s settings) without compiling it: a text shorter than that cannot
+/// match. `None` when it does not parse, or can never match.
+fn regex_minimum_len(pattern: &str) -> Option<usize> {
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    hir.properties().minimum_len()
+}
+
 /// A guard's regexes and path globs, compiled.
 pub struct Compiled {
     /// The guard's regexes: compiled by the build, or else when a call first
@@ -891,7 +923,7 @@ impl Compiled {
     }
 
     /// `guard`'s regexes, compiled now if they are not yet, within the
-    /// engine's bounds ([`crate::resolve::regex::build`]). The build compiled
+    /// engine's bounds ([`compile_regex`]). The build compiled
     /// them already, so an error means a policy.json changed by hand.
     fn regexes(&self, guard: &Guard) -> Result<&[Regex], String> {
         self.regexes
@@ -900,7 +932,7 @@ impl Compiled {
                     .regexes
                     .iter()
                     .map(|r| {
-                        crate::resolve::regex::build(r)
+                        compile_regex(r)
                             .map_err(|e| format!("its regex `{r}` does not compile: {e}"))
                     })
                     .collect()
@@ -1460,7 +1492,7 @@ fn guard_regex_matches(
         let could = guard
             .regexes
             .iter()
-            .any(|r| crate::resolve::regex::minimum_len(r).is_none_or(|least| least <= longest));
+            .any(|r| regex_minimum_len(r).is_none_or(|least| least <= longest));
         if !could {
             return Ok(false);
         }
@@ -2025,6 +2057,14 @@ guard "force-and-long-words" {
                 .unwrap_err();
             assert!(e.contains("does not compile"), "{e}");
         }
+    }
+
+    #[test]
+    fn the_minimum_length_of_a_match() {
+        assert_eq!(regex_minimum_len(r"\w{200}"), Some(200));
+        assert_eq!(regex_minimum_len(r"é"), Some(2));
+        assert_eq!(regex_minimum_len(r"a*"), Some(0));
+        assert_eq!(regex_minimum_len(r"("), None);
     }
 
     /// The guards and hookc's own guard read one analysis of the line; a

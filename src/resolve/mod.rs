@@ -5,7 +5,7 @@
 //! user everything that is wrong. The IR is returned only when there is no
 //! error at all: emitters never see a half-valid policy.
 
-pub(crate) mod regex;
+mod regex;
 
 use crate::ast::{self, Scalar, Text};
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity, suggest};

@@ -28,7 +28,7 @@ pub struct RegexError {
 /// point at what is wrong. Parsing it first as well cost a sixth of the time
 /// of checking a regex that compiles.
 pub fn check(pattern: &str) -> Result<regex::Regex, RegexError> {
-    build(pattern).map_err(|error| {
+    crate::eval::compile_regex(pattern).map_err(|error| {
         locate(pattern).err().unwrap_or_else(|| match error {
             regex::Error::CompiledTooBig(limit) => RegexError {
                 message: format!(
@@ -49,38 +49,6 @@ pub fn check(pattern: &str) -> Result<regex::Regex, RegexError> {
             },
         })
     })
-}
-
-/// The most memory a guard's regex may compile to, the same for the build
-/// and `hookc guard`: a pattern over it is an error of `hookc build`, with a
-/// diagnostic, never an allocation at run time. `hookc guard` answers one
-/// call per process, so it compiles every regex a call reaches again for
-/// each call; at `regex`'s default (10 MiB), `\w{200}` fitted and cost every
-/// call 30 MB and tens of milliseconds. 2 MiB holds any real pattern (the
-/// presets' largest is a few kilobytes) and a Unicode `\w{40}`; an ASCII
-/// class (`[A-Za-z0-9_]{200}` is 19 kB) takes a fraction of it.
-pub const SIZE_LIMIT: usize = 2 << 20;
-
-/// The most memory the lazy DFA of one regex may use while it searches
-/// (`regex`'s default; past it the engine falls back to a slower one, it
-/// does not grow).
-pub const DFA_SIZE_LIMIT: usize = 2 << 20;
-
-/// A regex compiled within [`SIZE_LIMIT`] and [`DFA_SIZE_LIMIT`]: how the
-/// build checks a pattern and how `hookc guard` compiles it.
-pub fn build(pattern: &str) -> Result<regex::Regex, regex::Error> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(DFA_SIZE_LIMIT)
-        .build()
-}
-
-/// The fewest bytes a match of `pattern` spans, found by parsing it (with
-/// `regex`'s settings) without compiling it: a text shorter than that cannot
-/// match. `None` when it does not parse, or can never match.
-pub fn minimum_len(pattern: &str) -> Option<usize> {
-    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
-    hir.properties().minimum_len()
 }
 
 /// Parse and translate the pattern, for the span of a syntax error.
@@ -153,14 +121,6 @@ mod tests {
         assert!(regex::Regex::new(r"\w{200}").is_ok());
         assert!(check(r"\w{200}").is_err());
         assert!(check(r"[A-Za-z0-9_]{200}").is_ok());
-    }
-
-    #[test]
-    fn the_minimum_length_of_a_match() {
-        assert_eq!(minimum_len(r"\w{200}"), Some(200));
-        assert_eq!(minimum_len(r"é"), Some(2));
-        assert_eq!(minimum_len(r"a*"), Some(0));
-        assert_eq!(minimum_len(r"("), None);
     }
 
     #[test]

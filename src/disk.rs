@@ -59,6 +59,22 @@ impl ReadError {
 /// regular UTF-8 file of at most [`MAX_INPUT`] bytes, without blocking on a
 /// FIFO.
 pub fn read_text(path: &Path) -> Result<Option<String>, ReadError> {
+    let Some((bytes, _)) = read_bytes(path, MAX_INPUT)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| ReadError::NotUtf8)
+}
+
+/// The bytes of `path` and the metadata of the file they were read from,
+/// `None` when nothing is there: a regular file of at most `max` bytes, as
+/// [`read_text`] reads it (a larger one is refused before it is read, a FIFO
+/// or a device without waiting on it).
+pub fn read_bytes(
+    path: &Path,
+    max: u64,
+) -> Result<Option<(Vec<u8>, std::fs::Metadata)>, ReadError> {
     let mut file = match open_nonblocking(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -69,17 +85,19 @@ pub fn read_text(path: &Path) -> Result<Option<String>, ReadError> {
     if !meta.is_file() {
         return Err(ReadError::NotAFile(kind_of(&meta)));
     }
-    let mut bytes = Vec::with_capacity(meta.len().min(MAX_INPUT) as usize);
+    if meta.len() > max {
+        return Err(ReadError::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The file may grow while it is read.
     (&mut file)
-        .take(MAX_INPUT + 1)
+        .take(max + 1)
         .read_to_end(&mut bytes)
         .map_err(ReadError::Io)?;
-    if bytes.len() as u64 > MAX_INPUT {
+    if bytes.len() as u64 > max {
         return Err(ReadError::TooLarge(bytes.len() as u64));
     }
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|_| ReadError::NotUtf8)
+    Ok(Some((bytes, meta)))
 }
 
 #[cfg(unix)]

@@ -16,6 +16,8 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -62,6 +64,44 @@ pub struct Call {
     /// (macOS, Windows): `RM` runs `rm`, `.ENV` is `.env`. `hookc guard`
     /// finds out on the machine; examples never fold.
     pub folds_case: bool,
+    /// The analysis of [`command`](Self::command), once made: see
+    /// [`analysis`](Self::analysis).
+    pub analysed: Analysed,
+}
+
+/// A call's analysis, kept with what it was made from: the guards and
+/// hookc's own guard (`audit::builtin`) read one analysis of the line, and a
+/// call whose line, directory or git configuration changed since is
+/// analysed again. Two calls are equal whatever they keep.
+#[derive(Default)]
+pub struct Analysed(std::sync::Mutex<Option<(AnalysisKey, Arc<Analysis>)>>);
+
+impl Clone for Analysed {
+    fn clone(&self) -> Self {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Analysed(std::sync::Mutex::new(kept.clone()))
+    }
+}
+
+/// What an analysis depends on: the line, where it runs, whether names
+/// fold case there, git's configuration.
+type AnalysisKey = (
+    String,
+    Option<std::path::PathBuf>,
+    bool,
+    Option<crate::shell::git::GitConfig>,
+);
+
+impl std::fmt::Debug for Analysed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Analysed")
+    }
+}
+
+impl PartialEq for Analysed {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The language of a shell call's command line. hookc reads POSIX shell
@@ -117,6 +157,32 @@ impl Call {
         self.folds_case = programs() || project();
     }
 
+    /// The analysis of the call's shell command as POSIX shell, with git's
+    /// configuration applied to its git commands; `None` without a command.
+    /// Made once per call, however many ask.
+    pub fn analysis(&self) -> Option<Arc<Analysis>> {
+        let command = self.command.as_deref()?;
+        let key: AnalysisKey = (
+            command.to_owned(),
+            self.dir().map(std::path::Path::to_path_buf),
+            self.folds_case,
+            self.git.clone(),
+        );
+        let mut kept = self.analysed.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((made_from, analysis)) = kept.as_ref()
+            && *made_from == key
+        {
+            return Some(analysis.clone());
+        }
+        let mut analysis = shell::analyze_in(command, self.dir(), self.folds_case);
+        if let Some(git) = &self.git {
+            git.apply(&mut analysis);
+        }
+        let analysis = Arc::new(analysis);
+        *kept = Some((key, analysis.clone()));
+        Some(analysis)
+    }
+
     /// The directory the call's command runs in, when known: the files
     /// it sources are read there.
     pub fn dir(&self) -> Option<&std::path::Path> {
@@ -159,6 +225,7 @@ impl Call {
             home: Some(EXAMPLE_HOME.to_owned()),
             git: None,
             harness: None,
+            analysed: Analysed::default(),
         }
     }
 }
@@ -681,14 +748,10 @@ impl<'p> Evaluator<'p> {
             }
         }
         .as_ref()
-        .map_err(|e| {
-            format!(
-                "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
-                i + 1,
-                guard.name
-            )
-        })?;
-        let Some(mut hit) = match_guard(&guard, compiled, call, facts) else {
+        .map_err(|e| damaged(i, &guard, e))?;
+        let Some(mut hit) =
+            match_guard(&guard, compiled, call, facts).map_err(|e| damaged(i, &guard, &e))?
+        else {
             return Ok(None);
         };
         if guard.run.is_some() {
@@ -754,7 +817,7 @@ impl<'p> Evaluator<'p> {
         };
         let mut command = original.to_owned();
         for (guard, edit) in edits {
-            match Regex::new(&edit.pattern) {
+            match compile_regex(&edit.pattern) {
                 Ok(regex) => command = regex.replace_all(&command, edit.with.as_str()).into_owned(),
                 Err(e) => {
                     let why =
@@ -781,6 +844,15 @@ impl<'p> Evaluator<'p> {
     }
 }
 
+/// Guard `i` cannot be used: the call cannot be decided.
+fn damaged(i: usize, guard: &Guard, e: &str) -> String {
+    format!(
+        "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
+        i + 1,
+        guard.name
+    )
+}
+
 /// The verdict of the strictest decision the hits reach, with every hit
 /// that reached it; `None` without hits.
 fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
@@ -793,9 +865,47 @@ fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
     })
 }
 
+/// The most memory a guard's regex may compile to, the same for the build
+/// and `hookc guard`: a pattern over it is an error of `hookc build`, with a
+/// diagnostic, never an allocation at run time. `hookc guard` answers one
+/// call per process, so it compiles every regex a call reaches again for
+/// each call; at `regex`'s default (10 MiB), `\w{200}` fitted and cost every
+/// call 30 MB and tens of milliseconds. 2 MiB holds any real pattern (the
+/// presets' largest is a few kilobytes) and a Unicode `\w{40}`; an ASCII
+/// class (`[A-Za-z0-9_]{200}` is 19 kB) takes a fraction of it.
+pub const REGEX_SIZE_LIMIT: usize = 2 << 20;
+
+/// The most memory the lazy DFA of one regex may use while it searches
+/// (`regex`'s default; past it the engine falls back to a slower one, it
+/// does not grow).
+pub const REGEX_DFA_SIZE_LIMIT: usize = 2 << 20;
+
+/// A regex compiled within [`REGEX_SIZE_LIMIT`] and [`REGEX_DFA_SIZE_LIMIT`]: how the
+/// build checks a pattern and how `hookc guard` compiles it.
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)
+        .build()
+}
+
+/// The fewest bytes a match of `pattern` spans, found by parsing it (with
+/// `regex`'s settings) without compiling it: a text shorter than that cannot
+/// match. `None` when it does not parse, or can never match.
+fn regex_minimum_len(pattern: &str) -> Option<usize> {
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    hir.properties().minimum_len()
+}
+
 /// A guard's regexes and path globs, compiled.
 pub struct Compiled {
-    regexes: Vec<Regex>,
+    /// The guard's regexes: compiled by the build, or else when a call first
+    /// needs them (see [`guard_regex_matches`]). A regex can cost tens of
+    /// milliseconds and megabytes to compile (`\w{200}`), and `hookc guard`
+    /// answers one call: one that never reaches the regex (a command the
+    /// guard's patterns do not describe, a line too short for it to match)
+    /// does not pay for it.
+    regexes: OnceLock<Result<Vec<Regex>, String>>,
     paths: Option<PathSet>,
     /// The globs again, letters in either case: built on the first call
     /// made where the file system folds case.
@@ -806,29 +916,48 @@ impl Compiled {
     /// `paths`: `None` for a guard without path globs.
     pub fn new(regexes: Vec<Regex>, paths: Option<PathSet>) -> Compiled {
         Compiled {
-            regexes,
+            regexes: OnceLock::from(Ok(regexes)),
             paths,
             folded: std::sync::OnceLock::new(),
         }
     }
+
+    /// `guard`'s regexes, compiled now if they are not yet, within the
+    /// engine's bounds ([`compile_regex`]). The build compiled
+    /// them already, so an error means a policy.json changed by hand.
+    fn regexes(&self, guard: &Guard) -> Result<&[Regex], String> {
+        self.regexes
+            .get_or_init(|| {
+                guard
+                    .regexes
+                    .iter()
+                    .map(|r| {
+                        compile_regex(r)
+                            .map_err(|e| format!("its regex `{r}` does not compile: {e}"))
+                    })
+                    .collect()
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
 }
 
-/// Compile a guard's regexes and globs. The build compiled them already, so
-/// an error means a policy.json changed by hand: the call cannot be decided.
+/// Compile a guard's globs; its regexes wait for a call that needs them
+/// ([`Compiled::regexes`]). The build compiled them already, so an error
+/// means a policy.json changed by hand: the call cannot be decided.
 /// (Skipping the condition instead would let an `allow` guard approve every
 /// call it sees.)
 fn compile(guard: &Guard) -> Result<Compiled, String> {
-    let regexes = guard
-        .regexes
-        .iter()
-        .map(|r| Regex::new(r).map_err(|e| format!("its regex `{r}` does not compile: {e}")))
-        .collect::<Result<_, _>>()?;
     let paths = if guard.paths.is_empty() {
         None
     } else {
         Some(PathSet::new(&guard.paths).map_err(|(_, e)| e)?)
     };
-    Ok(Compiled::new(regexes, paths))
+    Ok(Compiled {
+        regexes: OnceLock::new(),
+        paths,
+        folded: OnceLock::new(),
+    })
 }
 
 fn tool_applies(guard: &Guard, call: &Call) -> bool {
@@ -862,9 +991,11 @@ fn reading_applies(t: &Tool, tool: &CallTool, from: Option<crate::ir::HarnessId>
 /// Facts about a call that several guards need, computed at most once.
 struct Facts<'c> {
     call: &'c Call,
-    analysis: OnceCell<Option<Analysis>>,
+    analysis: OnceCell<Option<Arc<Analysis>>>,
     touched: OnceCell<Vec<Seen>>,
     subjects: OnceCell<Vec<String>>,
+    /// When directory listings stop: [`WALK_BUDGET`] after the first.
+    walk_deadline: OnceCell<Instant>,
 }
 
 /// A file the call touches, normalised.
@@ -891,7 +1022,16 @@ impl<'c> Facts<'c> {
             analysis: OnceCell::new(),
             touched: OnceCell::new(),
             subjects: OnceCell::new(),
+            walk_deadline: OnceCell::new(),
         }
+    }
+
+    /// The deadline of every directory listing of the call, which starts
+    /// at the first.
+    fn walk_deadline(&self) -> Instant {
+        *self
+            .walk_deadline
+            .get_or_init(|| Instant::now() + WALK_BUDGET)
     }
 
     fn analysis(&self) -> Option<&Analysis> {
@@ -900,17 +1040,9 @@ impl<'c> Facts<'c> {
                 if self.call.shell == Shell::PowerShell {
                     return None;
                 }
-                let mut analysis = shell::analyze_in(
-                    self.call.command.as_deref()?,
-                    self.call.dir(),
-                    self.call.folds_case,
-                );
-                if let Some(git) = &self.call.git {
-                    git.apply(&mut analysis);
-                }
-                Some(analysis)
+                self.call.analysis()
             })
-            .as_ref()
+            .as_deref()
     }
 
     /// Every file the call touches: the harness's paths (with the access
@@ -1041,13 +1173,22 @@ impl Links {
     }
 }
 
-fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
+/// How the guard meets the call, `None` when it does not match; an `Err`
+/// when its regexes do not compile.
+fn match_guard(
+    guard: &Guard,
+    compiled: &Compiled,
+    call: &Call,
+    facts: &Facts,
+) -> Result<Option<Hit>, String> {
     if call.shell == Shell::PowerShell && (!guard.commands.is_empty() || compiled.paths.is_some()) {
         return powershell_hit(guard, compiled, call, facts);
     }
     let mut opaque_reason = None;
     if !guard.commands.is_empty() {
-        let analysis = facts.analysis()?;
+        let Some(analysis) = facts.analysis() else {
+            return Ok(None);
+        };
         let matched = analysis
             .commands
             .iter()
@@ -1061,23 +1202,23 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
                 .iter()
                 .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
             if (analysis.opaque.is_empty() && unsure.is_none()) || guard.opaque == Decision::Allow {
-                return None;
+                return Ok(None);
             }
             opaque_reason = Some(opaque_instruction(analysis, unsure));
         }
     }
-    if !compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts) {
-        return None;
+    if !guard_regex_matches(guard, compiled, call, facts)? {
+        return Ok(None);
     }
     if let Some(paths) = path_set(guard, compiled, call)
         && !facts
             .touched()
             .iter()
-            .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call))
+            .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
     {
-        return None;
+        return Ok(None);
     }
-    Some(match opaque_reason {
+    Ok(Some(match opaque_reason {
         Some(reason) => Hit {
             guard: guard.name.clone(),
             decision: guard.opaque,
@@ -1090,7 +1231,7 @@ fn match_guard(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -
             reason: guard.reason.clone(),
             message: guard.message.clone(),
         },
-    })
+    }))
 }
 
 /// Whether the guard's `access` covers what the call does to the file.
@@ -1119,17 +1260,20 @@ fn path_set<'c>(guard: &Guard, compiled: &'c Compiled, call: &Call) -> Option<&'
 /// A guard that looks at commands or paths meets a PowerShell line it
 /// cannot read: it refuses (or does what its `opaque` says), as long as its
 /// regexes, if any, match the raw line.
-fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts) -> Option<Hit> {
-    if guard.opaque == Decision::Allow
-        || (!compiled.regexes.is_empty() && !regex_matches(&compiled.regexes, call, facts))
-    {
-        return None;
+fn powershell_hit(
+    guard: &Guard,
+    compiled: &Compiled,
+    call: &Call,
+    facts: &Facts,
+) -> Result<Option<Hit>, String> {
+    if guard.opaque == Decision::Allow || !guard_regex_matches(guard, compiled, call, facts)? {
+        return Ok(None);
     }
     let tool = call
         .tool
         .as_ref()
         .map_or("PowerShell", |t| t.native.as_str());
-    Some(Hit {
+    Ok(Some(Hit {
         guard: guard.name.clone(),
         decision: guard.opaque,
         reason: format!(
@@ -1139,12 +1283,12 @@ fn powershell_hit(guard: &Guard, compiled: &Compiled, call: &Call, facts: &Facts
              user to run the command (`hookc why` shows them what hookc saw)."
         ),
         message: guard.message.clone(),
-    })
+    }))
 }
 
 /// Whether a file the call touches is one of the guard's: a path by its
 /// spellings, a glob by every name it could expand to.
-fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bool {
+fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts: &Facts) -> bool {
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
     let Some(mut how) = seen.glob else {
@@ -1173,19 +1317,29 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call) -> bo
         let name = f.rsplit('/').next().unwrap_or(f);
         !except.iter().any(|e| e.is_match(name))
     };
-    match expand(call.root.as_deref(), &seen.path, how) {
-        Some(found) => found
-            .iter()
-            .any(|f| kept(f) && paths.is_match_any(&[f.as_str()])),
-        None => true,
-    }
+    let wanted = |f: &str| kept(f) && paths.is_match_any(&[f]);
+    // A tree that cannot be listed in time counts as holding the file.
+    expands_to_any(
+        call.root.as_deref(),
+        &seen.path,
+        how,
+        &wanted,
+        facts.walk_deadline(),
+    )
+    .unwrap_or(true)
 }
 
-/// The files below the project root `root` that `glob` (normalised,
-/// relative to the root) names, as normalised paths; `None` when the root
-/// is not on this machine (an example), the glob leaves the root, or the
-/// tree is too large to list quickly.
-fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>> {
+/// Whether a file below the project root `root` that `glob` (normalised,
+/// relative to the root) names, as a normalised path, is `wanted`; `None`
+/// when the root is not on this machine (an example), the glob leaves the
+/// root, or the tree cannot be listed before `deadline`.
+fn expands_to_any(
+    root: Option<&str>,
+    glob: &str,
+    how: Expansion,
+    wanted: &dyn Fn(&str) -> bool,
+    deadline: Instant,
+) -> Option<bool> {
     // An absolute glob (`grep -r x /etc`) is listed from `/`, and what it
     // finds is spelled absolute again.
     let (root, glob, prefix) = match glob.strip_prefix('/') {
@@ -1202,7 +1356,7 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
     // An example's project holds no file: nothing a glob could name
     // exists there. Any other root that cannot be listed is refused.
     if root == std::path::Path::new(EXAMPLE_ROOT) {
-        return Some(Vec::new());
+        return Some(false);
     }
     if !std::fs::metadata(root).ok()?.is_dir() {
         return None;
@@ -1219,12 +1373,14 @@ fn expand(root: Option<&str>, glob: &str, how: Expansion) -> Option<Vec<String>>
         .then(|| std::fs::canonicalize(root).ok())
         .flatten()
         .and_then(|r| r.to_str().map(str::to_owned));
-    list_matching(
+    any_matching(
         root,
         literal_start(glob),
         &matcher,
         prefix,
         real_root.as_deref(),
+        wanted,
+        deadline,
     )
 }
 
@@ -1245,61 +1401,106 @@ fn literal_start(glob: &str) -> String {
     }
 }
 
-/// Every name below `root`/`start` that `matcher` matches, spelled with
-/// `prefix` before it (`/` for an absolute glob), and the target of each
-/// matching link, spelled relative to the project when inside `real_root`
-/// (the root with its links resolved). `None` when the tree is too large
-/// to list quickly, which the caller counts as a match.
-fn list_matching(
+/// How long one call may spend listing directories (all its listings
+/// together) to see whether a recursive read (`grep -r KEY .`) reaches a
+/// guarded file. Far more than listing a large repository takes (100,000
+/// entries, `node_modules` included, list in a tenth of a second), far less
+/// than a harness waits for a hook: a walk cut short counts as a match, so a
+/// tree too large to list refuses the call rather than making the guard slow
+/// (a harness runs the call when its hook times out).
+const WALK_BUDGET: Duration = Duration::from_secs(1);
+
+/// Whether some name below `root`/`start` that `matcher` matches, spelled
+/// with `prefix` before it (`/` for an absolute glob), is `wanted`; or the
+/// target of a matching link, spelled relative to the project when inside
+/// `real_root` (the root with its links resolved). The walk stops at the
+/// first such name. `None` when `deadline` passes first, which the caller
+/// counts as a match.
+///
+/// A link to a directory is not walked into, so links cannot make the walk
+/// loop (`grep -r` does not follow them either).
+fn any_matching(
     root: &std::path::Path,
     start: String,
     matcher: &globset::GlobMatcher,
     prefix: &str,
     real_root: Option<&str>,
-) -> Option<Vec<String>> {
-    const MAX_ENTRIES: usize = 20_000;
-    let mut found = Vec::new();
+    wanted: &dyn Fn(&str) -> bool,
+    deadline: Instant,
+) -> Option<bool> {
     let mut stack = vec![start];
-    let mut entries = 0;
     while let Some(dir) = stack.pop() {
+        if Instant::now() >= deadline {
+            return None;
+        }
         let Ok(list) = std::fs::read_dir(root.join(&dir)) else {
             continue;
         };
-        for entry in list.flatten() {
-            entries += 1;
-            if entries > MAX_ENTRIES {
+        for (n, entry) in list.flatten().enumerate() {
+            // A directory of a million files is one `read_dir`.
+            if n % 1024 == 1023 && Instant::now() >= deadline {
                 return None;
             }
+            // A name that is not UTF-8 is matched as read with U+FFFD,
+            // which `*` matches: it counts where any name would.
             let name = entry.file_name();
-            let name = name.to_str()?;
+            let name = name.to_string_lossy();
             let rel = if dir.is_empty() {
-                name.to_owned()
+                name.into_owned()
             } else {
                 format!("{dir}/{name}")
             };
+            let file_type = entry.file_type().ok();
             if matcher.is_match(&rel) {
-                found.push(format!("{prefix}{rel}"));
+                if wanted(&format!("{prefix}{rel}")) {
+                    return Some(true);
+                }
                 // A link is also what it leads to (`grep -R` follows it):
                 // a link to `.env` is `.env`.
-                if entry.file_type().is_ok_and(|t| t.is_symlink())
+                if file_type.is_some_and(|t| t.is_symlink())
                     && let Ok(target) = std::fs::canonicalize(entry.path())
                     && let Some(target) = target.to_str()
+                    && wanted(&crate::paths::normalize(target, real_root, None))
                 {
-                    found.push(crate::paths::normalize(target, real_root, None));
+                    return Some(true);
                 }
             }
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            if file_type.is_some_and(|t| t.is_dir()) {
                 stack.push(rel);
             }
         }
     }
-    Some(found)
+    Some(false)
 }
 
-fn regex_matches(regexes: &[Regex], call: &Call, facts: &Facts) -> bool {
-    regex_subjects(call, facts)
+/// Whether the guard's regexes (when it has any) match a text of the call.
+/// They are compiled only when some text is long enough for one of them:
+/// `\w{200}` cannot match `ls -la`, and knowing it takes a parse, not the
+/// compilation.
+fn guard_regex_matches(
+    guard: &Guard,
+    compiled: &Compiled,
+    call: &Call,
+    facts: &Facts,
+) -> Result<bool, String> {
+    if guard.regexes.is_empty() {
+        return Ok(true);
+    }
+    let subjects = regex_subjects(call, facts);
+    if compiled.regexes.get().is_none() {
+        let longest = subjects.iter().map(String::len).max().unwrap_or(0);
+        let could = guard
+            .regexes
+            .iter()
+            .any(|r| regex_minimum_len(r).is_none_or(|least| least <= longest));
+        if !could {
+            return Ok(false);
+        }
+    }
+    let regexes = compiled.regexes(guard)?;
+    Ok(subjects
         .iter()
-        .any(|s| regexes.iter().any(|r| r.is_match(s)))
+        .any(|s| regexes.iter().any(|r| r.is_match(s))))
 }
 
 /// Regexes see the raw command line and each simple command re-spelled
@@ -1418,13 +1619,22 @@ fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
     if !guard.commands.is_empty() {
         command_conditions(guard, facts, &mut out.conditions);
     }
-    if !compiled.regexes.is_empty() {
-        out.conditions.push(regex_condition(&compiled, call, facts));
+    if !guard.regexes.is_empty() {
+        match compiled.regexes(guard) {
+            Ok(regexes) => out.conditions.push(regex_condition(regexes, call, facts)),
+            Err(e) => {
+                out.skipped = Some(format!("cannot be compiled: {e}"));
+                return out;
+            }
+        }
     }
     if let Some(set) = path_set(guard, &compiled, call) {
         out.conditions.push(path_condition(guard, set, call, facts));
     }
-    out.decision = match_guard(guard, &compiled, call, facts).map(|h| h.decision);
+    out.decision = match_guard(guard, &compiled, call, facts)
+        .ok()
+        .flatten()
+        .map(|h| h.decision);
     out
 }
 
@@ -1496,15 +1706,11 @@ fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<Conditi
 }
 
 /// What `why` says of a guard's regexes: the first text one matches.
-fn regex_condition(compiled: &Compiled, call: &Call, facts: &Facts) -> ConditionTrace {
+fn regex_condition(regexes: &[Regex], call: &Call, facts: &Facts) -> ConditionTrace {
     let subjects = regex_subjects(call, facts);
-    let hit = subjects.iter().find_map(|s| {
-        compiled
-            .regexes
-            .iter()
-            .find(|r| r.is_match(s))
-            .map(|r| (s, r))
-    });
+    let hit = subjects
+        .iter()
+        .find_map(|s| regexes.iter().find(|r| r.is_match(s)).map(|r| (s, r)));
     match hit {
         Some((s, r)) => ConditionTrace {
             kind: "regex",
@@ -1534,7 +1740,7 @@ fn path_condition(guard: &Guard, set: &PathSet, call: &Call, facts: &Facts) -> C
     let touched = facts.touched();
     let hit = touched
         .iter()
-        .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call));
+        .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call, facts));
     match hit {
         Some(seen) => ConditionTrace {
             kind: "path",
@@ -1601,7 +1807,7 @@ mod tests {
             .guards
             .iter()
             .filter(|g| Some(g.event) == call.event && tool_applies(g, call))
-            .filter_map(|g| match_guard(g, &compile(g).unwrap(), call, &facts))
+            .filter_map(|g| match_guard(g, &compile(g).unwrap(), call, &facts).unwrap())
             .collect();
         let level = hits.iter().map(|h| h.decision.strictness()).max()?;
         hits.retain(|h| h.decision.strictness() == level);
@@ -1737,6 +1943,7 @@ guard "generated-12" {
                 folds_case,
                 git: None,
                 harness: None,
+                analysed: Analysed::default(),
             };
             let expected = evaluate_unindexed(policy, &call);
             prop_assert_eq!(&Evaluator::new(policy).evaluate(&call), &expected);
@@ -1769,6 +1976,192 @@ guard "generated-12" {
 
     /// Where the file system folds case, `RM` runs `rm` and `.ENV` is
     /// `.env`; elsewhere they are other names, which the policy allows.
+    fn shell_call(command: &str) -> Call {
+        Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                native: "Bash".to_owned(),
+                ..CallTool::default()
+            }),
+            command: Some(command.to_owned()),
+            root: Some(EXAMPLE_ROOT.to_owned()),
+            ..Call::default()
+        }
+    }
+
+    const LONG_WORDS: &str = r##"
+guard "long-words" {
+    tool "shell"
+    regex #"[A-Za-z0-9_]{200}"#
+    deny "Split the word."
+}
+guard "force-and-long-words" {
+    tool "shell"
+    command "git" "push" { flag "--force" }
+    regex #"[A-Za-z0-9_]{200}"#
+    deny "Split the word."
+}
+"##;
+
+    /// Whether guard `name` of the evaluator has compiled its regexes.
+    fn compiled_regexes(evaluator: &Evaluator, policy: &Policy, name: &str) -> bool {
+        let i = policy.guards.iter().position(|g| g.name == name).unwrap();
+        evaluator.compiled[i]
+            .get()
+            .is_some_and(|c| c.as_ref().unwrap().regexes.get().is_some())
+    }
+
+    /// A regex is compiled when a call reaches it, not before: not for a
+    /// line too short to match it, not for a command the guard's patterns
+    /// do not describe.
+    #[test]
+    fn a_regex_is_compiled_only_for_a_call_that_needs_it() {
+        let policy = bundled_plus(LONG_WORDS);
+        let evaluator = Evaluator::new(&policy);
+        let long = "x".repeat(200);
+        assert_eq!(evaluator.evaluate(&shell_call("ls -la")), None);
+        assert!(!compiled_regexes(&evaluator, &policy, "long-words"));
+        assert!(!compiled_regexes(
+            &evaluator,
+            &policy,
+            "force-and-long-words"
+        ));
+        let verdict = evaluator.evaluate(&shell_call(&format!("echo {long}")));
+        assert_eq!(verdict.map(|v| v.decision), Some(Decision::Deny));
+        assert!(compiled_regexes(&evaluator, &policy, "long-words"));
+        assert!(!compiled_regexes(
+            &evaluator,
+            &policy,
+            "force-and-long-words"
+        ));
+    }
+
+    /// A regex that does not compile where the call is decided (a
+    /// policy.json changed by hand: one that is not a regex, one over the
+    /// engine's size) leaves the call undecided, however short the line.
+    #[test]
+    fn a_regex_that_does_not_compile_leaves_the_call_undecided() {
+        let long = format!("echo {}", "x".repeat(5000));
+        for (broken, line) in [("(", "ls"), (r"(?:\w{500}){8}", long.as_str())] {
+            let mut policy = bundled_plus(LONG_WORDS);
+            let i = policy
+                .guards
+                .iter()
+                .position(|g| g.name == "long-words")
+                .unwrap();
+            policy.guards[i].regexes = vec![broken.to_owned()];
+            let evaluator = Evaluator::new(&policy);
+            let e = evaluator
+                .evaluate_with(&shell_call(line), &mut |_| Ok(None))
+                .unwrap_err();
+            assert!(e.contains("does not compile"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_minimum_length_of_a_match() {
+        assert_eq!(regex_minimum_len(r"\w{200}"), Some(200));
+        assert_eq!(regex_minimum_len(r"é"), Some(2));
+        assert_eq!(regex_minimum_len(r"a*"), Some(0));
+        assert_eq!(regex_minimum_len(r"("), None);
+    }
+
+    /// The guards and hookc's own guard read one analysis of the line; a
+    /// call whose line changed is analysed again.
+    #[test]
+    fn a_call_is_analysed_once() {
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        let call = shell_call("git push --force");
+        assert!(evaluator.evaluate(&call).is_some());
+        let made = call.analysed.0.lock().unwrap().as_ref().unwrap().1.clone();
+        assert!(crate::audit::builtin(Event::PreTool, &call).is_none());
+        assert!(Arc::ptr_eq(&made, &call.analysis().unwrap()));
+        let mut other = call.clone();
+        other.command = Some("ls".to_owned());
+        assert_eq!(other.analysis().unwrap().commands[0].program, "ls");
+        assert!(Arc::ptr_eq(&made, &call.analysis().unwrap()));
+    }
+
+    /// hookc's own guard sees what git runs: an alias that runs
+    /// `hookc allow-once` is refused like the command itself.
+    #[test]
+    fn the_approvals_guard_sees_git_aliases() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            "[alias]\n\tok = \"!hookc allow-once\"\n",
+        )
+        .unwrap();
+        let mut call = shell_call("git ok 1234");
+        assert!(crate::audit::builtin(Event::PreTool, &call).is_none());
+        call.git = Some(crate::shell::git::GitConfig::load(None, Some(home.path())));
+        assert!(crate::audit::builtin(Event::PreTool, &call).is_some());
+    }
+
+    /// `grep -r KEY .` in a real project at `root`, with the bundled policy.
+    fn grep_everything(evaluator: &Evaluator, root: &std::path::Path) -> Option<Decision> {
+        let root = root.to_str().unwrap().to_owned();
+        let call = Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                native: "Bash".to_owned(),
+                ..CallTool::default()
+            }),
+            command: Some("grep -r KEY .".to_owned()),
+            cwd: Some(root.clone()),
+            root: Some(root),
+            ..Call::default()
+        };
+        evaluator.evaluate(&call).map(|v| v.decision)
+    }
+
+    /// 30,000 entries (more than the 20,000 the walk once stopped at) of a
+    /// `node_modules`, a link that leads back up, and no `.env`: searched.
+    /// Then a `.env` deep inside: refused, the walk stopping there.
+    #[cfg(unix)]
+    #[test]
+    fn a_recursive_read_of_a_large_tree_sees_what_is_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        for p in 0..300 {
+            let pkg = dir.path().join(format!("node_modules/pkg{p}/lib"));
+            std::fs::create_dir_all(&pkg).unwrap();
+            for f in 0..98 {
+                std::fs::File::create(pkg.join(format!("f{f}.js"))).unwrap();
+            }
+        }
+        // A directory link is not followed: this one would loop.
+        std::os::unix::fs::symlink("../..", dir.path().join("node_modules/pkg3/up")).unwrap();
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        assert_eq!(grep_everything(&evaluator, dir.path()), None);
+        let deep = dir.path().join("node_modules/pkg150/lib/a/b/c");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join(".env"), "KEY=1\n").unwrap();
+        assert_eq!(
+            grep_everything(&evaluator, dir.path()),
+            Some(Decision::Deny)
+        );
+    }
+
+    /// A listing that runs out of time counts as naming every file.
+    #[test]
+    fn a_walk_out_of_time_counts_as_a_match() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("plain.txt"), "x").unwrap();
+        let how = Expansion {
+            dot: true,
+            nocase: false,
+        };
+        let root = dir.path().to_str();
+        let env = |f: &str| f.ends_with(".env");
+        let later = Instant::now() + WALK_BUDGET;
+        assert_eq!(expands_to_any(root, "**", how, &env, later), Some(false));
+        assert_eq!(expands_to_any(root, "**", how, &env, Instant::now()), None);
+    }
+
     #[test]
     fn a_file_system_that_folds_case_folds_programs_and_paths() {
         let policy = bundled_plus("");

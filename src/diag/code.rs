@@ -172,9 +172,10 @@ hookc warns when a reason has no instruction-like words (use, run, ask, instead,
 Look-around and back-references are not supported (they need backtracking, which can hang
 a guard). The label points at the offending part inside the string.
 
-A regex that parses can still be too big to compile: the engine caps a compiled regex at
-10 MB, and counted repetitions multiply (`(?:\\w{500}){8}` is 4,000 Unicode `\\w`). hookc
-compiles every regex at build time, so this shows then and not in `hookc guard`.
+A regex that parses can still be too big to compile: hookc caps a compiled regex at 2 MiB,
+because `hookc guard` compiles again, for each call, every regex the call reaches. Counted
+repetitions multiply, and Unicode classes are large: `\\w{200}` is 10 MiB, `[A-Za-z0-9_]{200}`
+19 kB. hookc compiles every regex at build time, so this shows then and not in `hookc guard`.
 
 Write regexes as raw strings so backslashes need no doubling: `regex #\"git\\s+push\"#`.";
 

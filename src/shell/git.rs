@@ -16,8 +16,10 @@ use super::normalize::{Analysis, SimpleCommand};
 /// What git's configuration changes about the commands it runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GitConfig {
-    /// `alias.NAME` → its value, names lower-cased as git compares them.
-    aliases: BTreeMap<String, String>,
+    /// `alias.NAME` → its value, names lower-cased as git compares them;
+    /// `None` when an `includeIf` hookc does not evaluate may give it
+    /// another value (git would run one of them, hookc cannot say which).
+    aliases: BTreeMap<String, Option<String>>,
     /// `help.autocorrect` runs a mistyped command's correction.
     autocorrect: bool,
     /// Some remote pushes by force without a flag (`mirror`, `+refspec`).
@@ -26,8 +28,38 @@ pub struct GitConfig {
     unreadable: Option<String>,
 }
 
-/// How deep includes and aliases of aliases are followed.
-const MAX_DEPTH: usize = 8;
+/// How deep aliases of aliases are followed.
+const MAX_ALIAS_DEPTH: usize = 8;
+
+/// How deep includes are followed. git itself gives up past 10 ("exceeded
+/// maximum include depth"), so a deeper chain is a configuration git
+/// refuses too.
+const MAX_INCLUDE_DEPTH: usize = 10;
+
+/// How many configuration files one call reads, each include counted every
+/// time it is met. Real configurations have a handful; without this bound a
+/// file including another twice, which includes another twice, and so on
+/// ten deep (no cycle, so git reads it too) makes every call read 2^10 files.
+const MAX_FILES: usize = 100;
+
+/// How many bytes of configuration one call reads, all files together. Real
+/// configurations are a few kilobytes; a 100 MB include would make every
+/// later call slow, and a guard that can be made slow can be switched off
+/// (harnesses run the call when a hook times out).
+const MAX_BYTES: u64 = 4 << 20;
+
+/// The UTF-8 byte order mark, which git skips at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// What reading the configuration has spent so far, and the files being
+/// read (each one's device and inode), to see an include that includes
+/// itself again.
+#[derive(Default)]
+struct Reading {
+    files: usize,
+    bytes: u64,
+    open: Vec<(u64, u64)>,
+}
 
 impl GitConfig {
     /// The configuration a git command started in `cwd` reads.
@@ -51,35 +83,93 @@ impl GitConfig {
             }
         }
         files.extend(cwd.and_then(|d| repository_config(d, home)));
+        let mut reading = Reading::default();
         for file in files {
-            config.read(&file, home, 0);
+            config.read(&file, home, 0, false, &mut reading);
         }
         config
     }
 
-    fn read(&mut self, file: &Path, home: Option<&Path>, depth: usize) {
-        if depth > MAX_DEPTH {
-            self.unreadable = Some(format!("includes nested too deeply at {}", file.display()));
+    /// Read `file` (included `depth` deep; `conditional` below an
+    /// `includeIf`) and what it includes, within the bounds above. Past a
+    /// bound, or on a file that cannot be read, the configuration is
+    /// unreadable and nothing more is read: every git command is then
+    /// opaque, which refuses it.
+    fn read(
+        &mut self,
+        file: &Path,
+        home: Option<&Path>,
+        depth: usize,
+        conditional: bool,
+        reading: &mut Reading,
+    ) {
+        if self.unreadable.is_some() {
             return;
         }
-        let text = match crate::disk::read_text(file) {
-            Ok(Some(text)) => text,
+        if depth > MAX_INCLUDE_DEPTH {
+            self.unreadable = Some(format!(
+                "includes nested more than {MAX_INCLUDE_DEPTH} deep at {}",
+                file.display()
+            ));
+            return;
+        }
+        reading.files += 1;
+        if reading.files > MAX_FILES {
+            self.unreadable = Some(format!(
+                "more than {MAX_FILES} files included, at {}",
+                file.display()
+            ));
+            return;
+        }
+        let left = MAX_BYTES - reading.bytes;
+        let (bytes, meta) = match crate::disk::read_bytes(file, left) {
+            Ok(Some(read)) => read,
             Ok(None) => return,
+            Err(crate::disk::ReadError::TooLarge(_)) => {
+                self.unreadable = Some(format!(
+                    "more than {MAX_BYTES} bytes of configuration, at {}",
+                    file.display()
+                ));
+                return;
+            }
             Err(e) => {
                 self.unreadable = Some(format!("{}: {e}", file.display()));
                 return;
             }
         };
+        reading.bytes += bytes.len() as u64;
+        let id = file_id(&meta);
+        if reading.open.contains(&id) {
+            self.unreadable = Some(format!("{} includes itself", file.display()));
+            return;
+        }
+        // git reads values as bytes: a Latin-1 name or an odd byte in a
+        // value is no error to it, so none to hookc (the odd byte is read
+        // as U+FFFD, which no pattern names).
+        let bytes = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+        let text = String::from_utf8_lossy(bytes);
+        reading.open.push(id);
         for (section, key, value) in entries(&text) {
             match (section.as_str(), key.as_str()) {
-                ("alias", name) => {
-                    self.aliases.insert(name.to_owned(), value);
-                }
+                ("alias", name) => match self.aliases.get_mut(name) {
+                    // git may or may not read this file: the alias is either
+                    // value, unless both are the same.
+                    Some(old) if conditional => {
+                        if old.as_deref() != Some(value.as_str()) {
+                            *old = None;
+                        }
+                    }
+                    _ => {
+                        self.aliases.insert(name.to_owned(), Some(value));
+                    }
+                },
                 ("help", "autocorrect") => {
-                    self.autocorrect = !matches!(
+                    let on = !matches!(
                         value.to_ascii_lowercase().as_str(),
                         "0" | "false" | "never" | "show" | "no" | "off"
                     );
+                    // A setting that may not apply turns it on, never off.
+                    self.autocorrect = on || (conditional && self.autocorrect);
                 }
                 ("remote", "mirror") => {
                     self.forced_push |= matches!(
@@ -88,18 +178,22 @@ impl GitConfig {
                     );
                 }
                 ("remote", "push") => self.forced_push |= value.starts_with('+'),
-                ("include" | "includeif", "path") => {
+                // Every `includeIf` is followed, as if its condition held;
+                // what it sets may not apply.
+                (kind @ ("include" | "includeif"), "path") => {
                     let path = match value.strip_prefix("~/") {
                         Some(rest) => home.map(|h| h.join(rest)),
                         None => Some(file.parent().unwrap_or(Path::new("/")).join(&value)),
                     };
                     if let Some(path) = path {
-                        self.read(&path, home, depth + 1);
+                        let conditional = conditional || kind == "includeif";
+                        self.read(&path, home, depth + 1, conditional, reading);
                     }
                 }
                 _ => {}
             }
         }
+        reading.open.pop();
     }
 
     /// Rewrite the git commands of `analysis` to what git will run.
@@ -127,9 +221,19 @@ impl GitConfig {
             );
         }
         match self.aliases.get(&sub.to_ascii_lowercase()) {
+            Some(None) if !builtin => {
+                super::lex::push_reason(
+                    &mut analysis.opaque,
+                    format!(
+                        "`git {sub}`, an alias git's configuration sets to different commands depending on an includeIf condition"
+                    ),
+                );
+                analysis.commands.push(cmd);
+                return;
+            }
             // git ignores an alias that would hide one of its commands.
-            Some(value) if !builtin => {
-                if depth >= MAX_DEPTH {
+            Some(Some(value)) if !builtin => {
+                if depth >= MAX_ALIAS_DEPTH {
                     super::lex::push_reason(
                         &mut analysis.opaque,
                         "git aliases nested too deeply".to_owned(),
@@ -200,6 +304,23 @@ impl GitConfig {
             analysis.commands.push(cmd);
         }
     }
+}
+
+/// What tells one file from another, whatever path led to it.
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+/// Without inodes, a cycle ends at [`MAX_INCLUDE_DEPTH`].
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> (u64, u64) {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    (
+        u64::MAX,
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+    )
 }
 
 /// The `.git/config` of the repository around `dir` (and what a `.git` file
@@ -436,8 +557,12 @@ mod tests {
     fn config(text: &str) -> GitConfig {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("c"), text).unwrap();
+        read(&dir.path().join("c"))
+    }
+
+    fn read(file: &Path) -> GitConfig {
         let mut c = GitConfig::default();
-        c.read(&dir.path().join("c"), None, 0);
+        c.read(file, None, 0, false, &mut Reading::default());
         c
     }
 
@@ -494,14 +619,211 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("more"), "[alias]\n pf = push -f\n").unwrap();
         std::fs::write(dir.path().join("main"), "[include]\n path = more\n").unwrap();
-        let mut c = GitConfig::default();
-        c.read(&dir.path().join("main"), None, 0);
+        let c = read(&dir.path().join("main"));
         assert!(has(&seen(&c, "git pf"), "git", &["push", "-f"]));
+        assert!(c.unreadable.is_none());
         // A loop of includes ends.
         std::fs::write(dir.path().join("more"), "[include]\n path = main\n").unwrap();
+        let c = read(&dir.path().join("main"));
+        assert!(c.unreadable.as_deref().unwrap().contains("includes itself"));
+        assert!(seen(&c, "git status").is_opaque());
+    }
+
+    /// What `git config --file` lists for `alias`, to hold the reading
+    /// against git's own.
+    fn git_aliases(file: &Path) -> Option<String> {
+        let out = std::process::Command::new("git")
+            .args(["config", "--file"])
+            .arg(file)
+            .args(["--get-regexp", "^alias\\."])
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    #[test]
+    fn a_file_that_includes_itself_is_read_once() {
+        // Four includes of itself, each including itself four times…: read
+        // as a tree, 4^10 files. git gives up too ("exceeded maximum include
+        // depth"), so git commands are refused.
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        std::fs::write(
+            home.join(".gitconfig"),
+            "[include]\n path = ~/.gitconfig\n path = ~/.gitconfig\n path = ~/.gitconfig\n path = ~/.gitconfig\n[alias]\n pf = push --force\n",
+        )
+        .unwrap();
         let mut c = GitConfig::default();
-        c.read(&dir.path().join("main"), None, 0);
-        assert!(c.unreadable.is_some());
+        let mut reading = Reading::default();
+        c.read(&home.join(".gitconfig"), Some(home), 0, false, &mut reading);
+        assert!(c.unreadable.as_deref().unwrap().contains("includes itself"));
+        assert_eq!(reading.files, 2);
+        assert!(seen(&c, "git status").is_opaque());
+    }
+
+    #[test]
+    fn a_cycle_through_include_if_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("main"),
+            "[includeIf \"gitdir:/\"]\n path = other\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("other"),
+            "[includeIf \"onbranch:main\"]\n path = ./main\n",
+        )
+        .unwrap();
+        let c = read(&dir.path().join("main"));
+        assert!(c.unreadable.as_deref().unwrap().contains("includes itself"));
+        assert!(seen(&c, "git log").is_opaque());
+    }
+
+    #[test]
+    fn a_chain_of_includes_ends_at_git_s_depth() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..1000 {
+            std::fs::write(
+                dir.path().join(format!("c{i}")),
+                format!("[include]\n path = c{}\n", i + 1),
+            )
+            .unwrap();
+        }
+        let mut c = GitConfig::default();
+        let mut reading = Reading::default();
+        c.read(&dir.path().join("c0"), None, 0, false, &mut reading);
+        assert!(
+            c.unreadable
+                .as_deref()
+                .unwrap()
+                .contains("nested more than")
+        );
+        assert_eq!(reading.files, MAX_INCLUDE_DEPTH + 1);
+        assert!(seen(&c, "git status").is_opaque());
+    }
+
+    #[test]
+    fn includes_that_multiply_stop_at_a_number_of_files() {
+        // No cycle: each file includes the next one twice, ten deep.
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..10 {
+            std::fs::write(
+                dir.path().join(format!("c{i}")),
+                format!("[include]\n path = c{0}\n path = c{0}\n", i + 1),
+            )
+            .unwrap();
+        }
+        std::fs::write(dir.path().join("c10"), "[alias]\n s = status\n").unwrap();
+        let mut c = GitConfig::default();
+        let mut reading = Reading::default();
+        c.read(&dir.path().join("c0"), None, 0, false, &mut reading);
+        assert!(c.unreadable.as_deref().unwrap().contains("files included"));
+        assert_eq!(reading.files, MAX_FILES + 1);
+        assert!(seen(&c, "git s").is_opaque());
+    }
+
+    #[test]
+    fn a_huge_include_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        // Sparse: 100 MB on paper, nothing on disk.
+        let big = std::fs::File::create(dir.path().join("big")).unwrap();
+        big.set_len(100 << 20).unwrap();
+        std::fs::write(dir.path().join("main"), "[include]\n path = big\n").unwrap();
+        let c = read(&dir.path().join("main"));
+        assert!(
+            c.unreadable
+                .as_deref()
+                .unwrap()
+                .contains("bytes of configuration")
+        );
+        assert!(seen(&c, "git status").is_opaque());
+        // Files within the bound each, over it together.
+        let part = "#".repeat((MAX_BYTES / 3) as usize) + "\n";
+        for name in ["a", "b", "c", "d"] {
+            std::fs::write(dir.path().join(name), &part).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("main"),
+            "[include]\n path = a\n path = b\n path = c\n path = d\n",
+        )
+        .unwrap();
+        let c = read(&dir.path().join("main"));
+        assert!(
+            c.unreadable
+                .as_deref()
+                .unwrap()
+                .contains("bytes of configuration")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_as_a_config_does_not_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        for planted in [fifo.as_path(), Path::new("/dev/zero")] {
+            let c = read(planted);
+            assert!(c.unreadable.is_some(), "{planted:?}");
+            std::fs::write(
+                dir.path().join("main"),
+                format!("[include]\n path = {}\n", planted.display()),
+            )
+            .unwrap();
+            let c = read(&dir.path().join("main"));
+            assert!(c.unreadable.is_some(), "{planted:?}");
+            assert!(seen(&c, "git status").is_opaque());
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_odd_bytes_are_read_as_git_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c");
+        std::fs::write(
+            &file,
+            b"\xef\xbb\xbf[alias]\n\tpf = push --force\n\tl = log \xff --oneline\n[user]\n\tname = Jos\xe9\n",
+        )
+        .unwrap();
+        if let Some(listed) = git_aliases(&file) {
+            assert!(listed.contains("alias.pf push --force"), "{listed}");
+        }
+        let c = read(&file);
+        assert!(c.unreadable.is_none(), "{:?}", c.unreadable);
+        assert!(has(&seen(&c, "git pf"), "git", &["push", "--force"]));
+        assert!(has(&seen(&c, "git l"), "git", &["log", "--oneline"]));
+        // A mark anywhere else is no mark: git refuses the file.
+        std::fs::write(&file, b"[alias]\n\xef\xbb\xbfpf = push --force\n").unwrap();
+        if let Some(listed) = git_aliases(&file) {
+            assert!(listed.is_empty(), "{listed}");
+        }
+    }
+
+    #[test]
+    fn what_an_include_if_sets_may_not_apply() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("main"),
+            "[alias]\n pf = push --force\n same = status\n[help]\n autocorrect = 1\n[includeIf \"gitdir:/elsewhere/\"]\n path = other\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("other"),
+            "[alias]\n pf = status\n same = status\n new = push --force\n[help]\n autocorrect = 0\n",
+        )
+        .unwrap();
+        let c = read(&dir.path().join("main"));
+        // Either `push --force` or `status`: hookc cannot tell which.
+        assert!(seen(&c, "git pf").is_opaque());
+        assert!(has(&seen(&c, "git same"), "git", &["status"]));
+        assert!(has(&seen(&c, "git new"), "git", &["push", "--force"]));
+        assert!(c.autocorrect);
     }
 
     #[test]

@@ -1013,6 +1013,23 @@ struct Seen {
     listed: bool,
     /// With `listed`: file names the program leaves out (`--exclude`).
     except: Vec<String>,
+    /// The call may touch any file at all (it names more than can be
+    /// resolved in time): every path guard's files are touched.
+    anything: bool,
+}
+
+impl Seen {
+    fn new(path: String, home: Option<String>, access: Access) -> Seen {
+        Seen {
+            path,
+            home,
+            access,
+            glob: None,
+            listed: false,
+            except: Vec::new(),
+            anything: false,
+        }
+    }
 }
 
 impl<'c> Facts<'c> {
@@ -1099,25 +1116,29 @@ impl<'c> Facts<'c> {
                 let listed = t.on_disk;
                 let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
                 let path = paths::normalize(&in_dir, root, home);
+                if t.glob.is_none() && links.spent() {
+                    // Past the bound, any of these names may be a link to
+                    // any file: the call is taken to touch every file.
+                    out.push(Seen {
+                        anything: true,
+                        ..Seen::new(String::new(), None, Access::Both)
+                    });
+                    break;
+                }
                 if t.glob.is_none()
                     && let Some(real) = links.resolve(&path, home)
                 {
-                    out.push(Seen {
-                        home: paths::home_form(&real, root, home),
-                        path: real,
-                        access: t.access,
-                        glob: None,
-                        listed: false,
-                        except: Vec::new(),
-                    });
+                    out.push(Seen::new(
+                        real.clone(),
+                        paths::home_form(&real, root, home),
+                        t.access,
+                    ));
                 }
                 out.push(Seen {
-                    home: paths::home_form(&path, root, home),
-                    path,
-                    access: t.access,
                     glob: t.glob,
                     listed,
                     except: t.except,
+                    ..Seen::new(path.clone(), paths::home_form(&path, root, home), t.access)
                 });
             }
             out
@@ -1125,10 +1146,20 @@ impl<'c> Facts<'c> {
     }
 }
 
+/// At most this many different paths of one call are resolved through their
+/// links (each costs a few system calls, far more on a network file system);
+/// a call that names more is taken to touch any file. [`lex::MAX_WORDS`]
+/// words can name this many at most once each.
+///
+/// [`lex::MAX_WORDS`]: crate::shell::lex::MAX_WORDS
+pub const MAX_RESOLVED: usize = 20_000;
+
 /// Symbolic links, resolved on the machine where the call runs.
 struct Links {
     /// The project root, and the root with its own links resolved.
     root: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// What each path resolved to, so that a name repeated costs once.
+    known: std::collections::HashMap<String, Option<String>>,
 }
 
 impl Links {
@@ -1137,7 +1168,16 @@ impl Links {
             .map(std::path::PathBuf::from)
             .filter(|r| r.is_absolute())
             .and_then(|r| std::fs::canonicalize(&r).ok().map(|c| (r, c)));
-        Links { root }
+        Links {
+            root,
+            known: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Whether [`MAX_RESOLVED`] paths have been resolved (never where
+    /// nothing is resolved: an example's call has no root on disk).
+    fn spent(&self) -> bool {
+        self.root.is_some() && self.known.len() >= MAX_RESOLVED
     }
 
     /// The normalised path of what `path` (normalised) leads to, when a
@@ -1145,6 +1185,17 @@ impl Links {
     /// nothing exists: an example's root, a file yet to be written below a
     /// real directory is resolved through its directory).
     fn resolve(&mut self, path: &str, home: Option<&str>) -> Option<String> {
+        if let Some(known) = self.known.get(path) {
+            return known.clone();
+        }
+        let real = self.resolve_uncached(path, home);
+        if self.root.is_some() {
+            self.known.insert(path.to_owned(), real.clone());
+        }
+        real
+    }
+
+    fn resolve_uncached(&self, path: &str, home: Option<&str>) -> Option<String> {
         let (root, real_root) = self.root.as_ref()?;
         let lexical = if path.starts_with('/') {
             std::path::PathBuf::from(path)
@@ -1289,6 +1340,9 @@ fn powershell_hit(
 /// Whether a file the call touches is one of the guard's: a path by its
 /// spellings, a glob by every name it could expand to.
 fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts: &Facts) -> bool {
+    if seen.anything {
+        return true;
+    }
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
     let Some(mut how) = seen.glob else {

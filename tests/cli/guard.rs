@@ -543,3 +543,26 @@ fn a_guard_program_that_hangs_is_stopped_in_time() {
         run.stderr
     );
 }
+
+/// Each name a call touches is resolved through its links, which costs
+/// system calls: past `MAX_RESOLVED` different names the call is taken to
+/// touch any file (a secret among them), while one name repeated is resolved
+/// once and stays what it is.
+#[test]
+fn a_call_naming_too_many_files_is_taken_to_touch_any_file() {
+    let p = built();
+    // Run in the project, where the names are resolved on disk.
+    let here = p.dir.path().to_str().unwrap().to_owned();
+    let cat = |operands: &str| {
+        let payload =
+            claude_bash(&format!("cat {operands}")).replace("\"/repo\"", &format!("{here:?}"));
+        guard(&p, "pre-tool", &payload)
+    };
+    let many: Vec<String> = (0..20_001).map(|i| format!("f{i}")).collect();
+    let run = cat(&many.join(" "));
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let run = cat(&many[..20_000].join(" "));
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let run = cat(&vec!["notes.txt"; 30_000].join(" "));
+    assert_eq!(run.status, 0, "{}", run.stderr);
+}

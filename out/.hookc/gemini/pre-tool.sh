@@ -38,7 +38,7 @@
 # even if something garbled stdout before this point.
 refuse() {
   printf '%s\n' "hookc could not check this call: $1. Fix: $2." >&2
-  printf '%s\n' '{"decision":"deny","reason":"hookc could not check this call, so it was refused: its guard could not run (hookc is missing, crashed, or could not read the call). Tell the user about this; do not try to get around the guard.","systemMessage":"hookc could not run; run the hook command by hand or set HOOKC_DEBUG=FILE to see why"}'
+  printf '%s\n' '{"decision":"deny","reason":"hookc could not check this call, so it was refused: its guard could not run (hookc is missing, crashed, did not answer in time, or could not read the call). Tell the user about this; do not try to get around the guard.","systemMessage":"hookc could not run; run the hook command by hand or set HOOKC_DEBUG=FILE to see why"}'
   exit 2
 }
 

@@ -239,9 +239,19 @@ fn built_with_a_short_timeout() -> Project {
     p
 }
 
-/// Claude Code's hook, run by `shell` with HOOKC_BIN, timed.
+/// Claude Code's hook, run by `shell` with HOOKC_BIN, timed. Like a
+/// harness, the test gives up on a hook that does not answer (at 4 s, by
+/// SIGKILL to the whole hook), so a shim without its deadline fails the test
+/// rather than hanging it.
 fn fire_timed(p: &Project, shell: &str, bin: &Path, path: &str) -> (Run, std::time::Duration) {
-    let mut command = Command::new(shell);
+    let harness_kill = Path::new("/usr/bin/timeout");
+    let mut command = if harness_kill.exists() {
+        let mut c = Command::new(harness_kill);
+        c.args(["-s", "KILL", "4", shell]);
+        c
+    } else {
+        Command::new(shell)
+    };
     command
         .arg("-c")
         .arg(hook_command(p, "PreToolUse"))

@@ -50,6 +50,14 @@ pub struct Profile {
     pub refusal: Option<&'static str>,
     /// What the harness does when a hook command fails (exits 1, crashes).
     pub on_hook_error: OnHookError,
+    /// The time limit, in seconds, the harness gives a hook when it is not
+    /// the policy's `timeout`: one the harness fixes itself where hookc
+    /// cannot write one (Cline: 30 s in VS Code, 120 s in its CLI), or a
+    /// fixed one hookc writes (Kimi Code: 600). `None`: hookc writes the
+    /// policy's `timeout` into each hook entry, in the harness's unit, or the
+    /// harness documents no limit at all (Windsurf). See
+    /// [`hook_timeout`](Profile::hook_timeout).
+    pub own_timeout: Option<u32>,
     /// Files and folders that show a project uses the harness (`hookc init`);
     /// a folder is written with a trailing `/`. A guess about projects, in
     /// the order they are most telling.
@@ -72,6 +80,16 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// The seconds a hook of this harness has to answer under a policy
+    /// whose `timeout` is `policy_timeout`: the policy's, or the harness's
+    /// own limit where that is shorter. The policy's `timeout` is the
+    /// longest a guard may take even where the harness would wait longer
+    /// (Kimi Code's 600 s). The shims' deadline is a share of this.
+    pub fn hook_timeout(&self, policy_timeout: u32) -> u32 {
+        self.own_timeout
+            .map_or(policy_timeout, |own| own.min(policy_timeout))
+    }
+
     pub fn event_name(&self, event: Event) -> Option<&'static str> {
         self.events
             .iter()

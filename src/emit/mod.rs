@@ -12,7 +12,7 @@ use crate::ir::{Event, Guard, HarnessId, Policy};
 use crate::profile::Profile;
 use crate::source::SourceFile;
 
-pub use template::{Shim, render_file, render_shim};
+pub use template::{Shim, deadline, render_file, render_shim};
 
 /// Where hookc keeps its own files, relative to the project root.
 pub const HOOKC_DIR: &str = ".hookc";
@@ -142,8 +142,11 @@ impl<'a> EmitCx<'a> {
         let refusal = profile
             .refusal
             .unwrap_or_else(|| panic!("{} has shims but no refusal template", profile.name));
+        let timeout = profile.hook_timeout(policy.timeout);
         let text = render_shim(
             &Shim {
+                timeout,
+                deadline: deadline(timeout),
                 header: header(policy, "#"),
                 harness: profile.id.word(),
                 harness_name: profile.name,

@@ -96,10 +96,29 @@ pub struct Shim<'a> {
     pub on_error: &'a str,
     /// Path of `policy.json` relative to the shim's own directory.
     pub policy_from_shim: &'a str,
+    /// The seconds the harness gives the hook
+    /// ([`Profile::hook_timeout`](crate::profile::Profile::hook_timeout)).
+    pub timeout: u32,
+    /// When the shim kills a hookc that has not answered, in seconds
+    /// (`8.5`): [`deadline`] of `timeout`.
+    pub deadline: String,
     /// The fixes the shim prints when no hookc, or the wrong program,
     /// answers: shell words, quoted by [`crate::emit::sh_word`].
     pub not_found_fix: String,
     pub not_hookc_fix: String,
+}
+
+/// When a shim kills a hookc guard that has not answered, as the seconds
+/// `timeout` takes (`8.5`, `510`): 85% of the `timeout` seconds the harness
+/// gives a hook, in tenths, rounded down. hookc's own watchdog answers at
+/// about 70%; the rest is for the shim to print its refusal before the
+/// harness gives up on the hook and lets the call through.
+pub fn deadline(timeout: u32) -> String {
+    let tenths = u64::from(timeout) * 85 / 10;
+    match tenths % 10 {
+        0 => format!("{}", tenths / 10),
+        t => format!("{}.{t}", tenths / 10),
+    }
 }
 
 /// Render a POSIX-sh shim for one harness and event; `refusal` is the
@@ -127,4 +146,19 @@ pub fn render_file(name: &str, data: &impl Serialize) -> String {
     file_registry(index)
         .render(name, data)
         .unwrap_or_else(|e| panic!("template {name} renders: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deadline;
+
+    #[test]
+    fn the_deadline_is_85_percent_of_the_timeout_in_tenths() {
+        assert_eq!(deadline(10), "8.5");
+        assert_eq!(deadline(2), "1.7");
+        assert_eq!(deadline(1), "0.8");
+        assert_eq!(deadline(20), "17");
+        assert_eq!(deadline(600), "510");
+        assert_eq!(deadline(7), "5.9");
+    }
 }

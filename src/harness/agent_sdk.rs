@@ -77,6 +77,7 @@ static PROFILE: Profile = Profile {
     // An SDK app has no marker file of its own; only an earlier build shows it.
     refusal: None,
     on_hook_error: OnHookError::Refuses,
+    own_timeout: None,
     hints: &[".hookc/claude-agent-sdk/"],
     protected: &[
         ".claude/settings.json",

@@ -122,6 +122,7 @@ static PROFILE: Profile = Profile {
     mcp_names: no_mcp_names,
     refusal: Some(include_str!("../../templates/antigravity/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
+    own_timeout: None,
     hints: &[".agents/"],
     protected: &[
         ".agents/hooks.json",

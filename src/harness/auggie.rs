@@ -100,6 +100,7 @@ static PROFILE: Profile = Profile {
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(include_str!("../../templates/auggie/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".augment/"],
     protected: &[".augment/settings.json", "~/.augment/settings.json"],
     protected_examples: &[".augment/settings.json"],

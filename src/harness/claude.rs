@@ -140,6 +140,7 @@ static PROFILE: Profile = Profile {
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
     refusal: Some(include_str!("../../templates/claude/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".claude/", "CLAUDE.md"],
     protected: &[
         ".claude/settings.json",

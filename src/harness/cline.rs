@@ -109,6 +109,8 @@ static PROFILE: Profile = Profile {
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(REFUSE),
     on_hook_error: OnHookError::Proceeds,
+    // hookc cannot set one: 30 s in VS Code, 120 s in the CLI.
+    own_timeout: Some(30),
     hints: &[".clinerules/", ".cline/", ".clineignore"],
     protected: &[
         ".clinerules/hooks",

@@ -183,6 +183,7 @@ static PROFILE: Profile = Profile {
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
     refusal: Some(include_str!("../../templates/codex/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".codex/", "AGENTS.md"],
     protected: &[
         ".codex/hooks.json",

@@ -140,6 +140,7 @@ static PROFILE: Profile = Profile {
     },
     refusal: Some(include_str!("../../templates/copilot/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
+    own_timeout: None,
     hints: &[".github/hooks/", ".github/copilot-instructions.md"],
     protected: &[
         ".github/hooks",

@@ -157,6 +157,7 @@ static PROFILE: Profile = Profile {
     },
     refusal: Some(include_str!("../../templates/cursor/refuse.sh.hbs")),
     on_hook_error: OnHookError::ProceedsUnlessFailClosed,
+    own_timeout: None,
     hints: &[".cursor/", ".cursorrules"],
     protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
     protected_examples: &[".cursor/hooks.json"],

@@ -113,6 +113,7 @@ static PROFILE: Profile = Profile {
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(include_str!("../../templates/droid/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".factory/"],
     protected: &[
         ".factory/settings.json",

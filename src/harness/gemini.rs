@@ -120,6 +120,7 @@ static PROFILE: Profile = Profile {
     mcp_names: |_| Some(McpNames::SingleUnderscore),
     refusal: Some(include_str!("../../templates/gemini/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".gemini/", "GEMINI.md"],
     protected: &[
         ".gemini/settings.json",

@@ -134,6 +134,7 @@ static PROFILE: Profile = Profile {
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
     refusal: Some(include_str!("../../templates/kimi/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: Some(TIMEOUT),
     hints: &[".kimi-code/"],
     protected: &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
     protected_examples: &["~/.kimi-code/config.toml"],

@@ -557,6 +557,8 @@ mod tests {
                         native_event: p.events[0].1,
                         on_error: "deny",
                         policy_from_shim: "../policy.json",
+                        timeout: 10,
+                        deadline: "8.5".into(),
                         not_found_fix: "'x'".into(),
                         not_hookc_fix: "'y'".into(),
                     },

@@ -103,6 +103,7 @@ static PROFILE: Profile = Profile {
     mcp_names: no_mcp_names,
     refusal: None,
     on_hook_error: OnHookError::Refuses,
+    own_timeout: None,
     hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
     protected: &[
         ".opencode/plugin",

@@ -130,6 +130,7 @@ static PROFILE: Profile = Profile {
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
     refusal: Some(include_str!("../../templates/qwen/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".qwen/", "QWEN.md"],
     protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
     protected_examples: &[".qwen/settings.json"],

@@ -122,6 +122,7 @@ static PROFILE: Profile = Profile {
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(REFUSE),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".vscode/"],
     protected: &[
         ".github/hooks",

@@ -104,6 +104,7 @@ static PROFILE: Profile = Profile {
     mcp_names: crate::profile::no_mcp_names,
     refusal: Some(include_str!("../../templates/windsurf/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
     hints: &[".windsurf/", ".windsurfrules"],
     protected: &[
         ".windsurf/hooks.json",

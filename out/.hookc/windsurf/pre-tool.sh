@@ -15,6 +15,15 @@
 #              own node_modules/.bin/hookc or .venv/bin/hookc)
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 #
+# The answer is due within 10 s (the policy's `timeout`, or
+# Windsurf's own limit for a hook where that is shorter); a harness
+# that gets none in time may let the call through. hookc guard answers a
+# refusal itself before then. A guard that cannot (stuck in the kernel on a
+# slow or hung file system or a FIFO) is killed at 8.5 s by the
+# system's `timeout` program, named by absolute path, and the call refused.
+# Where there is none (macOS without coreutils), only hookc's own deadline
+# stands.
+#
 # Only hookc's `guard` can answer here. Each call gets a fresh nonce, passed
 # to hookc in the environment (HOOKC_NONCE), and hookc ends its answer with a
 # line that repeats it. An answer without that line (from `true`, `echo`, a
@@ -36,44 +45,55 @@ case $shim in
 */*) here=${shim%/*} ;;
 *) here=. ;;
 esac
-hookc=${HOOKC_BIN:-hookc}
-# Some harnesses (Cursor, Codex) start hooks through a login shell, whose
-# profile may set a PATH without hookc on it. Then look on the PATH the
-# harness itself ran with, which Linux keeps for the parent process: its own
-# `PATH=` entry only (a newline inside another variable cannot start one), and
-# only the absolute directories on it. The programs used here are named by
-# absolute path, so the PATH being replaced cannot replace them.
-if [ -z "${HOOKC_BIN:-}" ] && ! command -v hookc >/dev/null 2>&1 &&
-  [ -r "/proc/$PPID/environ" ] && [ -x /usr/bin/tr ]; then
-  found=$(
-    path=$(/usr/bin/tr '\n\000' '\001\n' <"/proc/$PPID/environ" |
-      while IFS= read -r entry; do
-        case $entry in PATH=*) printf '%s' "${entry#PATH=}" && break ;; esac
-      done)
-    absolute=
-    IFS=:
-    set -f
-    for dir in $path; do
-      case $dir in /*) absolute=$absolute${absolute:+:}$dir ;; esac
-    done
-    [ -n "$absolute" ] && PATH=$absolute command -v hookc
-  ) && hookc=$found
+# The common case first and cheapest: HOOKC_BIN, else `hookc` on PATH.
+if [ -n "${HOOKC_BIN:-}" ]; then
+  hookc=$HOOKC_BIN
+  command -v "$hookc" >/dev/null 2>&1 ||
+    refuse "the hookc program was not found (looked for '$hookc')" \
+      'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
+elif command -v hookc >/dev/null 2>&1; then
+  hookc=hookc
+else
+  hookc=hookc
+  # Some harnesses (Cursor, Codex) start hooks through a login shell, whose
+  # profile may set a PATH without hookc on it. Then look on the PATH the
+  # harness itself ran with, which Linux keeps for the parent process: its
+  # own `PATH=` entry only (a newline inside another variable cannot start
+  # one), and only the absolute directories on it. The programs used here
+  # are named by absolute path, so the PATH being replaced cannot replace
+  # them.
+  if [ -r "/proc/$PPID/environ" ] && [ -x /usr/bin/tr ]; then
+    found=$(
+      path=$(/usr/bin/tr '\n\000' '\001\n' <"/proc/$PPID/environ" |
+        while IFS= read -r entry; do
+          case $entry in PATH=*) printf '%s' "${entry#PATH=}" && break ;; esac
+        done)
+      absolute=
+      IFS=:
+      set -f
+      for dir in $path; do
+        case $dir in /*) absolute=$absolute${absolute:+:}$dir ;; esac
+      done
+      [ -n "$absolute" ] && PATH=$absolute command -v hookc
+    ) && hookc=$found
+  fi
+  # Last, a hookc the project installs itself (`npm i -D hookc`, a project
+  # `.venv`), by absolute path from this script's own place
+  # (`.hookc/<harness>/` in the project), never through a relative PATH
+  # entry.
+  if ! command -v "$hookc" >/dev/null 2>&1; then
+    project=$(cd "$here/../.." 2>/dev/null && pwd -P) &&
+      for candidate in "$project/node_modules/.bin/hookc" "$project/.venv/bin/hookc"; do
+        if [ -f "$candidate" ] && [ -x "$candidate" ]; then
+          hookc=$candidate
+          break
+        fi
+      done
+  fi
+  command -v "$hookc" >/dev/null 2>&1 ||
+    refuse "the hookc program was not found (looked for '$hookc')" \
+      'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
 fi
-# Last, a hookc the project installs itself (`npm i -D hookc`, a project
-# `.venv`), by absolute path from this script's own place (`.hookc/<harness>/`
-# in the project), never through a relative PATH entry.
-if [ -z "${HOOKC_BIN:-}" ] && ! command -v "$hookc" >/dev/null 2>&1; then
-  project=$(cd "$here/../.." 2>/dev/null && pwd -P) &&
-    for candidate in "$project/node_modules/.bin/hookc" "$project/.venv/bin/hookc"; do
-      if [ -f "$candidate" ] && [ -x "$candidate" ]; then
-        hookc=$candidate
-        break
-      fi
-    done
-fi
-command -v "$hookc" >/dev/null 2>&1 ||
-  refuse "the hookc program was not found (looked for '$hookc')" \
-    'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
 # The nonce: a random UUID from the Linux kernel, else 16 bytes of
 # /dev/urandom through od (macOS), read without the PATH.
 nonce=
@@ -85,8 +105,18 @@ fi
 nonce=$$.${nonce:-0}
 proof="
 hookc guard answered $nonce"
-# `exec`: the subshell becomes hookc, rather than starting it as a child.
-answer=$(HOOKC_NONCE=$nonce exec "$hookc" guard --harness windsurf --event pre-tool --policy "$here/../policy.json")
+# The outer deadline: `timeout` (GNU coreutils or busybox) kills hookc with
+# SIGKILL at 8.5 s, by absolute path only (PATH is the agent's to
+# set), and nothing in the environment moves it. `exec`: the subshell
+# becomes `timeout`, or hookc, rather than starting it as a child.
+if [ -x /usr/bin/timeout ]; then
+  set -- /usr/bin/timeout -s KILL 8.5
+elif [ -x /bin/timeout ]; then
+  set -- /bin/timeout -s KILL 8.5
+else
+  set --
+fi
+answer=$(HOOKC_NONCE=$nonce exec "$@" "$hookc" guard --harness windsurf --event pre-tool --policy "$here/../policy.json")
 status=$?
 case $status in
 0 | 2)
@@ -98,6 +128,18 @@ case $status in
   esac
   refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
     'point HOOKC_BIN or PATH at the hookc this project needs (cargo install hookc --locked)'
+  ;;
+# 124: `timeout` stopped hookc; 137 (SIGKILL) and 143 (SIGTERM): the same by
+# busybox's `timeout`, or a kill from outside (the kernel's out-of-memory
+# killer). Every other death by a signal is a crash: 134 (an abort, such as
+# running out of memory), 139 (a segmentation fault).
+124 | 137 | 143)
+  refuse "hookc did not finish checking this call in time (it was stopped after 8.5 s of the 10 s a hook has, or killed: exit status $status)" \
+    "try the call once more; if it is refused again, split it into smaller calls, or tell the user that hookc is too slow here (HOOKC_DEBUG=FILE logs each call)"
+  ;;
+129 | 1[3-9][0-9] | 2[0-5][0-9])
+  refuse "hookc guard crashed on this call (it was killed by signal $((status - 128)), exit status $status)" \
+    "do not retry it in another form; tell the user that hookc crashed on this call (HOOKC_DEBUG=FILE logs each call)"
   ;;
 esac
 refuse "hookc guard stopped with exit status $status (its own message, if any, is above)" \

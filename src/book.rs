@@ -13,6 +13,7 @@ use crate::diag::{Code, Severity};
 use crate::harness::{self, Profile};
 use crate::ir::{Event, HarnessId, ToolKind};
 use crate::presets::{self, Level};
+use crate::profile::LateHook;
 
 /// Every generated page: path relative to `book/src/`, and its text.
 pub fn generate() -> Vec<(String, String)> {
@@ -215,24 +216,27 @@ fn matrix_timeouts() -> String {
     let mut out = String::from(
         "\n## When a hook times out\n\nWhat the harness does with a `pre-tool` call whose hook has not answered \
 when its timeout runs out. Where it runs the call, hookc's own \
-[deadline](../security.md#answering-in-time) is what refuses in time.\n\n",
+[deadline](../security.md#answering-in-time) and the shim's are what refuse in time.\n\n",
     );
     let late = harness::Observation {
         timed_out: true,
         ..harness::Observation::default()
     };
     for h in harness::all() {
-        let outcome = h.outcome(Event::PreTool, &late);
-        let does = if outcome.proceeds {
-            "**runs the call**"
-        } else {
-            "refuses the call"
+        let p = h.profile();
+        let does = match p.late_hook {
+            LateHook::Proceeds => format!(
+                "**runs the call** ({}); the shims kill a guard that has not answered at 85% of the time",
+                h.outcome(Event::PreTool, &late).rule
+            ),
+            LateHook::Refuses => {
+                "refuses the call (its shims keep no clock of their own)".to_owned()
+            }
+            LateHook::RefusesWith(option) => format!(
+                "refuses the call while `{option}` is on, as it is by default; with `{option} #false` it runs the call (the shims kill a late guard at 85% of the time in either case, since other harnesses run them too)"
+            ),
         };
-        out.push_str(&format!(
-            "- {}: {does} ({})\n",
-            h.profile().name,
-            outcome.rule
-        ));
+        out.push_str(&format!("- {}: {does}\n", p.name));
     }
     out
 }

@@ -58,6 +58,9 @@ pub struct Profile {
     /// harness documents no limit at all (Windsurf). See
     /// [`hook_timeout`](Profile::hook_timeout).
     pub own_timeout: Option<u32>,
+    /// What the harness does with a call whose hook has not answered when
+    /// its time runs out (see [`refuses_late_hooks`](Profile::refuses_late_hooks)).
+    pub late_hook: LateHook,
     /// Files and folders that show a project uses the harness (`hookc init`);
     /// a folder is written with a trailing `/`. A guess about projects, in
     /// the order they are most telling.
@@ -88,6 +91,22 @@ impl Profile {
     pub fn hook_timeout(&self, policy_timeout: u32) -> u32 {
         self.own_timeout
             .map_or(policy_timeout, |own| own.min(policy_timeout))
+    }
+
+    /// Whether the harness refuses a call whose hook ran out of time, with
+    /// the hooks `policy` builds. Where it always does, its shims leave the
+    /// time to it; elsewhere they kill a late guard themselves.
+    pub fn refuses_late_hooks(&self, policy: &crate::ir::Policy) -> bool {
+        match self.late_hook {
+            LateHook::Proceeds => false,
+            LateHook::Refuses => true,
+            LateHook::RefusesWith(option) => policy
+                .harness_options
+                .get(&self.id)
+                .and_then(|o| o.get(option))
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(true),
+        }
     }
 
     pub fn event_name(&self, event: Event) -> Option<&'static str> {
@@ -210,6 +229,18 @@ impl HookFile {
     pub fn depth(&self) -> usize {
         self.dir.split('/').count()
     }
+}
+
+/// What a harness does with a call whose hook has not answered in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LateHook {
+    /// The call goes ahead (or nobody has seen what happens: closed world).
+    Proceeds,
+    /// The call is refused (Cursor with the `failClosed` hookc writes).
+    Refuses,
+    /// Refused while this harness option is on, as it is by default
+    /// (Claude Code's `on-failure-block`).
+    RefusesWith(&'static str),
 }
 
 /// What a harness does with a call when its hook command fails (`exit 1`).

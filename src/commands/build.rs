@@ -394,16 +394,13 @@ fn todos(h: &dyn harness::Harness, policy: &Policy) -> Vec<String> {
     }
     // Where the harness runs a call whose hook timed out, hookc's own
     // deadline is the only defence: say so, with the time it leaves.
-    let late = harness::Observation {
-        timed_out: true,
-        ..harness::Observation::default()
-    };
-    if h.outcome(crate::ir::Event::PreTool, &late).proceeds {
+    let profile = h.profile();
+    if !profile.refuses_late_hooks(policy) {
+        let timeout = profile.hook_timeout(policy.timeout);
         todos.push(format!(
-            "know that {} runs a call whose hook times out: hookc refuses by itself {:.1} s into the {} s timeout, so keep the programs of `run` guards well under that",
-            h.profile().name,
-            crate::runtime::Deadline::due(policy.timeout).as_secs_f64(),
-            policy.timeout
+            "know that {} runs a call whose hook times out: hookc refuses by itself {:.1} s into the {timeout} s, so keep the programs of `run` guards well under that",
+            profile.name,
+            crate::runtime::Deadline::due(timeout).as_secs_f64(),
         ));
     }
     todos

@@ -147,6 +147,11 @@ impl<'a> EmitCx<'a> {
             &Shim {
                 timeout,
                 deadline: deadline(timeout),
+                // Only where the harness always refuses a late hook: a hook
+                // file refused only by an option (Claude Code's `onFailure`)
+                // is run by other harnesses too (Copilot CLI and Cursor load
+                // .claude/settings.json), which let a late hook's call run.
+                outer: profile.late_hook != crate::profile::LateHook::Refuses,
                 header: header(policy, "#"),
                 harness: profile.id.word(),
                 harness_name: profile.name,

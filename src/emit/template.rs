@@ -102,6 +102,9 @@ pub struct Shim<'a> {
     /// When the shim kills a hookc that has not answered, in seconds
     /// (`8.5`): [`deadline`] of `timeout`.
     pub deadline: String,
+    /// Whether the shim kills a late hookc itself: unless the harness always
+    /// refuses a late hook's call ([`LateHook::Refuses`](crate::profile::LateHook)).
+    pub outer: bool,
     /// The fixes the shim prints when no hookc, or the wrong program,
     /// answers: shell words, quoted by [`crate::emit::sh_word`].
     pub not_found_fix: String,

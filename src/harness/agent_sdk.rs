@@ -30,8 +30,8 @@ use super::{Answer, Claude, Harness, HookCommand, Profile, anchored_alternation,
 use crate::emit::{EmitCx, header, js_literal, render_file};
 use crate::eval::{Call, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::OnHookError;
 use crate::profile::no_mcp_names;
+use crate::profile::{LateHook, OnHookError};
 
 pub struct ClaudeAgentSdk;
 
@@ -78,6 +78,7 @@ static PROFILE: Profile = Profile {
     refusal: None,
     on_hook_error: OnHookError::Refuses,
     own_timeout: None,
+    late_hook: LateHook::Refuses,
     hints: &[".hookc/claude-agent-sdk/"],
     protected: &[
         ".claude/settings.json",

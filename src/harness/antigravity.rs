@@ -43,8 +43,8 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks, events};
 use crate::lint_rules::json_spans::{span, type_name};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, StrictKeys, Unit,
-    no_mcp_names,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, StrictKeys,
+    Unit, no_mcp_names,
 };
 use jsonc_parser::ast;
 
@@ -123,6 +123,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/antigravity/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".agents/"],
     protected: &[
         ".agents/hooks.json",

@@ -34,7 +34,7 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, Unit,
 };
 
 pub struct Auggie;
@@ -101,6 +101,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/auggie/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".augment/"],
     protected: &[".augment/settings.json", "~/.augment/settings.json"],
     protected_examples: &[".augment/settings.json"],

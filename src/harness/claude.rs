@@ -33,7 +33,8 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{as_str, key, key_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 use jsonc_parser::ast;
 
@@ -141,6 +142,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/claude/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::RefusesWith("on-failure-block"),
     hints: &[".claude/", "CLAUDE.md"],
     protected: &[
         ".claude/settings.json",
@@ -159,12 +161,7 @@ static PROFILE: Profile = Profile {
 /// lets a call run when its hook times out or cannot start, so a guard that
 /// can be made slow could be switched off.
 fn on_failure_block(policy: &Policy) -> bool {
-    policy
-        .harness_options
-        .get(&HarnessId::Claude)
-        .and_then(|o| o.get("on-failure-block"))
-        .and_then(Value::as_bool)
-        .unwrap_or(true)
+    PROFILE.refuses_late_hooks(policy)
 }
 
 /// The first Claude Code that reads `onFailure` (older ones let a failed or

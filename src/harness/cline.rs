@@ -40,7 +40,7 @@ use super::{
 use crate::emit::{EmitCx, sh_word};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::OnHookError;
+use crate::profile::{LateHook, OnHookError};
 
 pub struct Cline;
 
@@ -111,6 +111,7 @@ static PROFILE: Profile = Profile {
     on_hook_error: OnHookError::Proceeds,
     // hookc cannot set one: 30 s in VS Code, 120 s in the CLI.
     own_timeout: Some(30),
+    late_hook: LateHook::Proceeds,
     hints: &[".clinerules/", ".cline/", ".clineignore"],
     protected: &[
         ".clinerules/hooks",

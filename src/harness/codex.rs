@@ -38,7 +38,8 @@ use crate::lint_rules::json::NoQuirks;
 use crate::lint_rules::toml_spans::{parse, to_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 use crate::source::SourceFile;
 
@@ -184,6 +185,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/codex/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".codex/", "AGENTS.md"],
     protected: &[
         ".codex/hooks.json",

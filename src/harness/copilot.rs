@@ -39,7 +39,8 @@ use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, To
 use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 use crate::source::Span;
 
@@ -141,6 +142,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/copilot/refuse.sh.hbs")),
     on_hook_error: OnHookError::Refuses,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".github/hooks/", ".github/copilot-instructions.md"],
     protected: &[
         ".github/hooks",

@@ -47,7 +47,8 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{get, span};
 use crate::lint_rules::{Edit, FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 use crate::source::Span;
 use jsonc_parser::ast;
@@ -158,6 +159,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/cursor/refuse.sh.hbs")),
     on_hook_error: OnHookError::ProceedsUnlessFailClosed,
     own_timeout: None,
+    late_hook: LateHook::Refuses,
     hints: &[".cursor/", ".cursorrules"],
     protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
     protected_examples: &[".cursor/hooks.json"],

@@ -38,7 +38,8 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 
 pub struct Droid;
@@ -114,6 +115,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/droid/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".factory/"],
     protected: &[
         ".factory/settings.json",

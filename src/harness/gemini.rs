@@ -37,7 +37,8 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 
 pub struct Gemini;
@@ -121,6 +122,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/gemini/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".gemini/", "GEMINI.md"],
     protected: &[
         ".gemini/settings.json",

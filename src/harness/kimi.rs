@@ -52,7 +52,7 @@ use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind}
 use crate::lint_rules::toml_spans::{parse, to_span};
 use crate::lint_rules::{Edit, FileReport, diag, matchers, scripts};
 use crate::merge::{self, Merged};
-use crate::profile::{FileFormat, Flavour, HookFile, McpNames, OnHookError};
+use crate::profile::{FileFormat, Flavour, HookFile, LateHook, McpNames, OnHookError};
 use crate::source::{SourceFile, Span};
 
 pub struct Kimi;
@@ -135,6 +135,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/kimi/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: Some(TIMEOUT),
+    late_hook: LateHook::Proceeds,
     hints: &[".kimi-code/"],
     protected: &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
     protected_examples: &["~/.kimi-code/config.toml"],

@@ -559,6 +559,7 @@ mod tests {
                         policy_from_shim: "../policy.json",
                         timeout: 10,
                         deadline: "8.5".into(),
+                        outer: true,
                         not_found_fix: "'x'".into(),
                         not_hookc_fix: "'y'".into(),
                     },
@@ -581,6 +582,20 @@ mod tests {
                     p.on_hook_error,
                     if proceeds { "lets through" } else { "refuses" }
                 );
+                // Where the profile says a late hook is refused (so the shim
+                // keeps no clock of its own), the harness's decoding of a
+                // timeout agrees.
+                let late = Observation {
+                    timed_out: true,
+                    ..Observation::default()
+                };
+                if p.late_hook != crate::profile::LateHook::Proceeds {
+                    assert!(
+                        !h.outcome(Event::PreTool, &late).proceeds,
+                        "{who}: late_hook is {:?}, but a timeout lets the call through",
+                        p.late_hook
+                    );
+                }
             }
         }
     }

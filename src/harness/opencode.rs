@@ -40,7 +40,7 @@ use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::McpNames;
-use crate::profile::{FileFormat, HookFile, OnHookError, no_mcp_names};
+use crate::profile::{FileFormat, HookFile, LateHook, OnHookError, no_mcp_names};
 use crate::source::{SourceFile, Span};
 
 pub struct Opencode;
@@ -104,6 +104,7 @@ static PROFILE: Profile = Profile {
     refusal: None,
     on_hook_error: OnHookError::Refuses,
     own_timeout: None,
+    late_hook: LateHook::Refuses,
     hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
     protected: &[
         ".opencode/plugin",

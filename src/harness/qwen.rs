@@ -41,7 +41,8 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, McpNames, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
+    Unit,
 };
 
 pub struct Qwen;
@@ -131,6 +132,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/qwen/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".qwen/", "QWEN.md"],
     protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
     protected_examples: &[".qwen/settings.json"],

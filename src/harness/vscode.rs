@@ -47,7 +47,7 @@ use super::{
 use crate::emit::{EmitCx, json_text};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
-use crate::profile::OnHookError;
+use crate::profile::{LateHook, OnHookError};
 
 pub struct VsCode;
 
@@ -123,6 +123,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(REFUSE),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".vscode/"],
     protected: &[
         ".github/hooks",

@@ -25,7 +25,7 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, Matching, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, Unit,
 };
 
 pub struct Windsurf;
@@ -105,6 +105,7 @@ static PROFILE: Profile = Profile {
     refusal: Some(include_str!("../../templates/windsurf/refuse.sh.hbs")),
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
+    late_hook: LateHook::Proceeds,
     hints: &[".windsurf/", ".windsurfrules"],
     protected: &[
         ".windsurf/hooks.json",

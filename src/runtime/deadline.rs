@@ -90,7 +90,8 @@ impl Deadline {
         Deadline { shared }
     }
 
-    /// The harness gives the guard `seconds` (the compiled policy's timeout).
+    /// The harness gives the guard `seconds` (the compiled policy's timeout,
+    /// or the harness's own limit where that is shorter).
     pub fn limit(&self, seconds: u32) {
         lock(&self.shared).timeout = seconds;
         self.shared.changed.notify_one();

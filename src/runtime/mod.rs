@@ -149,7 +149,7 @@ fn answer_call(
     let text = read_policy(request.policy)?;
     let policy = load(request.policy, &text, request.event)?;
     if let Some(deadline) = request.deadline {
-        deadline.limit(policy.timeout);
+        deadline.limit(harness.profile().hook_timeout(policy.timeout));
     }
     match stdin.take(MAX_PAYLOAD + 1).read_to_end(input) {
         Err(e) => Err(Failure::Broken(format!(
@@ -304,7 +304,7 @@ fn evaluate(
         external::run(
             guard,
             &root,
-            policy.timeout,
+            harness.profile().hook_timeout(policy.timeout),
             harness.id(),
             event,
             &call,

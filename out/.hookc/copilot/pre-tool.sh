@@ -16,13 +16,14 @@
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 #
 # The answer is due within 10 s (the policy's `timeout`, or
-# GitHub Copilot CLI's own limit for a hook where that is shorter); a harness
-# that gets none in time may let the call through. hookc guard answers a
-# refusal itself before then. A guard that cannot (stuck in the kernel on a
-# slow or hung file system or a FIFO) is killed at 8.5 s by the
-# system's `timeout` program, named by absolute path, and the call refused.
-# Where there is none (macOS without coreutils), only hookc's own deadline
-# stands.
+# GitHub Copilot CLI's own limit for a hook where that is shorter). hookc guard
+# answers a refusal itself before then.
+# GitHub Copilot CLI lets a call through when its hook gets no answer in time, so
+# a guard that cannot answer (stuck in the kernel on a slow or hung file
+# system, or another program under hookc's name that never answers) is
+# killed at 8.5 s by the system's `timeout` program, named by absolute
+# path, and the call refused. Where there is none (macOS without coreutils),
+# only hookc's own deadline stands.
 #
 # Only hookc's `guard` can answer here. Each call gets a fresh nonce, passed
 # to hookc in the environment (HOOKC_NONCE), and hookc ends its answer with a

@@ -16,13 +16,10 @@
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 #
 # The answer is due within 10 s (the policy's `timeout`, or
-# Cursor's own limit for a hook where that is shorter); a harness
-# that gets none in time may let the call through. hookc guard answers a
-# refusal itself before then. A guard that cannot (stuck in the kernel on a
-# slow or hung file system or a FIFO) is killed at 8.5 s by the
-# system's `timeout` program, named by absolute path, and the call refused.
-# Where there is none (macOS without coreutils), only hookc's own deadline
-# stands.
+# Cursor's own limit for a hook where that is shorter). hookc guard
+# answers a refusal itself before then.
+# Cursor refuses a call whose hook gets no answer in time itself, so
+# this script does not pay for a second clock on every call.
 #
 # Only hookc's `guard` can answer here. Each call gets a fresh nonce, passed
 # to hookc in the environment (HOOKC_NONCE), and hookc ends its answer with a
@@ -105,17 +102,8 @@ fi
 nonce=$$.${nonce:-0}
 proof="
 hookc guard answered $nonce"
-# The outer deadline: `timeout` (GNU coreutils or busybox) kills hookc with
-# SIGKILL at 8.5 s, by absolute path only (PATH is the agent's to
-# set), and nothing in the environment moves it. `exec`: the subshell
-# becomes `timeout`, or hookc, rather than starting it as a child.
-if [ -x /usr/bin/timeout ]; then
-  set -- /usr/bin/timeout -s KILL 8.5
-elif [ -x /bin/timeout ]; then
-  set -- /bin/timeout -s KILL 8.5
-else
-  set --
-fi
+# `exec`: the subshell becomes hookc, rather than starting it as a child.
+set --
 answer=$(HOOKC_NONCE=$nonce exec "$@" "$hookc" guard --harness cursor --event pre-tool --policy "$here/../policy.json")
 status=$?
 case $status in

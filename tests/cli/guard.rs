@@ -12,15 +12,19 @@ fn built() -> Project {
     p
 }
 
+/// `hookc guard` for Claude Code on `event`, with the project's compiled policy.
+fn guard_command(p: &Project, event: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(crate::support::HOOKC);
+    command
+        .args(["guard", "--harness", "claude", "--event", event, "--policy"])
+        .arg(p.path(".hookc/policy.json"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOKC_DEBUG");
+    command
+}
+
 fn guard(p: &Project, event: &str, stdin: &str) -> Run {
-    run(
-        std::process::Command::new(crate::support::HOOKC)
-            .args(["guard", "--harness", "claude", "--event", event, "--policy"])
-            .arg(p.path(".hookc/policy.json"))
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("HOOKC_DEBUG"),
-        Some(stdin.as_bytes()),
-    )
+    run(&mut guard_command(p, event), Some(stdin.as_bytes()))
 }
 
 fn output(run: &Run) -> Value {
@@ -350,17 +354,7 @@ fn the_debug_log_records_each_call() {
     let log = p.path("debug.jsonl");
     for command in ["ls", "git push -f"] {
         run(
-            std::process::Command::new(crate::support::HOOKC)
-                .args([
-                    "guard",
-                    "--harness",
-                    "claude",
-                    "--event",
-                    "pre-tool",
-                    "--policy",
-                ])
-                .arg(p.path(".hookc/policy.json"))
-                .env("HOOKC_DEBUG", &log),
+            guard_command(&p, "pre-tool").env("HOOKC_DEBUG", &log),
             Some(claude_bash(command).as_bytes()),
         );
     }
@@ -440,18 +434,8 @@ fn guard_fed(
 ) -> (Run, std::time::Duration) {
     use std::process::Stdio;
     let started = std::time::Instant::now();
-    let mut child = std::process::Command::new(crate::support::HOOKC)
-        .args([
-            "guard",
-            "--harness",
-            "claude",
-            "--event",
-            "pre-tool",
-            "--policy",
-        ])
-        .arg(p.path(".hookc/policy.json"))
+    let mut child = guard_command(p, "pre-tool")
         .env("HOOKC_NONCE", "n0nce")
-        .env_remove("HOOKC_DEBUG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

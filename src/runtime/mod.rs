@@ -123,15 +123,17 @@ fn run_with(
             Trace::default(),
         ),
     };
+    // Still under the deadline: a debug log that blocks (a FIFO, a hung
+    // mount) must not hold the answer past it.
+    if let Some(path) = request.debug {
+        log(path, request, &input, &answer, &trace, started);
+    }
     if let Some(deadline) = request.deadline {
         deadline.finish();
     }
     // A closed pipe is the harness's business; the exit status still tells.
     let _ = stdout.write_all(answer.stdout.as_bytes());
     let _ = stderr.write_all(answer.stderr.as_bytes());
-    if let Some(path) = request.debug {
-        log(path, request, &input, &answer, &trace, started);
-    }
     answer.exit
 }
 

@@ -550,3 +550,26 @@ fn a_call_naming_too_many_files_is_taken_to_touch_any_file() {
     let run = cat(&vec!["notes.txt"; 30_000].join(" "));
     assert_eq!(run.status, 0, "{}", run.stderr);
 }
+
+/// A debug log that blocks (a FIFO nobody reads) is written under the
+/// deadline too: the call is refused in time instead of held open.
+#[test]
+fn a_debug_log_that_blocks_cannot_hold_the_answer() {
+    let p = timed(2, "");
+    let fifo = p.path("debug.fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let started = std::time::Instant::now();
+    let run = run(
+        guard_command(&p, "pre-tool")
+            .env("HOOKC_NONCE", "n0nce")
+            .env("HOOKC_DEBUG", &fifo),
+        Some(claude_bash("git status").as_bytes()),
+    );
+    refused_in_time(&run, started.elapsed(), 2);
+}

@@ -592,7 +592,8 @@ fn claude() {
     // of hookc's handlers, with its command swapped for one that sleeps past
     // a short timeout, must stop the allowed command.
     let settings = ".claude/settings.json";
-    let mut slow = scratch.read_json(settings);
+    let built = scratch.read_json(settings);
+    let mut slow = built.clone();
     for group in slow["hooks"]["PreToolUse"].as_array_mut().unwrap() {
         for handler in group["hooks"].as_array_mut().unwrap() {
             assert_eq!(handler["onFailure"], "block", "{handler}");
@@ -609,6 +610,31 @@ fn claude() {
         !scratch.repo.join("allowed-ran").exists(),
         "Claude Code ran `{ALLOWED}` although its hook timed out with onFailure block.\n{late}"
     );
+
+    // The lines that once kept the guard busy past the timeout (a brace
+    // expansion of 19 groups, a path of 8,000 `./`) are answered in time:
+    // the force push after them is refused, with hookc's reason.
+    scratch.write(&scratch.repo.join(settings), &built.to_string());
+    for prefix in [
+        format!("echo {} >/dev/null", "{a,b}".repeat(19)),
+        format!("cd {}", "./".repeat(8_000)),
+    ] {
+        let line = format!("{prefix}; touch slow-ran; git push --force");
+        let model = Model::start(&scratch, &line);
+        let slow = turn(&model);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        assert!(
+            !scratch.repo.join("slow-ran").exists(),
+            "Claude Code ran `{}…` past hookc's guard.\n{slow}",
+            &line[..40]
+        );
+        assert!(
+            told.iter().any(|r| r.contains(DENY_REASON)),
+            "`{}…` was stopped, but not by hookc's reason: {told:#?}\n{slow}",
+            &line[..40]
+        );
+    }
 }
 
 #[test]

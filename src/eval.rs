@@ -162,18 +162,22 @@ impl Call {
     /// Made once per call, however many ask.
     pub fn analysis(&self) -> Option<Arc<Analysis>> {
         let command = self.command.as_deref()?;
+        let mut kept = self.analysed.0.lock().unwrap_or_else(|e| e.into_inner());
+        // Compared in place: a line may be a megabyte, and each guard asks.
+        if let Some(((line, dir, folds, git), analysis)) = kept.as_ref()
+            && line == command
+            && dir.as_deref() == self.dir()
+            && *folds == self.folds_case
+            && *git == self.git
+        {
+            return Some(analysis.clone());
+        }
         let key: AnalysisKey = (
             command.to_owned(),
             self.dir().map(std::path::Path::to_path_buf),
             self.folds_case,
             self.git.clone(),
         );
-        let mut kept = self.analysed.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((made_from, analysis)) = kept.as_ref()
-            && *made_from == key
-        {
-            return Some(analysis.clone());
-        }
         let mut analysis = shell::analyze_in(command, self.dir(), self.folds_case);
         if let Some(git) = &self.git {
             git.apply(&mut analysis);

@@ -520,9 +520,10 @@ impl Index {
         }
         if !self.path.is_empty() {
             for seen in facts.touched() {
-                if seen.glob.is_some() || call.folds_case {
+                if seen.glob.is_some() || call.folds_case || (seen.tree && seen.access.writes()) {
                     // A glob holds no literal of the names it stands for,
-                    // nor `.ENV` the `.env` it is where case folds.
+                    // nor `.ENV` the `.env` it is where case folds, nor a
+                    // folder the names of the files below it.
                     out.extend(self.path.iter().flat_map(|(_, owners)| owners));
                 } else {
                     occurring(&self.path, &first[1], &seen.path, &mut out);
@@ -1020,6 +1021,9 @@ struct Seen {
     /// The call may touch any file at all (it names more than can be
     /// resolved in time): every path guard's files are touched.
     anything: bool,
+    /// A write that reaches every file below the path (see
+    /// [`access::Touch::tree`]).
+    tree: bool,
 }
 
 impl Seen {
@@ -1032,6 +1036,7 @@ impl Seen {
             listed: false,
             except: Vec::new(),
             anything: false,
+            tree: false,
         }
     }
 }
@@ -1100,6 +1105,8 @@ impl<'c> Facts<'c> {
                     glob: None,
                     on_disk: false,
                     except: Vec::new(),
+                    // A file tool writes a file, never into a directory.
+                    tree: false,
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
@@ -1108,6 +1115,7 @@ impl<'c> Facts<'c> {
                 glob: Some(*how),
                 on_disk: true,
                 except: Vec::new(),
+                tree: false,
             }));
             if let Some(analysis) = self.analysis() {
                 raw.extend(access::touches(analysis));
@@ -1132,16 +1140,16 @@ impl<'c> Facts<'c> {
                 if t.glob.is_none()
                     && let Some(real) = links.resolve(&path, home)
                 {
-                    out.push(Seen::new(
-                        real.clone(),
-                        paths::home_form(&real, root, home),
-                        t.access,
-                    ));
+                    out.push(Seen {
+                        tree: t.tree,
+                        ..Seen::new(real.clone(), paths::home_form(&real, root, home), t.access)
+                    });
                 }
                 out.push(Seen {
                     glob: t.glob,
                     listed,
                     except: t.except,
+                    tree: t.tree,
                     ..Seen::new(path.clone(), paths::home_form(&path, root, home), t.access)
                 });
             }
@@ -1349,6 +1357,15 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts
     }
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
+    if seen.tree
+        && seen.glob.is_none()
+        && seen.access.writes()
+        && holds_guarded(guard, &spellings, call)
+        && is_directory(&seen.path, call)
+        && holds_on_disk(guard, paths, &seen.path, call, facts)
+    {
+        return true;
+    }
     let Some(mut how) = seen.glob else {
         return paths.is_match_any(&spellings);
     };
@@ -1385,6 +1402,102 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts
         facts.walk_deadline(),
     )
     .unwrap_or(true)
+}
+
+/// Whether a directory a write reaches into (`rm -rf ..`, `chmod -R`, a
+/// copy into it), by one of its `spellings`, may hold a file the guard
+/// names: whether some name below it is one of the guard's. What is on
+/// disk does not decide: the line may put the file there first.
+fn holds_guarded(guard: &Guard, spellings: &[&str], call: &Call) -> bool {
+    let how = Expansion {
+        dot: true,
+        nocase: call.folds_case,
+    };
+    spellings.iter().any(|s| {
+        let below = match s.trim_end_matches('/') {
+            "" | "." => "**".to_owned(),
+            dir => format!("{dir}/**"),
+        };
+        let below = if s.starts_with('/') && s.trim_matches('/').is_empty() {
+            "/**".to_owned()
+        } else {
+            below
+        };
+        guard
+            .paths
+            .iter()
+            .filter(|g| !g.trim().starts_with('!'))
+            .any(|g| access::could_name(&below, how, g))
+    })
+}
+
+/// Whether the directory `dir` (normalised) holds one of the guard's files
+/// where the call runs: a literal path of the guard's is looked up, any
+/// other is searched for below the directory (in the time a walk has; a
+/// tree that cannot be listed in time holds one).
+fn holds_on_disk(guard: &Guard, paths: &PathSet, dir: &str, call: &Call, facts: &Facts) -> bool {
+    let Some(root) = call.root.as_deref().filter(|r| *r != EXAMPLE_ROOT) else {
+        return true;
+    };
+    let inside = |p: &str| dir == "." || p.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+    let literal = |g: &str| !g.contains(['*', '?', '[', '{', '!', '\\']);
+    for g in guard.paths.iter().map(|g| g.trim()) {
+        let Some(p) = g.strip_prefix("./").filter(|p| literal(p)) else {
+            continue;
+        };
+        let p = p.trim_end_matches('/');
+        if inside(p) && std::fs::symlink_metadata(std::path::Path::new(root).join(p)).is_ok() {
+            return true;
+        }
+    }
+    let below = match dir.trim_end_matches('/') {
+        "" if dir.starts_with('/') => "/**".to_owned(),
+        "" | "." => "**".to_owned(),
+        d => format!("{d}/**"),
+    };
+    let how = Expansion {
+        dot: true,
+        nocase: call.folds_case,
+    };
+    // A file found is matched as the guards spell it: as found, and in
+    // its `~` form (`~/.local/state/hookc`).
+    let home = call.home.as_deref();
+    let wanted = |f: &str| match paths::home_form(f, Some(root), home) {
+        Some(h) => paths.is_match_any(&[f, &h]),
+        None => paths.is_match_any(&[f]),
+    };
+    expands_to_any(Some(root), &below, how, &wanted, facts.walk_deadline()).unwrap_or(true)
+}
+
+/// Whether `path` (normalised) is a directory where the call runs: only
+/// then does a write reach below it (`mv notes.txt old.txt` moves no
+/// `.env`). A symbolic link is not: the write changes the link, and what
+/// it leads to is a path of its own (see [`Facts::touched`]). A path that
+/// cannot be looked at may be one.
+fn is_directory(path: &str, call: &Call) -> bool {
+    let root = call.root.as_deref();
+    if root.is_none_or(|r| r == EXAMPLE_ROOT) {
+        // No machine to look on: the project, a folder above it, and a
+        // name written as a folder (`src/`) are folders.
+        return path == "."
+            || path.ends_with('/')
+            || path.split('/').all(|part| part == "..")
+            || root.is_some_and(|r| path.starts_with('/') && r.starts_with(path));
+    }
+    let full = if path.starts_with('/') {
+        std::path::PathBuf::from(path)
+    } else if let Some(rest) = path.strip_prefix('~') {
+        match &call.home {
+            Some(home) => std::path::PathBuf::from(format!("{home}{rest}")),
+            None => return true,
+        }
+    } else {
+        std::path::Path::new(root.unwrap_or(".")).join(path)
+    };
+    match std::fs::symlink_metadata(&full) {
+        Ok(meta) => meta.is_dir(),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    }
 }
 
 /// Whether a file below the project root `root` that `glob` (normalised,

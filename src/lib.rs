@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod audit;
 pub mod book;
+pub mod builds;
 pub mod cli;
 pub mod compile;
 pub mod diag;

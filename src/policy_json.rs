@@ -141,6 +141,8 @@ pub struct Loaded<'a> {
     pub allow_once: bool,
     /// Guards with `override "never"`.
     pub never_override: Vec<String>,
+    /// Which build this is (see [`build_of`]).
+    pub identity: &'a str,
 }
 
 /// Why a compiled policy is not used.
@@ -173,10 +175,12 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
     check_format(&laid.head)?;
     let head: Head = serde_json::from_slice(&laid.head).map_err(|e| damaged(&e))?;
     let build: &'a str = Box::leak(head.layout.build.into_boxed_str());
-    match unseal(laid.raw_head, b"\",") {
-        Some((body, sum)) if sealed_by(build, b'h', 0, body, sum) => {}
+    let identity = match unseal(laid.raw_head, b"\",") {
+        Some((body, sum)) if sealed_by(build, b'h', 0, body, sum) => {
+            std::str::from_utf8(sum).map_err(|e| damaged(&e))?
+        }
         _ => return Err(changed(&"its first line does not match its digest")),
-    }
+    };
     // Only some lines are parsed: a line gone missing must still show.
     if head.layout.guards != laid.guards.len() || head.layout.indexed.len() != laid.index.len() {
         return Err(damaged(&"lines are missing"));
@@ -192,7 +196,17 @@ pub fn read<'a>(path: &Path, text: &'a [u8], event: Event) -> Result<Loaded<'a>,
         audit: head.audit,
         allow_once: head.allow_once,
         never_override: head.never_override,
+        identity,
     })
+}
+
+/// The build of a compiled policy, as the record of the last build keeps it: the
+/// digest of its first line, which covers every other line's digest.
+/// `None` for a file not laid out as `hookc build` writes it.
+pub fn build_of(text: &[u8]) -> Option<&str> {
+    let laid = LaidOut::split(text)?;
+    let (_, sum) = unseal(laid.raw_head, b"\",")?;
+    std::str::from_utf8(sum).ok()
 }
 
 /// The head of the compiled policy, as [`read`] needs it.

@@ -80,6 +80,10 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
     }
     files.extend(SHELL_PROFILES.iter().map(|f| (*f).to_owned()));
     files.push("./.git/config".to_owned());
+    // hookc's own state: the approvals, the audit log and the record of
+    // the last build (where `$XDG_STATE_HOME` moves it, the guard's
+    // built-in check in `audit` covers it by name).
+    files.push("~/.local/state/hookc".to_owned());
     let mut seen = std::collections::HashSet::new();
     files.retain(|f| seen.insert(f.clone()));
     let quoted: Vec<String> = files.iter().map(|f| kdl_string(f)).collect();

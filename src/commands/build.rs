@@ -30,6 +30,20 @@ impl Mode {
     }
 }
 
+/// Records the build outside the project, so that the hooks refuse any
+/// other (see [`crate::builds`]). A build that cannot be recorded still
+/// stands; the warning says what the hooks will do.
+fn record_build(out_dir: &Path, diags: &mut Diagnostics) {
+    let policy = out_dir.join(crate::emit::POLICY_JSON);
+    if let Err(e) = crate::builds::record_build(&policy) {
+        diags.push(
+            Diagnostic::new(Code::Io, format!("could not record this build ({e})"))
+                .severity(Severity::Warning)
+                .help("the hooks take the next compiled policy they see as the build; make the state directory ($XDG_STATE_HOME/hookc or ~/.local/state/hookc) writable and run `hookc build` again"),
+        );
+    }
+}
+
 pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     let mut diags = Diagnostics::default();
     let (policy_path, out_dir) =
@@ -89,6 +103,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         return out.finish(diags, ExitStatus::Error);
     }
     out.written = true;
+    record_build(out_dir, &mut diags);
     out.change_lines(&plan, false);
     out.say(&summary(&file, &policy, &plan));
     out.harnesses(&file, &policy, &plan, args.user);

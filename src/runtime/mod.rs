@@ -150,6 +150,7 @@ fn answer_call(
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
     let text = read_policy(request.policy)?;
     let policy = load(request.policy, &text, request.event)?;
+    crate::builds::check(request.policy, policy.identity)?;
     if let Some(deadline) = request.deadline {
         deadline.limit(harness.profile().hook_timeout(policy.timeout));
     }
@@ -501,6 +502,7 @@ mod fuzz {
             allow_once: policy.allow_once,
             never_override: policy.never_override.clone(),
             evaluator: crate::eval::Evaluator::new(policy),
+            identity: "whole-document",
         })
     }
 

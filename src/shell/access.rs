@@ -89,6 +89,14 @@ pub struct Touch {
     /// With `on_disk`: names the program leaves out (`--exclude .env`),
     /// as globs matched against each file's name.
     pub except: Vec<String>,
+    /// A write that changes every file below `path` when it names a
+    /// directory: deleting or moving it, changing its mode or owner,
+    /// copying into it. A guard on any file below is touched, so `rm -rf
+    /// ..`, `mv . ../old` and `chmod -R 000 .` reach `.hookc/policy.json`.
+    /// Every write is taken so unless it is known to touch the path
+    /// alone (a redirection, `touch`, `mkdir`): a directory is only
+    /// opened for writing by a program that means to change what is in it.
+    pub tree: bool,
 }
 
 impl Touch {
@@ -100,6 +108,15 @@ impl Touch {
             glob,
             on_disk: false,
             except: Vec::new(),
+            tree: access.writes(),
+        }
+    }
+
+    /// A write of `path` itself, not of what a directory there holds.
+    fn leaf(path: &str, access: Access) -> Touch {
+        Touch {
+            tree: false,
+            ..Touch::new(path, access)
         }
     }
 
@@ -120,6 +137,7 @@ impl Touch {
             }),
             on_disk: true,
             except: except.to_vec(),
+            tree: false,
         }
     }
 }
@@ -259,8 +277,9 @@ const SEARCH_VALUES: &[(&str, Role)] = &[
 ];
 
 const COPY_VALUES: &[(&str, Role)] = &[
-    ("-t", Write),
-    ("--target-directory", Write),
+    // The destination directory: see [`copies`].
+    ("-t", Not),
+    ("--target-directory", Not),
     ("-S", Not),
     ("--suffix", Not),
     ("-m", Not),
@@ -716,8 +735,9 @@ fn is_relative(path: &str) -> bool {
 
 /// The files one command touches.
 pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    // A redirection cannot open a directory for writing.
     for w in &cmd.redirects {
-        out.push(Touch::new(w, Access::Write));
+        out.push(Touch::leaf(w, Access::Write));
     }
     for r in &cmd.reads {
         out.push(Touch::new(r, Access::Read));
@@ -731,6 +751,16 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         Some(row) => table_row(row, cmd, out),
         None if programs::interpreter(program).is_some() => interpreter(cmd, out),
         None => table_row(&row(&[], Operands::PathLike), cmd, out),
+    }
+    // Programs that make or change the named file itself, never what a
+    // directory of that name holds.
+    if matches!(
+        program,
+        "touch" | "mkdir" | "mkfifo" | "mknod" | "truncate" | "shred"
+    ) {
+        for t in &mut out[start..] {
+            t.tree = false;
+        }
     }
     if let Some(default_here) = recursion(cmd) {
         let except = exclusions(cmd);
@@ -769,6 +799,7 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     }),
                     on_disk: false,
                     except: Vec::new(),
+                    tree: access.writes(),
                 });
             }
         }
@@ -880,23 +911,7 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                 push(out, o, files(role));
             }
         }
-        Copies(role) => {
-            let target = p
-                .values
-                .iter()
-                .any(|(_, _, n)| matches!(*n, "-t" | "--target-directory"));
-            let sources = if target || p.operands.len() < 2 {
-                &p.operands[..]
-            } else {
-                &p.operands[..p.operands.len() - 1]
-            };
-            for o in sources {
-                push(out, o, role);
-            }
-            if !target && p.operands.len() >= 2 {
-                push(out, p.operands[p.operands.len() - 1], Write);
-            }
-        }
+        Copies(role) => copies(cmd, &p, role, out),
         Operands::PathLike => {
             for o in &p.operands {
                 if looks_like_path(o) {
@@ -913,6 +928,91 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             }
         }
         Custom(_) => {}
+    }
+}
+
+/// The files a copy, move or link touches: its sources with `role` (and
+/// as written when the command makes a hard link: the new name is another
+/// door to the same file), and what it writes at the destination. Into a
+/// directory that is each source's name there, and everything below it
+/// when the copy is recursive; a source that stands for its contents
+/// (`old/.`, rsync's `old/`) may write any name below the destination, and
+/// so may `-T` (the destination is the copy). A destination that may be a
+/// directory or a file is both.
+fn copies(cmd: &SimpleCommand, p: &Parsed, role: Role, out: &mut Vec<Touch>) {
+    let program = cmd.program.as_str();
+    let options = || cmd.args.iter().take_while(|a| *a != "--");
+    let short = |c: char| {
+        options().any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
+    };
+    let long = |name: &str| options().any(|a| a == name);
+    let symbolic = program == "ln" && (short('s') || long("--symbolic"));
+    let hard_link = (program == "ln" && !symbolic)
+        || program == "link"
+        || (program == "cp" && (short('l') || long("--link")));
+    let recursive = program == "mv" || recursion(cmd).is_some();
+    let whole = matches!(program, "cp" | "mv" | "ln" | "install")
+        && (short('T') || long("--no-target-directory"));
+    let target = p
+        .values
+        .iter()
+        .find(|(_, _, n)| matches!(*n, "-t" | "--target-directory"))
+        .map(|(v, _, _)| *v);
+    let (sources, dest) = match (target, p.operands.split_last()) {
+        (Some(t), _) => (&p.operands[..], Some(t)),
+        (None, Some((last, rest))) if !rest.is_empty() => (rest, Some(*last)),
+        _ => (&p.operands[..], None),
+    };
+    let source_role = if hard_link { Both } else { role };
+    for o in sources {
+        push(out, o, source_role);
+    }
+    let Some(dest) = dest.filter(|d| !d.is_empty() && *d != "-") else {
+        return;
+    };
+    if whole {
+        out.push(Touch {
+            tree: recursive,
+            ..Touch::new(dest, Access::Write)
+        });
+        return;
+    }
+    let trimmed = dest.trim_end_matches('/');
+    let a_directory = target.is_some()
+        || sources.len() > 1
+        || dest.ends_with('/')
+        || matches!(trimmed.rsplit('/').next(), Some("." | "..") | None)
+        || trimmed.is_empty();
+    if !a_directory {
+        out.push(Touch {
+            tree: recursive,
+            ..Touch::new(dest, Access::Write)
+        });
+    }
+    for source in sources {
+        let name = source
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or("");
+        let contents = matches!(name, "" | "." | "..")
+            || (source.ends_with('/') && matches!(program, "rsync" | "rclone"));
+        let into = match trimmed {
+            "" if dest.starts_with('/') => "/".to_owned(),
+            "" => ".".to_owned(),
+            d => d.to_owned(),
+        };
+        if contents {
+            out.push(Touch::new(dest, Access::Write));
+        } else {
+            out.push(Touch {
+                tree: recursive,
+                ..Touch::new(
+                    &format!("{}/{name}", into.trim_end_matches('/')),
+                    Access::Write,
+                )
+            });
+        }
     }
 }
 
@@ -1384,6 +1484,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         }),
                         on_disk: true,
                         except: Vec::new(),
+                        tree: true,
                     });
                 }
             }
@@ -1422,6 +1523,14 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             for o in operands().filter(|o| looks_like_path(o)) {
                 push(out, o, Write);
             }
+            // `git clean` without a path cleans the whole work tree (and
+            // `-n` only says what it would remove).
+            let dry = rest.iter().any(|a| {
+                a == "--dry-run" || (a.starts_with('-') && !a.starts_with("--") && a.contains('n'))
+            });
+            if sub == "clean" && !dry && clean_paths(rest) == 0 {
+                push(out, ".", Write);
+            }
         }
         "add" | "apply" | "am" | "hash-object" => {
             for o in operands().filter(|o| looks_like_path(o)) {
@@ -1435,6 +1544,24 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         }
         _ => {}
     }
+}
+
+/// How many paths a `git clean` names (`-e PATTERN` names none).
+fn clean_paths(args: &[String]) -> usize {
+    let mut n = 0;
+    let mut args = args.iter();
+    let mut options = true;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--" if options => options = false,
+            "-e" | "--exclude" if options => {
+                args.next();
+            }
+            a if options && a.starts_with('-') => {}
+            _ => n += 1,
+        }
+    }
+    n
 }
 
 /// An interpreter: its script is read; code on its command line (`-c`,

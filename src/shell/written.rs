@@ -80,9 +80,20 @@ fn written_names(commands: &[SimpleCommand]) -> std::collections::HashSet<String
     for cmd in commands {
         let mut touches = Vec::new();
         access::command(cmd, &mut touches);
+        // A copy that keeps its name (`cp /usr/bin/git /tmp/`) runs as
+        // what it is; so does the source of a hard link.
+        let sources: std::collections::HashSet<String> = touches
+            .iter()
+            .filter(|t| t.access.reads())
+            .filter_map(|t| normalize_arg(&t.path).rsplit('/').next().map(str::to_owned))
+            .collect();
         for t in touches.iter().filter(|t| t.access.writes()) {
             let path = normalize_arg(&t.path);
-            if let Some(name) = path.rsplit('/').next().filter(|n| !n.is_empty()) {
+            if let Some(name) = path
+                .rsplit('/')
+                .next()
+                .filter(|n| !n.is_empty() && !sources.contains(*n))
+            {
                 names.insert(name.to_owned());
             }
         }

@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["eval", "lint_rules"],
     &["audit"],
     &["policy_json"],
+    &["builds"],
     &["emit"],
     &["manifest", "harness"],
     &["lint", "protect"],

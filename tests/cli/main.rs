@@ -46,6 +46,7 @@ mod readme;
 mod settings_comments;
 mod shim;
 mod simulate;
+mod tamper;
 mod test_cmd;
 mod test_mcp;
 mod ui;

@@ -85,21 +85,81 @@ fn mode_changers_skip_the_mode() {
 
 #[test]
 fn copies_read_sources_and_write_the_destination() {
+    // A destination that may be a file or a directory is both.
     check(
         "cp .env.example .env",
-        &[(".env.example", "r"), (".env", "w")],
+        &[
+            (".env.example", "r"),
+            (".env", "w"),
+            (".env/.env.example", "w"),
+        ],
     );
-    check("cp .env /tmp/x", &[(".env", "r"), ("/tmp/x", "w")]);
-    check("cp -t dest a b", &[("dest", "w"), ("a", "r"), ("b", "r")]);
+    check(
+        "cp .env /tmp/x",
+        &[(".env", "r"), ("/tmp/x", "w"), ("/tmp/x/.env", "w")],
+    );
     check(
         "install -m 644 a /usr/local/a",
-        &[("a", "r"), ("/usr/local/a", "w")],
+        &[("a", "r"), ("/usr/local/a", "w"), ("/usr/local/a/a", "w")],
     );
-    check("ln -s .env link", &[(".env", "r"), ("link", "w")]);
+    check(
+        "ln -s .env link",
+        &[(".env", "r"), ("link", "w"), ("link/.env", "w")],
+    );
     check(
         "mv .hookc/policy.json x",
-        &[(".hookc/policy.json", "rw"), ("x", "w")],
+        &[
+            (".hookc/policy.json", "rw"),
+            ("x", "w"),
+            ("x/policy.json", "w"),
+        ],
     );
+}
+
+#[test]
+fn a_copy_into_a_directory_writes_each_source_there() {
+    check(
+        "cp -t dest a b",
+        &[("a", "r"), ("b", "r"), ("dest/a", "w"), ("dest/b", "w")],
+    );
+    check("cp /tmp/a.py .", &[("/tmp/a.py", "r"), ("./a.py", "w")]);
+    check(
+        "mv a b src/",
+        &[("a", "rw"), ("b", "rw"), ("src/a", "w"), ("src/b", "w")],
+    );
+    // A source that stands for its contents, and `-T`, write the
+    // destination itself (and, recursively, what is below it).
+    check(
+        "cp -r ../old/. .",
+        &[("../old/.", "r"), (".", "w"), ("../old/./**", "r")],
+    );
+    check(
+        "rsync -a ../old/ ./",
+        &[("../old/", "r"), ("./", "w"), ("../old/**", "r")],
+    );
+    check(
+        "cp -rT /tmp/old .",
+        &[("/tmp/old", "r"), (".", "w"), ("/tmp/old/**", "r")],
+    );
+}
+
+#[test]
+fn a_hard_link_writes_its_source() {
+    // The new name is another way to write the same file.
+    check(
+        "ln .hookc/claude/pre-tool.sh notes.txt",
+        &[
+            (".hookc/claude/pre-tool.sh", "rw"),
+            ("notes.txt", "w"),
+            ("notes.txt/pre-tool.sh", "w"),
+        ],
+    );
+    check("link a b", &[("a", "rw"), ("b", "w"), ("b/a", "w")]);
+    check(
+        "cp -al .hookc ../copy",
+        &[(".hookc", "rw"), ("../copy", "w"), ("../copy/.hookc", "w")],
+    );
+    check("ln -s a b/", &[("a", "r"), ("b/a", "w")]);
 }
 
 #[test]
@@ -108,10 +168,18 @@ fn syncs_take_patterns_as_options() {
         "rsync -a --exclude .env src/ host:dst/",
         &[("src/", "r"), ("host:dst/", "w"), ("src/**", "r")],
     );
-    check("rsync --exclude=.env a b", &[("a", "r"), ("b", "w")]);
+    check(
+        "rsync --exclude=.env a b",
+        &[("a", "r"), ("b", "w"), ("b/a", "w")],
+    );
     check(
         "scp -i key .env host:",
-        &[("key", "r"), (".env", "r"), ("host:", "w")],
+        &[
+            ("key", "r"),
+            (".env", "r"),
+            ("host:", "w"),
+            ("host:/.env", "w"),
+        ],
     );
 }
 
@@ -417,7 +485,11 @@ fn a_braced_variable_is_no_brace_expansion() {
     );
     check(
         "cp ${OUT}/y.txt ${OUT}.d/{z}",
-        &[("${OUT}/y.txt", "r"), ("${OUT}.d/{z}", "w")],
+        &[
+            ("${OUT}/y.txt", "r"),
+            ("${OUT}.d/{z}", "w"),
+            ("${OUT}.d/{z}/y.txt", "w"),
+        ],
     );
 }
 

@@ -89,6 +89,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         return out.finish(diags, ExitStatus::Error);
     }
     out.written = true;
+    crate::pin::record(&mut diags);
     out.change_lines(&plan, false);
     out.say(&summary(&file, &policy, &plan));
     out.harnesses(&file, &policy, &plan, args.user);

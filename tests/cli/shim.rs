@@ -527,37 +527,7 @@ fn through_the_hook(
         c.arg(&driver).arg(root.join(plugin.file));
         (c, Box::new(move |r: &Run| (plugin.outcome)(&r.stdout)))
     } else if h.id() == HarnessId::ClaudeAgentSdk {
-        // The callbacks the app imports, called as the SDK calls them.
-        let python = installed("python3")?;
-        let mut c = Command::new(python);
-        c.arg("-c")
-            .arg(
-                "import asyncio, json, sys\n\
-                 sys.path.insert(0, sys.argv[1])\n\
-                 import hookc_hooks\n\
-                 data = json.load(sys.stdin)\n\
-                 print(json.dumps(asyncio.run(hookc_hooks.CALLBACKS['PreToolUse'](data, None, {}))))",
-            )
-            .arg(root.join(".hookc/claude-agent-sdk"));
-        let id = h.id();
-        (
-            c,
-            Box::new(move |r: &Run| {
-                let answer: serde_json::Value = serde_json::from_str(r.stdout.trim())
-                    .unwrap_or_else(|e| panic!("{id}: {e}: {}{}", r.stdout, r.stderr));
-                let decision = answer
-                    .pointer("/hookSpecificOutput/permissionDecision")
-                    .and_then(|d| d.as_str());
-                let reason = answer
-                    .pointer("/hookSpecificOutput/permissionDecisionReason")
-                    .and_then(|d| d.as_str())
-                    .map(str::to_owned);
-                match decision {
-                    Some("deny") => Outcome::blocks(reason, "permissionDecision deny"),
-                    _ => Outcome::proceeds("no refusal"),
-                }
-            }),
-        )
+        return sdk_callbacks(root, home, state, path, &payload);
     } else {
         let hook = h
             .hook_command(root, Event::PreTool, &payload)
@@ -590,6 +560,74 @@ fn through_the_hook(
         .envs(harness_env);
     let r = run(&mut c, Some(payload.to_string().as_bytes()));
     Some(decode(&r))
+}
+
+/// The Agent SDK's callbacks, as the app imports them and the SDK calls
+/// them: the Python module, and the JavaScript one, which must agree.
+/// `None` when neither language is installed.
+fn sdk_callbacks(
+    root: &Path,
+    home: &Path,
+    state: &Path,
+    path: &str,
+    payload: &serde_json::Value,
+) -> Option<Outcome> {
+    let dir = root.join(".hookc/claude-agent-sdk");
+    let mut runs: Vec<(&str, Command)> = Vec::new();
+    if let Some(python) = installed("python3") {
+        let mut c = Command::new(python);
+        c.arg("-c")
+            .arg(
+                "import asyncio, json, sys\n\
+                 sys.path.insert(0, sys.argv[1])\n\
+                 import hookc_hooks\n\
+                 data = json.load(sys.stdin)\n\
+                 print(json.dumps(asyncio.run(hookc_hooks.CALLBACKS['PreToolUse'](data, None, {}))))",
+            )
+            .arg(&dir);
+        runs.push(("python", c));
+    }
+    if let Some(node) = installed("node") {
+        let mut c = Command::new(node);
+        c.args(["--input-type=module", "-e"])
+            .arg(
+                "import { pathToFileURL } from 'node:url';\n\
+                 const { hookcHooks } = await import(pathToFileURL(process.argv[1]).href);\n\
+                 let text = '';\n\
+                 for await (const chunk of process.stdin) text += chunk;\n\
+                 const data = JSON.parse(text);\n\
+                 console.log(JSON.stringify(await hookcHooks.PreToolUse[0].hooks[0](data, undefined, {})));",
+            )
+            .arg(dir.join("hookc_hooks.mjs"));
+        runs.push(("javascript", c));
+    }
+    let mut outcomes: Vec<(&str, Outcome)> = Vec::new();
+    for (language, mut c) in runs {
+        c.current_dir(root)
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", home)
+            .env("XDG_STATE_HOME", state);
+        let r = run(&mut c, Some(payload.to_string().as_bytes()));
+        let answer: serde_json::Value = serde_json::from_str(r.stdout.trim())
+            .unwrap_or_else(|e| panic!("{language}: {e}: {}{}", r.stdout, r.stderr));
+        let reason = answer
+            .pointer("/hookSpecificOutput/permissionDecisionReason")
+            .and_then(|d| d.as_str())
+            .map(str::to_owned);
+        let outcome = match answer.pointer("/hookSpecificOutput/permissionDecision") {
+            Some(d) if d == "deny" => Outcome::blocks(reason, "permissionDecision deny"),
+            _ => Outcome::proceeds("no refusal"),
+        };
+        outcomes.push((language, outcome));
+    }
+    if let [(a, first), (b, second)] = outcomes.as_slice() {
+        assert_eq!(
+            first.proceeds, second.proceeds,
+            "the {a} and {b} callbacks disagree: {first:?} {second:?}"
+        );
+    }
+    outcomes.into_iter().next().map(|(_, o)| o)
 }
 
 /// What the model (or, where the harness shows it only there, the user)

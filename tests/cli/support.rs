@@ -80,15 +80,9 @@ impl Project {
     }
 
     /// Run `hookc ARGS` in the project.
-    /// hookc run in the project. Its state directory (the record of the
-    /// last build, the audit log) is the one the hook commands that
-    /// [`sh_c`] runs there find, with the project as their home.
     pub fn hookc(&self, args: &[&str]) -> Run {
         run(
-            Command::new(HOOKC)
-                .args(args)
-                .current_dir(self.dir.path())
-                .env("XDG_STATE_HOME", self.dir.path().join(".local/state")),
+            Command::new(HOOKC).args(args).current_dir(self.dir.path()),
             None,
         )
     }

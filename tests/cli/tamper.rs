@@ -4,11 +4,34 @@
 //!
 //! Each test runs the real generated hook commands of Claude Code and
 //! Codex in a built project, as the harness does, with the project as the
-//! home directory.
+//! home directory and `~/.local/state` as the state directory that
+//! `hookc build` uses too.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-use crate::support::{BARE_PATH, HOOKC, Project, Run, bundled_for, json_file, sh_c};
+use crate::support::{BARE_PATH, HOOKC, Project, Run, bundled_for, json_file, run, sh_c};
+
+/// The state directory of the project's builds and hooks.
+fn state(p: &Project) -> PathBuf {
+    p.path(".local/state")
+}
+
+/// `hookc ARGS` with the project's state directory.
+fn hookc(p: &Project, args: &[&str]) -> Run {
+    run(
+        Command::new(HOOKC)
+            .args(args)
+            .current_dir(p.dir.path())
+            .env("XDG_STATE_HOME", state(p)),
+        None,
+    )
+}
+
+fn build(p: &Project) {
+    let run = hookc(p, &["build"]);
+    assert_eq!(run.status, 0, "build failed:\n{}{}", run.stdout, run.stderr);
+}
 
 /// The bundled policy built for Claude Code and Codex, with a folder, a
 /// file and a git repository to work on.
@@ -16,7 +39,7 @@ fn built() -> Project {
     let p = bundled_for("\"claude\" \"codex\"");
     p.write("src/main.rs", "fn main() {}\n");
     p.write("notes.txt", "notes\n");
-    p.build();
+    build(&p);
     p
 }
 
@@ -35,6 +58,7 @@ fn hook_command(p: &Project, harness: &str) -> String {
 /// `harness`'s PreToolUse hook on a shell `command` run in the project.
 fn shell(p: &Project, harness: &str, command: &str) -> Run {
     let dir = p.dir.path().display().to_string();
+    let state = state(p).display().to_string();
     let payload = serde_json::json!({
         "session_id": "s", "turn_id": "t", "transcript_path": "/tmp/t.jsonl",
         "cwd": p.dir.path(), "hook_event_name": "PreToolUse", "model": "m",
@@ -46,7 +70,11 @@ fn shell(p: &Project, harness: &str, command: &str) -> Run {
         &hook_command(p, harness),
         p.dir.path(),
         BARE_PATH,
-        &[("HOOKC_BIN", HOOKC), ("CLAUDE_PROJECT_DIR", &dir)],
+        &[
+            ("HOOKC_BIN", HOOKC),
+            ("CLAUDE_PROJECT_DIR", &dir),
+            ("XDG_STATE_HOME", &state),
+        ],
         &payload,
     )
 }
@@ -158,7 +186,7 @@ fn an_older_build_brought_back_refuses_every_call_until_the_user_builds() {
             "{policy}\nguard \"no-build-log\" {{\n    tool \"shell\"\n    path \"./build.log\"\n    deny \"Do not read the build log; run the build again.\"\n}}\n"
         ),
     );
-    p.build();
+    build(&p);
     for harness in HARNESSES {
         assert!(refused(&shell(&p, harness, "cat build.log")), "{harness}");
         assert!(!refused(&shell(&p, harness, "ls")), "{harness}");
@@ -178,7 +206,7 @@ fn an_older_build_brought_back_refuses_every_call_until_the_user_builds() {
         }
     }
     // The user rebuilds (from the policy as it is now): it is obeyed again.
-    assert_eq!(p.hookc(&["build", "--force"]).status, 0);
+    assert_eq!(hookc(&p, &["build", "--force"]).status, 0);
     for harness in HARNESSES {
         assert!(refused(&shell(&p, harness, "cat build.log")), "{harness}");
         assert!(!refused(&shell(&p, harness, "ls")), "{harness}");
@@ -190,7 +218,7 @@ fn an_older_build_brought_back_refuses_every_call_until_the_user_builds() {
 #[test]
 fn a_record_of_the_build_replaced_by_a_link_refuses() {
     let p = built();
-    let records = p.path(".local/state/hookc/builds");
+    let records = state(&p).join("hookc/builds");
     let record = std::fs::read_dir(&records)
         .unwrap()
         .flatten()

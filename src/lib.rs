@@ -32,7 +32,6 @@ pub mod lint_rules;
 pub mod manifest;
 pub mod merge;
 pub mod paths;
-pub mod pin;
 pub mod plan;
 pub mod policy_json;
 pub mod presets;

@@ -324,9 +324,7 @@ fn evaluate(
             v
         }
     });
-    // hookc's own guards (over the hookc that answers, then the
-    // approvals), the user's approvals and the audit log.
-    let verdict = crate::pin::refusal(event, &call).or(verdict);
+    // hookc's own guard, the user's approvals and the audit log.
     let verdict = crate::audit::decide(
         &crate::audit::Context {
             harness: harness.id(),

@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["profile"],
     &["eval", "lint_rules"],
     &["audit"],
-    &["policy_json", "pin"],
+    &["policy_json"],
     &["builds"],
     &["emit"],
     &["manifest", "harness"],

@@ -164,17 +164,24 @@ pub enum Command {
     /// Read the audit log of this project's decisions (`audit-log #true` in the policy)
     ///
     /// The log is JSON Lines in the user's state directory ($XDG_STATE_HOME/hookc/audit/, else
-    /// ~/.local/state/hookc/audit/), one file per project. Newest last; filters combine.
+    /// ~/.local/state/hookc/audit/), one file per project, rotated at 8 MiB with one older file
+    /// kept (16 MiB at most). Newest last; filters combine, across both files; records are read
+    /// from the end, so --limit costs what it shows. A log that was deleted, cut, replaced,
+    /// linked elsewhere or made unreadable since hookc last wrote it is reported, and the exit
+    /// status is 1; a state folder that is a symbolic link is not read (exit 2).
     #[command(after_help = EXIT_STATUS)]
     Log(LogArgs),
 
     /// Let one refused call through, from your own terminal, by the code its refusal shows
     ///
     /// With `allow-once #true` in the policy, a refusal ends with a code such as `7f3a9c21`.
-    /// `hookc allow-once 7f3a9c21` shows the call and, once you type the code again, lets that
-    /// exact call (harness, tool, input) through once within 15 minutes, or with --session for
-    /// the rest of the agent's session (at most 8 hours). It needs a terminal: the agent cannot
-    /// run it (hookc refuses the agent's own `hookc allow-once`, whatever the policy), and a guard
+    /// `hookc allow-once 7f3a9c21` shows the call, whole and with control characters escaped,
+    /// and, once you type the code again, lets that exact call (harness, tool, input, in that
+    /// project and agent session) through once within 15 minutes, or with --session for the
+    /// rest of the agent's session (at most 8 hours). It needs your own terminal: stdin and
+    /// stderr must be its controlling terminal, and on Linux not one made by the agent's harness
+    /// or a process it started. The agent cannot run it (hookc refuses the agent's own `hookc
+    /// allow-once`, whatever the policy), an approval hookc did not seal is ignored, and a guard
     /// with `override "never"` cannot be overridden. Approvals go to the audit log.
     #[command(name = "allow-once", after_help = EXIT_STATUS)]
     AllowOnce(AllowOnceArgs),

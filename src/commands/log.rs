@@ -1,14 +1,13 @@
 //! `hookc log`: the project's audit log, filtered (see `crate::audit`).
 
+use std::io::Write;
+
 use serde_json::Value;
 
 use super::Ui;
 use crate::cli::{Format, LogArgs};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::exit::ExitStatus;
-
-/// Logs larger than this are read from their last part only.
-const MAX_READ: u64 = 64 * 1024 * 1024;
 
 pub fn log(args: &LogArgs, ui: &Ui) -> ExitStatus {
     let mut diags = Diagnostics::default();
@@ -39,87 +38,142 @@ pub fn log(args: &LogArgs, ui: &Ui) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let Some(path) = crate::audit::log_path(&root.to_string_lossy()) else {
-        fail(
-            &mut diags,
-            "no state directory: neither $XDG_STATE_HOME nor $HOME is an absolute path".to_owned(),
-            "set HOME",
-        );
-        ui.report(diags);
-        return ExitStatus::Error;
-    };
-    let text = match read_log(&path) {
-        Ok(Some(text)) => text,
-        Ok(None) => {
-            ui.say(&format!(
-                "hookc: no audit log for this project yet ({}); add `audit-log #true` to the policy and run `hookc build`",
-                path.display()
-            ));
-            return ExitStatus::Success;
+    let root_text = root.to_string_lossy().into_owned();
+    let path = crate::audit::log_path(&root_text).unwrap_or_default();
+    // Tampering first: what the log lost, or what stands in its place.
+    let health = match crate::audit::log::check(&root_text) {
+        Ok(h) => h,
+        Err(crate::audit::store::StateError::NoHome) => {
+            fail(
+                &mut diags,
+                "no state directory: neither $XDG_STATE_HOME nor $HOME is an absolute path"
+                    .to_owned(),
+                "set HOME",
+            );
+            ui.report(diags);
+            return ExitStatus::Error;
         }
-        Err((message, help)) => {
-            fail(&mut diags, message, help);
+        Err(e) => {
+            fail(
+                &mut diags,
+                format!("hookc does not read its audit log through this: {e}"),
+                "the state folder and its audit/ folder must be real folders of yours: remove the link, and the next guard call makes a fresh log",
+            );
             ui.report(diags);
             return ExitStatus::Error;
         }
     };
-    let mut records: Vec<Value> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|r| wanted(args, since, r))
-        .collect();
-    if args.limit > 0 && records.len() > args.limit {
-        records.drain(..records.len() - args.limit);
+    let mut tampered = false;
+    for problem in &health.problems {
+        tampered = true;
+        diags.push(
+            Diagnostic::new(
+                Code::Io,
+                format!("the audit log {} was tampered with: {problem}", path.display()),
+            )
+            .severity(Severity::Warning)
+            .help("a file of hookc's state folder changed outside hookc; the next guard call starts a fresh log and records what it found there (`hookc log --verdict tampered`)"),
+        );
     }
-    if args.format == Format::Json {
-        for r in &records {
-            println!("{r}");
-        }
+    if health.tampered > 0
+        && let Some((at, what)) = &health.last_tamper
+    {
+        tampered = true;
+        diags.push(
+            Diagnostic::new(
+                Code::Io,
+                format!(
+                    "hookc has found this project's audit log tampered with {} time{}, last at {}: {what}",
+                    health.tampered,
+                    if health.tampered == 1 { "" } else { "s" },
+                    crate::audit::rfc3339(*at)
+                ),
+            )
+            .severity(Severity::Warning)
+            .help("the records from before each tampering may be gone; `hookc log --verdict tampered` lists when"),
+        );
+    }
+    if !health.exists {
+        ui.report(diags);
+        ui.say(&format!(
+            "hookc: no audit log for this project yet ({}); add `audit-log #true` to the policy and run `hookc build`",
+            path.display()
+        ));
         return ExitStatus::Success;
     }
-    for r in &records {
-        ui.say(&line(r));
+    let filter = crate::audit::log::Filter {
+        wanted: &|r: &crate::audit::log::Head| wanted(args, r),
+        since,
+        limit: args.limit,
+    };
+    ui.report(std::mem::take(&mut diags));
+    // Records go out as they are read: a log of any size costs a line at a time.
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let json = args.format == Format::Json;
+    let quiet = ui.quiet;
+    let read = crate::audit::log::read(&root_text, &filter, &mut |record: &[u8]| {
+        if json {
+            out.write_all(record)?;
+            out.write_all(b"\n")
+        } else if quiet {
+            Ok(())
+        } else {
+            let r: Value = serde_json::from_slice(record).unwrap_or_default();
+            writeln!(out, "{}", line(&r))
+        }
+    });
+    let flushed = out.flush();
+    drop(out);
+    if let Err(e) = read.and(flushed) {
+        // A reader that went away (`hookc log | head`) is not an error.
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitStatus::Success;
+        }
+        fail(
+            &mut diags,
+            format!("cannot read {}: {e}", path.display()),
+            "check the file's permissions",
+        );
+        ui.report(diags);
+        return ExitStatus::Error;
     }
-    ExitStatus::Success
+    if tampered {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
 }
 
-/// The log's text (its last part when large); `None` when there is no log.
-fn read_log(path: &std::path::Path) -> Result<Option<String>, (String, &'static str)> {
-    match std::fs::symlink_metadata(path) {
-        Err(_) => Ok(None),
-        Ok(meta) if !meta.file_type().is_file() => Err((
-            format!("{} is not a regular file", path.display()),
-            "remove it; hookc writes the log there",
-        )),
-        Ok(_) => read_tail(path).map(Some).map_err(|e| {
-            (
-                format!("cannot read {}: {e}", path.display()),
-                "check the file's permissions",
-            )
-        }),
-    }
-}
-
-/// Whether the record passes the filters asked for: harness, verdict,
-/// guard and age.
-fn wanted(args: &LogArgs, since: Option<u64>, r: &Value) -> bool {
-    args.harness.is_none_or(|h| r["harness"] == h.word())
-        && args.verdict.as_deref().is_none_or(|v| r["verdict"] == v)
-        && args.guard.as_deref().is_none_or(|g| {
-            r["guards"]
-                .as_array()
-                .is_some_and(|a| a.iter().any(|x| x == g))
-        })
-        && since.is_none_or(|s| r["unix"].as_u64().is_some_and(|t| t >= s))
+/// Whether the record passes the filters asked for: harness, verdict and
+/// guard (its age is for [`crate::audit::log::read`]).
+fn wanted(args: &LogArgs, r: &crate::audit::log::Head) -> bool {
+    args.harness
+        .is_none_or(|h| r.harness.as_deref() == Some(h.word()))
+        && args
+            .verdict
+            .as_deref()
+            .is_none_or(|v| r.verdict.as_deref() == Some(v))
+        && args
+            .guard
+            .as_deref()
+            .is_none_or(|g| r.guards.as_ref().is_some_and(|a| a.iter().any(|x| x == g)))
 }
 
 /// One record as a line: time, harness, event, verdict, summary, then the
 /// guards, the approval code and an `allow-once` approval.
 fn line(r: &Value) -> String {
-    let s = |k: &str| r[k].as_str().unwrap_or("").to_owned();
-    let guards: Vec<&str> = r["guards"]
+    // What a terminal would not show as it is (an escape sequence planted
+    // in a call) is written escaped.
+    let s = |k: &str| crate::audit::visible(r[k].as_str().unwrap_or("")).0;
+    let guards: Vec<String> = r["guards"]
         .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|g| crate::audit::visible(g).0)
+                .collect()
+        })
         .unwrap_or_default();
     let mut line = format!(
         "{}  {:<8} {:<9} {:<8} {}",
@@ -133,7 +187,7 @@ fn line(r: &Value) -> String {
         line.push_str(&format!("  [{}]", guards.join(", ")));
     }
     if let Some(code) = r["code"].as_str() {
-        line.push_str(&format!("  code {code}"));
+        line.push_str(&format!("  code {}", crate::audit::visible(code).0));
     }
     if let Some(o) = r["override"].as_object() {
         line.push_str(&format!(
@@ -156,23 +210,4 @@ fn seconds(text: &str) -> Option<u64> {
         _ => return None,
     };
     n.checked_mul(mult)
-}
-
-/// The file, or its last [`MAX_READ`] bytes from a line start.
-fn read_tail(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
-    let len = file.metadata()?.len();
-    if len > MAX_READ {
-        file.seek(SeekFrom::Start(len - MAX_READ))?;
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_READ).read_to_end(&mut bytes)?;
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    Ok(if len > MAX_READ {
-        text.split_once('\n')
-            .map_or(String::new(), |(_, rest)| rest.to_owned())
-    } else {
-        text
-    })
 }

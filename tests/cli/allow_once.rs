@@ -1,17 +1,24 @@
 //! The human escape hatch and the audit log, through the real hook commands
 //! of Claude Code, Codex and Kimi Code: a refusal shows a code; the user
 //! approves that exact call once from a terminal; the agent's own
-//! `hookc allow-once` is refused whatever the policy; `override "never"`
-//! cannot be approved; and the audit log never holds a secret planted in a
-//! call.
+//! `hookc allow-once` is refused whatever the policy, and so is one run in a
+//! terminal the agent made (`script` under the harness, a detached `setsid`
+//! or `tmux`); an approval file written by hand, or one from another project
+//! or session, is not honoured; `override "never"` cannot be approved; the
+//! prompt shows the call whole with its escapes visible; and the audit log,
+//! the pending record and the prompt never hold a secret planted in a call.
+//!
+//! The hooks run under a stand-in for the harness (`fake-harness`, `/bin/sh`
+//! under another name), as a harness runs them: hookc records it as the
+//! process that asked, and a terminal below it is the agent's.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hookc::harness::{self, Observation, Outcome};
 use hookc::ir::{Event, ExampleCall, HarnessId, Tool, ToolKind};
 
-use crate::support::{HOOKC, Project, Run, path_with_hookc, run, sh_c};
+use crate::support::{HOOKC, Project, Run, path_with_hookc, run};
 
 const HARNESSES: [HarnessId; 3] = [HarnessId::Claude, HarnessId::Codex, HarnessId::Kimi];
 
@@ -52,22 +59,62 @@ fn project(policy: &str) -> Project {
     p
 }
 
+/// The stand-in for the harness: `/bin/sh` by another name, so that hookc
+/// sees a process that is not a shell above the hook (as `claude`, `codex`
+/// or `node` is in real use).
+fn fake_harness(p: &Project) -> PathBuf {
+    let path = p.path("fake-harness");
+    if !path.exists() {
+        std::os::unix::fs::symlink("/bin/sh", &path).unwrap();
+    }
+    path
+}
+
+/// Runs `script` in the stand-in harness (which stays the parent of what
+/// it runs: the script never ends in a command it could exec).
+fn as_harness(p: &Project, script: &str, env: &[(&str, &str)], stdin: &str) -> Run {
+    let mut c = Command::new(fake_harness(p));
+    c.arg("-c")
+        .arg(format!("{script}\nexit $?"))
+        .current_dir(p.dir.path())
+        .env_clear()
+        .env("PATH", path_with_hookc())
+        .env("HOME", p.path("home"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    run(&mut c, Some(stdin.as_bytes()))
+}
+
+/// The harness's payload for `call`.
+fn payload(p: &Project, id: HarnessId, call: &ExampleCall) -> serde_json::Value {
+    harness::get(id)
+        .unwrap()
+        .payload(Event::PreTool, call, p.dir.path())
+        .unwrap_or_else(|| panic!("{id}: no payload for {call:?}"))
+}
+
 /// Runs the harness's generated pre-tool hook on its own payload for `call`,
 /// as the harness runs it; returns what the harness makes of the answer.
 fn fire(p: &Project, id: HarnessId, call: &ExampleCall) -> Outcome {
+    fire_payload(p, id, &payload(p, id, call), &[])
+}
+
+/// [`fire`] with a payload of one's own and more environment.
+fn fire_payload(
+    p: &Project,
+    id: HarnessId,
+    payload: &serde_json::Value,
+    more_env: &[(&str, &str)],
+) -> Outcome {
     let h = harness::get(id).unwrap();
     let root = p.dir.path();
-    let payload = h
-        .payload(Event::PreTool, call, root)
-        .unwrap_or_else(|| panic!("{id}: no payload for {call:?}"));
     let hook = h
-        .hook_command(root, Event::PreTool, &payload)
+        .hook_command(root, Event::PreTool, payload)
         .unwrap_or_else(|| panic!("{id}: no pre-tool hook"));
     let home = p.path("home").display().to_string();
     let mut env: Vec<(&str, &str)> = vec![("HOME", &home), ("HOOKC_BIN", HOOKC)];
-    let extra: Vec<(String, String)> = h
-        .hook_command(root, Event::PreTool, &payload)
-        .unwrap()
+    let extra: Vec<(String, String)> = hook
         .env
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
@@ -75,13 +122,8 @@ fn fire(p: &Project, id: HarnessId, call: &ExampleCall) -> Outcome {
     for (k, v) in &extra {
         env.push((k, v));
     }
-    let out = sh_c(
-        &hook.command,
-        root,
-        &path_with_hookc(),
-        &env,
-        &payload.to_string(),
-    );
+    env.extend_from_slice(more_env);
+    let out = as_harness(p, &hook.command, &env, &payload.to_string());
     h.outcome(
         Event::PreTool,
         &Observation {
@@ -110,16 +152,22 @@ fn code_in(outcome: &Outcome) -> Option<String> {
     Some(text[at..at + 8].to_owned())
 }
 
-/// `hookc allow-once ARGS` in a terminal (`script` gives it a pty), typing `typed`.
+/// `hookc allow-once ARGS` in a terminal (`script` gives it a pty), typing
+/// `typed`: the user's terminal, started by this test, not by the harness.
 fn approve_in_terminal(p: &Project, args: &str, typed: &str) -> Run {
-    run(
-        Command::new("script")
-            .args(["-qec", &format!("{HOOKC} allow-once {args}"), "/dev/null"])
-            .current_dir(p.dir.path())
-            .env("HOME", p.path("home"))
-            .env_remove("XDG_STATE_HOME"),
-        Some(format!("{typed}\n").as_bytes()),
-    )
+    approve_with(p, args, typed, &[])
+}
+
+fn approve_with(p: &Project, args: &str, typed: &str, env: &[(&str, &str)]) -> Run {
+    let mut c = Command::new("script");
+    c.args(["-qec", &format!("{HOOKC} allow-once {args}"), "/dev/null"])
+        .current_dir(p.dir.path())
+        .env("HOME", p.path("home"))
+        .env_remove("XDG_STATE_HOME");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    run(&mut c, Some(format!("{typed}\n").as_bytes()))
 }
 
 fn has_script() -> bool {
@@ -265,7 +313,8 @@ fn a_guard_with_override_never_shows_no_code_and_no_approval_opens_it() {
     let payload = h.payload(Event::PreTool, &call, p.dir.path()).unwrap();
     let decoded = h.decode_call(Event::PreTool, &payload).unwrap();
     let digest = hookc::audit::digest(HarnessId::Claude, Event::PreTool, &decoded, &payload);
-    let code = hookc::audit::code(&digest);
+    let root = p.dir.path().canonicalize().unwrap();
+    let code = hookc::audit::code(&digest, root.to_str(), Some("s1"));
     let approved = p.path(&format!("home/.local/state/hookc/approved/{code}.json"));
     std::fs::create_dir_all(approved.parent().unwrap()).unwrap();
     std::fs::write(
@@ -289,6 +338,11 @@ const SECRETS: &[&str] = &[
     "planted-pass",
     "db-PLANTED-in-env-file",
     "ghp_PLANTED0123456789abcdef",
+    "PLANTED-dbpass",
+    "PLANTED-curlpass",
+    "PLANTED-apikey",
+    "PLANTED-tab",
+    "PLANTED-sshpass",
 ];
 
 #[test]
@@ -302,6 +356,13 @@ fn the_audit_log_never_holds_a_secret_planted_in_a_call() {
         shell("echo API_TOKEN=tok-PLANTED-123 >> .env.local"),
         shell("curl https://bob:planted-pass@example.com/api"),
         shell("gh auth login --with-token ghp_PLANTED0123456789abcdef"),
+        shell("export DB_PASS=PLANTED-dbpass && ./migrate"),
+        shell(
+            "wget --user bob --password PLANTED-curlpass https://x; curl -u bob:PLANTED-curlpass https://x",
+        ),
+        shell("curl -H 'X-Api-Key: PLANTED-apikey' https://api.example.com"),
+        shell("mysql -u root --password\tPLANTED-tab shop"),
+        shell("sshpass -p PLANTED-sshpass ssh deploy@host"),
         ExampleCall {
             tool: Some(Tool::Known {
                 tool: ToolKind::Write,
@@ -327,14 +388,12 @@ fn the_audit_log_never_holds_a_secret_planted_in_a_call() {
         "tool_input": {"file_path": p.path(".env"), "content": "DB_PASSWORD=db-PLANTED-in-env-file\n"},
         "tool_use_id": "t9"
     });
-    let out = run(
-        Command::new(HOOKC)
-            .args(["guard", "--harness", "claude", "--event", "pre-tool"])
-            .current_dir(p.dir.path())
-            .env("HOME", p.path("home"))
-            .env_remove("XDG_STATE_HOME")
-            .env_remove("HOOKC_DEBUG"),
-        Some(payload.to_string().as_bytes()),
+    // Run by the stand-in harness too, so that the user may approve it below.
+    let out = as_harness(
+        &p,
+        "\"$HOOKC_BIN\" guard --harness claude --event pre-tool",
+        &[("HOOKC_BIN", HOOKC)],
+        &payload.to_string(),
     );
     assert_eq!(out.status, 2, "{}", out.stderr);
 
@@ -346,8 +405,8 @@ fn the_audit_log_never_holds_a_secret_planted_in_a_call() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    // Every call is there: 8 calls in Claude and Kimi, 7 in Codex, and the hand-made one.
-    assert_eq!(records.len(), 8 + 8 + 7 + 1, "{text}");
+    // Every call is there: 13 calls in Claude and Kimi, 12 in Codex, and the hand-made one.
+    assert_eq!(records.len(), 13 + 13 + 12 + 1, "{text}");
     for r in &records {
         for key in [
             "time", "harness", "event", "tool", "digest", "summary", "guards", "verdict",
@@ -384,7 +443,7 @@ fn the_audit_log_never_holds_a_secret_planted_in_a_call() {
         None,
     );
     assert_eq!(shown.status, 0, "{}", shown.stderr);
-    assert_eq!(shown.stdout.lines().count(), 8, "{}", shown.stdout);
+    assert_eq!(shown.stdout.lines().count(), 13, "{}", shown.stdout);
     assert!(
         shown.stdout.lines().all(|l| l.contains(" kimi ")),
         "{}",
@@ -392,6 +451,35 @@ fn the_audit_log_never_holds_a_secret_planted_in_a_call() {
     );
     for secret in SECRETS {
         assert!(!shown.stdout.contains(secret), "{secret}");
+    }
+    // Nor the pending records, nor the prompt that shows them.
+    let pending: Vec<PathBuf> = std::fs::read_dir(state(&p).join("pending"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(pending.len() >= 10, "{pending:?}");
+    for file in &pending {
+        let text = std::fs::read_to_string(file).unwrap();
+        for secret in SECRETS {
+            assert!(
+                !text.contains(secret),
+                "{} holds `{secret}`",
+                file.display()
+            );
+        }
+    }
+    if has_script() {
+        for file in &pending {
+            let code = file.file_stem().unwrap().to_str().unwrap();
+            let prompt = approve_in_terminal(&p, code, "no").stdout;
+            assert!(prompt.contains("hookc refused this call"), "{prompt}");
+            for secret in SECRETS {
+                assert!(
+                    !prompt.contains(secret),
+                    "the prompt shows `{secret}`:\n{prompt}"
+                );
+            }
+        }
     }
 }
 
@@ -437,4 +525,304 @@ fn hookc_why_answers_as_the_hook_does_with_the_code_and_the_built_in_guard() {
             );
         }
     }
+}
+
+/// The state folder hookc uses with this project's HOME.
+fn state(p: &Project) -> PathBuf {
+    p.path("home/.local/state/hookc")
+}
+
+/// The code and digest hookc gives `call` in `p` (Claude Code, session s1).
+fn code_for(p: &Project, call: &ExampleCall) -> (String, String) {
+    let h = harness::get(HarnessId::Claude).unwrap();
+    let payload = payload(p, HarnessId::Claude, call);
+    let decoded = h.decode_call(Event::PreTool, &payload).unwrap();
+    let digest = hookc::audit::digest(HarnessId::Claude, Event::PreTool, &decoded, &payload);
+    let root = p.dir.path().canonicalize().unwrap();
+    (
+        hookc::audit::code(&digest, root.to_str(), Some("s1")),
+        digest,
+    )
+}
+
+#[test]
+fn an_approval_file_written_by_hand_is_worthless() {
+    let p = project(POLICY);
+    let push = shell("git push --force origin main");
+    let refused = fire(&p, HarnessId::Claude, &push);
+    let code = code_in(&refused).unwrap();
+    let (expected, digest) = code_for(&p, &push);
+    assert_eq!(code, expected);
+    let root = p.dir.path().canonicalize().unwrap();
+    // Everything an approval holds, as the agent could read it from the
+    // pending record, with a made-up seal, with none, and with a seal of
+    // the right length.
+    let fields = serde_json::json!({
+        "code": code, "harness": "claude", "event": "pre-tool", "tool": "Bash",
+        "digest": digest, "scope": "session", "session": "s1", "root": root,
+        "granted": hookc::audit::now(), "expires": hookc::audit::now() + 600
+    });
+    let approved = state(&p).join(format!("approved/{code}.json"));
+    std::fs::create_dir_all(approved.parent().unwrap()).unwrap();
+    for mac in [None, Some("00"), Some(&*"ab".repeat(32))] {
+        let mut forged = fields.clone();
+        if let Some(mac) = mac {
+            forged["mac"] = mac.into();
+        }
+        std::fs::write(&approved, forged.to_string()).unwrap();
+        assert!(
+            !fire(&p, HarnessId::Claude, &push).proceeds,
+            "a forged approval ({mac:?}) let the call through"
+        );
+        assert!(!approved.exists(), "the forged approval is left in place");
+    }
+    // A pending record written by hand is not shown to the user either.
+    if has_script() {
+        let pending = state(&p).join(format!("pending/{code}.json"));
+        let mut text: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&pending).unwrap()).unwrap();
+        text["summary"] = "Bash git status".into();
+        std::fs::write(&pending, text.to_string()).unwrap();
+        let out = approve_in_terminal(&p, &code, &code);
+        assert_ne!(out.status, 0, "{}", out.stdout);
+        assert!(
+            out.stdout.contains("not written by hookc"),
+            "{}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("git status"), "{}", out.stdout);
+        assert!(!fire(&p, HarnessId::Claude, &push).proceeds);
+    }
+}
+
+#[test]
+fn an_approval_holds_only_in_its_project_and_session() {
+    if !has_script() {
+        eprintln!("SKIPPED: needs `script` (util-linux) for a terminal");
+        return;
+    }
+    // Two projects, one state folder.
+    let shared = tempfile::tempdir().unwrap();
+    let xdg = shared.path().to_str().unwrap().to_owned();
+    let env = [("XDG_STATE_HOME", xdg.as_str())];
+    let a = project(POLICY);
+    let b = project(POLICY);
+    let push = shell("git push --force origin main");
+    let in_session = |p: &Project, session: &str| {
+        let mut v = payload(p, HarnessId::Claude, &push);
+        v["session_id"] = session.into();
+        fire_payload(p, HarnessId::Claude, &v, &env)
+    };
+    let code_a = code_in(&in_session(&a, "s1")).unwrap();
+    let code_b = code_in(&in_session(&b, "s1")).unwrap();
+    let code_a2 = code_in(&in_session(&a, "s2")).unwrap();
+    assert_ne!(code_a, code_b, "one code for two projects");
+    assert_ne!(code_a, code_a2, "one code for two sessions");
+
+    let ok = approve_with(&a, &code_a, &code_a, &env);
+    assert_eq!(ok.status, 0, "{}", ok.stdout);
+    // The approval, sealed by hookc, copied to the other codes' names.
+    let approved = shared.path().join("hookc/approved");
+    let sealed = std::fs::read(approved.join(format!("{code_a}.json"))).unwrap();
+    for other in [&code_b, &code_a2] {
+        std::fs::write(approved.join(format!("{other}.json")), &sealed).unwrap();
+    }
+    assert!(
+        !in_session(&b, "s1").proceeds,
+        "honoured in another project"
+    );
+    assert!(
+        !in_session(&a, "s2").proceeds,
+        "honoured in another session"
+    );
+    assert!(
+        in_session(&a, "s1").proceeds,
+        "not honoured where it was given"
+    );
+    assert!(!in_session(&a, "s1").proceeds, "a once approval used twice");
+
+    // --session: again and again in its session, never in another.
+    let code = code_in(&in_session(&a, "s1")).unwrap();
+    let ok = approve_with(&a, &format!("{code} --session"), &code, &env);
+    assert_eq!(ok.status, 0, "{}", ok.stdout);
+    assert!(in_session(&a, "s1").proceeds);
+    assert!(in_session(&a, "s1").proceeds);
+    let sealed = std::fs::read(approved.join(format!("{code}.json"))).unwrap();
+    let other = code_in(&in_session(&a, "s3")).unwrap();
+    std::fs::write(approved.join(format!("{other}.json")), &sealed).unwrap();
+    assert!(
+        !in_session(&a, "s3").proceeds,
+        "a session approval in another session"
+    );
+}
+
+/// Runs the harness's hook for `push` in the stand-in harness, then `rest`
+/// (a shell script that finds the refusal's code in `$code`), as one
+/// harness process: what the agent's own tool calls run is the harness's
+/// child, as `rest` is.
+fn harness_then(p: &Project, call: &ExampleCall, rest: &str) -> Run {
+    let h = harness::get(HarnessId::Claude).unwrap();
+    let payload = payload(p, HarnessId::Claude, call);
+    std::fs::write(p.path("payload.json"), payload.to_string()).unwrap();
+    let hook = h
+        .hook_command(p.dir.path(), Event::PreTool, &payload)
+        .unwrap();
+    let home = p.path("home").display().to_string();
+    let root = p.dir.path().display().to_string();
+    let script = format!(
+        "sh -c \"$HOOK\" < payload.json > hook.out 2>&1\n\
+         code=$(grep -o 'allow-once [0-9a-f]\\{{8\\}}' hook.out | head -n 1 | cut -d' ' -f2)\n\
+         test -n \"$code\" || {{ cat hook.out; exit 9; }}\n\
+         {rest}"
+    );
+    as_harness(
+        p,
+        &script,
+        &[
+            ("HOME", &home),
+            ("HOOKC_BIN", HOOKC),
+            ("HOOK", &hook.command),
+            ("CLAUDE_PROJECT_DIR", &root),
+            ("TERM", "xterm"),
+        ],
+        "",
+    )
+}
+
+/// Waits for `file` to hold `text` (a detached process writes it).
+fn wait_for(file: &Path, text: &str) -> String {
+    for _ in 0..200 {
+        let got = std::fs::read_to_string(file).unwrap_or_default();
+        if got.contains(text) {
+            return got;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("{} never said `{text}`", file.display());
+}
+
+#[test]
+fn allow_once_in_a_terminal_the_harness_made_is_refused() {
+    if !has_script() || !Path::new("/proc/self/stat").exists() {
+        eprintln!("SKIPPED: needs `script` (util-linux) and /proc");
+        return;
+    }
+    let p = project(POLICY);
+    let push = shell("git push --force origin main");
+    // `script` gives the agent's `hookc allow-once` a pty of its own, and the
+    // code is typed into it.
+    let out = harness_then(
+        &p,
+        &push,
+        "printf '%s\\n' \"$code\" | script -qec \"$HOOKC_BIN allow-once $code\" /dev/null > approve.out 2>&1\n\
+         echo \"status $?\" >> approve.out",
+    );
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    let said = p.read("approve.out");
+    assert!(said.contains("status 1"), "{said}");
+    assert!(said.contains("descends from `fake-harness`"), "{said}");
+    assert!(said.contains("nothing was approved"), "{said}");
+    assert!(!fire(&p, HarnessId::Claude, &push).proceeds);
+}
+
+#[test]
+fn allow_once_in_a_terminal_the_harness_started_and_detached_is_refused() {
+    if !has_script() || !Path::new("/proc/self/stat").exists() {
+        eprintln!("SKIPPED: needs `script` (util-linux) and /proc");
+        return;
+    }
+    let p = project(POLICY);
+    let push = shell("git push --force origin main");
+    // The tree is left for init to adopt before the terminal is made.
+    let out = harness_then(
+        &p,
+        &push,
+        "(setsid sh -c 'sleep 1; cut -d\" \" -f4 /proc/$$/stat > ppid.txt; printf \"%s\\n\" \"$0\" | script -qec \"$HOOKC_BIN allow-once $0\" /dev/null > approve.out 2>&1; echo \"status $?\" >> approve.out' \"$code\" &)",
+    );
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    let said = wait_for(&p.path("approve.out"), "status");
+    assert!(said.contains("status 1"), "{said}");
+    assert!(said.contains("nothing was approved"), "{said}");
+    if p.read("ppid.txt").trim() == "1" {
+        assert!(said.contains("left to `"), "{said}");
+        assert!(said.contains("to adopt"), "{said}");
+    }
+    assert!(!fire(&p, HarnessId::Claude, &push).proceeds);
+}
+
+#[test]
+fn allow_once_in_a_tmux_the_harness_started_is_refused() {
+    let tmux = Command::new("tmux").arg("-V").output();
+    if tmux.is_err() || !has_script() || !Path::new("/proc/self/stat").exists() {
+        eprintln!("SKIPPED: needs tmux and /proc");
+        return;
+    }
+    let p = project(POLICY);
+    let push = shell("git push --force origin main");
+    p.write(
+        "approve.sh",
+        "\"$HOOKC_BIN\" allow-once \"$1\"\necho \"status $?\" > tmux.done\nsleep 20\n",
+    );
+    // The issue's route: a tmux the agent starts, and keys it sends.
+    let out = harness_then(
+        &p,
+        &push,
+        "tmux -S \"$PWD/tmux.sock\" -f /dev/null new-session -d -x 250 -y 60 \"sh approve.sh $code\"\n\
+         sleep 1\n\
+         tmux -S \"$PWD/tmux.sock\" send-keys \"$code\" Enter",
+    );
+    let sock = p.path("tmux.sock");
+    let capture = || {
+        let out = Command::new("tmux")
+            .arg("-S")
+            .arg(&sock)
+            .args(["capture-pane", "-p", "-J"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let done = wait_for(&p.path("tmux.done"), "status");
+    let screen = capture();
+    let _ = Command::new("tmux")
+        .arg("-S")
+        .arg(&sock)
+        .arg("kill-server")
+        .output();
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert!(done.contains("status 1"), "{done}\n{screen}");
+    assert!(screen.contains("nothing was approved"), "{screen}");
+    assert!(!fire(&p, HarnessId::Claude, &push).proceeds);
+}
+
+#[test]
+fn the_prompt_shows_the_call_whole_with_its_escapes_visible() {
+    if !has_script() {
+        eprintln!("SKIPPED: needs `script` (util-linux) for a terminal");
+        return;
+    }
+    let p = project(POLICY);
+    // What the terminal would show: `git status`, the push erased by the
+    // escape sequence and the carriage return.
+    let tail = "x".repeat(600);
+    let sneaky = shell(&format!(
+        "git push --force origin main # \u{1b}[2K\rgit status {tail}\u{202e}"
+    ));
+    let code = code_in(&fire(&p, HarnessId::Claude, &sneaky)).unwrap();
+    let out = approve_in_terminal(&p, &code, "no");
+    assert_ne!(out.status, 0);
+    assert!(
+        out.stdout
+            .contains("git push --force origin main # \\x1b[2K\\rgit status"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("\\u{202e}"), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains('\u{1b}'),
+        "a raw escape reached the terminal"
+    );
+    assert!(!out.stdout.contains('\u{202e}'));
+    // Whole: not cut at 300 characters.
+    assert!(out.stdout.contains(&tail), "{}", out.stdout);
+    assert!(out.stdout.contains("written as escapes"), "{}", out.stdout);
 }

@@ -5,6 +5,7 @@ mod support;
 mod access;
 mod agent_sdk;
 mod allow_once;
+mod audit_log;
 mod book;
 mod build;
 mod build_summary;

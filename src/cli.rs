@@ -79,8 +79,10 @@ pub enum Command {
 
     /// Check that the hooks will run on this machine: what to do after cloning a project
     ///
-    /// Checks that the policy compiles, that the hookc the hooks will find is the version the
-    /// project needs, that the generated files are up to date, and, per targeted harness,
+    /// Checks that the policy compiles, which hookc the hooks will run (the copy the last
+    /// `hookc build` recorded, else the first on PATH), that it is still what the build
+    /// recorded and the version the project needs, that the generated files are up to date,
+    /// and, per targeted harness,
     /// what can keep it from running them (a user-level install, a setting that switches
     /// hooks off, trust). Each problem comes with the command that fixes it.
     /// Exit 0: the hooks will run; 1: something stops them.

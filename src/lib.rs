@@ -32,6 +32,7 @@ pub mod lint_rules;
 pub mod manifest;
 pub mod merge;
 pub mod paths;
+pub mod pin;
 pub mod plan;
 pub mod policy_json;
 pub mod presets;

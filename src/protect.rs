@@ -13,6 +13,12 @@
 //! The guards are written as policy text and compiled like the user's, so
 //! they are checked, indexed and tested (their examples run on every build)
 //! the same way.
+//!
+//! What differs from one machine to the next cannot be written here, since
+//! the compiled policy is shared with the repository: the hookc that answers
+//! for the hooks, the copy of it `hookc build` recorded in the user's state
+//! directory, and the installs that would replace it. `hookc guard` guards
+//! those at run time, whatever the policy says ([`crate::pin::refusal`]).
 
 use crate::harness::{self, Profile};
 use crate::ir::HarnessId;

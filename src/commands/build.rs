@@ -104,6 +104,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     }
     out.written = true;
     record_build(out_dir, &mut diags);
+    crate::pin::record(&mut diags);
     out.change_lines(&plan, false);
     out.say(&summary(&file, &policy, &plan));
     out.harnesses(&file, &policy, &plan, args.user);

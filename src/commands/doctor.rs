@@ -3,8 +3,9 @@
 //!
 //! It reads and runs nothing it does not have to: the policy (compiled, not
 //! written), the generated files (planned as `hookc check` does), the hookc
-//! the hooks will find (asked for its version) and the user-level settings
-//! that can switch a harness's hooks off.
+//! the hooks will run (the one `hookc build` recorded, see `crate::pin`,
+//! checked against that record and asked for its version) and the
+//! user-level settings that can switch a harness's hooks off.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +17,7 @@ use crate::diag::Diagnostics;
 use crate::exit::ExitStatus;
 use crate::harness::MachineCheck;
 use crate::ir::{HarnessId, Policy};
+use crate::pin;
 use crate::plan::{self, Plan};
 use crate::version::{Requirement, Version};
 
@@ -119,7 +121,7 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     status
 }
 
-/// This hookc, and the one the generated hooks will find.
+/// This hookc, and the one the generated hooks will run.
 fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) -> Vec<Check> {
     let install = policy.install_command();
     let this = Version::current();
@@ -131,12 +133,48 @@ fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) ->
         )),
         _ => checks.push(ok(format!("this is hookc {this}"))),
     }
-    let Some(bin) = hooks_hookc(root) else {
-        checks.push(fail(
-            "the hooks will find no hookc (HOOKC_BIN, PATH, node_modules/.bin, .venv/bin)",
-            install.to_owned(),
-        ));
-        return checks;
+    let rebuild = "run `hookc build` in the project, with the hookc the hooks should run";
+    let bin = match hooks_hookc(root) {
+        Answering::Nothing => {
+            checks.push(fail(
+                "the hooks will find no hookc (no `hookc build` here recorded one, and there is none in HOOKC_BIN, on PATH, in node_modules/.bin or .venv/bin)",
+                install.to_owned(),
+            ));
+            return checks;
+        }
+        Answering::Unreadable(file, why) => {
+            checks.push(fail(
+                format!("the hooks refuse every call: the record of which hookc they run ({}) cannot be read ({why})", file.display()),
+                rebuild,
+            ));
+            return checks;
+        }
+        Answering::Bin(bin) => {
+            if let pin::Found::Pin(p) = pin::read() {
+                checks.push(note(
+                    format!("HOOKC_BIN is set here: hooks started with it run {}, not {}, the hookc `hookc build` recorded", bin.display(), p.bin.display()),
+                    "unset HOOKC_BIN for the hooks to run the recorded hookc",
+                ));
+            }
+            bin
+        }
+        Answering::Pinned(p) => match pinned(&p) {
+            Ok(more) => {
+                checks.extend(more);
+                p.bin
+            }
+            Err(check) => {
+                checks.push(check);
+                return checks;
+            }
+        },
+        Answering::Found(bin) => {
+            checks.push(note(
+                format!("no `hookc build` on this machine recorded a hookc, so the hooks run the first they find ({}), which another program put first on PATH or in the project would replace", bin.display()),
+                "run `hookc build` here once: the hooks then run the hookc it recorded",
+            ));
+            bin
+        }
     };
     let version = std::process::Command::new(&bin)
         .arg("--version")
@@ -151,30 +189,99 @@ fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) ->
     checks.push(match version {
         None => fail(
             format!("the hooks will run {shown}, which does not answer as hookc does"),
-            format!("point HOOKC_BIN or PATH at hookc ({install})"),
+            format!("point HOOKC_BIN or PATH at hookc ({install}), then {rebuild}"),
         ),
         Some(v) if requirement.is_some_and(|r| !r.matches(v)) => fail(
             format!(
                 "the hooks will run {shown}, hookc {v}, outside the policy's {}",
                 requirement.map(ToString::to_string).unwrap_or_default()
             ),
-            install.to_owned(),
+            format!("{install}, then {rebuild}"),
         ),
         Some(v) if crate::version::older_line(v, &this.line()) => fail(
             format!("the hooks will run {shown}, hookc {v}, older than this hookc {this} that builds them"),
-            install.to_owned(),
+            format!("{install}, then {rebuild}"),
         ),
         Some(v) => ok(format!("the hooks will run {shown} (hookc {v})")),
     });
     checks
 }
 
-/// The hookc a generated hook finds, looked for as the shim looks: HOOKC_BIN,
-/// PATH, then the project's own install.
-fn hooks_hookc(root: &Path) -> Option<PathBuf> {
+/// The checks of a pin that the hooks can run: where its copy came from,
+/// and whether that has changed since. `Err` when the copy is gone or not
+/// what the build recorded.
+fn pinned(p: &pin::Pin) -> Result<Vec<Check>, Check> {
+    let rebuild = "run `hookc build` in the project, with the hookc the hooks should run";
+    let shown = p.bin.display();
+    let meta = std::fs::symlink_metadata(&p.bin);
+    if !executable(&p.bin) || !meta.as_ref().is_ok_and(std::fs::Metadata::is_file) {
+        return Err(fail(
+            format!(
+                "the hooks refuse every call: {shown}, the hookc `hookc build` recorded for them, is gone or not executable"
+            ),
+            rebuild,
+        ));
+    }
+    let Some(record) = &p.record else {
+        return Err(fail(
+            format!(
+                "the hooks run {shown}, but the record of what it is ({}) cannot be read",
+                p.file.display()
+            ),
+            rebuild,
+        ));
+    };
+    if meta.ok().map(|m| pin::Identity::of(&m)).as_ref() != Some(&record.identity) {
+        return Err(fail(
+            format!(
+                "the hooks run {shown}, which has changed since `hookc build` recorded it (written over or replaced)"
+            ),
+            rebuild,
+        ));
+    }
+    let mut checks = vec![ok(format!(
+        "the hooks run the copy of {} that `hookc build` made on {}, not a hookc on PATH",
+        record.source,
+        crate::audit::rfc3339(record.pinned)
+    ))];
+    let source = std::fs::metadata(&record.source).map(|m| pin::Identity::of(&m));
+    if source.ok().as_ref() != Some(&record.source_identity) {
+        checks.push(note(
+            format!("{} has changed since `hookc build` copied it (updated, replaced or removed); the hooks still run the copy, hookc {}", record.source, record.version),
+            "run `hookc build` in the project for the hooks to run the hookc installed now",
+        ));
+    }
+    Ok(checks)
+}
+
+/// Which hookc a generated hook runs.
+enum Answering {
+    /// HOOKC_BIN, set in this environment.
+    Bin(PathBuf),
+    /// The copy `hookc build` recorded.
+    Pinned(pin::Pin),
+    /// Something at the pin's place that is not a pin: every call is refused.
+    Unreadable(PathBuf, String),
+    /// No pin: the first hookc on PATH or in the project.
+    Found(PathBuf),
+    Nothing,
+}
+
+/// The hookc a generated hook runs, looked for as the shim looks: HOOKC_BIN,
+/// the pin, then PATH and the project's own install.
+fn hooks_hookc(root: &Path) -> Answering {
     if let Some(bin) = std::env::var_os("HOOKC_BIN").filter(|b| !b.is_empty()) {
         let bin = PathBuf::from(bin);
-        return executable(&bin).then_some(bin);
+        return if executable(&bin) {
+            Answering::Bin(bin)
+        } else {
+            Answering::Nothing
+        };
+    }
+    match pin::read() {
+        pin::Found::Pin(p) => return Answering::Pinned(p),
+        pin::Found::Unreadable(file, why) => return Answering::Unreadable(file, why),
+        pin::Found::None => {}
     }
     let on_path = std::env::var_os("PATH").and_then(|path| {
         std::env::split_paths(&path)
@@ -182,12 +289,14 @@ fn hooks_hookc(root: &Path) -> Option<PathBuf> {
             .map(|d| d.join("hookc"))
             .find(|p| executable(p))
     });
-    on_path.or_else(|| {
-        ["node_modules/.bin/hookc", ".venv/bin/hookc"]
-            .iter()
-            .map(|p| root.join(p))
-            .find(|p| executable(p))
-    })
+    on_path
+        .or_else(|| {
+            ["node_modules/.bin/hookc", ".venv/bin/hookc"]
+                .iter()
+                .map(|p| root.join(p))
+                .find(|p| executable(p))
+        })
+        .map_or(Answering::Nothing, Answering::Found)
 }
 
 fn executable(path: &Path) -> bool {

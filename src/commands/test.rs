@@ -204,10 +204,14 @@ fn build_copy(
         }
         let _ = std::fs::copy(from.join(program), &to);
     }
+    // Its pin stays in the temporary directory too, where the hooks (which
+    // look under HOME) do not find it: the cases choose the hookc they meet
+    // by PATH, and the user's own pin is left alone.
     let out = Command::new(exe)
         .args(["--quiet", "build"])
         .current_dir(&root)
         .env("HOME", home)
+        .env("XDG_STATE_HOME", temp.join("state"))
         .env_remove("HOOKC_POLICY")
         .output();
     match out {

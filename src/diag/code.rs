@@ -232,6 +232,18 @@ self-protection \"off\"   // warned about
 
 Leave the line out unless your own guards protect those files.";
 
+    PinFailed = "pin-failed", Warning, "`hookc build` could not record itself as the hookc the hooks run",
+"`hookc build` copies the hookc that runs it into your state directory
+(`$XDG_STATE_HOME/hookc/bin`, else `~/.local/state/hookc/bin`) and records the copy in
+`pin` there. The generated hooks run that copy, so a `hookc` the agent puts on PATH, in
+`node_modules/.bin` or `.venv/bin`, or over the installed one, never answers for them.
+
+This warning says the copy or the record could not be written (no absolute `$HOME`, a state
+directory that is not yours or not writable, a full disk) and what the hooks run instead: the
+copy an earlier build recorded, or, where no build ever recorded one, the first `hookc` they
+find. Fix the cause and run `hookc build` again; `hookc doctor` shows which hookc the hooks
+run.";
+
     NothingToMatch = "nothing-to-match", Warning, "a tool guard that matches every call",
 "A `pre-tool` guard with no `tool`, `mcp`, `command`, `regex` or `path` matches every tool
 call. That is rarely meant; add what it should match. If the guard is meant for every

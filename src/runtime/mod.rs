@@ -324,7 +324,9 @@ fn evaluate(
             v
         }
     });
-    // hookc's own guard, the user's approvals and the audit log.
+    // hookc's own guards (over the hookc that answers, then the
+    // approvals), the user's approvals and the audit log.
+    let verdict = crate::pin::refusal(event, &call).or(verdict);
     let verdict = crate::audit::decide(
         &crate::audit::Context {
             harness: harness.id(),

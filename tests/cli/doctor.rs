@@ -13,6 +13,8 @@ guard "no-force-push" {
 }
 "#;
 
+/// `hookc doctor` in the project, with its own home and state directory
+/// (where `built` records the hookc that built it).
 fn doctor(p: &Project, path: &str, env: &[(&str, &str)]) -> (Run, serde_json::Value) {
     let home = p.path("home");
     let mut cmd = Command::new(HOOKC);
@@ -20,6 +22,7 @@ fn doctor(p: &Project, path: &str, env: &[(&str, &str)]) -> (Run, serde_json::Va
         .current_dir(p.dir.path())
         .env("PATH", path)
         .env("HOME", &home)
+        .env("XDG_STATE_HOME", p.path("state"))
         .env_remove("HOOKC_BIN")
         .env_remove("KIMI_CODE_HOME")
         .env_remove("CODEX_HOME");
@@ -57,6 +60,7 @@ fn built() -> Project {
             .args(["build", "--user"])
             .current_dir(p.dir.path())
             .env("HOME", p.path("home"))
+            .env("XDG_STATE_HOME", p.path("state"))
             .env_remove("KIMI_CODE_HOME"),
         None,
     );
@@ -91,8 +95,10 @@ fn a_project_ready_to_run_passes() {
 
 #[test]
 fn each_problem_comes_with_its_fix() {
-    // No hookc where the hooks look for one.
+    // No hookc where the hooks look for one (on a machine where no build
+    // recorded one).
     let p = built();
+    std::fs::remove_dir_all(p.path("state")).unwrap();
     let (r, doc) = doctor(&p, BARE_PATH, &[]);
     assert_eq!(r.status, 1);
     let f = failures(&doc).join("\n");
@@ -190,4 +196,121 @@ fn an_old_claude_code_that_ignores_on_failure_is_reported() {
         "{old:?}"
     );
     assert_eq!(failing("2.1.332"), Vec::<String>::new());
+}
+
+/// Every check's text, one a line.
+fn said(doc: &serde_json::Value) -> String {
+    doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["status"].as_str().unwrap(),
+                c["what"].as_str().unwrap()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Issue 36: doctor names the hookc the hooks run (the copy `hookc build`
+/// recorded, not whatever is on PATH), and fails when that copy is gone
+/// or is no longer what the build recorded.
+#[test]
+fn doctor_names_the_hookc_that_answers_and_fails_when_it_changed() {
+    let p = built();
+    let pin = std::fs::read_to_string(p.path("state/hookc/pin")).unwrap();
+    let copy = std::path::PathBuf::from(pin.lines().next().unwrap());
+    assert!(copy.starts_with(p.path("state/hookc/bin")), "{pin}");
+    // Not the hookc on PATH: the recorded copy, even with none on PATH.
+    let (r, doc) = doctor(&p, BARE_PATH, &[]);
+    assert_eq!(failures(&doc), Vec::<String>::new());
+    assert_eq!(r.status, 0);
+    let text = said(&doc);
+    let source = std::fs::canonicalize(HOOKC).unwrap();
+    assert!(
+        text.contains(&format!(
+            "ok the hooks will run {} (hookc {})",
+            copy.display(),
+            env!("CARGO_PKG_VERSION")
+        )) && text.contains(&format!(
+            "the copy of {} that `hookc build` made",
+            source.display()
+        )),
+        "{text}"
+    );
+    // HOOKC_BIN wins over the record, and doctor says so.
+    let (_, doc) = doctor(&p, BARE_PATH, &[("HOOKC_BIN", HOOKC)]);
+    assert!(
+        said(&doc).contains("HOOKC_BIN is set here")
+            && said(&doc).contains(&format!("the hooks will run {HOOKC}")),
+        "{doc}"
+    );
+
+    // Written over: the same path, another program.
+    std::fs::write(&copy, "#!/bin/sh\necho 'hookc 0.1.0'\n").unwrap();
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert_eq!(r.status, 1);
+    let f = failures(&doc).join("\n");
+    assert!(
+        f.contains("has changed since `hookc build` recorded it")
+            && f.contains("run `hookc build`"),
+        "{f}"
+    );
+
+    // Gone: the hooks refuse (they never fall back to PATH), and doctor says why.
+    std::fs::remove_file(&copy).unwrap();
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert_eq!(r.status, 1);
+    let f = failures(&doc).join("\n");
+    assert!(
+        f.contains("is gone or not executable") && f.contains("run `hookc build`"),
+        "{f}"
+    );
+
+    // A build puts it back.
+    let r = run(
+        Command::new(HOOKC)
+            .arg("build")
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home"))
+            .env("XDG_STATE_HOME", p.path("state"))
+            .env_remove("KIMI_CODE_HOME"),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let (r, doc) = doctor(&p, BARE_PATH, &[]);
+    assert_eq!(failures(&doc), Vec::<String>::new());
+    assert_eq!(r.status, 0);
+}
+
+/// Where no build recorded a hookc, doctor says the hooks take the first on
+/// PATH, and how to record one.
+#[test]
+fn without_a_recorded_hookc_doctor_says_the_hooks_take_the_first_on_path() {
+    let p = built();
+    std::fs::remove_dir_all(p.path("state")).unwrap();
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert_eq!(r.status, 0, "{doc}");
+    let notes: Vec<&serde_json::Value> = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "note")
+        .collect();
+    assert!(
+        notes.iter().any(|c| {
+            c["what"]
+                .as_str()
+                .unwrap()
+                .contains("no `hookc build` on this machine recorded a hookc")
+                && c["fix"]
+                    .as_str()
+                    .unwrap()
+                    .contains("run `hookc build` here once")
+        }),
+        "{doc}"
+    );
 }

@@ -86,7 +86,10 @@ fn fire(p: &Project, dir: &Path, bin: Option<&Path>, path: &str, stdin: &str) ->
         .env_remove("HOOKC_DEBUG");
     match bin {
         Some(bin) => cmd.env("HOOKC_BIN", bin),
-        None => cmd.env_remove("HOOKC_BIN"),
+        // No build recorded a hookc for the hooks: they look on PATH.
+        None => cmd
+            .env_remove("HOOKC_BIN")
+            .env("XDG_STATE_HOME", crate::support::NO_PIN),
     };
     run(&mut cmd, Some(stdin.as_bytes()))
 }

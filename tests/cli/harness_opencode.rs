@@ -85,7 +85,10 @@ impl Driver {
             .env_remove("HOOKC_DEBUG");
         match bin {
             Some(bin) => cmd.env("HOOKC_BIN", bin),
-            None => cmd.env_remove("HOOKC_BIN"),
+            // No build recorded a hookc for the hooks: they look on PATH.
+            None => cmd
+                .env_remove("HOOKC_BIN")
+                .env("XDG_STATE_HOME", crate::support::NO_PIN),
         };
         let run = run(&mut cmd, None);
         assert_eq!(run.status, 0, "driver failed: {}", run.stderr);

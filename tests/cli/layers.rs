@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["profile"],
     &["eval", "lint_rules"],
     &["audit"],
-    &["policy_json"],
+    &["policy_json", "pin"],
     &["builds"],
     &["emit"],
     &["manifest", "harness"],

@@ -158,6 +158,11 @@ pub fn claude_tool(tool: &str, input: serde_json::Value) -> String {
 /// A PATH with the usual tools but no hookc.
 pub const BARE_PATH: &str = "/usr/bin:/bin";
 
+/// An `XDG_STATE_HOME` where no `hookc build` recorded the hookc the hooks
+/// run (`src/pin.rs`): a hook run with it looks for hookc on PATH, as on a
+/// machine where hookc never built.
+pub const NO_PIN: &str = "/nonexistent/hookc-test-state";
+
 /// A PATH on which the hookc under test is found.
 pub fn path_with_hookc() -> String {
     let dir = Path::new(HOOKC).parent().unwrap().display().to_string();

@@ -11,8 +11,8 @@
 # (`hookc_shim=PATH; . "$hookc_shim"`), which saves starting a second shell
 # on every call, or run it as a program: it works the same either way.
 #
-# HOOKC_BIN    the hookc to run (default: `hookc` on PATH, else the project's
-#              own node_modules/.bin/hookc or .venv/bin/hookc)
+# HOOKC_BIN    the hookc to run (default: the one `hookc build` recorded, see
+#              below)
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 #
 # The answer is due within 10 s (the policy's `timeout`, or
@@ -31,6 +31,20 @@
 # stub script, a program a login profile put in HOOKC_BIN or on PATH, or a
 # hookc too old to know the handshake) is refused, not obeyed. The line is
 # taken off before the answer goes to Auggie CLI.
+#
+# The nonce is in the environment of whatever runs, so a program written to
+# pass the handshake passes it. What keeps one from answering is which
+# program runs: `hookc build` copies the hookc that runs it into the user's
+# state directory and writes the copy's path as the first line of
+# $XDG_STATE_HOME/hookc/pin (else ~/.local/state/hookc/pin), and this script
+# runs that copy: not a `hookc` put first on PATH, in node_modules/.bin or
+# .venv/bin, or over the installed one. hookc guard refuses the agent's calls
+# that would change the copy, the pin or the folders on the way to them, or
+# install hookc. In order: HOOKC_BIN when the harness's environment sets it
+# (the user's own choice, which the agent cannot change); else the pin; and
+# only where no build ever wrote one (a teammate right after cloning), PATH,
+# then the project's own install. A pin whose copy is gone refuses: falling
+# back to PATH would let whoever removed it pick the program.
 
 # Auggie blocks a tool call on exit status 2 and gives the model stderr as
 # the reason; every other status, a timeout and a signal let the call
@@ -47,12 +61,30 @@ case $shim in
 */*) here=${shim%/*} ;;
 *) here=. ;;
 esac
-# The common case first and cheapest: HOOKC_BIN, else `hookc` on PATH.
+# Where `hookc build` records the hookc the hooks run (as `hookc` finds its
+# state directory: an absolute XDG_STATE_HOME, else an absolute HOME).
+case ${XDG_STATE_HOME:-} in
+/*) pin=$XDG_STATE_HOME/hookc/pin ;;
+*) case ${HOME:-} in /*) pin=$HOME/.local/state/hookc/pin ;; *) pin= ;; esac ;;
+esac
 if [ -n "${HOOKC_BIN:-}" ]; then
   hookc=$HOOKC_BIN
   command -v "$hookc" >/dev/null 2>&1 ||
     refuse "the hookc program was not found (looked for '$hookc')" \
       'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
+elif [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
+  # The pin's first line, read by the shell itself: no program is started
+  # to find hookc, so nothing on PATH can stand in for one.
+  hookc=
+  [ -f "$pin" ] && IFS= read -r hookc <"$pin"
+  case $hookc in
+  /*) ;;
+  *) refuse "the record of which hookc answers for the hooks ($pin) cannot be read" \
+    "run 'hookc build' in the project (it rewrites the record); if this comes back, tell the user" ;;
+  esac
+  [ -f "$hookc" ] && [ -x "$hookc" ] ||
+    refuse "the hookc that 'hookc build' recorded for the hooks ($hookc) is gone or not executable" \
+      "run 'hookc build' in the project, with the hookc the hooks should run"
 elif command -v hookc >/dev/null 2>&1; then
   hookc=hookc
 else

@@ -13,11 +13,14 @@
 //     import { hookcHooks } from "./.hookc/claude-agent-sdk/hookc_hooks.mjs";
 //     query({ prompt, options: { hooks: hookcHooks } });
 //
-// HOOKC_BIN    the hookc to run (default: `hookc` on PATH)
+// HOOKC_BIN    the hookc to run (default: the one `hookc build` recorded, else
+//              `hookc` on PATH; see `pinned`)
 // HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { lstatSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Everything this module knows about the policy, as one JSON literal.
@@ -47,14 +50,53 @@ function lastLines(text) {
   return String(text).trim().split("\n").slice(-5).join("\n").slice(-2000);
 }
 
+// The hookc `hookc build` recorded for the hooks: the first line of `pin` in
+// the user's state directory (an absolute XDG_STATE_HOME, else
+// ~/.local/state), naming the copy of itself that the build made. Any
+// program can pass the nonce's handshake, so what keeps a `hookc` the agent
+// put on PATH (or over the installed one) from answering is running only
+// that copy, which hookc guard refuses to let the agent touch. `null`
+// where no build recorded one (a machine where hookc never built): then
+// `hookc` on PATH. `{ gone }` when the record or its copy cannot be used:
+// the call is refused, since falling back to PATH would let whoever
+// removed the copy choose the program.
+function pinned() {
+  const xdg = process.env.XDG_STATE_HOME || "";
+  const home = process.env.HOME || "";
+  let state = null;
+  if (isAbsolute(xdg)) state = join(xdg, "hookc");
+  else if (isAbsolute(home)) state = join(home, ".local", "state", "hookc");
+  if (state === null) return null;
+  const file = join(state, "pin");
+  try {
+    lstatSync(file);
+  } catch {
+    return null;
+  }
+  let bin = "";
+  try {
+    // Not a FIFO or a folder: only a file is read.
+    if (statSync(file).isFile()) bin = readFileSync(file, "utf8").split("\n")[0];
+  } catch {
+    bin = "";
+  }
+  let usable = false;
+  try {
+    usable = isAbsolute(bin) && statSync(bin).isFile();
+  } catch {
+    usable = false;
+  }
+  return usable ? { bin } : { gone: bin || file };
+}
+
 // Run `hookc guard` with the input on stdin; never rejects. Only hookc's
 // guard can answer: it gets a fresh nonce in HOOKC_NONCE and must end its
 // answer with a line that repeats it, which is taken off here (`proven`).
 // Any other program found as HOOKC_BIN or `hookc` (`true`, a stub, a hookc
 // too old for the handshake) gives no such line and is refused.
-function runGuard(event, payload) {
+function runGuard(event, payload, pin) {
   return new Promise((resolve) => {
-    const bin = process.env.HOOKC_BIN || "hookc";
+    const bin = process.env.HOOKC_BIN || pin?.bin || "hookc";
     const args = ["guard", "--harness", HOOKC.harness, "--event", event.event, "--policy", POLICY];
     const nonce = randomUUID();
     const proof = `\nhookc guard answered ${nonce}\n`;
@@ -106,7 +148,15 @@ function runGuard(event, payload) {
 }
 
 async function guard(event, input) {
-  const result = await runGuard(event, JSON.stringify(input));
+  const pin = process.env.HOOKC_BIN ? null : pinned();
+  if (pin?.gone) {
+    return couldNotRun(
+      event,
+      `the hookc that 'hookc build' recorded for the hooks (${pin.gone}) is gone or cannot be read`,
+      "run 'hookc build' in the project, with the hookc the hooks should run",
+    );
+  }
+  const result = await runGuard(event, JSON.stringify(input), pin);
   if (result.error) {
     if (result.error.code === "ENOENT") {
       return couldNotRun(

@@ -15,7 +15,8 @@
 #     from hookc_hooks import hookc_hooks
 #     options = ClaudeAgentOptions(hooks=hookc_hooks())
 #
-# HOOKC_BIN    the hookc to run (default: `hookc` on PATH)
+# HOOKC_BIN    the hookc to run (default: the one `hookc build` recorded, else
+#              `hookc` on PATH; see `_pinned`)
 # HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 
 import asyncio
@@ -54,9 +55,55 @@ def _last_lines(data):
     return "\n".join(text.splitlines()[-5:])[-2000:]
 
 
+def _pinned():
+    """The hookc `hookc build` recorded for the hooks.
+
+    The first line of `pin` in the user's state directory (an absolute
+    XDG_STATE_HOME, else ~/.local/state) names the copy of itself that the
+    build made. Any program can pass the nonce's handshake, so what keeps a
+    `hookc` the agent put on PATH (or over the installed one) from answering
+    is running only that copy, which hookc guard refuses to let the agent
+    touch. Returns `(path, None)`; `(None, None)` where no build recorded
+    one (then `hookc` on PATH); `(None, what)` when the record or its copy
+    cannot be used, and the call is refused: falling back to PATH would let
+    whoever removed the copy choose the program.
+    """
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    home = os.environ.get("HOME", "")
+    if os.path.isabs(xdg):
+        state = os.path.join(xdg, "hookc")
+    elif os.path.isabs(home):
+        state = os.path.join(home, ".local", "state", "hookc")
+    else:
+        return None, None
+    file = os.path.join(state, "pin")
+    if not os.path.lexists(file):
+        return None, None
+    program = ""
+    try:
+        # Not a FIFO or a folder: only a file is read.
+        if os.path.isfile(file):
+            with open(file, encoding="utf-8") as pin:
+                program = pin.readline().rstrip("\n")
+    except (OSError, ValueError):
+        program = ""
+    if os.path.isabs(program) and os.path.isfile(program):
+        return program, None
+    return None, program or file
+
+
 async def _guard(event, input_data):
     payload = json.dumps(input_data).encode("utf-8")
-    program = os.environ.get("HOOKC_BIN") or "hookc"
+    program = os.environ.get("HOOKC_BIN")
+    if not program:
+        program, gone = _pinned()
+        if gone:
+            return _could_not_run(
+                event,
+                f"the hookc that 'hookc build' recorded for the hooks ({gone}) is gone or cannot be read",
+                "run 'hookc build' in the project, with the hookc the hooks should run",
+            )
+        program = program or "hookc"
     args = ["guard", "--harness", HOOKC["harness"], "--event", event["event"], "--policy", POLICY]
     # Only hookc's guard can answer: it gets a fresh nonce in HOOKC_NONCE and
     # must end its answer with a line that repeats it, taken off below. Any

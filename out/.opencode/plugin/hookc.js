@@ -11,11 +11,14 @@
 // This file holds no policy: it only runs hookc. Its one export is the plugin;
 // OpenCode treats every export as a plugin, so there must be no other.
 //
-// HOOKC_BIN    the hookc to run (default: `hookc` on PATH)
+// HOOKC_BIN    the hookc to run (default: the one `hookc build` recorded, else
+//              `hookc` on PATH; see `pinned`)
 // HOOKC_DEBUG  a file to which hookc appends one JSON line per call
 
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { lstatSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000,"install":"cargo install hookc --locked"};
@@ -35,14 +38,53 @@ function lastLines(text) {
   return lines.slice(-5).join("\n").slice(-2000);
 }
 
+// The hookc `hookc build` recorded for the hooks: the first line of `pin` in
+// the user's state directory (an absolute XDG_STATE_HOME, else
+// ~/.local/state), naming the copy of itself that the build made. Any
+// program can pass the nonce's handshake, so what keeps a `hookc` the agent
+// put on PATH (or over the installed one) from answering is running only
+// that copy, which hookc guard refuses to let the agent touch. `null`
+// where no build recorded one (a machine where hookc never built): then
+// `hookc` on PATH. `{ gone }` when the record or its copy cannot be used:
+// the call is refused, since falling back to PATH would let whoever
+// removed the copy choose the program.
+function pinned() {
+  const xdg = process.env.XDG_STATE_HOME || "";
+  const home = process.env.HOME || "";
+  let state = null;
+  if (isAbsolute(xdg)) state = join(xdg, "hookc");
+  else if (isAbsolute(home)) state = join(home, ".local", "state", "hookc");
+  if (state === null) return null;
+  const file = join(state, "pin");
+  try {
+    lstatSync(file);
+  } catch {
+    return null;
+  }
+  let bin = "";
+  try {
+    // Not a FIFO or a folder: only a file is read.
+    if (statSync(file).isFile()) bin = readFileSync(file, "utf8").split("\n")[0];
+  } catch {
+    bin = "";
+  }
+  let usable = false;
+  try {
+    usable = isAbsolute(bin) && statSync(bin).isFile();
+  } catch {
+    usable = false;
+  }
+  return usable ? { bin } : { gone: bin || file };
+}
+
 // Run `hookc guard` with the call on stdin; never rejects. Only hookc's guard
 // can answer: it gets a fresh nonce in HOOKC_NONCE and must end its answer
 // with a line that repeats it, which is taken off here (`proven`). Any other
 // program found as HOOKC_BIN or `hookc` (`true`, a stub, a hookc too old for
 // the handshake) gives no such line and is refused.
-function runGuard(payload, cwd) {
+function runGuard(payload, cwd, pin) {
   return new Promise((resolve) => {
-    const bin = process.env.HOOKC_BIN || "hookc";
+    const bin = process.env.HOOKC_BIN || pin?.bin || "hookc";
     const args = ["guard", "--harness", HOOKC.harness, "--event", HOOKC.event, "--policy", POLICY];
     const nonce = randomUUID();
     const proof = `\nhookc guard answered ${nonce}\n`;
@@ -102,7 +144,14 @@ async function check(input, output, directory) {
     cwd: directory,
     root: PROJECT,
   };
-  const result = await runGuard(payload, PROJECT);
+  const pin = process.env.HOOKC_BIN ? null : pinned();
+  if (pin?.gone) {
+    throw couldNotRun(
+      `the hookc that 'hookc build' recorded for the hooks (${pin.gone}) is gone or cannot be read`,
+      "run 'hookc build' in the project, with the hookc the hooks should run, then restart OpenCode",
+    );
+  }
+  const result = await runGuard(payload, PROJECT, pin);
   if (result.error) {
     if (result.error.code === "ENOENT") {
       throw couldNotRun(

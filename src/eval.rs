@@ -73,13 +73,83 @@ pub struct Call {
 /// hookc's own guard (`audit::builtin`) read one analysis of the line, and a
 /// call whose line, directory or git configuration changed since is
 /// analysed again. Two calls are equal whatever they keep.
+///
+/// The files the call touches are kept the same way: resolving each
+/// through its links costs system calls, and hookc's built-in guards (the
+/// state folder, the pinned binary) ask as well as the policy's.
 #[derive(Default)]
-pub struct Analysed(std::sync::Mutex<Option<(AnalysisKey, Arc<Analysis>)>>);
+pub struct Analysed(
+    std::sync::Mutex<Option<(AnalysisKey, Arc<Analysis>)>>,
+    std::sync::Mutex<Option<(TouchedKey, Arc<Vec<Seen>>)>>,
+);
 
 impl Clone for Analysed {
     fn clone(&self) -> Self {
         let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        Analysed(std::sync::Mutex::new(kept.clone()))
+        let touched = self.1.lock().unwrap_or_else(|e| e.into_inner());
+        Analysed(
+            std::sync::Mutex::new(kept.clone()),
+            std::sync::Mutex::new(touched.clone()),
+        )
+    }
+}
+
+/// What the files a call touches depend on besides the disk: the analysis
+/// (by identity: it is kept as long as this key), and every field of the
+/// call they are read from.
+#[derive(Clone, PartialEq)]
+pub struct TouchedKey {
+    analysis: Option<ArcId>,
+    tool: Option<CallTool>,
+    paths: Vec<String>,
+    globs: Vec<(String, Expansion)>,
+    root: Option<String>,
+    cwd: Option<String>,
+    home: Option<String>,
+    folds_case: bool,
+}
+
+/// An analysis, compared by identity.
+#[derive(Clone)]
+struct ArcId(Arc<Analysis>);
+
+impl PartialEq for ArcId {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Call {
+    fn touched_key(&self, analysis: Option<&Arc<Analysis>>) -> TouchedKey {
+        TouchedKey {
+            analysis: analysis.cloned().map(ArcId),
+            tool: self.tool.clone(),
+            paths: self.paths.clone(),
+            globs: self.globs.clone(),
+            root: self.root.clone(),
+            cwd: self.cwd.clone(),
+            home: self.home.clone(),
+            folds_case: self.folds_case,
+        }
+    }
+
+    /// The files the call touches ([`Facts::touched`]), made once per call
+    /// however many evaluations ask.
+    fn touched_with(
+        &self,
+        analysis: Option<&Arc<Analysis>>,
+        make: impl FnOnce() -> Vec<Seen>,
+    ) -> Arc<Vec<Seen>> {
+        let key = self.touched_key(analysis);
+        let mut kept = self.analysed.1.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, seen)) = kept.as_ref()
+            && *k == key
+        {
+            return seen.clone();
+        }
+        let seen = Arc::new(make());
+        *kept = Some((key, seen.clone()));
+        seen
     }
 }
 
@@ -997,7 +1067,7 @@ fn reading_applies(t: &Tool, tool: &CallTool, from: Option<crate::ir::HarnessId>
 struct Facts<'c> {
     call: &'c Call,
     analysis: OnceCell<Option<Arc<Analysis>>>,
-    touched: OnceCell<Vec<Seen>>,
+    touched: OnceCell<Arc<Vec<Seen>>>,
     subjects: OnceCell<Vec<String>>,
     /// When directory listings stop: [`WALK_BUDGET`] after the first.
     walk_deadline: OnceCell<Instant>,
@@ -1005,7 +1075,7 @@ struct Facts<'c> {
 
 /// A file the call touches, normalised.
 #[derive(Debug)]
-struct Seen {
+pub struct Seen {
     path: String,
     /// Its `~` spelling, when it lies in the home directory.
     home: Option<String>,
@@ -1078,7 +1148,16 @@ impl<'c> Facts<'c> {
     /// is `.env`).
     fn touched(&self) -> &[Seen] {
         self.touched.get_or_init(|| {
-            let call = self.call;
+            self.analysis();
+            let analysis = self.analysis.get().cloned().flatten();
+            self.call
+                .touched_with(analysis.as_ref(), || self.make_touched())
+        })
+    }
+
+    fn make_touched(&self) -> Vec<Seen> {
+        let call = self.call;
+        {
             // The tool's kind, and every other reading of it (Cursor's
             // Write also edits): a file tool that may read reads.
             let of = |kind: Option<ToolKind>| match kind {
@@ -1154,7 +1233,7 @@ impl<'c> Facts<'c> {
                 });
             }
             out
-        })
+        }
     }
 }
 

@@ -1449,11 +1449,26 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts
         return paths.is_match_any(&spellings);
     };
     how.nocase |= call.folds_case;
+    // A glob spelled relative to the project names files in it, never an
+    // absolute path outside it (`*.rs` is no file of `/var/state/hookc`).
+    let outside = |s: &str, g: &str| {
+        let g = g.trim();
+        !s.starts_with(['/', '~'])
+            && g.starts_with('/')
+            && call
+                .root
+                .as_deref()
+                .is_some_and(|r| !g.starts_with(&format!("{}/", r.trim_end_matches('/'))))
+    };
     let could = guard
         .paths
         .iter()
         .filter(|g| !g.trim().starts_with('!'))
-        .any(|g| spellings.iter().any(|s| access::could_name(s, how, g)));
+        .any(|g| {
+            spellings
+                .iter()
+                .any(|s| !outside(s, g) && access::could_name(s, how, g))
+        });
     if !could || !how.dot || !seen.listed {
         return could;
     }

@@ -60,6 +60,8 @@ pub const MAX_SUMMARY: usize = 1024 * 1024;
 pub const SELF_GUARD: &str = "hookc-self-protection";
 
 /// What the built-in guard tells the model.
+/// Why a call that touches the state folder (but does not approve) is refused.
+const STATE_REASON: &str = "This call would read or change hookc's state folder (approvals, their key, the audit log, the record of the last build, the hookc the hooks run), which only the user may do. Do not try another way: ask the user to make the change themselves.";
 const SELF_REASON: &str = "Approving refused calls (`hookc allow-once`) and hookc's state folder (its approvals, its key and the audit log) are for the user, from their own terminal; the agent cannot run, read or change them. Tell the user the code from the refusal and wait for them.";
 
 /// The seal kinds of the records hookc believes.
@@ -627,13 +629,23 @@ pub struct Context<'a> {
 /// the approvals (`hookc allow-once`, by name) or for hookc's state folder
 /// (by name, or by a file it reads or writes there) is refused before it runs.
 pub fn builtin(event: Event, call: &Call) -> Option<Verdict> {
-    (event == Event::PreTool && (reaches_for_approvals(call) || touches_state(call))).then(|| {
+    if event != Event::PreTool {
+        return None;
+    }
+    let reason = if reaches_for_approvals(call) {
+        SELF_REASON
+    } else if touches_state(call) {
+        STATE_REASON
+    } else {
+        return None;
+    };
+    Some({
         Verdict {
             decision: Decision::Deny,
             hits: vec![Hit {
                 guard: SELF_GUARD.to_owned(),
                 decision: Decision::Deny,
-                reason: SELF_REASON.to_owned(),
+                reason: reason.to_owned(),
                 message: None,
             }],
             rewritten: None,

@@ -339,6 +339,18 @@ fn policy_checks(project: &Project, diags: &mut Diagnostics) -> Vec<Check> {
             for id in &policy.targets {
                 checks.extend(harness(*id, &policy, project.out));
             }
+            // The state folder and the audit log, as the hooks find them.
+            let root = std::path::absolute(project.out).unwrap_or_else(|_| project.out.to_owned());
+            for f in crate::audit::log::findings(
+                &root.to_string_lossy(),
+                policy.audit,
+                policy.allow_once,
+            ) {
+                checks.push(match (f.problem, f.fix) {
+                    (true, fix) => fail(f.what, fix.unwrap_or_default()),
+                    (false, _) => ok(f.what),
+                });
+            }
         }
     }
     checks

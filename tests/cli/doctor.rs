@@ -314,3 +314,36 @@ fn without_a_recorded_hookc_doctor_says_the_hooks_take_the_first_on_path() {
         "{doc}"
     );
 }
+
+/// With an audit log, doctor checks hookc's state folder as the hooks use
+/// it: one replaced by a link to a folder the agent could write is a
+/// failure that says how to fix it.
+#[test]
+fn doctor_fails_when_the_state_folder_is_a_link() {
+    let p = built();
+    p.write("policy.kdl", &format!("audit-log #true\n{POLICY}"));
+    let r = run(
+        Command::new(HOOKC)
+            .args(["build", "--user"])
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home"))
+            .env("XDG_STATE_HOME", p.path("state"))
+            .env_remove("KIMI_CODE_HOME"),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert!(
+        !failures(&doc).iter().any(|f| f.contains("state folder")),
+        "{:?}",
+        failures(&doc)
+    );
+    assert_eq!(r.status, 0, "{:?}", failures(&doc));
+    // hookc's state folder swapped for a link to one in the project.
+    std::fs::rename(p.path("state/hookc"), p.path("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(p.path("elsewhere"), p.path("state/hookc")).unwrap();
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    let f = failures(&doc).join("\n");
+    assert!(f.contains("state folder cannot be used"), "{f}");
+    assert_eq!(r.status, 1);
+}

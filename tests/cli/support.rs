@@ -187,7 +187,14 @@ pub fn sh_c(command: &str, cwd: &Path, path: &str, env: &[(&str, &str)], stdin: 
         .current_dir(cwd)
         .env_clear()
         .env("PATH", path)
-        .env("HOME", cwd);
+        .env("HOME", cwd)
+        // hookc's state (the record of each build a hook first sees) kept
+        // out of the project, as on a real machine; a test that needs its
+        // own passes XDG_STATE_HOME in `env`.
+        .env(
+            "XDG_STATE_HOME",
+            std::env::temp_dir().join("hookc-tests-state"),
+        );
     for (k, v) in env {
         c.env(k, v);
     }

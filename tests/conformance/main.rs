@@ -401,14 +401,24 @@ impl Scratch {
             self.harness
         );
 
-        // With no hookc on PATH (neither the harness's nor the hook's), the
-        // hook refuses even the allowed command, and tells the model why.
+        // With no hookc on PATH (neither the harness's nor the hook's) and
+        // the copy `hookc build` recorded gone too, the hook refuses even
+        // the allowed command, and tells the model why.
         fs::remove_file(self.repo.join("allowed-ran")).unwrap();
         self.hookc_on_path.set(false);
+        let copies = self.home.join(".local/state/hookc/bin");
+        let aside = self.home.join(".local/state/hookc/bin-aside");
+        let had_pin = copies.exists();
+        if had_pin {
+            fs::rename(&copies, &aside).unwrap();
+        }
         let model = Model::start(self, ALLOWED);
         let missing = turn(&model);
         let told = tool_results(&model.exchanges());
         drop(model);
+        if had_pin {
+            fs::rename(&aside, &copies).unwrap();
+        }
         self.hookc_on_path.set(true);
         assert!(
             !self.repo.join("allowed-ran").exists(),

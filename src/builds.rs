@@ -100,6 +100,19 @@ pub fn check(policy: &Path, build: &str) -> Result<(), String> {
     }
 }
 
+/// What `hookc doctor` says of the compiled policy at `policy`: `None`
+/// when no build is recorded for it yet (the first call records one),
+/// else whether the hooks answer with it. Writes nothing.
+pub fn status(policy: &Path) -> Option<Result<(), String>> {
+    let text = std::fs::read(policy).ok()?;
+    let build = crate::policy_json::build_of(&text)?.to_owned();
+    let real = std::fs::canonicalize(policy).ok()?;
+    match read(&record_path(&real)?) {
+        Read::Missing => None,
+        _ => Some(check(policy, &build)),
+    }
+}
+
 enum Read {
     Missing,
     Found(Record),

@@ -339,6 +339,18 @@ fn policy_checks(project: &Project, diags: &mut Diagnostics) -> Vec<Check> {
             for id in &policy.targets {
                 checks.extend(harness(*id, &policy, project.out));
             }
+            // Which build the hooks answer with (see `crate::builds`).
+            let compiled = project.out.join(crate::emit::POLICY_JSON);
+            checks.push(match crate::builds::status(&compiled) {
+                Some(Ok(())) => {
+                    ok("the hooks answer with the build `hookc build` last recorded here")
+                }
+                Some(Err(why)) => fail(why, "run `hookc build` in the project"),
+                None => note(
+                    "no build of this project is recorded on this machine yet",
+                    "run `hookc build` (else the hooks' first call records the build it finds)",
+                ),
+            });
             // The state folder and the audit log, as the hooks find them.
             let root = std::path::absolute(project.out).unwrap_or_else(|_| project.out.to_owned());
             for f in crate::audit::log::findings(

@@ -347,3 +347,30 @@ fn doctor_fails_when_the_state_folder_is_a_link() {
     assert!(f.contains("state folder cannot be used"), "{f}");
     assert_eq!(r.status, 1);
 }
+
+/// Doctor says whether the hooks answer with the build recorded here: a
+/// record of another build (an older `.hookc/` brought back) fails.
+#[test]
+fn doctor_fails_when_the_compiled_policy_is_not_the_recorded_build() {
+    let p = built();
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert_eq!(r.status, 0, "{:?}", failures(&doc));
+    let records = p.path("state/hookc/builds");
+    let record = std::fs::read_dir(&records)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|f| f.extension().is_some_and(|e| e == "json"))
+        .expect("the build was recorded");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["build"] = serde_json::json!("0000000000000000");
+    std::fs::write(&record, value.to_string()).unwrap();
+    let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
+    let f = failures(&doc).join("\n");
+    assert!(
+        f.contains("is not the build `hookc build` last wrote on this machine"),
+        "{f}"
+    );
+    assert_eq!(r.status, 1);
+}

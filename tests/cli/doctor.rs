@@ -52,8 +52,14 @@ fn failures(doc: &serde_json::Value) -> Vec<String> {
 }
 
 fn built() -> Project {
+    built_with(POLICY)
+}
+
+/// A project with `policy`, built for the user with its own home and
+/// state directory.
+fn built_with(policy: &str) -> Project {
     let p = Project::new();
-    p.write("policy.kdl", POLICY);
+    p.write("policy.kdl", policy);
     std::fs::create_dir_all(p.path("home")).unwrap();
     let r = run(
         Command::new(HOOKC)
@@ -320,18 +326,7 @@ fn without_a_recorded_hookc_doctor_says_the_hooks_take_the_first_on_path() {
 /// failure that says how to fix it.
 #[test]
 fn doctor_fails_when_the_state_folder_is_a_link() {
-    let p = built();
-    p.write("policy.kdl", &format!("audit-log #true\n{POLICY}"));
-    let r = run(
-        Command::new(HOOKC)
-            .args(["build", "--user"])
-            .current_dir(p.dir.path())
-            .env("HOME", p.path("home"))
-            .env("XDG_STATE_HOME", p.path("state"))
-            .env_remove("KIMI_CODE_HOME"),
-        None,
-    );
-    assert_eq!(r.status, 0, "{}", r.stderr);
+    let p = built_with(&format!("audit-log #true\n{POLICY}"));
     let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
     assert!(
         !failures(&doc).iter().any(|f| f.contains("state folder")),

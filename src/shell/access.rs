@@ -221,7 +221,12 @@ pub enum Operands {
 pub struct Row {
     pub programs: &'static [&'static str],
     pub operands: Operands,
-    /// Options that take a value (`-f FILE`, `--file=FILE`), and the value's role.
+    /// Options that take a value (`-f FILE`, `--file=FILE`), and the value's
+    /// role. An option is listed only where every program of the row takes
+    /// a value after it (or has no such option and stops): one that a
+    /// program of the row takes as a flag would hide the file after it
+    /// (`cat -n .env`). Unlisted, the next word is an operand, which errs
+    /// towards a file.
     pub values: &'static [(&'static str, Role)],
     /// Flags that give every file operand another role (`sed -i`: both).
     /// A short one ends its cluster (`-i.bak`: the rest is a suffix).
@@ -255,22 +260,19 @@ const SEARCH_VALUES: &[(&str, Role)] = &[
     ("-g", Not),
     ("--glob", Not),
     ("--iglob", Not),
-    ("-t", Not),
+    // Not `-t` (ag's `--all-text`), `-T` (grep's `--initial-tab`), `-C`
+    // and `--context` (ack's, ag's and ugrep's take their count attached
+    // or not at all), `--color` (grep's value is optional, ag's a flag),
+    // `-D` (ag's `--debug`), `-M` (pcregrep's multiline), `-j` (ugrep's
+    // smart case): there the next word is a pattern or a file.
     ("--type", Not),
-    ("-T", Not),
     ("--type-not", Not),
     ("-m", Not),
     ("--max-count", Not),
     ("-A", Not),
     ("-B", Not),
-    ("-C", Not),
-    ("--context", Not),
-    ("--color", Not),
     ("-d", Not),
-    ("-D", Not),
     ("--replace", Not),
-    ("-M", Not),
-    ("-j", Not),
     ("--threads", Not),
     ("--max-depth", Not),
     ("--label", Not),
@@ -288,8 +290,8 @@ const COPY_VALUES: &[(&str, Role)] = &[
     ("--owner", Not),
     ("-g", Not),
     ("--group", Not),
-    ("--reflink", Not),
-    ("--backup", Not),
+    // Not `--reflink` or `--backup`: their value can only be attached
+    // (`--backup=numbered`), so the next word is a file.
     ("--sparse", Not),
 ];
 
@@ -306,46 +308,27 @@ const SYNC_VALUES: &[(&str, Role)] = &[
     ("--rsh", Not),
     ("-i", Read),
     ("-F", Read),
-    ("-P", Not),
-    ("-o", Not),
-    ("-l", Not),
-    ("-c", Not),
+    // Not `-P`, `-o`, `-l`, `-c` or `-S`: scp's values, rsync's flags
+    // (`rsync -P .env host:` copies `.env`). scp's `-T` is a flag and
+    // rsync's `--temp-dir`: the next word is read, or written.
     ("-J", Not),
-    ("-S", Not),
     ("--chmod", Not),
     ("--port", Not),
     ("--log-file", Write),
     ("--backup-dir", Write),
-    ("-T", Write),
+    ("-T", Both),
     ("--temp-dir", Write),
 ];
 
 /// The table. Programs not listed read their path-like operands.
 pub const ROWS: &[Row] = &[
     Row {
-        values: &[
-            ("-n", Not),
-            ("--lines", Not),
-            ("-c", Not),
-            ("--bytes", Not),
-            ("-s", Not),
-            ("-w", Not),
-            ("-l", Not),
-            ("-b", Not),
-            ("-t", Not),
-            ("-k", Not),
-            ("-d", Not),
-            ("--delimiter", Not),
-            ("-o", Write),
-            ("--output", Write),
-            ("-T", Not),
-            ("-S", Not),
-            ("--sleep-interval", Not),
-            ("-g", Not),
-            ("-C", Not),
-            ("-i", Not),
-            ("-L", Not),
-        ],
+        // Nearly every short option here is a flag of one of these programs
+        // (`cat -n`, `wc -l`, `sort -b`, `diff -w`) and takes a value in
+        // another (`head -n 5`, `tac -s SEP`): a word after an option is
+        // read as a file, which a count or a separator never names. Only
+        // the output file is known for all of them.
+        values: &[("-o", Write), ("--output", Write)],
         ..row(
             &[
                 "cat",
@@ -444,24 +427,16 @@ pub const ROWS: &[Row] = &[
             ("--context", Not),
         ],
         ..row(
-            &[
-                "rm",
-                "rmdir",
-                "unlink",
-                "shred",
-                "truncate",
-                "touch",
-                "mkdir",
-                "mkfifo",
-                "mknod",
-                "srm",
-                "trash",
-                "trash-put",
-                "gio",
-            ],
+            &["shred", "truncate", "touch", "mkdir", "mkfifo", "mknod"],
             All(Write),
         )
     },
+    // No option of these takes a value: `rm -r .hookc` removes `.hookc`
+    // (read with `touch`'s values, `-r` took it for a reference file).
+    row(
+        &["rm", "rmdir", "unlink", "srm", "trash", "trash-put", "gio"],
+        All(Write),
+    ),
     Row {
         values: &[("--reference", Not)],
         ..row(
@@ -472,26 +447,74 @@ pub const ROWS: &[Row] = &[
     // tee's files and dd's `of=` are writes the normaliser records (with
     // the redirections): here they would be counted twice.
     row(&["tee"], All(Not)),
+    // Each dumper's own options that take a value: one program's flag is
+    // another's option with a value (`od -s` and `xxd -e` take none, and
+    // the file after them is read).
+    Row {
+        values: &[
+            ("-c", Not),
+            ("-cols", Not),
+            ("-g", Not),
+            ("-groupsize", Not),
+            ("-l", Not),
+            ("-len", Not),
+            ("-o", Not),
+            ("-s", Not),
+            ("-seek", Not),
+            ("-n", Not),
+            ("-name", Not),
+        ],
+        ..row(&["xxd"], All(Read))
+    },
     Row {
         values: &[
             ("-A", Not),
+            ("--address-radix", Not),
             ("-j", Not),
+            ("--skip-bytes", Not),
             ("-N", Not),
+            ("--read-bytes", Not),
             ("-t", Not),
-            ("-w", Not),
-            ("-l", Not),
-            ("-s", Not),
-            ("-g", Not),
-            ("-n", Not),
-            ("-e", Not),
-            ("-f", Read),
+            ("--format", Not),
+            ("-S", Not),
+            ("--strings", Not),
         ],
-        ..row(&["xxd", "od", "hexdump", "hd", "strings"], All(Read))
+        ..row(&["od"], All(Read))
+    },
+    Row {
+        values: &[
+            ("-e", Not),
+            ("--format", Not),
+            ("-f", Read),
+            ("--format-file", Read),
+            ("-n", Not),
+            ("--length", Not),
+            ("-s", Not),
+            ("--skip", Not),
+        ],
+        ..row(&["hexdump", "hd"], All(Read))
+    },
+    Row {
+        values: &[
+            ("-n", Not),
+            ("--bytes", Not),
+            ("-t", Not),
+            ("--radix", Not),
+            ("-e", Not),
+            ("--encoding", Not),
+            ("-s", Not),
+            ("--output-separator", Not),
+            ("-T", Not),
+            ("--target", Not),
+        ],
+        ..row(&["strings"], All(Read))
     },
     Row {
         values: COPY_VALUES,
-        ..row(&["cp", "install", "ln", "link", "cpio"], Copies(Read))
+        ..row(&["cp", "install", "ln", "link"], Copies(Read))
     },
+    // `cpio -p DIR` writes into its operand; its `-m` and `-o` are flags.
+    row(&["cpio"], All(Both)),
     Row {
         values: COPY_VALUES,
         ..row(&["mv"], Copies(Both))
@@ -516,13 +539,16 @@ pub const ROWS: &[Row] = &[
             ("--from-file", Read),
             ("--arg", Not),
             ("--argjson", Not),
-            ("--rawfile", Read),
-            ("--slurpfile", Read),
+            ("--rawfile", Not),
+            ("--slurpfile", Not),
             ("--indent", Not),
         ],
+        // `--rawfile NAME FILE` and `--slurpfile NAME FILE` take two words:
+        // the name is taken as the value, and then the first operand is
+        // counted as a file, not as the filter (which is read too).
         ..row(
             &["jq", "yq", "gojq", "jaq"],
-            AfterFirst(Read, &["-f", "--from-file"]),
+            AfterFirst(Read, &["-f", "--from-file", "--rawfile", "--slurpfile"]),
         )
     },
     Row {
@@ -535,11 +561,15 @@ pub const ROWS: &[Row] = &[
             ("--field-separator", Not),
             ("-e", Not),
             ("--source", Not),
-            ("-i", Not),
+            // gawk's `-i FILE` and `-E FILE` load a program file.
+            ("-i", Read),
+            ("--include", Read),
+            ("-E", Read),
+            ("--exec", Read),
         ],
         ..row(
             &["awk", "gawk", "mawk", "nawk"],
-            AfterFirst(Read, &["-f", "--file", "-e", "--source"]),
+            AfterFirst(Read, &["-f", "--file", "-e", "--source", "-E", "--exec"]),
         )
     },
     Row {

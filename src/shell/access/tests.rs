@@ -53,7 +53,8 @@ fn readers_read_every_operand_but_option_values() {
     check("xxd .env", &[(".env", "r")]);
     check("od -c .env", &[(".env", "r")]);
     check("strings -n 4 .env", &[(".env", "r")]);
-    check("head -n 5 a b", &[("a", "r"), ("b", "r")]);
+    // A count is read as a file too: `-n` is a flag of `cat` (see below).
+    check("head -n 5 a b", &[("5", "r"), ("a", "r"), ("b", "r")]);
     check(
         "sort -o sorted.txt data.txt",
         &[("sorted.txt", "w"), ("data.txt", "r")],
@@ -61,6 +62,72 @@ fn readers_read_every_operand_but_option_values() {
     check("tail -f log.txt", &[("log.txt", "r")]);
     check("source .env", &[(".env", "r")]);
     check(". ./.env", &[("./.env", "r")]);
+}
+
+/// An option one program takes as a flag hides no file behind it in
+/// another program of its row: each line reads `.env` as the program runs
+/// it. (These were read as option values shared across the row once.)
+#[test]
+fn a_flag_of_one_program_is_no_option_value_of_another() {
+    for line in [
+        "cat -n .env",
+        "cat -s .env",
+        "cat -b .env",
+        "cat -T .env",
+        "tac -b .env",
+        "wc -l .env",
+        "wc -c .env",
+        "wc --bytes .env",
+        "sort -n .env",
+        "sort -b .env",
+        "sort -d .env",
+        "uniq -c .env",
+        "less -S .env",
+        "diff -w .env x",
+        "diff -i .env x",
+        "sha256sum -b .env",
+        "md5sum -t .env",
+        "fold -s .env",
+        "column -t .env",
+        "pr -t .env",
+        "file -b .env",
+        "more -s .env",
+        "base64 -d .env",
+        "paste -s .env",
+        "cut -s -f1 .env",
+        "od -s .env",
+        "od -l .env",
+        "od -w .env",
+        "xxd -e .env",
+        "strings -w .env",
+        "grep -T x .env",
+        "ag -t x .env",
+        "ag -D x .env",
+        "ag -C x .env",
+        "ack -C x .env",
+        "grep --color x .env",
+        "pcregrep -M x .env",
+        "ugrep -j x .env",
+        "rsync -P .env /tmp/x",
+        "rsync -o .env /tmp/x",
+        "rsync -l .env /tmp/x",
+        "rsync -c .env /tmp/x",
+        "rsync -S .env /tmp/x",
+        "scp -T .env host:",
+        "cp --reflink .env /tmp/x",
+        "cp --backup .env /tmp/x",
+        "jq --rawfile x .env .",
+        "jq --slurpfile x .env .",
+        "awk -i .env 1",
+    ] {
+        assert!(
+            seen(line)
+                .iter()
+                .any(|(p, a)| p == ".env" && a.contains('r')),
+            "`{line}` reads .env: {:?}",
+            seen(line)
+        );
+    }
 }
 
 #[test]

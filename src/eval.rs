@@ -1094,6 +1094,9 @@ pub struct Seen {
     /// A write that reaches every file below the path (see
     /// [`access::Touch::tree`]).
     tree: bool,
+    /// Why the call is taken to touch this, when the line does not say it:
+    /// told to the model with the guard's reason.
+    because: Option<&'static str>,
 }
 
 impl Seen {
@@ -1107,9 +1110,14 @@ impl Seen {
             except: Vec::new(),
             anything: false,
             tree: false,
+            because: None,
         }
     }
 }
+
+/// Why a git command whose files the repository cannot name before it runs
+/// is taken to write the whole work tree.
+const GIT_UNKNOWN: &str = "(hookc cannot tell which files this git command will change before it runs, so it counts as changing every file of the work tree: `git pull` fetches before it merges, a patch names its own files, a command earlier in the line may move what a branch names. To bring in others' work, run `git fetch` on its own, then the merge, rebase or switch in a call of its own: hookc checks what those change.)";
 
 impl<'c> Facts<'c> {
     fn new(call: &'c Call) -> Self {
@@ -1196,8 +1204,20 @@ impl<'c> Facts<'c> {
                 except: Vec::new(),
                 tree: false,
             }));
+            // What the line's git commands write that only the repository
+            // can name (see `git_written`).
+            let mut by_git = Ok(Vec::new());
             if let Some(analysis) = self.analysis() {
                 raw.extend(access::touches(analysis));
+                by_git = self.git_written(analysis);
+                raw.extend(by_git.iter().flatten().map(|f| access::Touch {
+                    path: f.clone(),
+                    access: Access::Write,
+                    glob: None,
+                    on_disk: false,
+                    except: Vec::new(),
+                    tree: false,
+                }));
             }
             let root = call.root.as_deref();
             let home = call.home.as_deref();
@@ -1232,8 +1252,98 @@ impl<'c> Facts<'c> {
                     ..Seen::new(path.clone(), paths::home_form(&path, root, home), t.access)
                 });
             }
+            match by_git {
+                Ok(_) => {}
+                Err(Some(top)) => {
+                    let top = paths::normalize(&top, root, home);
+                    out.push(Seen {
+                        tree: true,
+                        because: Some(GIT_UNKNOWN),
+                        ..Seen::new(
+                            top.clone(),
+                            paths::home_form(&top, root, home),
+                            Access::Write,
+                        )
+                    });
+                }
+                Err(None) => out.push(Seen {
+                    anything: true,
+                    because: Some(GIT_UNKNOWN),
+                    ..Seen::new(String::new(), None, Access::Write)
+                }),
+            }
             out
         }
+    }
+
+    /// The files the git commands of the line write in the work tree
+    /// that the line does not name (`git switch main`: every file that
+    /// differs from `main`), asked of the repository where the call runs
+    /// ([`crate::git_writes`]). When it cannot say (the versions are known
+    /// only when the command runs, git does not answer in time, the line
+    /// points git at another repository or moves first), `Err` with the
+    /// top of the work tree, every file of which may be written, or
+    /// `Err(None)` where that is not known either: any file. An example's
+    /// call has no repository, and names none.
+    fn git_written(&self, analysis: &Analysis) -> Result<Vec<String>, Option<String>> {
+        let by_command: Vec<Vec<access::GitWrite>> =
+            analysis.commands.iter().map(access::git_writes).collect();
+        if by_command.iter().all(Vec::is_empty) {
+            return Ok(Vec::new());
+        }
+        // What the repository says holds for the line as it starts: a
+        // command before (`git fetch && git merge @{u}`, a copy into
+        // `.git/refs`) may change what a rev names.
+        let first_only = by_command.iter().skip(1).all(Vec::is_empty);
+        let writes: Vec<access::GitWrite> = by_command.into_iter().flatten().collect();
+        let call = self.call;
+        let Some(root) = call.root.as_deref().filter(|r| *r != EXAMPLE_ROOT) else {
+            return Ok(Vec::new());
+        };
+        let elsewhere = analysis
+            .commands
+            .iter()
+            .any(|c| c.repo_elsewhere || matches!(c.program.as_str(), "cd" | "pushd" | "popd"))
+            || call
+                .command
+                .as_deref()
+                .is_some_and(|l| l.contains("GIT_DIR") || l.contains("GIT_WORK_TREE"));
+        if elsewhere {
+            return Err(None);
+        }
+        let dir = std::path::Path::new(root).join(call.cwd.as_deref().unwrap_or(""));
+        if !dir.is_dir() {
+            // Not on this machine (a payload `hookc why` explains): no
+            // repository to write to.
+            return Ok(Vec::new());
+        }
+        let deadline = self.walk_deadline();
+        let whole =
+            || crate::git_writes::top(&dir, deadline).and_then(|t| t.to_str().map(str::to_owned));
+        if crate::git_writes::outside_any(&dir, deadline) {
+            return Ok(Vec::new());
+        }
+        if !first_only {
+            return Err(whole());
+        }
+        let mut files: Vec<String> = Vec::new();
+        let mut asked: Vec<&access::GitWrite> = Vec::new();
+        for w in &writes {
+            if asked.contains(&w) {
+                continue;
+            }
+            asked.push(w);
+            let Some(found) = crate::git_writes::files(w, &dir, deadline) else {
+                return Err(whole());
+            };
+            for f in found {
+                files.push(f.to_str().ok_or_else(whole)?.to_owned());
+            }
+            if files.len() > MAX_RESOLVED {
+                return Err(whole());
+            }
+        }
+        Ok(files)
     }
 }
 
@@ -1352,13 +1462,16 @@ fn match_guard(
     if !guard_regex_matches(guard, compiled, call, facts)? {
         return Ok(None);
     }
-    if let Some(paths) = path_set(guard, compiled, call)
-        && !facts
-            .touched()
+    let mut because = None;
+    if let Some(paths) = path_set(guard, compiled, call) {
+        let touched = facts.touched();
+        let Some(seen) = touched
             .iter()
-            .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
-    {
-        return Ok(None);
+            .find(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
+        else {
+            return Ok(None);
+        };
+        because = seen.because;
     }
     Ok(Some(match opaque_reason {
         Some(reason) => Hit {
@@ -1370,7 +1483,10 @@ fn match_guard(
         None => Hit {
             guard: guard.name.clone(),
             decision: guard.decision,
-            reason: guard.reason.clone(),
+            reason: match because {
+                Some(why) => format!("{} {why}", guard.reason),
+                None => guard.reason.clone(),
+            },
             message: guard.message.clone(),
         },
     }))
@@ -1449,6 +1565,10 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts
         return paths.is_match_any(&spellings);
     };
     how.nocase |= call.folds_case;
+    if seen.tree && seen.access.writes() && glob_holds_guarded(guard, paths, seen, how, call, facts)
+    {
+        return true;
+    }
     // A glob spelled relative to the project names files in it, never an
     // absolute path outside it (`*.rs` is no file of `/var/state/hookc`).
     let outside = |s: &str, g: &str| {
@@ -1523,6 +1643,43 @@ fn holds_guarded(guard: &Guard, spellings: &[&str], call: &Call) -> bool {
             .filter(|g| !g.trim().starts_with('!'))
             .any(|g| access::could_name(&below, how, g))
     })
+}
+
+/// Whether a glob a write reaches into (`rm -rf .c*`, `chmod -R 000 */`)
+/// expands, where the call runs, to a directory that holds one of the
+/// guard's files, as [`holds_on_disk`] decides for each. Only a glob that
+/// could name a folder above one of the guard's paths is listed; a tree
+/// that cannot be listed in time holds one.
+fn glob_holds_guarded(
+    guard: &Guard,
+    paths: &PathSet,
+    seen: &Seen,
+    how: Expansion,
+    call: &Call,
+    facts: &Facts,
+) -> bool {
+    let loose = Expansion { dot: true, ..how };
+    let below = format!("{}/**", seen.path.trim_end_matches('/'));
+    let could = guard
+        .paths
+        .iter()
+        .filter(|g| !g.trim().starts_with('!'))
+        .any(|g| access::could_name(&below, loose, g));
+    if !could {
+        return false;
+    }
+    let Some(root) = call.root.as_deref().filter(|r| *r != EXAMPLE_ROOT) else {
+        return true;
+    };
+    let holds = |f: &str| is_directory(f, call) && holds_on_disk(guard, paths, f, call, facts);
+    expands_to_any(
+        Some(root),
+        seen.path.trim_end_matches('/'),
+        how,
+        &holds,
+        facts.walk_deadline(),
+    )
+    .unwrap_or(true)
 }
 
 /// Whether the directory `dir` (normalised) holds one of the guard's files

@@ -453,16 +453,33 @@ pub fn refusal(event: Event, call: &Call) -> Option<Verdict> {
         return None;
     }
     let refused = installs_hookc(call) || Guarded::here(call).touched_by(call);
-    refused.then(|| Verdict {
+    refused.then(|| self_refusal(REASON))
+}
+
+/// A refusal by hookc's own guard, which no approval code is offered for.
+pub fn self_refusal(reason: &str) -> Verdict {
+    Verdict {
         decision: Decision::Deny,
         hits: vec![Hit {
             guard: crate::audit::SELF_GUARD.to_owned(),
             decision: Decision::Deny,
-            reason: REASON.to_owned(),
+            reason: reason.to_owned(),
             message: None,
         }],
         rewritten: None,
-    })
+    }
+}
+
+/// Whether `call` writes, removes, renames or links over one of `files`
+/// (absolute paths) or anything below one, as [`refusal`] sees its own
+/// files: through the file tools and every shell command the access model
+/// reads, and by name in a line hookc cannot read in full.
+pub fn writes_any(call: &Call, files: &[PathBuf]) -> bool {
+    let mut g = Guarded::default();
+    for f in files {
+        g.add_tree(f);
+    }
+    g.touched_by(call)
 }
 
 /// The files and folders [`refusal`] keeps from the agent.

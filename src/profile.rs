@@ -69,7 +69,11 @@ pub struct Profile {
     /// the agent from changing: the ones hookc writes and the ones the
     /// harness also reads hooks, or a switch for them, from (local and
     /// user-level settings). Globs in the language of `path`; a folder
-    /// stands for everything below it.
+    /// stands for everything below it. `$VAR/rest` is where the harness
+    /// looks when its environment sets `VAR` (`$CODEX_HOME/config.toml`):
+    /// `hookc guard` protects it on the machine where it is set (see
+    /// `protect::moved_refusal`), since the compiled policy is shared with
+    /// the repository.
     pub protected: &'static [&'static str],
     /// Files among them that an edit must be refused for, checked as
     /// examples of the self-protection guard on every build.

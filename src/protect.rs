@@ -46,6 +46,8 @@ pub const SHELL_PROFILES: &[&str] = &[
     "~/.zlogin",
     "~/.config/fish",
     "~/.config/environment.d",
+    "$XDG_CONFIG_HOME/fish",
+    "$XDG_CONFIG_HOME/environment.d",
     "/etc/profile",
     "/etc/profile.d",
     "/etc/bash.bashrc",
@@ -81,10 +83,21 @@ pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
         .collect();
     let policy_file = format!("./{literal}");
     let mut files: Vec<String> = vec![policy_file, "./.hookc".to_owned()];
+    // A file found through the environment (`$CODEX_HOME/config.toml`) is
+    // where this machine's harness looks, which the compiled policy (shared
+    // with the repository) cannot say: `hookc guard` guards those
+    // ([`moved_refusal`]).
+    let fixed = |f: &&&str| !f.starts_with('$');
     for profile in profiles(targets) {
-        files.extend(profile.protected.iter().map(|f| (*f).to_owned()));
+        files.extend(
+            profile
+                .protected
+                .iter()
+                .filter(fixed)
+                .map(|f| (*f).to_owned()),
+        );
     }
-    files.extend(SHELL_PROFILES.iter().map(|f| (*f).to_owned()));
+    files.extend(SHELL_PROFILES.iter().filter(fixed).map(|f| (*f).to_owned()));
     files.push("./.git/config".to_owned());
     // hookc's own state: the approvals, the audit log and the record of
     // the last build (where `$XDG_STATE_HOME` moves it, the guard's
@@ -149,6 +162,66 @@ guard "hookc-self-protection-commands" {{
         files = quoted.join(" "),
         reason = kdl_string(REASON),
     )
+}
+
+/// What hookc's refusal of a write to a harness's configuration found
+/// through the environment says to the model.
+pub const MOVED_REASON: &str = "This call would change a harness's hook settings where this machine's environment tells the harness to look for them (a variable such as CLAUDE_CONFIG_DIR, CODEX_HOME or XDG_CONFIG_HOME), which only the user may do. Do not try another way: ask the user to make the change themselves.";
+
+/// The protected files of `targets` (every harness when empty) and the
+/// shell profiles that the harness's environment puts somewhere else: each
+/// `$VAR/rest` entry whose variable is set here, as an absolute path (a
+/// relative value is taken from the folder the hook runs in, as the
+/// harness that started it would). A variable that is unset or empty names
+/// nothing: the harness then looks in the fixed places, which the compiled
+/// policy guards.
+pub fn moved_by_environment(targets: &[HarnessId]) -> Vec<std::path::PathBuf> {
+    let all: Vec<HarnessId> = harness::all().iter().map(|h| h.id()).collect();
+    let targets = if targets.is_empty() { &all } else { targets };
+    let entries = profiles(targets)
+        .flat_map(|p| p.protected.iter())
+        .chain(SHELL_PROFILES);
+    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    for entry in entries {
+        let Some((var, rest)) = entry
+            .strip_prefix('$')
+            .and_then(|e| e.split_once('/').or(Some((e, ""))))
+        else {
+            continue;
+        };
+        let Some(value) = std::env::var_os(var).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let mut path = std::path::PathBuf::from(value);
+        if path.is_relative()
+            && let Ok(here) = std::env::current_dir()
+        {
+            path = here.join(path);
+        }
+        if !rest.is_empty() {
+            path.push(rest);
+        }
+        if !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// hookc's own guard over the harness configuration the environment moved
+/// ([`moved_by_environment`]): a pre-tool call that writes one of those
+/// files (or a folder holding one) is refused, whatever the policy says.
+pub fn moved_refusal(
+    event: crate::ir::Event,
+    call: &crate::eval::Call,
+    targets: &[HarnessId],
+) -> Option<crate::eval::Verdict> {
+    if event != crate::ir::Event::PreTool || (call.command.is_none() && call.paths.is_empty()) {
+        return None;
+    }
+    let moved = moved_by_environment(targets);
+    (!moved.is_empty() && crate::pin::writes_any(call, &moved))
+        .then(|| crate::pin::self_refusal(MOVED_REASON))
 }
 
 /// A file name as a shell word: plain when it can be, else quoted.

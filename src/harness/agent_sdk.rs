@@ -84,6 +84,7 @@ static PROFILE: Profile = Profile {
         ".claude/settings.json",
         ".claude/settings.local.json",
         "~/.claude/settings.json",
+        "$CLAUDE_CONFIG_DIR/settings.json",
     ],
     protected_examples: &[".claude/settings.json"],
     hooks_from: &[],

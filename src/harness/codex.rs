@@ -192,6 +192,8 @@ static PROFILE: Profile = Profile {
         ".codex/config.toml",
         "~/.codex/hooks.json",
         "~/.codex/config.toml",
+        "$CODEX_HOME/hooks.json",
+        "$CODEX_HOME/config.toml",
     ],
     protected_examples: &[".codex/hooks.json"],
     hooks_from: &[],

@@ -130,6 +130,7 @@ static PROFILE: Profile = Profile {
         "~/.gemini/hooks.json",
         "~/.gemini/trusted_hooks.json",
         "/etc/gemini-cli",
+        "$GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
     protected_examples: &[".gemini/settings.json"],
     hooks_from: &[],

@@ -137,7 +137,11 @@ static PROFILE: Profile = Profile {
     own_timeout: Some(TIMEOUT),
     late_hook: LateHook::Proceeds,
     hints: &[".kimi-code/"],
-    protected: &["~/.kimi-code/config.toml", "~/.kimi/config.toml"],
+    protected: &[
+        "~/.kimi-code/config.toml",
+        "~/.kimi/config.toml",
+        "$KIMI_CODE_HOME/config.toml",
+    ],
     protected_examples: &["~/.kimi-code/config.toml"],
     hooks_from: &[],
 };

@@ -57,6 +57,11 @@ enum Failure {
     /// The project needs another hookc: refused in the harness's own words,
     /// with what to install (never "run hookc build", which would not help).
     Incompatible(String),
+    /// The compiled policy is not the build recorded on this machine
+    /// ([`crate::builds::check`]): refused in the harness's own words, so
+    /// the model reads that the user must build (the shim's fixed text
+    /// would only say that hookc could not run).
+    NotTheBuild(String),
 }
 
 impl From<policy_json::Refusal> for Failure {
@@ -113,7 +118,14 @@ fn run_with(
     let mut input = Vec::new();
     let (answer, trace) = match answer_call(request, stdin, &mut input, load) {
         Ok(pair) => pair,
-        Err(Failure::Incompatible(reason)) => (incompatible(request, reason), Trace::default()),
+        Err(Failure::Incompatible(reason)) => (
+            refused_before_reading(request, "hookc-version", reason),
+            Trace::default(),
+        ),
+        Err(Failure::NotTheBuild(reason)) => (
+            refused_before_reading(request, "hookc-build", reason),
+            Trace::default(),
+        ),
         Err(Failure::Broken(message)) => (
             Answer {
                 stdout: String::new(),
@@ -150,7 +162,7 @@ fn answer_call(
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
     let text = read_policy(request.policy)?;
     let policy = load(request.policy, &text, request.event)?;
-    crate::builds::check(request.policy, policy.identity)?;
+    crate::builds::check(request.policy, policy.identity).map_err(Failure::NotTheBuild)?;
     if let Some(deadline) = request.deadline {
         deadline.limit(harness.profile().hook_timeout(policy.timeout));
     }
@@ -184,8 +196,8 @@ fn read_policy(path: &Path) -> Result<Vec<u8>, Failure> {
 }
 
 /// A refusal, in the harness's protocol, of a call this hookc may not check.
-fn incompatible(request: &GuardRequest, reason: String) -> Answer {
-    let verdict = refusal("hookc-version", reason.clone());
+fn refused_before_reading(request: &GuardRequest, guard: &str, reason: String) -> Answer {
+    let verdict = refusal(guard, reason.clone());
     match harness::get(request.harness) {
         Some(h) => h.answer(request.event, Some(&verdict)),
         None => Answer {
@@ -324,9 +336,12 @@ fn evaluate(
             v
         }
     });
-    // hookc's own guards (over the hookc that answers, then the
-    // approvals), the user's approvals and the audit log.
-    let verdict = crate::pin::refusal(event, &call).or(verdict);
+    // hookc's own guards (over the hookc that answers, the hook settings
+    // this machine's environment moved, then the approvals), the user's
+    // approvals and the audit log.
+    let verdict = crate::pin::refusal(event, &call)
+        .or_else(|| crate::protect::moved_refusal(event, &call, &policy.targets))
+        .or(verdict);
     let verdict = crate::audit::decide(
         &crate::audit::Context {
             harness: harness.id(),

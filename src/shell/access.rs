@@ -681,6 +681,249 @@ pub fn row_of(program: &str) -> Option<&'static Row> {
 /// ([`too_far`]).
 pub const MAX_DIR_BYTES: usize = 1024;
 
+/// A change a git command makes to the work tree whose files only the
+/// repository can name: `git switch main` rewrites every file that differs
+/// between `HEAD` and `main`. The evaluator asks git which (the module
+/// `git_writes`, above this one).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GitWrite {
+    /// The files that differ between two revs' trees.
+    Between(String, String),
+    /// The tracked files changed in the work tree since `HEAD` (what a
+    /// stash sets aside, `checkout -f` and `reset --hard` throw away).
+    Modified,
+    /// What applying a stash changes (its own changes and untracked files).
+    Stash(String),
+    /// What merging a rev brings: the files it changed since the merge base.
+    Merged(String),
+    /// Any file: the versions are not known before the command runs
+    /// (`git pull` fetches first, `git am` reads patches).
+    Unknown,
+}
+
+/// The [`GitWrite`]s of `cmd` when it runs git.
+pub fn git_writes(cmd: &SimpleCommand) -> Vec<GitWrite> {
+    match cmd.args.split_first() {
+        Some((sub, rest)) if cmd.program == "git" => git_write(sub, rest),
+        _ => Vec::new(),
+    }
+}
+
+/// The options of `sub` that take a separate value, so that the value is
+/// not taken for a rev.
+fn git_values(sub: &str) -> &'static [&'static str] {
+    match sub {
+        "checkout" => &["-b", "-B", "--orphan", "--conflict"],
+        "switch" => &[
+            "-c",
+            "-C",
+            "--create",
+            "--force-create",
+            "--orphan",
+            "--conflict",
+        ],
+        "merge" => &[
+            "-m",
+            "--message",
+            "-s",
+            "--strategy",
+            "-X",
+            "--strategy-option",
+            "-F",
+            "--file",
+            "--into-name",
+            "--cleanup",
+        ],
+        "rebase" => &[
+            "--onto",
+            "-s",
+            "--strategy",
+            "-X",
+            "--strategy-option",
+            "-x",
+            "--exec",
+            "-C",
+            "--whitespace",
+        ],
+        "cherry-pick" | "revert" => &["-m", "--mainline", "-X", "--strategy-option", "--strategy"],
+        "stash" => &["-m", "--message", "--pathspec-from-file"],
+        _ => &[],
+    }
+}
+
+/// What one git command (`sub` and the words after it) writes that the
+/// repository must name; see [`GitWrite`].
+fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
+    use GitWrite::{Between, Merged, Modified, Stash, Unknown};
+    let values = git_values(sub);
+    let mut operands: Vec<&str> = Vec::new();
+    let mut options: Vec<(&str, Option<&str>)> = Vec::new();
+    let mut paths = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let a = rest[i].as_str();
+        if a == "--" {
+            paths = true;
+            break;
+        }
+        if a.starts_with('-') && a != "-" {
+            let name = a.split('=').next().unwrap_or(a);
+            if values.contains(&name) && !a.contains('=') {
+                options.push((name, rest.get(i + 1).map(String::as_str)));
+                i += 2;
+                continue;
+            }
+            options.push((name, a.split_once('=').map(|(_, v)| v)));
+        } else {
+            operands.push(a);
+        }
+        i += 1;
+    }
+    let has = |names: &[&str]| options.iter().any(|(o, _)| names.contains(o));
+    let value = |names: &[&str]| {
+        options
+            .iter()
+            .find(|(o, _)| names.contains(o))
+            .and_then(|(_, v)| *v)
+    };
+    // `-` is the branch before: `@{-1}`.
+    let rev = |r: &str| {
+        if r == "-" {
+            "@{-1}".to_owned()
+        } else {
+            r.to_owned()
+        }
+    };
+    let head = || "HEAD".to_owned();
+    let forced = |w: &mut Vec<GitWrite>, names: &[&str]| {
+        if has(names) {
+            w.push(Modified);
+        }
+    };
+    let mut w = Vec::new();
+    match sub {
+        // With `--`, the paths after it are the files (see `git`).
+        "checkout" if !paths => {
+            if has(&["--pathspec-from-file"]) {
+                return vec![Unknown];
+            }
+            // After `-b NAME` (the option's value) an operand is the start
+            // point; without, the branch or commit to switch to. With more
+            // operands (paths without `--`) every file that differs counts.
+            if let Some(target) = operands.first() {
+                w.push(Between(head(), rev(target)));
+            }
+            forced(&mut w, &["-f", "--force"]);
+        }
+        "switch" => {
+            if has(&["--orphan"]) {
+                return vec![Unknown];
+            }
+            if let Some(target) = operands.first() {
+                w.push(Between(head(), rev(target)));
+            }
+            forced(&mut w, &["-f", "--force", "--discard-changes"]);
+        }
+        "stash" => match operands.first().copied() {
+            None | Some("push" | "save") => {
+                if has(&["-u", "--include-untracked", "-a", "--all"]) {
+                    return vec![Unknown];
+                }
+                w.push(Modified);
+            }
+            Some("pop" | "apply") => {
+                let which = match operands.get(1) {
+                    Some(n) if n.chars().all(|c| c.is_ascii_digit()) => format!("stash@{{{n}}}"),
+                    Some(s) => (*s).to_owned(),
+                    None => "stash@{0}".to_owned(),
+                };
+                w.push(Stash(which));
+            }
+            Some("branch") => w.push(Unknown),
+            Some(_) => {}
+        },
+        "reset" if !paths && has(&["--hard", "--merge", "--keep"]) => {
+            let target = operands.first().map_or_else(head, |r| rev(r));
+            w.push(Between(head(), target));
+            w.push(Modified);
+        }
+        "merge" => {
+            if has(&["--abort", "--quit"]) {
+                w.push(Unknown);
+            } else if !has(&["--continue"]) {
+                if operands.is_empty() {
+                    w.push(Merged("@{u}".to_owned()));
+                }
+                w.extend(operands.iter().map(|o| Merged(rev(o))));
+            }
+        }
+        "rebase" => {
+            if has(&[
+                "--continue",
+                "--skip",
+                "--abort",
+                "--quit",
+                "--edit-todo",
+                "--root",
+            ]) || operands.len() > 1
+            {
+                return vec![Unknown];
+            }
+            let target = value(&["--onto"])
+                .or(operands.first().copied())
+                .unwrap_or("@{u}");
+            w.push(Between(head(), rev(target)));
+            w.push(Merged(rev(target)));
+        }
+        "cherry-pick" | "revert" => {
+            if has(&[
+                "--continue",
+                "--skip",
+                "--abort",
+                "--quit",
+                "-m",
+                "--mainline",
+            ]) || operands.is_empty()
+            {
+                return vec![Unknown];
+            }
+            for o in &operands {
+                if o.contains("..") || o.contains('^') || o.starts_with('-') {
+                    return vec![Unknown];
+                }
+                w.push(Between(format!("{o}^"), (*o).to_owned()));
+            }
+        }
+        "pull" | "am" | "bisect" | "filter-branch" | "filter-repo" => {
+            let reads_only = match sub {
+                "am" => has(&["--show-current-patch"]),
+                "bisect" => matches!(
+                    operands.first().copied(),
+                    Some("log" | "visualize" | "view" | "terms") | None
+                ),
+                _ => false,
+            };
+            if !reads_only {
+                w.push(Unknown);
+            }
+        }
+        "apply" => {
+            let reports =
+                has(&["--check", "--stat", "--numstat", "--summary"]) && !has(&["--apply"]);
+            let index_only = has(&["--cached"]) && !has(&["--index"]);
+            if !reports && !index_only {
+                w.push(Unknown);
+            }
+        }
+        "read-tree" if has(&["-u"]) => w.push(Unknown),
+        "checkout-index" | "sparse-checkout" if operands.first() != Some(&"list") => {
+            w.push(Unknown)
+        }
+        _ => {}
+    }
+    w
+}
+
 /// Every file the commands of `analysis` touch, in order, unnormalised
 /// (relative paths are relative to where the line starts).
 pub fn touches(analysis: &Analysis) -> Vec<Touch> {

@@ -107,6 +107,11 @@ pub struct SimpleCommand {
     /// may become the name of any file it matches, an option included.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub globs: Vec<usize>,
+    /// For `git`: its global options point it at another repository or
+    /// work tree (`-C DIR`, `--git-dir`, `--work-tree`), so the one where
+    /// the line runs does not say what it changes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repo_elsewhere: bool,
 }
 
 /// Understand a command line: which programs run, with which arguments.
@@ -1629,6 +1634,13 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         _ => {}
     }
     emit(out, "git", args, redirects);
+    let elsewhere = rest[..n].iter().any(|w| {
+        let t = w.text.as_str();
+        t == "-C" || t.starts_with("--git-dir") || t.starts_with("--work-tree")
+    });
+    if let Some(last) = out.commands.last_mut() {
+        last.repo_elsewhere = elsewhere;
+    }
 }
 
 /// The `KEY[=VALUE]` settings of git's `-c`/`--config-env` globals.

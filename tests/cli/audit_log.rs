@@ -189,11 +189,17 @@ fn a_linked_state_folder_is_refused_and_never_written_through() {
         // The guard writes nothing through the link. It still answers when
         // only the log's folder is a link; when the whole state folder is,
         // the record of the last build cannot be trusted either, and every
-        // call is refused until the user fixes it (`crate::builds`).
+        // call is refused until the user fixes it (`crate::builds`), in the
+        // harness's own words, so the model reads what to tell the user.
         if linked == "hookc" {
             let run = guard(&p, "git status");
-            assert_eq!(run.status, 1, "{}", run.stderr);
-            assert!(run.stderr.contains("is a symbolic link"), "{}", run.stderr);
+            assert_eq!(run.status, 2, "{}", run.stderr);
+            assert!(
+                run.stdout.contains("is a symbolic link")
+                    && run.stdout.contains("permissionDecision"),
+                "{}",
+                run.stdout
+            );
         } else {
             assert_eq!(guard(&p, "git push -f").status, 2);
             assert_eq!(guard(&p, "git status").status, 0);

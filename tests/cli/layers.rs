@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["registry", "source", "exit", "disk", "paths", "presets"],
     &["diag", "version", "shell", "ast", "merge"],
-    &["ir", "syntax"],
+    &["ir", "syntax", "git_writes"],
     &["profile"],
     &["eval", "lint_rules"],
     &["audit"],

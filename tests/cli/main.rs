@@ -14,6 +14,7 @@ mod corpus;
 mod cross_loading;
 mod docs_tasks;
 mod doctor;
+mod every_hook;
 mod example_parity;
 mod explain;
 mod guard;

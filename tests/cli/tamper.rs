@@ -2,14 +2,17 @@
 //! them off by changing what they depend on (a model of the protected
 //! state, not a list of routes).
 //!
-//! Each test runs the real generated hook commands of Claude Code and
-//! Codex in a built project, as the harness does, with the project as the
-//! home directory and `~/.local/state` as the state directory that
-//! `hookc build` uses too.
+//! The tests run every registered harness's real pre-tool hook in a
+//! project built for all of them ([`Pinned`]), the way the harness runs it
+//! ([`through_the_hook`]); a harness whose runner (node, python) is not
+//! installed here is skipped and named.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use hookc::harness::{self, Outcome};
+
+use crate::every_hook::{Pinned, hooks_path, said, through_the_hook, through_the_hook_with};
 use crate::support::{BARE_PATH, HOOKC, Project, Run, bundled_for, json_file, run, sh_c};
 
 /// The state directory of the project's builds and hooks.
@@ -84,16 +87,84 @@ fn refused(run: &Run) -> bool {
     run.status == 2 || run.stdout.contains("\"deny\"")
 }
 
-const HARNESSES: [&str; 2] = ["claude", "codex"];
+/// Restores the files saved in `backup` over the project's, as `git
+/// checkout HEAD~1 -- .` or an `rsync` from a backup would.
+fn restore(p: &Project, backup: &Path) {
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", backup.display()))
+        .arg(p.dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// `command` through every harness's pre-tool hook in `pinned`'s project,
+/// with `env` in the harness's environment: each harness and how it ended.
+fn every_harness(pinned: &Pinned, command: &str, env: &[(&str, &str)]) -> Vec<(String, Outcome)> {
+    let path = hooks_path();
+    let mut outcomes = Vec::new();
+    for h in harness::all() {
+        let root = pinned.p.dir.path();
+        match through_the_hook_with(*h, root, &pinned.home, &pinned.state, &path, command, env) {
+            Some(o) => outcomes.push((h.id().to_string(), o)),
+            None => eprintln!("skipped {}: what runs its hook is not installed", h.id()),
+        }
+    }
+    assert!(
+        outcomes.len() >= harness::all().len() - 2,
+        "only {} harnesses ran",
+        outcomes.len()
+    );
+    outcomes
+}
+
+/// Asserts that every harness refused `command` for a reason containing
+/// `because`, and that the call did not go ahead in any.
+fn refused_everywhere(pinned: &Pinned, command: &str, env: &[(&str, &str)], because: &str) {
+    for (id, o) in every_harness(pinned, command, env) {
+        assert!(
+            !o.proceeds && !o.asks,
+            "{id}: `{command}` went ahead: {o:?}"
+        );
+        assert!(
+            said(&o).contains(because),
+            "{id}: `{command}` refused for another reason: {o:?}"
+        );
+    }
+}
+
+fn allowed_everywhere(pinned: &Pinned, command: &str, env: &[(&str, &str)]) {
+    for (id, o) in every_harness(pinned, command, env) {
+        assert!(o.proceeds, "{id}: `{command}` was refused: {o:?}");
+    }
+}
+
+/// Runs `hookc build` for `pinned`'s project as the user would.
+fn rebuild(pinned: &Pinned, args: &[&str]) {
+    let r = run(
+        Command::new(HOOKC)
+            .arg("build")
+            .args(args)
+            .current_dir(pinned.p.dir.path())
+            .env("HOME", &pinned.home)
+            .env("XDG_STATE_HOME", &pinned.state),
+        None,
+    );
+    assert_eq!(r.status, 0, "build failed:\n{}{}", r.stdout, r.stderr);
+}
 
 /// A write that reaches into a directory holding hookc's files reaches
 /// them: a delete, a move, a change of mode of the project (or of any
 /// folder above `.hookc/`), a copy or sync of another tree into it, git
 /// restoring or cleaning the whole work tree, and a hard link that would
-/// give a protected file a second, unguarded name.
+/// give a protected file a second, unguarded name. In every harness.
 #[test]
-fn a_write_into_a_folder_that_holds_hookcs_files_is_refused() {
-    let p = built();
+fn a_write_into_a_folder_that_holds_hookcs_files_is_refused_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    p.write("src/main.rs", "fn main() {}\n");
+    p.write("notes.txt", "notes\n");
     let name = p
         .dir
         .path()
@@ -114,51 +185,37 @@ fn a_write_into_a_folder_that_holds_hookcs_files_is_refused() {
         "git restore -s HEAD~1 .".to_owned(),
         "git clean -fdx".to_owned(),
         "rm -rf .claude".to_owned(),
+        "rm -rf .hookc".to_owned(),
+        "rm -r .hookc".to_owned(),
+        // A glob that expands to a folder holding them (`.claude`).
+        "rm -r .cl*".to_owned(),
+        "mv .c* /tmp/".to_owned(),
+        "chmod -R 000 .[a-z]*".to_owned(),
         "ln .hookc/claude/pre-tool.sh notes2.txt".to_owned(),
         "cp -l .hookc/policy.json x.json".to_owned(),
         "link .hookc/policy.json x.json".to_owned(),
-        "rm -rf ~/.local/state".to_owned(),
+        // The state folder: the pin, the copy of hookc, the build record.
+        "rm -rf state".to_owned(),
     ];
-    for harness in HARNESSES {
-        for line in &lines {
-            let run = shell(&p, harness, line);
-            assert!(refused(&run), "{harness}: `{line}` went ahead:\n{run:?}");
-            assert!(
-                run.stdout.contains("only the user may do")
-                    || run.stderr.contains("only the user may do"),
-                "{harness}: `{line}` refused for another reason:\n{run:?}"
-            );
-        }
-        // The same commands on what holds no hookc file go ahead.
-        for line in [
-            "cp notes.txt .",
-            "mv notes.txt notes-old.txt",
-            "mv src src2",
-            "chmod -R 755 src",
-            "rm -rf src",
-            "git clean -n",
-            "cp -r src build",
-        ] {
-            let run = shell(&p, harness, line);
-            assert!(!refused(&run), "{harness}: `{line}` was refused:\n{run:?}");
-        }
+    for line in &lines {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
+    // The same commands on what holds no hookc file go ahead.
+    for line in [
+        "cp notes.txt .",
+        "mv notes.txt notes-old.txt",
+        "mv src src2",
+        "chmod -R 755 src2",
+        "cp -r src2 build",
+        "rm -rf bu*",
+        "rm -rf build",
+        "git clean -n",
+    ] {
+        allowed_everywhere(&pinned, line, &[]);
     }
     // What decides is the folder on disk: one that holds a secret is refused.
-    p.write("src/.env", "TOKEN=x\n");
-    assert!(refused(&shell(&p, "claude", "mv src src2")));
-}
-
-/// Restores the `.hookc/` (and harness files) saved in `backup` over the
-/// project's, as `git checkout HEAD~1 -- .` or an `rsync` from a backup
-/// would.
-fn restore(p: &Project, backup: &Path) {
-    let status = std::process::Command::new("cp")
-        .arg("-a")
-        .arg(format!("{}/.", backup.display()))
-        .arg(p.dir.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    p.write("src2/.env", "TOKEN=x\n");
+    refused_everywhere(&pinned, "mv src2 src3", &[], ".env");
 }
 
 /// An older build brought back by any route (here a copy, as a checkout,
@@ -166,19 +223,26 @@ fn restore(p: &Project, backup: &Path) {
 /// the user runs `hookc build`: the build is recorded outside the project.
 #[test]
 fn an_older_build_brought_back_refuses_every_call_until_the_user_builds() {
-    let p = built();
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    // Everything the build wrote (hookc's folder and every harness's
+    // files), not the policy the user goes on editing.
     let backup = tempfile::tempdir().unwrap();
-    for dir in [".hookc", ".claude", ".codex"] {
-        let status = std::process::Command::new("cp")
+    for entry in std::fs::read_dir(p.dir.path()).unwrap().flatten() {
+        let name = entry.file_name();
+        if ["state", "home", ".git", "policy.kdl"].contains(&name.to_string_lossy().as_ref()) {
+            continue;
+        }
+        let status = Command::new("cp")
             .arg("-a")
-            .arg(p.path(dir))
+            .arg(entry.path())
             .arg(backup.path())
             .status()
             .unwrap();
         assert!(status.success());
     }
     // The older build lets `cat build.log` through; the new one does not.
-    assert!(!refused(&shell(&p, "claude", "cat build.log")));
+    allowed_everywhere(&pinned, "cat build.log", &[]);
     let policy = p.read("policy.kdl");
     p.write(
         "policy.kdl",
@@ -186,30 +250,98 @@ fn an_older_build_brought_back_refuses_every_call_until_the_user_builds() {
             "{policy}\nguard \"no-build-log\" {{\n    tool \"shell\"\n    path \"./build.log\"\n    deny \"Do not read the build log; run the build again.\"\n}}\n"
         ),
     );
-    build(&p);
-    for harness in HARNESSES {
-        assert!(refused(&shell(&p, harness, "cat build.log")), "{harness}");
-        assert!(!refused(&shell(&p, harness, "ls")), "{harness}");
-    }
+    rebuild(&pinned, &[]);
+    refused_everywhere(&pinned, "cat build.log", &[], "build log");
+    allowed_everywhere(&pinned, "ls", &[]);
 
-    restore(&p, backup.path());
-    for harness in HARNESSES {
-        for line in ["cat build.log", "ls"] {
-            let run = shell(&p, harness, line);
-            assert!(refused(&run), "{harness}: `{line}` went ahead:\n{run:?}");
-            assert!(
-                run.stderr
-                    .contains("is not the build `hookc build` last wrote on this machine")
-                    && run.stderr.contains("ask the user to run `hookc build`"),
-                "{harness}: {run:?}"
-            );
-        }
+    restore(p, backup.path());
+    for line in ["cat build.log", "ls"] {
+        refused_everywhere(
+            &pinned,
+            line,
+            &[],
+            "is not the build `hookc build` last wrote on this machine",
+        );
     }
     // The user rebuilds (from the policy as it is now): it is obeyed again.
-    assert_eq!(hookc(&p, &["build", "--force"]).status, 0);
-    for harness in HARNESSES {
-        assert!(refused(&shell(&p, harness, "cat build.log")), "{harness}");
-        assert!(!refused(&shell(&p, harness, "ls")), "{harness}");
+    rebuild(&pinned, &["--force"]);
+    refused_everywhere(&pinned, "cat build.log", &[], "build log");
+    allowed_everywhere(&pinned, "ls", &[]);
+}
+
+/// A harness's hook settings where its environment moves them
+/// (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`, …: every
+/// `$VAR/…` entry of every profile, and the shell profiles under
+/// `XDG_CONFIG_HOME`) are as protected as the fixed places, in every
+/// harness's hook; the same write with the variable unset goes ahead, so
+/// the environment is what decides.
+#[test]
+fn hook_settings_moved_by_the_environment_are_protected_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    let mut moved: Vec<(&str, &str)> = Vec::new();
+    for h in harness::all() {
+        for entry in h
+            .profile()
+            .protected
+            .iter()
+            .chain(hookc::protect::SHELL_PROFILES)
+        {
+            if let Some(e) = entry.strip_prefix('$') {
+                let (var, rest) = e.split_once('/').unwrap_or((e, ""));
+                if !moved.contains(&(var, rest)) {
+                    moved.push((var, rest));
+                }
+            }
+        }
+    }
+    for var in [
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "XDG_CONFIG_HOME",
+        "COPILOT_HOME",
+    ] {
+        assert!(moved.iter().any(|(v, _)| *v == var), "{var} is not guarded");
+    }
+    for (var, rest) in moved {
+        let dir = p.path(&format!("moved/{var}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file: PathBuf = if rest.is_empty() {
+            dir.clone()
+        } else {
+            dir.join(rest)
+        };
+        let dir = dir.display().to_string();
+        let line = format!("echo '{{}}' > {}", file.display());
+        refused_everywhere(
+            &pinned,
+            &line,
+            &[(var, &dir)],
+            "environment tells the harness",
+        );
+        // The harness's settings there, as the user wrote them.
+        if !rest.is_empty() {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, "{}\n").unwrap();
+        }
+        refused_everywhere(
+            &pinned,
+            &format!("rm -rf {dir}"),
+            &[(var, &dir)],
+            "environment tells the harness",
+        );
+        // Unset, the same path is a file like any other.
+        let claude = harness::get(hookc::ir::HarnessId::Claude).unwrap();
+        let o = through_the_hook(
+            claude,
+            p.dir.path(),
+            &pinned.home,
+            &pinned.state,
+            &hooks_path(),
+            &format!("touch {}", file.display()),
+        )
+        .unwrap();
+        assert!(o.proceeds, "{var}: {o:?}");
     }
 }
 
@@ -232,4 +364,134 @@ fn a_record_of_the_build_replaced_by_a_link_refuses() {
     let run = shell(&p, "claude", "ls");
     assert!(refused(&run), "{run:?}");
     assert!(run.stderr.contains("cannot be read"), "{run:?}");
+}
+
+/// `git ARGS` in `dir`, which must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let r = run(
+        Command::new("git")
+            .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null"),
+        None,
+    );
+    assert_eq!(r.status, 0, "git {args:?}: {}{}", r.stdout, r.stderr);
+}
+
+/// A git command that names no file but moves the work tree to another
+/// version (a switch, a checkout, a merge, a rebase, a cherry-pick, a
+/// stash) writes every file that differs there: one that would bring
+/// back an older `.hookc/` is refused in every harness, and the same
+/// commands towards a version where hookc's files are the same go ahead.
+/// What cannot be known before it runs (`git pull` fetches first) is
+/// refused.
+#[test]
+fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    let dir = p.dir.path();
+    p.write(".gitignore", "/state/\n/home/\n");
+    p.write("notes.txt", "notes\n");
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "first build"]);
+    // `old`: another build, on a branch of its own.
+    git(dir, &["switch", "-q", "-c", "old"]);
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!(
+            "{policy}
+// another build
+"
+        ),
+    );
+    rebuild(&pinned, &[]);
+    git(dir, &["commit", "-q", "-am", "another build"]);
+    git(dir, &["switch", "-q", "main"]);
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!(
+            "{policy}\nguard \"no-build-log\" {{\n    tool \"shell\"\n    path \"./build.log\"\n    deny \"Do not read the build log; run the build again.\"\n}}\n"
+        ),
+    );
+    rebuild(&pinned, &[]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "stronger build"]);
+    // `feature`: the same build, other work.
+    git(dir, &["switch", "-q", "-c", "feature"]);
+    p.write("notes.txt", "more notes\n");
+    git(dir, &["commit", "-q", "-am", "notes"]);
+    git(dir, &["switch", "-q", "main"]);
+    for line in [
+        "git switch old",
+        "git checkout old",
+        "git checkout -b again old",
+        "git merge old",
+        "git rebase old",
+        "git reset --keep old",
+        "git cherry-pick old",
+        "git stash pop",
+        "git pull",
+        "git -C . switch old",
+        // Checked as the line starts: the fetch could move what `feature` names.
+        "git fetch && git merge feature",
+    ] {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
+    for line in [
+        "git switch feature",
+        "git checkout feature",
+        "git merge feature",
+        "git switch -c topic",
+        "git stash",
+        "git status",
+    ] {
+        allowed_everywhere(&pinned, line, &[]);
+    }
+    // An uncommitted rebuild: a stash would set it aside.
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\n// uncommitted\n"));
+    rebuild(&pinned, &[]);
+    refused_everywhere(&pinned, "git stash", &[], "only the user may do");
+}
+
+/// The approvals, the audit log, the record of the last build and the
+/// hookc the hooks run are out of the agent's reach in every harness: a
+/// read or write of the state folder, `hookc allow-once` in any spelling
+/// or handed to a terminal the agent made, and an install of another hookc
+/// are refused, each with what it is.
+#[test]
+fn hookcs_state_and_program_are_out_of_reach_in_every_harness() {
+    let pinned = Pinned::new();
+    let state = pinned.state.join("hookc");
+    let s = state.display();
+    for line in [
+        format!("cat {s}/pin"),
+        format!("ls {s}/approved"),
+        format!("cp /tmp/forged.json {s}/approved/ABCD.json"),
+        format!("rm -f {s}/log/*"),
+        format!("ln -sf /dev/null {s}/log"),
+        format!("chmod 000 {s}"),
+        // The copy of hookc the hooks run lives there too.
+        format!("cp /bin/true {}", pinned.pinned().display()),
+    ] {
+        refused_everywhere(&pinned, &line, &[], "state folder");
+    }
+    for line in [
+        "hookc allow-once ABCD-1234",
+        "npx hookc allow-once ABCD-1234",
+        "tmux new -d 'hookc allow-once ABCD-1234'",
+    ] {
+        refused_everywhere(&pinned, line, &[], "from their own terminal");
+    }
+    for line in [
+        "cargo install --force hookc",
+        "npm i -g hookc@0.0.1",
+        "pip install hookc==0.0.1",
+    ] {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
 }

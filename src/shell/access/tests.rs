@@ -634,3 +634,74 @@ fn found_files_are_touched_once_per_way_not_per_placeholder() {
     assert_eq!(once, many);
     assert!(once.contains(&("src/**/*.rs".to_owned(), "r")), "{once:?}");
 }
+
+/// The git commands that rewrite files the line does not name, and
+/// between which versions (the repository names the files).
+#[test]
+fn git_commands_that_move_the_work_tree_say_between_what() {
+    use GitWrite::{Between, Merged, Modified, Stash, Unknown};
+    let of = |line: &str| git_writes(&analyze(line).commands[0]);
+    let between = |a: &str, b: &str| Between(a.to_owned(), b.to_owned());
+    assert_eq!(of("git switch main"), [between("HEAD", "main")]);
+    assert_eq!(of("git checkout v1.0"), [between("HEAD", "v1.0")]);
+    assert_eq!(of("git checkout -"), [between("HEAD", "@{-1}")]);
+    assert_eq!(
+        of("git switch -f main"),
+        [between("HEAD", "main"), Modified]
+    );
+    assert_eq!(
+        of("git checkout -b topic origin/x"),
+        [between("HEAD", "origin/x")]
+    );
+    assert_eq!(of("git switch -c topic"), []);
+    assert_eq!(of("git checkout -b topic"), []);
+    // Paths after `--` are files the line names.
+    assert_eq!(of("git checkout HEAD~1 -- ."), []);
+    assert_eq!(of("git stash"), [Modified]);
+    assert_eq!(of("git stash push -m wip"), [Modified]);
+    assert_eq!(of("git stash -u"), [Unknown]);
+    assert_eq!(of("git stash pop"), [Stash("stash@{0}".to_owned())]);
+    assert_eq!(of("git stash apply 2"), [Stash("stash@{2}".to_owned())]);
+    assert_eq!(of("git stash list"), []);
+    assert_eq!(of("git reset --soft HEAD~1"), []);
+    assert_eq!(
+        of("git reset --hard HEAD~1"),
+        [between("HEAD", "HEAD~1"), Modified]
+    );
+    assert_eq!(
+        of("git merge -m 'take it' topic"),
+        [Merged("topic".to_owned())]
+    );
+    assert_eq!(of("git merge"), [Merged("@{u}".to_owned())]);
+    assert_eq!(of("git merge --abort"), [Unknown]);
+    assert_eq!(
+        of("git rebase --onto main old"),
+        [between("HEAD", "main"), Merged("main".to_owned())]
+    );
+    assert_eq!(of("git rebase --continue"), [Unknown]);
+    assert_eq!(of("git cherry-pick abc"), [between("abc^", "abc")]);
+    assert_eq!(of("git cherry-pick a..b"), [Unknown]);
+    assert_eq!(of("git revert abc"), [between("abc^", "abc")]);
+    assert_eq!(of("git pull"), [Unknown]);
+    assert_eq!(of("git pull --rebase origin main"), [Unknown]);
+    assert_eq!(of("git am x.mbox"), [Unknown]);
+    assert_eq!(of("git apply x.patch"), [Unknown]);
+    assert_eq!(of("git apply --check x.patch"), []);
+    assert_eq!(of("git apply --cached x.patch"), []);
+    assert_eq!(of("git bisect start"), [Unknown]);
+    assert_eq!(of("git bisect log"), []);
+    for quiet in [
+        "git status",
+        "git commit -m x",
+        "git push origin main",
+        "git fetch",
+        "git log --oneline",
+        "git diff main",
+        "git worktree add ../wt main",
+    ] {
+        assert_eq!(of(quiet), [], "{quiet}");
+    }
+    // Another repository than where the line runs.
+    assert!(analyze("git -C ../other switch main").commands[0].repo_elsewhere);
+    assert!(!analyze("git switch main").commands[0].repo_elsewhere);
+}

@@ -1,0 +1,198 @@
+//! Which files a git command writes in the work tree, asked of git.
+//!
+//! `git switch main`, `git stash`, `git merge topic` or `git cherry-pick
+//! abc` name no file, yet each rewrites every file that differs between
+//! two versions: an older `.hookc/`, a `.claude/settings.json` without
+//! hooks. The line cannot say which files those are; the repository can.
+//! [`crate::shell::access::git_writes`] says which versions a command
+//! moves between ([`GitWrite`]), and [`files`] asks git which files differ
+//! between them, so a path guard sees them as written and every other
+//! branch switch goes ahead.
+//!
+//! Only git's plumbing is run, on commits and on the index's recorded
+//! state: `diff-tree` and `ls-tree` compare trees in the object store and
+//! `diff-index` compares the index's file stamps, so no filter, text
+//! conversion, external diff or file-system monitor the repository
+//! configures runs. A rev that could be read as an option is not passed.
+//! What cannot be answered in time, or at all, is `None`: the caller takes
+//! the command to write any file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::shell::access::GitWrite;
+
+/// At most this much of git's answer is read; a longer list (a switch
+/// between unrelated histories) counts as writing any file.
+const MAX_OUTPUT: usize = 4 << 20;
+
+/// The files `write` changes in the repository that holds `dir`, as
+/// absolute paths; `None` when git cannot say by `deadline`.
+pub fn files(write: &GitWrite, dir: &Path, deadline: Instant) -> Option<Vec<PathBuf>> {
+    let top = top(dir, deadline)?;
+    let names = match write {
+        GitWrite::Between(from, to) => between(&top, from, to, deadline)?,
+        GitWrite::Modified => git(&top, &["diff-index", "--name-only", "-z", "HEAD"], deadline)?,
+        GitWrite::Stash(stash) => {
+            let mut names = between(&top, &format!("{stash}^1"), stash, deadline)?;
+            // The untracked files a stash saved (`-u`) are its third parent.
+            let untracked = format!("{stash}^3");
+            if git(&top, &["rev-parse", "--verify", "-q", &untracked], deadline).is_some() {
+                names.push_str(&tree_files(&top, &untracked, deadline)?);
+            }
+            names
+        }
+        GitWrite::Merged(other) => {
+            let rev = plain_rev(other)?;
+            let base = git(
+                &top,
+                &["merge-base", "HEAD", "--end-of-options", rev],
+                deadline,
+            )?;
+            between(&top, base.trim(), rev, deadline)?
+        }
+        GitWrite::Unknown => return None,
+    };
+    Some(
+        names
+            .split('\0')
+            .filter(|n| !n.is_empty())
+            .map(|n| top.join(n))
+            .collect(),
+    )
+}
+
+/// The top folder of the work tree that holds `dir`.
+pub fn top(dir: &Path, deadline: Instant) -> Option<PathBuf> {
+    let top = git(dir, &["rev-parse", "--show-toplevel"], deadline)?;
+    let top = PathBuf::from(top.trim_end_matches(['\n', '\0']));
+    top.is_absolute().then_some(top)
+}
+
+/// Whether `dir` is in no work tree at all, as git answers there: then a
+/// git command that changes one fails and writes nothing. `false` too when
+/// git does not answer in time or cannot be run.
+pub fn outside_any(dir: &Path, deadline: Instant) -> bool {
+    matches!(
+        run(dir, &["rev-parse", "--is-inside-work-tree"], deadline),
+        Ran::Failed
+    )
+}
+
+/// The files that differ between the trees of two revs, NUL-separated.
+fn between(top: &Path, from: &str, to: &str, deadline: Instant) -> Option<String> {
+    let (from, to) = (plain_rev(from)?, plain_rev(to)?);
+    git(
+        top,
+        &[
+            "diff-tree",
+            "-r",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            "--end-of-options",
+            from,
+            to,
+        ],
+        deadline,
+    )
+}
+
+/// Every file of a rev's tree, NUL-separated.
+fn tree_files(top: &Path, rev: &str, deadline: Instant) -> Option<String> {
+    let rev = plain_rev(rev)?;
+    git(
+        top,
+        &[
+            "ls-tree",
+            "-r",
+            "--name-only",
+            "-z",
+            "--end-of-options",
+            rev,
+        ],
+        deadline,
+    )
+}
+
+/// A rev as the line spelled it, unless git could read it as something
+/// else than a rev (an option, an empty word).
+fn plain_rev(rev: &str) -> Option<&str> {
+    (!rev.is_empty() && !rev.starts_with('-') && !rev.contains('\0')).then_some(rev)
+}
+
+/// What `git ARGS` prints in `dir` when it succeeds by `deadline`.
+fn git(dir: &Path, args: &[&str], deadline: Instant) -> Option<String> {
+    match run(dir, args, deadline) {
+        Ran::Printed(out) => Some(out),
+        Ran::Failed | Ran::Unknown => None,
+    }
+}
+
+/// How a git command ended.
+enum Ran {
+    /// It succeeded, and printed this.
+    Printed(String),
+    /// It ran and exited with a failure.
+    Failed,
+    /// It could not be started, or waited for, or did not finish in time,
+    /// or printed too much.
+    Unknown,
+}
+
+fn run(dir: &Path, args: &[&str], deadline: Instant) -> Ran {
+    let Ok(mut child) = Command::new("git")
+        .arg("-c")
+        .arg("core.fsmonitor=false")
+        .arg("--no-pager")
+        .arg("--no-optional-locks")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env_remove("GIT_EXTERNAL_DIFF")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return Ran::Unknown;
+    };
+    let Some(mut stdout) = child.stdout.take() else {
+        return Ran::Unknown;
+    };
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = (&mut stdout)
+            .take(MAX_OUTPUT as u64 + 1)
+            .read_to_end(&mut out);
+        out
+    });
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ran::Unknown;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(_) => return Ran::Unknown,
+        }
+    };
+    let Ok(out) = reader.join() else {
+        return Ran::Unknown;
+    };
+    if !status.success() {
+        return if status.code().is_some() {
+            Ran::Failed
+        } else {
+            Ran::Unknown
+        };
+    }
+    match String::from_utf8(out) {
+        Ok(out) if out.len() <= MAX_OUTPUT => Ran::Printed(out),
+        _ => Ran::Unknown,
+    }
+}

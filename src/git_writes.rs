@@ -33,8 +33,24 @@ const MAX_OUTPUT: usize = 4 << 20;
 pub fn files(write: &GitWrite, dir: &Path, deadline: Instant) -> Option<Vec<PathBuf>> {
     let top = top(dir, deadline)?;
     let names = match write {
-        GitWrite::Between(from, to) => between(&top, from, to, deadline)?,
+        GitWrite::Between(from, to) => {
+            match (commit(&top, from, deadline)?, commit(&top, to, deadline)?) {
+                // No commit by that name: `git checkout NAME` takes it for
+                // a file (restored from the index); anything else stops.
+                (_, false) => return Some(vec![dir.join(to)]),
+                // No commit yet (a new repository): every file of the other.
+                (false, true) => tree_files(&top, to, deadline)?,
+                (true, true) => between(&top, from, to, deadline)?,
+            }
+        }
         GitWrite::Modified => git(&top, &["diff-index", "--name-only", "-z", "HEAD"], deadline)?,
+        GitWrite::Stash(rev) | GitWrite::Merged(rev) if !commit(&top, rev, deadline)? => {
+            // Nothing to apply or merge: git stops.
+            return Some(Vec::new());
+        }
+        GitWrite::Resume => {
+            return in_progress(&top, deadline).and_then(|busy| (!busy).then(Vec::new));
+        }
         GitWrite::Stash(stash) => {
             let mut names = between(&top, &format!("{stash}^1"), stash, deadline)?;
             // The untracked files a stash saved (`-u`) are its third parent.
@@ -115,6 +131,47 @@ fn tree_files(top: &Path, rev: &str, deadline: Instant) -> Option<String> {
         ],
         deadline,
     )
+}
+
+/// Whether the repository at `top` is in the middle of an operation that
+/// `--continue` or `--abort` would go on with or undo; `None` when git
+/// cannot say in time.
+fn in_progress(top: &Path, deadline: Instant) -> Option<bool> {
+    for name in [
+        "rebase-merge",
+        "rebase-apply",
+        "MERGE_HEAD",
+        "CHERRY_PICK_HEAD",
+        "REVERT_HEAD",
+        "sequencer",
+        "BISECT_LOG",
+    ] {
+        let at = git(top, &["rev-parse", "--git-path", name], deadline)?;
+        match std::fs::symlink_metadata(top.join(at.trim_end_matches('\n'))) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // There, or cannot be looked at.
+            _ => return Some(true),
+        }
+    }
+    Some(false)
+}
+
+/// Whether `rev` names a commit in the repository at `top`; `None` when
+/// git cannot say in time.
+fn commit(top: &Path, rev: &str, deadline: Instant) -> Option<bool> {
+    let Some(rev) = plain_rev(rev) else {
+        return Some(false);
+    };
+    let spec = format!("{rev}^{{commit}}");
+    match run(
+        top,
+        &["rev-parse", "--verify", "-q", "--end-of-options", &spec],
+        deadline,
+    ) {
+        Ran::Printed(_) => Some(true),
+        Ran::Failed => Some(false),
+        Ran::Unknown => None,
+    }
 }
 
 /// A rev as the line spelled it, unless git could read it as something

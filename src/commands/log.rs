@@ -68,7 +68,7 @@ pub fn log(args: &LogArgs, ui: &Ui) -> ExitStatus {
         tampered = true;
         diags.push(
             Diagnostic::new(
-                Code::Io,
+                Code::LogTampered,
                 format!("the audit log {} was tampered with: {problem}", path.display()),
             )
             .severity(Severity::Warning)
@@ -81,7 +81,7 @@ pub fn log(args: &LogArgs, ui: &Ui) -> ExitStatus {
         tampered = true;
         diags.push(
             Diagnostic::new(
-                Code::Io,
+                Code::LogTampered,
                 format!(
                     "hookc has found this project's audit log tampered with {} time{}, last at {}: {what}",
                     health.tampered,

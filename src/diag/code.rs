@@ -232,6 +232,18 @@ self-protection \"off\"   // warned about
 
 Leave the line out unless your own guards protect those files.";
 
+    LogTampered = "log-tampered", Warning, "hookc's audit log was changed outside hookc",
+"Each `hookc guard` call appends to the project's audit log in hookc's state folder and keeps
+a seal beside it (signed with hookc's key): which file the log and its rotated copy were, and
+how long, when it last left them. When the log has since been deleted, cut short, replaced by
+another file or a link, or made unreadable, or the seal does not verify, the next guard call
+moves what is there aside (`<project>.tampered`) and starts a fresh log whose first record says
+what it found; `hookc log` and `hookc doctor` report this warning with when it happened.
+
+The agent's calls that touch the state folder are refused, so the change came from outside
+the hooks: another program, a person, a backup restored. The records from before each
+tampering may be gone; `hookc log --verdict tampered` lists when it happened.";
+
     PinFailed = "pin-failed", Warning, "`hookc build` could not record itself as the hookc the hooks run",
 "`hookc build` copies the hookc that runs it into your state directory
 (`$XDG_STATE_HOME/hookc/bin`, else `~/.local/state/hookc/bin`) and records the copy in

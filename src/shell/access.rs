@@ -696,6 +696,10 @@ pub enum GitWrite {
     Stash(String),
     /// What merging a rev brings: the files it changed since the merge base.
     Merged(String),
+    /// Going on with, or out of, an operation in progress (`git rebase
+    /// --abort`, `git cherry-pick --continue`): any file while one is,
+    /// nothing when none is (git stops).
+    Resume,
     /// Any file: the versions are not known before the command runs
     /// (`git pull` fetches first, `git am` reads patches).
     Unknown,
@@ -754,7 +758,7 @@ fn git_values(sub: &str) -> &'static [&'static str] {
 /// What one git command (`sub` and the words after it) writes that the
 /// repository must name; see [`GitWrite`].
 fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
-    use GitWrite::{Between, Merged, Modified, Stash, Unknown};
+    use GitWrite::{Between, Merged, Modified, Resume, Stash, Unknown};
     let values = git_values(sub);
     let mut operands: Vec<&str> = Vec::new();
     let mut options: Vec<(&str, Option<&str>)> = Vec::new();
@@ -848,9 +852,10 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
             w.push(Modified);
         }
         "merge" => {
-            if has(&["--abort", "--quit"]) {
-                w.push(Unknown);
-            } else if !has(&["--continue"]) {
+            if has(&["--abort"]) {
+                // Back to `HEAD`: the merge's changes are thrown away.
+                w.push(Modified);
+            } else if !has(&["--continue", "--quit"]) {
                 if operands.is_empty() {
                     w.push(Merged("@{u}".to_owned()));
                 }
@@ -858,15 +863,10 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
             }
         }
         "rebase" => {
-            if has(&[
-                "--continue",
-                "--skip",
-                "--abort",
-                "--quit",
-                "--edit-todo",
-                "--root",
-            ]) || operands.len() > 1
-            {
+            if has(&["--continue", "--skip", "--abort", "--quit", "--edit-todo"]) {
+                return vec![Resume];
+            }
+            if has(&["--root"]) || operands.len() > 1 {
                 return vec![Unknown];
             }
             let target = value(&["--onto"])
@@ -876,15 +876,10 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
             w.push(Merged(rev(target)));
         }
         "cherry-pick" | "revert" => {
-            if has(&[
-                "--continue",
-                "--skip",
-                "--abort",
-                "--quit",
-                "-m",
-                "--mainline",
-            ]) || operands.is_empty()
-            {
+            if has(&["--continue", "--skip", "--abort", "--quit"]) {
+                return vec![Resume];
+            }
+            if has(&["-m", "--mainline"]) || operands.is_empty() {
                 return vec![Unknown];
             }
             for o in &operands {
@@ -903,7 +898,14 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
                 ),
                 _ => false,
             };
-            if !reads_only {
+            let resumes = match sub {
+                "am" => has(&["--continue", "--skip", "--abort", "--quit"]),
+                "bisect" => operands.first() == Some(&"reset"),
+                _ => false,
+            };
+            if resumes {
+                w.push(Resume);
+            } else if !reads_only {
                 w.push(Unknown);
             }
         }

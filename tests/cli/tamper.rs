@@ -433,7 +433,6 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
         "git rebase old",
         "git reset --keep old",
         "git cherry-pick old",
-        "git stash pop",
         "git pull",
         "git -C . switch old",
         // Checked as the line starts: the fetch could move what `feature` names.
@@ -448,6 +447,11 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
         "git switch -c topic",
         "git stash",
         "git status",
+        // Nothing in progress, nothing stashed, no such branch: git stops.
+        "git rebase --abort",
+        "git merge --abort",
+        "git stash pop",
+        "git checkout no-such-branch",
     ] {
         allowed_everywhere(&pinned, line, &[]);
     }
@@ -456,6 +460,12 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
     p.write("policy.kdl", &format!("{policy}\n// uncommitted\n"));
     rebuild(&pinned, &[]);
     refused_everywhere(&pinned, "git stash", &[], "only the user may do");
+    // The user stashes it and builds again: popping the stash would bring
+    // the stashed build back.
+    git(dir, &["stash", "-q"]);
+    rebuild(&pinned, &[]);
+    refused_everywhere(&pinned, "git stash pop", &[], "only the user may do");
+    allowed_everywhere(&pinned, "git stash list", &[]);
 }
 
 /// The approvals, the audit log, the record of the last build and the

@@ -639,7 +639,7 @@ fn found_files_are_touched_once_per_way_not_per_placeholder() {
 /// between which versions (the repository names the files).
 #[test]
 fn git_commands_that_move_the_work_tree_say_between_what() {
-    use GitWrite::{Between, Merged, Modified, Stash, Unknown};
+    use GitWrite::{Between, Merged, Modified, Resume, Stash, Unknown};
     let of = |line: &str| git_writes(&analyze(line).commands[0]);
     let between = |a: &str, b: &str| Between(a.to_owned(), b.to_owned());
     assert_eq!(of("git switch main"), [between("HEAD", "main")]);
@@ -673,12 +673,14 @@ fn git_commands_that_move_the_work_tree_say_between_what() {
         [Merged("topic".to_owned())]
     );
     assert_eq!(of("git merge"), [Merged("@{u}".to_owned())]);
-    assert_eq!(of("git merge --abort"), [Unknown]);
+    assert_eq!(of("git merge --abort"), [Modified]);
     assert_eq!(
         of("git rebase --onto main old"),
         [between("HEAD", "main"), Merged("main".to_owned())]
     );
-    assert_eq!(of("git rebase --continue"), [Unknown]);
+    assert_eq!(of("git rebase --continue"), [Resume]);
+    assert_eq!(of("git cherry-pick --abort"), [Resume]);
+    assert_eq!(of("git bisect reset"), [Resume]);
     assert_eq!(of("git cherry-pick abc"), [between("abc^", "abc")]);
     assert_eq!(of("git cherry-pick a..b"), [Unknown]);
     assert_eq!(of("git revert abc"), [between("abc^", "abc")]);

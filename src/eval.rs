@@ -29,6 +29,8 @@ use crate::paths::{self, PathSet};
 use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
 
+mod opacity;
+
 /// One call as hookc sees it, whatever harness it came from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Call {
@@ -581,6 +583,8 @@ impl Index {
                 }
             } else {
                 out.extend(&self.commands);
+                // A path guard refuses a line it cannot read (`opacity`).
+                out.extend(self.path.iter().flat_map(|(_, owners)| owners));
             }
         }
         if !self.regex.is_empty() {
@@ -590,10 +594,15 @@ impl Index {
         }
         if !self.path.is_empty() {
             for seen in facts.touched() {
-                if seen.glob.is_some() || call.folds_case || (seen.tree && seen.access.writes()) {
+                if seen.glob.is_some()
+                    || seen.runtime.is_some()
+                    || call.folds_case
+                    || (seen.tree && seen.access.writes())
+                {
                     // A glob holds no literal of the names it stands for,
-                    // nor `.ENV` the `.env` it is where case folds, nor a
-                    // folder the names of the files below it.
+                    // nor a run-time word the name it holds, nor `.ENV` the
+                    // `.env` it is where case folds, nor a folder the names
+                    // of the files below it.
                     out.extend(self.path.iter().flat_map(|(_, owners)| owners));
                 } else {
                     occurring(&self.path, &first[1], &seen.path, &mut out);
@@ -1094,6 +1103,10 @@ pub struct Seen {
     /// A write that reaches every file below the path (see
     /// [`access::Touch::tree`]).
     tree: bool,
+    /// The word known only when the line runs that names this file (see
+    /// [`access::Touch::runtime`]): a path guard refuses it (see
+    /// [`opacity`]).
+    runtime: Option<String>,
 }
 
 impl Seen {
@@ -1107,6 +1120,7 @@ impl Seen {
             except: Vec::new(),
             anything: false,
             tree: false,
+            runtime: None,
         }
     }
 }
@@ -1186,6 +1200,7 @@ impl<'c> Facts<'c> {
                     except: Vec::new(),
                     // A file tool writes a file, never into a directory.
                     tree: false,
+                    runtime: None,
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
@@ -1195,6 +1210,7 @@ impl<'c> Facts<'c> {
                 on_disk: true,
                 except: Vec::new(),
                 tree: false,
+                runtime: None,
             }));
             if let Some(analysis) = self.analysis() {
                 raw.extend(access::touches(analysis));
@@ -1204,6 +1220,14 @@ impl<'c> Facts<'c> {
             let mut links = Links::new(root);
             let mut out = Vec::with_capacity(raw.len());
             for t in raw {
+                if let Some(word) = t.runtime {
+                    // No name to resolve: whatever the word holds then.
+                    out.push(Seen {
+                        runtime: Some(word),
+                        ..Seen::new(t.path, None, t.access)
+                    });
+                    continue;
+                }
                 let listed = t.on_disk;
                 let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
                 let path = paths::normalize(&in_dir, root, home);
@@ -1358,7 +1382,13 @@ fn match_guard(
             .iter()
             .any(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
     {
-        return Ok(None);
+        // No file hookc can name is the guard's; one it cannot name, or a
+        // line it cannot read, may be (closed world).
+        match opacity::unnamed(guard, facts) {
+            Some(reason) if opaque_reason.is_none() => opaque_reason = Some(reason),
+            Some(_) => {}
+            None => return Ok(None),
+        }
     }
     Ok(Some(match opaque_reason {
         Some(reason) => Hit {
@@ -1433,6 +1463,10 @@ fn powershell_hit(
 fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts: &Facts) -> bool {
     if seen.anything {
         return true;
+    }
+    if seen.runtime.is_some() {
+        // Judged apart ([`opacity::unnamed`]): it names no file here.
+        return false;
     }
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
@@ -2006,6 +2040,11 @@ fn path_condition(guard: &Guard, set: &PathSet, call: &Call, facts: &Facts) -> C
     let hit = touched
         .iter()
         .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call, facts));
+    if hit.is_none()
+        && let Some(trace) = opacity::trace(guard, facts)
+    {
+        return trace;
+    }
     match hit {
         Some(seen) => ConditionTrace {
             kind: "path",

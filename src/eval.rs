@@ -29,6 +29,8 @@ use crate::paths::{self, PathSet};
 use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
 
+mod opacity;
+
 /// One call as hookc sees it, whatever harness it came from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Call {
@@ -581,6 +583,8 @@ impl Index {
                 }
             } else {
                 out.extend(&self.commands);
+                // A path guard refuses a line it cannot read (`opacity`).
+                out.extend(self.path.iter().flat_map(|(_, owners)| owners));
             }
         }
         if !self.regex.is_empty() {
@@ -590,10 +594,15 @@ impl Index {
         }
         if !self.path.is_empty() {
             for seen in facts.touched() {
-                if seen.glob.is_some() || call.folds_case || (seen.tree && seen.access.writes()) {
+                if seen.glob.is_some()
+                    || seen.runtime.is_some()
+                    || call.folds_case
+                    || (seen.tree && seen.access.writes())
+                {
                     // A glob holds no literal of the names it stands for,
-                    // nor `.ENV` the `.env` it is where case folds, nor a
-                    // folder the names of the files below it.
+                    // nor a run-time word the name it holds, nor `.ENV` the
+                    // `.env` it is where case folds, nor a folder the names
+                    // of the files below it.
                     out.extend(self.path.iter().flat_map(|(_, owners)| owners));
                 } else {
                     occurring(&self.path, &first[1], &seen.path, &mut out);
@@ -1097,6 +1106,10 @@ pub struct Seen {
     /// Why the call is taken to touch this, when the line does not say it:
     /// told to the model with the guard's reason.
     because: Option<&'static str>,
+    /// The word known only when the line runs that names this file (see
+    /// [`access::Touch::runtime`]): a path guard refuses it (see
+    /// [`opacity`]).
+    runtime: Option<String>,
 }
 
 impl Seen {
@@ -1111,6 +1124,7 @@ impl Seen {
             anything: false,
             tree: false,
             because: None,
+            runtime: None,
         }
     }
 }
@@ -1194,6 +1208,7 @@ impl<'c> Facts<'c> {
                     except: Vec::new(),
                     // A file tool writes a file, never into a directory.
                     tree: false,
+                    runtime: None,
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
@@ -1203,6 +1218,7 @@ impl<'c> Facts<'c> {
                 on_disk: true,
                 except: Vec::new(),
                 tree: false,
+                runtime: None,
             }));
             // What the line's git commands write that only the repository
             // can name (see `git_written`).
@@ -1217,6 +1233,7 @@ impl<'c> Facts<'c> {
                     on_disk: false,
                     except: Vec::new(),
                     tree: false,
+                    runtime: None,
                 }));
             }
             let root = call.root.as_deref();
@@ -1224,6 +1241,14 @@ impl<'c> Facts<'c> {
             let mut links = Links::new(root);
             let mut out = Vec::with_capacity(raw.len());
             for t in raw {
+                if let Some(word) = t.runtime {
+                    // No name to resolve: whatever the word holds then.
+                    out.push(Seen {
+                        runtime: Some(word),
+                        ..Seen::new(t.path, None, t.access)
+                    });
+                    continue;
+                }
                 let listed = t.on_disk;
                 let in_dir = paths::in_dir(&t.path, call.cwd.as_deref());
                 let path = paths::normalize(&in_dir, root, home);
@@ -1465,13 +1490,19 @@ fn match_guard(
     let mut because = None;
     if let Some(paths) = path_set(guard, compiled, call) {
         let touched = facts.touched();
-        let Some(seen) = touched
+        match touched
             .iter()
             .find(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
-        else {
-            return Ok(None);
-        };
-        because = seen.because;
+        {
+            Some(seen) => because = seen.because,
+            // No file hookc can name is the guard's; one it cannot name, or a
+            // line it cannot read, may be (closed world).
+            None => match opacity::unnamed(guard, facts) {
+                Some(reason) if opaque_reason.is_none() => opaque_reason = Some(reason),
+                Some(_) => {}
+                None => return Ok(None),
+            },
+        }
     }
     Ok(Some(match opaque_reason {
         Some(reason) => Hit {
@@ -1549,6 +1580,10 @@ fn powershell_hit(
 fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts: &Facts) -> bool {
     if seen.anything {
         return true;
+    }
+    if seen.runtime.is_some() {
+        // Judged apart ([`opacity::unnamed`]): it names no file here.
+        return false;
     }
     let mut spellings = vec![seen.path.as_str()];
     spellings.extend(seen.home.as_deref());
@@ -2163,6 +2198,11 @@ fn path_condition(guard: &Guard, set: &PathSet, call: &Call, facts: &Facts) -> C
     let hit = touched
         .iter()
         .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call, facts));
+    if hit.is_none()
+        && let Some(trace) = opacity::trace(guard, facts)
+    {
+        return trace;
+    }
     match hit {
         Some(seen) => ConditionTrace {
             kind: "path",

@@ -24,6 +24,8 @@
 use super::normalize::{Analysis, SimpleCommand};
 use super::programs;
 
+pub mod runtime;
+
 /// How a command touches a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Access {
@@ -97,6 +99,10 @@ pub struct Touch {
     /// alone (a redirection, `touch`, `mkdir`): a directory is only
     /// opened for writing by a program that means to change what is in it.
     pub tree: bool,
+    /// `Some(word)` when the file is named by a word whose value is known
+    /// only when the line runs (`$f`, `$(ls)`, a name `xargs` reads): it
+    /// may be any file, so a path guard refuses it ([`runtime`]).
+    pub runtime: Option<String>,
 }
 
 impl Touch {
@@ -109,6 +115,7 @@ impl Touch {
             on_disk: false,
             except: Vec::new(),
             tree: access.writes(),
+            runtime: None,
         }
     }
 
@@ -138,6 +145,7 @@ impl Touch {
             on_disk: true,
             except: except.to_vec(),
             tree: false,
+            runtime: None,
         }
     }
 }
@@ -1010,6 +1018,12 @@ fn is_relative(path: &str) -> bool {
 
 /// The files one command touches.
 pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let first = out.len();
+    files_of(cmd, out);
+    runtime::mark(cmd, &mut out[first..]);
+}
+
+fn files_of(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     // A redirection cannot open a directory for writing.
     for w in &cmd.redirects {
         out.push(Touch::leaf(w, Access::Write));
@@ -1028,10 +1042,10 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         None => table_row(&row(&[], Operands::PathLike), cmd, out),
     }
     // Programs that make or change the named file itself, never what a
-    // directory of that name holds.
+    // directory of that name holds (`rmdir` removes only an empty one).
     if matches!(
         program,
-        "touch" | "mkdir" | "mkfifo" | "mknod" | "truncate" | "shred"
+        "touch" | "mkdir" | "mkfifo" | "mknod" | "truncate" | "shred" | "rmdir"
     ) {
         for t in &mut out[start..] {
             t.tree = false;
@@ -1061,10 +1075,19 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         placeholders.sort_unstable();
         placeholders.dedup();
         out.retain(|t| !t.path.contains("{}"));
+        if program == "rmdir" {
+            // What find hands `rmdir` is a directory on disk, removed only
+            // when empty: no file a guard names is in it.
+            placeholders.clear();
+        }
         for access in placeholders {
             for found in &cmd.found {
-                // Every name find could find: the line may create the
-                // file before find runs (an example's project has none).
+                // A file find hands a command that writes exists when it
+                // runs: the files on disk its tests name decide, as for
+                // `-delete` (one the line puts there first is a write of
+                // its own). A read counts every name find could find: the
+                // line may make the file first (an example's project has
+                // none).
                 out.push(Touch {
                     path: found.clone(),
                     access,
@@ -1072,9 +1095,10 @@ pub fn command(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         dot: true,
                         nocase: false,
                     }),
-                    on_disk: false,
+                    on_disk: access.writes(),
                     except: Vec::new(),
                     tree: access.writes(),
+                    runtime: None,
                 });
             }
         }
@@ -1188,18 +1212,26 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         }
         Copies(role) => copies(cmd, &p, role, out),
         Operands::PathLike => {
+            // What a program hookc does not know does with a file it is
+            // given is unknown too: it may read it and write it.
+            // (The file itself: a directory given to it is not taken to be
+            // emptied or moved, which would refuse every `tool .`.)
+            let from = out.len();
             for o in &p.operands {
-                if looks_like_path(o) {
-                    push(out, o, Read);
+                if looks_like_path(o) || runtime::is_runtime_word(o) {
+                    push(out, o, Both);
                 }
             }
             // `--config=FILE` of a program hookc does not know.
             for t in &cmd.args {
                 if let Some((_, v)) = t.strip_prefix("--").and_then(|l| l.split_once('='))
-                    && looks_like_path(v)
+                    && (looks_like_path(v) || runtime::is_runtime_word(v))
                 {
-                    push(out, v, Read);
+                    push(out, v, Both);
                 }
+            }
+            for t in &mut out[from..] {
+                t.tree = false;
             }
         }
         Custom(_) => {}
@@ -1760,6 +1792,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         on_disk: true,
                         except: Vec::new(),
                         tree: true,
+                        runtime: None,
                     });
                 }
             }
@@ -1817,7 +1850,68 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                 push(out, o, Read);
             }
         }
+        "grep" => git_grep(rest, out),
         _ => {}
+    }
+}
+
+/// `git grep` outside what git tracks (`--no-index`, `--untracked`): the
+/// files below each path given (the work tree without one), like `grep
+/// -r`; `-f FILE` reads its patterns from a file. Searching tracked files
+/// only reads what the repository holds, which `git show` would print.
+fn git_grep(rest: &[String], out: &mut Vec<Touch>) {
+    let outside = rest
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--no-index" || a == "--untracked");
+    if !outside {
+        return;
+    }
+    let mut operands = Vec::new();
+    let mut pattern_given = false;
+    let mut options = true;
+    let mut args = rest.iter();
+    while let Some(a) = args.next() {
+        let a = a.as_str();
+        if !options || a == "-" || !a.starts_with('-') {
+            operands.push(a);
+            continue;
+        }
+        match a {
+            "--" => options = false,
+            "-e" | "--and" | "--or" | "--not" => {
+                pattern_given |= a == "-e";
+                if a == "-e" {
+                    args.next();
+                }
+            }
+            "-f" => {
+                pattern_given = true;
+                if let Some(file) = args.next() {
+                    push(out, file, Read);
+                }
+            }
+            "-A" | "-B" | "-C" | "-m" | "--max-depth" | "--threads" | "--max-count"
+            | "--context" | "--after-context" | "--before-context" => {
+                args.next();
+            }
+            _ if a.starts_with("-e") && a.len() > 2 => pattern_given = true,
+            _ if a.starts_with("-f") && a.len() > 2 => {
+                pattern_given = true;
+                push(out, &a[2..], Read);
+            }
+            _ => {}
+        }
+    }
+    let paths = &operands[usize::from(!pattern_given).min(operands.len())..];
+    if paths.is_empty() {
+        out.push(Touch::below(".", &[]));
+    }
+    for p in paths {
+        push(out, p, Read);
+        if !is_glob(p) {
+            out.push(Touch::below(p, &[]));
+        }
     }
 }
 

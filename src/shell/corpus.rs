@@ -731,7 +731,14 @@ fn our_argv(line: &str) -> Option<Vec<Argv>> {
     // Words whose value is known only when the line runs are kept as
     // written; brush expands some of them.
     let unknown = l.commands.iter().flat_map(|c| &c.words).any(|w| w.opaque);
-    if !l.opaque.is_empty() || unknown {
+    // Values the line gives its variables are put in place; brush keeps
+    // the words as written.
+    let worked_out = l.worked_out
+        || l.commands
+            .iter()
+            .flat_map(|c| &c.words)
+            .any(|w| w.values.is_some());
+    if !l.opaque.is_empty() || unknown || worked_out {
         return None;
     }
     Some(

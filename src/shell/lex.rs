@@ -83,7 +83,7 @@
 //! * Aliases (off in non-interactive shells unless `shopt -s
 //!   expand_aliases`), `IFS`, `set -o` options and `extglob` patterns.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -162,6 +162,10 @@ pub struct Word {
     /// shell replaces by the names of matching files, when there are any
     /// (`--forc?` is `--force` once a file of that name exists).
     pub glob: bool,
+    /// The values a `for NAME in …` loop of literal words gives the word,
+    /// when the word is that loop's `$NAME` alone, inside its body (see
+    /// [`values`]): the command runs once with each.
+    pub values: Option<Vec<String>>,
 }
 
 /// The words and write-redirections of one simple command, as written
@@ -241,6 +245,9 @@ pub struct Lexed {
     pub opaque: Vec<Opaque>,
     /// How many words were read, those of substitutions included.
     pub words: usize,
+    /// Some `$NAME` was replaced by the value the line gave it (see
+    /// [`values`]): the words are no longer as written.
+    pub worked_out: bool,
 }
 
 /// Lex a command line. Never panics; see the module documentation for the
@@ -305,6 +312,14 @@ struct Lexer<'a> {
     /// mentioned nowhere since but where they are read. Arithmetic reads
     /// them without the risk of a name whose value is code (`a[$(…)]`).
     numbers: HashSet<String>,
+    /// Names that hold a literal value for sure, by the same rule as
+    /// `numbers` (see [`values`]): `$f` is the value.
+    literals: HashMap<String, String>,
+    /// The variables of `for` loops of literal words being read, with
+    /// their values (see [`values`]).
+    loops: HashMap<String, Vec<String>>,
+    /// The line mentions `IFS`: an unquoted value may split otherwise.
+    ifs: bool,
     /// True while every command so far was such an assignment, run in
     /// sequence (not in a pipe, a subshell or the background).
     prefix: bool,
@@ -622,6 +637,9 @@ impl<'a> Lexer<'a> {
             bodies: Vec::new(),
             piped: None,
             numbers: HashSet::new(),
+            literals: HashMap::new(),
+            loops: HashMap::new(),
+            ifs: src.contains("IFS"),
             prefix: true,
             stopped: false,
             cases: Vec::new(),
@@ -677,21 +695,82 @@ impl<'a> Lexer<'a> {
 
     /// Keep [`Lexer::numbers`] up to date with a command just read.
     fn track_numbers(&mut self, cmd: &LexedCommand) {
-        let numeric: Option<Vec<&str>> = cmd.words.iter().map(|w| numeric_assignment(w)).collect();
-        match numeric {
-            Some(names) if self.prefix && cmd.writes.is_empty() && cmd.reads.is_empty() => {
-                self.numbers.extend(names.into_iter().map(str::to_owned));
-            }
-            _ => {
-                self.prefix = false;
-                let words = cmd.words.iter().chain(&cmd.writes).chain(&cmd.reads);
-                if !self.numbers.is_empty() {
-                    for name in words.flat_map(|w| mentions(&w.text)) {
-                        self.numbers.remove(&name);
+        let assigns = self.prefix
+            && cmd.writes.is_empty()
+            && cmd.reads.is_empty()
+            && cmd.words.iter().all(|w| {
+                numeric_assignment(w).is_some() || values::literal_assignment(w).is_some()
+            });
+        if assigns {
+            for w in &cmd.words {
+                match numeric_assignment(w) {
+                    Some(name) => {
+                        self.numbers.insert(name.to_owned());
+                    }
+                    // A name assigned something else is no number.
+                    None => {
+                        if let Some((name, _)) = w.text.split_once('=') {
+                            self.numbers.remove(name);
+                        }
+                    }
+                }
+                match values::literal_assignment(w) {
+                    Some((name, value)) => {
+                        self.literals.insert(name.to_owned(), value.to_owned());
+                    }
+                    None => {
+                        if let Some((name, _)) = w.text.split_once('=') {
+                            self.literals.remove(name);
+                        }
                     }
                 }
             }
+        } else {
+            self.prefix = false;
+            let words = cmd.words.iter().chain(&cmd.writes).chain(&cmd.reads);
+            if !self.numbers.is_empty() || !self.literals.is_empty() || !self.loops.is_empty() {
+                for name in words.flat_map(|w| mentions(&w.text)) {
+                    self.numbers.remove(&name);
+                    self.literals.remove(&name);
+                    self.loops.remove(&name);
+                }
+            }
+            let program = cmd.words.iter().find(|w| {
+                numeric_assignment(w).is_none() && values::literal_assignment(w).is_none()
+            });
+            if program.is_some_and(|w| ["source", ".", "eval"].iter().any(|p| is_plain(w, p))) {
+                // A sourced file or an evaluated string may assign anything
+                // (the words of neither are this line's).
+                self.literals.clear();
+                self.loops.clear();
+            }
+            if cmd.words.first().is_some_and(|w| is_plain(w, "done")) {
+                // The body ends (an inner loop's `done` ends the outer
+                // one's knowledge too).
+                self.loops.clear();
+            }
+            if let Some((name, list)) = values::literal_loop(&cmd.words) {
+                self.loops.insert(name, list);
+            }
         }
+    }
+
+    /// The value `$name` expands to, when the line gave it a literal
+    /// ([`values`]) and, unquoted, it stays one word as written.
+    fn known_value(&self, name: &str, in_dq: bool) -> Option<String> {
+        let value = self.literals.get(name)?;
+        (in_dq || (!self.ifs && values::stays_one_word(value))).then(|| value.clone())
+    }
+
+    /// A word that so far is exactly `$name` or `${name}` of a loop being
+    /// read takes the loop's values (a word with more in it loses them
+    /// again at its end: see [`Lexer::word`]).
+    fn loop_values(&self, w: &mut Word, name: &str) {
+        let exact = w.text == format!("${name}") || w.text == format!("${{{name}}}");
+        w.values = match self.loops.get(name) {
+            Some(list) if exact && w.has_param => Some(list.clone()),
+            _ => None,
+        };
     }
 
     /// Whether every name an arithmetic expression reads holds a number.
@@ -826,6 +905,8 @@ impl<'a> Lexer<'a> {
             Some('|') => {
                 self.bump();
                 self.finish_command();
+                // What follows `||` may not run.
+                self.prefix = false;
             }
             Some('&') => {
                 self.bump();
@@ -1485,6 +1566,9 @@ impl<'a> Lexer<'a> {
             }
         }
         w.glob = unquoted.glob;
+        if w.values.is_some() && !values::one_expansion(&w.text) {
+            w.values = None;
+        }
         if unquoted.brace_expansion {
             // Several words, each known only after expansion.
             w.opaque = true;
@@ -1590,7 +1674,7 @@ impl<'a> Lexer<'a> {
         match self.peek_at(1) {
             Some('(') if self.peek_at(2) == Some('(') => self.arithmetic_expansion(w, start),
             Some('(') => self.command_substitution(w, start, in_dq),
-            Some('{') => self.braced_parameter(w, start),
+            Some('{') => self.braced_parameter(w, start, in_dq),
             Some('[') => self.bracket_arithmetic(w, start),
             Some('\'') if !in_dq => {
                 self.pos += 2;
@@ -1618,8 +1702,15 @@ impl<'a> Lexer<'a> {
                     .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
                     .count();
                 self.pos += n;
+                let name = &self.src[start + 1..self.pos];
+                if let Some(value) = self.known_value(name, in_dq) {
+                    w.text.push_str(&value);
+                    self.out.worked_out = true;
+                    return true;
+                }
                 w.has_param = true;
                 w.text.push_str(&self.src[start..self.pos]);
+                self.loop_values(w, name);
                 true
             }
             Some(c)
@@ -1687,13 +1778,25 @@ impl<'a> Lexer<'a> {
 
     /// At `${`: a parameter, opaque when reading it evaluates code (zsh's
     /// flags, an arithmetic subscript, a substring, prompt expansion).
-    fn braced_parameter(&mut self, w: &mut Word, start: usize) -> bool {
+    fn braced_parameter(&mut self, w: &mut Word, start: usize, in_dq: bool) -> bool {
         self.pos += 2;
         if self.skip_balanced('{', '}', 1, false).is_none() {
             self.stop("an unterminated ${");
             return false;
         }
         let body = &self.src[start + 2..self.pos - 1];
+        if let Some(value) = self.known_value(body, in_dq) {
+            w.text.push_str(&value);
+            self.out.worked_out = true;
+            return true;
+        }
+        if !self.literals.is_empty() {
+            // `${f:=x}`, zsh's `${f::=x}`: a name it may assign is no
+            // longer known.
+            for name in mentions(body) {
+                self.literals.remove(&name);
+            }
+        }
         if body.starts_with('(') {
             // zsh's flags: `(e)` runs the value's substitutions, `(P)`
             // names another variable.
@@ -1705,6 +1808,7 @@ impl<'a> Lexer<'a> {
         }
         w.has_param = true;
         self.keep_unexpanded(w, start);
+        self.loop_values(w, body);
         true
     }
 
@@ -1865,6 +1969,8 @@ impl<'a> Lexer<'a> {
         }
     }
 }
+
+mod values;
 
 #[cfg(test)]
 mod tests {

@@ -18,6 +18,7 @@
 pub mod access;
 pub mod find;
 pub mod git;
+pub mod git_settings;
 pub mod inert;
 pub mod keys;
 pub mod lex;

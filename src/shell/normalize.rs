@@ -67,6 +67,11 @@ pub struct Analysis {
     /// commands they surround, against [`MAX_ATTACHED`].
     #[serde(skip)]
     attached: usize,
+    /// While the line is read: it is one simple command, so what that
+    /// command configures for later ones (`git config alias.…`) has no
+    /// later command in the line to change.
+    #[serde(skip)]
+    lone: bool,
 }
 
 impl Analysis {
@@ -134,6 +139,7 @@ pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> A
     out.folds_case = false;
     out.words = 0;
     out.attached = 0;
+    out.lone = false;
     out
 }
 
@@ -161,6 +167,9 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     }
     let lexed = lex::lex_within(src, depth, lex::MAX_WORDS.saturating_sub(out.words));
     out.words += lexed.words;
+    if depth == 0 {
+        out.lone = lexed.commands.len() == 1;
+    }
     for o in lexed.opaque {
         push_opaque(out, o.reason);
     }
@@ -380,6 +389,9 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         push_opaque(out, "commands nested too deeply");
         return;
     }
+    if let Some(k) = ws.iter().position(|w| w.values.is_some()) {
+        return each_value(out, ws, k, redirects, depth);
+    }
     let Some(i) = command_start(out, ws, &redirects, depth) else {
         return;
     };
@@ -387,6 +399,40 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
         return;
     };
     read_program(out, &program, &ws[i + 1..], redirects, depth + 1);
+}
+
+/// The most commands one command of a `for` loop's body is read as, one
+/// for each value of its loop variables taken together; past it the words
+/// stay known only when the line runs.
+const MAX_LOOP_COMMANDS: usize = 16;
+
+/// A command in the body of `for NAME in WORD…` whose word `k` is `$NAME`
+/// (see `lex::values`): read once with each value in its place.
+fn each_value(out: &mut Analysis, ws: &[Word], k: usize, redirects: Vec<String>, depth: usize) {
+    let combinations = ws
+        .iter()
+        .filter_map(|w| w.values.as_ref())
+        .try_fold(1usize, |n, v| n.checked_mul(v.len()))
+        .unwrap_or(usize::MAX);
+    let values = ws[k].values.clone().unwrap_or_default();
+    let mut ws = ws.to_vec();
+    if combinations > MAX_LOOP_COMMANDS {
+        for w in &mut ws {
+            w.values = None;
+        }
+        return words(out, &ws, redirects, depth);
+    }
+    for value in values {
+        ws[k] = Word {
+            plain_prefix: 0,
+            quoted: true,
+            ..Word {
+                text: value,
+                ..Word::default()
+            }
+        };
+        words(out, &ws, redirects.clone(), depth);
+    }
 }
 
 /// Where the command's program word is: after its assignments (whose
@@ -1598,8 +1644,9 @@ fn git_globals(rest: &[Word]) -> usize {
 /// setting is opaque for the rest of the line.
 fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) {
     let n = git_globals(rest);
+    let mut forces = false;
     for (key, value) in git_settings(&rest[..n]) {
-        git_setting(out, &key, value.as_deref(), depth);
+        forces |= git_setting(out, &key, value.as_deref(), depth);
     }
     let args = &rest[n..];
     let sub = args.first().map(|w| w.text.as_str());
@@ -1627,11 +1674,34 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
                 .map(|w| w.text.as_str())
                 .filter(|t| !t.starts_with('-'))
                 .collect();
-            if let [key, value, ..] = positionals[..] {
-                git_setting(out, key, Some(value), depth);
+            if let [key, _, ..] = positionals[..]
+                && key.to_ascii_lowercase().starts_with("alias.")
+                && out.lone
+                && depth <= 1
+            {
+                // An alias written for later calls, the line's only
+                // command: `hookc guard` reads it from git's configuration
+                // when a later call runs it (see `git`).
+            } else if let [key, value, ..] = positionals[..]
+                && git_setting(out, key, Some(value), depth)
+            {
+                push_opaque(
+                    out,
+                    format!("a git setting written that forces later pushes ({key})"),
+                );
             }
         }
         _ => {}
+    }
+    if forces && sub == Some("push") {
+        // `git -c remote.origin.mirror=true push` is a forced push.
+        let mut forced = args.to_vec();
+        forced.push(Word {
+            text: "--force".to_owned(),
+            plain_prefix: "--force".len(),
+            ..Word::default()
+        });
+        return emit(out, "git", &forced, redirects);
     }
     emit(out, "git", args, redirects);
     let elsewhere = rest[..n].iter().any(|w| {
@@ -1671,8 +1741,11 @@ fn git_settings(globals: &[Word]) -> Vec<(String, Option<String>)> {
     settings
 }
 
-/// One git setting given on the command line or written by `git config`.
-fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize) {
+/// One git setting given on the command line or written by `git config`,
+/// read as [`super::git_settings`] classifies it: true when it forces
+/// pushes.
+fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize) -> bool {
+    use super::git_settings::{self as settings, Kind};
     let lower = key.to_ascii_lowercase();
     if lower.starts_with("alias.") {
         // `git -c alias.p='push -f' p`: the subcommand is not what it seems.
@@ -1680,17 +1753,32 @@ fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize)
         if let Some(code) = value.and_then(|v| v.strip_prefix('!')) {
             script(out, code, depth + 1, &[]);
         }
-    } else if programs::GIT_COMMAND_KEYS.contains(&lower.as_str()) {
-        match value {
+        return false;
+    }
+    match settings::kind(&lower, value) {
+        Kind::Harmless => {}
+        // git runs `core.sshCommand` with the host and the command for the
+        // remote end after it (`… HOST 'git-receive-pack REPO'`).
+        Kind::Command if lower == "core.sshcommand" => match value {
+            Some(code) => script(
+                out,
+                &format!("{code} host 'git-receive-pack repository'"),
+                depth + 1,
+                &[],
+            ),
+            None => push_opaque(out, format!("git's {key} from a variable")),
+        },
+        Kind::Command => match value {
             Some(code) => script(out, code, depth + 1, &[]),
             None => push_opaque(out, format!("git's {key} from a variable")),
-        }
-    } else if !programs::git_key_is_harmless(&lower) {
-        push_opaque(
+        },
+        Kind::Force => return true,
+        Kind::Opaque => push_opaque(
             out,
             format!("a git setting that can change what git runs or pushes ({key})"),
-        );
+        ),
     }
+    false
 }
 
 #[cfg(test)]
@@ -1937,14 +2025,42 @@ mod tests {
             "ls *(e:'rm -rf build':)",
             "gi? push --force",
             "git -c help.autocorrect=immediate psuh --force origin main",
-            "git -c remote.origin.push=+refs/heads/main:refs/heads/main push origin",
-            "git -c remote.origin.mirror=true push origin",
+            "git -c remote.origin.push=refs/heads/main:refs/heads/prod push origin",
+            "git -c remote.origin.mirror=maybe push origin",
             "git config alias.pf 'push --force' && git pf",
+            "git config remote.origin.mirror true && git push",
+            "bash -c \"git config alias.pf 'push -f'; git pf\"",
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.pf GIT_CONFIG_VALUE_0='push -f' git pf",
             "LD_PRELOAD=./x.so git status",
         ] {
             opaque(line);
         }
+        // Settings that force a push make it `push --force`; harmless ones
+        // and commands git runs are read.
+        for line in [
+            "git -c remote.origin.push=+refs/heads/main:refs/heads/main push origin",
+            "git -c remote.origin.mirror=true push origin",
+            "git -c remote.origin.mirror push origin",
+        ] {
+            let a = analyze(line);
+            assert!(!a.is_opaque(), "{line:?}: {:?}", a.opaque);
+            finds(line, "git", "--force");
+        }
+        for line in [
+            "git -c push.default=current push",
+            "git -c push.followTags=true push origin main",
+            "git -c core.sshCommand='ssh -i ~/.ssh/deploy_key' push origin main",
+            "git config alias.undo 'reset --soft HEAD~1'",
+            "git config --global alias.st status",
+        ] {
+            let a = analyze(line);
+            assert!(!a.is_opaque(), "{line:?}: {:?}", a.opaque);
+        }
+        finds(
+            "git -c core.sshCommand='ssh -i k' push origin main",
+            "git",
+            "receive-pack",
+        );
         // PATH picks which file a name runs, not the name a guard matches.
         for line in ["PATH=.:$PATH git push", "PS1='(venv) ' ls"] {
             assert!(!analyze(line).is_opaque(), "{line:?}");
@@ -2376,5 +2492,34 @@ mod tests {
         let inputs = "a ".repeat(lex::MAX_WORDS / 2);
         let a = analyze(&format!("parallel echo {holes} ::: {inputs}"));
         assert!(a.opaque.iter().any(|o| o.reason == lex::too_many_words()));
+    }
+
+    /// A `for` loop of literal words runs its body once with each.
+    #[test]
+    fn a_loop_of_literal_words_is_read_once_per_value() {
+        let line = "for b in feature-a feature-b; do git push origin \"$b\"; done";
+        let a = analyze(line);
+        let pushes: Vec<&SimpleCommand> =
+            a.commands.iter().filter(|c| c.program == "git").collect();
+        assert_eq!(pushes.len(), 2, "{:?}", a.commands);
+        assert!(pushes.iter().all(|c| c.unknown.is_empty()), "{pushes:?}");
+        finds(line, "git", "feature-b");
+        finds(
+            "for b in main --force; do git push origin \"$b\"; done",
+            "git",
+            "--force",
+        );
+        finds("for p in rm; do $p -rf .; done", "rm", "-rf");
+        // Past the bound the word stays unknown.
+        let many = (0..17)
+            .map(|i| format!("b{i}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let a = analyze(&format!("for b in {many}; do git push origin \"$b\"; done"));
+        assert!(
+            a.commands.iter().any(|c| !c.unknown.is_empty()),
+            "{:?}",
+            a.commands
+        );
     }
 }

@@ -116,6 +116,32 @@ fn an_allowed_line_and_a_guard_whose_regex_does_not_hold() {
 }
 
 #[test]
+fn a_file_named_at_run_time_says_which_rule_refused_and_what_passes() {
+    let p = project();
+    let run = why(&p, &["cat \"$(ls -a | grep env)\""], None);
+    pinned("shell-runtime.txt", &run);
+    assert!(
+        run.stdout.contains(
+            "MATCH  no-env -> deny\n           + run-time value: `$(ls -a | grep env)` names a file"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Name the file literally"),
+        "{}",
+        run.stdout
+    );
+    // Worked out in the line: a name, which the guard does not hold.
+    let run = why(&p, &["f=notes.txt; cat \"$f\""], None);
+    assert!(
+        run.stdout.contains("Verdict: no guard matches"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn an_opaque_line_says_what_could_not_be_read() {
     let p = project();
     let run = why(&p, &["eval \"$CMD\""], None);

@@ -434,10 +434,62 @@ fn git_paths() {
 }
 
 #[test]
-fn unknown_programs_read_what_looks_like_a_path() {
-    check("mytool .env build", &[(".env", "r")]);
-    check("mytool --config=conf/x.toml run", &[("conf/x.toml", "r")]);
+fn unknown_programs_read_and_write_what_looks_like_a_path() {
+    check("mytool .env build", &[(".env", "rw")]);
+    check("mytool --config=conf/x.toml run", &[("conf/x.toml", "rw")]);
+    check("mytool $f", &[("$f", "rw")]);
     check("make test", &[]);
+    // The file itself, not what a folder of that name holds.
+    let t = touches(&analyze("mytool ."));
+    assert!(t.iter().all(|t| !t.tree), "{t:?}");
+}
+
+#[test]
+fn readers_of_issue_31() {
+    for reader in [
+        "paste", "fold", "pr", "column", "iconv", "base32", "hd", "look", "zcat",
+    ] {
+        let line = format!("{reader} .env");
+        assert!(
+            seen(&line)
+                .iter()
+                .any(|(p, a)| p == ".env" && a.contains('r')),
+            "{line}: {:?}",
+            seen(&line)
+        );
+    }
+    check("zcat -f .env", &[(".env", "r")]);
+    check(
+        "install -m 644 .env notes.txt",
+        &[(".env", "r"), ("notes.txt", "w"), ("notes.txt/.env", "w")],
+    );
+    check(
+        "git diff --no-index /dev/null .env",
+        &[("/dev/null", "r"), (".env", "r")],
+    );
+    check(
+        "git grep --no-index '' -- .env",
+        &[(".env", "r"), (".env/**", "r")],
+    );
+    check("git grep --no-index TOKEN", &[("**", "r")]);
+    check(
+        "git grep --untracked -e TOKEN -f pats.txt src",
+        &[("pats.txt", "r"), ("src", "r"), ("src/**", "r")],
+    );
+    // What git tracks is what the repository holds.
+    check("git grep TOKEN", &[]);
+}
+
+#[test]
+fn rmdir_removes_only_empty_folders() {
+    let t = touches(&analyze("rmdir build"));
+    assert!(t.iter().all(|t| !t.tree), "{t:?}");
+    check("find . -type d -empty -exec rmdir {} +", &[]);
+    // A command that writes what find found: the files on disk decide.
+    let t = touches(&analyze("find . -name '*.tmp' -exec rm -f {} +"));
+    assert!(t.iter().all(|t| t.on_disk), "{t:?}");
+    let t = touches(&analyze("find . -name .env -exec cat {} +"));
+    assert!(t.iter().all(|t| !t.on_disk), "{t:?}");
 }
 
 #[test]

@@ -1,0 +1,218 @@
+//! Closed world for path guards: a file hookc cannot name may be the
+//! guard's.
+//!
+//! A command guard refuses a line it cannot read ("opaque"). A path guard
+//! does the same, in two cases, unless it says `opaque "allow"`:
+//!
+//! * a file the line touches is named by a word whose value is known only
+//!   when it runs (`cat $f`, `sed -i … $(ls *.kdl)`, `echo .env | xargs
+//!   cat`), with an access the guard asks for: the reason names the word
+//!   and says to name the file literally;
+//! * part of the shell line cannot be read at all (a variable as the
+//!   program, `eval "$x"`): what it touches is unknown.
+//!
+//! Both are judged only when no file the call names literally is the
+//! guard's: then the guard's own decision and reason apply.
+
+use super::{ConditionTrace, Facts, Seen, asks_for, opaque_instruction};
+use crate::ir::{Decision, Guard};
+use crate::shell::access::{Access, runtime::FROM_INPUT};
+use crate::shell::normalize::short;
+
+/// The reason the guard refuses a call none of whose named files is its
+/// own, or `None` when nothing the call touches may be.
+pub(super) fn unnamed(guard: &Guard, facts: &Facts) -> Option<String> {
+    if guard.opaque == Decision::Allow {
+        return None;
+    }
+    if let Some(seen) = runtime_touch(guard, facts) {
+        return Some(instruction(seen));
+    }
+    let analysis = facts.analysis()?;
+    (!analysis.opaque.is_empty()).then(|| opaque_instruction(analysis, None))
+}
+
+/// The first file of the call named at run time, with an access the guard
+/// asks for.
+fn runtime_touch<'f>(guard: &Guard, facts: &'f Facts) -> Option<&'f Seen> {
+    facts
+        .touched()
+        .iter()
+        .find(|seen| seen.runtime.is_some() && asks_for(guard, seen))
+}
+
+/// How the word is shown to the model.
+fn shown(word: &str) -> String {
+    if word == FROM_INPUT {
+        "a name it reads from standard input (`xargs`, `parallel`)".to_owned()
+    } else {
+        format!("`{}`", short(word))
+    }
+}
+
+fn verb(access: Access) -> &'static str {
+    match access {
+        Access::Read => "reads",
+        Access::Write => "writes",
+        Access::Both => "reads or writes",
+    }
+}
+
+/// What the model reads when a run-time word names the file.
+fn instruction(seen: &Seen) -> String {
+    let word = seen.runtime.as_deref().unwrap_or_default();
+    format!(
+        "hookc could not check which file this shell command {} because it names it with {}, \
+         whose value is known only when the line runs. Name the file literally (a plain path, \
+         or a variable assigned a plain value at the start of the line, such as \
+         `f=notes.txt; cat \"$f\"`) and run it again; if the name can only be found at run \
+         time, look it up in one command and use it in the next.",
+        verb(seen.access),
+        shown(word)
+    )
+}
+
+/// What `hookc why` says of a path guard that refuses for a file named at
+/// run time or an opaque line, when no named file is its own.
+pub(super) fn trace(guard: &Guard, facts: &Facts) -> Option<ConditionTrace> {
+    if let Some(seen) = runtime_touch(guard, facts) {
+        return Some(ConditionTrace {
+            kind: "run-time value",
+            holds: guard.opaque != Decision::Allow,
+            detail: format!(
+                "{} names a file the command {}, known only when the line runs; the guard's \
+                 `opaque` is `{}` (name the file literally to pass)",
+                shown(seen.runtime.as_deref().unwrap_or_default()),
+                verb(seen.access),
+                guard.opaque
+            ),
+        });
+    }
+    let analysis = facts.analysis()?;
+    (!analysis.opaque.is_empty()).then(|| ConditionTrace {
+        kind: "opaque",
+        holds: guard.opaque != Decision::Allow,
+        detail: format!(
+            "the line is not fully readable, so the files it touches are not known, and the \
+             guard's `opaque` is `{}`",
+            guard.opaque
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::{Call, CallTool, EXAMPLE_ROOT, Evaluator, ToolKind};
+    use crate::ir::{Decision, Event, Policy};
+
+    /// A policy of one path guard, with `opaque` set to `opaque` when given.
+    fn policy(access: &str, opaque: Option<&str>) -> Policy {
+        let opaque = opaque.map_or(String::new(), |o| format!("opaque \"{o}\"\n"));
+        let text = format!(
+            "self-protection \"off\"\nguard \"env\" {{\n    path \".env*\" \"!.env.example\" \
+             access=\"{access}\"\n    {opaque}    deny \"Do not touch .env files.\"\n}}\n"
+        );
+        let file = crate::source::SourceFile::new("policy.kdl", text);
+        let mut diags = crate::diag::Diagnostics::default();
+        let policy = crate::compile::compile_source(&file, &mut diags);
+        assert!(!diags.has_errors(), "{diags:?}");
+        policy.unwrap()
+    }
+
+    fn shell(command: &str) -> Call {
+        Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                native: "Bash".to_owned(),
+                ..CallTool::default()
+            }),
+            command: Some(command.to_owned()),
+            root: Some(EXAMPLE_ROOT.to_owned()),
+            ..Call::default()
+        }
+    }
+
+    /// The decision and the reason the model reads, `None` when the call
+    /// goes on.
+    fn decide(policy: &Policy, line: &str) -> Option<(Decision, String)> {
+        Evaluator::new(policy)
+            .evaluate(&shell(line))
+            .map(|v| (v.decision, v.reason()))
+    }
+
+    #[test]
+    fn a_file_named_at_run_time_is_refused_by_a_path_guard() {
+        let p = policy("read", None);
+        for line in [
+            "cat $f",
+            "cat \"$(ls -a | grep env)\"",
+            "cat `ls -a`",
+            "echo .env | xargs cat",
+            "sort < \"$in\"",
+            "f=.env || f=x; cat \"$f\"",
+            "frobnicate $f",
+        ] {
+            let (decision, reason) = decide(&p, line).unwrap_or_else(|| panic!("{line}: allowed"));
+            assert_eq!(decision, Decision::Deny, "{line}");
+            assert!(
+                reason.contains("known only when the line runs"),
+                "{line}: {reason}"
+            );
+            assert!(
+                reason.contains("Name the file literally"),
+                "{line}: {reason}"
+            );
+        }
+        let (_, reason) = decide(&p, "cat $f").unwrap();
+        assert!(reason.contains("`$f`"), "{reason}");
+        let (_, reason) = decide(&p, "echo .env | xargs cat").unwrap();
+        assert!(reason.contains("standard input"), "{reason}");
+    }
+
+    #[test]
+    fn a_named_file_keeps_the_guards_own_reason() {
+        let p = policy("read", None);
+        let (_, reason) = decide(&p, "cat .env $f").unwrap();
+        assert_eq!(reason, "Do not touch .env files.");
+        assert_eq!(decide(&p, "cat notes.txt"), None);
+        assert_eq!(decide(&p, "cat .env.example"), None);
+    }
+
+    #[test]
+    fn what_the_line_works_out_is_a_name() {
+        let p = policy("read", None);
+        assert_eq!(decide(&p, "f=notes.txt; cat \"$f\""), None);
+        assert_eq!(decide(&p, "f=notes.txt; cat $f"), None);
+        assert_eq!(decide(&p, "cat \"$(echo notes.txt)\""), None);
+        assert_eq!(
+            decide(&p, "for f in a.txt b.txt; do cat \"$f\"; done"),
+            None
+        );
+        assert_eq!(decide(&p, "cat $HOME/notes.txt"), None);
+        assert_eq!(decide(&p, "echo \"$x\" > notes.txt"), None);
+        assert!(decide(&p, "f=.env; cat \"$f\"").is_some());
+        assert!(decide(&p, "for f in a.txt .env; do cat \"$f\"; done").is_some());
+    }
+
+    #[test]
+    fn an_opaque_line_is_refused_by_a_path_guard() {
+        let p = policy("read", None);
+        let (decision, reason) = decide(&p, "$CMD .env.example").unwrap();
+        assert_eq!(decision, Decision::Deny);
+        assert!(reason.contains("could not check"), "{reason}");
+    }
+
+    #[test]
+    fn the_access_and_opaque_allow_decide() {
+        // A read of a file named at run time is no write.
+        let w = policy("write", None);
+        assert_eq!(decide(&w, "cat $f"), None);
+        assert!(decide(&w, "rm -f \"$f\"").is_some());
+        assert!(decide(&w, "echo x > \"$out\"").is_some());
+        let allow = policy("read", Some("allow"));
+        assert_eq!(decide(&allow, "cat $f"), None);
+        assert_eq!(decide(&allow, "$CMD .env.example"), None);
+        assert!(decide(&allow, "cat .env").is_some());
+    }
+}

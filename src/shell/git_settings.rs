@@ -1,0 +1,160 @@
+//! One table for the settings a git command is given on its command line
+//! (`git -c KEY=VALUE …`, `git config KEY VALUE`): what each can change
+//! about what git runs.
+//!
+//! * **harmless**: it cannot make git run a program or push otherwise
+//!   (`push.default`, `user.*`, `color.*`);
+//! * **command**: its value is a command git runs (`core.sshCommand`,
+//!   `core.pager`): the value is read as a shell line of its own;
+//! * **force**: it makes a push forced or mirrored (`remote.*.mirror`, a
+//!   `+` refspec in `remote.*.push`): the push is read as `push --force`;
+//! * anything else is **opaque**: hookc cannot say what it does.
+
+/// What one setting does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Harmless,
+    Command,
+    Force,
+    Opaque,
+}
+
+/// Settings by key, lower-cased as git compares them. A key ending in `.`
+/// is a prefix (`user.` is every `user.*`); `*` in a key stands for one
+/// subsection (`remote.*.mirror`).
+const TABLE: &[(&str, Kind)] = &[
+    // Commands git runs.
+    ("core.pager", Kind::Command),
+    ("core.editor", Kind::Command),
+    ("core.sshcommand", Kind::Command),
+    ("core.askpass", Kind::Command),
+    ("core.fsmonitor", Kind::Command),
+    ("sequence.editor", Kind::Command),
+    ("diff.external", Kind::Command),
+    ("gpg.program", Kind::Command),
+    ("gpg.ssh.program", Kind::Command),
+    ("gpg.x509.program", Kind::Command),
+    // Pushes forced without a flag (value-dependent: see `kind`).
+    ("remote.*.mirror", Kind::Force),
+    ("remote.*.push", Kind::Force),
+    // What git prints, whom it records, how it reads files.
+    ("user.", Kind::Harmless),
+    ("author.", Kind::Harmless),
+    ("committer.", Kind::Harmless),
+    ("color.", Kind::Harmless),
+    ("advice.", Kind::Harmless),
+    ("init.", Kind::Harmless),
+    ("i18n.", Kind::Harmless),
+    ("column.", Kind::Harmless),
+    ("log.", Kind::Harmless),
+    ("format.", Kind::Harmless),
+    ("status.", Kind::Harmless),
+    ("blame.", Kind::Harmless),
+    ("grep.", Kind::Harmless),
+    ("safe.directory", Kind::Harmless),
+    ("core.quotepath", Kind::Harmless),
+    ("core.autocrlf", Kind::Harmless),
+    ("core.safecrlf", Kind::Harmless),
+    ("core.eol", Kind::Harmless),
+    ("core.filemode", Kind::Harmless),
+    ("core.ignorecase", Kind::Harmless),
+    ("core.precomposeunicode", Kind::Harmless),
+    ("core.longpaths", Kind::Harmless),
+    ("commit.gpgsign", Kind::Harmless),
+    ("tag.gpgsign", Kind::Harmless),
+    ("pull.rebase", Kind::Harmless),
+    ("pull.ff", Kind::Harmless),
+    ("merge.conflictstyle", Kind::Harmless),
+    ("diff.noprefix", Kind::Harmless),
+    ("diff.renames", Kind::Harmless),
+    ("diff.algorithm", Kind::Harmless),
+    ("gc.auto", Kind::Harmless),
+    ("protocol.version", Kind::Harmless),
+    ("maintenance.auto", Kind::Harmless),
+    ("fetch.prune", Kind::Harmless),
+    // Which branch a plain push updates, and what it takes along: never a
+    // force (a non-fast-forward is still refused by the remote).
+    ("push.default", Kind::Harmless),
+    ("push.followtags", Kind::Harmless),
+    ("push.autosetupremote", Kind::Harmless),
+    ("push.gpgsign", Kind::Harmless),
+    ("push.negotiate", Kind::Harmless),
+    ("push.usebitmaps", Kind::Harmless),
+];
+
+fn key_matches(pattern: &str, key: &str) -> bool {
+    if let Some((head, tail)) = pattern.split_once(".*.") {
+        // `remote.*.mirror`: one subsection, which may itself hold dots.
+        return key
+            .strip_prefix(head)
+            .and_then(|k| k.strip_prefix('.'))
+            .and_then(|k| k.strip_suffix(tail))
+            .and_then(|k| k.strip_suffix('.'))
+            .is_some_and(|sub| !sub.is_empty());
+    }
+    if pattern.ends_with('.') {
+        key.starts_with(pattern)
+    } else {
+        key == pattern
+    }
+}
+
+/// What `key` set to `value` (`None`: no value, or one known only when the
+/// line runs) does. `alias.*` is not here: an alias is a subcommand of its
+/// own (see `normalize`).
+pub fn kind(key: &str, value: Option<&str>) -> Kind {
+    let key = key.to_ascii_lowercase();
+    let Some(&(pattern, kind)) = TABLE.iter().find(|(p, _)| key_matches(p, &key)) else {
+        return Kind::Opaque;
+    };
+    if kind != Kind::Force {
+        return kind;
+    }
+    if pattern.ends_with(".mirror") {
+        // A boolean: only a false one pushes as usual.
+        return match value.map(str::to_ascii_lowercase).as_deref() {
+            Some("false" | "no" | "off" | "0") => Kind::Harmless,
+            Some("true" | "yes" | "on" | "1" | "") | None => Kind::Force,
+            Some(_) => Kind::Opaque,
+        };
+    }
+    // `remote.*.push`: a refspec; a `+` forces, any other changes where
+    // a push goes, which no table here describes.
+    match value {
+        Some(v) if v.starts_with('+') => Kind::Force,
+        _ => Kind::Opaque,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_classified_by_what_they_change() {
+        assert_eq!(kind("push.default", Some("current")), Kind::Harmless);
+        assert_eq!(kind("push.followTags", Some("true")), Kind::Harmless);
+        assert_eq!(kind("user.email", Some("a@b")), Kind::Harmless);
+        assert_eq!(kind("color.ui", Some("never")), Kind::Harmless);
+        assert_eq!(kind("core.sshCommand", Some("ssh -i k")), Kind::Command);
+        assert_eq!(kind("core.pager", Some("cat")), Kind::Command);
+        assert_eq!(kind("remote.origin.mirror", Some("true")), Kind::Force);
+        assert_eq!(kind("remote.origin.mirror", None), Kind::Force);
+        assert_eq!(kind("remote.a.b.mirror", Some("yes")), Kind::Force);
+        assert_eq!(kind("remote.origin.mirror", Some("false")), Kind::Harmless);
+        assert_eq!(kind("remote.origin.mirror", Some("maybe")), Kind::Opaque);
+        assert_eq!(
+            kind("remote.origin.push", Some("+refs/heads/*")),
+            Kind::Force
+        );
+        assert_eq!(
+            kind("remote.origin.push", Some("refs/heads/a:b")),
+            Kind::Opaque
+        );
+        assert_eq!(kind("remote..mirror", Some("true")), Kind::Opaque);
+        assert_eq!(kind("help.autocorrect", Some("1")), Kind::Opaque);
+        assert_eq!(kind("core.hooksPath", Some("/tmp")), Kind::Opaque);
+        assert_eq!(kind("include.path", Some("/tmp/x")), Kind::Opaque);
+        assert_eq!(kind("push.pushOption", Some("x")), Kind::Opaque);
+    }
+}

@@ -159,6 +159,9 @@ pub enum Command {
     /// (`--tool read --path .env`), an MCP tool (`--mcp payments/refund`), a prompt or message
     /// (`--event prompt --text …`), or a harness's hook payload (`--payload FILE`, `-` for
     /// stdin). Nothing runs: guards with a `run` program are shown as matching, as in examples.
+    /// Each guard that matches lists the rules that applied (`command`, `opaque` for a part hookc
+    /// cannot read, `unknown program` for a program hookc presumes runs its arguments, `regex`,
+    /// `path`) and, for a refusal of what hookc could not check, the rewrite that would let it.
     /// Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
     #[command(after_help = EXIT_STATUS)]
     Why(WhyArgs),

@@ -30,6 +30,7 @@ use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
 
 mod opacity;
+mod unknown;
 
 /// One call as hookc sees it, whatever harness it came from.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -572,7 +573,13 @@ impl Index {
             return out;
         }
         if let Some(analysis) = facts.analysis() {
-            if analysis.opaque.is_empty() {
+            // A program hookc does not know may run any guarded program
+            // its arguments name (`foo git push -f`).
+            let presumes = analysis
+                .commands
+                .iter()
+                .any(|c| !c.program.is_empty() && !shell::unknown::known(&c.program));
+            if analysis.opaque.is_empty() && !presumes {
                 for command in &analysis.commands {
                     if let Ok(at) = self
                         .programs
@@ -1471,6 +1478,9 @@ fn match_guard(
             .iter()
             .any(|c| guard.commands.iter().any(|p| p.matches(c)));
         if !matched {
+            if guard.opaque == Decision::Allow {
+                return Ok(None);
+            }
             // A command this guard's patterns could describe once its unknown
             // words have values; what else is opaque in the line concerns
             // every guard with command patterns.
@@ -1478,10 +1488,14 @@ fn match_guard(
                 .commands
                 .iter()
                 .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
-            if (analysis.opaque.is_empty() && unsure.is_none()) || guard.opaque == Decision::Allow {
+            // What a program hookc does not know may run (`foo git push -f`).
+            if let Some(presumed) = unknown::presumption(guard, analysis) {
+                opaque_reason = Some(presumed.reason());
+            } else if analysis.opaque.is_empty() && unsure.is_none() {
                 return Ok(None);
+            } else {
+                opaque_reason = Some(opaque_instruction(analysis, unsure));
             }
-            opaque_reason = Some(opaque_instruction(analysis, unsure));
         }
     }
     if !guard_regex_matches(guard, compiled, call, facts)? {
@@ -2146,7 +2160,16 @@ fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<Conditi
                     let unsure = analysis.commands.iter().find(|c| {
                         !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c))
                     });
-                    if !analysis.opaque.is_empty() || unsure.is_some() {
+                    let presumed = (guard.opaque != Decision::Allow)
+                        .then(|| unknown::presumption(guard, analysis))
+                        .flatten();
+                    if let Some(presumed) = presumed {
+                        conditions.push(ConditionTrace {
+                            kind: "unknown program",
+                            holds: true,
+                            detail: presumed.detail(guard.commands.len()),
+                        });
+                    } else if !analysis.opaque.is_empty() || unsure.is_some() {
                         conditions.push(ConditionTrace {
                             kind: "opaque",
                             holds: guard.opaque != Decision::Allow,
@@ -2687,6 +2710,153 @@ guard "force-and-long-words" {
         too_far.always.push(texts.len());
         assert!(Evaluator::lazy(texts.clone(), Some(too_far), &|_, _| Ok(())).is_none());
         assert!(Evaluator::lazy(texts, Some(indexes[0].clone()), &|_, _| Ok(())).is_some());
+    }
+
+    /// The guard's verdict on `line` under the bundled policy, with the
+    /// guards that gave it.
+    fn bundled_verdict(evaluator: &Evaluator, line: &str) -> Option<(Decision, Vec<String>)> {
+        evaluator.evaluate(&shell_call(line)).map(|v| {
+            let names = v.guard_names().into_iter().map(str::to_owned).collect();
+            (v.decision, names)
+        })
+    }
+
+    /// Issue 31, classes 1 and 2: a program in none of hookc's tables is
+    /// presumed to run what its arguments spell, and a program under
+    /// another name (a multicall binary, a `g`-named GNU tool) is the
+    /// program it runs.
+    #[test]
+    fn an_unknown_program_is_presumed_to_run_its_arguments() {
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        for (line, guard) in [
+            ("foo git push --force origin main", "no-force-push"),
+            ("xcrun git push --force origin main", "no-force-push"),
+            (
+                "setpriv --no-new-privs rm -rf /",
+                "no-recursive-delete-of-the-repo",
+            ),
+            (
+                "runuser -u root -- rm -rf /",
+                "no-recursive-delete-of-the-repo",
+            ),
+            (
+                "gdb -q -batch -ex run --args rm -rf /",
+                "no-recursive-delete-of-the-repo",
+            ),
+            (
+                "command time -v rm -rf /",
+                "no-recursive-delete-of-the-repo",
+            ),
+            ("env time -f %e rm -rf /", "no-recursive-delete-of-the-repo"),
+            ("npm exec -- rm -rf /", "no-recursive-delete-of-the-repo"),
+            (
+                "tmux new-session -d 'rm -rf /'",
+                "no-recursive-delete-of-the-repo",
+            ),
+            (
+                "nix-shell --run 'rm -rf /'",
+                "no-recursive-delete-of-the-repo",
+            ),
+            ("fish -c 'rm -rf /'", "no-recursive-delete-of-the-repo"),
+            (
+                "zsh --emulate sh -c 'rm -rf /'",
+                "no-recursive-delete-of-the-repo",
+            ),
+            ("arch -arm64 rm -rf /", "no-recursive-delete-of-the-repo"),
+            ("busybox rm -rf /", "no-recursive-delete-of-the-repo"),
+            ("toybox rm -rf /", "no-recursive-delete-of-the-repo"),
+            ("coreutils rm -rf /", "no-recursive-delete-of-the-repo"),
+            (
+                "coreutils --coreutils-prog=rm -rf /",
+                "no-recursive-delete-of-the-repo",
+            ),
+            ("grm -rf /", "no-recursive-delete-of-the-repo"),
+            ("gtimeout 5 rm -rf /", "no-recursive-delete-of-the-repo"),
+            (r"env -S 'rm\_-rf\_/'", "no-recursive-delete-of-the-repo"),
+            ("foo 'bash -c \"git push -f\"'", "no-force-push"),
+            ("foo python3 -c 'import os'", "no-force-push"),
+            (
+                "foo --run 'git -c help.autocorrect=immediate psuh --force'",
+                "no-force-push",
+            ),
+        ] {
+            let verdict = bundled_verdict(&evaluator, line);
+            assert!(
+                verdict.as_ref().is_some_and(
+                    |(d, names)| *d == Decision::Deny && names.iter().any(|n| n == guard)
+                ),
+                "{line}: {verdict:?}"
+            );
+        }
+        for line in [
+            "echo rm -rf /",
+            "echo git push --force",
+            "printf '%s\\n' 'rm -rf /'",
+            "git commit -m 'never git push --force'",
+            "grep -rn 'git push --force' docs/",
+            "make test",
+            "cargo build --release",
+            "npm run test",
+            "pytest -k push",
+            "ggrep -rn push src/",
+            "foo rm -rf build",
+            "foo git push origin main",
+            "gh pr create --title \"don't break the build\"",
+            "tmux new-session -d 'npm run dev'",
+        ] {
+            assert_eq!(bundled_verdict(&evaluator, line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_reason_names_the_program_hookc_does_not_know() {
+        let policy = bundled_plus("");
+        let verdict = Evaluator::new(&policy)
+            .evaluate(&shell_call("foo -q git push --force origin main"))
+            .unwrap();
+        let reason = verdict.reason();
+        assert!(
+            reason.contains("`foo`") && reason.contains("`git push --force origin main`"),
+            "{reason}"
+        );
+        // `hookc why` says which rule applied.
+        let traces = trace(&policy, &shell_call("foo -q git push --force origin main"));
+        let push = traces.iter().find(|t| t.guard == "no-force-push").unwrap();
+        assert!(
+            push.conditions
+                .iter()
+                .any(|c| c.kind == "unknown program" && c.holds && c.detail.contains("`foo`")),
+            "{push:?}"
+        );
+    }
+
+    /// The table of wrappers is for precision only: without its row for
+    /// `nice`, `nice rm -rf /` is still refused by the guard on `rm`.
+    #[test]
+    fn a_wrapper_missing_from_the_table_opens_no_hole() {
+        let policy = bundled_plus("");
+        let evaluator = Evaluator::new(&policy);
+        for wrapper in ["nice", "timeout", "nohup", "flock"] {
+            let line = match wrapper {
+                "timeout" => "timeout 5 rm -rf /".to_owned(),
+                "flock" => "flock .lock -c 'rm -rf /'".to_owned(),
+                w => format!("{w} rm -rf /"),
+            };
+            let (program, verdict) = shell::programs::removed::without(wrapper, || {
+                let program = shell::analyze(&line).commands[0].program.clone();
+                (program, bundled_verdict(&evaluator, &line))
+            });
+            // The row is really gone: the line reads as the wrapper itself.
+            assert_eq!(program, wrapper);
+            assert!(
+                verdict
+                    .as_ref()
+                    .is_some_and(|(d, names)| *d == Decision::Deny
+                        && names.iter().any(|n| n == "no-recursive-delete-of-the-repo")),
+                "{line} without `{wrapper}` in the table: {verdict:?}"
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,10 @@
 //! * [`normalize`]: wrappers (`sudo`, `env`, `bash -c`, …), basenames, git
 //!   global options → the commands that actually run, with [`programs`]
 //!   the table of programs that run other programs or code;
-//! * [`pattern`]: flag spellings, subcommands and argument globs.
+//! * [`pattern`]: flag spellings, subcommands and argument globs;
+//! * [`unknown`]: what a program in none of the tables is presumed to run
+//!   (a run of its arguments, a string argument read as a line), for the
+//!   evaluator to hold against command guards.
 //!
 //! Whatever cannot be understood is reported as [`Opaque`] rather than
 //! guessed at, so a policy can decide what to do with it.
@@ -25,6 +28,7 @@ pub mod lex;
 pub mod normalize;
 pub mod pattern;
 pub mod programs;
+pub mod unknown;
 pub mod written;
 
 #[cfg(test)]

@@ -546,6 +546,8 @@ fn read_program(
     redirects: Vec<String>,
     d: usize,
 ) {
+    // `grm` is GNU `rm` as Homebrew installs it; `hub` is git.
+    let program = programs::other_name(program).unwrap_or(program);
     if let Some(wrapper) = programs::wrapper(program) {
         return table_wrapper(out, wrapper, rest, redirects, d);
     }
@@ -572,6 +574,11 @@ fn read_program(
         Some(read) => read(out, program, rest, redirects, d),
         None => emit(out, program, rest, redirects),
     }
+}
+
+/// Whether [`reader`] reads `program`'s words in a way of its own.
+pub(crate) fn reads_words(program: &str) -> bool {
+    reader(program).is_some()
 }
 
 /// How one program's arguments are read: the program's name, its words,
@@ -605,6 +612,7 @@ fn reader(program: &str) -> Option<Reader> {
         p if p.starts_with("git-") && p.len() > 4 => read_dashed_git,
         "tee" => read_tee,
         "dd" => read_dd,
+        "coreutils" => read_coreutils,
         _ => return None,
     })
 }
@@ -764,7 +772,39 @@ fn read_watch(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<S
 fn read_su(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
     match su_command(rest) {
         Some(cmd) => script(out, cmd, d, &redirects),
+        None if program == "runuser" => read_runuser(out, program, rest, redirects, d),
         None => emit(out, program, rest, redirects),
+    }
+}
+
+/// `runuser -u USER [--] COMMAND ARGS…` runs COMMAND as an argument vector
+/// (without `-u`, runuser is su, whose operands go to the user's shell).
+fn read_runuser(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    d: usize,
+) {
+    let mut user = false;
+    let n = parse_opts(
+        rest,
+        "ugGsw",
+        &[
+            "user",
+            "group",
+            "supp-group",
+            "shell",
+            "whitelist-environment",
+        ],
+        |o| {
+            user |= matches!(o, Opt::Short('u') | Opt::Long("user"));
+        },
+    );
+    if user {
+        wrapped(out, program, rest, n, redirects, d);
+    } else {
+        emit(out, program, rest, redirects);
     }
 }
 
@@ -806,6 +846,46 @@ fn read_dashed_git(
     }];
     args.extend(rest.iter().cloned());
     git(out, &args, redirects, d);
+}
+
+/// The multicall coreutils: `coreutils --coreutils-prog=rm ARGS` and
+/// `coreutils rm ARGS` run `rm ARGS`.
+fn read_coreutils(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    d: usize,
+) {
+    let Some(first) = rest.first() else {
+        return emit(out, program, rest, redirects);
+    };
+    if let Some(name) = first
+        .text
+        .strip_prefix("--coreutils-prog=")
+        .filter(|n| !n.is_empty())
+    {
+        let mut ws = vec![Word {
+            text: name.to_owned(),
+            plain_prefix: if first.plain_prefix == first.text.len() {
+                name.len()
+            } else {
+                0
+            },
+            quoted: first.quoted,
+            has_param: first.has_param,
+            opaque: first.opaque,
+            glob: first.glob,
+            values: None,
+        }];
+        ws.extend(rest[1..].iter().cloned());
+        return words(out, &ws, redirects, d);
+    }
+    if first.text.starts_with('-') {
+        // `--help`, `--version`: coreutils itself.
+        return emit(out, program, rest, redirects);
+    }
+    words(out, rest, redirects, d)
 }
 
 /// tee writes the files it names.
@@ -1425,7 +1505,7 @@ fn env(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         break;
     }
     if let Some(s) = split {
-        let lexed = lex::lex_depth(&s, depth + 1);
+        let lexed = lex::lex_depth(&env_separators(&s), depth + 1);
         if !lexed.opaque.is_empty() || lexed.commands.len() > 1 {
             push_opaque(out, "env -S string");
             return;
@@ -1448,6 +1528,36 @@ fn env(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
     } else {
         emit(out, "env", rest, redirects);
     }
+}
+
+/// GNU env's `-S` string with its `\_` escapes as the spaces they stand
+/// for (a separator outside quotes, a space inside double quotes), ready
+/// for the shell lexer, which reads the rest of env's quoting alike.
+fn env_separators(s: &str) -> Cow<'_, str> {
+    if !s.contains("\\_") {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut single = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                single = !single;
+                out.push(c);
+            }
+            '\\' if !single => match chars.next() {
+                Some('_') => out.push(' '),
+                Some(next) => {
+                    out.push(c);
+                    out.push(next);
+                }
+                None => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Find the value of env's `-S`/`--split-string` and the index after it.
@@ -1495,7 +1605,8 @@ fn shell(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String
             break;
         }
         if let Some(long) = t.strip_prefix("--") {
-            j += if matches!(long, "rcfile" | "init-file") {
+            // zsh's `--emulate sh` takes a value.
+            j += if matches!(long, "rcfile" | "init-file" | "emulate") {
                 2
             } else {
                 1

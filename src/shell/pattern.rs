@@ -296,6 +296,11 @@ impl CommandPattern {
     }
 
     /// True when any command of the analysis matches.
+    /// Whether the pattern is about `program` (by name or glob).
+    pub fn names(&self, program: &str) -> bool {
+        program_matches(self.program.trim(), program)
+    }
+
     pub fn matches_any(&self, analysis: &Analysis) -> bool {
         analysis.commands.iter().any(|c| self.matches(c))
     }

@@ -68,6 +68,7 @@ pub const WRAPPERS: &[Wrapper] = &[
     argv("nohup", "", &[], 0),
     argv("chronic", "", &[], 0),
     argv("busybox", "", &[], 0),
+    argv("toybox", "", &[], 0),
     argv("exec", "a", &[], 0),
     argv("nice", "n", &["adjustment"], 0),
     argv("time", "fo", &["format", "output"], 0),
@@ -241,7 +242,182 @@ pub const WRAPPERS: &[Wrapper] = &[
 
 /// The row for `program`, if it is a wrapper.
 pub fn wrapper(program: &str) -> Option<&'static Wrapper> {
+    #[cfg(test)]
+    if removed::is(program) {
+        return None;
+    }
     WRAPPERS.iter().find(|w| w.name == program)
+}
+
+/// Tests only: rows taken out of the table on this thread, to show that a
+/// wrapper missing from it opens no hole (its commands are then presumed,
+/// as those of any program hookc does not know).
+#[cfg(test)]
+pub mod removed {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static REMOVED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Run `f` with the wrapper `name` out of the table.
+    pub fn without<T>(name: &str, f: impl FnOnce() -> T) -> T {
+        REMOVED.with(|r| r.borrow_mut().push(name.to_owned()));
+        let out = f();
+        REMOVED.with(|r| r.borrow_mut().retain(|n| n != name));
+        out
+    }
+
+    pub(super) fn is(name: &str) -> bool {
+        REMOVED.with(|r| r.borrow().iter().any(|n| n == name))
+    }
+}
+
+/// GNU tools as Homebrew installs them beside the system's own, with a `g`
+/// in front (`grm`, `gtimeout`, `gxargs`): coreutils, findutils, grep,
+/// sed, tar, time and which. Only names made this way are listed, so `git`,
+/// `gcc` or `gzip` are never read as `it`, `cc` or `zip`.
+const GNU: &[&str] = &[
+    "[",
+    "b2sum",
+    "base32",
+    "base64",
+    "basename",
+    "basenc",
+    "cat",
+    "chcon",
+    "chgrp",
+    "chmod",
+    "chown",
+    "chroot",
+    "cksum",
+    "comm",
+    "cp",
+    "csplit",
+    "cut",
+    "date",
+    "dd",
+    "df",
+    "dir",
+    "dircolors",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "env",
+    "expand",
+    "expr",
+    "factor",
+    "false",
+    "fgrep",
+    "find",
+    "fmt",
+    "fold",
+    "grep",
+    "groups",
+    "head",
+    "hostid",
+    "id",
+    "install",
+    "join",
+    "kill",
+    "link",
+    "ln",
+    "locate",
+    "logname",
+    "ls",
+    "md5sum",
+    "mkdir",
+    "mkfifo",
+    "mknod",
+    "mktemp",
+    "mv",
+    "nice",
+    "nl",
+    "nohup",
+    "nproc",
+    "numfmt",
+    "od",
+    "paste",
+    "pathchk",
+    "pinky",
+    "pr",
+    "printenv",
+    "printf",
+    "ptx",
+    "pwd",
+    "readlink",
+    "realpath",
+    "rm",
+    "rmdir",
+    "runcon",
+    "sed",
+    "seq",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "shred",
+    "shuf",
+    "sleep",
+    "sort",
+    "split",
+    "stat",
+    "stdbuf",
+    "stty",
+    "sum",
+    "sync",
+    "tac",
+    "tail",
+    "tar",
+    "tee",
+    "test",
+    "time",
+    "timeout",
+    "touch",
+    "tr",
+    "true",
+    "truncate",
+    "tsort",
+    "tty",
+    "uname",
+    "unexpand",
+    "uniq",
+    "unlink",
+    "updatedb",
+    "uptime",
+    "users",
+    "vdir",
+    "wc",
+    "which",
+    "who",
+    "whoami",
+    "xargs",
+    "yes",
+];
+
+/// The program a `g`-prefixed GNU name runs (`grm` is `rm`, `ggrep` is
+/// `grep`), if `program` is one.
+pub fn gnu_name(program: &str) -> Option<&'static str> {
+    let stem = program.strip_prefix('g')?;
+    GNU.iter().copied().find(|&n| n == stem)
+}
+
+/// Programs that are another program under a name of their own: `hub`
+/// (GitHub's git wrapper, often aliased to `git`) passes every command it
+/// does not add to git.
+const OTHER_NAMES: &[(&str, &str)] = &[("hub", "git")];
+
+/// The program `program` is under another name: a `g`-named GNU tool, or
+/// one of [`OTHER_NAMES`].
+pub fn other_name(program: &str) -> Option<&'static str> {
+    gnu_name(program).or_else(|| {
+        OTHER_NAMES
+            .iter()
+            .find(|(name, _)| *name == program)
+            .map(|(_, real)| *real)
+    })
 }
 
 /// A language runtime that runs code given on its command line (or read

@@ -6,9 +6,13 @@
 //! three wrappers (`Wrap`) around the text so far. Each layer names its
 //! class: 0 for the constructs of the shell language the engine is meant
 //! to read (quoting, lists, compound commands, functions, redirections,
-//! assignments, substitutions, known wrappers), 1-10 for the issue's.
+//! assignments, substitutions, known wrappers), 1-10 for the issue's,
+//! 11 for programs hookc does not know (issue 31): random names the judge
+//! puts on the sandbox's PATH as scripts that run their arguments,
+//! multicall names, `g`-named GNU tools and GNU env's `-S` separators.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 /// xorshift64*: small, seeded, the same lines on every machine.
 pub struct Rng(u64);
@@ -169,6 +173,66 @@ fn b64(s: &str) -> String {
     }
     out
 }
+
+/// The random names of the unknown wrappers of class 11, drawn once.
+static UNKNOWN: OnceLock<Vec<String>> = OnceLock::new();
+
+/// How many unknown wrapper names are drawn (half of them multicall-like,
+/// ending in `box`).
+const UNKNOWN_NAMES: usize = 8;
+
+/// Draw the unknown wrappers' names from `seed` (the first call wins) and
+/// say what the sandbox must put on its PATH, one `KIND NAME [PROGRAM]` a
+/// line: `unknown` names run their arguments (after options, or a `--run`
+/// or `-c` string), `gnu` names run the GNU tool they name, `coreutils`
+/// runs `--coreutils-prog=NAME` or its first operand.
+pub fn wrappers(seed: u64) -> Vec<String> {
+    let names = UNKNOWN.get_or_init(|| draw_names(seed));
+    let mut out: Vec<String> = names.iter().map(|n| format!("unknown {n}")).collect();
+    for multicall in ["busybox", "toybox"] {
+        out.push(format!("unknown {multicall}"));
+    }
+    out.push("coreutils coreutils".to_owned());
+    for tool in GNU_CORES {
+        out.push(format!("gnu g{tool} {tool}"));
+    }
+    out
+}
+
+fn draw_names(seed: u64) -> Vec<String> {
+    let mut rng = Rng::new(seed ^ 0x31);
+    let mut names: Vec<String> = Vec::new();
+    while names.len() < UNKNOWN_NAMES {
+        let len = 4 + rng.below(5);
+        let mut name: String = (0..len)
+            .map(|_| (b'a' + rng.below(26) as u8) as char)
+            .collect();
+        if names.len() % 2 == 1 {
+            name.push_str("box");
+        }
+        let taken = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !taken && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// An unknown wrapper's name for a line: which one depends on the line,
+/// so that every name is used and a line always gets the same.
+fn unknown_name(line: &str, salt: u64) -> String {
+    let names = UNKNOWN.get_or_init(|| draw_names(19));
+    let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64 ^ salt, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    names[(hash % names.len() as u64) as usize].clone()
+}
+
+/// Core programs that Homebrew also installs with a `g` in front.
+const GNU_CORES: &[&str] = &["rm", "cat", "head", "tail", "cp", "grep"];
 
 /// Where the program lives (the judge binds its stand-in there).
 fn path_of(prog: &str) -> String {
@@ -548,6 +612,54 @@ pub fn layers() -> Vec<Layer> {
             "emulate sh -c {}",
             sq(c)
         )),
+        // 11: programs hookc does not know, and programs under other names.
+        wrap!("unknown-argv", 11, true, true, |c| format!(
+            "{} {c}",
+            unknown_name(c, 0)
+        )),
+        wrap!("unknown-options", 11, true, true, |c| format!(
+            "{} -q --level 3 {c}",
+            unknown_name(c, 1)
+        )),
+        wrap!("unknown-double-dash", 11, true, true, |c| format!(
+            "{} -- {c}",
+            unknown_name(c, 2)
+        )),
+        wrap!("unknown-run-string", 11, false, false, |c| format!(
+            "{} --run {}",
+            unknown_name(c, 3),
+            sq(c)
+        )),
+        wrap!("unknown-run-attached", 11, false, false, |c| format!(
+            "{} --run={}",
+            unknown_name(c, 4),
+            sq(c)
+        )),
+        wrap!("unknown-c-string", 11, false, false, |c| format!(
+            "{} -q -c {}",
+            unknown_name(c, 5),
+            sq(c)
+        )),
+        wrap!("multicall", 11, true, true, |c| format!("busybox {c}")),
+        wrap!("multicall-toybox", 11, true, true, |c| format!(
+            "toybox {c}"
+        )),
+        word!("coreutils-prog", 11, |w| Some(format!(
+            "coreutils --coreutils-prog={} {}",
+            w[0],
+            rest(w)
+        ))),
+        word!("coreutils-operand", 11, |w| Some(format!(
+            "coreutils {}",
+            join(w)
+        ))),
+        word!("gnu-name", 11, |w| GNU_CORES
+            .contains(&w[0].as_str())
+            .then(|| format!("g{} {}", w[0], rest(w)))),
+        wrap!("env-s-separators", 11, true, false, |c| format!(
+            "env -S {}",
+            sq(&c.replace(' ', "\\_"))
+        )),
         // 10: options before the subcommand, dashed git commands.
         word!("git-global-options", 10, |w| {
             (w[0] == "git")
@@ -594,9 +706,27 @@ impl Case {
     }
 }
 
+/// The layers that hand the line to a program hookc does not know as one
+/// string. Path guards do not read what such a string runs yet (issue 31,
+/// item 2: a value known only at run time is not seen by a path guard), so
+/// they are generated around the cores command guards decide only.
+const UNKNOWN_STRINGS: &[&str] = &[
+    "unknown-run-string",
+    "unknown-run-attached",
+    "unknown-c-string",
+];
+
 /// Builds the line for a core and layers; None when a layer does not apply.
 pub fn build(all: &[Layer], core: usize, layers: &[usize]) -> Option<String> {
     let words: Vec<String> = CORES[core].words.iter().map(|s| s.to_string()).collect();
+    let command_core = matches!(words[0].as_str(), "git" | "rm" | "cargo");
+    if !command_core
+        && layers
+            .iter()
+            .any(|&i| UNKNOWN_STRINGS.contains(&all[i].name))
+    {
+        return None;
+    }
     let mut line = words.join(" ");
     let mut simple = true;
     for (n, &i) in layers.iter().enumerate() {

@@ -23,6 +23,9 @@ pub struct Sandbox {
     pub root: PathBuf,
     pub shells: Vec<String>,
     pub programs: Vec<String>,
+    /// Programs the sandbox puts on PATH for the generated lines of class
+    /// 11 (`generate::wrappers`).
+    pub wrappers: Vec<String>,
     pub jobs: usize,
 }
 
@@ -84,6 +87,7 @@ impl Sandbox {
                 std::fs::create_dir_all(io.join(d)).unwrap();
             }
             std::fs::write(io.join("programs"), self.programs.join("\n") + "\n").unwrap();
+            std::fs::write(io.join("wrappers"), self.wrappers.join("\n") + "\n").unwrap();
             std::fs::write(io.join("shells"), self.shells.join(" ") + "\n").unwrap();
             let mut todo = String::new();
             for (i, line) in lines.iter().enumerate().filter(|(i, _)| i % jobs == j) {

@@ -242,6 +242,7 @@ fn main() {
             root: root.clone(),
             shells: shells.clone(),
             programs: programs(&policy),
+            wrappers: generate::wrappers(seed),
             jobs: std::env::var("HOOKC_JUDGE_JOBS")
                 .ok()
                 .and_then(|s| s.parse().ok())

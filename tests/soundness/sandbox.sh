@@ -125,6 +125,34 @@ done
 for prog in probe cargo npm npx pnpm yarn pytest docker make go tsc eslint prettier jest pip uv ruff mypy; do
   standin "$R/bin/$prog" "$prog" ""
 done
+# Programs hookc does not know, for the generated lines of class 11
+# (IO/wrappers, one `KIND NAME [PROGRAM]` a line; generate.rs says what
+# each does): they run their arguments, so what they run reaches the
+# stand-ins above. busybox and toybox are ours too, whether installed or
+# not: a real one would run its own rm, which logs nothing.
+if [ -f "$IO/wrappers" ]; then
+  while read -r kind name prog; do
+    case $kind in
+      unknown) body='while [ $# -gt 0 ]; do
+  case $1 in
+    --run|-c) exec sh -c "$2" ;;
+    --run=*) exec sh -c "${1#--run=}" ;;
+    --level) shift 2 ;;
+    --) shift; break ;;
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+[ $# -gt 0 ] && exec "$@"' ;;
+      gnu) body="exec $prog \"\$@\"" ;;
+      coreutils) body='case $1 in --coreutils-prog=*) p=${1#--coreutils-prog=}; shift; exec "$p" "$@" ;; esac
+exec "$@"' ;;
+      *) continue ;;
+    esac
+    printf '#!/bin/sh\n# judge: a program hookc does not know (%s)\n%s\n' "$kind" "$body" > "$R/bin/$name"
+    chmod 755 "$R/bin/$name"
+  done < "$IO/wrappers"
+fi
 
 # Everything else read-only (the scratch tmpfs and the results excepted).
 while read -r _ _ _ _ mp _; do

@@ -1,0 +1,316 @@
+//! Programs hookc does not know: presumed to run what their arguments spell.
+//!
+//! hookc reads a command line through its tables of what programs do with
+//! their words ([`programs::WRAPPERS`], the interpreters, the readers of
+//! the normaliser, the access table, the data builtins below). A program in
+//! none of them may be a wrapper nobody listed (`setpriv`, `xcrun`, `npm
+//! exec`, `tmux new-session`, a script the project ships), so a command
+//! guard does not take it for a leaf: it is presumed to run
+//!
+//! - any run of its arguments that starts at a word naming a program (the
+//!   guard's own, or one that runs others, such as `sudo` or `sh`), read as
+//!   a command: `foo -q git push --force` may run `git push --force`;
+//! - any argument that holds more than one word, read as a shell line
+//!   (`tmux new-session -d 'rm -rf /'`), and the value of a `--name=VALUE`
+//!   argument likewise.
+//!
+//! Each reading is analysed like a line of its own, and a program it runs
+//! that hookc does not know is presumed the same way, a few levels deep.
+//! The tables are thus an optimisation for precision: removing a wrapper
+//! from them turns its commands into presumed ones, which the same guards
+//! still refuse. Words a known program takes as data stay data (`echo`,
+//! `printf`, `git commit -m`, `grep`), and so does standard input.
+//!
+//! This module only reads; the evaluator decides (`src/eval/unknown.rs`).
+
+use std::borrow::Cow;
+
+use super::lex::MAX_DEPTH;
+use super::normalize::{self, Analysis, SimpleCommand};
+use super::{access, inert, programs};
+
+/// Builtins and programs outside the other tables whose arguments are
+/// data: they never run a command named in them.
+const DATA: &[&str] = &[
+    ":", "typeset", "readonly", "shopt", "ulimit", "getopts", "unalias", "dirs", "disown", "fg",
+    "bg", "times", "logout", "caller",
+];
+
+/// Whether one of hookc's tables says what `program` does with its words.
+pub fn known(program: &str) -> bool {
+    programs::wrapper(program).is_some()
+        || programs::interpreter(program).is_some()
+        || programs::AWKS.contains(&program)
+        || normalize::reads_words(program)
+        || access::row_of(program).is_some()
+        || inert::Language::of(program).is_some()
+        || DATA.contains(&program)
+        || programs::other_name(program).is_some()
+}
+
+/// Whether a program reads a command or code out of its words in a way
+/// of its own (`sudo -e`, `env -S`, `sh -c`, `python -c`, `git -c`): a
+/// run of an unknown program's arguments starting at one is read. The
+/// wrappers of the table need no run of their own: what they run starts a
+/// run further on, and a string they run is read as a line.
+fn runs_others(program: &str) -> bool {
+    programs::interpreter(program).is_some()
+        || programs::AWKS.contains(&program)
+        || normalize::reads_words(program)
+}
+
+/// One way an unknown program may run its arguments: the program, the
+/// words or string read, and what that reading runs.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The program hookc does not know.
+    pub program: String,
+    /// The arguments read as a command line, as a shell word list.
+    pub spelled: String,
+    /// What that line runs, as the normaliser reads it.
+    pub commands: Vec<SimpleCommand>,
+    /// What hookc cannot read in a run of the program's own arguments
+    /// (`foo python3 -c CODE`), or in a string argument that runs a
+    /// guarded program or one that reads commands; empty for any other
+    /// string, which is as often prose as a script.
+    pub opaque: Vec<String>,
+}
+
+/// What unknown programs in an analysis are presumed to run.
+#[derive(Debug, Clone, Default)]
+pub struct Presumed {
+    pub readings: Vec<Reading>,
+    /// Set when the line holds more readings than hookc reads in time:
+    /// the first program whose arguments were left unread.
+    pub unread: Option<String>,
+}
+
+/// The most readings made of one line (each is a line analysed again).
+pub const MAX_READINGS: usize = 64;
+
+/// The readings of the unknown programs of `analysis`. `named` says
+/// whether a program name is one a guard names: only runs starting at such
+/// a name, or at a program that runs others, are read.
+pub fn presume(analysis: &Analysis, named: &dyn Fn(&str) -> bool) -> Presumed {
+    let mut out = Presumed::default();
+    for cmd in &analysis.commands {
+        presume_command(cmd, named, 0, &mut out);
+    }
+    out
+}
+
+fn presume_command(
+    cmd: &SimpleCommand,
+    named: &dyn Fn(&str) -> bool,
+    depth: usize,
+    out: &mut Presumed,
+) {
+    if cmd.program.is_empty() || known(&cmd.program) || out.unread.is_some() {
+        return;
+    }
+    if depth > MAX_DEPTH.min(4) {
+        out.unread = Some(cmd.program.clone());
+        return;
+    }
+    let unknown = |k: usize| cmd.unknown.contains(&k);
+    // Each line to read, and whether it is a run of the words themselves.
+    let mut lines: Vec<(String, bool)> = Vec::new();
+    for (j, word) in cmd.args.iter().enumerate() {
+        if unknown(j) || cmd.globs.contains(&j) {
+            continue;
+        }
+        let name = program_word(word);
+        if named(&name) || (runs_others(&name) && looks_like_a_name(&name)) {
+            lines.push((spell(cmd, j), true));
+        }
+    }
+    for (k, word) in cmd.args.iter().enumerate() {
+        if unknown(k) {
+            continue;
+        }
+        if holds_a_line(word) {
+            lines.push((word.clone(), false));
+        }
+        if let Some((_, value)) = word.split_once('=').filter(|(o, _)| o.starts_with('-'))
+            && !value.is_empty()
+        {
+            lines.push((value.to_owned(), false));
+        }
+    }
+    for (line, run) in lines {
+        // The same words reached another way (`foo bash -c 'bar …'` reads
+        // `bar …` as a run of bash's and as a string) are read once.
+        if out.readings.iter().any(|r| r.spelled == line) {
+            continue;
+        }
+        if out.readings.len() >= MAX_READINGS {
+            out.unread = Some(cmd.program.clone());
+            return;
+        }
+        let analysis = normalize::analyze(&line);
+        let counts_opaque = (run && depth == 0) || spells_a_command(&analysis, named);
+        let at = out.readings.len();
+        out.readings.push(Reading {
+            program: cmd.program.clone(),
+            spelled: line,
+            commands: analysis.commands,
+            opaque: if counts_opaque {
+                analysis.opaque.into_iter().map(|o| o.reason).collect()
+            } else {
+                Vec::new()
+            },
+        });
+        let inner: Vec<SimpleCommand> = out.readings[at].commands.clone();
+        for c in &inner {
+            presume_command(c, named, depth + 1, out);
+        }
+    }
+}
+
+/// Whether a reading runs a program a guard names or one that reads
+/// commands of its own: then what cannot be read in it counts, even in a
+/// string argument (`foo --run 'git -c help.autocorrect=1 psuh -f'`);
+/// in prose (`--title "don't break"`) it does not.
+fn spells_a_command(analysis: &Analysis, named: &dyn Fn(&str) -> bool) -> bool {
+    analysis
+        .commands
+        .iter()
+        .any(|c| named(&c.program) || runs_others(&c.program))
+}
+
+/// A word as a command name: its basename, without `.exe`, and a `g`-named
+/// GNU tool as the tool.
+fn program_word(word: &str) -> Cow<'_, str> {
+    let base = word
+        .rsplit('/')
+        .next()
+        .filter(|b| !b.is_empty())
+        .unwrap_or(word);
+    let base = match base.len().checked_sub(4) {
+        Some(cut)
+            if cut > 0
+                && base
+                    .get(cut..)
+                    .is_some_and(|e| e.eq_ignore_ascii_case(".exe")) =>
+        {
+            &base[..cut]
+        }
+        _ => base,
+    };
+    match programs::other_name(base) {
+        Some(real) => Cow::Borrowed(real),
+        None => Cow::Borrowed(base),
+    }
+}
+
+/// A word that can name a program (not an option, a number, a path
+/// ending in `/` or an assignment): only those start a run read as a
+/// command.
+fn looks_like_a_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && !name.contains('=')
+        && !name.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+}
+
+/// An argument a program may hand to a shell: more than one word, or shell
+/// syntax in it.
+fn holds_a_line(word: &str) -> bool {
+    word.chars()
+        .any(|c| c.is_whitespace() || ";&|`$()<>".contains(c))
+}
+
+/// `cmd`'s arguments from `from` on as shell words: literal ones quoted,
+/// those known only at run time as a parameter (still unknown when read
+/// again), patterns as written when they are plain.
+fn spell(cmd: &SimpleCommand, from: usize) -> String {
+    let mut line = String::new();
+    for (k, word) in cmd.args.iter().enumerate().skip(from) {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        if cmd.unknown.contains(&k) {
+            line.push_str("\"$HOOKC_UNKNOWN\"");
+        } else if cmd.globs.contains(&k)
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._/*?[]-+~".contains(c))
+        {
+            line.push_str(word);
+        } else {
+            line.push_str(&super::sh_word(word));
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(line: &str, program: &str) -> Vec<String> {
+        let named = |p: &str| p == program;
+        presume(&normalize::analyze(line), &named)
+            .readings
+            .iter()
+            .flat_map(|r| r.commands.iter())
+            .filter(|c| c.program == program)
+            .map(|c| format!("{} {}", c.program, c.args.join(" ")))
+            .collect::<std::collections::BTreeSet<String>>()
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn an_unknown_program_runs_its_arguments() {
+        assert_eq!(
+            runs("foo git push --force origin main", "git"),
+            ["git push --force origin main"]
+        );
+        assert_eq!(runs("setpriv --no-new-privs rm -rf /", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("tmux new-session -d 'rm -rf /'", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("nix-shell --run='rm -rf /'", "rm"), ["rm -rf /"]);
+        // Through a known wrapper inside, and an unknown one inside that.
+        assert_eq!(runs("foo sudo rm -rf /", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("foo bash -c 'bar rm -rf /'", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("foo grm -rf /", "rm"), ["rm -rf /"]);
+    }
+
+    #[test]
+    fn known_programs_keep_their_data() {
+        for line in [
+            "echo git push --force",
+            "printf '%s\\n' 'rm -rf /'",
+            "git commit -m 'never git push --force'",
+            "grep -rn 'rm -rf' src/",
+            "cargo build --release",
+            "make test",
+            "pytest -k push",
+        ] {
+            assert!(runs(line, "git").is_empty(), "{line}");
+            assert!(runs(line, "rm").is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn gnu_names_are_the_tools_they_install() {
+        assert_eq!(programs::other_name("grm"), Some("rm"));
+        assert_eq!(programs::other_name("gtimeout"), Some("timeout"));
+        assert_eq!(programs::other_name("ggrep"), Some("grep"));
+        assert_eq!(programs::other_name("hub"), Some("git"));
+        for other in ["git", "gcc", "gzip", "gdb", "gpg", "go", "gh", "gawk"] {
+            assert_eq!(programs::other_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn readings_are_bounded() {
+        let line = format!("foo {}", "sudo ".repeat(200));
+        let p = presume(&normalize::analyze(&line), &|_| false);
+        assert!(p.readings.len() <= MAX_READINGS);
+        assert_eq!(p.unread.as_deref(), Some("foo"));
+    }
+}

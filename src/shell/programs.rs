@@ -704,71 +704,6 @@ pub fn changes_what_runs(name: &str) -> bool {
         || name.starts_with("BASH_FUNC_")
 }
 
-/// git settings whose value is a command git runs (`core.pager`), keyed by
-/// the lower-cased name; `alias.*` values starting with `!` are too.
-pub const GIT_COMMAND_KEYS: &[&str] = &[
-    "core.pager",
-    "core.editor",
-    "core.sshcommand",
-    "core.askpass",
-    "core.fsmonitor",
-    "sequence.editor",
-    "diff.external",
-    "gpg.program",
-    "gpg.ssh.program",
-    "gpg.x509.program",
-];
-
-/// git settings that cannot change what git runs or where it pushes:
-/// anything else given with `-c` makes the line opaque (`help.autocorrect`
-/// turns a typo into a push, `remote.origin.mirror` a push into a forced
-/// one, `include.path` reads more settings).
-pub fn git_key_is_harmless(key: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    [
-        "user.",
-        "color.",
-        "advice.",
-        "init.",
-        "i18n.",
-        "column.",
-        "log.",
-        "format.",
-        "safe.directory",
-        "core.quotepath",
-        "core.autocrlf",
-        "core.safecrlf",
-        "core.eol",
-        "core.filemode",
-        "core.ignorecase",
-        "core.precomposeunicode",
-        "core.longpaths",
-        "commit.gpgsign",
-        "tag.gpgsign",
-        "pull.rebase",
-        "pull.ff",
-        "merge.conflictstyle",
-        "diff.noprefix",
-        "diff.renames",
-        "diff.algorithm",
-        "gc.auto",
-        "protocol.version",
-        "maintenance.auto",
-        "fetch.prune",
-        "status.",
-        "blame.",
-        "grep.",
-    ]
-    .iter()
-    .any(|p| {
-        if p.ends_with('.') {
-            key.starts_with(p)
-        } else {
-            key == *p
-        }
-    })
-}
-
 /// Options that take a value, for commands whose options guards name: the
 /// value of `git commit -m` is a message, not an option, and `-ofoo` is
 /// `push -o foo`, not `-f`. Per git subcommand: short options, long options.
@@ -905,17 +840,5 @@ mod tests {
         ] {
             assert!(!sed_runs_commands(data), "{data:?}");
         }
-    }
-
-    #[test]
-    fn git_keys() {
-        assert!(git_key_is_harmless("user.name"));
-        assert!(git_key_is_harmless("core.quotePath"));
-        assert!(!git_key_is_harmless("help.autocorrect"));
-        assert!(!git_key_is_harmless("remote.origin.mirror"));
-        assert!(!git_key_is_harmless("remote.origin.push"));
-        assert!(!git_key_is_harmless("include.path"));
-        assert!(!git_key_is_harmless("core.hooksPath"));
-        assert!(!git_key_is_harmless("pager.log"));
     }
 }

@@ -236,7 +236,7 @@ fn tampered(how: &str, tamper: impl Fn(&Path), says: &str) {
     let out = log(&p, &[]);
     assert_eq!(out.status, 1, "{how}: {}{}", out.stdout, out.stderr);
     assert!(
-        out.stderr.contains("tampered with"),
+        out.stderr.contains("tampered with") && out.stderr.contains("hookc::log-tampered"),
         "{how}: {}",
         out.stderr
     );

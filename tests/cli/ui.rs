@@ -44,7 +44,8 @@ fn diagnostics_of_bad_policies_are_pinned() {
     for code in hookc::diag::Code::ALL {
         // `hookc lint` codes have their own fixtures (tests/fixtures/lint, tests/cli/lint.rs).
         // The build's own file checks have theirs in tests/cli/hostile_build.rs,
-        // and its record of itself in tests/cli/shim.rs.
+        // and its record of itself in tests/cli/shim.rs; the audit log's
+        // tampering in tests/cli/audit_log.rs.
         if matches!(
             code.name(),
             "io" | "merge-failed"
@@ -53,6 +54,7 @@ fn diagnostics_of_bad_policies_are_pinned() {
                 | "manifest-invalid"
                 | "unsafe-file"
                 | "pin-failed"
+                | "log-tampered"
         ) || code.name().starts_with("lint-")
         {
             continue;

@@ -350,13 +350,7 @@ fn doctor_fails_when_the_compiled_policy_is_not_the_recorded_build() {
     let p = built();
     let (r, doc) = doctor(&p, &path_with_hookc(), &[]);
     assert_eq!(r.status, 0, "{:?}", failures(&doc));
-    let records = p.path("state/hookc/builds");
-    let record = std::fs::read_dir(&records)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|f| f.extension().is_some_and(|e| e == "json"))
-        .expect("the build was recorded");
+    let record = crate::support::build_record(&p.path("state/hookc"));
     let text = std::fs::read_to_string(&record).unwrap();
     let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
     value["build"] = serde_json::json!("0000000000000000");

@@ -246,3 +246,14 @@ pub fn fake_hookc(p: &Project, name: &str, body: &str) -> PathBuf {
     make_executable(&fake);
     fake
 }
+
+/// The record `hookc build` kept of its last build of a project, in the
+/// state folder `state` (`…/hookc` below `XDG_STATE_HOME`).
+pub fn build_record(state: &Path) -> PathBuf {
+    std::fs::read_dir(state.join("builds"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|f| f.extension().is_some_and(|e| e == "json"))
+        .expect("the build was recorded")
+}

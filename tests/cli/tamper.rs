@@ -140,6 +140,18 @@ fn allowed_everywhere(pinned: &Pinned, command: &str, env: &[(&str, &str)]) {
     }
 }
 
+/// Adds to the project's policy a guard that refuses `cat build.log`, which
+/// the bundled policy lets through: what tells a newer build from an older.
+fn add_build_log_guard(p: &Project) {
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!(
+            "{policy}\nguard \"no-build-log\" {{\n    tool \"shell\"\n    path \"./build.log\"\n    deny \"Do not read the build log; run the build again.\"\n}}\n"
+        ),
+    );
+}
+
 /// Runs `hookc build` for `pinned`'s project as the user would.
 fn rebuild(pinned: &Pinned, args: &[&str]) {
     let r = run(
@@ -243,13 +255,7 @@ fn an_older_build_brought_back_refuses_every_call_until_the_user_builds() {
     }
     // The older build lets `cat build.log` through; the new one does not.
     allowed_everywhere(&pinned, "cat build.log", &[]);
-    let policy = p.read("policy.kdl");
-    p.write(
-        "policy.kdl",
-        &format!(
-            "{policy}\nguard \"no-build-log\" {{\n    tool \"shell\"\n    path \"./build.log\"\n    deny \"Do not read the build log; run the build again.\"\n}}\n"
-        ),
-    );
+    add_build_log_guard(p);
     rebuild(&pinned, &[]);
     refused_everywhere(&pinned, "cat build.log", &[], "build log");
     allowed_everywhere(&pinned, "ls", &[]);
@@ -350,13 +356,7 @@ fn hook_settings_moved_by_the_environment_are_protected_in_every_harness() {
 #[test]
 fn a_record_of_the_build_replaced_by_a_link_refuses() {
     let p = built();
-    let records = state(&p).join("hookc/builds");
-    let record = std::fs::read_dir(&records)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|f| f.extension().is_some_and(|e| e == "json"))
-        .expect("the build was recorded");
+    let record = crate::support::build_record(&state(&p).join("hookc"));
     let planted = p.path("planted.json");
     std::fs::copy(&record, &planted).unwrap();
     std::fs::remove_file(&record).unwrap();
@@ -410,13 +410,7 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
     rebuild(&pinned, &[]);
     git(dir, &["commit", "-q", "-am", "another build"]);
     git(dir, &["switch", "-q", "main"]);
-    let policy = p.read("policy.kdl");
-    p.write(
-        "policy.kdl",
-        &format!(
-            "{policy}\nguard \"no-build-log\" {{\n    tool \"shell\"\n    path \"./build.log\"\n    deny \"Do not read the build log; run the build again.\"\n}}\n"
-        ),
-    );
+    add_build_log_guard(p);
     rebuild(&pinned, &[]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "stronger build"]);

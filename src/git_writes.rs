@@ -13,7 +13,8 @@
 //! state: `diff-tree` and `ls-tree` compare trees in the object store and
 //! `diff-index` compares the index's file stamps, so no filter, text
 //! conversion, external diff or file-system monitor the repository
-//! configures runs. A rev that could be read as an option is not passed.
+//! configures runs, and no transport (a partial clone's missing objects are
+//! not fetched). A rev that could be read as an option is not passed.
 //! What cannot be answered in time, or at all, is `None`: the caller takes
 //! the command to write any file.
 
@@ -200,14 +201,16 @@ enum Ran {
 }
 
 fn run(dir: &Path, args: &[&str], deadline: Instant) -> Ran {
+    // No monitor, no transport: a partial clone would fetch a missing
+    // tree, and a fetch runs the repository's `core.sshCommand`.
     let Ok(mut child) = Command::new("git")
-        .arg("-c")
-        .arg("core.fsmonitor=false")
+        .args(["-c", "core.fsmonitor=false", "-c", "protocol.allow=never"])
         .arg("--no-pager")
         .arg("--no-optional-locks")
         .args(args)
         .current_dir(dir)
         .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_NO_LAZY_FETCH", "1")
         .env_remove("GIT_EXTERNAL_DIFF")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

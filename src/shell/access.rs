@@ -775,7 +775,9 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
     while i < rest.len() {
         let a = rest[i].as_str();
         if a == "--" {
-            paths = true;
+            // `git checkout main --` still switches: only paths after it
+            // make the command one about those files.
+            paths = i + 1 < rest.len();
             break;
         }
         if a.starts_with('-') && a != "-" {

@@ -423,6 +423,7 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
         "git switch old",
         "git checkout old",
         "git checkout -b again old",
+        "git checkout old --",
         "git merge old",
         "git rebase old",
         "git reset --keep old",

@@ -709,6 +709,11 @@ fn git_commands_that_move_the_work_tree_say_between_what() {
     assert_eq!(of("git checkout -b topic"), []);
     // Paths after `--` are files the line names.
     assert_eq!(of("git checkout HEAD~1 -- ."), []);
+    assert_eq!(of("git checkout old --"), [between("HEAD", "old")]);
+    assert_eq!(
+        of("git reset --hard old --"),
+        [between("HEAD", "old"), Modified]
+    );
     assert_eq!(of("git stash"), [Modified]);
     assert_eq!(of("git stash push -m wip"), [Modified]);
     assert_eq!(of("git stash -u"), [Unknown]);

@@ -814,6 +814,13 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
             w.push(Modified);
         }
     };
+    // Pathspec magic (`:/`, `:(top)`, `:!x`) names files the line does not
+    // spell, from the top of the work tree: any of its files.
+    if matches!(sub, "checkout" | "restore" | "clean" | "rm" | "stash")
+        && rest.iter().any(|a| a.starts_with(':'))
+    {
+        return vec![GitWrite::Unknown];
+    }
     let mut w = Vec::new();
     match sub {
         // With `--`, the paths after it are the files (see `git`).

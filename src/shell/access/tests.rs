@@ -710,6 +710,8 @@ fn git_commands_that_move_the_work_tree_say_between_what() {
     // Paths after `--` are files the line names.
     assert_eq!(of("git checkout HEAD~1 -- ."), []);
     assert_eq!(of("git checkout old --"), [between("HEAD", "old")]);
+    assert_eq!(of("git restore -s old :/"), [Unknown]);
+    assert_eq!(of("git checkout old -- ':(top)'"), [Unknown]);
     assert_eq!(
         of("git reset --hard old --"),
         [between("HEAD", "old"), Modified]

@@ -30,6 +30,7 @@ use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
 
 mod opacity;
+mod places;
 mod unknown;
 
 /// One call as hookc sees it, whatever harness it came from.
@@ -1216,6 +1217,7 @@ impl<'c> Facts<'c> {
                     // A file tool writes a file, never into a directory.
                     tree: false,
                     runtime: None,
+                    place: None,
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
@@ -1226,6 +1228,7 @@ impl<'c> Facts<'c> {
                 except: Vec::new(),
                 tree: false,
                 runtime: None,
+                place: None,
             }));
             // What the line's git commands write that only the repository
             // can name (see `git_written`).
@@ -1241,13 +1244,16 @@ impl<'c> Facts<'c> {
                     except: Vec::new(),
                     tree: false,
                     runtime: None,
+                    place: None,
                 }));
             }
             let root = call.root.as_deref();
             let home = call.home.as_deref();
             let mut links = Links::new(root);
             let mut out = Vec::with_capacity(raw.len());
+            let places = places::Places::new(call, self.walk_deadline());
             for t in raw {
+                let t = places.resolve(t);
                 if let Some(word) = t.runtime {
                     // No name to resolve: whatever the word holds then.
                     out.push(Seen {

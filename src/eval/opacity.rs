@@ -16,7 +16,7 @@
 
 use super::{ConditionTrace, Facts, Seen, asks_for, opaque_instruction};
 use crate::ir::{Decision, Guard};
-use crate::shell::access::{Access, runtime::FROM_INPUT};
+use crate::shell::access::{Access, CLIMBED, runtime::FROM_INPUT};
 use crate::shell::normalize::short;
 
 /// The reason the guard refuses a call none of whose named files is its
@@ -45,6 +45,8 @@ fn runtime_touch<'f>(guard: &Guard, facts: &'f Facts) -> Option<&'f Seen> {
 fn shown(word: &str) -> String {
     if word == FROM_INPUT {
         "a name it reads from standard input (`xargs`, `parallel`)".to_owned()
+    } else if word == CLIMBED {
+        word.trim_matches(['(', ')']).to_owned()
     } else {
         format!("`{}`", short(word))
     }

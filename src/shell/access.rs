@@ -23,6 +23,7 @@
 
 use super::normalize::{Analysis, SimpleCommand};
 use super::programs;
+use runtime::Place;
 
 pub mod runtime;
 
@@ -103,6 +104,9 @@ pub struct Touch {
     /// only when the line runs (`$f`, `$(ls)`, a name `xargs` reads): it
     /// may be any file, so a path guard refuses it ([`runtime`]).
     pub runtime: Option<String>,
+    /// `Some` when `path` starts with the word of a place the guard finds
+    /// out where it runs (`$PWD/x`), which the evaluator puts in its stead.
+    pub place: Option<runtime::Place>,
 }
 
 impl Touch {
@@ -116,6 +120,7 @@ impl Touch {
             except: Vec::new(),
             tree: access.writes(),
             runtime: None,
+            place: None,
         }
     }
 
@@ -146,6 +151,7 @@ impl Touch {
             except: except.to_vec(),
             tree: false,
             runtime: None,
+            place: None,
         }
     }
 }
@@ -944,26 +950,64 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
 }
 
 /// Every file the commands of `analysis` touch, in order, unnormalised
-/// (relative paths are relative to where the line starts).
+/// (relative paths are relative to where the line starts). A relative path
+/// is also counted from each directory a `cd` earlier in the line may have
+/// gone to ([`Cwd`]); from one hookc cannot name, it is named at run time.
 pub fn touches(analysis: &Analysis) -> Vec<Touch> {
     let mut out = Vec::new();
-    let mut cwd = Cwd::default();
+    let mut cwd = Cwd::new(analysis);
+    // Nothing ran before but the `git rev-parse --show-toplevel` of a
+    // substitution: the top of the work tree is still what the guard finds.
+    let mut only_top_before = true;
     for cmd in &analysis.commands {
+        let knows = |place: Place, cwd: &Cwd| {
+            analysis.places_hold
+                && !analysis.repeats
+                && match place {
+                    Place::Start => cwd.dirs.is_empty() && cwd.unknown.is_none(),
+                    Place::Top => only_top_before,
+                }
+        };
         let from = out.len();
         command(cmd, &mut out);
-        if let Some(dir) = cwd.dir() {
-            // Also from the directory a `cd` earlier in the line went to.
-            let moved: Vec<Touch> = out[from..]
-                .iter()
-                .filter(|t| is_relative(&t.path))
-                .map(|t| Touch {
-                    path: format!("{dir}/{}", t.path),
-                    ..t.clone()
-                })
-                .collect();
-            out.extend(moved);
+        for t in &mut out[from..] {
+            if t.runtime.is_some()
+                && let Some((place, ..)) = runtime::place(&t.path)
+                && knows(place, &cwd)
+            {
+                t.runtime = None;
+                t.place = Some(place);
+            }
         }
-        cwd.after(cmd);
+        let mut moved = Vec::new();
+        for t in out[from..].iter().filter(|t| is_relative(&t.path)) {
+            for dir in &cwd.dirs {
+                moved.push(Touch {
+                    path: format!("{dir}/{}", t.path),
+                    place: runtime::place(dir)
+                        .map(|(p, ..)| p)
+                        .filter(|_| t.runtime.is_none()),
+                    ..t.clone()
+                });
+            }
+            if let Some(word) = &cwd.unknown {
+                moved.push(Touch {
+                    path: format!("{word}/{}", t.path),
+                    runtime: Some(word.clone()),
+                    ..t.clone()
+                });
+            }
+        }
+        out.extend(moved);
+        let known = runtime::place(
+            cmd.args
+                .iter()
+                .find(|a| !is_cd_option(a))
+                .map_or("", String::as_str),
+        )
+        .is_some_and(|(p, ..)| knows(p, &cwd));
+        cwd.after(cmd, known);
+        only_top_before &= cmd.program == "git" && cmd.args == ["rev-parse", "--show-toplevel"];
     }
     out
 }
@@ -971,9 +1015,9 @@ pub fn touches(analysis: &Analysis) -> Vec<Touch> {
 /// Why the line is opaque for its `cd`s: one goes to a path longer than
 /// [`MAX_DIR_BYTES`], whose files are not followed.
 pub fn too_far(analysis: &Analysis) -> Option<String> {
-    let mut cwd = Cwd::default();
+    let mut cwd = Cwd::new(analysis);
     for cmd in &analysis.commands {
-        cwd.after(cmd);
+        cwd.after(cmd, false);
     }
     cwd.lost.then(|| {
         format!(
@@ -983,42 +1027,127 @@ pub fn too_far(analysis: &Analysis) -> Option<String> {
     })
 }
 
-/// Where the line is, as far as its `cd`s show.
-#[derive(Default)]
+/// The most directories other than the start a line's `cd`s are followed
+/// to; past it, where the line is counts as unknown.
+const MAX_DIRS: usize = 8;
+
+/// The description of a directory a `cd` of a loop or function may reach
+/// by climbing, shown as the run-time word that names it.
+pub const CLIMBED: &str = "(the directory a `cd ..` run more than once goes to)";
+
+/// Where the line may be, as far as its `cd`s show. A `cd` can fail (a
+/// missing directory, and `;` goes on), so each one adds the directories it
+/// goes to and keeps those it left: `cd nowhere; cd .hookc; rm policy.json`
+/// removes `.hookc/policy.json`.
 struct Cwd {
-    /// The directory the last `cd` went to, resolved lexically (so
-    /// `cd ./././a` is `a`); `None` before any `cd`.
-    dir: Option<String>,
-    /// A `cd` went further than [`MAX_DIR_BYTES`]: the directory is no
-    /// longer followed (and the analysis is opaque).
+    /// Directories other than the start, resolved lexically (so `cd
+    /// ./././a` is `a`), relative to the start or absolute.
+    dirs: Vec<String>,
+    /// A `cd` went somewhere hookc cannot name (`cd "$d"`, `cd -`,
+    /// `popd`, more than [`MAX_DIRS`] places): the word that says where.
+    unknown: Option<String>,
+    /// A `cd` went further than [`MAX_DIR_BYTES`]: the line is opaque.
     lost: bool,
+    /// The line may run its commands more than once (`Analysis::repeats`).
+    repeats: bool,
+    /// `CDPATH` is set, or the line names it: a relative `cd` that does not
+    /// start with `.` may go below any directory it lists.
+    cdpath: bool,
 }
 
 impl Cwd {
-    fn dir(&self) -> Option<&str> {
-        self.dir.as_deref().filter(|_| !self.lost)
+    fn new(analysis: &Analysis) -> Cwd {
+        Cwd {
+            dirs: Vec::new(),
+            unknown: None,
+            lost: false,
+            repeats: analysis.repeats,
+            cdpath: analysis.cdpath || std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty()),
+        }
     }
 
-    /// Follow `cmd` when it changes directory.
-    fn after(&mut self, cmd: &SimpleCommand) {
-        if self.lost || !matches!(cmd.program.as_str(), "cd" | "pushd") {
-            return;
-        }
-        let Some(dir) = cmd.args.iter().find(|a| !a.starts_with('-')) else {
-            return;
-        };
-        if dir.contains('$') {
-            return;
-        }
-        // At most the bound and the word: linear in the line.
-        let next = match &self.dir {
-            Some(prev) if is_relative(dir) => format!("{prev}/{dir}"),
-            _ => dir.clone(),
-        };
-        let next = crate::paths::normalize(&next, None, None);
-        self.lost = next.len() > MAX_DIR_BYTES;
-        self.dir = Some(next);
+    fn lose(&mut self, word: &str) {
+        self.unknown.get_or_insert_with(|| word.to_owned());
     }
+
+    /// Follow `cmd` when it changes directory; `place_known` when its
+    /// target is a [`Place`] the guard finds out.
+    fn after(&mut self, cmd: &SimpleCommand, place_known: bool) {
+        let program = cmd.program.as_str();
+        if !matches!(program, "cd" | "pushd" | "popd") {
+            return;
+        }
+        // zsh's `cd OLD NEW` replaces OLD in the directory's name.
+        let mut operands = cmd.args.iter().skip_while(|a| is_cd_option(a));
+        let target = match (operands.next(), operands.next()) {
+            (_, Some(_)) => return self.lose(&format!("{program} {}", cmd.args.join(" "))),
+            (None, None) if program != "pushd" && program != "popd" => "~".to_owned(),
+            (Some(dir), None) if program != "popd" && !dir.starts_with(['-', '+']) => match dir
+                .strip_prefix("$HOME")
+                .or_else(|| dir.strip_prefix("${HOME}"))
+            {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("~{rest}"),
+                _ => dir.clone(),
+            },
+            // `popd`, `pushd` alone, `cd -`, `pushd +1`, zsh's `cd -2`: a
+            // directory of the stack, or `$OLDPWD`.
+            _ => return self.lose(&format!("{program} {}", cmd.args.join(" "))),
+        };
+        if place_known && runtime::place(&target).is_some() {
+            if !self.dirs.contains(&target) {
+                self.dirs.push(target);
+            }
+            return;
+        }
+        if runtime::is_runtime_word(&target) || target.contains(['$', '`']) {
+            return self.lose(&target);
+        }
+        let relative = is_relative(&target);
+        if relative && self.cdpath && !target.starts_with('.') {
+            return self.lose("$CDPATH");
+        }
+        let climbs = relative && crate::paths::normalize(&target, None, None).starts_with("..");
+        if climbs && self.repeats {
+            return self.lose(CLIMBED);
+        }
+        let mut next: Vec<String> = Vec::new();
+        let from: Vec<&str> = if relative {
+            std::iter::once(".")
+                .chain(self.dirs.iter().map(String::as_str))
+                .collect()
+        } else {
+            vec!["."]
+        };
+        for base in from {
+            // At most the bound and the word: linear in the line.
+            let joined = if relative && base != "." {
+                format!("{base}/{target}")
+            } else {
+                target.clone()
+            };
+            let dir = crate::paths::normalize(&joined, None, None);
+            if dir.len() > MAX_DIR_BYTES {
+                self.lost = true;
+                continue;
+            }
+            if dir != "." && !self.dirs.contains(&dir) && !next.contains(&dir) {
+                next.push(dir);
+            }
+        }
+        self.dirs.extend(next);
+        if self.dirs.len() > MAX_DIRS {
+            self.dirs.clear();
+            self.lose(&format!("{program} {target}"));
+        }
+    }
+}
+
+/// An option of `cd`, `pushd` or `popd` rather than the directory.
+fn is_cd_option(arg: &str) -> bool {
+    matches!(
+        arg,
+        "-L" | "-P" | "-e" | "-@" | "-LP" | "-PL" | "-n" | "-q" | "-s" | "--"
+    )
 }
 
 fn is_relative(path: &str) -> bool {
@@ -1108,6 +1237,7 @@ fn files_of(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     except: Vec::new(),
                     tree: access.writes(),
                     runtime: None,
+                    place: None,
                 });
             }
         }
@@ -1802,6 +1932,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         except: Vec::new(),
                         tree: true,
                         runtime: None,
+                        place: None,
                     });
                 }
             }

@@ -248,6 +248,9 @@ pub struct Lexed {
     /// Some `$NAME` was replaced by the value the line gave it (see
     /// [`values`]): the words are no longer as written.
     pub worked_out: bool,
+    /// The line defines a function (`f() …`), whose body may run any number
+    /// of times: a `cd ..` in it may climb further than once.
+    pub repeats: bool,
 }
 
 /// Lex a command line. Never panics; see the module documentation for the
@@ -1058,6 +1061,7 @@ impl<'a> Lexer<'a> {
             // `f() { …; }` or `function f() …`: the body that follows is
             // read as commands that may run, which is what calling `f` runs;
             // the definition itself runs nothing.
+            self.out.repeats = true;
             self.skip_blanks();
             self.bump();
             self.cur = LexedCommand::default();
@@ -1280,6 +1284,7 @@ impl<'a> Lexer<'a> {
     /// lexed, as this line's.
     fn take_nested(&mut self, sub: Lexed) {
         self.count_words(sub.words);
+        self.out.repeats |= sub.repeats;
         self.out.commands.extend(sub.commands);
         for o in sub.opaque {
             push_reason(&mut self.out.opaque, o.reason);

@@ -46,6 +46,19 @@ pub struct Analysis {
     /// where the line runs, or found missing: as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sourced: Vec<String>,
+    /// Some commands of the line may run more than once (a loop, a
+    /// function's body), so a `cd ..` among them may climb any number of
+    /// levels (see `access::touches`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeats: bool,
+    /// The line names its places only by the words that say them
+    /// (`access::runtime::places_hold`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub places_hold: bool,
+    /// The line names `CDPATH`, which may send a `cd` of a relative name
+    /// anywhere.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cdpath: bool,
     /// While the line is read: the directory it runs in, where a sourced
     /// file is read from; `None` when unknown (an analysis without a place,
     /// or after `cd`).
@@ -134,6 +147,7 @@ pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> A
         ..Analysis::default()
     };
     script(&mut out, command_line, 0, &[]);
+    out.places_hold = super::access::runtime::places_hold(command_line);
     out.dir = None;
     out.redefined = None;
     out.folds_case = false;
@@ -167,6 +181,8 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
     }
     let lexed = lex::lex_within(src, depth, lex::MAX_WORDS.saturating_sub(out.words));
     out.words += lexed.words;
+    out.repeats |= lexed.repeats;
+    out.cdpath |= src.contains("CDPATH");
     if depth == 0 {
         out.lone = lexed.commands.len() == 1;
     }
@@ -466,8 +482,13 @@ fn command_start(
             return Some(i);
         }
         match w.text.as_str() {
-            "!" | "{" | "}" | "if" | "then" | "else" | "elif" | "fi" | "do" | "done" | "while"
-            | "until" | "esac" => i += 1,
+            "!" | "{" | "}" | "if" | "then" | "else" | "elif" | "fi" | "do" | "done" | "esac" => {
+                i += 1;
+            }
+            "while" | "until" => {
+                out.repeats = true;
+                i += 1;
+            }
             "time" => {
                 i += 1;
                 while ws.get(i).is_some_and(|w| w.text == "-p" || w.text == "--") {
@@ -475,14 +496,20 @@ fn command_start(
                 }
             }
             // `for x in a b` runs nothing by itself; its body follows `do`.
-            "for" | "select" => return None,
+            "for" | "select" => {
+                out.repeats = true;
+                return None;
+            }
             "case" => {
                 push_opaque(out, "case statement");
                 return None;
             }
             // `function f { …; }`: the body that follows is read as
             // commands that may run; the definition runs nothing.
-            "function" if ws.get(i + 1).is_some_and(|n| !n.has_param && !n.opaque) => i += 2,
+            "function" if ws.get(i + 1).is_some_and(|n| !n.has_param && !n.opaque) => {
+                out.repeats = true;
+                i += 2;
+            }
             "function" => {
                 push_opaque(out, "function definition");
                 return None;

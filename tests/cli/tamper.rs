@@ -230,6 +230,36 @@ fn a_write_into_a_folder_that_holds_hookcs_files_is_refused_in_every_harness() {
     refused_everywhere(&pinned, "mv src2 src3", &[], ".env");
 }
 
+/// A `cd` may fail, go back, or go where only the run names: every folder
+/// the line may be in counts, in every harness.
+#[test]
+fn a_cd_that_may_leave_the_line_elsewhere_is_followed_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    p.write("src/main.rs", "fn main() {}\n");
+    p.write("notes.txt", "notes\n");
+    for line in [
+        "cd nowhere; cd .hookc; rm -f policy.json",
+        "pushd .hookc && pushd /tmp && popd && rm -f policy.json",
+        "cd .hookc; cd /tmp; cd - && rm -f policy.json",
+    ] {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
+    for line in [
+        "cd \"$(ls -d .h*)\" && rm -f policy.json",
+        "cd /tmp; cd - && rm -f policy.json",
+        "for i in 1 2; do cd ..; done; rm -f x",
+    ] {
+        refused_everywhere(&pinned, line, &[], "known only when the line runs");
+    }
+    for line in [
+        "cd src && cd .. && cat notes.txt",
+        "cp notes.txt \"$PWD/notes.bak\"",
+    ] {
+        allowed_everywhere(&pinned, line, &[]);
+    }
+}
+
 /// An older build brought back by any route (here a copy, as a checkout,
 /// a stash or a sync does it) refuses every call, in every harness, until
 /// the user runs `hookc build`: the build is recorded outside the project.

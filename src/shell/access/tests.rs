@@ -657,23 +657,21 @@ fn long_globs_are_matched_without_recursion() {
 fn a_cd_is_followed_as_a_resolved_path_up_to_a_bound() {
     check("cd ./././a/../b && cat c", &[("c", "r"), ("b/c", "r")]);
     assert!(!analyze("cd ./././a/../b && cat c").is_opaque());
-    // Thousands of `./` resolve to nothing: each operand is counted from `.`.
+    // Thousands of `./` resolve to where the line starts: each operand is
+    // counted once.
     let line = format!("cd {}; touch x y; git push --force", "./".repeat(8000));
     assert_eq!(too_far(&analyze(&line)), None);
-    assert_eq!(
-        seen(&line),
-        pairs(&[("x", "w"), ("y", "w"), ("./x", "w"), ("./y", "w")])
-    );
+    assert_eq!(seen(&line), pairs(&[("x", "w"), ("y", "w")]));
     // A directory that stays longer than a bound is not followed, and says so.
     let far = format!("cd {}; cat .env", "a/".repeat(MAX_DIR_BYTES / 2 + 1));
     assert!(too_far(&analyze(&far)).is_some());
     assert_eq!(seen(&far), pairs(&[(".env", "r")]));
+    // Many small steps: past a few places the directory is unknown, and
+    // the files after it are named at run time, each once.
     let steps = format!("{}cat .env", "cd a; ".repeat(MAX_DIR_BYTES / 2 + 1));
-    assert!(
-        crate::shell::analyze(&steps).opaque[0]
-            .reason
-            .contains("`cd` to a path over")
-    );
+    let after = touches(&analyze(&steps));
+    assert!(after.len() <= MAX_DIRS + 2, "{}", after.len());
+    assert!(after.iter().any(|t| t.runtime.is_some()));
     let absolute = format!("{}cat .env", "cd /a; ".repeat(MAX_DIR_BYTES));
     assert_eq!(too_far(&analyze(&absolute)), None);
 }
@@ -765,4 +763,113 @@ fn git_commands_that_move_the_work_tree_say_between_what() {
     // Another repository than where the line runs.
     assert!(analyze("git -C ../other switch main").commands[0].repo_elsewhere);
     assert!(!analyze("git switch main").commands[0].repo_elsewhere);
+}
+
+/// Each touch as (path, access, run-time word, place).
+fn placed(line: &str) -> Vec<(String, &'static str, Option<String>, Option<Place>)> {
+    touches(&analyze(line))
+        .into_iter()
+        .map(|t| {
+            let a = match t.access {
+                Access::Read => "r",
+                Access::Write => "w",
+                Access::Both => "rw",
+            };
+            (t.path, a, t.runtime, t.place)
+        })
+        .collect()
+}
+
+/// A `cd` may fail and leave the line where it was, so every directory the
+/// line may be in counts: the one each `cd` went to and those it left.
+#[test]
+fn every_directory_a_cd_may_leave_the_line_in_counts() {
+    check(
+        "cd nowhere; cd .hookc; rm -f policy.json",
+        &[
+            ("policy.json", "w"),
+            ("nowhere/policy.json", "w"),
+            (".hookc/policy.json", "w"),
+            ("nowhere/.hookc/policy.json", "w"),
+        ],
+    );
+    // popd returns to a directory of the stack, not the one before.
+    let popd = placed("pushd .hookc && pushd /tmp && popd && rm -f policy.json");
+    assert!(
+        popd.iter().any(|t| t.2.as_deref() == Some("popd ")),
+        "{popd:?}"
+    );
+    // `cd` alone goes home; `cd -` to `$OLDPWD`.
+    check(
+        "cd && rm -f .bashrc",
+        &[(".bashrc", "w"), ("~/.bashrc", "w")],
+    );
+    let back = placed("cd - && rm -f policy.json");
+    assert_eq!(back[1].2.as_deref(), Some("cd -"));
+    // A directory known only when the line runs names any file.
+    for line in [
+        "cd \"$D\" && rm -f policy.json",
+        "cd \"$(ls -d .h*)\" && rm -f policy.json",
+        "CDPATH=. cd hookc && rm -f policy.json",
+        "cd a b && rm -f policy.json",
+    ] {
+        let ts = placed(line);
+        assert!(ts.iter().any(|t| t.2.is_some()), "{line}: {ts:?}");
+    }
+    // A loop or a function may climb any number of levels.
+    let climbs = placed("for i in 1 2; do cd ..; done; rm -f .bashrc");
+    assert!(
+        climbs.iter().any(|t| t.2.as_deref() == Some(CLIMBED)),
+        "{climbs:?}"
+    );
+    check("cd .. && rm -f x", &[("x", "w"), ("../x", "w")]);
+    // Past a bound of places, where the line is counts as unknown.
+    let many = placed(&format!("{}rm -f x", "cd a; ".repeat(MAX_DIRS + 1)));
+    assert!(many.iter().any(|t| t.2.is_some()), "{many:?}");
+    assert!(many.len() <= MAX_DIRS + 2, "{many:?}");
+}
+
+/// `$PWD`, `$(pwd)` and `$(git rev-parse --show-toplevel)` name a place the
+/// guard finds out, as long as the line leaves them what the guard finds.
+#[test]
+fn places_the_guard_finds_out_are_marked_not_run_time() {
+    let start = Some(Place::Start);
+    let top = Some(Place::Top);
+    let one = |line: &str| placed(line).into_iter().next().unwrap();
+    assert_eq!(
+        one("cat \"$PWD/.env\""),
+        ("$PWD/.env".into(), "r", None, start)
+    );
+    assert_eq!(one("cat \"${PWD}/.env\"").3, start);
+    assert_eq!(one("cp x \"$(pwd)/y\"").3, None);
+    assert_eq!(placed("cp x \"$(pwd)/y\"")[1].3, start);
+    let cd_top = placed("cd \"$(git rev-parse --show-toplevel)\" && cat .env");
+    assert_eq!(
+        cd_top,
+        [
+            (".env".into(), "r", None, None),
+            (
+                "$(git rev-parse --show-toplevel)/.env".into(),
+                "r",
+                None,
+                top
+            )
+        ]
+    );
+    // Not where the line changes them, or runs something first.
+    for line in [
+        "PWD=/x; cat \"$PWD/.env\"",
+        "read PWD; cat \"$PWD/.env\"",
+        "cd src; cat \"$PWD/.env\"",
+        "cat \"$PWDX/.env\"",
+        "cat \"$PWD/$f\"",
+        "f() { echo; }; cat \"$PWD/.env\"",
+        "PATH=/tmp/x:$PATH; cd \"$(git rev-parse --show-toplevel)\" && cat .env",
+        "git config core.worktree /tmp; cd \"$(git rev-parse --show-toplevel)\" && cat .env",
+        "GIT_WORK_TREE=/tmp cat \"$(git rev-parse --show-toplevel)/.env\"",
+    ] {
+        let ts = placed(line);
+        assert!(ts.iter().all(|t| t.3.is_none()), "{line}: {ts:?}");
+        assert!(ts.iter().any(|t| t.2.is_some()), "{line}: {ts:?}");
+    }
 }

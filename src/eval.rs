@@ -1105,6 +1105,9 @@ pub struct Seen {
     listed: bool,
     /// With `listed`: file names the program leaves out (`--exclude`).
     except: Vec<String>,
+    /// With `listed`: a name `xargs` would split (see
+    /// [`access::Touch::split`]) may be any file.
+    split: bool,
     /// The call may touch any file at all (it names more than can be
     /// resolved in time): every path guard's files are touched.
     anything: bool,
@@ -1129,6 +1132,7 @@ impl Seen {
             glob: None,
             listed: false,
             except: Vec::new(),
+            split: false,
             anything: false,
             tree: false,
             because: None,
@@ -1218,6 +1222,7 @@ impl<'c> Facts<'c> {
                     tree: false,
                     runtime: None,
                     place: None,
+                    split: false,
                 })
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
@@ -1229,6 +1234,7 @@ impl<'c> Facts<'c> {
                 tree: false,
                 runtime: None,
                 place: None,
+                split: false,
             }));
             // What the line's git commands write that only the repository
             // can name (see `git_written`).
@@ -1245,6 +1251,7 @@ impl<'c> Facts<'c> {
                     tree: false,
                     runtime: None,
                     place: None,
+                    split: false,
                 }));
             }
             let root = call.root.as_deref();
@@ -1285,6 +1292,7 @@ impl<'c> Facts<'c> {
                 out.push(Seen {
                     glob: t.glob,
                     listed,
+                    split: t.split,
                     except: t.except,
                     tree: t.tree,
                     ..Seen::new(path.clone(), paths::home_form(&path, root, home), t.access)
@@ -1644,13 +1652,14 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts
                 .iter()
                 .any(|s| !outside(s, g) && access::could_name(s, how, g))
         });
-    if !could || !how.dot || !seen.listed {
+    if (!could && !seen.split) || !how.dot || !seen.listed {
         return could;
     }
     // A tool's glob that also names dotfiles (Gemini's) could name nearly
     // anything; the tool expands it where the call runs, so the names it
-    // expands to there decide, when they can be listed in time. (A shell
-    // command's glob, `find`'s included, counts every name it could take:
+    // expands to there decide, when they can be listed in time; so do the
+    // regular files `find` lists and hands a command (`-exec`, `xargs`).
+    // (Any other glob of a shell command counts every name it could take:
     // the line may create the file before it reads it.)
     let except: Vec<globset::GlobMatcher> = seen
         .except
@@ -1661,7 +1670,10 @@ fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts
         let name = f.rsplit('/').next().unwrap_or(f);
         !except.iter().any(|e| e.is_match(name))
     };
-    let wanted = |f: &str| kept(f) && paths.is_match_any(&[f]);
+    // `xargs` reads `a .env` as two names, the second `.env` here.
+    // Any name, in any folder: a word it splits into may be any path.
+    let splits = |f: &str| seen.split && f.contains([' ', '\t', '\n', '\'', '"', '\\']);
+    let wanted = |f: &str| kept(f) && (paths.is_match_any(&[f]) || splits(f));
     // A tree that cannot be listed in time counts as holding the file.
     expands_to_any(
         call.root.as_deref(),

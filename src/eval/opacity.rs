@@ -217,4 +217,50 @@ mod tests {
         assert_eq!(decide(&allow, "$CMD .env.example"), None);
         assert!(decide(&allow, "cat .env").is_some());
     }
+
+    /// The regular files `find` lists are the files on disk where the call
+    /// runs, whether it hands them on by `-exec` or through `xargs`.
+    #[test]
+    fn the_files_find_lists_are_those_on_disk() {
+        let p = policy("read", None);
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(dir.path().join(".env"), "TOKEN=x\n").unwrap();
+        let decide = |line: &str| {
+            let call = Call {
+                root: Some(root.to_owned()),
+                ..shell(line)
+            };
+            Evaluator::new(&p).evaluate(&call).map(|v| v.reason())
+        };
+        let by_xargs = "find src -type f -name '*.rs' | xargs wc -l";
+        let by_exec = "find src -type f -name '*.rs' -exec wc -l {} +";
+        assert_eq!(decide(by_xargs), None);
+        assert_eq!(decide(by_exec), None);
+        assert_eq!(decide("find src -type f -print0 | xargs -0 wc -l"), None);
+        // Not without `-type f` (a folder or a link may be handed on), nor
+        // after the line may have made a file.
+        for line in [
+            "find src -name '*.rs' | xargs wc -l",
+            "touch src/.env.rs; find src -type f | xargs cat",
+            "find src -type f | xargs -I{} cat {}",
+        ] {
+            assert!(decide(line).is_some(), "{line}");
+        }
+        // A file there the guard names, or a link to one.
+        std::os::unix::fs::symlink("../.env", dir.path().join("src/env.rs")).unwrap();
+        assert_eq!(
+            decide(by_xargs).as_deref(),
+            Some("Do not touch .env files.")
+        );
+        assert_eq!(decide(by_exec).as_deref(), Some("Do not touch .env files."));
+        std::fs::remove_file(dir.path().join("src/env.rs")).unwrap();
+        // A name xargs splits may be any file: `a .env b.rs` is `.env`.
+        std::fs::write(dir.path().join("src/a .env b.rs"), "").unwrap();
+        assert!(decide(by_xargs).is_some());
+        assert_eq!(decide(by_exec), None);
+        assert_eq!(decide("find src -type f -print0 | xargs -0 wc -l"), None);
+    }
 }

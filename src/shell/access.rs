@@ -107,6 +107,10 @@ pub struct Touch {
     /// `Some` when `path` starts with the word of a place the guard finds
     /// out where it runs (`$PWD/x`), which the evaluator puts in its stead.
     pub place: Option<runtime::Place>,
+    /// With `on_disk`: the names reach the program through `xargs`, which
+    /// splits them, so a name with a blank, a quote or a backslash may be
+    /// any file (see `SimpleCommand::found_split`).
+    pub split: bool,
 }
 
 impl Touch {
@@ -121,6 +125,7 @@ impl Touch {
             tree: access.writes(),
             runtime: None,
             place: None,
+            split: false,
         }
     }
 
@@ -152,6 +157,7 @@ impl Touch {
             tree: false,
             runtime: None,
             place: None,
+            split: false,
         }
     }
 }
@@ -959,6 +965,9 @@ pub fn touches(analysis: &Analysis) -> Vec<Touch> {
     // Nothing ran before but the `git rev-parse --show-toplevel` of a
     // substitution: the top of the work tree is still what the guard finds.
     let mut only_top_before = true;
+    // Some command so far may have written a file (git may have checked
+    // one out).
+    let mut wrote = false;
     for cmd in &analysis.commands {
         let knows = |place: Place, cwd: &Cwd| {
             analysis.places_hold
@@ -970,6 +979,17 @@ pub fn touches(analysis: &Analysis) -> Vec<Touch> {
         };
         let from = out.len();
         command(cmd, &mut out);
+        if cmd.found_on_disk && wrote {
+            // A file the line made before find lists it: each name it
+            // could take counts.
+            for t in &mut out[from..] {
+                t.on_disk &= t.access.writes();
+            }
+        }
+        wrote |= cmd.program == "git"
+            || out[from..]
+                .iter()
+                .any(|t| t.access.writes() || t.runtime.is_some());
         for t in &mut out[from..] {
             if t.runtime.is_some()
                 && let Some((place, ..)) = runtime::place(&t.path)
@@ -1233,11 +1253,12 @@ fn files_of(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         dot: true,
                         nocase: false,
                     }),
-                    on_disk: access.writes(),
+                    on_disk: access.writes() || cmd.found_on_disk,
                     except: Vec::new(),
                     tree: access.writes(),
                     runtime: None,
                     place: None,
+                    split: cmd.found_split,
                 });
             }
         }
@@ -1933,6 +1954,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         tree: true,
                         runtime: None,
                         place: None,
+                        split: false,
                     });
                 }
             }

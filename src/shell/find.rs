@@ -58,6 +58,43 @@ pub fn found_globs(args: &[String]) -> Vec<String> {
     out
 }
 
+/// Whether what `find` (whose words after the name are `args`) finds is
+/// only regular files it lists itself, below its start folders as they are
+/// when it runs: `-type f` outside any `-o`, `!` or parentheses, no link
+/// followed (`-L`, `-H`, `-follow`), and nothing printed but the names
+/// (`-print`, `-print0`): then the files on disk where the call runs are
+/// what it hands on, and a link or a folder (which a reader handed one may
+/// follow or walk) is none of them.
+pub fn lists_files(args: &[String]) -> bool {
+    const OTHER: [&str; 20] = [
+        "-L", "-H", "-follow", "-o", "-or", "!", "-not", ",", "(", ")", "-printf", "-fprintf",
+        "-fprint", "-fprint0", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir",
+    ];
+    let typed = args.windows(2).any(|w| w[0] == "-type" && w[1] == "f");
+    typed
+        && !args.iter().any(|a| {
+            OTHER.contains(&a.as_str()) || matches!(a.as_str(), "-delete" | "-files0-from")
+        })
+}
+
+/// [`lists_files`] for a `find` whose `-exec` (or `-execdir`, `-ok`,
+/// `-okdir`) commands are what it hands the files to.
+pub fn lists_files_for_exec(args: &[String]) -> bool {
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            while args.get(i).is_some_and(|a| a != ";" && a != "+") {
+                i += 1;
+            }
+        } else {
+            rest.push(a.clone());
+        }
+        i += 1;
+    }
+    lists_files(&rest)
+}
+
 /// A glob matching `pattern` in either case (`-iname`): letters become
 /// `[xX]`.
 fn either_case(pattern: &str) -> String {
@@ -91,6 +128,24 @@ mod tests {
             found_globs(&words("a b -name *.rs -name x")),
             ["a/**/*.rs", "a/**/x", "b/**/*.rs", "b/**/x"]
         );
+    }
+
+    #[test]
+    fn only_regular_files_find_lists_itself_are_files_on_disk() {
+        assert!(lists_files(&words("src -type f -name *.rs")));
+        assert!(lists_files(&words(". -maxdepth 2 -type f -print0")));
+        for other in [
+            "src -name *.rs",
+            "src -type d",
+            "-L src -type f",
+            "src -type f -o -name x",
+            "src ! -type f",
+            "src -type f -printf %p",
+            "src -type f -exec cat {} ;",
+            "src -type f -delete",
+        ] {
+            assert!(!lists_files(&words(other)), "{other}");
+        }
     }
 
     #[test]

@@ -192,12 +192,27 @@ pub enum Stdin {
     /// nothing to expand), a literal here-string, or the output of a literal
     /// `echo`/`printf` piped in.
     Text(String),
+    /// The names `find` lists, piped in: globs of the files on disk it
+    /// finds (see `find::lists_files`).
+    Found(Vec<String>),
     /// Anything else: a file, a pipe from another program, an expanded
     /// here-document.
     Unknown,
     /// The here-document numbered so in this lexer, whose body is read after
     /// the line ends (never left in a [`Lexed`]).
     Heredoc(usize),
+}
+
+/// What a `find` of literal words lists, as globs, when it lists only the
+/// regular files it finds (see `find::lists_files`).
+fn listed(cmd: &LexedCommand) -> Option<Vec<String>> {
+    let literal = |w: &Word| !w.has_param && !w.opaque;
+    let (program, args) = cmd.words.split_first()?;
+    if program.text != "find" || !cmd.words.iter().all(literal) {
+        return None;
+    }
+    let args: Vec<String> = args.iter().map(|w| w.text.clone()).collect();
+    super::find::lists_files(&args).then(|| super::find::found_globs(&args))
 }
 
 /// What a command prints when the line shows it exactly: `echo` or
@@ -787,7 +802,10 @@ impl<'a> Lexer<'a> {
         let printed = match (&self.cur.stdin, self.cur.words.as_slice()) {
             // `cat <<'EOF' | sh`: the body, once read.
             (Stdin::Heredoc(n), [cat]) if is_plain(cat, "cat") => Stdin::Heredoc(*n),
-            _ => printed(&self.cur).map_or(Stdin::Unknown, Stdin::Text),
+            _ => printed(&self.cur)
+                .map(Stdin::Text)
+                .or_else(|| listed(&self.cur).map(Stdin::Found))
+                .unwrap_or(Stdin::Unknown),
         };
         self.finish_command();
         self.piped = Some(printed);

@@ -116,6 +116,16 @@ pub struct SimpleCommand {
     /// it as `{}` (see [`super::find`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub found: Vec<String>,
+    /// With `found`: `find` lists only regular files on disk
+    /// (`find::lists_files`), so the files there where the call runs are
+    /// the ones it hands on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub found_on_disk: bool,
+    /// With `found`: the names reach the command through `xargs`, which
+    /// splits them at blanks and takes quotes and backslashes in them as
+    /// its own (a file `a .env` is two names, the second `.env`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub found_split: bool,
     /// Indices into `args` of words whose value is known only when the line
     /// runs (`$VAR`, `"$(…)"`, `{a,b}`). They matter only to a guard whose
     /// pattern they could complete (see `CommandPattern::could_match`).
@@ -726,6 +736,11 @@ fn read_command(
 }
 
 fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    // Names that reach the command as they were found: not read from a
+    // file (`-a`), not put in place of a string (`-I`), not cut at an
+    // end-of-file string (`-E`).
+    let mut as_found = true;
+    let mut null = false;
     let n = parse_opts(
         rest,
         "adEILnPs",
@@ -737,8 +752,40 @@ fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>
             "max-chars",
             "process-slot-var",
         ],
-        |_| {},
+        |o| match o {
+            Opt::Short('a' | 'E' | 'I' | 'i' | 'e') => as_found = false,
+            Opt::Long(l)
+                if ["arg-file", "replace", "eof"]
+                    .iter()
+                    .any(|x| l.starts_with(x)) =>
+            {
+                as_found = false;
+            }
+            Opt::Short('0') | Opt::Long("null") => null = true,
+            _ => {}
+        },
     );
+    let found = match &out.stdin {
+        Stdin::Found(globs) if as_found && n < rest.len() => Some(globs.clone()),
+        _ => None,
+    };
+    if let Some(found) = found {
+        // The files find lists, handed on as `{}` is by `-exec`.
+        let mut ws = rest[n..].to_vec();
+        ws.push(Word {
+            text: "{}".to_owned(),
+            quoted: true,
+            ..Word::default()
+        });
+        let before = out.commands.len();
+        words(out, &ws, redirects, d);
+        for c in &mut out.commands[before..] {
+            c.found.clone_from(&found);
+            c.found_on_disk = true;
+            c.found_split = !null;
+        }
+        return;
+    }
     if n >= rest.len() {
         // xargs runs `echo` by default.
         out.commands.push(SimpleCommand {
@@ -1738,8 +1785,11 @@ fn find_exec(out: &mut Analysis, rest: &[Word], depth: usize) {
                 let before = out.commands.len();
                 words(out, &rest[start..end], Vec::new(), depth);
                 let found = super::find::found(rest);
+                let args: Vec<String> = rest.iter().map(|w| w.text.clone()).collect();
+                let on_disk = super::find::lists_files_for_exec(&args);
                 for c in &mut out.commands[before..] {
                     c.found.clone_from(&found);
+                    c.found_on_disk = on_disk;
                 }
             }
             k = end + 1;

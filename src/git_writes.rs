@@ -70,6 +70,25 @@ pub fn files(write: &GitWrite, dir: &Path, deadline: Instant) -> Option<Vec<Path
             )?;
             between(&top, base.trim(), rev, deadline)?
         }
+        GitWrite::Bisect {
+            checkout: false, ..
+        } => return Some(Vec::new()),
+        GitWrite::Bisect { .. } if there(&top, "BISECT_START", deadline)? => return None,
+        GitWrite::Bisect {
+            revs,
+            first_parent,
+            paths,
+            ..
+        } => {
+            let Some((bad, good)) = revs.split_first().filter(|(_, good)| !good.is_empty()) else {
+                // Without a bad and a good commit git waits for them.
+                return Some(Vec::new());
+            };
+            return match halfway(&top, bad, good, *first_parent, paths, deadline)? {
+                Some(half) => files(&GitWrite::Between("HEAD".to_owned(), half), dir, deadline),
+                None => Some(Vec::new()),
+            };
+        }
         GitWrite::Unknown => return None,
     };
     Some(
@@ -134,6 +153,57 @@ fn tree_files(top: &Path, rev: &str, deadline: Instant) -> Option<String> {
     )
 }
 
+/// The commit `git bisect start BAD GOOD…` checks out: `Some(None)` when
+/// `bad` is the only one left (git names it and checks out none); `None`
+/// when git cannot say, or finds none between (a good commit that is no
+/// ancestor of the bad one, whose merge bases git tests first).
+fn halfway(
+    top: &Path,
+    bad: &str,
+    good: &[String],
+    first_parent: bool,
+    paths: &[String],
+    deadline: Instant,
+) -> Option<Option<String>> {
+    let mut args = vec!["rev-list", "--bisect"];
+    if first_parent {
+        args.push("--first-parent");
+    }
+    args.extend(["--end-of-options", plain_rev(bad)?]);
+    let not: Vec<String> = good
+        .iter()
+        .map(|g| plain_rev(g).map(|g| format!("^{g}")))
+        .collect::<Option<_>>()?;
+    args.extend(not.iter().map(String::as_str));
+    if !paths.is_empty() {
+        args.push("--");
+        args.extend(paths.iter().map(String::as_str));
+    }
+    let half = git(top, &args, deadline)?;
+    let half = half.trim();
+    if half.is_empty() {
+        return None;
+    }
+    let spec = format!("{bad}^{{commit}}");
+    let bad = git(
+        top,
+        &["rev-parse", "--verify", "-q", "--end-of-options", &spec],
+        deadline,
+    )?;
+    Some((half != bad.trim()).then(|| half.to_owned()))
+}
+
+/// Whether the file git keeps as `name` (`MERGE_HEAD`, `BISECT_START`) is
+/// there in the repository at `top`, or cannot be looked at; `None` when
+/// git cannot say in time.
+fn there(top: &Path, name: &str, deadline: Instant) -> Option<bool> {
+    let at = git(top, &["rev-parse", "--git-path", name], deadline)?;
+    Some(!matches!(
+        std::fs::symlink_metadata(top.join(at.trim_end_matches('\n'))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound
+    ))
+}
+
 /// Whether the repository at `top` is in the middle of an operation that
 /// `--continue` or `--abort` would go on with or undo; `None` when git
 /// cannot say in time.
@@ -147,11 +217,8 @@ fn in_progress(top: &Path, deadline: Instant) -> Option<bool> {
         "sequencer",
         "BISECT_LOG",
     ] {
-        let at = git(top, &["rev-parse", "--git-path", name], deadline)?;
-        match std::fs::symlink_metadata(top.join(at.trim_end_matches('\n'))) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            // There, or cannot be looked at.
-            _ => return Some(true),
+        if there(top, name, deadline)? {
+            return Some(true);
         }
     }
     Some(false)

@@ -720,6 +720,18 @@ pub enum GitWrite {
     /// --abort`, `git cherry-pick --continue`): any file while one is,
     /// nothing when none is (git stops).
     Resume,
+    /// `git bisect start [BAD [GOOD…]]`: with a bad and a good commit, the
+    /// one halfway, which git checks out (`rev-list --bisect`); nothing
+    /// when the bad one is the only one left, or fewer are given. A bisect
+    /// under way goes back to where it started first.
+    Bisect {
+        revs: Vec<String>,
+        first_parent: bool,
+        /// Paths after `--`: only commits that change them count.
+        paths: Vec<String>,
+        /// Not `--no-checkout`.
+        checkout: bool,
+    },
     /// Any file: the versions are not known before the command runs
     /// (`git pull` fetches first, `git am` reads patches).
     Unknown,
@@ -771,6 +783,7 @@ fn git_values(sub: &str) -> &'static [&'static str] {
         ],
         "cherry-pick" | "revert" => &["-m", "--mainline", "-X", "--strategy-option", "--strategy"],
         "stash" => &["-m", "--message", "--pathspec-from-file"],
+        "bisect" => &["--term-old", "--term-new", "--term-good", "--term-bad"],
         _ => &[],
     }
 }
@@ -917,6 +930,18 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
                 }
                 w.push(Between(format!("{o}^"), (*o).to_owned()));
             }
+        }
+        "bisect" if operands.first() == Some(&"start") => {
+            let after = rest
+                .iter()
+                .position(|a| a == "--")
+                .map_or(rest.len(), |k| k + 1);
+            w.push(GitWrite::Bisect {
+                revs: operands[1..].iter().map(|r| (*r).to_owned()).collect(),
+                first_parent: has(&["--first-parent"]),
+                paths: rest[after..].to_vec(),
+                checkout: !has(&["--no-checkout"]),
+            });
         }
         "pull" | "am" | "bisect" | "filter-branch" | "filter-repo" => {
             let reads_only = match sub {

@@ -277,6 +277,7 @@ impl GitConfig {
                     args: words.into_iter().chain(rest).collect(),
                     unknown: shifted(&cmd.unknown),
                     globs: shifted(&cmd.globs),
+                    single: shifted(&cmd.single),
                     ..cmd
                 };
                 self.resolve(analysis, expanded, depth + 1);

@@ -166,6 +166,11 @@ pub struct Word {
     /// when the word is that loop's `$NAME` alone, inside its body (see
     /// [`values`]): the command runs once with each.
     pub values: Option<Vec<String>>,
+    /// True when the shell may make the word several words, or none: an
+    /// expansion outside double quotes (split at blanks), `"$@"` or
+    /// `"${a[@]}"`, brace expansion. A quoted `"$x"` is one word, whatever
+    /// `x` holds.
+    pub splits: bool,
 }
 
 /// The words and write-redirections of one simple command, as written
@@ -1568,11 +1573,15 @@ impl<'a> Lexer<'a> {
                 }
                 '$' => {
                     plain = false;
-                    self.dollar(&mut w, false)
+                    let ok = self.dollar(&mut w, false);
+                    w.splits |= w.has_param || w.opaque;
+                    ok
                 }
                 '`' => {
                     plain = false;
-                    self.backtick(&mut w)
+                    let ok = self.backtick(&mut w);
+                    w.splits = true;
+                    ok
                 }
                 _ => {
                     self.bump();
@@ -1595,6 +1604,7 @@ impl<'a> Lexer<'a> {
         if unquoted.brace_expansion {
             // Several words, each known only after expansion.
             w.opaque = true;
+            w.splits = true;
         }
         if started {
             // The word past the bound is not kept.
@@ -1673,9 +1683,12 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 Some('$') => {
+                    let before = w.text.len();
                     if !self.dollar(w, true) {
                         return false;
                     }
+                    // `"$@"`, `"${a[@]}"`, `"${!p@}"`: a word per element.
+                    w.splits |= w.text.get(before..).is_some_and(|t| t.contains('@'));
                 }
                 Some('`') => {
                     if !self.backtick(w) {

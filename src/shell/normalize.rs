@@ -131,6 +131,11 @@ pub struct SimpleCommand {
     /// pattern they could complete (see `CommandPattern::could_match`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown: Vec<usize>,
+    /// Indices into `args` of words the shell keeps one word whatever they
+    /// hold (`"$TMPFILE"`): an unknown one among them is one option or one
+    /// operand, never several (see `CommandPattern::could_match`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub single: Vec<usize>,
     /// Indices into `args` of unquoted patterns (`--forc?`, `*.rs`): each
     /// may become the name of any file it matches, an option included.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -392,6 +397,12 @@ fn emit(out: &mut Analysis, program: &str, args: &[Word], redirects: Vec<String>
             .iter()
             .enumerate()
             .filter(|(_, w)| w.glob)
+            .map(|(k, _)| k)
+            .collect(),
+        single: args
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.quoted && !w.splits && !w.glob)
             .map(|(k, _)| k)
             .collect(),
         ..SimpleCommand::default()
@@ -951,6 +962,7 @@ fn read_coreutils(
             opaque: first.opaque,
             glob: first.glob,
             values: None,
+            splits: first.splits,
         }];
         ws.extend(rest[1..].iter().cloned());
         return words(out, &ws, redirects, d);

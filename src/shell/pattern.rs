@@ -264,7 +264,8 @@ impl CommandPattern {
     /// have their values: the program matches and the words before the first
     /// unknown one do not already rule the subcommand out. An unknown word
     /// may be any option or several words, so it can supply any flag or
-    /// argument the pattern needs; with no unknown word this is
+    /// argument the pattern needs, unless each is one word (`"$x"`, see
+    /// [`too_few`](Self::too_few)); with no unknown word this is
     /// [`matches`](Self::matches).
     pub fn could_match(&self, cmd: &SimpleCommand) -> bool {
         // The value of an option that takes one (`git commit -m "$MSG"`) is
@@ -279,7 +280,7 @@ impl CommandPattern {
         else {
             return self.matches(cmd);
         };
-        if !program_matches(self.program.trim(), &cmd.program) {
+        if !program_matches(self.program.trim(), &cmd.program) || self.too_few(cmd, &values) {
             return false;
         }
         let known = positionals_marked(&cmd.args[..first.min(cmd.args.len())]);
@@ -293,6 +294,52 @@ impl CommandPattern {
                     .zip(&known[k..])
                     .all(|(want, (word, _))| want == word)
             })
+    }
+
+    /// Whether the unknown words of `cmd` (but option `values`), when each
+    /// is one word whatever it holds (`SimpleCommand::single`), are fewer
+    /// than what the known words lack. One word is one option cluster or one
+    /// operand: it supplies the flags or an argument, not both, so `rm -f
+    /// "$TMPFILE"` is never `rm -r -f .`. Only for a pattern without a
+    /// subcommand, which an unknown word could also shift.
+    fn too_few(&self, cmd: &SimpleCommand, values: &[usize]) -> bool {
+        let unknown: Vec<usize> = cmd
+            .unknown
+            .iter()
+            .copied()
+            .filter(|k| !values.contains(k))
+            .collect();
+        if !self.subcommand.is_empty() || !unknown.iter().all(|k| cmd.single.contains(k)) {
+            return false;
+        }
+        // The command without its unknown words, indices moved down.
+        let kept = |ks: &[usize]| -> Vec<usize> {
+            ks.iter()
+                .filter(|k| !unknown.contains(k))
+                .map(|&k| k - unknown.iter().filter(|&&u| u < k).count())
+                .collect()
+        };
+        let known = SimpleCommand {
+            args: (cmd.args.iter().enumerate())
+                .filter(|(k, _)| !unknown.contains(k))
+                .map(|(_, a)| a.clone())
+                .collect(),
+            unknown: Vec::new(),
+            globs: kept(&cmd.globs),
+            single: kept(&cmd.single),
+            ..cmd.clone()
+        };
+        let flags_lack = !CommandPattern {
+            args: Vec::new(),
+            ..self.clone()
+        }
+        .matches(&known);
+        let args_lack = !CommandPattern {
+            flags: Vec::new(),
+            ..self.clone()
+        }
+        .matches(&known);
+        usize::from(flags_lack) + usize::from(args_lack) > unknown.len()
     }
 
     /// True when any command of the analysis matches.
@@ -578,6 +625,32 @@ mod tests {
 
     fn hit(p: &CommandPattern, line: &str) -> bool {
         p.matches_any(&analyze(line))
+    }
+
+    /// A quoted unknown word is one word: one option cluster or one operand,
+    /// so it cannot supply both what the flags and the arguments lack.
+    #[test]
+    fn one_quoted_word_supplies_flags_or_an_argument_not_both() {
+        let repo = pat("rm", &[], &[&["-r", "-R"]], &[".", "/", "~"]);
+        let could = |line: &str| analyze(line).commands.iter().any(|c| repo.could_match(c));
+        for line in ["rm -f \"$TMPFILE\"", "rm \"$x\"", "rm -f -- \"$(mktemp)\""] {
+            assert!(!could(line), "{line}");
+        }
+        for line in [
+            // It may be the flag, or the argument the known words lack.
+            "rm -f \"$x\" .",
+            "rm -rf \"$x\"",
+            "rm \"$a\" \"$b\"",
+            // Split at blanks, or several words: any number of each.
+            "rm -f $TMPFILE",
+            "rm -f \"$@\"",
+            "rm -f \"${files[@]}\"",
+            "rm -f {\"$a\",.}",
+            "rm -f `echo x`",
+            "rm -f \"$x\"$y",
+        ] {
+            assert!(could(line), "{line}");
+        }
     }
 
     /// An unquoted pattern becomes the name of a matching file when one

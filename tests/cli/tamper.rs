@@ -439,6 +439,8 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
     );
     rebuild(&pinned, &[]);
     git(dir, &["commit", "-q", "-am", "another build"]);
+    p.write("notes.txt", "old notes\n");
+    git(dir, &["commit", "-q", "-am", "old notes"]);
     git(dir, &["switch", "-q", "main"]);
     add_build_log_guard(p);
     rebuild(&pinned, &[]);
@@ -457,11 +459,13 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
         "git merge old",
         "git rebase old",
         "git reset --keep old",
-        "git cherry-pick old",
+        "git cherry-pick old~1",
         "git pull",
         "git -C . switch old",
         // Checked as the line starts: the fetch could move what `feature` names.
         "git fetch && git merge feature",
+        // The commit halfway is another build.
+        "git bisect start old main~1",
     ] {
         refused_everywhere(&pinned, line, &[], "only the user may do");
     }
@@ -477,9 +481,21 @@ fn a_git_command_that_would_bring_back_other_hook_files_is_refused_in_every_harn
         "git merge --abort",
         "git stash pop",
         "git checkout no-such-branch",
+        // Only the bad commit is left: git checks out none.
+        "git bisect start main main~1",
+        // Halfway is `main` or `feature`, which differ in notes only.
+        "git bisect start feature main~1",
+        "git bisect start --no-checkout old main~1",
+        "git bisect start",
     ] {
         allowed_everywhere(&pinned, line, &[]);
     }
+    // A bisect under way goes back to where it started first.
+    git(dir, &["switch", "-q", "old"]);
+    git(dir, &["bisect", "start"]);
+    git(dir, &["switch", "-q", "--detach", "main"]);
+    refused_everywhere(&pinned, "git bisect start", &[], "only the user may do");
+    git(dir, &["bisect", "reset", "main"]);
     // An uncommitted rebuild: a stash would set it aside.
     let policy = p.read("policy.kdl");
     p.write("policy.kdl", &format!("{policy}\n// uncommitted\n"));

@@ -747,7 +747,24 @@ fn git_commands_that_move_the_work_tree_say_between_what() {
     assert_eq!(of("git apply x.patch"), [Unknown]);
     assert_eq!(of("git apply --check x.patch"), []);
     assert_eq!(of("git apply --cached x.patch"), []);
-    assert_eq!(of("git bisect start"), [Unknown]);
+    // The repository says which commit is halfway (see `git_writes`).
+    assert_eq!(
+        of("git bisect start --first-parent HEAD v1 v2 -- src"),
+        [GitWrite::Bisect {
+            revs: vec!["HEAD".to_owned(), "v1".to_owned(), "v2".to_owned()],
+            first_parent: true,
+            paths: vec!["src".to_owned()],
+            checkout: true,
+        }]
+    );
+    assert!(matches!(
+        &of("git bisect start --no-checkout HEAD v1")[..],
+        [GitWrite::Bisect {
+            checkout: false,
+            ..
+        }]
+    ));
+    assert_eq!(of("git bisect good"), [Unknown]);
     assert_eq!(of("git bisect log"), []);
     for quiet in [
         "git status",

@@ -254,3 +254,52 @@ fn doctor_reports_the_run_time_layer() {
         r.stderr
     );
 }
+
+/// A supervisor killed outright takes its tree with it (`PTRACE_O_EXITKILL`):
+/// nothing it watched goes on unsupervised.
+#[test]
+fn a_killed_supervisor_leaves_no_process_behind() {
+    let p = project();
+    let pidfile = p.path("pid");
+    let mut child = Command::new(HOOKC)
+        .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+        .arg(format!("echo $$ > {}; exec sleep 30", pidfile.display()))
+        .current_dir(p.dir.path())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let pid = loop {
+        if let Ok(text) = std::fs::read_to_string(&pidfile)
+            && let Ok(pid) = text.trim().parse::<u32>()
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // `sleep` is running under supervision.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    assert!(alive(pid), "the supervised process is not running");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while alive(pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "process {pid} outlived its killed supervisor"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -96,6 +96,22 @@ pub enum Command {
     /// 1: could not decide (reason on stderr); the calling script then refuses.
     Guard(GuardArgs),
 
+    /// Run a shell call under the run-time judge: every program it starts is checked before it runs (Linux)
+    ///
+    /// `hookc exec --harness H -- sh -c LINE` runs the program under ptrace and judges each
+    /// program start (every process, thread, vfork and clone of the call, however it was
+    /// spelled) by its real argument vector, with the command patterns of the policy's
+    /// guards. A start that a `deny` or `ask` guard describes stops the whole process tree
+    /// before its first instruction. Processes the call leaves running when its program
+    /// exits are killed. File opens are not judged yet: path guards still act through the
+    /// static guard only.
+    ///
+    /// Exit status: the program's own (128+N when killed by signal N); 87: a guard stopped a
+    /// program start (`hookc exec: guard G stopped PROGRAM ARGS: REASON` on stderr); 86:
+    /// supervision is not possible here (not Linux, ptrace or seccomp refused, no compiled
+    /// policy), and nothing ran.
+    Exec(ExecArgs),
+
     /// Lint hand-written hook configs of every harness (no paths: the ones in this repo)
     ///
     /// Rule levels: a `lint { allow "CODE"; warn "CODE"; deny "CODE" }` block in policy.kdl. One
@@ -461,6 +477,21 @@ impl GuardArgs {
             debug: debug.map(PathBuf::from),
         })
     }
+}
+
+#[derive(Debug, Args)]
+pub struct ExecArgs {
+    /// The harness whose call this is (a guard on that harness's own tool names applies)
+    #[arg(long, value_parser = parse_harness)]
+    pub harness: HarnessId,
+
+    /// The compiled policy
+    #[arg(long, default_value = ".hookc/policy.json")]
+    pub policy: PathBuf,
+
+    /// The program to run and its arguments, after `--` (e.g. `-- sh -c 'make test'`)
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Args)]

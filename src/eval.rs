@@ -2298,6 +2298,66 @@ pub fn glob_word(pattern: &str, text: &str) -> bool {
     go(&p, &t)
 }
 
+/// The run-time judge's question (`hookc exec`, see `src/supervise.rs`): the
+/// strictest guard that stops `call`, a single program start spelled as one
+/// line from its real argument vector, or `None`. Only a guard with command
+/// patterns can stop a program start, and only when a pattern matches a
+/// command of the reading outright: what the static reading would call
+/// opaque is not held against the start, since every program it may lead to
+/// is judged again when it starts. The guard's regexes must match too, and
+/// its path globs must cover a file the command touches, or one the reading
+/// cannot name (closed world), as for a static call.
+pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, String> {
+    let facts = Facts::new(call);
+    let Some(at) = evaluator
+        .events
+        .iter()
+        .position(|i| Some(i.event) == call.event)
+    else {
+        return Ok(None);
+    };
+    let index = &evaluator.events[at];
+    let Some(analysis) = facts.analysis() else {
+        return Ok(None);
+    };
+    let mut hits = Vec::new();
+    for i in index.candidates(call, &facts, &evaluator.first_bytes[at]) {
+        let guard = evaluator.guard(i)?;
+        if guard.commands.is_empty() || !tool_applies(&guard, call) {
+            continue;
+        }
+        let described = analysis
+            .commands
+            .iter()
+            .any(|c| guard.commands.iter().any(|p| p.matches(c)));
+        if !described {
+            continue;
+        }
+        let compiled = compile(&guard).map_err(|e| damaged(i, &guard, &e))?;
+        if !guard_regex_matches(&guard, &compiled, call, &facts)
+            .map_err(|e| damaged(i, &guard, &e))?
+        {
+            continue;
+        }
+        if let Some(paths) = path_set(&guard, &compiled, call) {
+            let touched = facts.touched();
+            let named = touched.iter().any(|seen| {
+                asks_for(&guard, seen) && touches_guard(&guard, paths, seen, call, &facts)
+            });
+            if !named && opacity::unnamed(&guard, &facts).is_none() {
+                continue;
+            }
+        }
+        hits.push(Hit {
+            guard: guard.name.clone(),
+            decision: guard.decision,
+            reason: guard.reason.clone(),
+            message: guard.message.clone(),
+        });
+    }
+    Ok(strictest(hits))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,7 @@ pub mod resolve;
 pub mod runtime;
 pub mod shell;
 pub mod source;
+pub mod supervise;
 pub mod syntax;
 pub mod version;
 pub mod write;

@@ -86,7 +86,8 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
         policy: &policy,
         out: &out,
     };
-    let checks = policy_checks(&project, &mut diags);
+    let mut checks = policy_checks(&project, &mut diags);
+    checks.push(run_time_layer());
     let failed = checks.iter().any(|c| c.status == Status::Fail);
     let status = if failed {
         ExitStatus::Failure
@@ -119,6 +120,23 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
         "hookc doctor: the hooks will run here"
     });
     status
+}
+
+/// Whether the run-time judge (`hookc exec`) can supervise here: found out
+/// by supervising `true`. Without it the static guard still answers every
+/// call, so its absence is a note, not a failure.
+fn run_time_layer() -> Check {
+    match crate::supervise::available() {
+        Ok(()) => ok(
+            "the run-time judge works here: `hookc exec` can supervise a call (ptrace and seccomp are allowed)",
+        ),
+        Err(why) => note(
+            format!(
+                "the run-time judge is not available here ({why}); only the static guard protects calls"
+            ),
+            "nothing to do for the hooks; to use `hookc exec`, run on Linux where ptrace and seccomp filters are allowed",
+        ),
+    }
 }
 
 /// This hookc, and the one the generated hooks will run.

@@ -3,6 +3,7 @@
 mod allow_once;
 mod build;
 mod doctor;
+mod exec;
 mod explain;
 mod generate;
 mod guard;
@@ -46,6 +47,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
         Command::Doctor(args) => doctor::doctor(&args, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
+        Command::Exec(args) => exec::exec(&args),
         Command::Simulate(args) => simulate::simulate(&args).code(),
         Command::Test(args) => test::test(&args).code(),
         Command::Lint(args) => lint::lint(&args, &ui).code(),

@@ -10,7 +10,15 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of `src/`, lowest first. A module may use only
 /// modules of lower layers. A new module gets a place here.
 const LAYERS: &[&[&str]] = &[
-    &["registry", "source", "exit", "disk", "paths", "presets"],
+    &[
+        "registry",
+        "source",
+        "exit",
+        "disk",
+        "paths",
+        "presets",
+        "supervise",
+    ],
     &["diag", "version", "shell", "ast", "merge"],
     &["ir", "syntax", "git_writes"],
     &["profile"],

@@ -16,6 +16,7 @@ mod docs_tasks;
 mod doctor;
 mod every_hook;
 mod example_parity;
+mod exec;
 mod explain;
 mod guard;
 mod harness_antigravity;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# What `hookc exec` (the run-time judge, Linux) costs, next to the same command run directly,
+# in one run: `true`, `git status` in a small repository, and a step of 200 processes
+# (`for i in $(seq 200); do /bin/true; done` under sh). Each round runs the direct and the
+# supervised command one after the other, so load on the machine hits both alike.
+#   bench/exec.sh                 31 rounds (BENCH_RUNS=N to change)
+#   HOOKC=path/to/hookc bench/exec.sh
+#                                 time that binary instead of building the release one
+# Prints the median of each and the ratio supervised / direct.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${BENCH_RUNS:-31}
+if [ -z "${HOOKC:-}" ]; then
+  cargo build --release --quiet
+  HOOKC="$PWD/target/release/hookc"
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A project with the repository's policy, built, and a small git repository in it.
+cp policy.kdl "$work/"
+(cd "$work" && git init -q && "$HOOKC" build -q >/dev/null)
+mkdir -p "$work/repo"
+(
+  cd "$work/repo" && git init -q && for i in $(seq 50); do echo "$i" > "f$i.txt"; done &&
+    git add . && git -c user.name=b -c user.email=b@example.invalid commit -qm files
+)
+policy="$work/.hookc/policy.json"
+now() { date +%s%N; }
+# time_one DIR CMD...: nanoseconds for one run of CMD in DIR, output dropped
+time_one() {
+  local dir=$1; shift
+  local t0 t1
+  t0=$(now)
+  (cd "$dir" && "$@" >/dev/null 2>&1) || { echo "failed: $*" >&2; exit 1; }
+  t1=$(now)
+  echo $((t1 - t0))
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+steps=(
+  "true|$work|true"
+  "git status|$work/repo|git status"
+  "200 processes|$work|sh -c 'for i in \$(seq 200); do /bin/true; done'"
+)
+printf '%-16s %12s %12s %8s\n' "command" "direct ms" "exec ms" "ratio"
+for step in "${steps[@]}"; do
+  IFS='|' read -r name dir cmd <<<"$step"
+  direct=() supervised=()
+  for _ in $(seq "$runs"); do
+    direct+=("$(time_one "$dir" sh -c "$cmd")")
+    supervised+=("$(time_one "$dir" "$HOOKC" exec --harness claude --policy "$policy" -- sh -c "$cmd")")
+  done
+  d=$(printf '%s\n' "${direct[@]}" | median)
+  s=$(printf '%s\n' "${supervised[@]}" | median)
+  awk -v n="$name" -v d="$d" -v s="$s" \
+    'BEGIN { printf "%-16s %12.2f %12.2f %7.2fx\n", n, d / 1e6, s / 1e6, s / d }'
+done
+echo "($runs rounds each; medians; both columns include starting sh -c)"

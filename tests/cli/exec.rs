@@ -1,0 +1,305 @@
+//! `hookc exec`: the run-time judge stops a denied program however the line
+//! reaches it, and lets everything else run untouched (Linux only).
+#![cfg(target_os = "linux")]
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{HOOKC, Project, Run, make_executable, run};
+
+const POLICY: &str = r#"
+guard "no-deploy" {
+    tool "shell"
+    command "deploy" "prod"
+    deny "Do not deploy to production from an agent; ask the user to run the release job."
+    example "deploy prod" expect="deny"
+    example "deploy staging" expect="allow"
+}
+guard "keep-build" {
+    tool "shell"
+    command "rm" {
+        flag "-r" "-R" "--recursive"
+        arg "build"
+    }
+    deny "Keep build/: remove the files inside it by name."
+    example "rm -rf build" expect="deny"
+    example "rm -rf out" expect="allow"
+}
+"#;
+
+/// A built project whose `bin/` holds stand-ins for `deploy` and `rm`: each
+/// writes a marker file named after its arguments, so a test sees whether
+/// it ran.
+fn project() -> Project {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.build();
+    for name in ["deploy", "rm"] {
+        let marker = p.path("ran").display().to_string();
+        p.write(
+            &format!("bin/{name}"),
+            &format!("#!/bin/sh\nmkdir -p {marker}\necho ran > \"{marker}/{name} $*\"\n"),
+        );
+        make_executable(&p.path(&format!("bin/{name}")));
+    }
+    p
+}
+
+fn ran(p: &Project) -> Vec<String> {
+    match std::fs::read_dir(p.path("ran")) {
+        Ok(dir) => {
+            let mut names: Vec<String> = dir
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `hookc exec --harness claude -- ARGS` in the project, the stand-ins first on PATH.
+fn exec(p: &Project, args: &[&str]) -> Run {
+    let path = format!(
+        "{}:{}",
+        p.path("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    run(
+        Command::new(HOOKC)
+            .args(["exec", "--harness", "claude", "--"])
+            .args(args)
+            .current_dir(p.dir.path())
+            .env("PATH", path),
+        None,
+    )
+}
+
+fn sh(p: &Project, line: &str) -> Run {
+    exec(p, &["sh", "-c", line])
+}
+
+/// The run was stopped by `guard`, which named what it saw, and nothing the
+/// guard refuses ran.
+fn assert_stopped(p: &Project, r: &Run, guard: &str, seen: &str) {
+    assert_eq!(r.status, 87, "{r:?}");
+    assert!(
+        r.stderr
+            .contains(&format!("hookc exec: guard {guard} stopped ")),
+        "{r:?}"
+    );
+    assert!(r.stderr.contains(seen), "{seen}: {r:?}");
+    let forbidden: Vec<String> = ran(p)
+        .into_iter()
+        .filter(|n| n.starts_with("deploy prod") || n.starts_with("rm -rf build"))
+        .collect();
+    assert!(forbidden.is_empty(), "ran: {forbidden:?}");
+}
+
+fn have(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn an_allowed_call_runs_with_its_output_and_status() {
+    let p = project();
+    let r = sh(&p, "echo out; echo err >&2; deploy staging; exit 7");
+    assert_eq!(r.status, 7, "{r:?}");
+    assert_eq!(r.stdout, "out\n");
+    assert_eq!(r.stderr, "err\n");
+    assert_eq!(ran(&p), ["deploy staging"]);
+}
+
+#[test]
+fn a_denied_program_started_directly_never_runs() {
+    let p = project();
+    let r = exec(&p, &["deploy", "prod"]);
+    assert_stopped(&p, &r, "no-deploy", "deploy prod");
+    assert!(
+        r.stderr.contains("ask the user to run the release job"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_denied_program_is_stopped_however_the_line_reaches_it() {
+    let p = project();
+    for line in [
+        "deploy prod",
+        "c=rm; $c -rf build",
+        "c=$(printf dep)loy; $c prod",
+        "eval \"$(printf 'dep%s' loy) prod\"",
+        "bash -c \"$(printf 'deploy %s' prod)\"",
+        "deploy prod & wait",
+        "true | (sleep 0; $(echo deploy) prod)",
+    ] {
+        let r = sh(&p, line);
+        let guard = if line.contains("rm") {
+            "keep-build"
+        } else {
+            "no-deploy"
+        };
+        assert_stopped(&p, &r, guard, "");
+    }
+}
+
+/// `c=rm; $c -rf build` may be opaque to a static reading; under exec the
+/// start of `rm` itself is what is stopped, with its real arguments.
+#[test]
+fn a_program_named_by_a_variable_is_stopped_at_its_own_start() {
+    let p = project();
+    let r = sh(&p, "read c <<EOF\nrm\nEOF\n$c -rf build");
+    assert_stopped(&p, &r, "keep-build", "rm -rf build");
+    let r = sh(&p, "for w in dep; do \"${w}loy\" prod; done");
+    assert_stopped(&p, &r, "no-deploy", "deploy prod");
+}
+
+#[test]
+fn a_double_fork_into_a_new_session_is_still_followed() {
+    if !have("setsid") {
+        return;
+    }
+    let p = project();
+    let r = sh(&p, "(setsid sh -c 'deploy prod' &); sleep 2");
+    assert_stopped(&p, &r, "no-deploy", "deploy prod");
+}
+
+#[test]
+fn vfork_and_a_thread_that_execs_are_followed() {
+    if !have("python3") {
+        return;
+    }
+    let p = project();
+    let spawn =
+        "import os; os.posix_spawnp('deploy', ['deploy', 'prod'], dict(os.environ)); os.wait()";
+    let r = exec(&p, &["python3", "-c", spawn]);
+    assert_stopped(&p, &r, "no-deploy", "deploy prod");
+    let thread = "import os, threading\nt = threading.Thread(target=lambda: os.execvp('deploy', ['deploy', 'prod']))\nt.start(); t.join()";
+    let r = exec(&p, &["python3", "-c", thread]);
+    assert_stopped(&p, &r, "no-deploy", "deploy prod");
+}
+
+/// A tracee cannot trace (and so cannot detach itself or write another's
+/// memory), cannot make a child nobody traces, and letting any process
+/// trace it changes nothing.
+#[test]
+fn processes_that_try_to_leave_supervision_are_refused_or_followed() {
+    if !have("python3") {
+        return;
+    }
+    let p = project();
+    let probe = r#"
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+print("traceme", libc.ptrace(0, 0, 0, 0), ctypes.get_errno(), flush=True)
+print("ptracer", libc.prctl(0x59616d61, ctypes.c_ulong(-1 & 0xffffffffffffffff), 0, 0, 0), flush=True)
+if os.uname().machine == "x86_64":
+    # clone(CLONE_UNTRACED | SIGCHLD): a child the supervisor would not see.
+    print("untraced", libc.syscall(56, 0x00800000 | 17, 0, 0, 0, 0), ctypes.get_errno(), flush=True)
+os.execvp("deploy", ["deploy", "prod"])
+"#;
+    let r = exec(&p, &["python3", "-c", probe]);
+    assert!(r.stdout.contains("traceme -1 1\n"), "{r:?}");
+    if std::env::consts::ARCH == "x86_64" {
+        assert!(r.stdout.contains("untraced -1 1\n"), "{r:?}");
+    }
+    assert_stopped(&p, &r, "no-deploy", "deploy prod");
+}
+
+/// Where ptrace is refused (here: inside a supervised call, whose filter
+/// refuses it), `hookc exec` says so and runs nothing.
+#[test]
+fn where_supervision_is_refused_nothing_runs() {
+    let p = project();
+    let r = exec(
+        &p,
+        &[
+            HOOKC,
+            "exec",
+            "--harness",
+            "claude",
+            "--",
+            "deploy",
+            "staging",
+        ],
+    );
+    assert_eq!(r.status, 86, "{r:?}");
+    assert!(r.stderr.contains("this system refuses ptrace"), "{r:?}");
+    assert!(r.stderr.contains("Nothing ran"), "{r:?}");
+    assert!(ran(&p).is_empty(), "{:?}", ran(&p));
+    // And without a compiled policy.
+    let bare = Project::new();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["exec", "--harness", "claude", "--", "true"])
+            .current_dir(bare.dir.path()),
+        None,
+    );
+    assert_eq!(r.status, 86, "{r:?}");
+    assert!(r.stderr.contains("run `hookc build`"), "{r:?}");
+    assert!(Path::new(HOOKC).exists());
+}
+
+#[test]
+fn doctor_reports_the_run_time_layer() {
+    let p = project();
+    let r = p.hookc(&["doctor"]);
+    assert!(
+        r.stdout.contains("the run-time judge works here"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+/// A supervisor killed outright takes its tree with it (`PTRACE_O_EXITKILL`):
+/// nothing it watched goes on unsupervised.
+#[test]
+fn a_killed_supervisor_leaves_no_process_behind() {
+    let p = project();
+    let pidfile = p.path("pid");
+    let mut child = Command::new(HOOKC)
+        .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+        .arg(format!("echo $$ > {}; exec sleep 30", pidfile.display()))
+        .current_dir(p.dir.path())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let pid = loop {
+        if let Ok(text) = std::fs::read_to_string(&pidfile)
+            && let Ok(pid) = text.trim().parse::<u32>()
+        {
+            break pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // `sleep` is running under supervision.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    assert!(alive(pid), "the supervised process is not running");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while alive(pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "process {pid} outlived its killed supervisor"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

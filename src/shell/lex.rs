@@ -197,9 +197,9 @@ pub enum Stdin {
     /// nothing to expand), a literal here-string, or the output of a literal
     /// `echo`/`printf` piped in.
     Text(String),
-    /// The names `find` lists, piped in: globs of the files on disk it
-    /// finds (see `find::lists_files`).
-    Found(Vec<String>),
+    /// What a `find` of literal words prints, piped in: its words after
+    /// `find` (the normaliser works out which files, `find::lists_files`).
+    Find(Vec<String>),
     /// Anything else: a file, a pipe from another program, an expanded
     /// here-document.
     Unknown,
@@ -208,16 +208,12 @@ pub enum Stdin {
     Heredoc(usize),
 }
 
-/// What a `find` of literal words lists, as globs, when it lists only the
-/// regular files it finds (see `find::lists_files`).
-fn listed(cmd: &LexedCommand) -> Option<Vec<String>> {
+/// The words after `find` of a `find` command of literal words.
+fn find_words(cmd: &LexedCommand) -> Option<Vec<String>> {
     let literal = |w: &Word| !w.has_param && !w.opaque;
     let (program, args) = cmd.words.split_first()?;
-    if program.text != "find" || !cmd.words.iter().all(literal) {
-        return None;
-    }
-    let args: Vec<String> = args.iter().map(|w| w.text.clone()).collect();
-    super::find::lists_files(&args).then(|| super::find::found_globs(&args))
+    (program.text == "find" && cmd.words.iter().all(literal))
+        .then(|| args.iter().map(|w| w.text.clone()).collect())
 }
 
 /// What a command prints when the line shows it exactly: `echo` or
@@ -809,7 +805,7 @@ impl<'a> Lexer<'a> {
             (Stdin::Heredoc(n), [cat]) if is_plain(cat, "cat") => Stdin::Heredoc(*n),
             _ => printed(&self.cur)
                 .map(Stdin::Text)
-                .or_else(|| listed(&self.cur).map(Stdin::Found))
+                .or_else(|| find_words(&self.cur).map(Stdin::Find))
                 .unwrap_or(Stdin::Unknown),
         };
         self.finish_command();

@@ -777,7 +777,9 @@ fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>
         },
     );
     let found = match &out.stdin {
-        Stdin::Found(globs) if as_found && n < rest.len() => Some(globs.clone()),
+        Stdin::Find(args) if as_found && n < rest.len() && super::find::lists_files(args) => {
+            Some(super::find::found_globs(args))
+        }
         _ => None,
     };
     if let Some(found) = found {

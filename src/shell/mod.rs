@@ -49,6 +49,7 @@ pub fn analyze(command_line: &str) -> Analysis {
 pub fn analyze_in(command_line: &str, dir: Option<&std::path::Path>, folds_case: bool) -> Analysis {
     let mut analysis = normalize::analyze_in(command_line, dir, folds_case);
     written::check(&mut analysis);
+    analysis.places_hold = access::runtime::places_hold(command_line);
     if let Some(reason) = access::too_far(&analysis) {
         lex::push_reason(&mut analysis.opaque, reason);
     }

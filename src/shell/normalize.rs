@@ -51,8 +51,8 @@ pub struct Analysis {
     /// levels (see `access::touches`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeats: bool,
-    /// The line names its places only by the words that say them
-    /// (`access::runtime::places_hold`).
+    /// The line names its places only by the words that say them (set by
+    /// `shell::analyze_in`; see `access::runtime::places_hold`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub places_hold: bool,
     /// The line names `CDPATH`, which may send a `cd` of a relative name
@@ -162,7 +162,6 @@ pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> A
         ..Analysis::default()
     };
     script(&mut out, command_line, 0, &[]);
-    out.places_hold = super::access::runtime::places_hold(command_line);
     out.dir = None;
     out.redefined = None;
     out.folds_case = false;

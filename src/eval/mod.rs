@@ -26,6 +26,10 @@
 //!   evaluator's matching;
 //! * `opacity` and `unknown`: the closed-world refusals of path and
 //!   command guards, part of the evaluator.
+//!
+//! A call from a harness reaches the evaluator through
+//! `runtime::prepare`, which readies it and adds hookc's own guards
+//! and the approvals, the same way for `hookc guard` and `hookc why`.
 
 mod call;
 mod evaluator;

@@ -178,6 +178,10 @@ pub enum Command {
     /// Each guard that matches lists the rules that applied (`command`, `opaque` for a part hookc
     /// cannot read, `unknown program` for a program hookc presumes runs its arguments, `regex`,
     /// `path`) and, for a refusal of what hookc could not check, the rewrite that would let it.
+    /// The verdict is made by the steps `hookc guard` takes, with this machine's environment:
+    /// hookc's own refusals (a call that would replace the hookc answering for the hooks, or
+    /// change hook settings where a variable such as CLAUDE_CONFIG_DIR moved them, or that holds a
+    /// NUL byte) are shown as the hook gives them; no approval is taken and nothing is logged.
     /// Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
     #[command(after_help = EXIT_STATUS)]
     Why(WhyArgs),

@@ -759,6 +759,20 @@ pub fn decide(cx: &Context, verdict: Option<Verdict>) -> Option<Verdict> {
     verdict
 }
 
+/// [`decide`] without its effects, for `hookc why`: the built-in refusal,
+/// or the verdict with the code `hookc guard` would offer for it (an
+/// approval the user already gave is not looked at, and nothing is written
+/// or logged).
+pub fn shown(cx: &Context, verdict: Option<Verdict>) -> Option<Verdict> {
+    if let Some(refusal) = builtin(cx.event, cx.call) {
+        return Some(refusal);
+    }
+    match offered_code(cx, verdict.as_ref()) {
+        Some((code, _)) => verdict.map(|v| with_code(v, &code)),
+        None => verdict,
+    }
+}
+
 /// Appends the decision to the project's audit log when the policy asks for one.
 fn record(cx: &Context, verdict: Option<&Verdict>, code: Option<&str>, approved: Option<Scope>) {
     if !cx.audit {

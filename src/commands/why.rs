@@ -17,6 +17,7 @@ use crate::eval::{self, Call, Evaluator, GuardTrace, Verdict};
 use crate::exit::ExitStatus;
 use crate::harness::{self, Harness, Observation};
 use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::runtime::prepare;
 use crate::shell;
 
 pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
@@ -36,25 +37,32 @@ pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
         }
     };
     let mut call = request.call.clone();
-    prepare(&mut call, &root, home.as_deref());
-
     let evaluator = Evaluator::new(&policy);
-    let verdict = crate::audit::builtin(args.event, &call).or_else(|| evaluator.evaluate(&call));
-    let traces = eval::trace(&policy, &call);
-    let reading = call.command.as_deref().map(|c| Reading::new(c, &call));
     let setting = Setting {
         evaluator: &evaluator,
         policy: &policy,
         root: &root,
         home: home.as_deref(),
     };
+    // The verdict on the call from no harness in particular (or from the
+    // payload's harness), prepared and decided as `hookc guard` does.
+    let prepared = prepare_call(&mut call, request.from, &setting);
+    let verdict = match &prepared {
+        Err(refused) => Some(refused.clone()),
+        Ok(()) => decide(&call, args.event, None, &Value::Null, &setting),
+    };
+    let traces = eval::trace(&policy, &call);
+    let reading = call.command.as_deref().map(|c| Reading::new(c, &call));
     let answers: Vec<HarnessAnswer> = request
         .harnesses
         .iter()
         .map(|(h, payload)| {
             // Without a payload from the user, the neutral call stands in
             // where hookc has no payload shape for this harness.
-            let neutral = args.payload.is_none().then_some(&call);
+            let neutral = args
+                .payload
+                .is_none()
+                .then_some((&call, prepared.as_ref().err()));
             answer(*h, args.event, payload.as_ref(), neutral, &setting)
         })
         .collect();
@@ -163,6 +171,8 @@ fn finish(args: &WhyArgs, ui: &Ui, diags: Diagnostics, status: ExitStatus) -> Ex
 /// What the command line asked about.
 struct Request {
     call: Call,
+    /// The harness whose payload the call was decoded from, if any.
+    from: Option<HarnessId>,
     /// Each harness to answer, with the payload it would send (`None`: it
     /// cannot carry this call).
     harnesses: Vec<(HarnessId, Option<Value>)>,
@@ -187,7 +197,11 @@ impl Request {
             .filter_map(|id| harness::get(*id))
             .map(|h| (h.id(), h.payload(args.event, &example, root)))
             .collect();
-        Ok(Request { call, harnesses })
+        Ok(Request {
+            call,
+            from: None,
+            harnesses,
+        })
     }
 
     fn from_payload(
@@ -256,6 +270,7 @@ impl Request {
         })?;
         Ok(Request {
             call,
+            from: Some(id),
             harnesses: vec![(id, Some(payload))],
         })
     }
@@ -322,24 +337,25 @@ fn example_call(args: &WhyArgs) -> Result<ExampleCall, UsageError> {
     }
 }
 
-/// Where the call happens, as `hookc guard` sets it: the project root, the
-/// home directory, and git's configuration for a git command.
-fn prepare(call: &mut Call, root: &Path, home: Option<&str>) {
-    let root_text = root.to_string_lossy().into_owned();
+/// Where an example's call happens: the project root and the home
+/// directory of this machine, for the stand-ins [`Call::from_example`]
+/// gives them (and a home for a payload that names none).
+fn place(call: &mut Call, root: &Path, home: Option<&str>) {
     if call.root.is_none() || call.root.as_deref() == Some(eval::EXAMPLE_ROOT) {
-        call.root = Some(root_text);
+        call.root = Some(root.to_string_lossy().into_owned());
     }
     if call.home.is_none() || call.home.as_deref() == Some(eval::EXAMPLE_HOME) {
         call.home = home.map(str::to_owned);
     }
-    call.detect_case_folding();
-    if call.command.as_deref().is_some_and(|c| c.contains("git")) {
-        let cwd = call.cwd.clone().or_else(|| call.root.clone());
-        call.git = Some(crate::shell::git::GitConfig::load(
-            cwd.as_deref().map(Path::new),
-            call.home.as_deref().map(Path::new),
-        ));
-    }
+}
+
+/// The call placed on this machine and prepared as `hookc guard`
+/// prepares it ([`prepare::prepare`]); `from`: the harness it came from.
+/// `Err`: the refusal `hookc guard` answers it with before any guard.
+fn prepare_call(call: &mut Call, from: Option<HarnessId>, at: &Setting) -> Result<(), Verdict> {
+    place(call, at.root, at.home);
+    let project = at.root.to_string_lossy().into_owned();
+    prepare::prepare(call, from, Some(&project))
 }
 
 /// How a command line is read: the lexer's simple commands (quotes
@@ -497,15 +513,9 @@ fn answer(
     id: HarnessId,
     event: Event,
     payload: Option<&Value>,
-    neutral: Option<&Call>,
+    neutral: Option<(&Call, Option<&Verdict>)>,
     at: &Setting,
 ) -> HarnessAnswer {
-    let Setting {
-        evaluator,
-        policy,
-        root,
-        home,
-    } = *at;
     let h: &dyn Harness = harness::get(id).expect("only harnesses this hookc has");
     let name = h.profile().name;
     let none = HarnessAnswer {
@@ -517,17 +527,20 @@ fn answer(
     let Some(payload) = payload else {
         // No payload shape on record for this call (an MCP tool, say): the
         // answer `hookc guard` gives any call with this verdict.
-        let carried = |c: &&Call| {
+        let carried = |(c, _): &(&Call, Option<&Verdict>)| {
             h.profile().event_name(event).is_some()
                 && c.tool
                     .as_ref()
                     .and_then(|t| t.kind)
                     .is_none_or(|k| !h.profile().tool_names(k).is_empty())
         };
-        let Some(call) = neutral.filter(carried) else {
+        let Some((call, refused)) = neutral.filter(carried) else {
             return none;
         };
-        let verdict = decide(id, event, call, &Value::Null, evaluator, policy);
+        let verdict = match refused {
+            Some(refused) => Some(refused.clone()),
+            None => decide(call, event, Some(h), &Value::Null, at),
+        };
         return HarnessAnswer {
             shape_known: false,
             ..finish_answer(h, id, event, None, verdict)
@@ -536,40 +549,46 @@ fn answer(
     let Ok(mut call) = h.decode_call(event, payload) else {
         return none;
     };
-    prepare(&mut call, root, home);
-    let verdict = decide(id, event, &call, payload, evaluator, policy);
+    let verdict = match prepare_call(&mut call, Some(id), at) {
+        Err(refused) => Some(refused),
+        Ok(()) => decide(&call, event, Some(h), payload, at),
+    };
     finish_answer(h, id, event, Some(payload), verdict)
 }
 
-/// The verdict as `hookc guard` answers it, without its side effects: the
-/// built-in guard first, then the policy, with the code an `allow-once`
-/// policy offers (an approval the user already gave is not looked at).
+/// A prepared call decided as `hookc guard` decides it
+/// ([`prepare::decide`]), without the effects `why` leaves out.
 fn decide(
-    id: HarnessId,
-    event: Event,
     call: &Call,
+    event: Event,
+    answering: Option<&dyn Harness>,
     payload: &Value,
-    evaluator: &Evaluator,
-    policy: &Policy,
+    at: &Setting,
 ) -> Option<Verdict> {
-    if let Some(refusal) = crate::audit::builtin(event, call) {
-        return Some(refusal);
-    }
-    let verdict = evaluator.evaluate(call);
-    let cx = crate::audit::Context {
-        harness: id,
-        event,
-        call,
-        payload,
+    let policy = at.policy;
+    let rules = prepare::Rules {
+        targets: &policy.targets,
         audit: policy.audit,
         allow_once: policy.allow_once,
-        never: &policy.never_override,
-        root: None,
+        never_override: &policy.never_override,
     };
-    match crate::audit::offered_code(&cx, verdict.as_ref()) {
-        Some((code, _)) => verdict.map(|v| crate::audit::with_code(v, &code)),
-        None => verdict,
-    }
+    let asked = prepare::Asked {
+        event,
+        harness: answering,
+        call,
+        payload,
+        project: Some(at.root.to_string_lossy().into_owned()),
+    };
+    // `hookc why` never runs a guard's program: such a guard counts as
+    // matching (the trace says so).
+    prepare::decide(
+        &asked,
+        at.evaluator,
+        &rules,
+        &mut |_| Ok(None),
+        prepare::Approvals::Show,
+    )
+    .unwrap_or_else(|e| unreachable!("{e}"))
 }
 
 fn finish_answer(
@@ -580,13 +599,6 @@ fn finish_answer(
     verdict: Option<Verdict>,
 ) -> HarnessAnswer {
     let name = h.profile().name;
-    let verdict = verdict.map(|v| {
-        if v.decision == crate::ir::Decision::Rewrite && !h.profile().can_rewrite {
-            harness::rewrite_as_refusal(&v)
-        } else {
-            v
-        }
-    });
     let a = match payload {
         Some(payload) => h.answer_call(event, payload, verdict.as_ref()),
         None => h.answer(event, verdict.as_ref()),

@@ -21,7 +21,9 @@ use crate::ir::{Event, HarnessId};
 use crate::policy_json::{self, Loaded};
 
 mod deadline;
+pub mod prepare;
 pub use deadline::Deadline;
+use prepare::refusal;
 
 /// Payloads larger than this are refused unread: checking them would cost
 /// more time and memory than a guard may take, and no real call needs it.
@@ -282,79 +284,56 @@ fn evaluate(
     let mut call = harness
         .decode_call(event, payload)
         .map_err(|e| format!("unexpected {} payload: {e}", harness.profile().name))?;
-    call.harness = Some(harness.id());
-    if call.root.is_none() {
-        call.root = project_root(request.policy);
-    }
-    if let Some(what) = nul_in(&call) {
-        let verdict = refusal(
-            "hookc-input",
-            format!(
-                "The call's {what} holds a NUL byte. A shell drops it or cuts the text there, so \
-                 what would run is not what hookc can read: send the call again without it."
-            ),
-        );
+    let project = project_root(request.policy);
+    if let Err(refused) = prepare::prepare(&mut call, Some(harness.id()), project.as_deref()) {
         let trace = Trace {
             caller: None,
             evaluated: true,
-            guards: vec!["hookc-input".to_owned()],
+            guards: refused
+                .guard_names()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
         };
-        return Ok((harness.answer_call(event, payload, Some(&verdict)), trace));
-    }
-    call.detect_case_folding();
-    // What git will run depends on its configuration where the call runs.
-    if call.command.as_deref().is_some_and(|c| c.contains("git")) {
-        let cwd = call.cwd.clone().or_else(|| call.root.clone());
-        call.git = Some(crate::shell::git::GitConfig::load(
-            cwd.as_deref().map(Path::new),
-            call.home.as_deref().map(Path::new),
-        ));
+        return Ok((harness.answer_call(event, payload, Some(&refused)), trace));
     }
     // The program lives in the project that holds the compiled policy.
-    let root = project_root(request.policy)
+    let root = project
+        .clone()
         .or_else(|| call.root.clone())
         .map(std::path::PathBuf::from)
         .unwrap_or_default();
-    let verdict = policy.evaluator.evaluate_with(&call, &mut |guard| {
-        external::run(
-            guard,
-            &root,
-            harness.profile().hook_timeout(policy.timeout),
-            harness.id(),
-            event,
-            &call,
-            payload,
-        )
-        .map(Some)
-    })?;
-    // A harness that cannot change a call (met here only when it runs
-    // another harness's hooks) refuses and names the command to run instead.
-    let verdict = verdict.map(|v| {
-        if v.decision == crate::ir::Decision::Rewrite && !harness.profile().can_rewrite {
-            harness::rewrite_as_refusal(&v)
-        } else {
-            v
-        }
-    });
-    // hookc's own guards (over the hookc that answers, the hook settings
-    // this machine's environment moved, then the approvals), the user's
-    // approvals and the audit log.
-    let verdict = crate::pin::refusal(event, &call)
-        .or_else(|| crate::protect::moved_refusal(event, &call, &policy.targets))
-        .or(verdict);
-    let verdict = crate::audit::decide(
-        &crate::audit::Context {
-            harness: harness.id(),
-            event,
-            call: &call,
-            payload,
-            audit: policy.audit,
-            allow_once: policy.allow_once,
-            never: &policy.never_override,
-            root: project_root(request.policy),
+    let rules = prepare::Rules {
+        targets: &policy.targets,
+        audit: policy.audit,
+        allow_once: policy.allow_once,
+        never_override: &policy.never_override,
+    };
+    let asked = prepare::Asked {
+        event,
+        harness: Some(harness),
+        call: &call,
+        payload,
+        project,
+    };
+    let verdict = prepare::decide(
+        &asked,
+        &policy.evaluator,
+        &rules,
+        &mut |guard| {
+            external::run(
+                guard,
+                &root,
+                harness.profile().hook_timeout(policy.timeout),
+                harness.id(),
+                event,
+                &call,
+                payload,
+            )
+            .map(Some)
         },
-        verdict,
-    );
+        prepare::Approvals::Take,
+    )?;
     let guards = verdict
         .as_ref()
         .map(|v| v.guard_names().into_iter().map(str::to_owned).collect())
@@ -365,41 +344,6 @@ fn evaluate(
         guards,
     };
     Ok((harness.answer_call(event, payload, verdict.as_ref()), trace))
-}
-
-/// Which part of a call carries a NUL byte, if one does. bash drops NULs
-/// from a script it reads and a program's arguments end at one, so the text
-/// hookc would read is not the text that runs (`r\0m -rf /` runs `rm`).
-fn nul_in(call: &crate::eval::Call) -> Option<&'static str> {
-    let has = |text: &str| text.contains('\0');
-    if call.command.as_deref().is_some_and(has) {
-        Some("command")
-    } else if call.paths.iter().any(|p| has(p)) || call.globs.iter().any(|(g, _)| has(g)) {
-        Some("path")
-    } else if [&call.cwd, &call.root, &call.home]
-        .into_iter()
-        .any(|d| d.as_deref().is_some_and(has))
-    {
-        Some("folder")
-    } else if call.tool.as_ref().is_some_and(|t| has(&t.native)) {
-        Some("tool name")
-    } else {
-        None
-    }
-}
-
-/// A refusal by hookc itself (not by one of the policy's guards).
-fn refusal(guard: &str, reason: String) -> crate::eval::Verdict {
-    crate::eval::Verdict {
-        decision: crate::ir::Decision::Deny,
-        hits: vec![crate::eval::Hit {
-            guard: guard.to_owned(),
-            decision: crate::ir::Decision::Deny,
-            message: Some(reason.clone()),
-            reason,
-        }],
-        rewritten: None,
-    }
 }
 
 /// The project a compiled policy belongs to: the directory holding its

@@ -17,6 +17,15 @@
 //!
 //! Whatever cannot be understood is reported as [`Opaque`] rather than
 //! guessed at, so a policy can decide what to do with it.
+//!
+//! This module reads a line; it never decides. Its [`Analysis`] says what
+//! would run, which files each command touches ([`access`]), and what is
+//! opaque or presumed; [`pattern`] answers whether one command fits one
+//! pattern when asked. The decision is `eval`'s: the evaluator
+//! (`eval/evaluator.rs`, with `eval/opacity.rs` and `eval/unknown.rs`)
+//! holds a policy's guards against the reading, and
+//! `runtime::prepare` readies each call for it, the same way for
+//! `hookc guard` and `hookc why`.
 
 pub mod access;
 pub mod find;

@@ -546,3 +546,73 @@ fn hookcs_state_and_program_are_out_of_reach_in_every_harness() {
         refused_everywhere(&pinned, line, &[], "only the user may do");
     }
 }
+
+/// `hookc why` in `pinned`'s project, as the user runs it there, with
+/// `env` in its environment.
+fn why(pinned: &Pinned, line: &str, env: &[(&str, &str)]) -> Run {
+    let mut c = Command::new(HOOKC);
+    c.args(["why", line])
+        .current_dir(pinned.p.dir.path())
+        .env("HOME", &pinned.home)
+        .env("XDG_STATE_HOME", &pinned.state)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env_remove("HOOKC_POLICY");
+    for (var, value) in env {
+        c.env(var, value);
+    }
+    let out = run(&mut c, None);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    out
+}
+
+/// What `hookc why` says the model reads, for a refusal by hookc's own
+/// guard with `reason`: the verdict line and the reason, as printed.
+fn explains_own_refusal(out: &Run, reason: &str) {
+    assert!(
+        out.stdout
+            .contains("Verdict: deny (by hookc-self-protection)\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains(&format!("  the model reads:\n    {reason}\n")),
+        "{}",
+        out.stdout
+    );
+}
+
+/// A call that only hookc's guard over its own program refuses (a `hookc`
+/// where the project's tools look for one): the hook refuses it in every
+/// harness, and `hookc why` names that verdict and its reason, not the
+/// policy's.
+#[test]
+fn why_explains_the_refusal_of_a_write_over_hookcs_own_program_as_the_hook_makes_it() {
+    let pinned = Pinned::new();
+    let line = "rm -f node_modules/.bin/hookc";
+    refused_everywhere(&pinned, line, &[], hookc::pin::REASON);
+    explains_own_refusal(&why(&pinned, line, &[]), hookc::pin::REASON);
+}
+
+/// A call that writes hook settings where the environment moved them
+/// (`CLAUDE_CONFIG_DIR`): the hook refuses it in every harness, and
+/// `hookc why` run with the same environment names that verdict and its
+/// reason.
+#[test]
+fn why_explains_the_refusal_of_a_write_to_moved_hook_settings_as_the_hook_makes_it() {
+    let pinned = Pinned::new();
+    let dir = pinned.p.path("moved/claude");
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir = dir.display().to_string();
+    let line = format!("echo '{{}}' > {dir}/settings.json");
+    let env = [("CLAUDE_CONFIG_DIR", dir.as_str())];
+    refused_everywhere(&pinned, &line, &env, hookc::protect::MOVED_REASON);
+    explains_own_refusal(&why(&pinned, &line, &env), hookc::protect::MOVED_REASON);
+    // Unset, the same write is not hookc's to refuse.
+    let out = why(&pinned, &line, &[]);
+    assert!(
+        !out.stdout.contains(hookc::protect::MOVED_REASON) && !out.stdout.contains("Verdict: deny"),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,436 +1,27 @@
-//! The reference semantics of a policy: one call in, one verdict out.
+//! The evaluator: a policy's guards held against one call, the strictest
+//! decision of those that match, and a rewrite checked again.
 //!
-//! `hookc guard` runs this on every tool call, examples run through it at
-//! build time, and `hookc test` compares the generated hooks against it.
-//! One implementation decides everywhere.
-//!
-//! Matching, per guard: the event must be the guard's; the call's tool must be
-//! one of the guard's tools (no tools: any); and every *kind* of condition the
-//! guard has must hold: some `command` pattern matches some simple command
-//! (or the command is opaque, see below), some `regex` matches, some touched
-//! path matches a `path` glob. Several values of one kind are alternatives.
-//!
-//! When guards disagree the strictest decision wins (deny/block > ask >
-//! rewrite > allow > context), and the answer carries the reason of every
-//! guard at that level.
+//! Read by `hookc guard` (`runtime`), the build's examples (`resolve`),
+//! hookc's own guards (`pin`, `protect`) and `hookc test`. Everything that
+//! decides lives here: what a call touches ([`Facts`], [`Seen`]), and the
+//! matching of commands, regexes and paths ([`match_guard`]). The trace
+//! that `hookc why` prints calls the same functions.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use regex::Regex;
-use serde::{Deserialize, Serialize};
-
-use crate::ir::{
-    Decision, Event, ExampleCall, Expectation, Guard, PathAccess, Policy, Replace, Tool, ToolKind,
-};
+use crate::ir::{Decision, Event, Guard, PathAccess, Policy, Replace, Tool, ToolKind};
 use crate::paths::{self, PathSet};
 use crate::shell::access::{self, Access, Expansion};
 use crate::shell::{self, Analysis};
+use regex::Regex;
 
-mod opacity;
-mod places;
-mod unknown;
-
-/// One call as hookc sees it, whatever harness it came from.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Call {
-    pub event: Option<Event>,
-    pub tool: Option<CallTool>,
-    /// The shell command line, for shell calls.
-    pub command: Option<String>,
-    /// The language [`command`](Self::command) is written in.
-    pub shell: Shell,
-    /// Files the call touches, as the harness gave them (read by a read
-    /// tool, written by a write tool, both by an edit).
-    pub paths: Vec<String>,
-    /// Globs the tool expands itself (a search tool's file filter, Gemini's
-    /// `read_many_files`), read: each stands for every file it could name.
-    pub globs: Vec<(String, Expansion)>,
-    /// Text to run regexes over when there is no command: the prompt, the
-    /// agent's last message, or the tool input as JSON.
-    pub text: Option<String>,
-    /// The project root, to make absolute paths relative.
-    pub root: Option<String>,
-    /// The directory the call runs in, when the harness says so and it is
-    /// absolute: relative paths of the call are relative to it, not to the root.
-    pub cwd: Option<String>,
-    pub home: Option<String>,
-    /// git's configuration where the call runs (aliases, autocorrect, forced
-    /// remotes); `hookc guard` reads it, examples never do.
-    pub git: Option<crate::shell::git::GitConfig>,
-    /// The harness the call came from (`hookc guard` sets it): a harness's
-    /// own tool name, `tool (copilot)"apply_patch"`, applies to that
-    /// harness's calls only, not to another's tool of the same name.
-    pub harness: Option<crate::ir::HarnessId>,
-    /// Names that differ only in case are one file where the call runs
-    /// (macOS, Windows): `RM` runs `rm`, `.ENV` is `.env`. `hookc guard`
-    /// finds out on the machine; examples never fold.
-    pub folds_case: bool,
-    /// The analysis of [`command`](Self::command), once made: see
-    /// [`analysis`](Self::analysis).
-    pub analysed: Analysed,
-}
-
-/// A call's analysis, kept with what it was made from: the guards and
-/// hookc's own guard (`audit::builtin`) read one analysis of the line, and a
-/// call whose line, directory or git configuration changed since is
-/// analysed again. Two calls are equal whatever they keep.
-///
-/// The files the call touches are kept the same way: resolving each
-/// through its links costs system calls, and hookc's built-in guards (the
-/// state folder, the pinned binary) ask as well as the policy's.
-#[derive(Default)]
-pub struct Analysed(
-    std::sync::Mutex<Option<(AnalysisKey, Arc<Analysis>)>>,
-    std::sync::Mutex<Option<(TouchedKey, Arc<Vec<Seen>>)>>,
-);
-
-impl Clone for Analysed {
-    fn clone(&self) -> Self {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let touched = self.1.lock().unwrap_or_else(|e| e.into_inner());
-        Analysed(
-            std::sync::Mutex::new(kept.clone()),
-            std::sync::Mutex::new(touched.clone()),
-        )
-    }
-}
-
-/// What the files a call touches depend on besides the disk: the analysis
-/// (by identity: it is kept as long as this key), and every field of the
-/// call they are read from.
-#[derive(Clone, PartialEq)]
-pub struct TouchedKey {
-    analysis: Option<ArcId>,
-    tool: Option<CallTool>,
-    paths: Vec<String>,
-    globs: Vec<(String, Expansion)>,
-    root: Option<String>,
-    cwd: Option<String>,
-    home: Option<String>,
-    folds_case: bool,
-}
-
-/// An analysis, compared by identity.
-#[derive(Clone)]
-struct ArcId(Arc<Analysis>);
-
-impl PartialEq for ArcId {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Call {
-    fn touched_key(&self, analysis: Option<&Arc<Analysis>>) -> TouchedKey {
-        TouchedKey {
-            analysis: analysis.cloned().map(ArcId),
-            tool: self.tool.clone(),
-            paths: self.paths.clone(),
-            globs: self.globs.clone(),
-            root: self.root.clone(),
-            cwd: self.cwd.clone(),
-            home: self.home.clone(),
-            folds_case: self.folds_case,
-        }
-    }
-
-    /// The files the call touches ([`Facts::touched`]), made once per call
-    /// however many evaluations ask.
-    fn touched_with(
-        &self,
-        analysis: Option<&Arc<Analysis>>,
-        make: impl FnOnce() -> Vec<Seen>,
-    ) -> Arc<Vec<Seen>> {
-        let key = self.touched_key(analysis);
-        let mut kept = self.analysed.1.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((k, seen)) = kept.as_ref()
-            && *k == key
-        {
-            return seen.clone();
-        }
-        let seen = Arc::new(make());
-        *kept = Some((key, seen.clone()));
-        seen
-    }
-}
-
-/// What an analysis depends on: the line, where it runs, whether names
-/// fold case there, git's configuration.
-type AnalysisKey = (
-    String,
-    Option<std::path::PathBuf>,
-    bool,
-    Option<crate::shell::git::GitConfig>,
-);
-
-impl std::fmt::Debug for Analysed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Analysed")
-    }
-}
-
-impl PartialEq for Analysed {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-/// The language of a shell call's command line. hookc reads POSIX shell
-/// (bash, zsh, sh); the shell tool of Claude Code and Copilot CLI on Windows
-/// takes PowerShell, whose quoting, variables and call syntax differ enough
-/// that reading it as POSIX would be guessing. Such a line is opaque to every
-/// guard that looks at commands or paths: they refuse it, unless they say
-/// `opaque "allow"`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Shell {
-    #[default]
-    Posix,
-    PowerShell,
-}
-
-/// The tool of a call: its neutral kind when hookc knows it, and always the harness's own name.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CallTool {
-    pub kind: Option<ToolKind>,
-    pub mcp: Option<(String, String)>,
-    pub native: String,
-    /// Other readings of the same call, for harnesses whose tools do not map
-    /// onto one neutral tool: a patch that adds one file and changes another
-    /// is a write and an edit; an MCP name whose separator also occurs in
-    /// server names splits several ways. A guard applies when it applies to
-    /// the tool or to any of these.
-    pub also: Vec<CallTool>,
-}
-
-/// Where an example's call happens: a project root and a home directory, as
-/// `hookc guard` gets them from the payload and the environment, so that an
-/// example path goes through exactly the normalisation a real call's does
-/// (`.env` is in the project, `~/.ssh/id_rsa` in the home directory, and
-/// `/etc/passwd` in neither). Neither is ever read.
-pub const EXAMPLE_ROOT: &str = "/hookc-example/project";
-pub const EXAMPLE_HOME: &str = "/hookc-example/home";
-
-impl Call {
-    /// Find out whether names fold case where the call runs: among the
-    /// project's files, or where programs are found (`/usr/bin`). A
-    /// project with no name to try counts as folding, which only matches
-    /// more.
-    pub fn detect_case_folding(&mut self) {
-        if self.command.is_none() && self.paths.is_empty() && self.globs.is_empty() {
-            return;
-        }
-        let programs =
-            || crate::paths::folds_case(std::path::Path::new("/usr/bin"), false).unwrap_or(false);
-        let project = || {
-            self.dir()
-                .is_some_and(|d| crate::paths::folds_case(d, true).unwrap_or(true))
-        };
-        self.folds_case = programs() || project();
-    }
-
-    /// The analysis of the call's shell command as POSIX shell, with git's
-    /// configuration applied to its git commands; `None` without a command.
-    /// Made once per call, however many ask.
-    pub fn analysis(&self) -> Option<Arc<Analysis>> {
-        let command = self.command.as_deref()?;
-        let mut kept = self.analysed.0.lock().unwrap_or_else(|e| e.into_inner());
-        // Compared in place: a line may be a megabyte, and each guard asks.
-        if let Some(((line, dir, folds, git), analysis)) = kept.as_ref()
-            && line == command
-            && dir.as_deref() == self.dir()
-            && *folds == self.folds_case
-            && *git == self.git
-        {
-            return Some(analysis.clone());
-        }
-        let key: AnalysisKey = (
-            command.to_owned(),
-            self.dir().map(std::path::Path::to_path_buf),
-            self.folds_case,
-            self.git.clone(),
-        );
-        let mut analysis = shell::analyze_in(command, self.dir(), self.folds_case);
-        if let Some(git) = &self.git {
-            git.apply(&mut analysis);
-        }
-        let analysis = Arc::new(analysis);
-        *kept = Some((key, analysis.clone()));
-        Some(analysis)
-    }
-
-    /// The directory the call's command runs in, when known: the files
-    /// it sources are read there.
-    pub fn dir(&self) -> Option<&std::path::Path> {
-        self.cwd
-            .as_deref()
-            .or(self.root.as_deref())
-            .map(std::path::Path::new)
-            .filter(|d| d.is_absolute())
-    }
-
-    /// The call an `example` line describes.
-    pub fn from_example(event: Event, example: &ExampleCall) -> Call {
-        let tool = example.tool.as_ref().map(|t| match t {
-            Tool::Known { tool } => CallTool {
-                kind: Some(*tool),
-                native: tool.word().to_owned(),
-                ..CallTool::default()
-            },
-            Tool::Mcp { server, tool } => CallTool {
-                mcp: Some((server.clone(), tool.clone())),
-                native: format!("mcp__{server}__{tool}"),
-                ..CallTool::default()
-            },
-            Tool::Native { name, .. } => CallTool {
-                native: name.clone(),
-                ..CallTool::default()
-            },
-        });
-        Call {
-            event: Some(event),
-            tool,
-            command: example.command.clone(),
-            shell: Shell::Posix,
-            paths: example.path.iter().cloned().collect(),
-            globs: Vec::new(),
-            text: example.text.clone(),
-            root: Some(EXAMPLE_ROOT.to_owned()),
-            cwd: None,
-            folds_case: false,
-            home: Some(EXAMPLE_HOME.to_owned()),
-            git: None,
-            harness: None,
-            analysed: Analysed::default(),
-        }
-    }
-}
-
-/// A search or glob tool's call (Claude's Grep and Glob, Gemini's
-/// grep_search and glob): it reads the directory or file at `dir_key`
-/// (the project root without one) and, with a file filter at `glob_key`,
-/// every file below it the filter names. For a glob tool the filter is
-/// the pattern itself, relative to the directory. Its wildcards skip
-/// hidden files, as ripgrep's do.
-pub fn search_call(
-    call: &mut Call,
-    input: &serde_json::Value,
-    dir_key: &str,
-    glob_key: &str,
-    glob_tool: bool,
-) {
-    let dir = input
-        .pointer(dir_key)
-        .and_then(serde_json::Value::as_str)
-        .filter(|d| !d.is_empty());
-    if let Some(dir) = dir {
-        call.paths.push(dir.to_owned());
-    }
-    if let Some(glob) = input
-        .pointer(glob_key)
-        .and_then(serde_json::Value::as_str)
-        .filter(|g| !g.is_empty())
-    {
-        let base = dir.unwrap_or(".").trim_end_matches('/');
-        let below = if glob_tool || glob.contains('/') {
-            format!("{base}/{glob}")
-        } else {
-            format!("{base}/**/{glob}")
-        };
-        let g = if glob.starts_with('/') {
-            glob.to_owned()
-        } else {
-            below
-        };
-        call.globs.push((g, Expansion::default()));
-    }
-}
-
-/// What a guard's own program said.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RunResult {
-    /// Exit 0: the guard does not apply.
-    Allow,
-    /// Exit 2: the guard's decision, with this reason (empty: the guard's own).
-    Refuse(String),
-}
-
-/// What the policy decided, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
-    pub decision: Decision,
-    /// Every guard that reached `decision`'s level, in policy order.
-    pub hits: Vec<Hit>,
-    /// For [`Decision::Rewrite`]: the shell command line to run instead.
-    pub rewritten: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hit {
-    pub guard: String,
-    pub decision: Decision,
-    pub reason: String,
-    pub message: Option<String>,
-}
-
-impl Verdict {
-    /// The text the model reads: one reason, or every reason numbered.
-    pub fn reason(&self) -> String {
-        // Guards refusing for the same reason (an opaque command refused by
-        // several command guards) say it once.
-        let mut reasons: Vec<&str> = Vec::new();
-        for reason in self.hits.iter().map(|h| h.reason.as_str()) {
-            if !reason.is_empty() && !reasons.contains(&reason) {
-                reasons.push(reason);
-            }
-        }
-        match reasons.as_slice() {
-            [] => String::new(),
-            [one] => (*one).to_owned(),
-            many => {
-                let mut out = format!(
-                    "{} policy rules apply to this call; address each:",
-                    many.len()
-                );
-                for (i, reason) in many.iter().enumerate() {
-                    out.push_str(&format!("\n{}. {}", i + 1, reason));
-                }
-                out
-            }
-        }
-    }
-
-    /// The text for the user, if any guard has one.
-    pub fn message(&self) -> Option<String> {
-        let messages: Vec<&str> = self
-            .hits
-            .iter()
-            .filter_map(|h| h.message.as_deref())
-            .collect();
-        (!messages.is_empty()).then(|| messages.join("\n"))
-    }
-
-    pub fn guard_names(&self) -> Vec<&str> {
-        self.hits.iter().map(|h| h.guard.as_str()).collect()
-    }
-}
-
-/// Whether a verdict meets an example's expectation. `allow` is met by any
-/// outcome that lets the call proceed (an explicit allow, added context, or no match).
-pub fn meets(verdict: Option<&Verdict>, expect: Expectation) -> bool {
-    match (expect, verdict) {
-        (Expectation::Pass, None) => true,
-        (Expectation::Pass, Some(_)) => false,
-        (Expectation::Decision(Decision::Allow), None) => true,
-        (Expectation::Decision(Decision::Allow), Some(v)) => {
-            matches!(v.decision, Decision::Allow | Decision::Context)
-        }
-        (Expectation::Decision(_), None) => false,
-        (Expectation::Decision(d), Some(v)) => v.decision == d,
-    }
-}
+use super::{
+    Call, CallTool, EXAMPLE_ROOT, FirstBytes, Hit, Index, RunResult, Shell, Verdict, opacity,
+    places, unknown,
+};
 
 /// A policy ready to evaluate calls.
 ///
@@ -460,249 +51,6 @@ enum Guards<'p> {
     /// The JSON text of each guard, parsed when a call reaches it, after
     /// the check (position, text) says it is the text the build wrote there.
     Lazy(Vec<&'p [u8]>, &'p Check<'p>),
-}
-
-/// The guards of one event, keyed by what a call must contain to trigger
-/// them. Built from the guards' prefilters; `hookc build` stores one per
-/// event in `.hookc/policy.json`, so `hookc guard` does not rebuild it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Index {
-    pub event: Event,
-    /// Exact program names, sorted, each with the guards whose command patterns name it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    programs: Vec<(String, Vec<usize>)>,
-    /// Guards with command patterns: candidates for any opaque command line.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    commands: Vec<usize>,
-    /// Literals required by regexes, sorted, each with its guards.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    regex: Vec<(String, Vec<usize>)>,
-    /// Literals required by path globs, sorted, each with its guards.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    path: Vec<(String, Vec<usize>)>,
-    /// Guards no literal can rule out.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    always: Vec<usize>,
-}
-
-impl Index {
-    /// One index per event that has guards, in the order events first occur.
-    pub fn build(guards: &[Guard]) -> Vec<Index> {
-        let mut events: Vec<Index> = Vec::new();
-        for (i, guard) in guards.iter().enumerate() {
-            let at = match events.iter().position(|e| e.event == guard.event) {
-                Some(at) => at,
-                None => {
-                    events.push(Index {
-                        event: guard.event,
-                        programs: Vec::new(),
-                        commands: Vec::new(),
-                        regex: Vec::new(),
-                        path: Vec::new(),
-                        always: Vec::new(),
-                    });
-                    events.len() - 1
-                }
-            };
-            let index = &mut events[at];
-            if !guard.commands.is_empty() {
-                index.commands.push(i);
-            }
-            let add = |table: &mut Vec<(String, Vec<usize>)>, keys: &[String]| {
-                table.extend(keys.iter().map(|key| (key.clone(), vec![i])));
-            };
-            let hints = &guard.prefilter;
-            // An empty literal occurs in every text: such a guard is always a candidate.
-            let usable = |list: &Option<Vec<String>>| {
-                list.as_ref()
-                    .filter(|l| !l.is_empty() && l.iter().all(|s| !s.is_empty()))
-                    .cloned()
-            };
-            if let Some(names) = usable(&hints.programs) {
-                add(&mut index.programs, &names);
-            } else if let Some(literals) = usable(&hints.regex_literals) {
-                add(&mut index.regex, &literals);
-            } else if let Some(literals) = usable(&hints.path_literals) {
-                add(&mut index.path, &literals);
-            } else {
-                index.always.push(i);
-            }
-        }
-        for index in &mut events {
-            for table in [&mut index.programs, &mut index.regex, &mut index.path] {
-                merge_keys(table);
-            }
-        }
-        events
-    }
-
-    /// Whether this index can be trusted for a policy of `guards` guards:
-    /// its tables are sorted (lookups are binary searches) and every guard
-    /// it names exists. A hand-edited policy.json may break either.
-    pub fn is_sound(&self, guards: usize) -> bool {
-        let sorted = |t: &[(String, Vec<usize>)]| {
-            t.windows(2).all(|w| w[0].0 < w[1].0) && t.iter().all(|(k, _)| !k.is_empty())
-        };
-        let tables = [&self.programs, &self.regex, &self.path];
-        sorted(&self.programs)
-            && sorted(&self.regex)
-            && sorted(&self.path)
-            && tables
-                .iter()
-                .flat_map(|t| t.iter().flat_map(|(_, owners)| owners))
-                .chain(&self.commands)
-                .chain(&self.always)
-                .all(|&i| i < guards)
-    }
-
-    fn first_bytes(&self) -> [FirstBytes; 2] {
-        [FirstBytes::of(&self.regex), FirstBytes::of(&self.path)]
-    }
-
-    /// Every guard of this event that `call` could trigger, in policy order.
-    fn candidates(&self, call: &Call, facts: &Facts, first: &[FirstBytes; 2]) -> Vec<usize> {
-        let mut out = self.always.clone();
-        if call.shell == Shell::PowerShell {
-            // No literal of a POSIX reading can rule a guard out: every guard
-            // of the event is a candidate (the call is rare, and refused).
-            out.extend(&self.commands);
-            for (_, guards) in self.programs.iter().chain(&self.regex).chain(&self.path) {
-                out.extend(guards);
-            }
-            out.sort_unstable();
-            out.dedup();
-            return out;
-        }
-        if let Some(analysis) = facts.analysis() {
-            // A program hookc does not know may run any guarded program
-            // its arguments name (`foo git push -f`).
-            let presumes = analysis
-                .commands
-                .iter()
-                .any(|c| !c.program.is_empty() && !shell::unknown::known(&c.program));
-            if analysis.opaque.is_empty() && !presumes {
-                for command in &analysis.commands {
-                    if let Ok(at) = self
-                        .programs
-                        .binary_search_by(|(name, _)| name.as_str().cmp(&command.program))
-                    {
-                        out.extend(&self.programs[at].1);
-                    }
-                }
-            } else {
-                out.extend(&self.commands);
-                // A path guard refuses a line it cannot read (`opacity`).
-                out.extend(self.path.iter().flat_map(|(_, owners)| owners));
-            }
-        }
-        if !self.regex.is_empty() {
-            for text in regex_subjects(call, facts) {
-                occurring(&self.regex, &first[0], text, &mut out);
-            }
-        }
-        if !self.path.is_empty() {
-            for seen in facts.touched() {
-                if seen.glob.is_some()
-                    || seen.runtime.is_some()
-                    || call.folds_case
-                    || (seen.tree && seen.access.writes())
-                {
-                    // A glob holds no literal of the names it stands for,
-                    // nor a run-time word the name it holds, nor `.ENV` the
-                    // `.env` it is where case folds, nor a folder the names
-                    // of the files below it.
-                    out.extend(self.path.iter().flat_map(|(_, owners)| owners));
-                } else {
-                    occurring(&self.path, &first[1], &seen.path, &mut out);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-}
-
-/// Sort a table by key and give each key once, with its guards in policy order.
-fn merge_keys(table: &mut Vec<(String, Vec<usize>)>) {
-    // Stable: the guards of one key stay in policy order.
-    table.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut merged: Vec<(String, Vec<usize>)> = Vec::with_capacity(table.len());
-    for (key, owners) in table.drain(..) {
-        match merged.last_mut() {
-            Some((last, into)) if *last == key => {
-                // In policy order, so a guard naming a key twice is the last one.
-                for i in owners {
-                    if into.last() != Some(&i) {
-                        into.push(i);
-                    }
-                }
-            }
-            _ => merged.push((key, owners)),
-        }
-    }
-    *table = merged;
-}
-
-/// Add to `out` the guards of every literal of `table` (sorted) that occurs in `text`.
-///
-/// For each position, the literals that are prefixes of the rest of the text
-/// are found by binary search, without building an automaton: a call
-/// searches once, and its texts are short next to a large policy's literals.
-/// If `x` is the greatest literal not above `s`, any other literal that is a
-/// prefix of `s` is at most as long as the common prefix of `x` and `s`
-/// (shorter than `x` when `x` itself is a prefix), so the search continues
-/// with that shorter prefix of `s` until none is left.
-///
-/// Positions whose byte starts no literal (`first`) are skipped without a
-/// search: the literals' texts lie all over the heap, and the searches'
-/// comparisons took about 8% of the time of a 10,000-guard build.
-fn occurring(table: &[(String, Vec<usize>)], first: &FirstBytes, text: &str, out: &mut Vec<usize>) {
-    let text = text.as_bytes();
-    for start in 0..text.len() {
-        if !first.has(text[start]) {
-            continue;
-        }
-        let mut s = &text[start..];
-        while !s.is_empty() {
-            let below = table.partition_point(|(literal, _)| literal.as_bytes() <= s);
-            let Some((literal, owners)) = below.checked_sub(1).map(|at| &table[at]) else {
-                break;
-            };
-            let literal = literal.as_bytes();
-            let common = literal.iter().zip(s).take_while(|(a, b)| a == b).count();
-            if common == literal.len() {
-                out.extend(owners);
-                s = &s[..common - 1];
-            } else {
-                s = &s[..common];
-            }
-        }
-    }
-}
-
-/// A set of bytes: which bytes the literals of a table start with.
-#[derive(Default)]
-struct FirstBytes([u64; 4]);
-
-impl FirstBytes {
-    /// Every byte: no position is skipped.
-    const ALL: Self = Self([u64::MAX; 4]);
-
-    fn of(table: &[(String, Vec<usize>)]) -> Self {
-        let mut set = Self::default();
-        for byte in table
-            .iter()
-            .filter_map(|(literal, _)| literal.bytes().next())
-        {
-            set.0[usize::from(byte >> 6)] |= 1 << (byte & 63);
-        }
-        set
-    }
-
-    fn has(&self, byte: u8) -> bool {
-        self.0[usize::from(byte >> 6)] & (1 << (byte & 63)) != 0
-    }
 }
 
 impl<'p> Evaluator<'p> {
@@ -1017,7 +365,7 @@ impl Compiled {
     /// `guard`'s regexes, compiled now if they are not yet, within the
     /// engine's bounds ([`compile_regex`]). The build compiled
     /// them already, so an error means a policy.json changed by hand.
-    fn regexes(&self, guard: &Guard) -> Result<&[Regex], String> {
+    pub(super) fn regexes(&self, guard: &Guard) -> Result<&[Regex], String> {
         self.regexes
             .get_or_init(|| {
                 guard
@@ -1039,7 +387,7 @@ impl Compiled {
 /// means a policy.json changed by hand: the call cannot be decided.
 /// (Skipping the condition instead would let an `allow` guard approve every
 /// call it sees.)
-fn compile(guard: &Guard) -> Result<Compiled, String> {
+pub(super) fn compile(guard: &Guard) -> Result<Compiled, String> {
     let paths = if guard.paths.is_empty() {
         None
     } else {
@@ -1052,7 +400,7 @@ fn compile(guard: &Guard) -> Result<Compiled, String> {
     })
 }
 
-fn tool_applies(guard: &Guard, call: &Call) -> bool {
+pub(super) fn tool_applies(guard: &Guard, call: &Call) -> bool {
     if guard.tools.is_empty() {
         return true;
     }
@@ -1081,7 +429,7 @@ fn reading_applies(t: &Tool, tool: &CallTool, from: Option<crate::ir::HarnessId>
 }
 
 /// Facts about a call that several guards need, computed at most once.
-struct Facts<'c> {
+pub(super) struct Facts<'c> {
     call: &'c Call,
     analysis: OnceCell<Option<Arc<Analysis>>>,
     touched: OnceCell<Arc<Vec<Seen>>>,
@@ -1093,34 +441,34 @@ struct Facts<'c> {
 /// A file the call touches, normalised.
 #[derive(Debug)]
 pub struct Seen {
-    path: String,
+    pub(super) path: String,
     /// Its `~` spelling, when it lies in the home directory.
-    home: Option<String>,
-    access: Access,
+    pub(super) home: Option<String>,
+    pub(super) access: Access,
     /// For a glob: how it expands.
-    glob: Option<Expansion>,
+    pub(super) glob: Option<Expansion>,
     /// A tool's glob (not the shell's), or the files below a directory
     /// read recursively: what it names on disk where the call runs decides
     /// (see [`touches_guard`]).
-    listed: bool,
+    pub(super) listed: bool,
     /// With `listed`: file names the program leaves out (`--exclude`).
-    except: Vec<String>,
+    pub(super) except: Vec<String>,
     /// With `listed`: a name `xargs` would split (see
     /// [`access::Touch::split`]) may be any file.
-    split: bool,
+    pub(super) split: bool,
     /// The call may touch any file at all (it names more than can be
     /// resolved in time): every path guard's files are touched.
-    anything: bool,
+    pub(super) anything: bool,
     /// A write that reaches every file below the path (see
     /// [`access::Touch::tree`]).
-    tree: bool,
+    pub(super) tree: bool,
     /// Why the call is taken to touch this, when the line does not say it:
     /// told to the model with the guard's reason.
-    because: Option<&'static str>,
+    pub(super) because: Option<&'static str>,
     /// The word known only when the line runs that names this file (see
     /// [`access::Touch::runtime`]): a path guard refuses it (see
     /// [`opacity`]).
-    runtime: Option<String>,
+    pub(super) runtime: Option<String>,
 }
 
 impl Seen {
@@ -1146,7 +494,7 @@ impl Seen {
 const GIT_UNKNOWN: &str = "(hookc cannot tell which files this git command will change before it runs, so it counts as changing every file of the work tree: `git pull` fetches before it merges, a patch names its own files, a command earlier in the line may move what a branch names. To bring in others' work, run `git fetch` on its own, then the merge, rebase or switch in a call of its own: hookc checks what those change.)";
 
 impl<'c> Facts<'c> {
-    fn new(call: &'c Call) -> Self {
+    pub(super) fn new(call: &'c Call) -> Self {
         Self {
             call,
             analysis: OnceCell::new(),
@@ -1164,7 +512,7 @@ impl<'c> Facts<'c> {
             .get_or_init(|| Instant::now() + WALK_BUDGET)
     }
 
-    fn analysis(&self) -> Option<&Analysis> {
+    pub(super) fn analysis(&self) -> Option<&Analysis> {
         self.analysis
             .get_or_init(|| {
                 if self.call.shell == Shell::PowerShell {
@@ -1180,7 +528,7 @@ impl<'c> Facts<'c> {
     /// ([`access::touches`]); each also as what a symbolic link in it leads
     /// to, when the call runs where it names files (so a link to `.env`
     /// is `.env`).
-    fn touched(&self) -> &[Seen] {
+    pub(super) fn touched(&self) -> &[Seen] {
         self.touched.get_or_init(|| {
             self.analysis();
             let analysis = self.analysis.get().cloned().flatten();
@@ -1473,7 +821,7 @@ impl Links {
 
 /// How the guard meets the call, `None` when it does not match; an `Err`
 /// when its regexes do not compile.
-fn match_guard(
+pub(super) fn match_guard(
     guard: &Guard,
     compiled: &Compiled,
     call: &Call,
@@ -1552,7 +900,7 @@ fn match_guard(
 }
 
 /// Whether the guard's `access` covers what the call does to the file.
-fn asks_for(guard: &Guard, seen: &Seen) -> bool {
+pub(super) fn asks_for(guard: &Guard, seen: &Seen) -> bool {
     match guard.access {
         PathAccess::Any => true,
         PathAccess::Read => seen.access.reads(),
@@ -1563,7 +911,11 @@ fn asks_for(guard: &Guard, seen: &Seen) -> bool {
 /// The guard's path globs as they apply to this call: letters in either
 /// case where the file system folds case (built on first use from globs
 /// that compiled once already, so it cannot fail).
-fn path_set<'c>(guard: &Guard, compiled: &'c Compiled, call: &Call) -> Option<&'c PathSet> {
+pub(super) fn path_set<'c>(
+    guard: &Guard,
+    compiled: &'c Compiled,
+    call: &Call,
+) -> Option<&'c PathSet> {
     let kept = compiled.paths.as_ref()?;
     if !call.folds_case {
         return Some(kept);
@@ -1605,7 +957,13 @@ fn powershell_hit(
 
 /// Whether a file the call touches is one of the guard's: a path by its
 /// spellings, a glob by every name it could expand to.
-fn touches_guard(guard: &Guard, paths: &PathSet, seen: &Seen, call: &Call, facts: &Facts) -> bool {
+pub(super) fn touches_guard(
+    guard: &Guard,
+    paths: &PathSet,
+    seen: &Seen,
+    call: &Call,
+    facts: &Facts,
+) -> bool {
     if seen.anything {
         return true;
     }
@@ -1996,7 +1354,7 @@ fn guard_regex_matches(
 /// canonically (`program arg …`, wrappers removed), so a regex written for
 /// `git push --force` also sees `sudo /usr/bin/git  push --force`; and the
 /// call's text (prompt, message, tool input).
-fn regex_subjects<'f>(call: &Call, facts: &'f Facts) -> &'f [String] {
+pub(super) fn regex_subjects<'f>(call: &Call, facts: &'f Facts) -> &'f [String] {
     facts.subjects.get_or_init(|| {
         let mut subjects: Vec<String> = Vec::new();
         if let Some(command) = &call.command {
@@ -2019,7 +1377,10 @@ fn regex_subjects<'f>(call: &Call, facts: &'f Facts) -> &'f [String] {
     })
 }
 
-fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>) -> String {
+pub(super) fn opaque_instruction(
+    analysis: &Analysis,
+    unsure: Option<&shell::SimpleCommand>,
+) -> String {
     let mut reasons: Vec<String> = analysis.opaque.iter().map(|o| o.reason.clone()).collect();
     if let Some(cmd) = unsure {
         let words: Vec<String> = cmd
@@ -2041,243 +1402,6 @@ fn opaque_instruction(analysis: &Analysis, unsure: Option<&shell::SimpleCommand>
          cannot be written plainly, tell the user: `hookc why` shows them how hookc read it.",
         reasons.join(", ")
     )
-}
-
-/// One guard held against one call, for `hookc why`: whether it applies,
-/// and for each kind of condition whether it holds and on what.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GuardTrace {
-    pub guard: String,
-    /// Why the guard is not even considered (another event, another tool).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skipped: Option<String>,
-    pub conditions: Vec<ConditionTrace>,
-    /// What the guard decides for this call (its opaque decision when the
-    /// command could not be read); `None` when it does not match.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decision: Option<Decision>,
-    /// The guard's `run` program would have the last word (`hookc why` never runs it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ConditionTrace {
-    /// `command`, `opaque`, `regex` or `path`.
-    pub kind: &'static str,
-    pub holds: bool,
-    /// What matched what, or what was looked at.
-    pub detail: String,
-}
-
-/// Every guard of `policy` against `call`, in policy order. The decisions
-/// come from the same matching [`Evaluator`] uses; the conditions say why.
-pub fn trace(policy: &Policy, call: &Call) -> Vec<GuardTrace> {
-    let facts = Facts::new(call);
-    policy
-        .guards
-        .iter()
-        .map(|guard| trace_guard(guard, call, &facts))
-        .collect()
-}
-
-fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
-    let mut out = GuardTrace {
-        guard: guard.name.clone(),
-        skipped: None,
-        conditions: Vec::new(),
-        decision: None,
-        run: guard.run.clone(),
-    };
-    if Some(guard.event) != call.event {
-        out.skipped = Some(format!("a guard for `{}` calls", guard.event));
-        return out;
-    }
-    if !tool_applies(guard, call) {
-        let tool = call.tool.as_ref().map_or("no tool", |t| t.native.as_str());
-        out.skipped = Some(format!("not for this tool (`{tool}`)"));
-        return out;
-    }
-    let compiled = match compile(guard) {
-        Ok(c) => c,
-        Err(e) => {
-            out.skipped = Some(format!("cannot be compiled: {e}"));
-            return out;
-        }
-    };
-    if !guard.commands.is_empty() {
-        command_conditions(guard, facts, &mut out.conditions);
-    }
-    if !guard.regexes.is_empty() {
-        match compiled.regexes(guard) {
-            Ok(regexes) => out.conditions.push(regex_condition(regexes, call, facts)),
-            Err(e) => {
-                out.skipped = Some(format!("cannot be compiled: {e}"));
-                return out;
-            }
-        }
-    }
-    if let Some(set) = path_set(guard, &compiled, call) {
-        out.conditions.push(path_condition(guard, set, call, facts));
-    }
-    out.decision = match_guard(guard, &compiled, call, facts)
-        .ok()
-        .flatten()
-        .map(|h| h.decision);
-    out
-}
-
-/// What `why` says of a guard's command patterns: the first simple command
-/// one matches, or none (and whether an opaque part still refuses).
-fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<ConditionTrace>) {
-    match facts.analysis() {
-        None => conditions.push(ConditionTrace {
-            kind: "command",
-            holds: false,
-            detail: "the call has no shell command".to_owned(),
-        }),
-        Some(analysis) => {
-            let hit = analysis.commands.iter().find_map(|c| {
-                guard
-                    .commands
-                    .iter()
-                    .position(|p| p.matches(c))
-                    .map(|i| (c, i))
-            });
-            match hit {
-                Some((c, i)) => conditions.push(ConditionTrace {
-                    kind: "command",
-                    holds: true,
-                    detail: format!(
-                        "`{}` matches pattern {} of {}",
-                        spelled(c),
-                        i + 1,
-                        guard.commands.len()
-                    ),
-                }),
-                None => {
-                    conditions.push(ConditionTrace {
-                        kind: "command",
-                        holds: false,
-                        detail: format!(
-                            "no simple command matches its {} pattern{} (programs: {})",
-                            guard.commands.len(),
-                            if guard.commands.len() == 1 { "" } else { "s" },
-                            {
-                                let mut programs: Vec<String> = Vec::new();
-                                for p in &guard.commands {
-                                    let p = format!("`{}`", p.program);
-                                    if !programs.contains(&p) {
-                                        programs.push(p);
-                                    }
-                                }
-                                programs.join(", ")
-                            }
-                        ),
-                    });
-                    let unsure = analysis.commands.iter().find(|c| {
-                        !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c))
-                    });
-                    let presumed = (guard.opaque != Decision::Allow)
-                        .then(|| unknown::presumption(guard, analysis))
-                        .flatten();
-                    if let Some(presumed) = presumed {
-                        conditions.push(ConditionTrace {
-                            kind: "unknown program",
-                            holds: true,
-                            detail: presumed.detail(guard.commands.len()),
-                        });
-                    } else if !analysis.opaque.is_empty() || unsure.is_some() {
-                        conditions.push(ConditionTrace {
-                            kind: "opaque",
-                            holds: guard.opaque != Decision::Allow,
-                            detail: format!(
-                                "the line is not fully readable, and the guard's `opaque` is `{}`",
-                                guard.opaque
-                            ),
-                        });
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// What `why` says of a guard's regexes: the first text one matches.
-fn regex_condition(regexes: &[Regex], call: &Call, facts: &Facts) -> ConditionTrace {
-    let subjects = regex_subjects(call, facts);
-    let hit = subjects
-        .iter()
-        .find_map(|s| regexes.iter().find(|r| r.is_match(s)).map(|r| (s, r)));
-    match hit {
-        Some((s, r)) => ConditionTrace {
-            kind: "regex",
-            holds: true,
-            detail: format!("`{}` matches `{}`", r.as_str(), shell::normalize::short(s)),
-        },
-        None => ConditionTrace {
-            kind: "regex",
-            holds: false,
-            detail: format!(
-                "no regex matches any of {} text{} (the line, each simple command, the call's text)",
-                subjects.len(),
-                if subjects.len() == 1 { "" } else { "s" }
-            ),
-        },
-    }
-}
-
-/// What `why` says of a guard's path globs: the first file of the call
-/// they match with the access the guard asks for.
-fn path_condition(guard: &Guard, set: &PathSet, call: &Call, facts: &Facts) -> ConditionTrace {
-    let access = |seen: &Seen| match seen.access {
-        Access::Read => "read",
-        Access::Write => "written",
-        Access::Both => "read and written",
-    };
-    let touched = facts.touched();
-    let hit = touched
-        .iter()
-        .find(|seen| asks_for(guard, seen) && touches_guard(guard, set, seen, call, facts));
-    if hit.is_none()
-        && let Some(trace) = opacity::trace(guard, facts)
-    {
-        return trace;
-    }
-    match hit {
-        Some(seen) => ConditionTrace {
-            kind: "path",
-            holds: true,
-            detail: format!("`{}` ({}) matches its globs", seen.path, access(seen)),
-        },
-        None if touched.is_empty() => ConditionTrace {
-            kind: "path",
-            holds: false,
-            detail: "the call touches no file hookc can see".to_owned(),
-        },
-        None => ConditionTrace {
-            kind: "path",
-            holds: false,
-            detail: format!(
-                "no file of the call ({}) matches its globs with the access it asks for",
-                touched
-                    .iter()
-                    .map(|seen| format!("`{}` ({})", seen.path, access(seen)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        },
-    }
-}
-
-/// A simple command as `program arg …`.
-fn spelled(c: &shell::SimpleCommand) -> String {
-    let mut line = c.program.clone();
-    for arg in &c.args {
-        line.push(' ');
-        line.push_str(arg);
-    }
-    line
 }
 
 /// A guard's MCP server or tool glob (`*`, `?`) against a call's name, as
@@ -2361,6 +1485,7 @@ pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::{Analysed, trace};
     use proptest::prelude::*;
 
     /// The index must never change a verdict: evaluate without it, guard by guard.
@@ -2514,26 +1639,6 @@ guard "generated-12" {
             let index = indexes.into_iter().find(|i| Some(i.event) == call.event);
             let lazy = Evaluator::lazy(texts.iter().map(Vec::as_slice).collect(), index, &|_, _| Ok(())).unwrap();
             prop_assert_eq!(&lazy.evaluate_with(&call, &mut |_| Ok(None)).unwrap(), &expected);
-        }
-
-        /// The binary-search literal lookup finds exactly the literals that occur.
-        #[test]
-        fn occurring_finds_every_literal_in_the_text(
-            literals in prop::collection::btree_set("[ab]{1,4}", 0..12),
-            text in "[abc]{0,12}",
-        ) {
-            let table: Vec<(String, Vec<usize>)> =
-                literals.iter().enumerate().map(|(i, l)| (l.clone(), vec![i])).collect();
-            let mut found = Vec::new();
-            occurring(&table, &FirstBytes::of(&table), &text, &mut found);
-            found.sort_unstable();
-            found.dedup();
-            let expected: Vec<usize> = table
-                .iter()
-                .filter(|(l, _)| text.contains(l.as_str()))
-                .map(|(_, owners)| owners[0])
-                .collect();
-            prop_assert_eq!(found, expected);
         }
     }
 

@@ -719,6 +719,7 @@ fn read_sudo(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<St
         ],
         |o| edit |= matches!(o, Opt::Short('e') | Opt::Long("edit")),
     );
+    moved_by_options(out, "sudo", &rest[..n]);
     if edit {
         emit(out, "sudoedit", &rest[n..], redirects);
     } else {
@@ -997,6 +998,105 @@ fn read_dd(out: &mut Analysis, program: &str, rest: &[Word], mut redirects: Vec<
     emit(out, program, rest, redirects);
 }
 
+/// The options of a wrapper that run its command elsewhere: in another
+/// folder (short, long), or under another root folder (short, long).
+fn moving_options(
+    program: &str,
+) -> (
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+) {
+    match program {
+        "env" => (&["C"], &["chdir"], &[], &[]),
+        "sudo" => (&["D"], &["chdir"], &["R"], &["chroot"]),
+        "unshare" => (&["w"], &["wd"], &["R"], &["root"]),
+        "nsenter" => (&["w"], &["wd"], &["r"], &["root"]),
+        _ => (&[], &[], &[], &[]),
+    }
+}
+
+/// A wrapper whose options (`opts`, before its command) run the command in
+/// another folder (`env -C DIR`, `sudo -D DIR`, `unshare --wd DIR`) goes
+/// there first, as a `cd` would: the command's relative paths are counted
+/// from it (see `access::touches`). One that runs it under another root
+/// (`chroot`, `sudo -R`, `unshare --root`), where every absolute path names
+/// another file, is opaque.
+fn moved_by_options(out: &mut Analysis, program: &str, opts: &[Word]) {
+    let (dir_short, dir_long, root_short, root_long) = moving_options(program);
+    let mut root = program == "chroot";
+    let mut k = 0;
+    while let Some(w) = opts.get(k) {
+        k += 1;
+        let t = w.text.as_str();
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            root |= root_long.contains(&name);
+            if dir_long.contains(&name) {
+                let dir = match attached {
+                    Some(v) => Word {
+                        text: v.to_owned(),
+                        ..w.clone()
+                    },
+                    // nsenter's `--wd` alone: the target's folder.
+                    None if program == "nsenter" => unknown_folder(program),
+                    None => opts
+                        .get(k)
+                        .cloned()
+                        .unwrap_or_else(|| unknown_folder(program)),
+                };
+                emit(out, "cd", &[dir], Vec::new());
+            }
+            continue;
+        }
+        let Some(cluster) = t.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        let first = &cluster[..cluster.chars().next().map_or(0, char::len_utf8)];
+        root |= root_short.iter().any(|r| cluster.contains(r));
+        if dir_short.iter().any(|d| cluster.contains(d)) {
+            // `-C DIR` or `-CDIR`; the letter inside a cluster (`-iC`) is
+            // not followed: a folder hookc does not know.
+            let dir = if !dir_short.contains(&first) {
+                unknown_folder(program)
+            } else if cluster.len() > first.len() {
+                Word {
+                    text: cluster[first.len()..].to_owned(),
+                    ..w.clone()
+                }
+            } else if program == "nsenter" {
+                unknown_folder(program)
+            } else {
+                opts.get(k)
+                    .cloned()
+                    .unwrap_or_else(|| unknown_folder(program))
+            };
+            emit(out, "cd", &[dir], Vec::new());
+        }
+    }
+    if root {
+        push_opaque(
+            out,
+            format!(
+                "a command `{program}` runs under another root folder, where its paths name other files"
+            ),
+        );
+    }
+}
+
+/// A folder a wrapper runs its command in that the line does not name.
+fn unknown_folder(program: &str) -> Word {
+    Word {
+        text: format!("$(the folder {program} goes to)"),
+        opaque: true,
+        ..Word::default()
+    }
+}
+
 /// A wrapper from [`programs::WRAPPERS`]: a script given with one of its
 /// script options, else what follows its options and own operands, as an
 /// argument vector or joined into a script.
@@ -1009,6 +1109,7 @@ fn table_wrapper(
 ) {
     let own = parse_opts(rest, wrapper.short_val, wrapper.long_val, |_| {});
     let start = own + wrapper.operands;
+    moved_by_options(out, wrapper.name, &rest[..own]);
     // A script option among the wrapper's own options, or right after its
     // operands (`flock FILE -c CMD`); never one of the command's own
     // (`flock .lock git -c k=v push`).
@@ -1602,6 +1703,7 @@ fn env(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         env(out, &ws, redirects, depth + 1);
         return;
     }
+    moved_by_options(out, "env", &rest[..n]);
     while rest
         .get(n)
         .is_some_and(|w| w.text.contains('=') && !w.text.starts_with('='))

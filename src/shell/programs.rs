@@ -106,12 +106,9 @@ pub const WRAPPERS: &[Wrapper] = &[
         0,
     ),
     argv("setsid", "", &[], 0),
-    argv(
-        "nsenter",
-        "tSGrwZ",
-        &["target", "setuid", "setgid", "root", "wd", "env"],
-        0,
-    ),
+    // `-r`, `-w`, `--root` and `--wd` take a folder only attached
+    // (`-w/srv`, `--wd=/srv`): alone, the target's.
+    argv("nsenter", "tSGZ", &["target", "setuid", "setgid", "env"], 0),
     argv("taskset", "", &["cpu-list"], 1),
     argv(
         "chrt",

@@ -242,6 +242,9 @@ fn a_cd_that_may_leave_the_line_elsewhere_is_followed_in_every_harness() {
         "cd nowhere; cd .hookc; rm -f policy.json",
         "pushd .hookc && pushd /tmp && popd && rm -f policy.json",
         "cd .hookc; cd /tmp; cd - && rm -f policy.json",
+        // A wrapper that runs its command in another folder.
+        "env -C .hookc rm -f policy.json",
+        "sudo -D .hookc rm -f policy.json",
     ] {
         refused_everywhere(&pinned, line, &[], "only the user may do");
     }

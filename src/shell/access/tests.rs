@@ -846,6 +846,48 @@ fn every_directory_a_cd_may_leave_the_line_in_counts() {
     assert!(many.len() <= MAX_DIRS + 2, "{many:?}");
 }
 
+/// A wrapper that runs its command in another folder goes there first, as
+/// a `cd`; one that runs it under another root is opaque.
+#[test]
+fn a_wrapper_that_moves_its_command_moves_its_paths() {
+    for line in [
+        "env -C .hookc rm -f policy.json",
+        "env --chdir=.hookc rm -f policy.json",
+        "env -C.hookc rm -f policy.json",
+        "sudo -D .hookc rm -f policy.json",
+        "sudo --chdir .hookc rm -f policy.json",
+        "unshare --wd .hookc rm -f policy.json",
+        "unshare -w .hookc rm -f policy.json",
+        "nsenter --wd=.hookc rm -f policy.json",
+        "nsenter -w.hookc rm -f policy.json",
+    ] {
+        let ts = seen(line);
+        assert!(
+            ts.contains(&(".hookc/policy.json".to_owned(), "w")),
+            "{line}: {ts:?}"
+        );
+    }
+    // Where the line does not say: the target's folder, a letter in a cluster.
+    for line in [
+        "nsenter -w rm -f policy.json",
+        "env -iC .hookc rm -f policy.json",
+    ] {
+        let ts = placed(line);
+        assert!(ts.iter().any(|t| t.2.is_some()), "{line}: {ts:?}");
+    }
+    // nsenter's `-w` takes no separate value: `rm` is the command.
+    let a = analyze("nsenter -w rm -rf .");
+    assert!(a.commands.iter().any(|c| c.program == "rm"), "{a:?}");
+    for line in [
+        "chroot . rm -f /.hookc/policy.json",
+        "sudo -R . rm -f /.hookc/policy.json",
+        "unshare --root=. rm -f /.hookc/policy.json",
+    ] {
+        assert!(analyze(line).is_opaque(), "{line}");
+    }
+    assert!(!analyze("env -C build make").is_opaque());
+}
+
 /// `$PWD`, `$(pwd)` and `$(git rev-parse --show-toplevel)` name a place the
 /// guard finds out, as long as the line leaves them what the guard finds.
 #[test]

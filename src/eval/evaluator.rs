@@ -1010,7 +1010,19 @@ pub(super) fn touches_guard(
                 .iter()
                 .any(|s| !outside(s, g) && access::could_name(s, how, g))
         });
-    if (!could && !seen.split) || !how.dot || !seen.listed {
+    // Listed through a link, the files are another folder's: see
+    // `starts_through_link`.
+    let through_link = || {
+        let (root, glob) = match seen.path.strip_prefix('/') {
+            Some(rest) => (Some("/"), rest),
+            None => (call.root.as_deref(), seen.path.as_str()),
+        };
+        seen.listed
+            && !glob.starts_with('~')
+            && root
+                .is_some_and(|r| starts_through_link(std::path::Path::new(r), &literal_start(glob)))
+    };
+    if (!could && !seen.split && !through_link()) || !how.dot || !seen.listed {
         return could;
     }
     // A tool's glob that also names dotfiles (Gemini's) could name nearly
@@ -1220,15 +1232,29 @@ fn expands_to_any(
         .then(|| std::fs::canonicalize(root).ok())
         .flatten()
         .and_then(|r| r.to_str().map(str::to_owned));
+    let start = literal_start(glob);
+    if starts_through_link(root, &start) {
+        return None;
+    }
     any_matching(
         root,
-        literal_start(glob),
+        start,
         &matcher,
         prefix,
         real_root.as_deref(),
         wanted,
         deadline,
     )
+}
+
+/// Whether a link lies on the way from `root` to the folder `start` where a
+/// listing begins (`cfg -> config`, read as `cfg/`): what is below it is
+/// the target's, under names the guards do not know, so a listing cannot
+/// say and every name counts.
+fn starts_through_link(root: &std::path::Path, start: &str) -> bool {
+    !start.is_empty()
+        && std::fs::canonicalize(root.join(start))
+            .is_ok_and(|real| std::fs::canonicalize(root).ok().map(|r| r.join(start)) != Some(real))
 }
 
 /// The literal folders a glob starts with, where listing it begins (all of

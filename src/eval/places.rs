@@ -158,6 +158,22 @@ mod tests {
         );
     }
 
+    /// A listing that starts through a link lists the target's files under
+    /// other names: it cannot say, so every name counts.
+    #[test]
+    fn a_listing_through_a_link_counts_every_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        std::fs::create_dir_all(dir.path().join("config")).unwrap();
+        std::fs::write(dir.path().join("config/secret.json"), "{}").unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("config", dir.path().join("cfg")).unwrap();
+        assert_eq!(decide(root, None, "find src/ -type f | xargs cat"), None);
+        assert!(decide(root, None, "find cfg/ -type f | xargs cat").is_some());
+        assert!(decide(root, None, "find cfg/ -type f -exec sed -i s/a/b/ {} +").is_some());
+    }
+
     #[test]
     fn a_place_not_found_here_is_named_at_run_time() {
         // An example's call has no repository to ask.

@@ -1155,6 +1155,11 @@ impl Cwd {
         if climbs && self.repeats {
             return self.lose(CLIMBED);
         }
+        // Above a place the guard finds out (`cd "$PWD"; cd ..`): resolved
+        // lexically, `..` would take the place's word away with it.
+        if climbs && self.dirs.iter().any(|d| runtime::place(d).is_some()) {
+            return self.lose(&format!("{program} {target}"));
+        }
         let mut next: Vec<String> = Vec::new();
         let from: Vec<&str> = if relative {
             std::iter::once(".")

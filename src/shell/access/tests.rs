@@ -915,6 +915,9 @@ fn places_the_guard_finds_out_are_marked_not_run_time() {
             )
         ]
     );
+    // Above such a place: a folder hookc does not name.
+    let up = placed("cd \"$(git rev-parse --show-toplevel)\"; cd ..; rm -rf repo");
+    assert!(up.iter().any(|t| t.2.as_deref() == Some("cd ..")), "{up:?}");
     // Not where the line changes them, or runs something first.
     for line in [
         "PWD=/x; cat \"$PWD/.env\"",

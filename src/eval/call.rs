@@ -105,6 +105,24 @@ impl PartialEq for ArcId {
     }
 }
 
+#[cfg(test)]
+impl Call {
+    /// A shell tool's call of `command` in the example project, for tests.
+    pub(crate) fn shell_example(command: &str) -> Call {
+        Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                native: "Bash".to_owned(),
+                ..CallTool::default()
+            }),
+            command: Some(command.to_owned()),
+            root: Some(EXAMPLE_ROOT.to_owned()),
+            ..Call::default()
+        }
+    }
+}
+
 impl Call {
     fn touched_key(&self, analysis: Option<&Arc<Analysis>>) -> TouchedKey {
         TouchedKey {

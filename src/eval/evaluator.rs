@@ -1671,17 +1671,7 @@ guard "generated-12" {
     /// Where the file system folds case, `RM` runs `rm` and `.ENV` is
     /// `.env`; elsewhere they are other names, which the policy allows.
     fn shell_call(command: &str) -> Call {
-        Call {
-            event: Some(Event::PreTool),
-            tool: Some(CallTool {
-                kind: Some(ToolKind::Shell),
-                native: "Bash".to_owned(),
-                ..CallTool::default()
-            }),
-            command: Some(command.to_owned()),
-            root: Some(EXAMPLE_ROOT.to_owned()),
-            ..Call::default()
-        }
+        Call::shell_example(command)
     }
 
     const LONG_WORDS: &str = r##"

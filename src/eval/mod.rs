@@ -58,6 +58,3 @@ use evaluator::{
 };
 use index::FirstBytes;
 
-// `opacity`'s tests name the tool kinds through this module.
-#[cfg(test)]
-use crate::ir::ToolKind;

@@ -104,8 +104,8 @@ pub(super) fn trace(guard: &Guard, facts: &Facts) -> Option<ConditionTrace> {
 
 #[cfg(test)]
 mod tests {
-    use crate::eval::{Call, CallTool, EXAMPLE_ROOT, Evaluator, ToolKind};
-    use crate::ir::{Decision, Event, Policy};
+    use crate::eval::{Call, Evaluator};
+    use crate::ir::{Decision, Policy};
 
     /// A policy of one path guard, with `opaque` set to `opaque` when given.
     fn policy(access: &str, opaque: Option<&str>) -> Policy {
@@ -122,17 +122,7 @@ mod tests {
     }
 
     fn shell(command: &str) -> Call {
-        Call {
-            event: Some(Event::PreTool),
-            tool: Some(CallTool {
-                kind: Some(ToolKind::Shell),
-                native: "Bash".to_owned(),
-                ..CallTool::default()
-            }),
-            command: Some(command.to_owned()),
-            root: Some(EXAMPLE_ROOT.to_owned()),
-            ..Call::default()
-        }
+        Call::shell_example(command)
     }
 
     /// The decision and the reason the model reads, `None` when the call

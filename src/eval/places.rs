@@ -80,8 +80,8 @@ impl<'c> Places<'c> {
 
 #[cfg(test)]
 mod tests {
-    use crate::eval::{Call, CallTool, EXAMPLE_ROOT, Evaluator, ToolKind};
-    use crate::ir::{Decision, Event, Policy};
+    use crate::eval::{Call, EXAMPLE_ROOT, Evaluator};
+    use crate::ir::{Decision, Policy};
 
     /// A policy of one guard on `config/secret.json`, read or written.
     fn policy() -> Policy {
@@ -98,16 +98,9 @@ mod tests {
     /// `None` when it goes on.
     fn decide(root: &str, cwd: Option<&str>, line: &str) -> Option<String> {
         let call = Call {
-            event: Some(Event::PreTool),
-            tool: Some(CallTool {
-                kind: Some(ToolKind::Shell),
-                native: "Bash".to_owned(),
-                ..CallTool::default()
-            }),
-            command: Some(line.to_owned()),
             root: Some(root.to_owned()),
             cwd: cwd.map(str::to_owned),
-            ..Call::default()
+            ..Call::shell_example(line)
         };
         let verdict = Evaluator::new(&policy()).evaluate(&call)?;
         assert_eq!(verdict.decision, Decision::Deny);

@@ -6,6 +6,11 @@ use crate::shell::analyze;
 /// `(path, access)` of every file the line touches, in order, spelled `r`,
 /// `w` or `rw`.
 fn seen(line: &str) -> Vec<(String, &'static str)> {
+    placed(line).into_iter().map(|(p, a, ..)| (p, a)).collect()
+}
+
+/// Each touch as (path, access, run-time word, place).
+fn placed(line: &str) -> Vec<(String, &'static str, Option<String>, Option<Place>)> {
     touches(&analyze(line))
         .into_iter()
         .map(|t| {
@@ -14,7 +19,7 @@ fn seen(line: &str) -> Vec<(String, &'static str)> {
                 Access::Write => "w",
                 Access::Both => "rw",
             };
-            (t.path, a)
+            (t.path, a, t.runtime, t.place)
         })
         .collect()
 }
@@ -780,21 +785,6 @@ fn git_commands_that_move_the_work_tree_say_between_what() {
     // Another repository than where the line runs.
     assert!(analyze("git -C ../other switch main").commands[0].repo_elsewhere);
     assert!(!analyze("git switch main").commands[0].repo_elsewhere);
-}
-
-/// Each touch as (path, access, run-time word, place).
-fn placed(line: &str) -> Vec<(String, &'static str, Option<String>, Option<Place>)> {
-    touches(&analyze(line))
-        .into_iter()
-        .map(|t| {
-            let a = match t.access {
-                Access::Read => "r",
-                Access::Write => "w",
-                Access::Both => "rw",
-            };
-            (t.path, a, t.runtime, t.place)
-        })
-        .collect()
 }
 
 /// A `cd` may fail and leave the line where it was, so every directory the

@@ -7,7 +7,8 @@
 //! opened with `O_NOFOLLOW | O_DIRECTORY`, and on Linux its entries are then
 //! reached through `/proc/self/fd/N/…`, the folder that was opened, so a
 //! folder swapped for a link after the check is not followed either (the
-//! standard library has no `openat`, and the crate has no unsafe code).
+//! standard library has no `openat`, and unsafe code is kept to the process supervisor,
+//! `supervise`).
 //! Elsewhere each folder is checked with `lstat` before use, which leaves a
 //! window between the check and the use. Files are opened with
 //! `O_NOFOLLOW`; a folder hookc makes is `0700`, a file `0600`, and a

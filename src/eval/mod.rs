@@ -57,4 +57,3 @@ use evaluator::{
     tool_applies, touches_guard,
 };
 use index::FirstBytes;
-

@@ -42,20 +42,6 @@ fn main() {
         &claude_only(&generated(&bundled, 1000)),
         &hookc,
     );
-    // The same project with the shim's outer deadline taken out, as it runs
-    // where the system has no `timeout` program (macOS): the difference is
-    // what running hookc under `timeout` costs on every call.
-    let untimed = project(root, "bundled-untimed", &claude_only(&bundled), &hookc);
-    let shim_file = untimed.join(".hookc/claude/pre-tool.sh");
-    let text = std::fs::read_to_string(&shim_file).unwrap();
-    let without = text
-        .replace("if [ -x /usr/bin/timeout ]; then", "if false; then")
-        .replace("elif [ -x /bin/timeout ]; then", "elif false; then");
-    assert_ne!(
-        text, without,
-        "the shim no longer tests for /usr/bin/timeout"
-    );
-    std::fs::write(&shim_file, without).unwrap();
     let payload = root.join("payload.json");
     std::fs::write(
         &payload,
@@ -73,15 +59,22 @@ fn main() {
 
     // The hook command exactly as the build wrote it into
     // .claude/settings.json, run the way Claude Code runs it.
-    let shim = |dir: &Path| {
+    // With the state folder whose pin names the copy of hookc the project's
+    // build recorded (see `project`), as on the developer's machine.
+    let shim_in = |dir: &Path, state: &Path| {
         let settings = std::fs::read_to_string(dir.join(".claude/settings.json")).unwrap();
         let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
         let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
             .as_str()
             .expect("a PreToolUse hook command in .claude/settings.json")
             .to_owned();
-        format!("export CLAUDE_PROJECT_DIR='{}'; {command}", dir.display())
+        format!(
+            "export CLAUDE_PROJECT_DIR='{}' XDG_STATE_HOME='{}'; {command}",
+            dir.display(),
+            state.display()
+        )
     };
+    let shim = |dir: &Path| shim_in(dir, &state_of(&hookc));
     let alone = |bin: &Path, dir: &Path| {
         format!(
             "exec '{}' guard --harness claude --event pre-tool --policy '{}'",
@@ -99,9 +92,11 @@ fn main() {
             shim(&small),
         ),
         ("hookc shim + guard, 1,000 guards".to_owned(), shim(&large)),
+        // Where no build recorded hookc (a teammate right after cloning), the
+        // shim finds it on PATH and runs it under the system's `timeout`.
         (
-            "hookc shim + guard, no outer timeout".to_owned(),
-            shim(&untimed),
+            "hookc shim + guard, no pin (PATH, `timeout`)".to_owned(),
+            shim_in(&small, &root.join("no-state")),
         ),
         (
             "hookc guard alone, bundled policy".to_owned(),
@@ -129,11 +124,8 @@ fn main() {
             &claude_only(&generated(&bundled, 1000)),
             old,
         );
-        // Found on PATH like the current one, ahead of it.
-        let with_old = |dir: &Path| {
-            let bin = old.parent().unwrap().display();
-            format!("export PATH='{bin}':\"$PATH\"; {}", shim(dir))
-        };
+        // Its own builds' pin names its own copy.
+        let with_old = |dir: &Path| shim_in(dir, &state_of(old));
         scenarios.push((
             format!("{label} shim + guard, bundled policy"),
             with_old(&small),
@@ -481,10 +473,18 @@ fn project(root: &Path, name: &str, policy: &str, bin: &Path) -> PathBuf {
     let status = Command::new(bin)
         .args(["build", "-q"])
         .current_dir(&dir)
+        .env("XDG_STATE_HOME", state_of(bin))
         .status()
         .unwrap();
     assert!(status.success(), "hookc build failed for {name}");
     dir
+}
+
+/// The state folder of the builds `bin` (a copy made by `install`) runs:
+/// each binary's builds record their own copy for the hooks to run, so a
+/// baseline's build does not make the current binary's hooks run it.
+fn state_of(bin: &Path) -> PathBuf {
+    bin.parent().unwrap().join("state")
 }
 
 /// A copy of `bin` at `root/dir/hookc`. Every binary is timed as a fresh copy

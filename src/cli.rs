@@ -439,6 +439,12 @@ pub struct GuardArgs {
     /// Append one JSON line per call to this file
     #[arg(long, env = "HOOKC_DEBUG", hide_env_values = true)]
     pub debug: Option<PathBuf>,
+
+    /// Keep the guard in a child process and stop it after SECONDS (from the
+    /// start), ending with status 124 and no answer; a crash ends with 128 +
+    /// the signal. The generated hooks pass it (see the book's security page)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub deadline: Option<std::time::Duration>,
 }
 
 impl GuardArgs {
@@ -453,7 +459,8 @@ impl GuardArgs {
         if args.next()? != "guard" {
             return None;
         }
-        let (mut harness, mut event, mut policy, mut debug) = (None, None, None, None);
+        let (mut harness, mut event, mut policy, mut debug, mut deadline) =
+            (None, None, None, None, None);
         while let Some(name) = args.next() {
             let value = args.next().filter(|v| !v.is_empty())?;
             let slot = match name.to_str()? {
@@ -461,6 +468,7 @@ impl GuardArgs {
                 "--event" => &mut event,
                 "--policy" => &mut policy,
                 "--debug" => &mut debug,
+                "--deadline" => &mut deadline,
                 _ => return None,
             };
             if slot.replace(value).is_some() {
@@ -479,6 +487,10 @@ impl GuardArgs {
             event: Event::from_word(event?.to_str()?)?,
             policy: policy.map_or_else(|| PathBuf::from(".hookc/policy.json"), PathBuf::from),
             debug: debug.map(PathBuf::from),
+            deadline: match deadline {
+                Some(seconds) => Some(parse_seconds(seconds.to_str()?).ok()?),
+                None => None,
+            },
         })
     }
 }
@@ -569,6 +581,17 @@ fn parse_harness(s: &str) -> Result<HarnessId, String> {
 
 fn parse_event(s: &str) -> Result<Event, String> {
     Event::from_word(s).ok_or_else(|| format!("expected one of {}", Event::WORDS.join(", ")))
+}
+
+/// A number of seconds, more than 0 and at most an hour (`8.5`).
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|n| *n > 0.0 && *n <= 3600.0)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!("expected a number of seconds, more than 0 and at most 3600, not `{s}`")
+        })
 }
 
 #[cfg(test)]

@@ -4,6 +4,10 @@ use crate::cli::GuardArgs;
 use crate::runtime::{self, Deadline, GuardRequest};
 
 pub fn guard(args: &GuardArgs) -> i32 {
+    // First, while the process has one thread: the keeper forks here.
+    if let Some(limit) = args.deadline {
+        runtime::keeper::keep(limit);
+    }
     let deadline = Deadline::start(std::time::Instant::now(), args.harness, args.event);
     let request = GuardRequest {
         harness: args.harness,

@@ -560,29 +560,13 @@ impl<'c> Facts<'c> {
             let mut raw: Vec<access::Touch> = call
                 .paths
                 .iter()
-                .map(|p| access::Touch {
-                    path: p.clone(),
-                    access: by_tool,
-                    glob: None,
-                    on_disk: false,
-                    except: Vec::new(),
-                    // A file tool writes a file, never into a directory.
-                    tree: false,
-                    runtime: None,
-                    place: None,
-                    split: false,
-                })
+                // A file tool writes a file, never into a directory.
+                .map(|p| access::Touch::file(p, by_tool))
                 .collect();
             raw.extend(call.globs.iter().map(|(g, how)| access::Touch {
-                path: g.clone(),
-                access: Access::Read,
                 glob: Some(*how),
                 on_disk: true,
-                except: Vec::new(),
-                tree: false,
-                runtime: None,
-                place: None,
-                split: false,
+                ..access::Touch::file(g, Access::Read)
             }));
             // What the line's git commands write that only the repository
             // can name (see `git_written`).
@@ -590,17 +574,12 @@ impl<'c> Facts<'c> {
             if let Some(analysis) = self.analysis() {
                 raw.extend(access::touches(analysis));
                 by_git = self.git_written(analysis);
-                raw.extend(by_git.iter().flatten().map(|f| access::Touch {
-                    path: f.clone(),
-                    access: Access::Write,
-                    glob: None,
-                    on_disk: false,
-                    except: Vec::new(),
-                    tree: false,
-                    runtime: None,
-                    place: None,
-                    split: false,
-                }));
+                raw.extend(
+                    by_git
+                        .iter()
+                        .flatten()
+                        .map(|f| access::Touch::file(f, Access::Write)),
+                );
             }
             let root = call.root.as_deref();
             let home = call.home.as_deref();

@@ -21,6 +21,7 @@ use crate::ir::{Event, HarnessId};
 use crate::policy_json::{self, Loaded};
 
 mod deadline;
+pub mod keeper;
 pub mod prepare;
 pub use deadline::Deadline;
 use prepare::refusal;

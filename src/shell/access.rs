@@ -129,6 +129,16 @@ impl Touch {
         }
     }
 
+    /// The one file `path` names as it is written (no glob, nothing below
+    /// it): a file tool's path, a file git names.
+    pub fn file(path: &str, access: Access) -> Touch {
+        Touch {
+            glob: None,
+            tree: false,
+            ..Touch::new(path, access)
+        }
+    }
+
     /// A write of `path` itself, not of what a directory there holds.
     fn leaf(path: &str, access: Access) -> Touch {
         Touch {

@@ -528,6 +528,113 @@ fn a_guard_program_that_hangs_is_stopped_in_time() {
     );
 }
 
+/// `hookc guard --deadline SECONDS` on a payload that never comes: the
+/// guard (the keeper's child) gets `signal` once it is running, as a
+/// stand-in for what the kernel or the machine can do to it.
+fn kept_guard_sent(p: &Project, seconds: &str, signal: &str) -> (Run, std::time::Duration) {
+    use std::process::Stdio;
+    let started = std::time::Instant::now();
+    let mut keeper = guard_command(p, "pre-tool")
+        .args(["--deadline", seconds])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = keeper.stdin.take().unwrap();
+    let guard = loop {
+        if let [one] = crate::support::children_of(keeper.id())[..] {
+            break one;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "no guard started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let sent = std::process::Command::new("kill")
+        .args([signal, &guard.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    // A keeper that does not give up fails the test rather than hanging it.
+    let pid = keeper.id().to_string();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(40));
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid])
+            .status();
+    });
+    let out = keeper.wait_with_output().unwrap();
+    drop(stdin);
+    let run = Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (run, started.elapsed())
+}
+
+/// The guard's own watchdog cannot answer for a guard that does not run at
+/// all (stopped here; held by the kernel on a hung mount): its keeper gives
+/// it up at `--deadline`, with the status the shims read as "too late" and
+/// no answer, and does not wait for it. The policy's 600 s keeps the
+/// watchdog out of it.
+#[test]
+fn a_guard_that_cannot_run_is_given_up_by_its_keeper_in_time() {
+    let p = timed(600, "");
+    let (run, took) = kept_guard_sent(&p, "0.5", "-STOP");
+    assert_eq!((run.status, run.stdout.as_str()), (124, ""), "{run:?}");
+    assert!(
+        took < std::time::Duration::from_secs(3),
+        "given up after {took:?}"
+    );
+}
+
+/// A guard that crashes under its keeper answers nothing, and the keeper
+/// ends as the shell reports a death by that signal. (Not SIGSEGV: Rust's
+/// handler for stack overflows lets a first one that is no fault pass.)
+#[test]
+fn a_guard_that_crashes_under_its_keeper_answers_nothing() {
+    let p = timed(600, "");
+    for (signal, status) in [("-ABRT", 134), ("-KILL", 137), ("-TERM", 143)] {
+        let (run, _) = kept_guard_sent(&p, "30", signal);
+        assert_eq!(
+            (run.status, run.stdout.as_str()),
+            (status, ""),
+            "{signal}: {run:?}"
+        );
+    }
+}
+
+/// Kept or not, a guard answers the same, on stdout, stderr and status.
+#[test]
+fn a_kept_guard_answers_as_it_would_alone() {
+    let p = built();
+    for line in ["git status", "git push --force origin main", "cat .env"] {
+        let alone = guard(&p, "pre-tool", &claude_bash(line));
+        let kept = run(
+            guard_command(&p, "pre-tool").args(["--deadline", "8.5"]),
+            Some(claude_bash(line).as_bytes()),
+        );
+        assert_eq!(
+            (kept.status, &kept.stdout, &kept.stderr),
+            (alone.status, &alone.stdout, &alone.stderr),
+            "{line}"
+        );
+    }
+    let bad = run(
+        guard_command(&p, "pre-tool").args(["--deadline", "0"]),
+        Some(claude_bash("ls").as_bytes()),
+    );
+    assert_eq!(bad.status, 2, "{bad:?}");
+    assert!(
+        bad.stderr.contains("more than 0 and at most 3600"),
+        "{}",
+        bad.stderr
+    );
+}
+
 /// Each name a call touches is resolved through its links, which costs
 /// system calls: past `MAX_RESOLVED` different names the call is taken to
 /// touch any file (a secret among them), while one name repeated is resolved

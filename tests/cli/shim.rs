@@ -8,7 +8,7 @@ use hookc::harness;
 use hookc::ir::HarnessId;
 
 use crate::every_hook::{Pinned, hooks_path, said, through_the_hook};
-use crate::support::{HOOKC, Project, Run, claude_bash, fake_hookc, run};
+use crate::support::{HOOKC, Project, Run, children_of, claude_bash, fake_hookc, run};
 
 /// The command string hookc wrote for `event` in `.claude/settings.json`.
 fn hook_command(p: &Project, event: &str) -> String {
@@ -312,6 +312,83 @@ fn a_hookc_stuck_in_the_kernel_is_refused_before_the_harness_gives_up() {
             let (run, took) = fire_timed(&p, shell, fake, BARE_PATH);
             assert_refused_in_time(&format!("{shell}, {name}"), &run, took);
         }
+    }
+}
+
+/// The hookc the pin names runs without `timeout`: its keeper is the outer
+/// deadline. A guard that does not run at all (stopped, as the kernel holds
+/// one on a hung mount, so its own watchdog cannot answer) is given up at
+/// 1.7 s, and the call refused in time, in every shell.
+#[test]
+fn a_pinned_hookc_stuck_in_the_kernel_is_refused_before_the_harness_gives_up() {
+    let p = built_with_a_short_timeout();
+    let state = p.path("state");
+    let built = run(
+        Command::new(HOOKC)
+            .arg("build")
+            .current_dir(p.dir.path())
+            .env("XDG_STATE_HOME", &state),
+        None,
+    );
+    assert_eq!(built.status, 0, "{}", built.stderr);
+    for shell in ["sh", "dash", "bash"] {
+        let started = std::time::Instant::now();
+        let mut hook = Command::new(shell)
+            .arg("-c")
+            .arg(format!(
+                "{}
+exit $?",
+                hook_command(&p, "PreToolUse")
+            ))
+            .current_dir(std::env::temp_dir())
+            .env("CLAUDE_PROJECT_DIR", p.dir.path())
+            .env("PATH", BARE_PATH)
+            .env("XDG_STATE_HOME", &state)
+            .env_remove("HOOKC_BIN")
+            .env_remove("HOOKC_DEBUG")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = hook.stdin.take().unwrap();
+        // The shell, its one child (the pinned hookc, the keeper), and the
+        // keeper's one child (the guard, waiting for the payload).
+        let (keeper, guard) = loop {
+            if let [keeper] = children_of(hook.id())[..]
+                && let [guard] = children_of(keeper as u32)[..]
+            {
+                break (keeper, guard);
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(5),
+                "{shell}: no guard"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        let stopped = Command::new("kill")
+            .args(["-STOP", &guard.to_string()])
+            .status();
+        assert!(stopped.unwrap().success());
+        // Like the harness, give up on the hook at 4 s (a hang fails the test).
+        let harness = [hook.id().to_string(), keeper.to_string()];
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(4));
+            let _ = Command::new("kill").arg("-KILL").args(&harness).status();
+        });
+        let out = hook.wait_with_output().unwrap();
+        drop(payload);
+        let run = Run {
+            status: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        assert_refused_in_time(shell, &run, started.elapsed());
+        assert!(
+            run.stderr.contains("exit status 124"),
+            "{shell}: {}",
+            run.stderr
+        );
     }
 }
 

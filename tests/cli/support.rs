@@ -247,6 +247,26 @@ pub fn fake_hookc(p: &Project, name: &str, body: &str) -> PathBuf {
     fake
 }
 
+/// The processes whose parent is `pid`, from /proc.
+pub fn children_of(pid: u32) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid …`: the name may hold spaces and parens.
+        let after = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+        let ppid = after
+            .split_whitespace()
+            .nth(1)
+            .and_then(|f| f.parse::<u32>().ok());
+        if ppid == Some(pid) {
+            found.push(entry.file_name().to_str().unwrap().parse().unwrap());
+        }
+    }
+    found
+}
+
 /// The record `hookc build` kept of its last build of a project, in the
 /// state folder `state` (`…/hookc` below `XDG_STATE_HOME`).
 pub fn build_record(state: &Path) -> PathBuf {

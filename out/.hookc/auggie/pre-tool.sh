@@ -18,19 +18,25 @@
 # The answer is due within 10 s (the policy's `timeout`, or
 # Auggie CLI's own limit for a hook where that is shorter). hookc guard
 # answers a refusal itself before then.
-# Auggie CLI lets a call through when its hook gets no answer in time, so
-# a guard that cannot answer (stuck in the kernel on a slow or hung file
-# system, or another program under hookc's name that never answers) is
-# killed at 8.5 s by the system's `timeout` program, named by absolute
-# path, and the call refused. Where there is none (macOS without coreutils),
-# only hookc's own deadline stands.
+# Either way hookc keeps its own outer deadline (`--deadline`): it forks
+# before it reads anything, and the parent, which opens no file and only
+# waits, kills the guard at 8.5 s and ends with status 124. It
+# passes the guard's answer on only when it is whole (status 0 or 2), so a
+# guard that crashes or is killed half-way never answers half.
+# Auggie CLI lets a call through when its hook gets no answer in time,
+# and a hookc this script cannot vouch for (one from HOOKC_BIN, PATH or the
+# project, see below) may be another program that never answers: that one
+# is also killed at 8.5 s by the system's `timeout` program, named by
+# absolute path. Where there is none (macOS without coreutils), the deadline
+# hookc keeps stands alone.
 #
-# Only hookc's `guard` can answer here. Each call gets a fresh nonce, passed
-# to hookc in the environment (HOOKC_NONCE), and hookc ends its answer with a
-# line that repeats it. An answer without that line (from `true`, `echo`, a
-# stub script, a program a login profile put in HOOKC_BIN or on PATH, or a
-# hookc too old to know the handshake) is refused, not obeyed. The line is
-# taken off before the answer goes to Auggie CLI.
+# Only hookc's `guard` can answer here. A hookc that does not come from the
+# pin (below) gets a fresh nonce, passed in the environment (HOOKC_NONCE),
+# and hookc ends its answer with a line that repeats it. An answer without
+# that line (from `true`, `echo`, a stub script, a program a login profile
+# put in HOOKC_BIN or on PATH, or a hookc too old to know the handshake) is
+# refused, not obeyed. The line is taken off before the answer goes to
+# Auggie CLI.
 #
 # The nonce is in the environment of whatever runs, so a program written to
 # pass the handshake passes it. What keeps one from answering is which
@@ -67,6 +73,7 @@ case ${XDG_STATE_HOME:-} in
 /*) pin=$XDG_STATE_HOME/hookc/pin ;;
 *) case ${HOME:-} in /*) pin=$HOME/.local/state/hookc/pin ;; *) pin= ;; esac ;;
 esac
+pinned=
 if [ -n "${HOOKC_BIN:-}" ]; then
   hookc=$HOOKC_BIN
   command -v "$hookc" >/dev/null 2>&1 ||
@@ -85,6 +92,7 @@ elif [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
   [ -f "$hookc" ] && [ -x "$hookc" ] ||
     refuse "the hookc that 'hookc build' recorded for the hooks ($hookc) is gone or not executable" \
       "run 'hookc build' in the project, with the hookc the hooks should run"
+  pinned=1
 elif command -v hookc >/dev/null 2>&1; then
   hookc=hookc
 else
@@ -128,45 +136,59 @@ else
     refuse "the hookc program was not found (looked for '$hookc')" \
       'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
 fi
-# The nonce: a random UUID from the Linux kernel, else 16 bytes of
-# /dev/urandom through od (macOS), read without the PATH.
-nonce=
-if [ -r /proc/sys/kernel/random/uuid ]; then
-  IFS= read -r nonce </proc/sys/kernel/random/uuid
-elif [ -x /usr/bin/od ] && [ -r /dev/urandom ]; then
-  nonce=$(/usr/bin/od -An -N16 -tx1 /dev/urandom)
-fi
-nonce=$$.${nonce:-0}
-proof="
-hookc guard answered $nonce"
-# The outer deadline: `timeout` (GNU coreutils or busybox) kills hookc with
-# SIGKILL at 8.5 s, by absolute path only (PATH is the agent's to
-# set), and nothing in the environment moves it. `exec`: the subshell
-# becomes `timeout`, or hookc, rather than starting it as a child.
-if [ -x /usr/bin/timeout ]; then
-  set -- /usr/bin/timeout -s KILL 8.5
-elif [ -x /bin/timeout ]; then
-  set -- /bin/timeout -s KILL 8.5
+if [ -n "$pinned" ]; then
+  # The copy `hookc build` made, which the guard keeps the agent from
+  # changing: run as a child, with no handshake and no second program. Its
+  # answer goes to Auggie CLI as it comes, whole or not at all, and
+  # without a proof line (a HOOKC_NONCE from the environment would add one).
+  unset HOOKC_NONCE
+  "$hookc" guard --harness auggie --event pre-tool --policy "$here/../policy.json" --deadline 8.5
+  status=$?
+  case $status in 0 | 2) exit "$status" ;; esac
 else
-  set --
-fi
-answer=$(HOOKC_NONCE=$nonce exec "$@" "$hookc" guard --harness auggie --event pre-tool --policy "$here/../policy.json")
-status=$?
-case $status in
-0 | 2)
-  case $answer in
-  *"$proof")
-    printf '%s' "${answer%"$proof"}"
-    exit "$status"
+  # The nonce: a random UUID from the Linux kernel, else 16 bytes of
+  # /dev/urandom through od (macOS), read without the PATH.
+  nonce=
+  if [ -r /proc/sys/kernel/random/uuid ]; then
+    IFS= read -r nonce </proc/sys/kernel/random/uuid
+  elif [ -x /usr/bin/od ] && [ -r /dev/urandom ]; then
+    nonce=$(/usr/bin/od -An -N16 -tx1 /dev/urandom)
+  fi
+  nonce=$$.${nonce:-0}
+  proof="
+hookc guard answered $nonce"
+  # `timeout` (GNU coreutils or busybox) kills the program with SIGKILL at
+  # 8.5 s, by absolute path only (PATH is the agent's to set), and
+  # nothing in the environment moves it. `exec`: the subshell becomes
+  # `timeout`, or hookc, rather than starting it as a child.
+  if [ -x /usr/bin/timeout ]; then
+    set -- /usr/bin/timeout -s KILL 8.5
+  elif [ -x /bin/timeout ]; then
+    set -- /bin/timeout -s KILL 8.5
+  else
+    set --
+  fi
+  answer=$(HOOKC_NONCE=$nonce exec "$@" "$hookc" guard --harness auggie --event pre-tool --policy "$here/../policy.json" --deadline 8.5)
+  status=$?
+  case $status in
+  0 | 2)
+    case $answer in
+    *"$proof")
+      printf '%s' "${answer%"$proof"}"
+      exit "$status"
+      ;;
+    esac
+    refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
+      'point HOOKC_BIN or PATH at the hookc this project needs (cargo install hookc --locked)'
     ;;
   esac
-  refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
-    'point HOOKC_BIN or PATH at the hookc this project needs (cargo install hookc --locked)'
-  ;;
-# 124: `timeout` stopped hookc; 137 (SIGKILL) and 143 (SIGTERM): the same by
-# busybox's `timeout`, or a kill from outside (the kernel's out-of-memory
-# killer). Every other death by a signal is a crash: 134 (an abort, such as
-# running out of memory), 139 (a segmentation fault).
+fi
+case $status in
+# 124: hookc's keeper (or `timeout`) stopped the guard; 137 (SIGKILL) and
+# 143 (SIGTERM): the same by busybox's `timeout`, or a kill from outside
+# (the kernel's out-of-memory killer). Every other death by a signal is a
+# crash: 134 (an abort, such as running out of memory), 139 (a segmentation
+# fault).
 124 | 137 | 143)
   refuse "hookc did not finish checking this call in time (it was stopped after 8.5 s of the 10 s a hook has, or killed: exit status $status)" \
     "try the call once more; if it is refused again, split it into smaller calls, or tell the user that hookc is too slow here (HOOKC_DEBUG=FILE logs each call)"

@@ -1,0 +1,245 @@
+//! The outer deadline, kept by a process that only waits.
+//!
+//! The watchdog in [`super::deadline`] answers from inside the guard, which
+//! covers everything the guard's own work can do to its time. It cannot
+//! cover a guard the kernel holds: a thread in an uninterruptible wait (a
+//! read from a hung mount) keeps its process alive whatever another thread
+//! does, and that process keeps the harness's pipes open, so the harness
+//! waits on. The shims used to run hookc under the system's `timeout` for
+//! that, at the price of one more program start on every call (about a
+//! third of a call's time on this project's bench).
+//!
+//! `hookc guard --deadline SECONDS` forks before it does anything else.
+//! The child is the guard, writing its answer into two pipes. The parent,
+//! the keeper, opens no file and takes no lock the child can hold: it reads
+//! the pipes and waits. When the child ends with a status of the guard's
+//! contract (0 or 2), the keeper passes its answer on, whole, and ends with
+//! the same status. Otherwise nothing the child wrote goes out, and the
+//! keeper ends with the status the shim reads as what happened (the shim
+//! then refuses the call in the harness's own protocol):
+//!
+//! - [`LATE`] (124, as `timeout` has it) when the child has not ended
+//!   `SECONDS` after the keeper started; the keeper kills it and does not
+//!   wait for it, so the harness gets its end of file in time even when
+//!   the kernel holds the child;
+//! - 128 + N when the child died of signal N (a crash), as the shell
+//!   reports it;
+//! - the child's own status otherwise, with its stderr, so that its message
+//!   reaches the user;
+//! - [`UNKEPT`] when the keeper cannot start the child, or the child's
+//!   answer is larger than [`MAX_ANSWER`].
+//!
+//! Only Unix processes can be kept this way; elsewhere `--deadline` is read
+//! and the guard runs with its inner deadline only.
+#![allow(unsafe_code)]
+
+use std::time::Duration;
+
+/// The keeper's status when the guard did not answer in time.
+pub const LATE: i32 = 124;
+/// The keeper's status when it could not keep the guard.
+pub const UNKEPT: i32 = 125;
+/// The most the keeper holds of the guard's stdout and stderr together: a
+/// guard's answer is a few kilobytes.
+pub const MAX_ANSWER: usize = 16 << 20;
+
+/// Fork, and return in the child, which is the guard. The parent never
+/// returns: it ends the process with the child's answer or a status that
+/// says why there is none.
+#[cfg(unix)]
+pub fn keep(limit: Duration) {
+    let started = std::time::Instant::now();
+    match unix::fork_with_pipes() {
+        Ok(unix::Side::Child) => {}
+        Ok(unix::Side::Parent(kept)) => {
+            let status = unix::wait(kept, started + limit);
+            std::process::exit(status)
+        }
+        Err(e) => {
+            eprintln!("hookc guard: could not start the guard under its outer deadline: {e}");
+            std::process::exit(UNKEPT)
+        }
+    }
+}
+
+#[cfg(not(unix))]
+pub fn keep(_limit: Duration) {}
+
+#[cfg(unix)]
+mod unix {
+    use std::io::{self, Write};
+    use std::time::Instant;
+
+    use super::{LATE, MAX_ANSWER, UNKEPT};
+
+    pub enum Side {
+        Child,
+        Parent(Kept),
+    }
+
+    /// The child, and the read ends of its stdout and stderr.
+    pub struct Kept {
+        pid: libc::pid_t,
+        out: libc::c_int,
+        err: libc::c_int,
+    }
+
+    fn check(r: libc::c_int) -> io::Result<libc::c_int> {
+        if r < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(r)
+        }
+    }
+
+    fn pipe() -> io::Result<[libc::c_int; 2]> {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` is a valid array of two ints for pipe(2) to fill.
+        check(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
+        for fd in fds {
+            // SAFETY: `fd` was just returned by pipe(2). Close-on-exec, so
+            // a program a `run` guard starts holds neither end.
+            check(unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) })?;
+        }
+        Ok(fds)
+    }
+
+    /// Called first thing in `hookc guard`, while the process has one thread.
+    pub fn fork_with_pipes() -> io::Result<Side> {
+        let out = pipe()?;
+        let err = pipe()?;
+        // SAFETY: the process has a single thread here (nothing has started
+        // the deadline's watchdog yet), so the child may go on running Rust.
+        let pid = check(unsafe { libc::fork() })?;
+        if pid == 0 {
+            // SAFETY: plain descriptor calls on descriptors this function
+            // owns; prctl with constant arguments.
+            unsafe {
+                #[cfg(any(target_os = "linux", target_os = "android"))]
+                {
+                    // The keeper killed (by the harness) takes the guard with it.
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    if libc::getppid() == 1 {
+                        libc::_exit(UNKEPT);
+                    }
+                }
+                if libc::dup2(out[1], 1) < 0 || libc::dup2(err[1], 2) < 0 {
+                    libc::_exit(UNKEPT);
+                }
+                for fd in [out[0], out[1], err[0], err[1]] {
+                    libc::close(fd);
+                }
+            }
+            return Ok(Side::Child);
+        }
+        // SAFETY: the write ends belong to the child now.
+        unsafe {
+            libc::close(out[1]);
+            libc::close(err[1]);
+        }
+        Ok(Side::Parent(Kept {
+            pid,
+            out: out[0],
+            err: err[0],
+        }))
+    }
+
+    /// Read the child's answer until both pipes end, then reap it; the
+    /// status the keeper ends with.
+    pub fn wait(kept: Kept, due: Instant) -> i32 {
+        let mut answer = [Vec::new(), Vec::new()];
+        let mut fds = [
+            libc::pollfd {
+                fd: kept.out,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: kept.err,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        let mut buf = [0u8; 16 * 1024];
+        while fds.iter().any(|p| p.fd >= 0) {
+            let Some(left) = left_ms(due) else {
+                return give_up(&kept, LATE);
+            };
+            // SAFETY: `fds` is a valid array of pollfd; poll skips negative fds.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, left) };
+            if ready < 0 {
+                if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return give_up(&kept, UNKEPT);
+            }
+            for (p, kept_bytes) in fds.iter_mut().zip(answer.iter_mut()) {
+                if p.fd < 0 || p.revents == 0 {
+                    continue;
+                }
+                // SAFETY: `buf` is valid for `buf.len()` bytes.
+                let n = unsafe { libc::read(p.fd, buf.as_mut_ptr().cast(), buf.len()) };
+                if n > 0 {
+                    kept_bytes.extend_from_slice(&buf[..n as usize]);
+                } else if n == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted
+                {
+                    // SAFETY: the keeper's own read end, closed once.
+                    unsafe { libc::close(p.fd) };
+                    p.fd = -1;
+                }
+            }
+            if answer[0].len() + answer[1].len() > MAX_ANSWER {
+                return give_up(&kept, UNKEPT);
+            }
+        }
+        // Both pipes have ended, so the child is ending: reap it, in time.
+        let status = loop {
+            let mut status = 0;
+            // SAFETY: `status` is a valid int for waitpid to fill.
+            let r = unsafe { libc::waitpid(kept.pid, &mut status, libc::WNOHANG) };
+            if r == kept.pid {
+                break status;
+            }
+            if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return UNKEPT;
+            }
+            if left_ms(due).is_none() {
+                return give_up(&kept, LATE);
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        };
+        let code = if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else if libc::WIFSIGNALED(status) {
+            return 128 + libc::WTERMSIG(status);
+        } else {
+            return UNKEPT;
+        };
+        let [out, err] = answer;
+        // stderr first, as it reached the harness while the shim held the
+        // answer. An answer outside the contract is not passed on (the shim
+        // refuses the call); the child's stderr is, as the message to the user.
+        let _ = io::stderr().write_all(&err);
+        if code == 0 || code == 2 {
+            let _ = io::stdout().write_all(&out);
+            let _ = io::stdout().flush();
+        }
+        code
+    }
+
+    /// Milliseconds left until `due`, rounded up; `None` once it has passed.
+    fn left_ms(due: Instant) -> Option<libc::c_int> {
+        let left = due.checked_duration_since(Instant::now())?;
+        if left.is_zero() {
+            return None;
+        }
+        Some(left.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int)
+    }
+
+    /// Kill the child, without waiting for it (the kernel may hold it).
+    fn give_up(kept: &Kept, status: i32) -> i32 {
+        // SAFETY: the keeper's own child, not yet reaped, so the pid is still its.
+        unsafe { libc::kill(kept.pid, libc::SIGKILL) };
+        status
+    }
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Guard latency and build time, side by side, on this machine.
 #   bench/run.sh              200 rounds (BENCH_RUNS=N to change)
+#   BENCH_CALLS_ONLY=1 bench/run.sh
+#                             the call table alone, without the build and lint timings
 #   BENCH_STATIC=1 bench/run.sh
 #                             also builds hookc linked statically (glibc, x86_64
 #                             Linux) into target/static and times it alongside

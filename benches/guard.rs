@@ -246,6 +246,12 @@ fn main() {
         }
     }
 
+    // BENCH_CALLS_ONLY=1: the call table alone (the build of 10,000 guards
+    // takes minutes).
+    if std::env::var_os("BENCH_CALLS_ONLY").is_some() {
+        print!("{table}");
+        return;
+    }
     let mut binaries = vec![("hookc", hookc.as_path())];
     binaries.extend(baseline.map(|old| (label, old)));
     let builds = time_builds(&binaries, root, &bundled);

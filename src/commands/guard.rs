@@ -4,11 +4,16 @@ use crate::cli::GuardArgs;
 use crate::runtime::{self, Deadline, GuardRequest};
 
 pub fn guard(args: &GuardArgs) -> i32 {
-    // First, while the process has one thread: the keeper forks here.
-    if let Some(limit) = args.deadline {
-        runtime::keeper::keep(limit);
-    }
-    let deadline = Deadline::start(std::time::Instant::now(), args.harness, args.event);
+    // First, while the process has one thread: the keeper forks here, and
+    // its clock stands for the watchdog's.
+    let started = std::time::Instant::now();
+    let deadline = match args.deadline {
+        Some(limit) if cfg!(unix) => {
+            runtime::keeper::keep(limit);
+            Deadline::kept(started, args.harness, args.event)
+        }
+        _ => Deadline::start(started, args.harness, args.event),
+    };
     let request = GuardRequest {
         harness: args.harness,
         event: args.event,
@@ -16,8 +21,8 @@ pub fn guard(args: &GuardArgs) -> i32 {
         debug: args.debug.as_deref(),
         deadline: Some(&deadline),
     };
-    // Not locked for the whole call: the deadline's watchdog may have to
-    // answer while the call is being read.
+    // Not locked for the whole call: the deadline's watchdog (when there
+    // is one) may have to answer while the call is being read.
     let mut stdout = std::io::stdout();
     let status = runtime::run(
         &request,

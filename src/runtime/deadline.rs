@@ -65,17 +65,7 @@ impl Deadline {
     /// `started` (the process's start). When the thread cannot be started,
     /// the call is refused at once: a guard without its deadline is not run.
     pub fn start(started: Instant, harness: HarnessId, event: Event) -> Deadline {
-        let shared = Arc::new(Shared {
-            started,
-            state: Mutex::new(State {
-                timeout: UNTIL_THE_POLICY_SAYS,
-                harness,
-                event,
-                finished: false,
-                nonce: std::env::var_os(super::NONCE_VAR),
-            }),
-            changed: Condvar::new(),
-        });
+        let shared = Self::kept(started, harness, event).shared;
         let watching = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("hookc-deadline".to_owned())
@@ -88,6 +78,27 @@ impl Deadline {
             );
         }
         Deadline { shared }
+    }
+
+    /// The deadline of a guard whose keeper ([`super::keeper`]) kills it in
+    /// time: no watchdog, since the keeper's clock is earlier than the
+    /// harness's and cannot be starved by the guard; the shim refuses what
+    /// the keeper gives up. The guard's own bounds (a `run` guard's program,
+    /// a directory walk) still count from `started`.
+    pub fn kept(started: Instant, harness: HarnessId, event: Event) -> Deadline {
+        Deadline {
+            shared: Arc::new(Shared {
+                started,
+                state: Mutex::new(State {
+                    timeout: UNTIL_THE_POLICY_SAYS,
+                    harness,
+                    event,
+                    finished: false,
+                    nonce: std::env::var_os(super::NONCE_VAR),
+                }),
+                changed: Condvar::new(),
+            }),
+        }
     }
 
     /// The harness gives the guard `seconds` (the compiled policy's timeout,

@@ -446,11 +446,7 @@ fn guard_fed(
     let out = child.wait_with_output().unwrap();
     let took = started.elapsed();
     drop(feeder);
-    let run = Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
+    let run = Run::from(out);
     (run, took)
 }
 
@@ -567,11 +563,7 @@ fn kept_guard_sent(p: &Project, seconds: &str, signal: &str) -> (Run, std::time:
     });
     let out = keeper.wait_with_output().unwrap();
     drop(stdin);
-    let run = Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
+    let run = Run::from(out);
     (run, started.elapsed())
 }
 

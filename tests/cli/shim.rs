@@ -378,11 +378,7 @@ exit $?",
         });
         let out = hook.wait_with_output().unwrap();
         drop(payload);
-        let run = Run {
-            status: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        };
+        let run = Run::from(out);
         assert_refused_in_time(shell, &run, started.elapsed());
         assert!(
             run.stderr.contains("exit status 124"),

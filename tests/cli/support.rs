@@ -114,15 +114,17 @@ pub fn run(command: &mut Command, stdin: Option<&[u8]>) -> Run {
             let _ = pipe.write_all(bytes);
         }
     }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = child.wait_with_output().unwrap();
-    Run {
-        status: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    child.wait_with_output().unwrap().into()
+}
+
+/// A process's output as a `Run` (status -1 for a death by a signal).
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run {
+            status: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
     }
 }
 

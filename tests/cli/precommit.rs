@@ -289,3 +289,47 @@ fn install_pre_commit_works_from_a_subfolder_and_in_a_worktree() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(p.read(".git/hooks/pre-commit").contains("checkout-index"));
 }
+
+/// The CI and pre-commit recipes get hookc without compiling it: the wheel
+/// (pinned to this crate's version, so a release bump updates them) or a
+/// release binary checked against the release's checksums, with the Rust
+/// build left as the fallback.
+#[test]
+fn the_ci_and_pre_commit_recipes_install_hookc_without_a_rust_toolchain() {
+    let cargo = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let version = cargo
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap();
+    let book =
+        |page: &str| std::fs::read_to_string(repo().join("book/src/recipes").join(page)).unwrap();
+    let ci = book("ci.md");
+    let yaml_steps: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("- run:"))
+        .collect();
+    assert!(
+        yaml_steps.contains(&format!("- run: pipx run hookc=={version} check").as_str()),
+        "the GitHub Actions job runs the wheel: {yaml_steps:?}"
+    );
+    assert!(
+        !yaml_steps.iter().any(|s| s.contains("cargo install")),
+        "no job step compiles hookc: {yaml_steps:?}"
+    );
+    let archive = format!("hookc-x86_64-unknown-linux-musl-v{version}.tar.gz");
+    assert!(ci.contains(&archive), "the release binary: {archive}");
+    assert!(ci.contains("sha256sum --check --ignore-missing SHA256SUMS"));
+    assert!(ci.contains("cargo install --locked"), "the fallback stays");
+    let release = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        release.contains("name=hookc-${{ matrix.target }}-v${{ needs.version.outputs.version }}")
+            && release.contains("x86_64-unknown-linux-musl")
+            && release.contains("sha256sum hookc-* >SHA256SUMS"),
+        "the release publishes the archive and checksums the recipe downloads"
+    );
+    let pre_commit = book("pre-commit.md");
+    assert!(pre_commit.contains("language: python"));
+    assert!(pre_commit.contains(&format!("additional_dependencies: [\"hookc=={version}\"]")));
+}

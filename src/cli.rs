@@ -130,13 +130,19 @@ pub enum Command {
     /// Exit 0: written; 2: could not read a hook file, or would overwrite a file.
     Import(ImportArgs),
 
-    /// Install a plain `.git/hooks/pre-commit` that runs `hookc check` on what is staged (an existing hook is kept and chained)
+    /// Install a pre-commit hook that runs `hookc check` on what is staged (git's own, husky's or lefthook's; an existing hook is kept)
     ///
     /// The hook exports the index (what the commit will hold) into a temporary folder and checks
     /// the staged policy.kdl against the staged generated files there: committing a changed policy
     /// without the files `hookc build` regenerated is refused, and unstaged changes in the working
     /// tree do not matter. The working tree and the index are never touched. Installing again
-    /// updates a hook an earlier hookc wrote.
+    /// updates what an earlier hookc wrote.
+    ///
+    /// With lefthook (a lefthook.yml, .lefthook.yml or .config/lefthook.yml), a `hookc-check`
+    /// command goes under its `pre-commit:` section, by adding lines only. With husky (a .husky
+    /// folder), a block goes at the end of `.husky/pre-commit`, the committed script, never into
+    /// the generated `.husky/_/`. Otherwise the hook goes where git looks for hooks, and a hook
+    /// that was there is kept and run first.
     InstallPreCommit {
         /// A folder of the repository [default: the current folder]; the hook goes where git
         /// looks for hooks (`git rev-parse --git-path hooks`: worktrees and core.hooksPath

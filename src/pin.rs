@@ -31,7 +31,8 @@
 //! change: its calls run in the harness's children, and the shell profiles
 //! and the commands that set a session's environment are refused); else
 //! the pin; else, on a machine where hookc never built (a teammate right
-//! after cloning), `hookc` on PATH, then the project's
+//! after cloning), `hookc` on PATH, then the project's npm platform
+//! package (`node_modules/@hookc/cli-<platform>/bin/hookc`),
 //! `node_modules/.bin/hookc` or `.venv/bin/hookc`. A pin whose copy is
 //! gone or not executable refuses the call: falling back to PATH there
 //! would let whoever deleted it choose the program.
@@ -497,8 +498,9 @@ impl Guarded {
     /// pin and its copy) and every folder up to it; the hookc the pin was
     /// copied from, the hookc answering now and the one HOOKC_BIN names,
     /// each with its folder; and `hookc` in each folder of PATH and the
-    /// project's `node_modules/.bin` and `.venv/bin`, where the hooks (with
-    /// no pin) and the user's shell find it.
+    /// project's `node_modules/.bin`, `node_modules/@hookc` (npm's platform
+    /// packages) and `.venv/bin`, where the hooks (with no pin) and the
+    /// user's shell find it.
     fn here(call: &Call) -> Guarded {
         let mut g = Guarded::default();
         if let Some(state) = crate::audit::state_dir() {
@@ -523,6 +525,7 @@ impl Guarded {
         }
         if let Some(root) = call.root.as_deref().map(Path::new) {
             g.add_tree(&root.join("node_modules/.bin/hookc"));
+            g.add_tree(&root.join("node_modules/@hookc"));
             g.add_tree(&root.join(".venv/bin/hookc"));
         }
         g

@@ -271,6 +271,15 @@ commands would never fire. Add `tool \"shell\"`, or drop the condition.";
 does not reach for that call. Either the guard or the example is wrong; the message says
 what the policy decided and which guards matched.";
 
+    PresetExampleOverruled = "preset-example-overruled", Warning, "a preset's example that a stricter guard of the policy decides otherwise",
+"A preset's examples speak for the preset's own guard. When another guard of the policy
+decides one of them more strictly (a guard that denies `npm install` in a bun repository,
+where a preset's example says `npm install lodash` is allowed), the stricter rule wins and the
+build goes on: this note says which guards decided. The example still holds for its own
+guard, which is checked against it alone. A guard that decides a preset's example less
+strictly than it expects (lets through what the preset refuses) is an error,
+[`hookc::example-contradicts`](example-contradicts.md).";
+
     InvalidExample = "invalid-example", Error, "an example hookc cannot run",
 "An example gives the call to try (a command for shell guards, `path=` for file tools,
 `text=` for prompt guards) and `expect=` one of `deny`, `ask`, `allow`, `context`, `block`,

@@ -1331,6 +1331,50 @@ fn implied_example_tool(
 }
 
 /// Examples are tests: run each through the whole policy, as the harness would.
+/// How strict an expectation is, on [`Decision::strictness`]'s scale (a
+/// call that passes is the least strict of all).
+fn expected_strictness(expect: Expectation) -> u8 {
+    match expect {
+        Expectation::Pass => 0,
+        Expectation::Decision(d) => d.strictness(),
+    }
+}
+
+/// A preset's example that the whole policy decides more strictly than it
+/// expects, because of other guards, while the example's own guard alone
+/// meets it: the stricter rule wins. The other guards that decided, when
+/// that is the case.
+fn overruled_by_stricter<'v>(
+    policy: &Policy,
+    guard: &crate::ir::Guard,
+    example: &crate::ir::Example,
+    call: &eval::Call,
+    verdict: Option<&'v eval::Verdict>,
+) -> Option<Vec<&'v str>> {
+    let verdict = verdict?;
+    // Stricter means a question or a refusal where the example expects less.
+    if verdict.decision.strictness() < Decision::Ask.strictness()
+        || verdict.decision.strictness() <= expected_strictness(example.expect)
+    {
+        return None;
+    }
+    let others: Vec<&str> = verdict
+        .hits
+        .iter()
+        .map(|h| h.guard.as_str())
+        .filter(|&g| g != guard.name)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let alone = Policy {
+        guards: vec![guard.clone()],
+        ..policy.clone()
+    };
+    let own = eval::Evaluator::new(&alone).evaluate(call);
+    eval::meets(own.as_ref(), example.expect).then_some(others)
+}
+
 fn check_examples(cx: &mut Cx, policy: &Policy, compiled: Vec<eval::Compiled>) {
     let evaluator = eval::Evaluator::compiled(policy, compiled);
     for guard in &policy.guards {
@@ -1338,6 +1382,41 @@ fn check_examples(cx: &mut Cx, policy: &Policy, compiled: Vec<eval::Compiled>) {
             let call = eval::Call::from_example(guard.event, &example.call);
             let verdict = evaluator.evaluate(&call);
             if !eval::meets(verdict.as_ref(), example.expect) {
+                // A preset's example points at the `preset` line.
+                let from_preset = cx
+                    .file
+                    .text
+                    .get(example.origin.range())
+                    .is_some_and(|t| t.starts_with("preset"));
+                let overruled = if from_preset {
+                    overruled_by_stricter(policy, guard, example, &call, verdict.as_ref())
+                } else {
+                    None
+                };
+                if let Some(by) = overruled {
+                    let call = example.call.command.clone().unwrap_or_else(|| {
+                        format!("{:?}", example.call.path.as_deref().unwrap_or_default())
+                    });
+                    let decision = verdict.as_ref().map_or(Decision::Deny, |v| v.decision);
+                    cx.error(
+                        Code::PresetExampleOverruled,
+                        format!(
+                            "the preset's example `{call}` expects `{}`, but this policy decides `{decision}` (guards: {}): the stricter rule wins",
+                            match example.expect {
+                                Expectation::Pass => "pass".to_owned(),
+                                Expectation::Decision(d) => d.to_string(),
+                            },
+                            by.join(", ")
+                        ),
+                        example.origin,
+                        &format!("this preset's guard `{}` has the example", guard.name),
+                        format!(
+                            "nothing to do if the stricter rule is meant; the preset's guard `{}` still decides its example as the preset says",
+                            guard.name
+                        ),
+                    );
+                    continue;
+                }
                 let got = match &verdict {
                     None => "no guard matched, so the call passes".to_owned(),
                     Some(v) => format!(
@@ -1354,12 +1433,6 @@ fn check_examples(cx: &mut Cx, policy: &Policy, compiled: Vec<eval::Compiled>) {
                     Expectation::Pass => "pass".to_owned(),
                     Expectation::Decision(d) => d.to_string(),
                 };
-                // A preset's example points at the `preset` line: say which one.
-                let from_preset = cx
-                    .file
-                    .text
-                    .get(example.origin.range())
-                    .is_some_and(|t| t.starts_with("preset"));
                 let (label, help) = if from_preset {
                     let call = example.call.command.clone().unwrap_or_else(|| {
                         format!("{:?}", example.call.path.as_deref().unwrap_or_default())

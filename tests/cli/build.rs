@@ -385,3 +385,37 @@ fn a_second_build_while_one_is_writing_fails_clearly() {
         "a build leaves no lock file behind"
     );
 }
+
+/// A preset's allow example does not veto a stricter guard of the
+/// repository: denying `npm install` in a bun repository builds, with a
+/// note naming the guard that decided, while the preset's guard still
+/// holds its own examples.
+#[test]
+fn a_stricter_repository_guard_wins_over_a_presets_allow_example() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        "targets \"claude\"\npreset \"remote-code\"\nguard \"use-bun\" {\n    command \"npm\" \"install\"\n    deny \"This repository uses bun: run bun install.\"\n    example \"npm install lodash\" expect=\"deny\"\n    example \"bun install lodash\" expect=\"pass\"\n}\n",
+    );
+    let out = p.hookc(&["build"]);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("hookc::preset-example-overruled"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("npm install lodash"), "{}", out.stderr);
+    assert!(out.stderr.contains("use-bun"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("hookc::example-contradicts"),
+        "{}",
+        out.stderr
+    );
+    // The hook refuses what the repository's guard denies.
+    let why = p.hookc(&["why", "npm install lodash"]);
+    assert!(
+        why.stdout.contains("Verdict: deny (by use-bun)"),
+        "{}",
+        why.stdout
+    );
+}

@@ -104,3 +104,34 @@ fn each_platform_package_fits_its_platform_and_is_built_on_release() {
         );
     }
 }
+
+/// `.ci/run` runs the README's test command, and checks `out/` with the
+/// hookc that command built: a `cargo run` there would compile the crate
+/// and its dependencies again in another feature set.
+#[test]
+fn ci_checks_the_bundled_policy_with_the_binary_the_tests_built() {
+    let ci = read(".ci/run");
+    let lines: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.ends_with("cargo test --locked")),
+        "the README's test command"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("cargo run")),
+        ".ci/run builds hookc again with cargo run"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("\"$hookc\" check --policy policy.kdl --out out")),
+        ".ci/run checks out/ with the tests' hookc"
+    );
+    assert!(
+        ci.contains("HOOKC_CI_CLEAN"),
+        ".ci/run says where its caches stay and how to remove them"
+    );
+}

@@ -289,3 +289,239 @@ fn install_pre_commit_works_from_a_subfolder_and_in_a_worktree() {
     assert_eq!(out.status, 0, "{}", out.stderr);
     assert!(p.read(".git/hooks/pre-commit").contains("checkout-index"));
 }
+
+/// The CI and pre-commit recipes get hookc without compiling it: the wheel
+/// (pinned to this crate's version, so a release bump updates them) or a
+/// release binary checked against the release's checksums, with the Rust
+/// build left as the fallback.
+#[test]
+fn the_ci_and_pre_commit_recipes_install_hookc_without_a_rust_toolchain() {
+    let cargo = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let version = cargo
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap();
+    let book =
+        |page: &str| std::fs::read_to_string(repo().join("book/src/recipes").join(page)).unwrap();
+    let ci = book("ci.md");
+    let yaml_steps: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("- run:"))
+        .collect();
+    assert!(
+        yaml_steps.contains(&format!("- run: pipx run hookc=={version} check").as_str()),
+        "the GitHub Actions job runs the wheel: {yaml_steps:?}"
+    );
+    assert!(
+        !yaml_steps.iter().any(|s| s.contains("cargo install")),
+        "no job step compiles hookc: {yaml_steps:?}"
+    );
+    let archive = format!("hookc-x86_64-unknown-linux-musl-v{version}.tar.gz");
+    assert!(ci.contains(&archive), "the release binary: {archive}");
+    assert!(ci.contains("sha256sum --check --ignore-missing SHA256SUMS"));
+    assert!(ci.contains("cargo install --locked"), "the fallback stays");
+    let release = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    assert!(
+        release.contains("name=hookc-${{ matrix.target }}-v${{ needs.version.outputs.version }}")
+            && release.contains("x86_64-unknown-linux-musl")
+            && release.contains("sha256sum hookc-* >SHA256SUMS"),
+        "the release publishes the archive and checksums the recipe downloads"
+    );
+    let pre_commit = book("pre-commit.md");
+    assert!(pre_commit.contains("language: python"));
+    assert!(pre_commit.contains(&format!("additional_dependencies: [\"hookc=={version}\"]")));
+}
+
+/// husky 9's generated hook, as `husky` writes it into `.husky/_/`: it runs
+/// the team's `.husky/pre-commit` with `sh -e`.
+const HUSKY_GENERATED: &str =
+    "#!/usr/bin/env sh\nexec sh -e \"$(dirname \"$0\")/../pre-commit\" \"$@\"\n";
+
+/// With husky, the check goes at the end of the committed `.husky/pre-commit`
+/// (what was there stays and runs), never into husky's generated `.husky/_/`;
+/// a commit through git then runs it, and drift stops the commit.
+#[test]
+fn install_pre_commit_appends_to_huskys_script_and_leaves_its_generated_folder_alone() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    p.write(".husky/_/pre-commit", HUSKY_GENERATED);
+    crate::support::make_executable(&p.path(".husky/_/pre-commit"));
+    git(&p, &["config", "core.hooksPath", ".husky/_"]);
+    let mine = "echo lint-staged ran >> ran.txt\n";
+    p.write(".husky/pre-commit", mine);
+    let out = p.hookc(&["install-pre-commit"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(out.stdout.contains(".husky/pre-commit"), "{}", out.stdout);
+    assert_eq!(
+        p.read(".husky/_/pre-commit"),
+        HUSKY_GENERATED,
+        "husky's file untouched"
+    );
+    assert!(!p.exists(".husky/_/pre-commit.before-hookc"));
+    let script = p.read(".husky/pre-commit");
+    assert!(script.starts_with(mine), "{script}");
+    // A line the team adds after hookc's block still runs.
+    p.write(
+        ".husky/pre-commit",
+        &format!("{script}echo after >> ran.txt\n"),
+    );
+    let script = p.read(".husky/pre-commit");
+    assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
+    assert_eq!(
+        p.read(".husky/pre-commit"),
+        script,
+        "installing again changes nothing"
+    );
+    git(
+        &p,
+        &[
+            "add",
+            "policy.kdl",
+            ".claude",
+            ".hookc",
+            ".husky/pre-commit",
+        ],
+    );
+    let ok = git(&p, &["commit", "-q", "-m", "one"]);
+    assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
+    assert_eq!(p.read("ran.txt"), "lint-staged ran\nafter\n");
+    // A staged policy without its regenerated files: the commit is refused.
+    p.write("policy.kdl", "targets \"claude\"\n");
+    git(&p, &["add", "policy.kdl"]);
+    let refused = git(&p, &["commit", "-q", "-m", "two"]);
+    assert_eq!(refused.status, 1, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("run `hookc build`"),
+        "{}",
+        refused.stderr
+    );
+}
+
+/// A `.husky` folder with no `pre-commit` yet (husky before 9 points git at
+/// `.husky` itself): hookc writes the script, loading husky's `_/husky.sh`
+/// as those versions want.
+#[test]
+fn install_pre_commit_starts_huskys_script_when_there_is_none() {
+    let p = git_repo();
+    p.write(".husky/_/husky.sh", "");
+    git(&p, &["config", "core.hooksPath", ".husky"]);
+    assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
+    let script = p.read(".husky/pre-commit");
+    assert!(
+        script.starts_with("#!/usr/bin/env sh\n. \"$(dirname -- \"$0\")/_/husky.sh\"\n"),
+        "{script}"
+    );
+    assert!(
+        script.contains("hookc check --policy policy.kdl"),
+        "{script}"
+    );
+    assert!(!p.exists(".husky/pre-commit.before-hookc"));
+}
+
+/// The command hookc put in a lefthook config: the `run:` block scalar
+/// under `hookc-check:`, dedented.
+fn lefthook_run(config: &str) -> String {
+    let mut lines = config
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("hookc-check:"));
+    let key = lines.next().expect("a hookc-check command");
+    let pad = key.len() - key.trim_start().len() + 4;
+    assert_eq!(lines.next().map(str::trim), Some("run: |"));
+    lines
+        .take_while(|l| l.is_empty() || l.len() - l.trim_start().len() >= pad)
+        .map(|l| format!("{}\n", l.get(pad..).unwrap_or("")))
+        .collect()
+}
+
+/// With lefthook, a `hookc-check` command goes under `pre-commit:
+/// commands:` by adding lines only: every line of the user's config stays,
+/// in order, and installing again changes nothing. The command, run as
+/// lefthook runs it (`sh -c` at the top of the work tree), stops drift.
+#[test]
+fn install_pre_commit_adds_a_command_to_lefthooks_config() {
+    let p = git_repo();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    let mine = "# the team's hooks\npre-push:\n  commands:\n    test:\n      run: npm test\n\npre-commit:\n  parallel: true\n  commands:\n    lint:\n      glob: \"*.ts\"\n      run: npx eslint {staged_files}\nskip_output:\n  - meta\n";
+    p.write("lefthook.yml", mine);
+    let out = p.hookc(&["install-pre-commit"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        !p.exists(".git/hooks/pre-commit"),
+        "git's hooks are lefthook's"
+    );
+    let config = p.read("lefthook.yml");
+    // The user's lines, in order, with hookc's inserted between them.
+    let mut theirs = mine.lines();
+    let mut want = theirs.next();
+    for line in config.lines() {
+        if Some(line) == want {
+            want = theirs.next();
+        }
+    }
+    assert_eq!(
+        want, None,
+        "a line of the user's is gone or moved:\n{config}"
+    );
+    let inserted = config.lines().count() - mine.lines().count();
+    let at = config
+        .find("    hookc-check:")
+        .expect("under pre-commit's commands");
+    assert!(
+        at > config
+            .find("pre-commit:\n  parallel: true\n  commands:\n")
+            .unwrap()
+    );
+    assert!(at < config.find("    lint:").unwrap());
+    assert_eq!(p.hookc(&["install-pre-commit"]).status, 0);
+    assert_eq!(
+        p.read("lefthook.yml"),
+        config,
+        "installing again changes nothing"
+    );
+    let check = |p: &Project| {
+        run(
+            Command::new("sh")
+                .args(["-c", &lefthook_run(&config)])
+                .env("PATH", path_with_hookc())
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    git(&p, &["add", "-A"]);
+    let ok = check(&p);
+    assert_eq!(ok.status, 0, "{}{}", ok.stdout, ok.stderr);
+    p.write("policy.kdl", "targets \"claude\"\n");
+    git(&p, &["add", "policy.kdl"]);
+    assert_eq!(
+        check(&p).status,
+        1,
+        "drift stops the commit ({inserted} lines added)"
+    );
+    // A file without a pre-commit section gets one at its end.
+    let q = git_repo();
+    q.write(
+        ".lefthook.yml",
+        "pre-push:\n  commands:\n    test:\n      run: npm test\n",
+    );
+    assert_eq!(q.hookc(&["install-pre-commit"]).status, 0);
+    let config = q.read(".lefthook.yml");
+    assert!(config.starts_with("pre-push:\n  commands:\n    test:\n      run: npm test\n\npre-commit:\n  commands:\n    hookc-check:"), "{config}");
+}
+
+/// A lefthook config hookc cannot add to without rewriting it (a flow
+/// mapping): nothing is written, and the error gives the lines to add.
+#[test]
+fn install_pre_commit_leaves_a_lefthook_config_it_cannot_edit_as_it_is() {
+    let p = git_repo();
+    let mine = "pre-commit: {commands: {lint: {run: eslint}}}\n";
+    p.write("lefthook.yml", mine);
+    let out = p.hookc(&["install-pre-commit"]);
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    assert_eq!(p.read("lefthook.yml"), mine);
+    assert!(out.stderr.contains("hookc-check:"), "{}", out.stderr);
+    assert!(out.stderr.contains("run: |"), "{}", out.stderr);
+}

@@ -49,7 +49,8 @@
 # install hookc. In order: HOOKC_BIN when the harness's environment sets it
 # (the user's own choice, which the agent cannot change); else the pin; and
 # only where no build ever wrote one (a teammate right after cloning), PATH,
-# then the project's own install. A pin whose copy is gone refuses: falling
+# then the project's own install (npm's platform package, node_modules/.bin,
+# .venv/bin). A pin whose copy is gone refuses: falling
 # back to PATH would let whoever removed it pick the program.
 
 # Windsurf documents one way for a hook to block: exit status 2, with the
@@ -121,10 +122,26 @@ else
   # Last, a hookc the project installs itself (`npm i -D hookc`, a project
   # `.venv`), by absolute path from this script's own place
   # (`.hookc/<harness>/` in the project), never through a relative PATH
-  # entry.
+  # entry. From npm, first the program of this machine's platform package
+  # itself (@hookc/cli-<os>-<cpu>, named as Node names them), which saves
+  # Node's start-up on every call; else the launcher in node_modules/.bin,
+  # which says what is missing.
   if ! command -v "$hookc" >/dev/null 2>&1; then
+    npm_platform=
+    for uname in /usr/bin/uname /bin/uname; do
+      if [ -x "$uname" ]; then
+        case $("$uname" -sm) in
+        "Linux x86_64") npm_platform=linux-x64 ;;
+        "Linux aarch64" | "Linux arm64") npm_platform=linux-arm64 ;;
+        "Darwin x86_64") npm_platform=darwin-x64 ;;
+        "Darwin arm64") npm_platform=darwin-arm64 ;;
+        esac
+        break
+      fi
+    done
     project=$(cd "$here/../.." 2>/dev/null && pwd -P) &&
-      for candidate in "$project/node_modules/.bin/hookc" "$project/.venv/bin/hookc"; do
+      for candidate in ${npm_platform:+"$project/node_modules/@hookc/cli-$npm_platform/bin/hookc"} \
+        "$project/node_modules/.bin/hookc" "$project/.venv/bin/hookc"; do
         if [ -f "$candidate" ] && [ -x "$candidate" ]; then
           hookc=$candidate
           break

@@ -71,7 +71,7 @@ if [ -n "${HOOKC_BIN:-}" ]; then
   hookc=$HOOKC_BIN
   command -v "$hookc" >/dev/null 2>&1 ||
     refuse "the hookc program was not found (looked for '$hookc')" \
-      'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
+      'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
 elif [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
   # The pin's first line, read by the shell itself: no program is started
   # to find hookc, so nothing on PATH can stand in for one.
@@ -126,7 +126,7 @@ else
   fi
   command -v "$hookc" >/dev/null 2>&1 ||
     refuse "the hookc program was not found (looked for '$hookc')" \
-      'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
+      'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
 fi
 # The nonce: a random UUID from the Linux kernel, else 16 bytes of
 # /dev/urandom through od (macOS), read without the PATH.
@@ -161,7 +161,7 @@ case $status in
     ;;
   esac
   refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
-    'point HOOKC_BIN or PATH at the hookc this project needs (cargo install hookc --locked)'
+    'point HOOKC_BIN or PATH at the hookc this project needs (cargo install --locked --path <a checkout of hookc'\''s source>)'
   ;;
 # 124: `timeout` stopped hookc; 137 (SIGKILL) and 143 (SIGTERM): the same by
 # busybox's `timeout`, or a kill from outside (the kernel's out-of-memory

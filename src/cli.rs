@@ -35,7 +35,7 @@ pub struct Cli {
     #[arg(long, short, global = true, help_heading = "Output")]
     pub quiet: bool,
 
-    /// Also print a line for every file, including those already up to date
+    /// Also print a line for every file, including those already up to date, and `check`'s diff
     #[arg(
         long,
         short,
@@ -71,7 +71,7 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS)]
     Build(BuildArgs),
 
-    /// Like build, but write nothing: exit 1 with a diff when anything is out of date
+    /// Like build, but write nothing: exit 1 naming what is out of date (`-v`: with the diff)
     ///
     /// Meant for pre-commit hooks and CI.
     #[command(after_help = EXIT_STATUS)]

@@ -12,6 +12,13 @@ use crate::{resolve, syntax};
 /// Read, parse, decode and resolve a policy file. `None` when it has errors
 /// (they are in `diags`) or cannot be read.
 pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)> {
+    let (file, policy) = load_despite_examples(path, diags)?;
+    (!diags.has_errors()).then_some((file, policy))
+}
+
+/// Like [`load`], but a policy whose only errors are failing examples is
+/// still given (the failures reported in `diags`): `hookc why` explains it.
+pub fn load_despite_examples(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)> {
     let text = match crate::disk::read_text(path) {
         Ok(Some(text)) => text,
         Ok(None) => {
@@ -34,7 +41,8 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<(SourceFile, Policy)
     };
     let name = path.to_string_lossy().replace('\\', "/");
     let file = SourceFile::new(name.trim_start_matches("./"), text);
-    let policy = compile_source(&file, diags)?;
+    let ast = syntax::read_policy(&file, diags)?;
+    let policy = resolve::resolve_despite_examples(&file, ast, diags)?;
     Some((file, policy))
 }
 

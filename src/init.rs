@@ -53,6 +53,52 @@ pub fn detect(root: &Path) -> Vec<Found> {
         .collect()
 }
 
+/// The compose files `hookc init` reads for database services.
+pub const COMPOSE_FILES: [&str; 4] = [
+    "compose.yaml",
+    "compose.yml",
+    "docker-compose.yaml",
+    "docker-compose.yml",
+];
+
+/// The database servers a compose file's `image:` lines name, the image's
+/// own name (registry and tag left off) against the engines the databases
+/// preset guards.
+const DATABASE_IMAGES: [&str; 6] = ["postgres", "postgis", "mysql", "mariadb", "mongo", "redis"];
+
+/// The compose files in `root` that run a database server, each with the
+/// images that do (`docker-compose.yml (postgres)`).
+pub fn compose_databases(root: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for name in COMPOSE_FILES {
+        let Ok(Some(text)) = crate::disk::read_text(&root.join(name)) else {
+            continue;
+        };
+        let mut images: Vec<&str> = Vec::new();
+        for line in text.lines() {
+            let Some(image) = line.trim_start().strip_prefix("image:") else {
+                continue;
+            };
+            let image = image.split('#').next().unwrap_or_default();
+            let image = image.trim().trim_matches(|c| c == '"' || c == '\'');
+            // registry/owner/name:tag@digest → name
+            let base = image.rsplit('/').next().unwrap_or_default();
+            let base = base.split([':', '@']).next().unwrap_or_default();
+            if let Some(db) = DATABASE_IMAGES
+                .iter()
+                .find(|db| base == **db || base.starts_with(&format!("{db}-")))
+                && !images.contains(db)
+            {
+                images.push(db);
+            }
+        }
+        if !images.is_empty() {
+            found.push(format!("{name} ({})", images.join(", ")));
+        }
+    }
+    found
+}
+
 /// Why the policy targets what it targets, said in its comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {

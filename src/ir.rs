@@ -61,11 +61,11 @@ pub struct Policy {
 
 impl Policy {
     /// How to install the hookc this project needs, for a guard's refusal.
-    pub fn install_command(&self) -> &str {
+    pub fn install_command(&self) -> std::borrow::Cow<'_, str> {
         if self.install.is_empty() {
-            "cargo install hookc --locked"
+            crate::version::from_source(env!("CARGO_PKG_REPOSITORY")).into()
         } else {
-            &self.install
+            self.install.as_str().into()
         }
     }
 

@@ -54,6 +54,38 @@ mod commands;
 pub use commands::guard;
 pub use commands::run;
 
+/// From now on, a write to stdout or stderr that fails because the reader
+/// closed its end (`hookc test | head -1`) ends the process quietly with
+/// status 0 instead of a panic's message and status 101: the reader chose
+/// to stop reading. Any other panic is reported as before.
+pub fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if closed_pipe(message) {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
+}
+
+/// Whether a panic's message is the standard library's on a write to a
+/// closed pipe (`failed printing to stdout: Broken pipe (os error 32)`; on
+/// Windows, error 232 or 109).
+fn closed_pipe(message: &str) -> bool {
+    let printing = message.starts_with("failed printing to stdout")
+        || message.starts_with("failed printing to stderr");
+    printing
+        && ["(os error 32)", "(os error 232)", "(os error 109)"]
+            .iter()
+            .any(|code| message.ends_with(code))
+}
+
 /// How many cases a randomised test tries: `default`, or the number in the
 /// environment variable `var` for a longer run (see the README's development
 /// section).

@@ -6,5 +6,14 @@ fn main() {
         std::process::exit(hookc::guard(&args));
     }
     let cli = hookc::cli::Cli::parse();
+    // A guard's or exec's failure to write is a failure (the hook refuses);
+    // any other command whose reader went away (`hookc test | head -1`) just
+    // stops, as other command-line tools do.
+    if !matches!(
+        cli.command,
+        hookc::cli::Command::Guard(_) | hookc::cli::Command::Exec(_)
+    ) {
+        hookc::quiet_on_closed_pipe();
+    }
     std::process::exit(hookc::run(cli));
 }

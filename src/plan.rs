@@ -890,6 +890,21 @@ fn hand_edited(
     }
 }
 
+/// Whether `text` is a file hookc wrote whole at `rel` (relative to `root`)
+/// and nobody changed since: the project's manifest records it, with the
+/// digest of exactly this text. `hookc import` leaves such files out.
+pub fn written_whole_by_hookc(root: &Path, rel: &str, text: &str) -> bool {
+    let mut ignored = Diagnostics::default();
+    let Some(Some(manifest)) = recorded(root, emit::MANIFEST, &mut ignored) else {
+        return false;
+    };
+    manifest.files.iter().any(|owned| {
+        owned.path == rel
+            && owned.part == Part::Whole
+            && owned.digest.as_deref() == Some(fnv(text).as_str())
+    })
+}
+
 /// A digest of what hookc owns in `text`.
 fn digest(part: &Part, text: &str) -> Option<String> {
     owned_text(part, text).map(|owned| fnv(&owned))

@@ -332,9 +332,9 @@ fn check_format(
             (None, line) => format!("hookc {line} or later"),
         };
         let install = if head.install.is_empty() {
-            "cargo install hookc --locked"
+            crate::version::from_source(env!("CARGO_PKG_REPOSITORY"))
         } else {
-            head.install.as_str()
+            head.install.clone()
         };
         return Err(Refusal::Incompatible(format!(
             "This project's hooks need {needed}, and the hookc that ran is {this}, so the call \

@@ -148,34 +148,160 @@ pub fn older_line(this: Version, built_by: &str) -> bool {
 }
 
 /// The command that installs (or upgrades to) the hookc a project needs, for
-/// the way the repository itself installs it: a JavaScript project that lists
-/// hookc in `package.json` pins it in its lockfile (`npm install`), a Python
-/// one in `pyproject.toml` (`uv sync` with a `uv.lock`), anything else gets it
-/// from crates.io.
+/// the way the repository itself installs it. A JavaScript project whose
+/// `package.json` depends on hookc gets its own package manager's install
+/// (see [`js_install`]); a Python one whose `pyproject.toml` names hookc gets
+/// its own tool's (see [`python_install`]). Anything else builds hookc from
+/// source: from the project itself when it is hookc's own checkout, else from
+/// the repository the package names (see [`from_source`]).
 pub fn install_command(root: &Path, requirement: Option<&Requirement>) -> String {
-    let mentions = |file: &str| {
-        crate::disk::read_text(&root.join(file))
-            .ok()
-            .flatten()
-            .is_some_and(|text| text.contains("hookc"))
-    };
-    let pin = requirement.map(|r| r.to_string());
-    if mentions("package.json") {
-        return "npm install".to_owned();
+    let read = |file: &str| crate::disk::read_text(&root.join(file)).ok().flatten();
+    if read("Cargo.toml").is_some_and(|text| is_hookc_package(&text)) {
+        return "cargo install --locked --path .".to_owned();
     }
-    if mentions("pyproject.toml") {
-        if root.join("uv.lock").is_file() {
-            return "uv sync".to_owned();
+    if let Some(manifest) = read("package.json").filter(|text| js_depends_on_hookc(text)) {
+        return js_install(root, &manifest).to_owned();
+    }
+    if read("pyproject.toml").is_some_and(|text| python_depends_on_hookc(&text)) {
+        if let Some(tool) = python_install(root) {
+            return tool.to_owned();
         }
-        return match &pin {
-            Some(pin) => format!("pip install 'hookc{}'", python_pin(pin)),
+        return match requirement {
+            Some(pin) => format!("pip install 'hookc{}'", python_pin(&pin.to_string())),
             None => "pip install hookc".to_owned(),
         };
     }
-    match pin {
-        Some(pin) => format!("cargo install hookc --locked --version '{pin}'"),
-        None => "cargo install hookc --locked".to_owned(),
+    from_source(env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// How to build hookc from its source when the project does not install it
+/// itself: no release is published yet, so from the repository the package
+/// names, and without one from a checkout of that source.
+pub fn from_source(repository: &str) -> String {
+    if repository.is_empty() {
+        "cargo install --locked --path <a checkout of hookc's source>".to_owned()
+    } else {
+        format!("cargo install --locked --git {repository}")
     }
+}
+
+/// Whether a `package.json` lists hookc among the packages it installs (a
+/// script that runs `hookc` installs nothing).
+fn js_depends_on_hookc(manifest: &str) -> bool {
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str(manifest) else {
+        return false;
+    };
+    ["dependencies", "devDependencies", "optionalDependencies"]
+        .iter()
+        .filter_map(|group| fields.get(*group)?.as_object())
+        .any(|deps| deps.contains_key("hookc"))
+}
+
+/// Whether a `pyproject.toml` lists hookc among the packages it installs:
+/// in `[project]`'s dependencies or optional ones, a `[dependency-groups]`
+/// group, uv's dev-dependencies or one of poetry's dependency tables.
+fn python_depends_on_hookc(manifest: &str) -> bool {
+    let Ok(doc) = manifest.parse::<toml_edit::DocumentMut>() else {
+        return false;
+    };
+    let names_hookc = |spec: &str| {
+        let name: String = spec
+            .trim()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        name.eq_ignore_ascii_case("hookc")
+    };
+    let in_list = |item: Option<&toml_edit::Item>| {
+        item.and_then(|i| i.as_array())
+            .is_some_and(|list| list.iter().any(|v| v.as_str().is_some_and(&names_hookc)))
+    };
+    let in_lists = |item: Option<&toml_edit::Item>| {
+        item.and_then(|i| i.as_table_like())
+            .is_some_and(|groups| groups.iter().any(|(_, list)| in_list(Some(list))))
+    };
+    let in_keys = |item: Option<&toml_edit::Item>| {
+        item.and_then(|i| i.as_table_like())
+            .is_some_and(|deps| deps.iter().any(|(k, _)| names_hookc(k)))
+    };
+    let project = doc.get("project");
+    let poetry = doc.get("tool").and_then(|t| t.get("poetry"));
+    in_list(project.and_then(|p| p.get("dependencies")))
+        || in_lists(project.and_then(|p| p.get("optional-dependencies")))
+        || in_lists(doc.get("dependency-groups"))
+        || in_list(
+            doc.get("tool")
+                .and_then(|t| t.get("uv"))
+                .and_then(|u| u.get("dev-dependencies")),
+        )
+        || in_keys(poetry.and_then(|p| p.get("dependencies")))
+        || in_keys(poetry.and_then(|p| p.get("dev-dependencies")))
+        || poetry
+            .and_then(|p| p.get("group"))
+            .and_then(|g| g.as_table_like())
+            .is_some_and(|groups| {
+                groups
+                    .iter()
+                    .any(|(_, group)| in_keys(group.get("dependencies")))
+            })
+}
+
+/// The install command of the package manager a JavaScript project uses: the
+/// one its `packageManager` field names, else the one whose lockfile it
+/// holds, else npm's.
+pub fn js_install(root: &Path, manifest: &str) -> &'static str {
+    const MANAGERS: [(&str, &str); 4] = [
+        ("bun", "bun install"),
+        ("pnpm", "pnpm install"),
+        ("yarn", "yarn install"),
+        ("npm", "npm install"),
+    ];
+    let declared = serde_json::from_str::<serde_json::Value>(manifest)
+        .ok()
+        .and_then(|v| v.get("packageManager")?.as_str().map(str::to_owned));
+    if let Some(declared) = declared {
+        let name = declared.split('@').next().unwrap_or_default().trim();
+        if let Some((_, install)) = MANAGERS.iter().find(|(n, _)| *n == name) {
+            return install;
+        }
+    }
+    const LOCKS: [(&str, &str); 6] = [
+        ("bun.lock", "bun install"),
+        ("bun.lockb", "bun install"),
+        ("pnpm-lock.yaml", "pnpm install"),
+        ("yarn.lock", "yarn install"),
+        ("package-lock.json", "npm install"),
+        ("npm-shrinkwrap.json", "npm install"),
+    ];
+    LOCKS
+        .iter()
+        .find(|(lock, _)| root.join(lock).is_file())
+        .map_or("npm install", |(_, install)| install)
+}
+
+/// The install command of the tool whose lockfile a Python project holds, or
+/// `None` when it holds none (plain pip).
+pub fn python_install(root: &Path) -> Option<&'static str> {
+    const LOCKS: [(&str, &str); 4] = [
+        ("uv.lock", "uv sync"),
+        ("poetry.lock", "poetry install"),
+        ("pdm.lock", "pdm install"),
+        ("Pipfile.lock", "pipenv install"),
+    ];
+    LOCKS
+        .iter()
+        .find(|(lock, _)| root.join(lock).is_file())
+        .map(|(_, install)| *install)
+}
+
+/// Whether a `Cargo.toml` is hookc's own package (the project is a checkout
+/// of hookc's source).
+fn is_hookc_package(manifest: &str) -> bool {
+    manifest
+        .parse::<toml_edit::DocumentMut>()
+        .ok()
+        .and_then(|doc| Some(doc.get("package")?.get("name")?.as_str()? == "hookc"))
+        .unwrap_or(false)
 }
 
 /// A cargo requirement in pip's words (`^0.2.0` → `>=0.2.0,<0.3`).
@@ -239,27 +365,60 @@ mod tests {
     #[test]
     fn install_commands_follow_the_repository() {
         let dir = tempfile::tempdir().unwrap();
+        let write = |file: &str, text: &str| std::fs::write(dir.path().join(file), text).unwrap();
         let r = Requirement::parse("0.2").unwrap();
         assert_eq!(
             install_command(dir.path(), Some(&r)),
-            "cargo install hookc --locked --version '^0.2.0'"
+            "cargo install --locked --path <a checkout of hookc's source>"
         );
-        std::fs::write(
-            dir.path().join("pyproject.toml"),
+        // A project that only names hookc (its own name, a script) installs nothing.
+        write("pyproject.toml", "[project]\nname = \"hookc-tools\"\n");
+        write("package.json", r#"{"scripts": {"check": "hookc check"}}"#);
+        assert!(install_command(dir.path(), None).starts_with("cargo install"));
+        write(
+            "pyproject.toml",
             "[dependency-groups]\ndev = [\"hookc>=0.2\"]\n",
-        )
-        .unwrap();
+        );
         assert_eq!(
             install_command(dir.path(), Some(&r)),
             "pip install 'hookc>=0.2.0,<0.3'"
         );
-        std::fs::write(dir.path().join("uv.lock"), "").unwrap();
+        write("poetry.lock", "");
+        assert_eq!(install_command(dir.path(), Some(&r)), "poetry install");
+        write("uv.lock", "");
         assert_eq!(install_command(dir.path(), Some(&r)), "uv sync");
-        std::fs::write(
-            dir.path().join("package.json"),
-            "{\"devDependencies\": {\"hookc\": \"^0.2.0\"}}",
-        )
-        .unwrap();
+        write(
+            "package.json",
+            r#"{"devDependencies": {"hookc": "^0.2.0"}}"#,
+        );
         assert_eq!(install_command(dir.path(), None), "npm install");
+        write("yarn.lock", "");
+        assert_eq!(install_command(dir.path(), None), "yarn install");
+        write("bun.lock", "");
+        assert_eq!(install_command(dir.path(), None), "bun install");
+        // The declared manager wins over any lockfile.
+        write(
+            "package.json",
+            r#"{"packageManager": "pnpm@9.1.0", "devDependencies": {"hookc": "^0.2.0"}}"#,
+        );
+        assert_eq!(install_command(dir.path(), None), "pnpm install");
+        // hookc's own checkout builds itself.
+        write(
+            "Cargo.toml",
+            "[package]\nname = \"hookc\"\nversion = \"0.1.0\"\n",
+        );
+        assert_eq!(
+            install_command(dir.path(), None),
+            "cargo install --locked --path ."
+        );
+    }
+
+    #[test]
+    fn source_installs_name_the_repository_when_there_is_one() {
+        assert_eq!(
+            from_source("https://example.org/hookc"),
+            "cargo install --locked --git https://example.org/hookc"
+        );
+        assert!(from_source("").contains("--path"));
     }
 }

@@ -91,6 +91,11 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         return ExitStatus::Failure;
     }
     if args.dry_run {
+        if plan.is_clean() {
+            out.say("hookc build --dry-run: everything is up to date with the policy; a build would change nothing");
+            out.change_lines(&plan, false);
+            return out.finish(diags, ExitStatus::Success);
+        }
         out.say("hookc build --dry-run: nothing written; a build would:");
         out.change_lines(&plan, false);
         return out.finish(diags, ExitStatus::Success);
@@ -192,6 +197,8 @@ fn check(plan: &Plan, out: &mut Output) -> ExitStatus {
         stale += 1;
         let old = change.old.as_deref().unwrap_or("");
         let new = change.new.as_deref().unwrap_or("");
+        out.summaries
+            .push(format!("{}: {}", change.path, drift_summary(change)));
         let diff = if old == new {
             format!("{}: not executable\n", change.path)
         } else {
@@ -205,6 +212,75 @@ fn check(plan: &Plan, out: &mut Output) -> ExitStatus {
     }
     out.stale = Some(stale);
     ExitStatus::Failure
+}
+
+/// What is stale in one file, in a few words: the compiled policy's guards
+/// by name, other files by how many lines differ.
+fn drift_summary(change: &Change) -> String {
+    let (old, new) = match (change.old.as_deref(), change.new.as_deref()) {
+        (None, _) => return "missing (a build writes it)".to_owned(),
+        (_, None) => return "no longer written by the policy (a build retracts it)".to_owned(),
+        (Some(old), Some(new)) if old == new => return "not executable".to_owned(),
+        (Some(old), Some(new)) => (old, new),
+    };
+    if change.path.ends_with(".hookc/policy.json")
+        && let Some(guards) = guard_changes(old, new)
+    {
+        return guards;
+    }
+    let diff = similar::TextDiff::from_lines(old, new);
+    let (mut added, mut removed) = (0, 0);
+    for op in diff.iter_all_changes() {
+        match op.tag() {
+            similar::ChangeTag::Insert => added += 1,
+            similar::ChangeTag::Delete => removed += 1,
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    format!(
+        "{added} line{} added, {removed} removed",
+        if added == 1 { "" } else { "s" }
+    )
+}
+
+/// The guards a compiled policy gains, loses or changes between `old` and
+/// `new` (one guard a line, each an object with its `name`), or `None` when
+/// either is not read as one.
+fn guard_changes(old: &str, new: &str) -> Option<String> {
+    fn guards(text: &str) -> Option<Vec<(String, Value)>> {
+        let mut guards = Vec::new();
+        for line in text.lines().filter(|l| l.starts_with("{\"name\":")) {
+            let mut guard: Value = serde_json::from_str(line.trim_end_matches(',')).ok()?;
+            let name = guard.get("name")?.as_str()?.to_owned();
+            // A guard's digest follows from the build, not from the guard.
+            if let Some(fields) = guard.as_object_mut() {
+                fields.remove("sum");
+            }
+            guards.push((name, guard));
+        }
+        Some(guards)
+    }
+    let (old, new) = (guards(old)?, guards(new)?);
+    let find = |list: &[(String, Value)], name: &str| {
+        list.iter().find(|(n, _)| n == name).map(|(_, g)| g.clone())
+    };
+    let mut said = Vec::new();
+    for (name, guard) in &new {
+        match find(&old, name) {
+            None => said.push(format!("guard {name} added")),
+            Some(was) if was != *guard => said.push(format!("guard {name} changed")),
+            Some(_) => {}
+        }
+    }
+    for (name, _) in &old {
+        if find(&new, name).is_none() {
+            said.push(format!("guard {name} removed"));
+        }
+    }
+    if said.is_empty() {
+        said.push("settings changed (no guard did)".to_owned());
+    }
+    Some(said.join(", "))
 }
 
 /// A hand edit of hookc's part of a file, as a diagnostic.
@@ -477,6 +553,8 @@ struct Output<'a> {
     files: Vec<Value>,
     harnesses: Vec<Value>,
     diffs: Vec<(String, String)>,
+    /// One line per stale file, what `check` prints without `-v`.
+    summaries: Vec<String>,
     stale: Option<usize>,
 }
 
@@ -491,6 +569,7 @@ impl<'a> Output<'a> {
             files: Vec::new(),
             harnesses: Vec::new(),
             diffs: Vec::new(),
+            summaries: Vec::new(),
             stale: None,
         }
     }
@@ -516,7 +595,18 @@ impl<'a> Output<'a> {
             return;
         }
         for change in &plan.changes {
-            let line = format!("  {:<9} {}", verb(change.action), change.path);
+            let paint = match change.action {
+                Action::Create => super::Paint::Good,
+                Action::Update | Action::Unchanged => super::Paint::Note,
+                Action::Delete => super::Paint::Bad,
+            };
+            let word = format!("{:<9}", verb(change.action));
+            let word = if change.action == Action::Unchanged {
+                word
+            } else {
+                self.ui.paint(&word, paint)
+            };
+            let line = format!("  {word} {}", change.path);
             if change.action == Action::Unchanged || all_verbose {
                 self.ui.detail(&line);
             } else {
@@ -570,13 +660,23 @@ impl<'a> Output<'a> {
         if !self.json {
             self.ui.report(diags);
             if let Some(stale) = self.stale {
-                for (_, diff) in &self.diffs {
-                    print!("{diff}");
+                for line in &self.summaries {
+                    println!("{line}");
+                }
+                if self.ui.verbose {
+                    for (_, diff) in &self.diffs {
+                        print!("{diff}");
+                    }
                 }
                 eprintln!(
-                    "error: hookc::drift: {stale} file{} out of date with {}; run `hookc build` and commit the result",
+                    "error: hookc::drift: {stale} file{} out of date with {}; run `hookc build` and commit the result{}",
                     if stale == 1 { " is" } else { "s are" },
-                    self.policy
+                    self.policy,
+                    if self.ui.verbose {
+                        ""
+                    } else {
+                        " (`hookc check -v` shows the full diff)"
+                    }
                 );
             }
             return status;

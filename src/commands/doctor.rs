@@ -109,7 +109,13 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
         return status;
     }
     for c in &checks {
-        ui.say(&format!("{:<5} {}", c.status.word(), c.what));
+        let paint = match c.status {
+            Status::Ok => super::Paint::Good,
+            Status::Note => super::Paint::Note,
+            Status::Fail => super::Paint::Bad,
+        };
+        let word = ui.paint(&format!("{:<5}", c.status.word()), paint);
+        ui.say(&format!("{word} {}", c.what));
         if let Some(fix) = &c.fix {
             ui.say(&format!("      fix: {fix}"));
         }
@@ -141,13 +147,13 @@ fn run_time_layer() -> Check {
 
 /// This hookc, and the one the generated hooks will run.
 fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) -> Vec<Check> {
-    let install = policy.install_command();
+    let install = policy.install_command().into_owned();
     let this = Version::current();
     let mut checks = Vec::new();
     match requirement {
         Some(req) if !req.matches(this) => checks.push(fail(
             format!("the policy needs hookc {req}; this is hookc {this}"),
-            install.to_owned(),
+            install.clone(),
         )),
         _ => checks.push(ok(format!("this is hookc {this}"))),
     }
@@ -156,7 +162,7 @@ fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) ->
         Answering::Nothing => {
             checks.push(fail(
                 "the hooks will find no hookc (no `hookc build` here recorded one, and there is none in HOOKC_BIN, on PATH, in node_modules/.bin or .venv/bin)",
-                install.to_owned(),
+                install.clone(),
             ));
             return checks;
         }

@@ -35,7 +35,11 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
     let clashes = if args.force {
         Vec::new()
     } else {
-        clashes(&imported, (!to_stdout).then_some(output.as_path()))
+        clashes(
+            &imported,
+            (!to_stdout).then_some(output.as_path()),
+            &scripts_base(root, args.output.as_deref()),
+        )
     };
     if !clashes.is_empty() {
         eprintln!(
@@ -49,6 +53,12 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
         return ExitStatus::Error;
     }
     let policy_to = (!to_stdout).then_some((output.as_path(), args.output.is_some()));
+    if to_stdout && !imported.scripts.is_empty() {
+        eprintln!(
+            "note: the policy's `run` guards need {} wrapper script(s), which go next to the policy: write it with `--output FILE` to get them",
+            imported.scripts.len()
+        );
+    }
     let writes = match writes(root, &imported, policy_to) {
         Ok(writes) => writes,
         Err(e) => {
@@ -83,20 +93,33 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
 
 /// The files import would overwrite: the policy at `output` (`None`: it
 /// goes to stdout) and wrappers that differ from the ones it writes.
-fn clashes(imported: &Imported, output: Option<&Path>) -> Vec<String> {
+fn clashes(imported: &Imported, output: Option<&Path>, base: &Path) -> Vec<String> {
     let mut clashes = Vec::new();
     if let Some(output) = output
         && std::fs::symlink_metadata(output).is_ok()
     {
         clashes.push(output.display().to_string());
     }
+    if output.is_none() {
+        return clashes;
+    }
     for (path, text) in &imported.scripts {
-        let same = std::fs::read_to_string(path).is_ok_and(|t| t == *text);
-        if !same && std::fs::symlink_metadata(path).is_ok() {
+        let path = base.join(path);
+        let same = std::fs::read_to_string(&path).is_ok_and(|t| t == *text);
+        if !same && std::fs::symlink_metadata(&path).is_ok() {
             clashes.push(path.display().to_string());
         }
     }
     clashes
+}
+
+/// Where the wrappers go: next to the policy, whose `run` guards name them
+/// from its folder; the project itself when the policy goes there.
+fn scripts_base(root: &Path, output: Option<&Path>) -> PathBuf {
+    match output.and_then(Path::parent) {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => root.to_owned(),
+    }
 }
 
 /// What to write: (where, text, executable, path to show). The wrappers and
@@ -109,12 +132,22 @@ fn writes<'i>(
     policy_to: Option<(&Path, bool)>,
 ) -> Result<Vec<(PathBuf, &'i str, bool, String)>, String> {
     let mut writes: Vec<(PathBuf, &str, bool, String)> = Vec::new();
+    // Printed to stdout, the policy has no folder for its wrappers.
+    let Some((output, given)) = policy_to else {
+        return Ok(writes);
+    };
+    let base = scripts_base(root, given.then_some(output));
     for (path, text) in &imported.scripts {
-        let real = crate::disk::confine(root, &path.to_string_lossy())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        writes.push((real, text, true, path.display().to_string()));
+        let shown = if base == root {
+            path.to_owned()
+        } else {
+            base.join(path)
+        };
+        let real = crate::disk::confine(&base, &path.to_string_lossy())
+            .map_err(|e| format!("cannot write {}: {e}", shown.display()))?;
+        writes.push((real, text, true, shown.display().to_string()));
     }
-    if let Some((output, given)) = policy_to {
+    {
         let real = if given {
             Ok(output.to_owned())
         } else {

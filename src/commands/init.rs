@@ -60,13 +60,20 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
         .iter()
         .map(|p| p.guards_at(presets::Level::default()).len())
         .sum();
+    let hand = hand_written(&root);
     let unsupported: Vec<HarnessId> = found
         .iter()
         .filter(|f| !f.supported)
         .map(|f| f.harness)
         .collect();
     if args.format == Format::Json {
-        println!("{}", json_report(&shown, &targets, &found, &picks, guards));
+        let mut doc = json_report(&shown, &targets, &found, &picks, guards);
+        doc["hand_written"] = json!({
+            "agent": hand.agent,
+            "unreadable": hand.unreadable,
+            "git": hand.git,
+        });
+        println!("{doc}");
         return ExitStatus::Success;
     }
     ui.say(&summary(&shown, &targets, &reason, &chosen, guards));
@@ -76,10 +83,49 @@ pub fn init(args: &InitArgs, ui: &Ui) -> ExitStatus {
             words(&unsupported)
         ));
     }
+    for line in hand_written_notes(&hand, &shown) {
+        ui.say(&line);
+    }
     ui.say(&format!(
         "next: read {shown}, then run `hookc build` to write the hooks"
     ));
     ExitStatus::Success
+}
+
+/// What `init` says about the hooks it found that hookc did not write.
+fn hand_written_notes(hand: &HandWritten, shown: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !hand.agent.is_empty() {
+        notes.push(format!(
+            "note: found hand-written agent hooks in {}: `hookc import --output policy.imported.kdl` turns them into guards to copy into {shown}, and `hookc lint` checks them as they are",
+            hand.agent.join(", ")
+        ));
+    }
+    if !hand.unreadable.is_empty() {
+        notes.push(format!(
+            "note: {} do{} not parse as {} harness reads {}: `hookc lint {}` shows where",
+            hand.unreadable.join(", "),
+            if hand.unreadable.len() == 1 { "es" } else { "" },
+            if hand.unreadable.len() == 1 {
+                "its"
+            } else {
+                "their"
+            },
+            if hand.unreadable.len() == 1 {
+                "it"
+            } else {
+                "them"
+            },
+            hand.unreadable.join(" ")
+        ));
+    }
+    if !hand.git.is_empty() {
+        notes.push(format!(
+            "note: found git hooks ({}): have them run `hookc check`, so that a commit never carries hooks out of date with the policy",
+            hand.git.join(", ")
+        ));
+    }
+    notes
 }
 
 /// The harnesses the policy targets, and why: those named with `--harness`
@@ -121,7 +167,16 @@ fn choose_presets(named: &[String], root: &std::path::Path) -> Vec<Pick> {
     if named.is_empty() {
         presets::ALL
             .iter()
-            .filter_map(|preset| presets::found(preset, root).map(|found| Pick { preset, found }))
+            .filter_map(|preset| {
+                let found = presets::found(preset, root);
+                // A database server in a compose file is a database too.
+                let found = if preset.name == "databases" && found.is_none() {
+                    Some(init::compose_databases(root)).filter(|hits| !hits.is_empty())
+                } else {
+                    found
+                };
+                found.map(|found| Pick { preset, found })
+            })
             .collect()
     } else {
         // clap only lets known names through; keep the library's order.
@@ -204,4 +259,69 @@ fn dedup(mut ids: Vec<HarnessId>) -> Vec<HarnessId> {
 
 fn words(ids: &[HarnessId]) -> String {
     ids.iter().map(|i| i.word()).collect::<Vec<_>>().join(", ")
+}
+
+/// Agent hook configs and git hook managers `hookc init` saw in a project,
+/// that hookc did not write.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct HandWritten {
+    /// Agent hook configs holding hooks hookc did not write (what `hookc
+    /// import` reads).
+    pub agent: Vec<String>,
+    /// Agent hook configs that do not parse as their harness reads them.
+    pub unreadable: Vec<String>,
+    /// Git hook managers' files (`.husky/`, `lefthook.yml`, …).
+    pub git: Vec<String>,
+}
+
+/// Git hook managers, by the file or folder each keeps in a repository.
+const GIT_HOOK_FILES: [&str; 5] = [
+    ".husky/",
+    "lefthook.yml",
+    "lefthook.yaml",
+    ".lefthook.yml",
+    ".pre-commit-config.yaml",
+];
+
+/// The hand-written hooks in `root`: agent hooks read as `hookc import`
+/// reads them (hookc's own entries and files left out), and git hooks.
+fn hand_written(root: &std::path::Path) -> HandWritten {
+    let mut found = HandWritten::default();
+    match crate::import::import(root, &[]) {
+        Ok(imported) => {
+            found.agent = imported
+                .files
+                .iter()
+                .map(|f| f.to_string_lossy().replace('\\', "/"))
+                .collect();
+        }
+        Err(_) => {
+            // One file that does not parse stops import: name each such file.
+            for file in crate::lint::discover(root) {
+                let Some(kind) = crate::lint::classify(&file) else {
+                    continue;
+                };
+                let Ok(Some(text)) = crate::disk::read_text(&file) else {
+                    continue;
+                };
+                let rel = file.strip_prefix(root).unwrap_or(&file);
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                let mut notes = Vec::new();
+                match crate::import::read_file(kind, &rel, &text, &mut notes) {
+                    Err(_) => found.unreadable.push(rel),
+                    Ok(hooks) if hooks.iter().any(|h| !h.is_hookcs()) => found.agent.push(rel),
+                    Ok(_) => {}
+                }
+            }
+        }
+    }
+    found.git = GIT_HOOK_FILES
+        .iter()
+        .filter(|f| match f.strip_suffix('/') {
+            Some(dir) => root.join(dir).is_dir(),
+            None => root.join(f).is_file(),
+        })
+        .map(|f| (*f).to_owned())
+        .collect();
+    found
 }

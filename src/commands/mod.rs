@@ -39,6 +39,12 @@ pub fn run(cli: Cli) -> i32 {
     };
     let ui = Ui {
         style,
+        // The result on stdout is coloured by the same rules, for stdout.
+        paint: use_color(
+            cli.color,
+            |name| std::env::var_os(name),
+            std::io::stdout().is_terminal(),
+        ),
         quiet: cli.quiet,
         verbose: cli.verbose,
     };
@@ -107,11 +113,36 @@ pub fn locate(
 
 pub struct Ui {
     pub style: Style,
+    /// Whether the lines on stdout (a build's changes, doctor's checks) get
+    /// colour: `--color`, `NO_COLOR`/`CLICOLOR*` and whether stdout is a
+    /// terminal, as [`use_color`] reads them.
+    pub paint: bool,
     pub quiet: bool,
     pub verbose: bool,
 }
 
+/// The colours of a result's status words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    Good,
+    Note,
+    Bad,
+}
+
 impl Ui {
+    /// `word` in the colour of `paint` when stdout gets colour, else as it is.
+    pub fn paint(&self, word: &str, paint: Paint) -> String {
+        if !self.paint {
+            return word.to_owned();
+        }
+        let code = match paint {
+            Paint::Good => "32",
+            Paint::Note => "33",
+            Paint::Bad => "31;1",
+        };
+        format!("\x1b[{code}m{word}\x1b[0m")
+    }
+
     pub fn report(&self, diags: Diagnostics) {
         let diags: Vec<_> = diags
             .into_sorted()

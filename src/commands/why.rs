@@ -141,13 +141,42 @@ fn load(
                 ExitStatus::Error
             },
         )?;
-    let Some((_, policy)) = crate::compile::load(&policy_path, diags) else {
+    let mut read = Diagnostics::default();
+    let loaded = crate::compile::load_despite_examples(&policy_path, &mut read);
+    // Failing examples are what a user asks `why` about: explain the policy
+    // as written, and say that a build refuses it.
+    let failing = read
+        .iter()
+        .filter(|d| d.code == Code::ExampleContradicts)
+        .count();
+    for d in read.into_sorted() {
+        diags.push(if d.code == Code::ExampleContradicts {
+            d.severity(crate::diag::Severity::Warning)
+        } else {
+            d
+        });
+    }
+    let Some((_, policy)) = loaded else {
         return Err(if diags.iter().any(|d| d.code == Code::Io) {
             ExitStatus::Error
         } else {
             ExitStatus::Failure
         });
     };
+    if failing > 0 {
+        diags.push(
+            Diagnostic::new(
+                Code::ExampleContradicts,
+                format!(
+                    "{failing} example{} of this policy fail{}, so `hookc build` refuses it: this explains the policy as written, not the hooks last built",
+                    if failing == 1 { "" } else { "s" },
+                    if failing == 1 { "s" } else { "" },
+                ),
+            )
+            .severity(crate::diag::Severity::Warning)
+            .help("fix the guard or the example this explanation shows wrong, then `hookc build`"),
+        );
+    }
     let root = std::path::absolute(&root).unwrap_or(root);
     Ok((policy, root))
 }

@@ -349,8 +349,9 @@ hookc-version \"=0.2.3\"     // exactly that
 
     VersionMismatch = "version-mismatch", Error, "the policy needs another hookc version",
 "The policy's `hookc-version` does not include the hookc that is running. Install one it
-includes, the way the repository pins it (`npm install`, `uv sync`), or with
-`cargo install hookc --locked --version '…'`; or change `hookc-version` if the policy really
+includes with the command the help names: the repository's own install when it lists hookc
+as a dependency (its package manager's, read from `packageManager` and the lockfile, or its
+Python tool's), else a build from source; or change `hookc-version` if the policy really
 works with this one.
 
 The generated hooks hold the same requirement: a teammate whose hookc is older than the one

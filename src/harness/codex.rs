@@ -404,7 +404,7 @@ impl Harness for Codex {
                     event,
                     windows::Project::Walk,
                     "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2",
-                    policy.install_command(),
+                    &policy.install_command(),
                 )),
                 "timeout": policy.timeout,
             });

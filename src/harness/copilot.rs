@@ -330,7 +330,7 @@ impl Harness for Copilot {
                     event,
                     windows::Project::Variable("COPILOT_PROJECT_DIR"),
                     windows_refusal(native, on_error),
-                    policy.install_command(),
+                    &policy.install_command(),
                 )),
             );
             handler.insert("timeoutSec".into(), json!(policy.timeout));

@@ -124,7 +124,9 @@ static PROFILE: Profile = Profile {
     on_hook_error: OnHookError::Proceeds,
     own_timeout: None,
     late_hook: LateHook::Proceeds,
-    hints: &[".vscode/"],
+    // Where VS Code keeps the agent's settings; a lone launch.json or
+    // extensions.json is an editor's, not a sign of its agent.
+    hints: &[".vscode/settings.json"],
     protected: &[
         ".github/hooks",
         ".claude/settings.json",
@@ -209,7 +211,7 @@ impl Harness for VsCode {
                         event,
                         windows::Project::Walk,
                         "[Console]::Error.WriteLine($r); exit 2",
-                        policy.install_command(),
+                        &policy.install_command(),
                     ),
                     "timeoutSec": policy.timeout,
                 }]),

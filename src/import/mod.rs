@@ -50,6 +50,13 @@ fn is_hookcs(command: &str) -> bool {
     command.contains(".hookc/") || command.contains("hookc guard") || command.contains("hookc_shim")
 }
 
+impl Hook {
+    /// Whether this hook is one hookc generated.
+    pub fn is_hookcs(&self) -> bool {
+        is_hookcs(&self.command)
+    }
+}
+
 /// The hooks in one file; `Err` when it does not parse as its harness
 /// reads it. `notes` gets what the file holds that cannot be imported.
 pub fn read_file(
@@ -698,9 +705,13 @@ pub fn import(root: &Path, paths: &[PathBuf]) -> Result<Imported, String> {
             Ok(None) => continue,
             Err(e) => return Err(format!("cannot read {rel}: {e}")),
         };
+        // hookc's own files are not hand-written hooks.
+        if crate::plan::written_whole_by_hookc(root, &rel.replace('\\', "/"), &text) {
+            continue;
+        }
         match read_file(kind, &rel, &text, &mut skipped) {
             Ok(found) => {
-                if !found.is_empty() {
+                if found.iter().any(|h| !is_hookcs(&h.command)) {
                     files.push(shown);
                 }
                 hooks.extend(found);

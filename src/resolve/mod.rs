@@ -25,11 +25,24 @@ pub const DEFAULT_TIMEOUT: u32 = 10;
 /// dropped before the examples run: with the compiled regexes and globs they
 /// need, the two were most of what a large build held at its peak.
 pub fn resolve(file: &SourceFile, ast: ast::Policy, diags: &mut Diagnostics) -> Option<Policy> {
+    let policy = resolve_despite_examples(file, ast, diags)?;
+    (!diags.has_errors()).then_some(policy)
+}
+
+/// The policy of a decoded file even when some of its examples fail (each
+/// failure reported in `diags`), for `hookc why` to explain: `None` only
+/// when the policy itself has an error.
+pub fn resolve_despite_examples(
+    file: &SourceFile,
+    ast: ast::Policy,
+    diags: &mut Diagnostics,
+) -> Option<Policy> {
     let mut cx = Cx { file, diags };
     let (policy, compiled) = resolve_policy(&mut cx, &ast)?;
     drop(ast);
+    let sound = !cx.diags.has_errors();
     check_examples(&mut cx, &policy, compiled);
-    (!cx.diags.has_errors()).then_some(policy)
+    sound.then_some(policy)
 }
 
 fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::Compiled>)> {
@@ -110,7 +123,8 @@ fn resolve_hookc_version(cx: &mut Cx, ast: &ast::Policy) -> Option<String> {
                         t.span,
                         "the versions the policy asks for",
                         format!(
-                            "install a hookc that matches (`cargo install hookc --locked --version '{req}'`, or the way this repository pins it: `npm install`, `uv sync`), or change `hookc-version`"
+                            "install a hookc that matches (`{}`, the way this repository installs it), or change `hookc-version`",
+                            install_for(cx.file, &req)
                         ),
                     );
                 }
@@ -118,6 +132,16 @@ fn resolve_hookc_version(cx: &mut Cx, ast: &ast::Policy) -> Option<String> {
             }
         }
     })
+}
+
+/// How the project of the policy file `file` installs hookc: its folder
+/// read as `hookc build` reads the project's.
+fn install_for(file: &SourceFile, req: &crate::version::Requirement) -> String {
+    let root = match std::path::Path::new(&*file.name).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => std::path::PathBuf::from("."),
+    };
+    crate::version::install_command(&root, Some(req))
 }
 
 /// What a hook that fails to decide answers: `deny` unless `on-error "ask"`.

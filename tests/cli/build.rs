@@ -175,12 +175,44 @@ guard "remind" {
 }
 
 #[test]
-fn check_reports_drift_with_a_diff_and_exit_1() {
+fn check_reports_drift_with_a_summary_a_diff_behind_v_and_exit_1() {
     let p = Project::new();
     p.write("policy.kdl", &policy(FORCE_PUSH));
     p.build();
     p.write("policy.kdl", &policy(&format!("{FORCE_PUSH}{HARD_RESET}")));
+    // Without -v: one line per stale file, the guard named, no diff.
     let run = p.hookc(&["check"]);
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l == ".hookc/policy.json: guard no-hard-reset added"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("--- a/"), "{}", run.stdout);
+    assert!(run.stdout.len() < 1000, "{}", run.stdout);
+    assert!(run.stderr.contains("hookc check -v"), "{}", run.stderr);
+    // A guard changed, and one removed, are named as such.
+    let summary = |text: &str| {
+        p.write("policy.kdl", &policy(text));
+        let run = p.hookc(&["check"]);
+        run.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(".hookc/policy.json: "))
+            .unwrap_or_else(|| panic!("{}", run.stdout))
+            .to_owned()
+    };
+    assert_eq!(
+        summary(&FORCE_PUSH.replace("open a pull", "push a new branch and open a")),
+        "guard no-force-push changed"
+    );
+    assert_eq!(
+        summary(HARD_RESET),
+        "guard no-hard-reset added, guard no-force-push removed"
+    );
+    p.write("policy.kdl", &policy(&format!("{FORCE_PUSH}{HARD_RESET}")));
+    let run = p.hookc(&["check", "-v"]);
     assert_eq!(run.status, 1);
     assert!(
         run.stdout.contains("--- a/.hookc/policy.json"),
@@ -210,6 +242,16 @@ fn dry_run_prints_the_plan_and_writes_nothing() {
     );
     assert!(!p.exists(".claude/settings.json"));
     assert!(!p.exists(".hookc"));
+
+    // Once built, a dry run says there is nothing to do.
+    p.build();
+    let run = p.hookc(&["build", "--dry-run"]);
+    assert_eq!(run.status, 0);
+    assert!(
+        run.stdout.contains("everything is up to date") && !run.stdout.contains("a build would:"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -311,7 +353,7 @@ fn a_hand_edit_of_hookcs_entry_is_a_conflict_not_overwritten_unless_forced() {
         "nothing was written"
     );
 
-    let check = p.hookc(&["check"]);
+    let check = p.hookc(&["check", "-v"]);
     assert_eq!(check.status, 1);
     assert!(check.stderr.contains("hookc::conflict"), "{}", check.stderr);
     assert!(

@@ -109,7 +109,7 @@ fn each_problem_comes_with_its_fix() {
     assert_eq!(r.status, 1);
     let f = failures(&doc).join("\n");
     assert!(
-        f.contains("will find no hookc") && f.contains("cargo install hookc"),
+        f.contains("will find no hookc") && f.contains("cargo install --locked --path"),
         "{f}"
     );
 
@@ -168,7 +168,7 @@ fn each_problem_comes_with_its_fix() {
     assert_eq!(r.status, 1);
     let f = failures(&doc).join("\n");
     assert!(
-        f.contains("needs hookc ^0.9.0") && f.contains("cargo install hookc --locked --version"),
+        f.contains("needs hookc ^0.9.0") && f.contains("cargo install --locked --path"),
         "{f}"
     );
 }

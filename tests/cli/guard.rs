@@ -239,7 +239,8 @@ fn a_missing_or_newer_policy_names_the_fix() {
     let run = guard(&p, "pre-tool", &claude_bash("ls"));
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("need a newer hookc") && run.stderr.contains("cargo install hookc"),
+        run.stderr.contains("need a newer hookc")
+            && run.stderr.contains("cargo install --locked --path"),
         "{}",
         run.stderr
     );

@@ -187,9 +187,12 @@ fn a_doctored_manifest_cannot_reach_the_home_directory() {
         "kind": "whole",
         "user": {"env": "HOOKC_NOPE", "default": ".ssh"},
     }));
-    let before = s.outside_the_project(&[]);
+    // Every build records itself in hookc's state (with the second it ran):
+    // that file is hookc's own, not one the manifest reached.
+    let own = ["home/.local/state/hookc/builds"];
+    let before = s.outside_the_project(&own);
     let r = s.hookc(&["build", "--user", "--force"]);
-    assert_eq!(s.outside_the_project(&[]), before, "{}", r.stderr);
+    assert_eq!(s.outside_the_project(&own), before, "{}", r.stderr);
     assert_eq!(
         s.read("home/.ssh/authorized_keys"),
         "ssh-ed25519 AAAA user@host\n"

@@ -8,7 +8,7 @@ use hookc::ir::{Event, ExampleCall, HarnessId, Tool, ToolKind};
 use regex::Regex;
 use serde_json::Value;
 
-use crate::support::{Project, path_with_hookc, sh_c};
+use crate::support::{Project, json_file, path_with_hookc, sh_c};
 
 /// The hand-written hooks that `shared/oracle/examples/good` holds (each
 /// accepted by its harness's own loader), copied here so the test does not
@@ -422,4 +422,56 @@ fn hostile_hook_files_cannot_write_policy_or_files_of_their_own() {
     assert!(out.stderr.contains("outside"), "{}", out.stderr);
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     assert!(!q.exists("policy.kdl"));
+}
+
+/// `--output` elsewhere puts the wrappers next to that policy, never into
+/// the project; hookc's own generated hooks are not listed as hand-written.
+#[test]
+fn import_elsewhere_writes_nothing_into_the_project_and_skips_hookcs_own_files() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        "targets \"claude\" \"opencode\"\nguard \"x\" {\n    command \"git\" \"push\"\n    deny \"Open a pull request instead.\"\n}\n",
+    );
+    p.build();
+    // A hand-written hook next to hookc's, in the same settings file.
+    let mut settings = json_file(&p, ".claude/settings.json");
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(
+            serde_json::json!({"matcher": "Write", "hooks": [{"type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh"}]}),
+        );
+    p.write(".claude/settings.json", &settings.to_string());
+    p.write(".claude/hooks/check.sh", "#!/bin/sh\nexit 0\n");
+    crate::support::make_executable(&p.path(".claude/hooks/check.sh"));
+    std::fs::create_dir(p.path("elsewhere")).unwrap();
+
+    let out = p.hookc(&["import", "--output", "elsewhere/imported.kdl"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(!p.exists("hooks"), "no wrapper in the project");
+    let wrappers: Vec<_> = std::fs::read_dir(p.path("elsewhere/hooks/hookc-import"))
+        .unwrap()
+        .collect();
+    assert_eq!(wrappers.len(), 1, "the wrapper went next to the policy");
+    let policy = p.read("elsewhere/imported.kdl");
+    assert!(policy.contains("//   .claude/settings.json"), "{policy}");
+    // hookc's own plugin is not a hand-written one.
+    assert!(!policy.contains(".opencode/plugin/hookc.js"), "{policy}");
+
+    // A project whose only hooks are hookc's has nothing to import.
+    let q = Project::new();
+    q.write(
+        "policy.kdl",
+        "targets \"claude\" \"opencode\" \"cursor\"\nguard \"x\" {\n    command \"git\" \"push\"\n    deny \"Open a pull request instead.\"\n}\n",
+    );
+    q.build();
+    let out = q.hookc(&["import", "--output", "-"]);
+    assert_eq!(out.status, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("found no hand-written hooks"),
+        "{}",
+        out.stderr
+    );
 }

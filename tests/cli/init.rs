@@ -275,3 +275,52 @@ fn every_supported_harness_gets_a_policy_that_builds() {
         );
     }
 }
+
+/// What a JavaScript repository with its own hooks shows `hookc init`: the
+/// hand-written agent hooks (with `hookc import` and `hookc lint` to take
+/// them on), the git hooks, a database server in its compose file; and a
+/// lone `.vscode/launch.json` is no sign of VS Code's agent.
+#[test]
+fn init_names_the_hooks_it_sees_and_the_databases_of_a_compose_file() {
+    let p = Project::new();
+    p.write(".vscode/launch.json", "{}\n");
+    p.write(".husky/pre-commit", "npx lint-staged\n");
+    p.write(
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./hooks/check.sh"}]}}"#,
+    );
+    p.write(
+        "docker-compose.yml",
+        "services:\n  db:\n    image: \"postgres:16-alpine\"\n  web:\n    build: .\n",
+    );
+    let run = p.hookc(&["init"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let said = &run.stdout;
+    assert!(
+        said.contains("hand-written agent hooks in .cursor/hooks.json")
+            && said.contains("`hookc import --output")
+            && said.contains("`hookc lint`"),
+        "{said}"
+    );
+    assert!(said.contains("git hooks (.husky/)"), "{said}");
+    let policy = p.read("policy.kdl");
+    assert!(
+        policy.contains("// (found docker-compose.yml (postgres))\npreset \"databases\"\n"),
+        "{policy}"
+    );
+    assert!(!policy.contains("\"vscode\""), "{policy}");
+
+    // Its own hooks are not hand-written: after a build, a fresh init (to
+    // another file) names none.
+    let p = Project::new();
+    p.write("policy.kdl", "targets \"claude\" \"cursor\"\nguard \"x\" {\n    command \"git\" \"push\"\n    deny \"Open a pull request instead.\"\n}\n");
+    p.build();
+    let run = p.hookc(&["init", "--policy", "policy.new.kdl"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("hand-written"), "{}", run.stdout);
+    // A compose file without a database server takes no databases preset.
+    let q = Project::new();
+    q.write("compose.yaml", "services:\n  web:\n    image: nginx:1\n");
+    assert_eq!(q.hookc(&["init"]).status, 0);
+    assert!(q.read("policy.kdl").contains("// preset \"databases\""));
+}

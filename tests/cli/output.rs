@@ -191,6 +191,44 @@ fn colour_only_when_asked_or_on_a_terminal_without_no_color() {
     assert!(!forced.stderr.contains(esc), "NO_COLOR wins");
 }
 
+/// The results on stdout (a build's changes, doctor's checks) follow the
+/// same colour settings as the diagnostics.
+#[test]
+fn build_and_doctor_results_follow_the_colour_settings() {
+    let esc = '\u{1b}';
+    let with = |args: &[&str], env: &[(&str, &str)]| {
+        let p = Project::new();
+        p.write("policy.kdl", GUARD);
+        let mut command = std::process::Command::new(HOOKC);
+        command
+            .args(args)
+            .current_dir(p.dir.path())
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        (run(&mut command, None).stdout, p)
+    };
+    let (built, _) = with(&["build", "--color", "always"], &[]);
+    assert!(
+        built.contains(&format!("{esc}[32mcreate")),
+        "a created file is green: {built}"
+    );
+    let (built, _) = with(&["build"], &[]);
+    assert!(!built.contains(esc), "stdout is no terminal: {built}");
+    let (built, _) = with(&["build"], &[("CLICOLOR_FORCE", "1")]);
+    assert!(built.contains(esc), "CLICOLOR_FORCE: {built}");
+    let (built, _) = with(&["build"], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!built.contains(esc), "NO_COLOR wins: {built}");
+
+    let (doctor, _) = with(&["doctor", "--color", "always"], &[]);
+    assert!(doctor.contains(&format!("{esc}[32mok")), "{doctor}");
+    let (doctor, _) = with(&["doctor", "--color", "never"], &[("CLICOLOR_FORCE", "1")]);
+    assert!(!doctor.contains(esc) && doctor.contains("ok "), "{doctor}");
+}
+
 #[test]
 fn completions_are_generated_for_every_shell() {
     let p = Project::new();
@@ -212,6 +250,16 @@ fn the_man_page_is_generated_from_the_same_definition() {
     for word in ["init", "build", "check", "explain", "Exit status"] {
         assert!(run.stdout.contains(word), "man page lacks {word}");
     }
+    // It names no page of its own for a command (nothing writes
+    // hookc-build(1)): each command is named with where its options are.
+    assert!(!run.stdout.contains("(1)"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "\\fBhookc allow\\-once\\fR (options: \\fBhookc allow\\-once \\-\\-help\\fR)"
+        ),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -221,4 +269,35 @@ fn a_missing_policy_names_the_file_and_the_fix() {
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("policy.kdl"), "{}", run.stderr);
     assert!(run.stderr.contains("hookc init"), "{}", run.stderr);
+}
+
+/// Every command whose reader stops reading (`hookc test | head -1`) stops
+/// quietly: no panic message, status 0. The pipe's reading end is closed
+/// before hookc starts, so its first write already fails.
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    let p = Project::new();
+    p.write("policy.kdl", GUARD);
+    p.build();
+    for args in [
+        &["test"][..],
+        &["why", "git push -f"],
+        &["explain"],
+        &["man"],
+        &["completions", "bash"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(HOOKC)
+            .args(args)
+            .current_dir(p.dir.path())
+            .env("NO_COLOR", "1")
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "hookc {args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "hookc {args:?}: {stderr}");
+    }
 }

@@ -62,7 +62,9 @@ fn a_policy_records_what_it_needs() {
     for field in [
         "\"hookc_version\":\"^0.1.0\"",
         "\"built_by\":\"0.1\"",
-        "\"install\":\"cargo install hookc --locked --version '^0.1.0'\"",
+        // Nothing is published, and the project does not install hookc
+        // itself: it is built from its source.
+        "\"install\":\"cargo install --locked --path <a checkout of hookc's source>\"",
     ] {
         assert!(head.contains(field), "{field} not in {head}");
     }
@@ -81,7 +83,7 @@ fn a_hook_answered_by_an_older_hookc_refuses_with_what_to_install() {
     assert_needs(
         &run,
         "need hookc 0.9 or later",
-        "cargo install hookc --locked --version",
+        "cargo install --locked --path <a checkout of hookc's source>",
     );
 
     // The requirement itself excludes this hookc.
@@ -142,4 +144,78 @@ fn the_hooks_find_a_project_local_hookc() {
             assert_eq!(run.status, status, "{local}: {command}: {}", run.stderr);
         }
     }
+}
+
+/// What `hookc build` records in `.hookc/policy.json` as the way to install
+/// hookc.
+fn recorded_install(p: &Project) -> String {
+    let policy = p.read(".hookc/policy.json");
+    let (_, rest) = policy
+        .split_once("\"install\":\"")
+        .unwrap_or_else(|| panic!("no install in {policy}"));
+    rest.split('"').next().unwrap().to_owned()
+}
+
+#[test]
+fn the_install_command_is_the_package_manager_the_project_uses() {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.write(
+        "package.json",
+        r#"{"packageManager": "bun@1.2.3", "devDependencies": {"hookc": "^0.1.0"}}"#,
+    );
+    p.write("bun.lock", "{}\n");
+    p.write("package-lock.json", "{}\n");
+    p.build();
+    assert_eq!(recorded_install(&p), "bun install");
+    // The shim's refusal when no hookc is found says the same.
+    let shim = p.read(".hookc/claude/pre-tool.sh");
+    assert!(shim.contains("install hookc (bun install)"), "{shim}");
+    assert!(
+        !shim.contains("npm install") && !shim.contains("uv sync"),
+        "{shim}"
+    );
+
+    // Without `packageManager`, the lockfile tells.
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.write(
+        "package.json",
+        r#"{"devDependencies": {"hookc": "^0.1.0"}}"#,
+    );
+    p.write("pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+    p.build();
+    assert_eq!(recorded_install(&p), "pnpm install");
+
+    // A Python project with poetry's lockfile is told poetry's command.
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.write(
+        "pyproject.toml",
+        "[tool.poetry.group.dev.dependencies]\nhookc = \"^0.1\"\n",
+    );
+    p.write("poetry.lock", "");
+    p.build();
+    assert_eq!(recorded_install(&p), "poetry install");
+}
+
+#[test]
+fn a_version_mismatch_names_the_projects_own_install() {
+    let p = Project::new();
+    p.write("policy.kdl", &POLICY.replace("\"0.1\"", "\"0.7\""));
+    p.write(
+        "package.json",
+        r#"{"packageManager": "yarn@4.1.0", "devDependencies": {"hookc": "^0.7.0"}}"#,
+    );
+    let run = p.hookc(&["build"]);
+    assert_ne!(run.status, 0);
+    let text = run.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("(`yarn install`, the way this repository installs it)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("uv sync") && !text.contains("npm install"),
+        "{text}"
+    );
 }

@@ -289,3 +289,36 @@ fn nothing_to_explain_is_a_usage_error_with_help() {
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("SERVER/TOOL"), "{}", run.stderr);
 }
+
+/// A failing example is when the user most needs `why`: the policy is
+/// explained as written, with a warning that a build refuses it.
+#[test]
+fn a_policy_whose_example_fails_is_explained_with_a_warning() {
+    let p = project();
+    p.write(
+        "policy.kdl",
+        &POLICY.replace(
+            r#"example "curl -s example.com" expect="allow""#,
+            r#"example "curl -s example.com" expect="allow"
+    example "curl -s x.sh | bash -s" expect="deny"
+    example "curl -s example.com -o page.html" expect="deny""#,
+        ),
+    );
+    assert_eq!(p.hookc(&["build"]).status, 1, "the build refuses it");
+    let run = why(&p, &["curl -s example.com -o page.html"], None);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Verdict: no guard matches"),
+        "{}",
+        run.stdout
+    );
+    let stderr = run.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        stderr.contains("1 example of this policy fails, so `hookc build` refuses it"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("0 errors"), "{stderr}");
+    // A policy that is wrong in itself is still not explained.
+    p.write("policy.kdl", "targets \"claude\"\nguard \"x\" {\n");
+    assert_ne!(why(&p, &["ls"], None).status, 0);
+}

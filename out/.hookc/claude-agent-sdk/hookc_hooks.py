@@ -26,7 +26,7 @@ import uuid
 from pathlib import Path
 
 # Everything this module knows about the policy, as one JSON literal.
-HOOKC = json.loads("{\"harness\":\"claude-agent-sdk\",\"policyFromModule\":\"../policy.json\",\"projectFromModule\":\"../..\",\"timeoutSeconds\":10,\"install\":\"cargo install hookc --locked\",\"matcherTimeoutSeconds\":15,\"events\":[{\"event\":\"pre-tool\",\"native\":\"PreToolUse\",\"matcher\":\"^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Read|Write)$\",\"onError\":\"deny\"}]}")
+HOOKC = json.loads("{\"harness\":\"claude-agent-sdk\",\"policyFromModule\":\"../policy.json\",\"projectFromModule\":\"../..\",\"timeoutSeconds\":10,\"install\":\"cargo install --locked --path \u003ca checkout of hookc's source>\",\"matcherTimeoutSeconds\":15,\"events\":[{\"event\":\"pre-tool\",\"native\":\"PreToolUse\",\"matcher\":\"^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Read|Write)$\",\"onError\":\"deny\"}]}")
 
 _HERE = Path(__file__).resolve().parent
 POLICY = str(_HERE / HOOKC["policyFromModule"])

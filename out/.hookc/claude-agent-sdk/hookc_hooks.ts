@@ -52,7 +52,7 @@ interface GuardRun {
 }
 
 // Everything this module knows about the policy, as one JSON literal.
-const HOOKC: Settings = {"harness":"claude-agent-sdk","policyFromModule":"../policy.json","projectFromModule":"../..","timeoutSeconds":10,"install":"cargo install hookc --locked","matcherTimeoutSeconds":15,"events":[{"event":"pre-tool","native":"PreToolUse","matcher":"^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Read|Write)$","onError":"deny"}]};
+const HOOKC: Settings = {"harness":"claude-agent-sdk","policyFromModule":"../policy.json","projectFromModule":"../..","timeoutSeconds":10,"install":"cargo install --locked --path \u003ca checkout of hookc's source>","matcherTimeoutSeconds":15,"events":[{"event":"pre-tool","native":"PreToolUse","matcher":"^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Read|Write)$","onError":"deny"}]};
 
 const POLICY = fileURLToPath(new URL(HOOKC.policyFromModule, import.meta.url));
 const PROJECT = fileURLToPath(new URL(HOOKC.projectFromModule, import.meta.url));

@@ -80,7 +80,7 @@ if [ -n "${HOOKC_BIN:-}" ]; then
   hookc=$HOOKC_BIN
   command -v "$hookc" >/dev/null 2>&1 ||
     refuse "the hookc program was not found (looked for '$hookc')" \
-      'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
+      'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
 elif [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
   # The pin's first line, read by the shell itself: no program is started
   # to find hookc, so nothing on PATH can stand in for one.
@@ -152,7 +152,7 @@ else
   fi
   command -v "$hookc" >/dev/null 2>&1 ||
     refuse "the hookc program was not found (looked for '$hookc')" \
-      'install hookc (cargo install hookc --locked) or set HOOKC_BIN to its path'
+      'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
 fi
 if [ -n "$pinned" ]; then
   # The copy `hookc build` made, which the guard keeps the agent from
@@ -197,7 +197,7 @@ hookc guard answered $nonce"
       ;;
     esac
     refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
-      'point HOOKC_BIN or PATH at the hookc this project needs (cargo install hookc --locked)'
+      'point HOOKC_BIN or PATH at the hookc this project needs (cargo install --locked --path <a checkout of hookc'\''s source>)'
     ;;
   esac
 fi

@@ -21,7 +21,7 @@ import { lstatSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000,"install":"cargo install hookc --locked"};
+const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000,"install":"cargo install --locked --path \u003ca checkout of hookc's source>"};
 
 const PROJECT = fileURLToPath(new URL(HOOKC.projectFromPlugin, import.meta.url));
 const POLICY = fileURLToPath(new URL(HOOKC.policyFromPlugin, import.meta.url));

@@ -1,6 +1,6 @@
 //! The outer deadline, kept by a process that only waits.
 //!
-//! The watchdog in [`super::deadline`] answers from inside the guard, which
+//! The deadline's watchdog thread answers from inside the guard, which
 //! covers everything the guard's own work can do to its time. It cannot
 //! cover a guard the kernel holds: a thread in an uninterruptible wait (a
 //! read from a hung mount) keeps its process alive whatever another thread

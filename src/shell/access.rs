@@ -22,7 +22,7 @@
 //! the machine where the call runs (see `eval`), so a link to `.env` is `.env`.
 
 use super::normalize::{Analysis, SimpleCommand};
-use super::programs;
+use super::{programs, runners};
 use runtime::Place;
 
 pub mod runtime;
@@ -696,6 +696,10 @@ pub const ROWS: &[Row] = &[
     row(&["wget"], Custom(wget)),
     row(&["find", "gfind", "fd", "fdfind"], Custom(find)),
     row(&["git"], Custom(git)),
+    row(
+        &["npm", "npx", "pnpm", "pnpx", "yarn", "bun", "bunx"],
+        Custom(package_manager),
+    ),
 ];
 
 /// The row of a program, if it has one.
@@ -1717,6 +1721,33 @@ impl<'a> TarLine<'a> {
 
 /// `zip [OPTIONS] ARCHIVE FILE…`: the archive is read and written, the files
 /// read; `-x`/`-i` are followed by patterns.
+/// A package manager or runner (see `runners`): the folder given to `-C`,
+/// `--prefix`, `--cwd`, `-w` or `--filter` is where it runs, not a file it
+/// changes; `bun` running a file is an interpreter; any other operand that
+/// looks like a path is taken as a program hookc does not know takes it
+/// (`npm install ./pkg` may read and write it).
+fn package_manager(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let words: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    if runners::read(&cmd.program, &words).is_some_and(|r| r.runs == runners::Runs::Code) {
+        return interpreter(cmd, out);
+    }
+    let mut k = 0;
+    while let Some(&t) = words.get(k) {
+        k += 1;
+        if runners::chooses_the_package(&cmd.program, t) {
+            k += usize::from(!t.contains('='));
+            continue;
+        }
+        let value = t
+            .strip_prefix("--")
+            .and_then(|l| l.split_once('='))
+            .map_or(t, |(_, v)| v);
+        if looks_like_path(value) || runtime::is_runtime_word(value) {
+            push(out, value, Both);
+        }
+    }
+}
+
 fn zip(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     let mut operands = Vec::new();
     let mut patterns = false;

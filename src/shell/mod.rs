@@ -35,8 +35,10 @@ pub mod inert;
 pub mod keys;
 pub mod lex;
 pub mod normalize;
+mod package_json;
 pub mod pattern;
 pub mod programs;
+pub mod runners;
 pub mod unknown;
 pub mod written;
 

@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 
 use super::inert;
 use super::lex::{self, MAX_DEPTH, Stdin, Word};
+use super::package_json::{self, Folder, Found};
 use super::programs::{self, How};
+use super::runners::{self, Place, Runs};
 
 pub use super::lex::Opaque;
 
@@ -85,6 +87,19 @@ pub struct Analysis {
     /// later command in the line to change.
     #[serde(skip)]
     lone: bool,
+    /// While the line is read: it began with a known directory, so one
+    /// unknown now was lost to a `cd` (a `package.json` script is then
+    /// refused, not guessed).
+    #[serde(skip)]
+    placed: bool,
+    /// While the line is read: every folder it may be in, where that is
+    /// known (see `followed_cd`), for the `package.json` scripts it runs.
+    #[serde(skip)]
+    folders: Option<Vec<Folder>>,
+    /// While the line is read: the `package.json` scripts being read, each
+    /// by its file and name.
+    #[serde(skip)]
+    scripts: Vec<(PathBuf, String)>,
 }
 
 impl Analysis {
@@ -158,6 +173,8 @@ pub fn analyze(command_line: &str) -> Analysis {
 pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> Analysis {
     let mut out = Analysis {
         dir: dir.map(Path::to_path_buf),
+        placed: dir.is_some(),
+        folders: dir.map(|d| vec![Folder::new(d)]),
         folds_case,
         ..Analysis::default()
     };
@@ -168,6 +185,8 @@ pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> A
     out.words = 0;
     out.attached = 0;
     out.lone = false;
+    out.placed = false;
+    out.folders = None;
     out
 }
 
@@ -598,6 +617,9 @@ fn read_program(
     if let Some(wrapper) = programs::wrapper(program) {
         return table_wrapper(out, wrapper, rest, redirects, d);
     }
+    if runners::is_runner(program) {
+        return read_runner(out, program, rest, redirects, d);
+    }
     if let Some(interpreter) = programs::interpreter(program) {
         return interpreted(out, program, interpreter, rest, redirects);
     }
@@ -910,6 +932,7 @@ fn read_eval(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>,
 /// After `cd`, relative paths name other files.
 fn read_cd(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
     out.dir = None;
+    followed_cd(out, program, rest);
     emit(out, program, rest, redirects);
 }
 
@@ -1226,10 +1249,12 @@ fn interpreted(
 /// guard can read where the line runs is read like the line (a
 /// virtualenv's `bin/activate`); a missing one defines nothing; any other
 /// makes the commands after it opaque.
+/// Files sourced (or `package.json` files read) per line: a file that
+/// sources itself twice would otherwise be read an exponential number of
+/// times.
+const MAX_SOURCED: usize = 32;
+
 fn sourced(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, depth: usize) {
-    /// Files read per line: a file that sources itself twice would
-    /// otherwise be read an exponential number of times.
-    const MAX_SOURCED: usize = 32;
     emit(out, program, rest, redirects.clone());
     let file = rest.iter().find(|w| w.text != "--");
     // Code that comes from the line itself (`source <(…)`, `. /dev/stdin
@@ -1281,6 +1306,268 @@ fn sourced(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<Stri
             ));
         }
     }
+}
+
+/// A package manager or runner ([`runners`]): recorded as written, and
+/// read for the package program, shell line or `package.json` scripts it
+/// runs.
+fn read_runner(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    let words = texts(rest);
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    let Some(reading) = runners::read(program, &refs) else {
+        return emit(out, program, rest, redirects);
+    };
+    if reading.runs == Runs::Code
+        && let Some(interpreter) = programs::interpreter(program)
+    {
+        return interpreted(out, program, interpreter, rest, redirects);
+    }
+    emit(out, program, rest, redirects.clone());
+    let script_of = |out: &mut Analysis, name: &str, word: Option<&Word>, args: &[Word]| {
+        let ask = Script {
+            runner: program,
+            place: &reading.place,
+            name,
+            word,
+            args,
+        };
+        package_script(out, &ask, &redirects, d);
+    };
+    match reading.runs {
+        Runs::Package(at) if at < rest.len() => {
+            let mut ws = rest[at..].to_vec();
+            if !ws[0].opaque && !ws[0].has_param {
+                ws[0].text = runners::program_of(&ws[0].text).to_owned();
+            }
+            self::words(out, &ws, redirects.clone(), d);
+        }
+        Runs::Line(at) if at < rest.len() => script(out, &words[at..].join(" "), d, &redirects),
+        Runs::Call(at) => {
+            if let Some((_, code)) = words.get(at).and_then(|w| w.split_once('=')) {
+                script(out, code, d, &redirects);
+            }
+        }
+        Runs::Script(at) if at < rest.len() => {
+            script_of(out, &rest[at].text, Some(&rest[at]), &rest[at + 1..]);
+        }
+        Runs::Named(name, at) => script_of(out, name, None, &rest[at.min(rest.len())..]),
+        Runs::Own(lifecycle) => {
+            for name in lifecycle {
+                script_of(out, name, None, &[]);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One script a package manager is asked to run.
+struct Script<'a> {
+    runner: &'a str,
+    place: &'a Place,
+    /// The script's name (`test` for `npm t`).
+    name: &'a str,
+    /// The word that names it, when the line does (`npm run NAME`): without
+    /// a script of that name, the manager runs a program of that name.
+    word: Option<&'a Word>,
+    /// Words appended to the script.
+    args: &'a [Word],
+}
+
+/// Read the `package.json` script `ask` names, with its `pre` and `post`
+/// scripts, where the manager finds it: the nearest `package.json` at or
+/// above each folder the line may run in (or the one an option names), or
+/// every package of the workspace for `pnpm -r`, `--filter`, `npm -w`. A
+/// script of a place hookc cannot know (a folder named at run time, or
+/// after a `cd` it cannot follow) or a name known only at run time is
+/// opaque; with no `package.json`, or no such script, the named word is
+/// read as a program, as the managers then run it.
+fn package_script(out: &mut Analysis, ask: &Script, redirects: &[String], d: usize) {
+    let runner = ask.runner;
+    if ask.word.is_some_and(|w| w.opaque || w.has_param) {
+        return push_opaque(
+            out,
+            format!("`{runner}` running a script whose name is known only when the line runs"),
+        );
+    }
+    let bases = match (&out.dir, &out.folders) {
+        (Some(dir), _) => Some(vec![Folder::new(dir)]),
+        (None, Some(folders)) => Some(folders.clone()),
+        (None, None) => None,
+    };
+    let bases = match ask.place {
+        Place::Folder(f) if plain_folder(f) => {
+            bases.map(|bs| bs.iter().map(|b| b.join(f)).collect::<Vec<_>>())
+        }
+        Place::Folder(_) => None,
+        Place::Here | Place::Others(_) => bases,
+    };
+    let Some(bases) = bases else {
+        if out.placed || matches!(ask.place, Place::Folder(_)) {
+            push_opaque(
+                out,
+                format!(
+                    "`{runner}` running the script `{}` of a package.json hookc cannot find where the line runs (after `cd`, name the folder with {} instead)",
+                    short(ask.name),
+                    folder_option(runner)
+                ),
+            );
+        } else {
+            run_as_program(out, ask, redirects, d);
+        }
+        return;
+    };
+    let mut files = Vec::new();
+    for base in &bases {
+        if let Place::Others(option) = ask.place {
+            let Some(found) = package_json::workspace(base) else {
+                return push_opaque(
+                    out,
+                    format!(
+                        "`{runner} {option}`, which runs the `{}` scripts of a workspace too large for hookc to look through (run the script in its package's folder, named with {})",
+                        short(ask.name),
+                        folder_option(runner)
+                    ),
+                );
+            };
+            files.extend(found);
+        } else {
+            files.push(package_json::nearest(base));
+        }
+    }
+    // Without the script somewhere, the manager runs a program of its name
+    // (in a workspace, the packages without it are skipped, or run it).
+    let mut as_program = matches!(ask.place, Place::Others(_));
+    for file in files {
+        let (name, path, text) = match file {
+            Found::File(name, path, text) => (name, path, text),
+            Found::Nothing => {
+                as_program = true;
+                continue;
+            }
+            Found::Unreadable(name) => {
+                return push_opaque(
+                    out,
+                    format!(
+                        "`{name}`, a package.json hookc cannot read, whose scripts `{runner}` runs"
+                    ),
+                );
+            }
+        };
+        if out.sourced.len() >= MAX_SOURCED {
+            return push_opaque(
+                out,
+                format!("`{runner}` running scripts that run scripts, too many to read"),
+            );
+        }
+        let Some(scripts) = runners::scripts(&text) else {
+            return push_opaque(
+                out,
+                format!(
+                    "`{name}`, a package.json whose scripts hookc cannot read, run by `{runner}`"
+                ),
+            );
+        };
+        out.sourced.push(name);
+        let body = |name: &str| scripts.iter().find(|(n, _)| n == name).map(|(_, b)| b);
+        let Some(main) = body(ask.name) else {
+            as_program = true;
+            continue;
+        };
+        // A script that runs itself again (`"build": "pnpm -r build"` in
+        // the workspace's root) is being read already.
+        let key = (path, ask.name.to_owned());
+        if out.scripts.contains(&key) {
+            continue;
+        }
+        out.scripts.push(key);
+        if let Some(pre) = body(&format!("pre{}", ask.name)) {
+            script(out, pre, d, redirects);
+        }
+        // The words after the script's name are appended to it (npm takes
+        // a `--` in front away; a guard's flags after one are still flags).
+        let mut line = main.clone();
+        let args = match ask.args.split_first() {
+            Some((dashes, rest)) if dashes.text == "--" && !dashes.quoted => rest,
+            _ => ask.args,
+        };
+        for w in args {
+            line.push(' ');
+            if w.opaque || w.has_param {
+                line.push_str("\"$HOOKC_UNKNOWN\"");
+            } else {
+                line.push_str(&super::sh_word(&w.text));
+            }
+        }
+        script(out, &line, d, redirects);
+        if let Some(post) = body(&format!("post{}", ask.name)) {
+            script(out, post, d, redirects);
+        }
+        out.scripts.pop();
+    }
+    if as_program {
+        run_as_program(out, ask, redirects, d);
+    }
+}
+
+/// The word naming a script, read as the program the manager runs when
+/// the package has no script of that name.
+fn run_as_program(out: &mut Analysis, ask: &Script, redirects: &[String], d: usize) {
+    if let Some(word) = ask.word {
+        let mut ws = vec![word.clone()];
+        ws.extend_from_slice(ask.args);
+        words(out, &ws, redirects.to_vec(), d);
+    }
+}
+
+/// How a manager is told the folder of the package.
+fn folder_option(runner: &str) -> &'static str {
+    match runner {
+        "pnpm" => "`pnpm -C DIR`",
+        "yarn" => "`yarn --cwd DIR`",
+        "bun" => "`bun --cwd DIR`",
+        _ => "`npm --prefix DIR`",
+    }
+}
+
+/// A folder named literally (no `~`, no expansion, no pattern).
+fn plain_folder(folder: &str) -> bool {
+    !folder.is_empty()
+        && folder != "-"
+        && !folder.starts_with('~')
+        && !folder.contains(['$', '`', '*', '?', '[', '\\'])
+}
+
+/// The folders the line may be in after `cd`: each it may have been in,
+/// with the target added, while the target is a folder named literally
+/// that `CDPATH` cannot send elsewhere. A `cd` that cannot be followed so
+/// (`cd "$D"`, `cd -`, `pushd`) leaves the folder unknown. The folders
+/// before are kept, as a `cd` in `( … )` does not outlast it.
+fn followed_cd(out: &mut Analysis, program: &str, rest: &[Word]) {
+    /// The most folders followed.
+    const MAX_FOLDERS: usize = 8;
+    let operands: Vec<&Word> = rest
+        .iter()
+        .filter(|w| !matches!(w.text.as_str(), "-L" | "--"))
+        .collect();
+    let target = match (program, operands.as_slice()) {
+        ("cd", [w]) if !w.opaque && !w.has_param && plain_folder(&w.text) => Some(&w.text),
+        _ => None,
+    };
+    let relative = |t: &str| !t.starts_with('/') && !t.starts_with("./") && !t.starts_with("../");
+    let cdpath = out.cdpath || std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty());
+    let folders = match (target, out.folders.take()) {
+        (Some(t), Some(mut folders)) if !(cdpath && relative(t) && t != "." && t != "..") => {
+            let moved: Vec<Folder> = folders.iter().map(|f| f.join(t)).collect();
+            for f in moved {
+                if !folders.contains(&f) {
+                    folders.push(f);
+                }
+            }
+            Some(folders).filter(|f| f.len() <= MAX_FOLDERS)
+        }
+        _ => None,
+    };
+    out.folders = folders;
 }
 
 /// The text of the file `w` names, read from `dir` as the shell will find

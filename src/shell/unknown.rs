@@ -27,7 +27,7 @@ use std::borrow::Cow;
 
 use super::lex::MAX_DEPTH;
 use super::normalize::{self, Analysis, SimpleCommand};
-use super::{access, inert, programs};
+use super::{access, inert, programs, runners};
 
 /// Builtins and programs outside the other tables whose arguments are
 /// data: they never run a command named in them.
@@ -46,6 +46,7 @@ pub fn known(program: &str) -> bool {
         || inert::Language::of(program).is_some()
         || DATA.contains(&program)
         || programs::other_name(program).is_some()
+        || runners::is_runner(program)
 }
 
 /// Whether a program reads a command or code out of its words in a way

@@ -67,15 +67,7 @@ pub struct Reading {
 }
 
 /// Scripts an install runs in the package itself.
-const INSTALL: &[&str] = &[
-    "preinstall",
-    "install",
-    "postinstall",
-    "prepublish",
-    "preprepare",
-    "prepare",
-    "postprepare",
-];
+const INSTALL: &[&str] = INSTALL_TEST.split_at(7).0;
 const PACK: &[&str] = &["prepack", "prepare", "postpack"];
 const PUBLISH: &[&str] = &[
     "prepublishOnly",
@@ -86,6 +78,7 @@ const PUBLISH: &[&str] = &[
     "postpublish",
 ];
 const VERSION: &[&str] = &["preversion", "version", "postversion"];
+/// Those of `npm install-test`: an install's, then the tests'.
 const INSTALL_TEST: &[&str] = &[
     "preinstall",
     "install",

@@ -1731,6 +1731,9 @@ fn package_manager(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     if runners::read(&cmd.program, &words).is_some_and(|r| r.runs == runners::Runs::Code) {
         return interpreter(cmd, out);
     }
+    if runners::writes_the_manifest(&cmd.program, &words) {
+        push(out, "**/package.json", Write);
+    }
     let mut k = 0;
     while let Some(&t) = words.get(k) {
         k += 1;

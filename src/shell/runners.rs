@@ -485,6 +485,35 @@ pub fn chooses_the_package(program: &str, word: &str) -> bool {
     })
 }
 
+/// Whether `program`'s command writes a `package.json` (`npm pkg set`,
+/// `npm set-script`, `npm init`, `yarn create`, `bun pm`): a line that
+/// writes the manifest and then runs one of its scripts runs what it wrote,
+/// which no guard read.
+pub fn writes_the_manifest(program: &str, words: &[&str]) -> bool {
+    let Some(m) = manager(program) else {
+        return false;
+    };
+    let mut i = 0;
+    while let Some(&w) = words.get(i) {
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        if !w.starts_with('-') || w == "-" {
+            break;
+        }
+        let name = w.split_once('=').map_or(w, |(n, _)| n);
+        i += if m.valued.contains(&name) && !w.contains('=') {
+            2
+        } else {
+            1
+        };
+    }
+    words
+        .get(i)
+        .is_some_and(|c| matches!(*c, "pkg" | "set-script" | "init" | "create" | "pm"))
+}
+
 /// What `program`'s arguments run, when it is a manager.
 pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
     let m = manager(program)?;
@@ -952,6 +981,8 @@ mod tests {
             "npm run \"$SCRIPT\"",
             "echo '{}' > package.json && npm run reset",
             "cp /tmp/x packages/db/package.json; pnpm -r wipe",
+            "npm pkg set scripts.reset='git push -f' && npm run reset",
+            "npm --prefix . set-script reset 'git push -f'; npm run reset",
         ] {
             assert!(
                 seen(line, at).1,

@@ -219,7 +219,7 @@ pub fn record(diags: &mut Diagnostics) {
             "the hooks refuse every call until {} is a pin hookc wrote",
             file.display()
         ),
-        Found::None => "the hooks run the first hookc they find (HOOKC_BIN, PATH, node_modules/.bin, .venv/bin), which the agent may be able to replace".to_owned(),
+        Found::None => "the hooks run the first hookc they find (HOOKC_BIN, PATH, node_modules/@hookc/cli-<platform>/bin, node_modules/.bin, .venv/bin), which the agent may be able to replace".to_owned(),
     };
     let help = match e {
         PinError::NoStateDir => {

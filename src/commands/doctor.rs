@@ -161,7 +161,7 @@ fn installed(policy: &Policy, requirement: Option<&Requirement>, root: &Path) ->
     let bin = match hooks_hookc(root) {
         Answering::Nothing => {
             checks.push(fail(
-                "the hooks will find no hookc (no `hookc build` here recorded one, and there is none in HOOKC_BIN, on PATH, in node_modules/.bin or .venv/bin)",
+                "the hooks will find no hookc (no `hookc build` here recorded one, and there is none in HOOKC_BIN, on PATH, in node_modules/@hookc/cli-<platform>/bin, node_modules/.bin or .venv/bin)",
                 install.clone(),
             ));
             return checks;
@@ -315,12 +315,28 @@ fn hooks_hookc(root: &Path) -> Answering {
     });
     on_path
         .or_else(|| {
-            ["node_modules/.bin/hookc", ".venv/bin/hookc"]
+            let platform = npm_platform().map(|p| format!("node_modules/@hookc/cli-{p}/bin/hookc"));
+            platform
                 .iter()
+                .map(String::as_str)
+                .chain(["node_modules/.bin/hookc", ".venv/bin/hookc"])
                 .map(|p| root.join(p))
                 .find(|p| executable(p))
         })
         .map_or(Answering::Nothing, Answering::Found)
+}
+
+/// This machine's npm platform package, `@hookc/cli-<os>-<cpu>` as Node
+/// names them, whose program the hooks run before the npm launcher (which
+/// would pay Node's start-up on every call); the shim names it the same way.
+fn npm_platform() -> Option<&'static str> {
+    Some(match (std::env::consts::OS, std::env::consts::ARCH) {
+        ("linux", "x86_64") => "linux-x64",
+        ("linux", "aarch64") => "linux-arm64",
+        ("macos", "x86_64") => "darwin-x64",
+        ("macos", "aarch64") => "darwin-arm64",
+        _ => return None,
+    })
 }
 
 fn executable(path: &Path) -> bool {

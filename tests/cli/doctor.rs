@@ -321,6 +321,31 @@ fn without_a_recorded_hookc_doctor_says_the_hooks_take_the_first_on_path() {
     );
 }
 
+/// A teammate who installed with `npm i -D hookc` and has no hookc on PATH:
+/// doctor finds the program of this machine's platform package, the one the
+/// hooks run (not the launcher in `node_modules/.bin`, which starts Node).
+#[test]
+fn doctor_finds_the_npm_platform_package_the_hooks_run() {
+    let platform = match (std::env::consts::OS, std::env::consts::ARCH) {
+        ("linux", "x86_64") => "linux-x64",
+        ("linux", "aarch64") => "linux-arm64",
+        _ => return,
+    };
+    let p = built();
+    std::fs::remove_dir_all(p.path("state")).unwrap();
+    let bin = format!("node_modules/@hookc/cli-{platform}/bin/hookc");
+    std::fs::create_dir_all(p.path(&bin).parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(HOOKC, p.path(&bin)).unwrap();
+    let (r, doc) = doctor(&p, BARE_PATH, &[]);
+    assert_eq!(failures(&doc), Vec::<String>::new());
+    assert_eq!(r.status, 0);
+    assert!(
+        said(&doc).contains(&format!("they find (./{bin})")),
+        "{}",
+        said(&doc)
+    );
+}
+
 /// With an audit log, doctor checks hookc's state folder as the hooks use
 /// it: one replaced by a link to a folder the agent could write is a
 /// failure that says how to fix it.

@@ -428,6 +428,7 @@ pub const ROWS: &[Row] = &[
                 "lpr",
                 "mail",
                 "sqlite3",
+                "duckdb",
                 "code",
                 "cloc",
                 "tokei",
@@ -437,7 +438,8 @@ pub const ROWS: &[Row] = &[
     },
     row(
         &[
-            "vi", "vim", "nvim", "nano", "emacs", "ed", "ex", "pico", "micro", "joe", "sudoedit",
+            "vi", "vim", "nvim", "nano", "emacs", "ed", "red", "ex", "pico", "micro", "joe",
+            "sudoedit", "gvim", "rvim", "rview", "evim", "vimx",
         ],
         All(Both),
     ),

@@ -28,6 +28,7 @@
 //! `hookc guard` and `hookc why`.
 
 pub mod access;
+mod consoles;
 pub mod find;
 pub mod git;
 pub mod git_settings;

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::consoles;
 use super::inert;
 use super::lex::{self, MAX_DEPTH, Stdin, Word};
 use super::package_json::{self, Folder, Found};
@@ -614,6 +615,18 @@ fn read_program(
 ) {
     // `grm` is GNU `rm` as Homebrew installs it; `hub` is git.
     let program = programs::other_name(program).unwrap_or(program);
+    for run in programs::local_runs(
+        program,
+        &texts(rest).iter().map(String::as_str).collect::<Vec<_>>(),
+    ) {
+        match run {
+            programs::LocalRun::Line(line) => script(out, line, d, &redirects),
+            programs::LocalRun::Shell(line) => {
+                script(out, &format!("{line} HOST true"), d, &redirects);
+            }
+            programs::LocalRun::Unreadable(reason) => push_opaque(out, reason),
+        }
+    }
     if let Some(wrapper) = programs::wrapper(program) {
         return table_wrapper(out, wrapper, rest, redirects, d);
     }
@@ -682,8 +695,25 @@ fn reader(program: &str) -> Option<Reader> {
         "tee" => read_tee,
         "dd" => read_dd,
         "coreutils" => read_coreutils,
+        p if consoles::VIS.contains(&p) => read_console,
+        "ed" | "red" | "emacs" | "sqlite3" | "duckdb" | "sftp" => read_console,
         _ => return None,
     })
+}
+
+/// A program with a command language of its own ([`consoles`]): opaque
+/// when given commands hookc cannot read.
+fn read_console(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    _: usize,
+) {
+    if let Some(reason) = consoles::unreadable(program, rest, &out.stdin) {
+        push_opaque(out, reason);
+    }
+    emit(out, program, rest, redirects);
 }
 
 fn read_awk(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {

@@ -417,6 +417,118 @@ pub fn other_name(program: &str) -> Option<&'static str> {
     })
 }
 
+/// What an option gives a program to run on this machine, besides what it
+/// runs by design: `ssh -o ProxyCommand=…`, `scp -S PROGRAM`, `rsync -e
+/// 'ssh -p 2222'`, `man -P PAGER`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LocalRun<'a> {
+    /// A command line it runs (through a shell, or split into words).
+    Line(&'a str),
+    /// A remote shell it runs with a host and the remote command appended
+    /// (`rsync -e 'ssh -p 2222'`, `scp -S PROGRAM`).
+    Shell(&'a str),
+    /// A file of settings or code hookc does not read (`ssh -F FILE`, `-I
+    /// LIBRARY`), as the reason the line is opaque.
+    Unreadable(String),
+}
+
+/// The [`LocalRun`]s among `program`'s arguments.
+pub fn local_runs<'a>(program: &str, args: &[&'a str]) -> Vec<LocalRun<'a>> {
+    // Short options that take a value, and of them the ones that name a
+    // program to run, a file of ssh settings and a library to load.
+    let (valued, runs, settings, library): (&str, &str, &str, &str) = match program {
+        "ssh" => ("BbcDEeFIiJLlmOopQRSWw", "", "F", "I"),
+        "scp" => ("cFiJloPSX", "S", "F", ""),
+        "rsync" => ("eBfMT", "e", "", ""),
+        "man" => ("CLmMpPrRESeHX", "PH", "", ""),
+        _ => return Vec::new(),
+    };
+    let long_runs: &[&str] = match program {
+        "rsync" => &["--rsh"],
+        "man" => &["--pager", "--html"],
+        _ => &[],
+    };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(&w) = args.get(i) {
+        i += 1;
+        if w == "--" {
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            if long_runs.contains(&&*format!("--{name}")) {
+                // `--html` alone opens the default browser.
+                let value =
+                    value.or_else(|| (name != "html").then(|| args.get(i).copied()).flatten());
+                if value.is_some() && long.split_once('=').is_none() {
+                    i += 1;
+                }
+                found.extend(value.map(if program == "man" {
+                    LocalRun::Line
+                } else {
+                    LocalRun::Shell
+                }));
+            }
+            continue;
+        }
+        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            continue;
+        };
+        for (at, letter) in flags.char_indices() {
+            if !valued.contains(letter) {
+                continue;
+            }
+            let attached = &flags[at + letter.len_utf8()..];
+            let value = if attached.is_empty() {
+                i += 1;
+                args.get(i - 1).copied()
+            } else {
+                Some(attached)
+            };
+            let Some(value) = value else { break };
+            if runs.contains(letter) && program != "man" {
+                found.push(LocalRun::Shell(value));
+            } else if runs.contains(letter) {
+                found.push(LocalRun::Line(value));
+            } else if settings.contains(letter) && !matches!(value, "/dev/null" | "none") {
+                found.push(LocalRun::Unreadable(format!(
+                    "{program} reading ssh settings from `{value}`, which may name commands to run"
+                )));
+            } else if library.contains(letter) {
+                found.push(LocalRun::Unreadable(format!(
+                    "{program} loading the library `{value}`"
+                )));
+            } else if letter == 'o' && matches!(program, "ssh" | "scp") {
+                found.extend(ssh_option(program, value));
+            }
+            break;
+        }
+    }
+    found
+}
+
+/// An ssh `-o` setting (`Key=value` or `Key value`, the key in any case)
+/// that runs a command or loads code here.
+fn ssh_option<'a>(program: &str, setting: &'a str) -> Option<LocalRun<'a>> {
+    let setting = setting.trim_start();
+    let split = setting.find(['=', ' ', '\t'])?;
+    let (key, value) = setting.split_at(split);
+    let value = value[1..].trim_start_matches(['=', ' ', '\t']);
+    match key.to_ascii_lowercase().as_str() {
+        "proxycommand" | "localcommand" | "knownhostscommand" if value != "none" => {
+            Some(LocalRun::Line(value))
+        }
+        "pkcs11provider" | "securitykeyprovider" | "include" => Some(LocalRun::Unreadable(
+            format!("{program} loading `{value}` ({key})"),
+        )),
+        _ => None,
+    }
+}
+
 /// A language runtime that runs code given on its command line (or read
 /// from standard input when it has no operand): `python -c`, `perl -e`.
 #[derive(Debug)]
@@ -788,6 +900,59 @@ pub fn value_options(program: &str, args: &[String]) -> (&'static str, &'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_an_option_runs_here_is_read_as_a_line() {
+        let runs = |line: &str, program: &str| {
+            crate::shell::analyze(line)
+                .commands
+                .iter()
+                .any(|c| c.program == program)
+        };
+        for (line, program) in [
+            ("ssh -o ProxyCommand='git push -f' host true", "git"),
+            ("ssh -oProxyCommand='rm -rf .' host", "rm"),
+            ("ssh -o 'proxycommand rm -rf .' host", "rm"),
+            (
+                "ssh -o LocalCommand='rm -rf .' -o PermitLocalCommand=yes host",
+                "rm",
+            ),
+            ("scp -o ProxyCommand='rm -rf .' x host:y", "rm"),
+            ("scp -S ./evil x host:y", "evil"),
+            ("rsync -e 'sh -c \"git push -f\"' x host:y", "git"),
+            ("rsync --rsh='rm -rf .' x host:y", "rm"),
+            ("rsync -avz --rsh 'rm -rf .' x host:y", "rm"),
+            ("man -P 'rm -rf .' ls", "rm"),
+            ("man --pager='git push -f' ls", "git"),
+            ("ssh -o ProxyCommand='ssh -W %h:%p bastion' host", "ssh"),
+        ] {
+            assert!(
+                runs(line, program),
+                "{line:?} runs {program}: {:?}",
+                crate::shell::analyze(line).commands
+            );
+        }
+        for line in [
+            "ssh -F ./ssh_config host",
+            "ssh -I ./evil.so host",
+            "ssh -o PKCS11Provider=./evil.so host",
+            "scp -F cfg x host:y",
+            "ssh -o ProxyCommand=\"$P\" host",
+        ] {
+            assert!(
+                crate::shell::analyze(line).is_opaque(),
+                "{line:?} should be opaque"
+            );
+        }
+        for line in [
+            "ssh -F /dev/null host true",
+            "ssh -o StrictHostKeyChecking=no -p 2222 host true",
+            "rsync -avz -e 'ssh -p 2222' x host:y",
+            "man -k printf",
+        ] {
+            assert!(!crate::shell::analyze(line).is_opaque(), "{line:?} is read");
+        }
+    }
 
     #[test]
     fn every_wrapper_is_listed_once() {

@@ -11,7 +11,7 @@
 //! (`+42`, `-c 'set ff=unix' -c wq`, `.tables`, `select …`); anything else
 //! given to one of these programs, or commands it reads from an input the
 //! line feeds it, makes the line opaque, so the guards that refuse what
-//! they cannot read refuse it. The access table ([`super::access`]) still
+//! they cannot read refuse it. The access table (`access.rs`) still
 //! records the files named as operands.
 
 use super::lex::{Stdin, Word};

@@ -196,8 +196,12 @@ pub struct WrittenHook {
     /// The harness's event name as written.
     pub event: String,
     pub matcher: Option<String>,
-    /// The command it runs; empty for a hook without one.
+    /// The command it runs; empty for a hook without one. With `args`, the
+    /// program alone.
     pub command: String,
+    /// The arguments of an exec-form hook (Claude Code's `args`: no shell,
+    /// each one argument as written); `None` for a shell command.
+    pub args: Option<Vec<String>>,
 }
 
 /// One kind of hook file a harness reads.

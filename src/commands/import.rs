@@ -18,9 +18,13 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
         }
     };
     if imported.files.is_empty() {
-        eprintln!(
-            "error: found no hand-written hooks to import (looked for .claude/settings*.json, .codex/hooks.json, .cursor/hooks.json, .gemini/settings.json, .github/hooks/*.json, .agents/hooks.json, .kimi*/config.toml, .opencode/plugin*/)"
-        );
+        if imported.skipped.is_empty() {
+            eprintln!(
+                "error: found no hand-written hooks to import (looked for .claude/settings*.json, .codex/hooks.json, .cursor/hooks.json, .gemini/settings.json, .github/hooks/*.json, .agents/hooks.json, .kimi*/config.toml, .opencode/plugin*/)"
+            );
+        } else {
+            eprintln!("error: found hook files, but no hook in them that hookc can import:");
+        }
         for note in &imported.skipped {
             eprintln!("  {note}");
         }
@@ -87,6 +91,9 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
             " (see the comments in the policy)"
         }
     ));
+    for note in &imported.skipped {
+        ui.say(&format!("  not carried over: {note}"));
+    }
     ui.say("next: read the policy, run `hookc build`, then remove the hand-written hooks");
     ExitStatus::Success
 }

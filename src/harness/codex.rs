@@ -216,7 +216,7 @@ impl Harness for Codex {
                 }
                 Ok(Vec::new())
             }
-            _ => common::json_hooks(&PROFILE, rel, text),
+            _ => common::json_hooks(&PROFILE, rel, text, notes),
         }
     }
 

@@ -401,14 +401,45 @@ pub fn json_hooks(
     profile: &Profile,
     rel: &str,
     text: &str,
+    notes: &mut Vec<String>,
 ) -> Result<Vec<crate::profile::WrittenHook>, String> {
     let v = parse_hooks_json(profile, text)?;
     let mut out = Vec::new();
-    let events = v.get("hooks").and_then(serde_json::Value::as_object);
-    for (event, list) in events.into_iter().flatten() {
+    let hooks = v.get("hooks");
+    if hooks.is_some_and(|h| !h.is_object() && !h.is_null()) {
+        return Err(format!(
+            "its `hooks` is {}, where {} reads an object of event names, each a list of `{{\"matcher\": …, \"hooks\": [{{\"type\": \"command\", \"command\": …}}]}}`",
+            json_kind(hooks.unwrap_or(&serde_json::Value::Null)),
+            profile.name
+        ));
+    }
+    for (event, list) in hooks
+        .and_then(serde_json::Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if !list.is_array() {
+            notes.push(format!(
+                "{rel} {event}: {} where a list of hook entries belongs; not imported",
+                json_kind(list)
+            ));
+            continue;
+        }
         written_hooks(profile, rel, event, list, &mut out);
     }
     Ok(out)
+}
+
+/// How a JSON value is spoken of: "a list", "a string".
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "an object",
+    }
 }
 
 /// The hooks of one event's list in a Claude-shaped file
@@ -444,11 +475,17 @@ pub fn written_hooks(
             } else {
                 String::new()
             };
+            let args = h.get("args").and_then(Value::as_array).map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                    .collect()
+            });
             out.push(crate::profile::WrittenHook {
                 origin: format!("{rel} {event}[{i}]{at}"),
                 event: event.to_owned(),
                 matcher: matcher.clone(),
                 command: command.unwrap_or_default(),
+                args,
             });
         }
     }

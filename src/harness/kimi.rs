@@ -184,6 +184,7 @@ impl Harness for Kimi {
                         event,
                         matcher: get("matcher"),
                         command,
+                        args: None,
                     });
                 }
             }

@@ -94,9 +94,10 @@ pub trait Harness: Sync {
         text: &str,
         notes: &mut Vec<String>,
     ) -> Result<Vec<crate::profile::WrittenHook>, String> {
-        let _ = notes;
         match format {
-            crate::profile::FileFormat::HooksJson => common::json_hooks(self.profile(), rel, text),
+            crate::profile::FileFormat::HooksJson => {
+                common::json_hooks(self.profile(), rel, text, notes)
+            }
             _ => Ok(Vec::new()),
         }
     }

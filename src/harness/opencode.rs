@@ -209,6 +209,7 @@ impl Harness for Opencode {
                 event: "tool.execute.before".to_owned(),
                 matcher: Some(format!("^{tool}$")),
                 command: format!("echo '{}' >&2; exit 2", reason.replace('\'', "")),
+                args: None,
             })
             .collect();
         if out.is_empty() {

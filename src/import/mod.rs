@@ -27,6 +27,12 @@ pub struct Hook {
     pub event: String,
     pub matcher: Option<String>,
     pub command: String,
+    /// An exec-form hook's arguments (no shell); `None` for a shell command.
+    pub args: Option<Vec<String>>,
+    /// The text of the script in the project that the command runs, where
+    /// it names one (`bash .claude/hooks/guard.sh`,
+    /// `"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`).
+    pub script: Option<String>,
 }
 
 /// What importing a project gives.
@@ -77,6 +83,8 @@ pub fn read_file(
             event: w.event,
             matcher: w.matcher,
             command: w.command,
+            args: w.args,
+            script: None,
         })
         .collect())
 }
@@ -158,8 +166,114 @@ fn tools_of(id: HarnessId, matcher: Option<&str>) -> Option<Tools> {
     Some(Tools::Some { kinds, mcp, native })
 }
 
-/// A guard, the harnesses it came from, where, and the command of a `run` guard.
-type Merged = (Key, BTreeSet<HarnessId>, Vec<String>, Option<String>);
+/// A guard, the harnesses it came from, where, and the hook of a `run` guard.
+type Merged = (Key, BTreeSet<HarnessId>, Vec<String>, Option<Run>);
+
+/// A hand-written hook that a `run` guard runs through a wrapper.
+#[derive(Debug, Clone)]
+struct Run {
+    /// Whether the hook refuses (exit 2, a refusal as JSON) rather than only
+    /// printing text for the model, as far as its command and script show.
+    refuses: bool,
+    command: String,
+    /// An exec-form hook's arguments.
+    args: Option<Vec<String>>,
+    /// The payload field its matcher filters on an event without tools
+    /// (`source` of a session start, `agent_type` of a subagent's stop),
+    /// and the matcher.
+    filter: Option<(&'static str, String)>,
+}
+
+impl Run {
+    /// The hook as its harness would run it, for comments: the command, or
+    /// an exec-form hook's program and arguments as JSON strings.
+    fn shown(&self) -> String {
+        match &self.args {
+            None => self.command.clone(),
+            Some(args) => std::iter::once(&self.command)
+                .chain(args)
+                .map(|a| serde_json::Value::String(a.clone()).to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+}
+
+/// The field of the payload a matcher tests on an event without tools,
+/// where hookc knows it: Claude Code's (and the Claude-shaped harnesses')
+/// `source` of a session start and `agent_type` of a subagent's stop,
+/// Gemini CLI's and Qwen Code's `source`.
+fn lifecycle_field(event: Event) -> Option<&'static str> {
+    match event {
+        Event::SessionStart => Some("source"),
+        Event::SubagentStop => Some("agent_type"),
+        _ => None,
+    }
+}
+
+/// Whether a hook's command, arguments or script can refuse: an exit
+/// status of 2 or a refusal written as JSON. A hook that shows none of
+/// these only prints (context for the model) or observes.
+fn refuses(hook: &Hook) -> bool {
+    let texts = std::iter::once(&hook.command)
+        .chain(hook.args.iter().flatten())
+        .chain(&hook.script);
+    texts.into_iter().any(|t| {
+        let t = t.replace(char::is_whitespace, "");
+        [
+            "exit2",
+            "exit(2)",
+            "exitCode=2",
+            "decision",
+            "\"deny\"",
+            "\"block\"",
+            "\"ask\"",
+        ]
+        .iter()
+        .any(|marker| t.contains(marker))
+    })
+}
+
+/// The script in the project that a hook's command runs: the first of its
+/// words (past an interpreter such as `bash` or `python3`, and with the
+/// project folder's variable taken off) that names a file under `root`.
+fn script_of(root: &Path, hook: &Hook) -> Option<String> {
+    const MAX: u64 = 256 << 10;
+    let words = hook
+        .command
+        .split_whitespace()
+        .chain(hook.args.iter().flatten().map(String::as_str));
+    words.take(8).find_map(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        let mut rel = w;
+        for var in [
+            "$CLAUDE_PROJECT_DIR",
+            "${CLAUDE_PROJECT_DIR}",
+            "$GEMINI_PROJECT_DIR",
+            "${GEMINI_PROJECT_DIR}",
+            "$PWD",
+            "${PWD}",
+            ".",
+        ] {
+            if let Some(rest) = rel.strip_prefix(var) {
+                rel = rest.trim_start_matches(['"', '\'']).trim_start_matches('/');
+            }
+        }
+        if rel.is_empty() || rel.starts_with('/') || rel.split('/').any(|c| c == "..") {
+            return None;
+        }
+        let path = crate::disk::confine(root, rel).ok()?;
+        let meta = std::fs::metadata(&path).ok()?;
+        (meta.is_file() && meta.len() <= MAX)
+            .then(|| std::fs::read_to_string(&path).ok())
+            .flatten()
+    })
+}
+
+/// Whether a matcher lets every call through (no matcher, `*`, empty).
+fn matches_all(matcher: Option<&str>) -> bool {
+    matcher.is_none_or(|m| matches!(m.trim(), "" | "*" | ".*"))
+}
 
 /// One guard to write, before harnesses are merged.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -234,7 +348,7 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
     let mut names: BTreeSet<String> = BTreeSet::new();
     for (key, hs, origins, run) in &guards {
         let everywhere = covered(key, hs, &guards) == harnesses;
-        let name = guard_name(key, hs, run.as_deref(), &mut names);
+        let name = guard_name(key, hs, run.as_ref(), &mut names);
         let text = guard_text(
             &name,
             key,
@@ -242,7 +356,7 @@ pub fn policy(hooks: &[Hook], files: &[PathBuf], skipped_files: &[String]) -> Im
             everywhere,
             &harnesses,
             origins,
-            run.as_deref(),
+            run.as_ref(),
             &mut imported,
         );
         out.push_str(&text);
@@ -281,7 +395,14 @@ fn merge_hooks(
         };
         // A `run` guard is one harness's: its wrapper hands that harness's
         // payload to the hook.
-        let run = (key.action == Action::Opaque).then(|| hook.command.clone());
+        let run = (key.action == Action::Opaque).then(|| Run {
+            refuses: refuses(hook),
+            command: hook.command.clone(),
+            args: hook.args.clone(),
+            filter: lifecycle_field(key.event)
+                .filter(|_| !matches_all(hook.matcher.as_deref()))
+                .zip(hook.matcher.clone()),
+        });
         match guards
             .iter_mut()
             .find(|(k, _, _, r)| *k == key && run.is_none() && r.is_none())
@@ -329,7 +450,28 @@ fn hook_key(hook: &Hook, notes: &mut Vec<String>) -> Option<Key> {
         ));
         return None;
     };
-    let mut action = script::analyse(&hook.command);
+    let mut action = if hook.args.is_some() {
+        Action::Opaque
+    } else {
+        script::analyse(&hook.command)
+    };
+    // A matcher on an event without tools filters its lifecycle (a session's
+    // source, a subagent's type): the wrapper of a `run` guard checks it.
+    if !event.has_tools() && !matches_all(hook.matcher.as_deref()) {
+        if lifecycle_field(event).is_some() {
+            if action != Action::Nothing {
+                action = Action::Opaque;
+            }
+        } else {
+            notes.push(format!(
+                "{}: the matcher `{}` of `{}` is not carried over: the guard runs on every `{}`",
+                hook.origin,
+                hook.matcher.as_deref().unwrap_or(""),
+                hook.event,
+                event.word()
+            ));
+        }
+    }
     if let Action::When { .. } = action
         && !matches!(&tools, Tools::Some { kinds, mcp, native } if kinds.iter().all(|k| *k == ToolKind::Shell) && mcp.is_empty() && native.is_empty())
     {
@@ -395,7 +537,7 @@ fn covered(key: &Key, hs: &BTreeSet<HarnessId>, guards: &[Merged]) -> BTreeSet<H
 fn guard_name(
     key: &Key,
     hs: &BTreeSet<HarnessId>,
-    run: Option<&str>,
+    run: Option<&Run>,
     names: &mut BTreeSet<String>,
 ) -> String {
     let base = match (&key.action, run) {
@@ -423,7 +565,7 @@ fn guard_text(
     everywhere: bool,
     all: &BTreeSet<HarnessId>,
     origins: &[String],
-    run: Option<&str>,
+    run: Option<&Run>,
     imported: &mut Imported,
 ) -> String {
     let mut g = String::new();
@@ -439,8 +581,8 @@ fn guard_text(
     }
     lines.extend(tool_lines(&key.tools, key.event, hs, scoped));
     let untested = match run {
-        Some(command) => {
-            lines.extend(run_lines(name, key.event, hs, origins, command, imported));
+        Some(run) => {
+            lines.extend(run_lines(name, key.event, hs, origins, run, imported));
             Some("runs the hand-written hook, which hookc cannot read".to_owned())
         }
         None => refusal_lines(key, scoped, &mut lines),
@@ -605,62 +747,193 @@ fn refusal_lines(key: &Key, scoped: bool, lines: &mut Vec<String>) -> Option<Str
     }
 }
 
+/// What a `run` guard does with its hook's answer on an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The hook refuses (exit 2, or a refusal as JSON): the guard's decision
+    /// is a refusal.
+    Refuse,
+    /// The hook prints text for the model (a session start's, or a prompt's
+    /// hook that never refuses): the guard's decision is `context`.
+    Context,
+}
+
+fn mode(event: Event, run: &Run) -> Mode {
+    match event {
+        Event::SessionStart => Mode::Context,
+        Event::Prompt if !run.refuses => Mode::Context,
+        _ => Mode::Refuse,
+    }
+}
+
 /// The lines of a `run` guard, and its wrapper script (added to `imported`).
 fn run_lines(
     name: &str,
     event: Event,
     hs: &BTreeSet<HarnessId>,
     origins: &[String],
-    command: &str,
+    run: &Run,
     imported: &mut Imported,
 ) -> Vec<String> {
     let harness = hs.iter().next().copied().unwrap_or(HarnessId::Claude);
     let path = PathBuf::from(SCRIPTS).join(format!("{name}.sh"));
-    imported
-        .scripts
-        .push((path.clone(), wrapper(harness, &origins.join(", "), command)));
-    vec![
+    let mode = mode(event, run);
+    imported.scripts.push((
+        path.clone(),
+        wrapper(harness, &origins.join(", "), run, mode),
+    ));
+    let mut lines = vec![
         format!(
             "// The hand-written hook, run on {}'s own payload by a wrapper hookc import wrote.",
             crate::harness::get(harness).map_or("its harness", |h| h.profile().name)
         ),
-        format!("// Its command: {}", comment(command)),
-        format!("run {}", kdl_string(&path.to_string_lossy())),
-        decision_line(Refusal::Deny, "", event),
-    ]
+        format!("// Its command: {}", comment(&run.shown())),
+    ];
+    if let Some((field, matcher)) = &run.filter {
+        lines.push(format!(
+            "// Its matcher `{}` is checked by the wrapper, on the payload's `{field}`.",
+            comment(matcher)
+        ));
+    }
+    lines.push(format!("run {}", kdl_string(&path.to_string_lossy())));
+    match mode {
+        Mode::Context => {
+            lines.push(
+                "// The model reads what the hook prints (the wrapper passes it on); this text is a fallback."
+                    .to_owned(),
+            );
+            lines.push(format!(
+                "context {}",
+                kdl_string("A hook imported from the hand-written config added context.")
+            ));
+        }
+        Mode::Refuse => {
+            if matches!(event, Event::Prompt | Event::SessionStart) {
+                lines.push("// Text the hook prints for the model when it lets the prompt through is not carried over: a".to_owned());
+                lines.push("// guard has one decision (add a `context` guard that runs the same hook for it).".to_owned());
+            }
+            lines.push(decision_line(Refusal::Deny, "", event));
+        }
+    }
+    lines
+}
+
+/// A shell word that gives `text` as Claude Code gives an exec-form
+/// argument: as written, with `${NAME}` placeholders replaced by the
+/// variable's value.
+fn exec_word(text: &str) -> String {
+    let placeholder = regex::Regex::new(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}").expect("a fixed pattern");
+    let mut word = String::from("\"");
+    let mut at = 0;
+    let quote = |s: &str, out: &mut String| {
+        for c in s.chars() {
+            if matches!(c, '\\' | '"' | '$' | '`') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    };
+    for m in placeholder.find_iter(text) {
+        quote(&text[at..m.start()], &mut word);
+        word.push_str(m.as_str());
+        at = m.end();
+    }
+    quote(&text[at..], &mut word);
+    word.push('"');
+    word
+}
+
+/// The wrapper's check of a matcher on an event without tools, as the
+/// harness reads one: a list of exact names (`startup|resume`), else a
+/// regular expression searched for in the field.
+fn filter_check(field: &str, matcher: &str) -> String {
+    let exact = matcher
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || " _-,|".contains(c));
+    let test = if exact {
+        format!(
+            r#"(.{field} // "") as $v | [$m | splits("[|,]") | gsub("^\\s+|\\s+$"; "")] | any(.[]; . == $v)"#
+        )
+    } else {
+        format!(r#"(.{field} // "") | test($m)"#)
+    };
+    format!(
+        "# The hook's matcher, on the payload's `{field}`: another value is not its business.\nprintf '%s\\n' \"$raw\" | jq -e --arg m {} '{test}' >/dev/null 2>&1 || exit 0\n",
+        sh_quote(matcher)
+    )
+}
+
+fn sh_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// The `run` program for a hand-written hook of `harness`: it hands the
 /// harness's own payload (hookc's `raw`) to the hook, in the project root,
-/// and says what the hook answered: exit 2 with the reason on stderr for a
-/// refusal (exit 2, or a refusal as JSON on stdout), 0 for none, and 1 when
-/// the hook failed, which hookc refuses as "could not run". Another
-/// harness's call is not this hook's business (exit 0).
-fn wrapper(harness: HarnessId, origin: &str, command: &str) -> String {
-    let quoted = format!("'{}'", command.replace('\'', r"'\''"));
-    format!(
-        r#"#!/bin/sh
-# Written by `hookc import` from {origin}: hookc's `run` guard for a hook it
-# could not read. It gives the hook {name}'s own payload and tells hookc what
-# the hook answered (exit 2: refuse, with the reason on stderr; 0: no objection).
-# Needs jq.
-in=$(cat) || exit 1
-h=$(printf '%s\n' "$in" | jq -r .harness) || exit 1
-[ "$h" = {word} ] || exit 0
-raw=$(printf '%s\n' "$in" | jq -c .raw) || exit 1
-: "${{CLAUDE_PROJECT_DIR:=$PWD}}" "${{GEMINI_PROJECT_DIR:=$PWD}}" "${{CURSOR_PROJECT_DIR:=$PWD}}" "${{COPILOT_PROJECT_DIR:=$PWD}}"
-export CLAUDE_PROJECT_DIR GEMINI_PROJECT_DIR CURSOR_PROJECT_DIR COPILOT_PROJECT_DIR
-err=$(mktemp) || exit 1
-out=$(printf '%s\n' "$raw" | sh -c {quoted} 2>"$err"); s=$?
-reason=$(cat "$err"); rm -f "$err"
-case $s in
+/// and says what the hook answered. For a refusing hook: exit 2 with the
+/// reason on stderr for a refusal (exit 2, or a refusal as JSON on stdout),
+/// 0 for none. For a hook that gives context: exit 2 with the text it
+/// printed (or its JSON `additionalContext`) on stderr, 0 when it printed
+/// nothing. Any other status is 1, which hookc treats as "could not run".
+/// Another harness's call is not this hook's business (exit 0).
+fn wrapper(harness: HarnessId, origin: &str, run: &Run, mode: Mode) -> String {
+    let invocation = match &run.args {
+        None => format!("sh -c {}", sh_quote(&run.command)),
+        Some(args) => std::iter::once(&run.command)
+            .chain(args)
+            .map(|a| exec_word(a))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let filter = run
+        .filter
+        .as_ref()
+        .map(|(field, matcher)| filter_check(field, matcher))
+        .unwrap_or_default();
+    let answer = match mode {
+        Mode::Refuse => {
+            r#"case $s in
 0)
     why=$(printf '%s' "$out" | jq -r 'select(type == "object") | (.permission // .permissionDecision // .hookSpecificOutput.permissionDecision // .decision // "") as $d | if $d == "deny" or $d == "block" or $d == "ask" then (.agent_message // .user_message // .permissionDecisionReason // .hookSpecificOutput.permissionDecisionReason // .reason // "refused by the hand-written hook") else empty end' 2>/dev/null)
     [ -n "$why" ] || exit 0
     printf '%s\n' "$why" >&2; exit 2 ;;
 2) printf '%s\n' "$reason" >&2; exit 2 ;;
 *) printf '%s\n' "$reason" >&2; exit 1 ;;
-esac
+esac"#
+        }
+        Mode::Context => {
+            r#"case $s in
+0)
+    if printf '%s' "$out" | jq -e 'type == "object"' >/dev/null 2>&1; then
+        text=$(printf '%s' "$out" | jq -r '.hookSpecificOutput.additionalContext // .additionalContext // empty')
+    else
+        text=$out
+    fi
+    [ -n "$text" ] || exit 0
+    printf '%s\n' "$text" >&2; exit 2 ;;
+*) printf '%s\n' "$reason" >&2; exit 1 ;;
+esac"#
+        }
+    };
+    let what = match mode {
+        Mode::Refuse => "exit 2: refuse, with the reason on stderr; 0: no objection",
+        Mode::Context => "exit 2: the text it printed for the model, on stderr; 0: nothing to add",
+    };
+    format!(
+        r#"#!/bin/sh
+# Written by `hookc import` from {origin}: hookc's `run` guard for a hook it
+# could not read. It gives the hook {name}'s own payload and tells hookc what
+# the hook answered ({what}).
+# Needs jq.
+in=$(cat) || exit 1
+h=$(printf '%s\n' "$in" | jq -r .harness) || exit 1
+[ "$h" = {word} ] || exit 0
+raw=$(printf '%s\n' "$in" | jq -c .raw) || exit 1
+{filter}: "${{CLAUDE_PROJECT_DIR:=$PWD}}" "${{GEMINI_PROJECT_DIR:=$PWD}}" "${{CURSOR_PROJECT_DIR:=$PWD}}" "${{COPILOT_PROJECT_DIR:=$PWD}}"
+export CLAUDE_PROJECT_DIR GEMINI_PROJECT_DIR CURSOR_PROJECT_DIR COPILOT_PROJECT_DIR
+err=$(mktemp) || exit 1
+out=$(printf '%s\n' "$raw" | {invocation} 2>"$err"); s=$?
+reason=$(cat "$err"); rm -f "$err"
+{answer}
 "#,
         name = crate::harness::get(harness).map_or("its harness", |h| h.profile().name),
         word = harness.word(),
@@ -714,14 +987,16 @@ pub fn import(root: &Path, paths: &[PathBuf]) -> Result<Imported, String> {
                 if found.iter().any(|h| !is_hookcs(&h.command)) {
                     files.push(shown);
                 }
-                hooks.extend(found);
+                hooks.extend(found.into_iter().map(|mut h| {
+                    h.script = script_of(root, &h);
+                    h
+                }));
             }
-            Err(e) => {
-                return Err(format!(
-                    "{rel} does not parse as {}: {e}; `hookc lint {rel}` shows where",
-                    kind_name(kind)
-                ));
-            }
+            // One file that does not parse is not imported; the others are.
+            Err(e) => skipped.push(format!(
+                "{rel}: not imported: it does not parse as {}: {e} (`hookc lint {rel}` shows where)",
+                kind_name(kind)
+            )),
         }
     }
     Ok(policy(&hooks, &files, &skipped))

@@ -227,10 +227,18 @@ pub fn analyse(cmd: &str) -> Action {
     if let Some((refusal, reason)) = refusal(t) {
         return Action::Always { refusal, reason };
     }
-    // `… | grep -q TEXT && ACTION`
+    // `… | grep -q TEXT && ACTION`, and `…; exit 0` after it, which changes
+    // nothing (a command that does not match ends with status 0 either way).
     if let Some((pattern, rest)) = grep_of_command(t)
         && let Some(action) = rest.trim_start().strip_prefix("&&")
-        && let Some((refusal, reason)) = self::refusal(action)
+        && let Some((refusal, reason)) = self::refusal(action).or_else(|| {
+            let action = action.trim_end();
+            let action = action
+                .strip_suffix("exit 0")?
+                .trim_end()
+                .strip_suffix(';')?;
+            self::refusal(action)
+        })
     {
         return Action::When {
             pattern,
@@ -319,6 +327,13 @@ mod tests {
             matches!(&a, Action::When { pattern, .. } if pattern.regex == "(?i)rm +-rf"),
             "{a:?}"
         );
+        // `; exit 0` after it changes nothing.
+        assert!(matches!(
+            analyse(
+                "jq -r .tool_input.command | grep -q 'terraform destroy' && { echo 'no' >&2; exit 2; }; exit 0"
+            ),
+            Action::When { .. }
+        ));
         // A pattern with BRE specials but no -E is left to `run`.
         assert_eq!(
             analyse("jq -r .tool_input.command | grep -q 'a.*b' && { echo x >&2; exit 2; }"),

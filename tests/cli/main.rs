@@ -35,6 +35,7 @@ mod hostile;
 mod hostile_build;
 mod hostile_run;
 mod import;
+mod import_realworld;
 mod init;
 mod layers;
 mod lint;

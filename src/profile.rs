@@ -358,6 +358,13 @@ pub struct JsonSpec {
     pub matching: Matching,
     /// A matcher of `"*"` means every tool (else it is a broken regex).
     pub star_is_all: bool,
+    /// Names a matcher also matches a tool by, each with the tool name it
+    /// stands for (Codex matches `Edit` and `Write` against `apply_patch`).
+    pub matcher_aliases: &'static [(&'static str, &'static str)],
+    /// The profile's `tools` (with MCP tools) are every tool the harness's
+    /// hooks see, so another harness's name for a tool it lacks matches
+    /// nothing (Codex: no read or fetch tool).
+    pub tools_closed: bool,
     /// Known event names match in any case (Antigravity): a wrong case then
     /// still runs, and is only a warning.
     pub events_any_case: bool,

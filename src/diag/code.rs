@@ -529,7 +529,9 @@ which harness called it, or keep Claude-only hooks in `.claude/settings.local.js
 "Each harness has its own tool names, and a matcher holding another harness's name matches
 nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's `run_command`,
 Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
-harness's name for the same tool.";
+harness's name for the same tool. Where the harness's hooks see no such tool at all, the word
+matches nothing either: Codex hooks see only `Bash`, `apply_patch` and MCP tools, so `Read`
+never fires there (while `Edit` and `Write` are Codex's own aliases of `apply_patch`).";
 
     LintMatcherNeverFires = "lint-matcher-never-fires", Error, "a matcher on an event whose matcher sees only an empty string",
 "Kimi Code tests the matcher of `Stop`, `Interrupt` and `SessionHeartbeat` hooks against an

@@ -102,6 +102,8 @@ static PROFILE: Profile = Profile {
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: false,
+        matcher_aliases: &[],
+        tools_closed: false,
         events_any_case: true,
         // `shared/harnesses/antigravity.md`, "Parsing strictness": `matcher`
         // is read on tool events and ignored on the flat ones.

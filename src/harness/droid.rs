@@ -106,6 +106,8 @@ static PROFILE: Profile = Profile {
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: true,
+        matcher_aliases: &[],
+        tools_closed: false,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,

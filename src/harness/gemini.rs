@@ -113,6 +113,8 @@ static PROFILE: Profile = Profile {
         unit: Unit::Millis,
         matching: Matching::Unanchored,
         star_is_all: true,
+        matcher_aliases: &[],
+        tools_closed: false,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,

@@ -96,6 +96,8 @@ static PROFILE: Profile = Profile {
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: false,
+        matcher_aliases: &[],
+        tools_closed: false,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,

@@ -494,6 +494,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         .tools
         .iter()
         .flat_map(|(_, n)| n.iter().copied())
+        .chain(cx.spec.matcher_aliases.iter().map(|(alias, _)| *alias))
         .collect();
     let exact = match cx.spec.matching {
         Matching::ExactWords(extra) => plain(m, extra),
@@ -626,10 +627,15 @@ fn matcher_word(
 fn foreign_word(cx: &Cx, w: &str, sp: Span, known: &[&str]) -> Option<Diagnostic> {
     let profile = cx.spec.profile;
     let (kind, owner) = foreign_tool(cx, w)?;
-    let own = profile.tool_names(kind).first()?;
     if known.iter().any(|k| k.eq_ignore_ascii_case(w)) {
         return None;
     }
+    let Some(own) = profile.tool_names(kind).first() else {
+        return cx
+            .spec
+            .tools_closed
+            .then(|| no_such_tool(cx, w, sp, kind, owner));
+    };
     Some(
         diag(
             Code::LintMatcherForeignTool,
@@ -644,6 +650,46 @@ fn foreign_word(cx: &Cx, w: &str, sp: Span, known: &[&str]) -> Option<Diagnostic
         )
         .help(own_tool_help(cx, kind)),
     )
+}
+
+/// `w` (at `sp`) is `owner`'s name for a tool of `kind`, which the harness,
+/// whose hooks see only the tools of its profile
+/// ([`tools_closed`](crate::profile::JsonSpec::tools_closed)), does not have.
+fn no_such_tool(cx: &Cx, w: &str, sp: Span, kind: crate::ir::ToolKind, owner: &str) -> Diagnostic {
+    let (profile, spec) = (cx.spec.profile, cx.spec);
+    let mut seen: Vec<String> = Vec::new();
+    for name in profile.tools.iter().flat_map(|(_, n)| n.iter()) {
+        let aliases: Vec<String> = spec
+            .matcher_aliases
+            .iter()
+            .filter(|(_, of)| of == name)
+            .map(|(alias, _)| format!("`{alias}`"))
+            .collect();
+        let shown = if aliases.is_empty() {
+            format!("`{name}`")
+        } else {
+            format!("`{name}` (also matched as {})", aliases.join(", "))
+        };
+        if !seen.contains(&shown) {
+            seen.push(shown);
+        }
+    }
+    diag(
+        Code::LintMatcherForeignTool,
+        cx.file,
+        sp,
+        format!(
+            "`{w}` is {owner}'s name for the `{}` tool, and {} hooks see no such tool, so this matches nothing",
+            kind.word(),
+            profile.name
+        ),
+        "no such tool here",
+    )
+    .help(format!(
+        "{} hooks see only {} and MCP tools: remove `{w}`",
+        profile.name,
+        seen.join(", ")
+    ))
 }
 
 /// `mcp__github` (at `sp`): a server with no tool. Where a plain word is

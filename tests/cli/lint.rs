@@ -564,3 +564,74 @@ fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
         "{report:#}"
     );
 }
+
+// Precision (issue 32): findings seen on real public hook configs that were
+// wrong. Each test is a minimal fixture of such a config.
+
+/// The findings of `hookc lint` on the project: (code without `hookc::`,
+/// severity, message, help).
+fn findings(p: &Project) -> Vec<(String, String, String, String)> {
+    let out = p.hookc(&["lint", "--format", "json", "."]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr));
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or("").to_owned();
+            (
+                s("code").trim_start_matches("hookc::").to_owned(),
+                s("severity"),
+                s("message"),
+                s("help"),
+            )
+        })
+        .collect()
+}
+
+/// A Codex `PreToolUse` guard behind `matcher`.
+fn codex_pre_tool(matcher: &str) -> String {
+    format!(
+        r#"{{ "hooks": {{ "PreToolUse": [ {{ "matcher": "{matcher}", "hooks": [ {{ "type": "command", "command": "echo no >&2; exit 2", "timeout": 30 }} ] }} ] }} }}"#
+    )
+}
+
+/// Codex matches `Edit` and `Write` against its `apply_patch` tool (they are
+/// its matcher aliases), so a guard on them runs; `Read` names no tool Codex
+/// hooks see (Bash, apply_patch, MCP), so a guard on it never runs.
+#[test]
+fn codex_edit_and_write_match_apply_patch_and_read_matches_nothing() {
+    let p = Project::new();
+    for m in [
+        "Edit",
+        "Write",
+        "Edit|Write",
+        "apply_patch|Edit",
+        "^(?:Bash|Write)$",
+    ] {
+        p.write(".codex/hooks.json", &codex_pre_tool(m));
+        let found = findings(&p);
+        assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+    p.write(".codex/hooks.json", &codex_pre_tool("Read"));
+    let found = findings(&p);
+    let read = found
+        .iter()
+        .find(|(code, ..)| code == "lint-matcher-foreign-tool")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(read.1, "error", "{read:?}");
+    assert!(
+        read.2.contains("`Read`") && read.2.contains("matches nothing"),
+        "{read:?}"
+    );
+    assert!(
+        read.3.contains("apply_patch") && read.3.contains("Bash"),
+        "{read:?}"
+    );
+    // In an alternation only the word that matches nothing is reported.
+    p.write(".codex/hooks.json", &codex_pre_tool("Bash|Read"));
+    let found = findings(&p);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].2.contains("`Read`"), "{found:#?}");
+}

@@ -467,7 +467,9 @@ tool is `Bash`. Use the tool name exactly as the harness spells it.";
 "Where the harness tests the matcher as an unanchored regex (Gemini, Kimi, Cursor,
 Antigravity, and Claude/Codex for anything but plain names), a bare `Bash` also matches
 `BashOutput`, and `run_shell_command` matches any MCP tool whose name contains it. Anchor
-it: `^Bash$`.";
+it: `^Bash$`. Only matchers of tool names are reported: Cursor tests a `beforeShellExecution`
+matcher against the whole command line, where `git` is meant to be found anywhere (`^(git)$`
+would stop the hook firing for `git push`).";
 
     LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile in the harness's flavour",
 "The harness reads the matcher as a regex and this one does not compile **in that harness's

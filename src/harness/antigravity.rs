@@ -104,6 +104,7 @@ static PROFILE: Profile = Profile {
         star_is_all: false,
         matcher_aliases: &[],
         tools_closed: false,
+        matcher_subject: crate::profile::tool_name_matchers,
         events_any_case: true,
         // `shared/harnesses/antigravity.md`, "Parsing strictness": `matcher`
         // is read on tool events and ignored on the flat ones.

@@ -47,8 +47,8 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{get, span};
 use crate::lint_rules::{Edit, FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, MatcherSubject, Matching, McpNames,
+    OnHookError, Unit,
 };
 use crate::source::Span;
 use jsonc_parser::ast;
@@ -150,6 +150,7 @@ static PROFILE: Profile = Profile {
         star_is_all: false,
         matcher_aliases: &[],
         tools_closed: false,
+        matcher_subject,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: true,
@@ -745,6 +746,18 @@ fn loop_limit(policy: &Policy, cx: &mut EmitCx) -> u64 {
         }
         Some(n) => n,
         None => DEFAULT_LOOP_LIMIT,
+    }
+}
+
+/// What Cursor tests an event's matcher against (shared/harnesses/cursor.md,
+/// §2): the tool type on the tool events, the full command string on the
+/// shell events, a subagent type or a fixed word on the others.
+fn matcher_subject(event: &str) -> MatcherSubject {
+    match event {
+        "preToolUse" | "postToolUse" | "postToolUseFailure" | "beforeMCPExecution"
+        | "afterMCPExecution" | "beforeReadFile" | "afterFileEdit" => MatcherSubject::ToolName,
+        "beforeShellExecution" | "afterShellExecution" => MatcherSubject::CommandLine,
+        _ => MatcherSubject::Other,
     }
 }
 

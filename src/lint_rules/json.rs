@@ -10,7 +10,7 @@ use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, ty
 use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, Diagnostic, Severity, suggest};
 use crate::ir::Event;
-use crate::profile::{JsonSpec, Matching, Profile, Unit};
+use crate::profile::{JsonSpec, MatcherSubject, Matching, Profile, Unit};
 use crate::source::{SourceFile, Span};
 
 /// A harness's JSON file shape, with the profile it belongs to.
@@ -516,6 +516,11 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         if error {
             return;
         }
+    }
+    // A prefilter on a command line, a subagent type: none of the rules on
+    // tool names below applies.
+    if (cx.spec.matcher_subject)(event) != MatcherSubject::ToolName {
+        return;
     }
     let mut foreign = false;
     for w in alternatives(m) {

@@ -635,3 +635,35 @@ fn codex_edit_and_write_match_apply_patch_and_read_matches_nothing() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].2.contains("`Read`"), "{found:#?}");
 }
+
+/// Cursor tests a `beforeShellExecution` matcher against the whole command
+/// line (shared/harnesses/cursor.md, §2 and §3): it is a prefilter on the
+/// command, so `git` must stay unanchored (`^(git)$` would never match
+/// `git push`), and its words are not tool names.
+#[test]
+fn a_cursor_command_line_matcher_gets_no_tool_name_advice() {
+    let p = Project::new();
+    for m in ["git", "curl|wget|nc ", "Bash", "rm -rf"] {
+        p.write(
+            ".cursor/hooks.json",
+            &format!(
+                r#"{{ "version": 1, "hooks": {{ "beforeShellExecution": [ {{ "command": "echo '{{\"permission\":\"deny\",\"user_message\":\"no\",\"agent_message\":\"no\"}}'", "matcher": "{m}", "timeout": 10, "failClosed": true }} ] }} }}"#
+            ),
+        );
+        let found = findings(&p);
+        assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+    // The same word on a tool event is a tool name, searched for anywhere.
+    p.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "preToolUse": [ { "command": "echo '{\"permission\":\"deny\",\"user_message\":\"no\",\"agent_message\":\"no\"}'", "matcher": "Shell", "timeout": 10, "failClosed": true } ] } }"#,
+    );
+    let found = findings(&p);
+    assert!(
+        found
+            .iter()
+            .any(|(code, _, _, help)| code == "lint-matcher-unanchored"
+                && help.contains("^(Shell)$")),
+        "{found:#?}"
+    );
+}

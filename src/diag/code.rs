@@ -469,7 +469,9 @@ Antigravity, and Claude/Codex for anything but plain names), a bare `Bash` also 
 `BashOutput`, and `run_shell_command` matches any MCP tool whose name contains it. Anchor
 it: `^Bash$`. Only matchers of tool names are reported: Cursor tests a `beforeShellExecution`
 matcher against the whole command line, where `git` is meant to be found anywhere (`^(git)$`
-would stop the hook firing for `git push`).";
+would stop the hook firing for `git push`). Nor are matchers for every tool: `.*` matches every
+name however it is anchored, and so do `*` and an empty matcher where the harness reads them
+as every tool.";
 
     LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile in the harness's flavour",
 "The harness reads the matcher as a regex and this one does not compile **in that harness's

@@ -554,6 +554,9 @@ fn alternatives(m: &str) -> impl Iterator<Item = &str> {
 /// always searches, or a regex anchored at neither end where it does not
 /// match whole.
 fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
+    if matches_every_name(m) {
+        return None;
+    }
     let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain(m, "");
     let fully_anchored = m.starts_with('^') && m.ends_with('$');
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
@@ -570,6 +573,12 @@ fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
         )
         .help(format!("anchor it: `^({m})$`"))
     })
+}
+
+/// Whether the regex `m` matches every tool name, however it is anchored:
+/// one of its alternatives (anchors and groups aside) is `.*` or `.+`.
+fn matches_every_name(m: &str) -> bool {
+    alternatives(m).any(|w| w == ".*" || w == ".+")
 }
 
 /// One alternative `w` of the matcher at `sp` (`exact`: matched as plain

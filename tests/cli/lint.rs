@@ -667,3 +667,40 @@ fn a_cursor_command_line_matcher_gets_no_tool_name_advice() {
         "{found:#?}"
     );
 }
+
+/// `.*` matches every tool in every regex harness, and `*` and the empty
+/// matcher do where the harness says they mean every tool: none of them
+/// needs anchoring (`^(.*)$` matches just the same).
+#[test]
+fn a_matcher_for_every_tool_gets_no_anchoring_advice() {
+    let grouped = |event: &str, m: &str, timeout: u32| {
+        format!(
+            r#"{{ "hooks": {{ "{event}": [ {{ "matcher": "{m}", "hooks": [ {{ "type": "command", "command": "echo no >&2; exit 2", "timeout": {timeout} }} ] }} ] }} }}"#
+        )
+    };
+    let cases: Vec<(&str, String)> = vec![
+        (".claude/settings.json", grouped("PreToolUse", ".*", 30)),
+        (".claude/settings.json", grouped("PreToolUse", "*", 30)),
+        (".claude/settings.json", grouped("PreToolUse", "", 30)),
+        (".gemini/settings.json", grouped("BeforeTool", ".*", 5000)),
+        (".gemini/settings.json", grouped("BeforeTool", "*", 5000)),
+        (".augment/settings.json", grouped("PreToolUse", ".*", 30)),
+        (".codex/hooks.json", grouped("PreToolUse", ".*", 30)),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "preToolUse": [ { "command": "echo '{\"permission\":\"deny\",\"user_message\":\"no\",\"agent_message\":\"no\"}'", "matcher": ".*", "timeout": 10, "failClosed": true } ] } }"#.to_owned(),
+        ),
+    ];
+    for (file, text) in cases {
+        let p = Project::new();
+        p.write(file, &text);
+        let found = findings(&p);
+        assert!(
+            !found
+                .iter()
+                .any(|(code, _, _, help)| code == "lint-matcher-unanchored"
+                    || help.contains("^(.*)$")),
+            "{file} {text}: {found:#?}"
+        );
+    }
+}

@@ -515,7 +515,11 @@ stderr with `exit 2` is not forwarded to the model. Print the JSON instead.";
 
     LintCursorFailClosed = "lint-cursor-fail-closed", Warning, "a blocking Cursor hook without `failClosed: true`",
 "Cursor treats a crash, a timeout or invalid output of a hook as *allow* unless the handler
-has `\"failClosed\": true`. A guard on a blocking event should fail closed.
+has `\"failClosed\": true`. A guard on an event that can refuse (`preToolUse`, the `before…`
+events, `subagentStart`) should fail closed. Only hooks that look like guards are reported: the
+command or the script it runs exits 2 or prints a refusal (`\"permission\": \"deny\"`,
+`\"continue\": false`). A `stop` hook (its follow-up starts another turn and refuses nothing),
+and an observer that logs or notifies and never refuses, need no `failClosed`.
 `hookc lint --fix` adds it.";
 
     LintStopLoop = "lint-stop-loop", Warning, "an unbounded stop loop (`loop_limit: null`)",

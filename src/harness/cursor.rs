@@ -45,7 +45,7 @@ use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
 use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{get, span};
-use crate::lint_rules::{Edit, FileReport, diag};
+use crate::lint_rules::{Edit, FileReport, diag, scripts};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, MatcherSubject, Matching, McpNames,
     OnHookError, Unit,
@@ -749,6 +749,20 @@ fn loop_limit(policy: &Policy, cx: &mut EmitCx) -> u64 {
     }
 }
 
+/// The events on which a Cursor hook can refuse (shared/harnesses/cursor.md,
+/// §2, "Blocks?": yes), where `failClosed` turns a crash into a refusal.
+/// A `stop` or `subagentStop` follow-up starts another turn, it refuses
+/// nothing.
+const REFUSING_EVENTS: &[&str] = &[
+    "preToolUse",
+    "subagentStart",
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "beforeReadFile",
+    "beforeSubmitPrompt",
+    "beforeTabFileRead",
+];
+
 /// What Cursor tests an event's matcher against (shared/harnesses/cursor.md,
 /// §2): the tool type on the tool events, the full command string on the
 /// shell events, a subagent type or a fixed word on the others.
@@ -779,7 +793,12 @@ impl Quirks for Cursor {
         open: Span,
         report: &mut FileReport,
     ) {
-        if fails_open {
+        let refuses = || {
+            get(h, "command")
+                .and_then(|c| crate::lint_rules::json_spans::as_str(&c.value))
+                .is_some_and(|cmd| scripts::looks_like_refusal(cmd, cx.root))
+        };
+        if fails_open && REFUSING_EVENTS.contains(&event) && refuses() {
             fail_closed(cx, event, h, open, report);
         }
         if let Some(l) = get(h, "loop_limit")

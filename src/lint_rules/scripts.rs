@@ -9,11 +9,13 @@ use crate::source::{SourceFile, Span};
 
 /// The script a command runs, if it is a local file (`./x.sh`, `$CLAUDE_PROJECT_DIR/x.sh`).
 fn local_script(cmd: &str) -> Option<String> {
-    let first = cmd
-        .split_whitespace()
-        .next()?
-        .trim_matches('"')
-        .trim_matches('\'');
+    local_path(cmd.split_whitespace().next()?)
+}
+
+/// The project file a word of a command names, if it names one
+/// (`./x.sh`, `"$CURSOR_PROJECT_DIR"/hooks/x.py`).
+fn local_path(word: &str) -> Option<String> {
+    let first = word.trim_matches('"').trim_matches('\'');
     let rest = if let Some(r) = first.strip_prefix('$') {
         let r = r.trim_start_matches('{');
         let cut = r.find('/')?;
@@ -134,6 +136,36 @@ fn protocol_findings(text: &str, stdout_is_reply: bool, script: bool) -> Vec<(Co
         }
     }
     out
+}
+
+/// Whether shell or script text refuses a call somewhere: it exits 2
+/// (`exit 2`, `sys.exit(2)`, `process.exit(2)`), or prints a refusing
+/// decision (`"permission": "deny"` or `"ask"`, `"decision": "block"`,
+/// `"continue": false`), escaped or not.
+fn refusal_in(text: &str) -> bool {
+    static REFUSAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?x)
+            \b(?i:exit)\s*\(?\s*2\b
+            | ["']?\b(?:permission|permissionDecision|decision)["']?\s*:\s*["'](?:deny|ask|block)["']
+            | ["']?\bcontinue["']?\s*:\s*false\b
+            "#,
+        )
+        .expect("a valid regex")
+    });
+    REFUSAL.is_match(&text.replace('\\', ""))
+}
+
+/// Whether a hook command looks like it refuses: hookc's own launcher, or
+/// a command that, itself or in a project file it runs (resolved against
+/// `root`), exits 2 or prints a refusing decision. A hook that does
+/// neither observes (logs, notifies, adds context).
+pub fn looks_like_refusal(cmd: &str, root: &Path) -> bool {
+    is_hookc_launcher(cmd)
+        || refusal_in(cmd)
+        || cmd.split_whitespace().filter_map(local_path).any(|rel| {
+            matches!(crate::disk::read_text(&root.join(rel)), Ok(Some(body)) if refusal_in(&body))
+        })
 }
 
 /// Whether a hook command is the launcher `hookc build` writes (it reads
@@ -276,6 +308,32 @@ mod tests {
         );
         assert_eq!(local_script("echo hi"), None);
         assert_eq!(local_script("/usr/bin/true"), None);
+    }
+
+    #[test]
+    fn refusals_are_recognised_in_shell_python_and_json() {
+        for yes in [
+            "echo no >&2; exit 2",
+            "sys.exit(2)",
+            "process.exit( 2 )",
+            "os.Exit(2)",
+            r#"echo '{"permission":"deny"}'"#,
+            r#"echo "{\"permission\": \"ask\"}""#,
+            r#"jq -n '{permission: "deny"}'"#,
+            r#"print(json.dumps({"decision": "block"}))"#,
+            r#"echo '{"continue": false}'"#,
+        ] {
+            assert!(refusal_in(yes), "{yes}");
+        }
+        for no in [
+            "exit 0",
+            "exit 20",
+            r#"echo '{"permission":"allow"}'"#,
+            r#"echo '{"continue": true}'"#,
+            "cat >> log.jsonl",
+        ] {
+            assert!(!refusal_in(no), "{no}");
+        }
     }
 
     #[test]

@@ -704,3 +704,99 @@ fn a_matcher_for_every_tool_gets_no_anchoring_advice() {
         );
     }
 }
+
+/// A Cursor hooks file with one handler `handler` on `event`.
+fn cursor_hook(event: &str, handler: &str) -> String {
+    format!(r#"{{ "version": 1, "hooks": {{ "{event}": [ {handler} ] }} }}"#)
+}
+
+fn has_code(found: &[(String, String, String, String)], code: &str) -> bool {
+    found.iter().any(|(c, ..)| c == code)
+}
+
+/// `failClosed` only matters for a hook that refuses on an event that can
+/// refuse: a `stop` hook (its follow-up does not veto the stop), an observer
+/// that logs and allows, a hook whose script never refuses get no advice;
+/// a guard that exits 2 or prints a deny, inline or in its script, does.
+#[test]
+fn fail_closed_is_advised_only_for_hooks_that_refuse_where_refusing_counts() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks/log.sh",
+        "#!/bin/sh\ncat >> .cursor/hooks/calls.jsonl\necho '{\"permission\":\"allow\"}'\n",
+    );
+    p.write(
+        ".cursor/hooks/guard.sh",
+        "#!/bin/sh\nif grep -q 'git push' ; then\n  echo 'no pushing' >&2\n  exit 2\nfi\necho '{\"permission\":\"allow\"}'\n",
+    );
+    p.write(
+        ".cursor/hooks/deny.py",
+        "import json\nprint(json.dumps({\"permission\": \"deny\", \"user_message\": \"no\", \"agent_message\": \"no\"}))\n",
+    );
+    for script in [".cursor/hooks/log.sh", ".cursor/hooks/guard.sh"] {
+        crate::support::make_executable(&p.path(script));
+    }
+    let quiet = [
+        (
+            "stop",
+            r#"{ "command": "echo '{\"followup_message\":\"run the tests\"}'", "timeout": 10 }"#,
+        ),
+        (
+            "stop",
+            r#"{ "command": ".cursor/hooks/guard.sh", "timeout": 10 }"#,
+        ),
+        (
+            "preToolUse",
+            r#"{ "command": ".cursor/hooks/log.sh", "timeout": 10 }"#,
+        ),
+        (
+            "beforeShellExecution",
+            r#"{ "command": ".cursor/hooks/log.sh", "timeout": 10 }"#,
+        ),
+        (
+            "beforeSubmitPrompt",
+            r#"{ "command": "echo '{\"continue\":true}'", "timeout": 10 }"#,
+        ),
+        (
+            "afterFileEdit",
+            r#"{ "command": ".cursor/hooks/log.sh", "timeout": 10 }"#,
+        ),
+    ];
+    for (event, handler) in quiet {
+        p.write(".cursor/hooks.json", &cursor_hook(event, handler));
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-cursor-fail-closed"),
+            "{event} {handler}: {found:#?}"
+        );
+    }
+    let refusing = [
+        (
+            "beforeShellExecution",
+            r#"{ "command": ".cursor/hooks/guard.sh", "timeout": 10 }"#,
+        ),
+        (
+            "preToolUse",
+            r#"{ "command": "python3 .cursor/hooks/deny.py", "timeout": 10 }"#,
+        ),
+        (
+            "beforeSubmitPrompt",
+            r#"{ "command": "echo '{\"continue\":false,\"user_message\":\"no\"}'", "timeout": 10 }"#,
+        ),
+        (
+            "beforeMCPExecution",
+            r#"{ "command": "echo no >&2; exit 2", "timeout": 10 }"#,
+        ),
+    ];
+    for (event, handler) in refusing {
+        p.write(".cursor/hooks.json", &cursor_hook(event, handler));
+        let found = findings(&p);
+        assert!(
+            found
+                .iter()
+                .any(|(code, _, _, help)| code == "lint-cursor-fail-closed"
+                    && help.contains("\"failClosed\": true")),
+            "{event} {handler}: {found:#?}"
+        );
+    }
+}

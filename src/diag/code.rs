@@ -502,7 +502,9 @@ Code); Cursor refuses it only with `failClosed`, and Copilot CLI and Antigravity
 failure, so there it is not reported. So a
 guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
-protect anything when it matters. Exit 2 on deny, and fail closed when a tool is missing:
+protect anything when it matters. Only the status of a command that decides counts: reading
+stdin (`payload=$(cat || true)`) or housekeeping (`mkdir -p logs || true`) with `|| true` is
+harmless and not reported. Exit 2 on deny, and fail closed when a tool is missing:
 
 ```sh
 command -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }

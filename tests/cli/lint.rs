@@ -800,3 +800,53 @@ fn fail_closed_is_advised_only_for_hooks_that_refuse_where_refusing_counts() {
         );
     }
 }
+
+/// A Claude Code `PreToolUse` hook running `command`.
+fn claude_pre_tool(command: &str) -> String {
+    serde_json::json!({ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [
+        { "type": "command", "command": command, "timeout": 30 } ] } ] } })
+    .to_string()
+}
+
+/// `|| true` after reading stdin (or after housekeeping such as `mkdir -p`)
+/// swallows nothing that decides; after the guard or check itself it makes
+/// a failing guard allow.
+#[test]
+fn only_swallowing_the_deciding_commands_status_fails_open() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\npayload=$(cat || true)\nmkdir -p .claude/logs 2>/dev/null || true\nprintf '%s\\n' \"$payload\" >> .claude/logs/calls.jsonl || true\ncase \"$payload\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    p.write(
+        ".claude/hooks/wrapper.sh",
+        "#!/bin/sh\npayload=$(cat)\nprintf '%s' \"$payload\" | ./.claude/hooks/check.sh || true\nexit 0\n",
+    );
+    for script in [".claude/hooks/guard.sh", ".claude/hooks/wrapper.sh"] {
+        crate::support::make_executable(&p.path(script));
+    }
+    let fails_open = |found: &[(String, String, String, String)]| {
+        found
+            .iter()
+            .any(|(code, _, message, _)| code == "lint-fail-open" && message.contains("|| true"))
+    };
+    for harmless in [
+        ".claude/hooks/guard.sh",
+        "payload=$(cat || true); case \"$payload\" in *rm*) echo no >&2; exit 2;; esac",
+        "IFS= read -r line || true; case \"$line\" in *rm*) echo no >&2; exit 2;; esac",
+        "./.claude/hooks/guard.sh || echo '{\"decision\":\"block\",\"reason\":\"the guard failed\"}'",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(harmless));
+        let found = findings(&p);
+        assert!(!fails_open(&found), "{harmless}: {found:#?}");
+    }
+    for swallowing in [
+        "./.claude/hooks/guard.sh || true",
+        "payload=$(cat); verdict=$(./.claude/hooks/guard.sh || true)",
+        ".claude/hooks/wrapper.sh",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(swallowing));
+        let found = findings(&p);
+        assert!(fails_open(&found), "{swallowing}: {found:#?}");
+    }
+}

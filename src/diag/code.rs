@@ -471,7 +471,9 @@ it: `^Bash$`. Only matchers of tool names are reported: Cursor tests a `beforeSh
 matcher against the whole command line, where `git` is meant to be found anywhere (`^(git)$`
 would stop the hook firing for `git push`). Nor are matchers for every tool: `.*` matches every
 name however it is anchored, and so do `*` and an empty matcher where the harness reads them
-as every tool.";
+as every tool. A regex whose end is open on purpose needs no `$` either: one ending in `.*`
+(`^(?!Bash$).*`), or `^` and a look-ahead alone (`^(?!Shell$|MCP:)`, every tool but these, as
+`hookc build` writes for Cursor), which a `$` would leave matching nothing.";
 
     LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile in the harness's flavour",
 "The harness reads the matcher as a regex and this one does not compile **in that harness's

@@ -558,8 +558,10 @@ fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
         return None;
     }
     let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain(m, "");
-    let fully_anchored = m.starts_with('^') && m.ends_with('$');
+    let fully_anchored = closed_at_start(m) && closed_at_end(m);
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
+    let core = m.strip_prefix('^').unwrap_or(m);
+    let core = core.strip_suffix('$').unwrap_or(core);
     (bare || loose_regex).then(|| {
         diag(
             Code::LintMatcherUnanchored,
@@ -571,8 +573,47 @@ fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
             ),
             "unanchored",
         )
-        .help(format!("anchor it: `^({m})$`"))
+        .help(format!("anchor it: `^({core})$`"))
     })
+}
+
+/// Whether nothing can come before what the regex `m` matches: it starts
+/// with `^`, or with `.*`, which takes any start.
+fn closed_at_start(m: &str) -> bool {
+    m.starts_with('^') || m.starts_with(".*")
+}
+
+/// Whether the end of the regex `m` is settled: it ends with `$`, or with
+/// `.*` (any end, on purpose), or it is `^` and one look-ahead and nothing
+/// else (`^(?!Shell$|MCP:)`: every name but these), which decides on the
+/// name's start alone; a `$` after it would leave it matching nothing.
+fn closed_at_end(m: &str) -> bool {
+    let unescaped = |end: &str| m.ends_with(end) && !m.ends_with(&format!("\\{end}"));
+    if unescaped("$") || unescaped(".*") {
+        return true;
+    }
+    let Some(group) = m.strip_prefix("^(?!").or_else(|| m.strip_prefix("^(?=")) else {
+        return false;
+    };
+    // The look-ahead's own `)` is the last character.
+    let mut depth = 1;
+    let mut chars = group.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 == group.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether the regex `m` matches every tool name, however it is anchored:
@@ -1108,4 +1149,32 @@ fn deletion(text: &str, prop: &ObjectProp) -> Option<Span> {
     }
     // The only property: nothing to join.
     before.ends_with('{').then(|| Span::new(start, end - start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regex_is_closed_at_the_end_by_a_dollar_a_trailing_any_or_a_lone_look_ahead() {
+        for closed in [
+            "^Bash$",
+            "^(?!Bash$).*",
+            "^(?!Shell$|MCP:)",
+            "^(?=mcp__)",
+            "^(?!a\\)b)",
+        ] {
+            assert!(closed_at_start(closed) && closed_at_end(closed), "{closed}");
+        }
+        for open in [
+            "^Bash",
+            "^(?!Bash$)x",
+            "^(?!a)|Bash",
+            "Bash\\$",
+            "^Bash\\.*",
+        ] {
+            assert!(!closed_at_end(open), "{open}");
+        }
+        assert!(!closed_at_start("Bash$"));
+    }
 }

@@ -524,7 +524,8 @@ events, `subagentStart`) should fail closed. Only hooks that look like guards ar
 command or the script it runs exits 2 or prints a refusal (`\"permission\": \"deny\"`,
 `\"continue\": false`). A `stop` hook (its follow-up starts another turn and refuses nothing),
 and an observer that logs or notifies and never refuses, need no `failClosed`.
-`hookc lint --fix` adds it.";
+`hookc lint --fix` adds it, and shows each change; an explicit `\"failClosed\": false` is the
+author's choice, still reported, and left as it is.";
 
     LintStopLoop = "lint-stop-loop", Warning, "an unbounded stop loop (`loop_limit: null`)",
 "A Cursor `stop`/`subagentStop` hook that sends a follow-up makes the agent run again; with

@@ -818,15 +818,29 @@ impl Quirks for Cursor {
     }
 }
 
-/// A blocking command hook `h` (its brace at `open`) without
+/// A refusing command hook `h` (its brace at `open`) without
 /// `"failClosed": true`, which lets the action through when it crashes or
-/// times out; `--fix` sets it.
+/// times out; `--fix` sets it, unless the author wrote `"failClosed": false`.
 fn fail_closed(cx: &LintCx, event: &str, h: &ast::Object, open: Span, report: &mut FileReport) {
     let found = get(h, "failClosed");
-    if let Some(p) = found
-        && matches!(p.value, ast::Value::BooleanLit(ref b) if b.value)
-    {
-        return;
+    match found.map(|p| &p.value) {
+        Some(ast::Value::BooleanLit(b)) if b.value => return,
+        Some(v @ ast::Value::BooleanLit(_)) => {
+            report.diags.push(
+                diag(
+                    Code::LintCursorFailClosed,
+                    cx.file,
+                    span(v),
+                    format!(
+                        "this `{event}` hook refuses, and with `\"failClosed\": false` it lets the action through when it crashes or times out"
+                    ),
+                    "fails open",
+                )
+                .help("if it guards, set `\"failClosed\": true`; `hookc lint --fix` leaves an explicit choice as it is"),
+            );
+            return;
+        }
+        _ => {}
     }
     report.diags.push(
         diag(

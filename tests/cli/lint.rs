@@ -251,14 +251,13 @@ fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
         p.read(".claude/settings.json"),
         claude.replace("\"pretooluse\"", "\"PreToolUse\"")
     );
+    // An explicit `"failClosed": false` is the author's choice: kept.
     assert_eq!(
         p.read(".cursor/hooks.json"),
-        cursor
-            .replace(
-                "\"timeout\": 30 }",
-                "\"timeout\": 30, \"failClosed\": true }"
-            )
-            .replace("\"failClosed\": false", "\"failClosed\": true")
+        cursor.replace(
+            "\"timeout\": 30 }",
+            "\"timeout\": 30, \"failClosed\": true }"
+        )
     );
     assert_eq!(
         p.read(".kimi-code/config.toml"),
@@ -271,9 +270,10 @@ fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
         "{}",
         again.stdout
     );
-    assert!(
-        !again.stdout.contains("lint-cursor-fail-closed"),
-        "{}",
+    assert_eq!(
+        again.stdout.matches("lint-cursor-fail-closed").count(),
+        1,
+        "only the explicit `false` is left: {}",
         again.stdout
     );
 }
@@ -849,4 +849,72 @@ fn only_swallowing_the_deciding_commands_status_fails_open() {
         let found = findings(&p);
         assert!(fails_open(&found), "{swallowing}: {found:#?}");
     }
+}
+
+/// `--fix` says what it changed, file by file, as the lines before and
+/// after; it sets `failClosed` only on a guard that refuses, leaves an
+/// observer as it is, and keeps an explicit `"failClosed": false`.
+#[test]
+fn fix_shows_each_change_and_keeps_observers_and_explicit_choices() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks/log.sh",
+        "#!/bin/sh\ncat >> .cursor/hooks/calls.jsonl\necho '{\"permission\":\"allow\"}'\n",
+    );
+    crate::support::make_executable(&p.path(".cursor/hooks/log.sh"));
+    let cursor = r#"{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [
+      { "command": "echo no >&2; exit 2", "timeout": 10 },
+      { "command": "echo no >&2; exit 2", "timeout": 10, "failClosed": false }
+    ],
+    "preToolUse": [ { "command": ".cursor/hooks/log.sh", "timeout": 10 } ]
+  }
+}
+"#;
+    let claude = "{\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"echo no >&2; exit 2\" } ] } ]\n  }\n}\n";
+    p.write(".cursor/hooks.json", cursor)
+        .write(".claude/settings.local.json", claude);
+    let out = p.hookc(&["lint", "--fix", "--color", "never"]);
+    let fixed = cursor.replace(
+        "{ \"command\": \"echo no >&2; exit 2\", \"timeout\": 10 },",
+        "{ \"command\": \"echo no >&2; exit 2\", \"timeout\": 10, \"failClosed\": true },",
+    );
+    assert_ne!(fixed, cursor);
+    assert_eq!(p.read(".cursor/hooks.json"), fixed, "{}", out.stdout);
+    assert_eq!(
+        p.read(".claude/settings.local.json"),
+        claude.replace("\"pretooluse\"", "\"PreToolUse\"")
+    );
+    // Each change: the file and line, the line before and after.
+    for expected in [
+        "fixed     .cursor/hooks.json",
+        ".cursor/hooks.json:5",
+        "-       { \"command\": \"echo no >&2; exit 2\", \"timeout\": 10 },",
+        "+       { \"command\": \"echo no >&2; exit 2\", \"timeout\": 10, \"failClosed\": true },",
+        "fixed     .claude/settings.local.json",
+        ".claude/settings.local.json:3",
+        "-     \"pretooluse\": [",
+        "+     \"PreToolUse\": [",
+    ] {
+        assert!(
+            out.stdout.contains(expected),
+            "{expected:?} not in:\n{}",
+            out.stdout
+        );
+    }
+    assert!(
+        !out.stdout.contains("failClosed\": false"),
+        "{}",
+        out.stdout
+    );
+    // The explicit `false` is still pointed out, and left to its author.
+    let left = findings(&p);
+    let explicit = left
+        .iter()
+        .find(|(code, ..)| code == "lint-cursor-fail-closed")
+        .unwrap_or_else(|| panic!("{left:#?}"));
+    assert!(explicit.3.contains("leaves"), "{explicit:?}");
+    assert_eq!(left.len(), 1, "{left:#?}");
 }

@@ -561,7 +561,10 @@ fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
     let fully_anchored = closed_at_start(m) && closed_at_end(m);
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
     let core = m.strip_prefix('^').unwrap_or(m);
-    let core = core.strip_suffix('$').unwrap_or(core);
+    let core = match core.strip_suffix('$') {
+        Some(c) if !c.ends_with('\\') => c,
+        _ => core,
+    };
     (bare || loose_regex).then(|| {
         diag(
             Code::LintMatcherUnanchored,

@@ -398,7 +398,7 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value_t = LintFormat::Human)]
     pub format: LintFormat,
 
-    /// Apply the mechanical fixes (event-name case, Cursor `failClosed`) in place
+    /// Apply the mechanical fixes (event-name case, Cursor `failClosed` on a refusing hook that does not set it) in place, and show each change
     #[arg(long)]
     pub fix: bool,
 

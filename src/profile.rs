@@ -362,6 +362,16 @@ pub struct JsonSpec {
     pub matching: Matching,
     /// A matcher of `"*"` means every tool (else it is a broken regex).
     pub star_is_all: bool,
+    /// Names a matcher also matches a tool by, each with the tool name it
+    /// stands for (Codex matches `Edit` and `Write` against `apply_patch`).
+    pub matcher_aliases: &'static [(&'static str, &'static str)],
+    /// The profile's `tools` (with MCP tools) are every tool the harness's
+    /// hooks see, so another harness's name for a tool it lacks matches
+    /// nothing (Codex: no read or fetch tool).
+    pub tools_closed: bool,
+    /// What the matcher of an event is tested against; only a tool name's
+    /// matcher gets the tool-name rules (names, case, anchoring).
+    pub matcher_subject: fn(event: &str) -> MatcherSubject,
     /// Known event names match in any case (Antigravity): a wrong case then
     /// still runs, and is only a warning.
     pub events_any_case: bool,
@@ -370,6 +380,25 @@ pub struct JsonSpec {
     /// The harness reads a hook's whole stdout as its JSON reply, so a
     /// script that echoes plain text there breaks its answer.
     pub stdout_is_reply: bool,
+}
+
+/// What a harness tests a matcher against, on one event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatcherSubject {
+    /// The tool's name.
+    ToolName,
+    /// The whole command line (Cursor's `beforeShellExecution`): the matcher
+    /// is a prefilter on the command, not a tool name, and is meant to be
+    /// found anywhere in it.
+    CommandLine,
+    /// Something else: a subagent type, a fixed word.
+    Other,
+}
+
+/// Every event's matcher is tested against the tool name (the default for
+/// [`JsonSpec::matcher_subject`]).
+pub fn tool_name_matchers(_event: &str) -> MatcherSubject {
+    MatcherSubject::ToolName
 }
 
 /// The keys a harness reads on its JSON hook entries, for a harness that

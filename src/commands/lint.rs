@@ -42,7 +42,7 @@ pub fn lint(args: &LintArgs, ui: &Ui) -> ExitStatus {
         None => lint::config::Levels::default(),
     };
     for target in &targets {
-        if !lint_file(target, args.fix, ui, &mut all) {
+        if !lint_file(target, args.fix, args.format, ui, &mut all) {
             cannot = true;
         }
     }
@@ -117,9 +117,16 @@ fn user_targets(home: &Path) -> Vec<Target> {
         .collect()
 }
 
-/// Lint one file into `all`, fixing it first with `fix`. `false` when it
-/// cannot be read or written (reported).
-fn lint_file((path, kind, root): &Target, fix: bool, ui: &Ui, all: &mut Diagnostics) -> bool {
+/// Lint one file into `all`, fixing it first with `fix` (and saying what
+/// changed: on stdout for a person, on stderr beside a machine `format`).
+/// `false` when it cannot be read or written (reported).
+fn lint_file(
+    (path, kind, root): &Target,
+    fix: bool,
+    format: LintFormat,
+    ui: &Ui,
+    all: &mut Diagnostics,
+) -> bool {
     let text = match crate::disk::read_text(path) {
         Ok(Some(t)) => t,
         Ok(None) => {
@@ -150,7 +157,12 @@ fn lint_file((path, kind, root): &Target, fix: bool, ui: &Ui, all: &mut Diagnost
             ));
             return false;
         }
-        ui.say(&format!("fixed     {}", path.display()));
+        let changes = fix_report(&shown, &text, &fixed);
+        match format {
+            LintFormat::Human => ui.say(changes.trim_end()),
+            _ if !ui.quiet => eprint!("{changes}"),
+            _ => {}
+        }
         let file = SourceFile::new(shown, fixed);
         report = lint::lint_text(*kind, &file, root);
     }
@@ -179,6 +191,76 @@ fn fixed_text(kind: Kind, shown: &str, text: &str, edits: &[lint::Edit], root: &
         fixed = next;
     }
     fixed
+}
+
+/// What `--fix` changed in the file `shown`, from `old` to `new`: its name,
+/// then each changed run of lines with its line number, the lines before
+/// (`-`) and after (`+`). A long line is cut to the part around the change.
+fn fix_report(shown: &str, old: &str, new: &str) -> String {
+    use similar::ChangeTag;
+    let mut out = format!("fixed     {shown}\n");
+    let diff = similar::TextDiff::from_lines(old, new);
+    for group in diff.grouped_ops(0) {
+        let Some(first) = group.first() else {
+            continue;
+        };
+        out.push_str(&format!("  {shown}:{}\n", first.old_range().start + 1));
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        for op in &group {
+            for change in diff.iter_changes(op) {
+                let line = change.value().trim_end_matches(['\n', '\r']).to_owned();
+                match change.tag() {
+                    ChangeTag::Delete => before.push(line),
+                    ChangeTag::Insert => after.push(line),
+                    ChangeTag::Equal => {}
+                }
+            }
+        }
+        if before.len() == after.len() {
+            for (b, a) in before.iter_mut().zip(after.iter_mut()) {
+                (*b, *a) = around_the_change(b, a);
+            }
+        }
+        for b in &before {
+            out.push_str(&format!("  - {b}\n"));
+        }
+        for a in &after {
+            out.push_str(&format!("  + {a}\n"));
+        }
+    }
+    out
+}
+
+/// Two versions of a line, each cut to the part that differs and some
+/// characters either side when the line is long (a one-line JSON file).
+fn around_the_change(before: &str, after: &str) -> (String, String) {
+    const LONG: usize = 100;
+    const CONTEXT: usize = 30;
+    let (b, a): (Vec<char>, Vec<char>) = (before.chars().collect(), after.chars().collect());
+    if b.len() <= LONG && a.len() <= LONG {
+        return (before.to_owned(), after.to_owned());
+    }
+    let prefix = b.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let max_suffix = b.len().min(a.len()) - prefix;
+    let suffix = b
+        .iter()
+        .rev()
+        .zip(a.iter().rev())
+        .take(max_suffix)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let cut = |s: &[char]| {
+        let start = prefix.saturating_sub(CONTEXT);
+        let end = (s.len() - suffix + CONTEXT).min(s.len());
+        format!(
+            "{}{}{}",
+            if start > 0 { "…" } else { "" },
+            s[start..end].iter().collect::<String>(),
+            if end < s.len() { "…" } else { "" }
+        )
+    };
+    (cut(&b), cut(&a))
 }
 
 /// The findings in the format asked for (or, for a person, that there are none).

@@ -467,7 +467,13 @@ tool is `Bash`. Use the tool name exactly as the harness spells it.";
 "Where the harness tests the matcher as an unanchored regex (Gemini, Kimi, Cursor,
 Antigravity, and Claude/Codex for anything but plain names), a bare `Bash` also matches
 `BashOutput`, and `run_shell_command` matches any MCP tool whose name contains it. Anchor
-it: `^Bash$`.";
+it: `^Bash$`. Only matchers of tool names are reported: Cursor tests a `beforeShellExecution`
+matcher against the whole command line, where `git` is meant to be found anywhere (`^(git)$`
+would stop the hook firing for `git push`). Nor are matchers for every tool: `.*` matches every
+name however it is anchored, and so do `*` and an empty matcher where the harness reads them
+as every tool. A regex whose end is open on purpose needs no `$` either: one ending in `.*`
+(`^(?!Bash$).*`), or `^` and a look-ahead alone (`^(?!Shell$|MCP:)`, every tool but these, as
+`hookc build` writes for Cursor), which a `$` would leave matching nothing.";
 
     LintMatcherRegex = "lint-matcher-regex", Error, "a matcher regex that does not compile in the harness's flavour",
 "The harness reads the matcher as a regex and this one does not compile **in that harness's
@@ -498,7 +504,9 @@ Code); Cursor refuses it only with `failClosed`, and Copilot CLI and Antigravity
 failure, so there it is not reported. So a
 guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
-protect anything when it matters. Exit 2 on deny, and fail closed when a tool is missing:
+protect anything when it matters. Only the status of a command that decides counts: reading
+stdin (`payload=$(cat || true)`) or housekeeping (`mkdir -p logs || true`) with `|| true` is
+harmless and not reported. Exit 2 on deny, and fail closed when a tool is missing:
 
 ```sh
 command -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }
@@ -511,8 +519,13 @@ stderr with `exit 2` is not forwarded to the model. Print the JSON instead.";
 
     LintCursorFailClosed = "lint-cursor-fail-closed", Warning, "a blocking Cursor hook without `failClosed: true`",
 "Cursor treats a crash, a timeout or invalid output of a hook as *allow* unless the handler
-has `\"failClosed\": true`. A guard on a blocking event should fail closed.
-`hookc lint --fix` adds it.";
+has `\"failClosed\": true`. A guard on an event that can refuse (`preToolUse`, the `before…`
+events, `subagentStart`) should fail closed. Only hooks that look like guards are reported: the
+command or the script it runs exits 2 or prints a refusal (`\"permission\": \"deny\"`,
+`\"continue\": false`). A `stop` hook (its follow-up starts another turn and refuses nothing),
+and an observer that logs or notifies and never refuses, need no `failClosed`.
+`hookc lint --fix` adds it, and shows each change; an explicit `\"failClosed\": false` is the
+author's choice, still reported, and left as it is.";
 
     LintStopLoop = "lint-stop-loop", Warning, "an unbounded stop loop (`loop_limit: null`)",
 "A Cursor `stop`/`subagentStop` hook that sends a follow-up makes the agent run again; with
@@ -529,7 +542,9 @@ which harness called it, or keep Claude-only hooks in `.claude/settings.local.js
 "Each harness has its own tool names, and a matcher holding another harness's name matches
 nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's `run_command`,
 Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
-harness's name for the same tool.";
+harness's name for the same tool. Where the harness's hooks see no such tool at all, the word
+matches nothing either: Codex hooks see only `Bash`, `apply_patch` and MCP tools, so `Read`
+never fires there (while `Edit` and `Write` are Codex's own aliases of `apply_patch`).";
 
     LintMatcherNeverFires = "lint-matcher-never-fires", Error, "a matcher on an event whose matcher sees only an empty string",
 "Kimi Code tests the matcher of `Stop`, `Interrupt` and `SessionHeartbeat` hooks against an

@@ -102,6 +102,9 @@ static PROFILE: Profile = Profile {
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: false,
+        matcher_aliases: &[],
+        tools_closed: false,
+        matcher_subject: crate::profile::tool_name_matchers,
         events_any_case: true,
         // `shared/harnesses/antigravity.md`, "Parsing strictness": `matcher`
         // is read on tool events and ignored on the flat ones.

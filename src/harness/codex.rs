@@ -176,6 +176,11 @@ static PROFILE: Profile = Profile {
         unit: Unit::Seconds,
         matching: Matching::ExactWords(""),
         star_is_all: true,
+        // "Matcher may use: apply_patch, Edit, Write" (shared/harnesses/codex.md).
+        matcher_aliases: &[("Edit", "apply_patch"), ("Write", "apply_patch")],
+        // Its hooks see Bash, apply_patch and MCP tools, nothing else.
+        tools_closed: true,
+        matcher_subject: crate::profile::tool_name_matchers,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,

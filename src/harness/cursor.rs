@@ -45,10 +45,10 @@ use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
 use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{get, span};
-use crate::lint_rules::{Edit, FileReport, diag};
+use crate::lint_rules::{Edit, FileReport, diag, scripts};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, MatcherSubject, Matching, McpNames,
+    OnHookError, Unit,
 };
 use crate::source::Span;
 use jsonc_parser::ast;
@@ -148,6 +148,9 @@ static PROFILE: Profile = Profile {
         unit: Unit::Seconds,
         matching: Matching::Unanchored,
         star_is_all: false,
+        matcher_aliases: &[],
+        tools_closed: false,
+        matcher_subject,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: true,
@@ -746,6 +749,32 @@ fn loop_limit(policy: &Policy, cx: &mut EmitCx) -> u64 {
     }
 }
 
+/// The events on which a Cursor hook can refuse (shared/harnesses/cursor.md,
+/// §2, "Blocks?": yes), where `failClosed` turns a crash into a refusal.
+/// A `stop` or `subagentStop` follow-up starts another turn, it refuses
+/// nothing.
+const REFUSING_EVENTS: &[&str] = &[
+    "preToolUse",
+    "subagentStart",
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "beforeReadFile",
+    "beforeSubmitPrompt",
+    "beforeTabFileRead",
+];
+
+/// What Cursor tests an event's matcher against (shared/harnesses/cursor.md,
+/// §2): the tool type on the tool events, the full command string on the
+/// shell events, a subagent type or a fixed word on the others.
+fn matcher_subject(event: &str) -> MatcherSubject {
+    match event {
+        "preToolUse" | "postToolUse" | "postToolUseFailure" | "beforeMCPExecution"
+        | "afterMCPExecution" | "beforeReadFile" | "afterFileEdit" => MatcherSubject::ToolName,
+        "beforeShellExecution" | "afterShellExecution" => MatcherSubject::CommandLine,
+        _ => MatcherSubject::Other,
+    }
+}
+
 /// What `hookc lint` checks in Cursor's `hooks.json` beyond its
 /// [`JsonSpec`]: its own handler keys.
 impl Quirks for Cursor {
@@ -764,7 +793,12 @@ impl Quirks for Cursor {
         open: Span,
         report: &mut FileReport,
     ) {
-        if fails_open {
+        let refuses = || {
+            get(h, "command")
+                .and_then(|c| crate::lint_rules::json_spans::as_str(&c.value))
+                .is_some_and(|cmd| scripts::looks_like_refusal(cmd, cx.root))
+        };
+        if fails_open && REFUSING_EVENTS.contains(&event) && refuses() {
             fail_closed(cx, event, h, open, report);
         }
         if let Some(l) = get(h, "loop_limit")
@@ -784,15 +818,29 @@ impl Quirks for Cursor {
     }
 }
 
-/// A blocking command hook `h` (its brace at `open`) without
+/// A refusing command hook `h` (its brace at `open`) without
 /// `"failClosed": true`, which lets the action through when it crashes or
-/// times out; `--fix` sets it.
+/// times out; `--fix` sets it, unless the author wrote `"failClosed": false`.
 fn fail_closed(cx: &LintCx, event: &str, h: &ast::Object, open: Span, report: &mut FileReport) {
     let found = get(h, "failClosed");
-    if let Some(p) = found
-        && matches!(p.value, ast::Value::BooleanLit(ref b) if b.value)
-    {
-        return;
+    match found.map(|p| &p.value) {
+        Some(ast::Value::BooleanLit(b)) if b.value => return,
+        Some(v @ ast::Value::BooleanLit(_)) => {
+            report.diags.push(
+                diag(
+                    Code::LintCursorFailClosed,
+                    cx.file,
+                    span(v),
+                    format!(
+                        "this `{event}` hook refuses, and with `\"failClosed\": false` it lets the action through when it crashes or times out"
+                    ),
+                    "fails open",
+                )
+                .help("if it guards, set `\"failClosed\": true`; `hookc lint --fix` leaves an explicit choice as it is"),
+            );
+            return;
+        }
+        _ => {}
     }
     report.diags.push(
         diag(

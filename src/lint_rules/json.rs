@@ -10,7 +10,7 @@ use super::json_spans::{self as js, as_f64, as_str, get, key, key_span, span, ty
 use super::{Edit, FileReport, diag, scripts};
 use crate::diag::{Code, Diagnostic, Severity, suggest};
 use crate::ir::Event;
-use crate::profile::{JsonSpec, Matching, Profile, Unit};
+use crate::profile::{JsonSpec, MatcherSubject, Matching, Profile, Unit};
 use crate::source::{SourceFile, Span};
 
 /// A harness's JSON file shape, with the profile it belongs to.
@@ -494,6 +494,7 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         .tools
         .iter()
         .flat_map(|(_, n)| n.iter().copied())
+        .chain(cx.spec.matcher_aliases.iter().map(|(alias, _)| *alias))
         .collect();
     let exact = match cx.spec.matching {
         Matching::ExactWords(extra) => plain(m, extra),
@@ -515,6 +516,11 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
         if error {
             return;
         }
+    }
+    // A prefilter on a command line, a subagent type: none of the rules on
+    // tool names below applies.
+    if (cx.spec.matcher_subject)(event) != MatcherSubject::ToolName {
+        return;
     }
     let mut foreign = false;
     for w in alternatives(m) {
@@ -548,9 +554,17 @@ fn alternatives(m: &str) -> impl Iterator<Item = &str> {
 /// always searches, or a regex anchored at neither end where it does not
 /// match whole.
 fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
+    if matches_every_name(m) {
+        return None;
+    }
     let bare = matches!(cx.spec.matching, Matching::Unanchored) && plain(m, "");
-    let fully_anchored = m.starts_with('^') && m.ends_with('$');
+    let fully_anchored = closed_at_start(m) && closed_at_end(m);
     let loose_regex = !(exact || fully_anchored || matches!(cx.spec.matching, Matching::Anchored));
+    let core = m.strip_prefix('^').unwrap_or(m);
+    let core = match core.strip_suffix('$') {
+        Some(c) if !c.ends_with('\\') => c,
+        _ => core,
+    };
     (bare || loose_regex).then(|| {
         diag(
             Code::LintMatcherUnanchored,
@@ -562,8 +576,53 @@ fn unanchored(cx: &Cx, m: &str, sp: Span, exact: bool) -> Option<Diagnostic> {
             ),
             "unanchored",
         )
-        .help(format!("anchor it: `^({m})$`"))
+        .help(format!("anchor it: `^({core})$`"))
     })
+}
+
+/// Whether nothing can come before what the regex `m` matches: it starts
+/// with `^`, or with `.*`, which takes any start.
+fn closed_at_start(m: &str) -> bool {
+    m.starts_with('^') || m.starts_with(".*")
+}
+
+/// Whether the end of the regex `m` is settled: it ends with `$`, or with
+/// `.*` (any end, on purpose), or it is `^` and one look-ahead and nothing
+/// else (`^(?!Shell$|MCP:)`: every name but these), which decides on the
+/// name's start alone; a `$` after it would leave it matching nothing.
+fn closed_at_end(m: &str) -> bool {
+    let unescaped = |end: &str| m.ends_with(end) && !m.ends_with(&format!("\\{end}"));
+    if unescaped("$") || unescaped(".*") {
+        return true;
+    }
+    let Some(group) = m.strip_prefix("^(?!").or_else(|| m.strip_prefix("^(?=")) else {
+        return false;
+    };
+    // The look-ahead's own `)` is the last character.
+    let mut depth = 1;
+    let mut chars = group.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 == group.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the regex `m` matches every tool name, however it is anchored:
+/// one of its alternatives (anchors and groups aside) is `.*` or `.+`.
+fn matches_every_name(m: &str) -> bool {
+    alternatives(m).any(|w| w == ".*" || w == ".+")
 }
 
 /// One alternative `w` of the matcher at `sp` (`exact`: matched as plain
@@ -626,10 +685,15 @@ fn matcher_word(
 fn foreign_word(cx: &Cx, w: &str, sp: Span, known: &[&str]) -> Option<Diagnostic> {
     let profile = cx.spec.profile;
     let (kind, owner) = foreign_tool(cx, w)?;
-    let own = profile.tool_names(kind).first()?;
     if known.iter().any(|k| k.eq_ignore_ascii_case(w)) {
         return None;
     }
+    let Some(own) = profile.tool_names(kind).first() else {
+        return cx
+            .spec
+            .tools_closed
+            .then(|| no_such_tool(cx, w, sp, kind, owner));
+    };
     Some(
         diag(
             Code::LintMatcherForeignTool,
@@ -644,6 +708,46 @@ fn foreign_word(cx: &Cx, w: &str, sp: Span, known: &[&str]) -> Option<Diagnostic
         )
         .help(own_tool_help(cx, kind)),
     )
+}
+
+/// `w` (at `sp`) is `owner`'s name for a tool of `kind`, which the harness,
+/// whose hooks see only the tools of its profile
+/// ([`tools_closed`](crate::profile::JsonSpec::tools_closed)), does not have.
+fn no_such_tool(cx: &Cx, w: &str, sp: Span, kind: crate::ir::ToolKind, owner: &str) -> Diagnostic {
+    let (profile, spec) = (cx.spec.profile, cx.spec);
+    let mut seen: Vec<String> = Vec::new();
+    for name in profile.tools.iter().flat_map(|(_, n)| n.iter()) {
+        let aliases: Vec<String> = spec
+            .matcher_aliases
+            .iter()
+            .filter(|(_, of)| of == name)
+            .map(|(alias, _)| format!("`{alias}`"))
+            .collect();
+        let shown = if aliases.is_empty() {
+            format!("`{name}`")
+        } else {
+            format!("`{name}` (also matched as {})", aliases.join(", "))
+        };
+        if !seen.contains(&shown) {
+            seen.push(shown);
+        }
+    }
+    diag(
+        Code::LintMatcherForeignTool,
+        cx.file,
+        sp,
+        format!(
+            "`{w}` is {owner}'s name for the `{}` tool, and {} hooks see no such tool, so this matches nothing",
+            kind.word(),
+            profile.name
+        ),
+        "no such tool here",
+    )
+    .help(format!(
+        "{} hooks see only {} and MCP tools: remove `{w}`",
+        profile.name,
+        seen.join(", ")
+    ))
 }
 
 /// `mcp__github` (at `sp`): a server with no tool. Where a plain word is
@@ -1048,4 +1152,32 @@ fn deletion(text: &str, prop: &ObjectProp) -> Option<Span> {
     }
     // The only property: nothing to join.
     before.ends_with('{').then(|| Span::new(start, end - start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regex_is_closed_at_the_end_by_a_dollar_a_trailing_any_or_a_lone_look_ahead() {
+        for closed in [
+            "^Bash$",
+            "^(?!Bash$).*",
+            "^(?!Shell$|MCP:)",
+            "^(?=mcp__)",
+            "^(?!a\\)b)",
+        ] {
+            assert!(closed_at_start(closed) && closed_at_end(closed), "{closed}");
+        }
+        for open in [
+            "^Bash",
+            "^(?!Bash$)x",
+            "^(?!a)|Bash",
+            "Bash\\$",
+            "^Bash\\.*",
+        ] {
+            assert!(!closed_at_end(open), "{open}");
+        }
+        assert!(!closed_at_start("Bash$"));
+    }
 }

@@ -9,11 +9,13 @@ use crate::source::{SourceFile, Span};
 
 /// The script a command runs, if it is a local file (`./x.sh`, `$CLAUDE_PROJECT_DIR/x.sh`).
 fn local_script(cmd: &str) -> Option<String> {
-    let first = cmd
-        .split_whitespace()
-        .next()?
-        .trim_matches('"')
-        .trim_matches('\'');
+    local_path(cmd.split_whitespace().next()?)
+}
+
+/// The project file a word of a command names, if it names one
+/// (`./x.sh`, `"$CURSOR_PROJECT_DIR"/hooks/x.py`).
+fn local_path(word: &str) -> Option<String> {
+    let first = word.trim_matches('"').trim_matches('\'');
     let rest = if let Some(r) = first.strip_prefix('$') {
         let r = r.trim_start_matches('{');
         let cut = r.find('/')?;
@@ -51,8 +53,10 @@ fn fail_open_severity(finding: &str, on_error: OnHookError) -> Option<Severity> 
 /// Fail-open patterns in shell text (an inline command or a script body).
 fn fail_open_findings(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let squashed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if squashed.contains("|| true") || squashed.contains("|| echo") || squashed.contains("|| :") {
+    if text
+        .lines()
+        .any(|l| !l.trim_start().starts_with('#') && swallows_a_decision(l))
+    {
         out.push("`|| true`/`|| echo` swallows the guard's exit status, so a failing guard allows");
     }
     if text.lines().any(|l| {
@@ -84,6 +88,54 @@ fn fail_open_findings(text: &str) -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// Commands whose exit status decides nothing in a guard: reading its input
+/// (`payload=$(cat || true)`) and housekeeping (a log, a folder). Swallowing
+/// their status with `|| true` is a harmless idiom.
+const STATUS_DECIDES_NOTHING: &[&str] = &[
+    "cat", "read", "mkdir", "touch", "rm", "echo", "printf", "tee", "logger",
+];
+
+/// Shell words that come before the command they run.
+const PREFIX_WORDS: &[&str] = &[
+    "if", "then", "elif", "else", "do", "while", "until", "!", "time",
+];
+
+/// Whether a line of shell swallows, with `|| true` (`|| :`, `|| echo …`),
+/// the exit status of a command that decides: anything but a command of
+/// [`STATUS_DECIDES_NOTHING`] in the pipeline before it. An `|| echo` that
+/// prints a refusal fails closed instead.
+fn swallows_a_decision(line: &str) -> bool {
+    line.match_indices("||").any(|(at, _)| {
+        let after = line[at + 2..].trim_start();
+        let swallow = ["true", ":", "echo"].iter().any(|w| {
+            after.strip_prefix(w).is_some_and(|r| {
+                r.is_empty() || r.starts_with([' ', '\t', ';', ')', '`', '}', '&', '|'])
+            })
+        });
+        if !swallow || refusal_in(after) {
+            return false;
+        }
+        let before = &line[..at];
+        let start = before.rfind([';', '&', '(', '`', '{']).map_or(0, |p| p + 1);
+        before[start..].split('|').any(|command| {
+            let mut words = command
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c| c == ')' || c == '"' || c == '\''))
+                .skip_while(|w| PREFIX_WORDS.contains(w) || is_assignment(w));
+            words
+                .next()
+                .is_some_and(|w| !w.is_empty() && !STATUS_DECIDES_NOTHING.contains(&w))
+        })
+    })
+}
+
+/// `NAME=value`, a variable assignment before (or instead of) a command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// Protocol slips in shell text: reason-less denies, `updatedInput` without
@@ -134,6 +186,36 @@ fn protocol_findings(text: &str, stdout_is_reply: bool, script: bool) -> Vec<(Co
         }
     }
     out
+}
+
+/// Whether shell or script text refuses a call somewhere: it exits 2
+/// (`exit 2`, `sys.exit(2)`, `process.exit(2)`), or prints a refusing
+/// decision (`"permission": "deny"` or `"ask"`, `"decision": "block"`,
+/// `"continue": false`), escaped or not.
+fn refusal_in(text: &str) -> bool {
+    static REFUSAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?x)
+            \b(?i:exit)\s*\(?\s*2\b
+            | ["']?\b(?:permission|permissionDecision|decision)["']?\s*:\s*["'](?:deny|ask|block)["']
+            | ["']?\bcontinue["']?\s*:\s*false\b
+            "#,
+        )
+        .expect("a valid regex")
+    });
+    REFUSAL.is_match(&text.replace('\\', ""))
+}
+
+/// Whether a hook command looks like it refuses: hookc's own launcher, or
+/// a command that, itself or in a project file it runs (resolved against
+/// `root`), exits 2 or prints a refusing decision. A hook that does
+/// neither observes (logs, notifies, adds context).
+pub fn looks_like_refusal(cmd: &str, root: &Path) -> bool {
+    is_hookc_launcher(cmd)
+        || refusal_in(cmd)
+        || cmd.split_whitespace().filter_map(local_path).any(|rel| {
+            matches!(crate::disk::read_text(&root.join(rel)), Ok(Some(body)) if refusal_in(&body))
+        })
 }
 
 /// Whether a hook command is the launcher `hookc build` writes (it reads
@@ -279,8 +361,42 @@ mod tests {
     }
 
     #[test]
+    fn refusals_are_recognised_in_shell_python_and_json() {
+        for yes in [
+            "echo no >&2; exit 2",
+            "sys.exit(2)",
+            "process.exit( 2 )",
+            "os.Exit(2)",
+            r#"echo '{"permission":"deny"}'"#,
+            r#"echo "{\"permission\": \"ask\"}""#,
+            r#"jq -n '{permission: "deny"}'"#,
+            r#"print(json.dumps({"decision": "block"}))"#,
+            r#"echo '{"continue": false}'"#,
+        ] {
+            assert!(refusal_in(yes), "{yes}");
+        }
+        for no in [
+            "exit 0",
+            "exit 20",
+            r#"echo '{"permission":"allow"}'"#,
+            r#"echo '{"continue": true}'"#,
+            "cat >> log.jsonl",
+        ] {
+            assert!(!refusal_in(no), "{no}");
+        }
+    }
+
+    #[test]
     fn fail_open_patterns() {
         assert_eq!(fail_open_findings("guard || true").len(), 1);
+        assert_eq!(fail_open_findings("x=$(./check.sh \"$p\") || :").len(), 1);
+        assert_eq!(fail_open_findings("cat | guard || echo ok").len(), 1);
+        assert!(fail_open_findings("payload=$(cat || true)").is_empty());
+        assert!(fail_open_findings("payload=$(cat) || true").is_empty());
+        assert!(fail_open_findings("IFS= read -r l || true").is_empty());
+        assert!(fail_open_findings("mkdir -p logs || true; exit 2").is_empty());
+        assert!(fail_open_findings("guard || echo '{\"decision\":\"block\"}'").is_empty());
+        assert!(fail_open_findings("# guard || true").is_empty());
         assert_eq!(fail_open_findings("jq .x").len(), 1);
         assert!(fail_open_findings("command -v jq || exit 2; jq .x; exit 2").is_empty());
     }

@@ -251,14 +251,13 @@ fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
         p.read(".claude/settings.json"),
         claude.replace("\"pretooluse\"", "\"PreToolUse\"")
     );
+    // An explicit `"failClosed": false` is the author's choice: kept.
     assert_eq!(
         p.read(".cursor/hooks.json"),
-        cursor
-            .replace(
-                "\"timeout\": 30 }",
-                "\"timeout\": 30, \"failClosed\": true }"
-            )
-            .replace("\"failClosed\": false", "\"failClosed\": true")
+        cursor.replace(
+            "\"timeout\": 30 }",
+            "\"timeout\": 30, \"failClosed\": true }"
+        )
     );
     assert_eq!(
         p.read(".kimi-code/config.toml"),
@@ -271,9 +270,10 @@ fn fix_corrects_event_case_and_cursor_fail_closed_byte_for_byte() {
         "{}",
         again.stdout
     );
-    assert!(
-        !again.stdout.contains("lint-cursor-fail-closed"),
-        "{}",
+    assert_eq!(
+        again.stdout.matches("lint-cursor-fail-closed").count(),
+        1,
+        "only the explicit `false` is left: {}",
         again.stdout
     );
 }
@@ -563,4 +563,358 @@ fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
         !codes(&report).contains(&"lint-fail-open".to_owned()),
         "{report:#}"
     );
+}
+
+// Precision (issue 32): findings seen on real public hook configs that were
+// wrong. Each test is a minimal fixture of such a config.
+
+/// The findings of `hookc lint` on the project: (code without `hookc::`,
+/// severity, message, help).
+fn findings(p: &Project) -> Vec<(String, String, String, String)> {
+    let out = p.hookc(&["lint", "--format", "json", "."]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr));
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or("").to_owned();
+            (
+                s("code").trim_start_matches("hookc::").to_owned(),
+                s("severity"),
+                s("message"),
+                s("help"),
+            )
+        })
+        .collect()
+}
+
+/// A Codex `PreToolUse` guard behind `matcher`.
+fn codex_pre_tool(matcher: &str) -> String {
+    format!(
+        r#"{{ "hooks": {{ "PreToolUse": [ {{ "matcher": "{matcher}", "hooks": [ {{ "type": "command", "command": "echo no >&2; exit 2", "timeout": 30 }} ] }} ] }} }}"#
+    )
+}
+
+/// Codex matches `Edit` and `Write` against its `apply_patch` tool (they are
+/// its matcher aliases), so a guard on them runs; `Read` names no tool Codex
+/// hooks see (Bash, apply_patch, MCP), so a guard on it never runs.
+#[test]
+fn codex_edit_and_write_match_apply_patch_and_read_matches_nothing() {
+    let p = Project::new();
+    for m in [
+        "Edit",
+        "Write",
+        "Edit|Write",
+        "apply_patch|Edit",
+        "^(?:Bash|Write)$",
+    ] {
+        p.write(".codex/hooks.json", &codex_pre_tool(m));
+        let found = findings(&p);
+        assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+    p.write(".codex/hooks.json", &codex_pre_tool("Read"));
+    let found = findings(&p);
+    let read = found
+        .iter()
+        .find(|(code, ..)| code == "lint-matcher-foreign-tool")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(read.1, "error", "{read:?}");
+    assert!(
+        read.2.contains("`Read`") && read.2.contains("matches nothing"),
+        "{read:?}"
+    );
+    assert!(
+        read.3.contains("apply_patch") && read.3.contains("Bash"),
+        "{read:?}"
+    );
+    // In an alternation only the word that matches nothing is reported.
+    p.write(".codex/hooks.json", &codex_pre_tool("Bash|Read"));
+    let found = findings(&p);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].2.contains("`Read`"), "{found:#?}");
+}
+
+/// Cursor tests a `beforeShellExecution` matcher against the whole command
+/// line (shared/harnesses/cursor.md, §2 and §3): it is a prefilter on the
+/// command, so `git` must stay unanchored (`^(git)$` would never match
+/// `git push`), and its words are not tool names.
+#[test]
+fn a_cursor_command_line_matcher_gets_no_tool_name_advice() {
+    let p = Project::new();
+    for m in ["git", "curl|wget|nc ", "Bash", "rm -rf"] {
+        p.write(
+            ".cursor/hooks.json",
+            &format!(
+                r#"{{ "version": 1, "hooks": {{ "beforeShellExecution": [ {{ "command": "echo '{{\"permission\":\"deny\",\"user_message\":\"no\",\"agent_message\":\"no\"}}'", "matcher": "{m}", "timeout": 10, "failClosed": true }} ] }} }}"#
+            ),
+        );
+        let found = findings(&p);
+        assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+    // The same word on a tool event is a tool name, searched for anywhere.
+    p.write(
+        ".cursor/hooks.json",
+        r#"{ "version": 1, "hooks": { "preToolUse": [ { "command": "echo '{\"permission\":\"deny\",\"user_message\":\"no\",\"agent_message\":\"no\"}'", "matcher": "Shell", "timeout": 10, "failClosed": true } ] } }"#,
+    );
+    let found = findings(&p);
+    assert!(
+        found
+            .iter()
+            .any(|(code, _, _, help)| code == "lint-matcher-unanchored"
+                && help.contains("^(Shell)$")),
+        "{found:#?}"
+    );
+}
+
+/// `.*` matches every tool in every regex harness, and `*` and the empty
+/// matcher do where the harness says they mean every tool: none of them
+/// needs anchoring (`^(.*)$` matches just the same).
+#[test]
+fn a_matcher_for_every_tool_gets_no_anchoring_advice() {
+    let grouped = |event: &str, m: &str, timeout: u32| {
+        format!(
+            r#"{{ "hooks": {{ "{event}": [ {{ "matcher": "{m}", "hooks": [ {{ "type": "command", "command": "echo no >&2; exit 2", "timeout": {timeout} }} ] }} ] }} }}"#
+        )
+    };
+    let cases: Vec<(&str, String)> = vec![
+        (".claude/settings.json", grouped("PreToolUse", ".*", 30)),
+        (".claude/settings.json", grouped("PreToolUse", "*", 30)),
+        (".claude/settings.json", grouped("PreToolUse", "", 30)),
+        (".gemini/settings.json", grouped("BeforeTool", ".*", 5000)),
+        (".gemini/settings.json", grouped("BeforeTool", "*", 5000)),
+        (".augment/settings.json", grouped("PreToolUse", ".*", 30)),
+        (".codex/hooks.json", grouped("PreToolUse", ".*", 30)),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "preToolUse": [ { "command": "echo '{\"permission\":\"deny\",\"user_message\":\"no\",\"agent_message\":\"no\"}'", "matcher": ".*", "timeout": 10, "failClosed": true } ] } }"#.to_owned(),
+        ),
+    ];
+    for (file, text) in cases {
+        let p = Project::new();
+        p.write(file, &text);
+        let found = findings(&p);
+        assert!(
+            !found
+                .iter()
+                .any(|(code, _, _, help)| code == "lint-matcher-unanchored"
+                    || help.contains("^(.*)$")),
+            "{file} {text}: {found:#?}"
+        );
+    }
+}
+
+/// A Cursor hooks file with one handler `handler` on `event`.
+fn cursor_hook(event: &str, handler: &str) -> String {
+    format!(r#"{{ "version": 1, "hooks": {{ "{event}": [ {handler} ] }} }}"#)
+}
+
+fn has_code(found: &[(String, String, String, String)], code: &str) -> bool {
+    found.iter().any(|(c, ..)| c == code)
+}
+
+/// `failClosed` only matters for a hook that refuses on an event that can
+/// refuse: a `stop` hook (its follow-up does not veto the stop), an observer
+/// that logs and allows, a hook whose script never refuses get no advice;
+/// a guard that exits 2 or prints a deny, inline or in its script, does.
+#[test]
+fn fail_closed_is_advised_only_for_hooks_that_refuse_where_refusing_counts() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks/log.sh",
+        "#!/bin/sh\ncat >> .cursor/hooks/calls.jsonl\necho '{\"permission\":\"allow\"}'\n",
+    );
+    p.write(
+        ".cursor/hooks/guard.sh",
+        "#!/bin/sh\nif grep -q 'git push' ; then\n  echo 'no pushing' >&2\n  exit 2\nfi\necho '{\"permission\":\"allow\"}'\n",
+    );
+    p.write(
+        ".cursor/hooks/deny.py",
+        "import json\nprint(json.dumps({\"permission\": \"deny\", \"user_message\": \"no\", \"agent_message\": \"no\"}))\n",
+    );
+    for script in [".cursor/hooks/log.sh", ".cursor/hooks/guard.sh"] {
+        crate::support::make_executable(&p.path(script));
+    }
+    let quiet = [
+        (
+            "stop",
+            r#"{ "command": "echo '{\"followup_message\":\"run the tests\"}'", "timeout": 10 }"#,
+        ),
+        (
+            "stop",
+            r#"{ "command": ".cursor/hooks/guard.sh", "timeout": 10 }"#,
+        ),
+        (
+            "preToolUse",
+            r#"{ "command": ".cursor/hooks/log.sh", "timeout": 10 }"#,
+        ),
+        (
+            "beforeShellExecution",
+            r#"{ "command": ".cursor/hooks/log.sh", "timeout": 10 }"#,
+        ),
+        (
+            "beforeSubmitPrompt",
+            r#"{ "command": "echo '{\"continue\":true}'", "timeout": 10 }"#,
+        ),
+        (
+            "afterFileEdit",
+            r#"{ "command": ".cursor/hooks/log.sh", "timeout": 10 }"#,
+        ),
+    ];
+    for (event, handler) in quiet {
+        p.write(".cursor/hooks.json", &cursor_hook(event, handler));
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-cursor-fail-closed"),
+            "{event} {handler}: {found:#?}"
+        );
+    }
+    let refusing = [
+        (
+            "beforeShellExecution",
+            r#"{ "command": ".cursor/hooks/guard.sh", "timeout": 10 }"#,
+        ),
+        (
+            "preToolUse",
+            r#"{ "command": "python3 .cursor/hooks/deny.py", "timeout": 10 }"#,
+        ),
+        (
+            "beforeSubmitPrompt",
+            r#"{ "command": "echo '{\"continue\":false,\"user_message\":\"no\"}'", "timeout": 10 }"#,
+        ),
+        (
+            "beforeMCPExecution",
+            r#"{ "command": "echo no >&2; exit 2", "timeout": 10 }"#,
+        ),
+    ];
+    for (event, handler) in refusing {
+        p.write(".cursor/hooks.json", &cursor_hook(event, handler));
+        let found = findings(&p);
+        assert!(
+            found
+                .iter()
+                .any(|(code, _, _, help)| code == "lint-cursor-fail-closed"
+                    && help.contains("\"failClosed\": true")),
+            "{event} {handler}: {found:#?}"
+        );
+    }
+}
+
+/// A Claude Code `PreToolUse` hook running `command`.
+fn claude_pre_tool(command: &str) -> String {
+    serde_json::json!({ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [
+        { "type": "command", "command": command, "timeout": 30 } ] } ] } })
+    .to_string()
+}
+
+/// `|| true` after reading stdin (or after housekeeping such as `mkdir -p`)
+/// swallows nothing that decides; after the guard or check itself it makes
+/// a failing guard allow.
+#[test]
+fn only_swallowing_the_deciding_commands_status_fails_open() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\npayload=$(cat || true)\nmkdir -p .claude/logs 2>/dev/null || true\nprintf '%s\\n' \"$payload\" >> .claude/logs/calls.jsonl || true\ncase \"$payload\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    p.write(
+        ".claude/hooks/wrapper.sh",
+        "#!/bin/sh\npayload=$(cat)\nprintf '%s' \"$payload\" | ./.claude/hooks/check.sh || true\nexit 0\n",
+    );
+    for script in [".claude/hooks/guard.sh", ".claude/hooks/wrapper.sh"] {
+        crate::support::make_executable(&p.path(script));
+    }
+    let fails_open = |found: &[(String, String, String, String)]| {
+        found
+            .iter()
+            .any(|(code, _, message, _)| code == "lint-fail-open" && message.contains("|| true"))
+    };
+    for harmless in [
+        ".claude/hooks/guard.sh",
+        "payload=$(cat || true); case \"$payload\" in *rm*) echo no >&2; exit 2;; esac",
+        "IFS= read -r line || true; case \"$line\" in *rm*) echo no >&2; exit 2;; esac",
+        "./.claude/hooks/guard.sh || echo '{\"decision\":\"block\",\"reason\":\"the guard failed\"}'",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(harmless));
+        let found = findings(&p);
+        assert!(!fails_open(&found), "{harmless}: {found:#?}");
+    }
+    for swallowing in [
+        "./.claude/hooks/guard.sh || true",
+        "payload=$(cat); verdict=$(./.claude/hooks/guard.sh || true)",
+        ".claude/hooks/wrapper.sh",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(swallowing));
+        let found = findings(&p);
+        assert!(fails_open(&found), "{swallowing}: {found:#?}");
+    }
+}
+
+/// `--fix` says what it changed, file by file, as the lines before and
+/// after; it sets `failClosed` only on a guard that refuses, leaves an
+/// observer as it is, and keeps an explicit `"failClosed": false`.
+#[test]
+fn fix_shows_each_change_and_keeps_observers_and_explicit_choices() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks/log.sh",
+        "#!/bin/sh\ncat >> .cursor/hooks/calls.jsonl\necho '{\"permission\":\"allow\"}'\n",
+    );
+    crate::support::make_executable(&p.path(".cursor/hooks/log.sh"));
+    let cursor = r#"{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [
+      { "command": "echo no >&2; exit 2", "timeout": 10 },
+      { "command": "echo no >&2; exit 2", "timeout": 10, "failClosed": false }
+    ],
+    "preToolUse": [ { "command": ".cursor/hooks/log.sh", "timeout": 10 } ]
+  }
+}
+"#;
+    let claude = "{\n  \"hooks\": {\n    \"pretooluse\": [ { \"matcher\": \"Bash\", \"hooks\": [ { \"type\": \"command\", \"command\": \"echo no >&2; exit 2\" } ] } ]\n  }\n}\n";
+    p.write(".cursor/hooks.json", cursor)
+        .write(".claude/settings.local.json", claude);
+    let out = p.hookc(&["lint", "--fix", "--color", "never"]);
+    let fixed = cursor.replace(
+        "{ \"command\": \"echo no >&2; exit 2\", \"timeout\": 10 },",
+        "{ \"command\": \"echo no >&2; exit 2\", \"timeout\": 10, \"failClosed\": true },",
+    );
+    assert_ne!(fixed, cursor);
+    assert_eq!(p.read(".cursor/hooks.json"), fixed, "{}", out.stdout);
+    assert_eq!(
+        p.read(".claude/settings.local.json"),
+        claude.replace("\"pretooluse\"", "\"PreToolUse\"")
+    );
+    // Each change: the file and line, the line before and after.
+    for expected in [
+        "fixed     .cursor/hooks.json",
+        ".cursor/hooks.json:5",
+        "-       { \"command\": \"echo no >&2; exit 2\", \"timeout\": 10 },",
+        "+       { \"command\": \"echo no >&2; exit 2\", \"timeout\": 10, \"failClosed\": true },",
+        "fixed     .claude/settings.local.json",
+        ".claude/settings.local.json:3",
+        "-     \"pretooluse\": [",
+        "+     \"PreToolUse\": [",
+    ] {
+        assert!(
+            out.stdout.contains(expected),
+            "{expected:?} not in:\n{}",
+            out.stdout
+        );
+    }
+    assert!(
+        !out.stdout.contains("failClosed\": false"),
+        "{}",
+        out.stdout
+    );
+    // The explicit `false` is still pointed out, and left to its author.
+    let left = findings(&p);
+    let explicit = left
+        .iter()
+        .find(|(code, ..)| code == "lint-cursor-fail-closed")
+        .unwrap_or_else(|| panic!("{left:#?}"));
+    assert!(explicit.3.contains("leaves"), "{explicit:?}");
+    assert_eq!(left.len(), 1, "{left:#?}");
 }

@@ -177,3 +177,90 @@ fn lint_finds_nothing_in_what_build_writes_for_every_policy_we_ship() {
     assert!(built >= 20, "only {built} policies built");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A small policy whose guards take every route a build writes: a guard on
+/// every tool (Cursor's `^(?!Shell$|MCP:)`, Auggie's `.*`), an MCP tool, the
+/// shell, file edits after the fact, prompts, stops and session starts.
+const EVERY_ROUTE: &str = r#"timeout 10
+
+guard "no-aws-keys-anywhere" {
+    regex "AKIA[0-9A-Z]{16}"
+    deny "Do not put AWS access keys in calls. Read the key from the environment instead."
+    example "echo AKIAABCDEFGHIJKLMNOP" expect="deny"
+    example "echo hello" expect="allow"
+}
+
+guard "no-refunds" {
+    mcp "payments" "refund_*"
+    deny "Do not issue refunds. Ask the user to do it in the dashboard instead."
+    example tool="mcp" server="payments" name="refund_order" expect="deny"
+}
+
+guard "no-force-push" {
+    tool "shell"
+    command "git" "push" {
+        flag "-f" "--force"
+    }
+    deny "Do not force-push. Push to a new branch instead."
+    example "git push --force" expect="deny"
+    example "git push" expect="allow"
+}
+
+guard "after-edits" {
+    event "post-tool"
+    tool "edit" "write"
+    context "Run the formatter after editing."
+    example tool="edit" path="src/a.rs" expect="context"
+}
+
+guard "no-secrets-in-prompts" {
+    event "prompt"
+    regex "AKIA[0-9A-Z]{16}"
+    deny "Remove the AWS key from the prompt, then send it again."
+    example text="my key is AKIAABCDEFGHIJKLMNOP" expect="deny"
+}
+
+guard "finish-with-tests" {
+    event "stop"
+    block "Run the tests before you stop."
+    regex "^All done"
+    example text="All done." expect="block"
+}
+
+guard "hello" {
+    event "session-start"
+    context "This project uses hookc."
+    example expect="context"
+}
+"#;
+
+/// What `hookc build` writes for every harness (no `targets`) draws no
+/// finding at warning level or above from `hookc lint`, whichever route a
+/// guard takes: hookc's own matchers included.
+#[test]
+fn lint_is_clean_on_what_build_writes_for_every_route_and_harness() {
+    let p = Project::new();
+    p.write("policy.kdl", EVERY_ROUTE);
+    let build = run(
+        Command::new(HOOKC)
+            .arg("build")
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home")),
+        None,
+    );
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    for args in [&[][..], &[".hookc/kimi/config.toml"][..]] {
+        let (status, report) = lint(&p, args);
+        let files = report["files"].as_array().unwrap().len();
+        assert!(files >= if args.is_empty() { 10 } else { 1 }, "{report:#}");
+        let loud: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "warning" || d["severity"] == "error")
+            .map(|d| format!("{} {}: {}", d["code"], d["file"], d["message"]))
+            .collect();
+        assert!(loud.is_empty(), "{}", loud.join("\n"));
+        assert_eq!(status, 0, "{report:#}");
+    }
+}

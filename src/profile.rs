@@ -401,6 +401,18 @@ pub fn tool_name_matchers(_event: &str) -> MatcherSubject {
     MatcherSubject::ToolName
 }
 
+/// What a Claude-shaped harness (Claude Code, Codex, Droid, Qwen Code,
+/// Auggie) tests a matcher against: the tool name on its tool events, and
+/// something else on the others (a session's source, a subagent's type, a
+/// notification's kind).
+pub fn claude_shaped_matchers(event: &str) -> MatcherSubject {
+    match event {
+        "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionRequest"
+        | "PermissionDenied" => MatcherSubject::ToolName,
+        _ => MatcherSubject::Other,
+    }
+}
+
 /// The keys a harness reads on its JSON hook entries, for a harness that
 /// discards the others or drops the whole file for some of them.
 #[derive(Debug)]

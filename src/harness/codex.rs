@@ -180,7 +180,7 @@ static PROFILE: Profile = Profile {
         matcher_aliases: &[("Edit", "apply_patch"), ("Write", "apply_patch")],
         // Its hooks see Bash, apply_patch and MCP tools, nothing else.
         tools_closed: true,
-        matcher_subject: crate::profile::tool_name_matchers,
+        matcher_subject: crate::profile::claude_shaped_matchers,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,

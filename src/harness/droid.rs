@@ -108,7 +108,7 @@ static PROFILE: Profile = Profile {
         star_is_all: true,
         matcher_aliases: &[],
         tools_closed: false,
-        matcher_subject: crate::profile::tool_name_matchers,
+        matcher_subject: crate::profile::claude_shaped_matchers,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,

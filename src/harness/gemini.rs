@@ -115,7 +115,7 @@ static PROFILE: Profile = Profile {
         star_is_all: true,
         matcher_aliases: &[],
         tools_closed: false,
-        matcher_subject: crate::profile::tool_name_matchers,
+        matcher_subject,
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
@@ -525,6 +525,16 @@ fn mcp_of(name: &str, payload: &Value) -> Option<(String, String)> {
     match (server, tool) {
         (Some(server), Some(tool)) => Some((server.to_owned(), tool.to_owned())),
         _ => McpNames::SingleUnderscore.split(name),
+    }
+}
+
+/// What Gemini CLI tests an event's matcher against (shared/harnesses/
+/// gemini.md, §2 and §3): the tool name on `BeforeTool` and `AfterTool`, the
+/// whole of a fixed word on the lifecycle events (`startup`, `manual`).
+fn matcher_subject(event: &str) -> crate::profile::MatcherSubject {
+    match event {
+        "BeforeTool" | "AfterTool" => crate::profile::MatcherSubject::ToolName,
+        _ => crate::profile::MatcherSubject::Other,
     }
 }
 

@@ -41,6 +41,7 @@ mod layers;
 mod lint;
 mod lint_all;
 mod lint_levels;
+mod lint_realworld;
 mod out_dir;
 mod output;
 mod packaging;

@@ -529,12 +529,22 @@ fn mcp_of(name: &str, payload: &Value) -> Option<(String, String)> {
 }
 
 /// What Gemini CLI tests an event's matcher against (shared/harnesses/
-/// gemini.md, §2 and §3): the tool name on `BeforeTool` and `AfterTool`, the
-/// whole of a fixed word on the lifecycle events (`startup`, `manual`).
+/// gemini.md, §2 and §3): a fixed word on the lifecycle events (`startup`,
+/// `manual`), nothing on the agent and model events, and the tool name on
+/// `BeforeTool`, `AfterTool` (and an event it does not have, which the
+/// tool events' checks still help to write).
 fn matcher_subject(event: &str) -> crate::profile::MatcherSubject {
     match event {
-        "BeforeTool" | "AfterTool" => crate::profile::MatcherSubject::ToolName,
-        _ => crate::profile::MatcherSubject::Other,
+        "SessionStart"
+        | "SessionEnd"
+        | "PreCompress"
+        | "Notification"
+        | "BeforeAgent"
+        | "AfterAgent"
+        | "BeforeModel"
+        | "AfterModel"
+        | "BeforeToolSelection" => crate::profile::MatcherSubject::Other,
+        _ => crate::profile::MatcherSubject::ToolName,
     }
 }
 

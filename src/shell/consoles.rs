@@ -84,8 +84,14 @@ fn vi(program: &str, args: &[Word], stdin: &Stdin) -> Option<String> {
             "-s" if !ex_mode => return Some("typing the keys of a file (`-s`)".to_owned()),
             "-l" if program == "nvim" => return Some("running a Lua script (`-l`)".to_owned()),
             "-e" | "-E" | "-es" | "-Es" => ex_mode = true,
-            "-w" | "-W" | "-T" | "-i" | "--startuptime" | "--servername" | "--listen" | "-t"
-            | "-q" | "-r" => i += 1,
+            // Files it writes of its own: typed keys, its history, timings.
+            "-w" | "-W" | "-i" | "--startuptime" => {
+                i += 1;
+                if !(t == "-i" && value(i - 1) == Some("NONE")) {
+                    return Some(format!("writing a file of its own (`{t}`)"));
+                }
+            }
+            "-T" | "--servername" | "--listen" | "-t" | "-q" | "-r" => i += 1,
             _ if t.starts_with("--remote") => {
                 return Some("sending commands to another running editor".to_owned());
             }
@@ -135,7 +141,9 @@ fn ex_command_is_known(line: &str) -> bool {
             | "exi" | "exit" | "xa" | "xall" | "up" | "upd" | "update" | "wa" | "wall" => {
                 argument.is_empty()
             }
-            "set" | "se" | "setl" | "setlocal" | "setg" | "setglobal" => plain(" \t=:,.+-^_&"),
+            "set" | "se" | "setl" | "setlocal" | "setg" | "setglobal" => {
+                argument.split_whitespace().all(plain_option)
+            }
             // A substitution whose replacement is not an expression (`\=`).
             "s" | "su" | "substitute" => !after.contains("\\="),
             "d" | "de" | "del" | "delete" | "j" | "join" | "m" | "mo" | "move" | "t" | "co"
@@ -147,6 +155,84 @@ fn ex_command_is_known(line: &str) -> bool {
             _ => false,
         }
     })
+}
+
+/// Options that only change how the named file is edited or written
+/// (its line ends, encoding, indentation), never which file vi writes or
+/// reads (`viminfofile`, `backupdir`, `undodir` name files it writes on
+/// its own) nor what it runs.
+const PLAIN_OPTIONS: &[&str] = &[
+    "ff",
+    "fileformat",
+    "fenc",
+    "fileencoding",
+    "bomb",
+    "eol",
+    "endofline",
+    "fixeol",
+    "fixendofline",
+    "et",
+    "expandtab",
+    "ts",
+    "tabstop",
+    "sw",
+    "shiftwidth",
+    "sts",
+    "softtabstop",
+    "tw",
+    "textwidth",
+    "ai",
+    "autoindent",
+    "nu",
+    "number",
+    "rnu",
+    "relativenumber",
+    "list",
+    "wrap",
+    "ic",
+    "ignorecase",
+    "scs",
+    "smartcase",
+    "hls",
+    "hlsearch",
+    "paste",
+    "ft",
+    "filetype",
+    "syntax",
+    "syn",
+    "spell",
+    "bin",
+    "binary",
+    "ro",
+    "readonly",
+    "ma",
+    "modifiable",
+    "cp",
+    "compatible",
+    "nocp",
+    "more",
+    "swf",
+    "swapfile",
+];
+
+/// One word of `:set`: a plain option on, off (`no…`, `inv…`, `…!`) or set
+/// to a plain value (`ff=unix`, `ts=4`).
+fn plain_option(word: &str) -> bool {
+    let (name, value) = match word.find(['=', ':', '+', '-', '^']) {
+        Some(at) => (
+            &word[..at],
+            word[at..].trim_start_matches(['+', '-', '^', '=', ':']),
+        ),
+        None => (word.trim_end_matches(['!', '&', '?']), ""),
+    };
+    let name = ["no", "inv"]
+        .iter()
+        .find_map(|p| name.strip_prefix(p).filter(|n| PLAIN_OPTIONS.contains(n)))
+        .unwrap_or(name);
+    PLAIN_OPTIONS.contains(&name)
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-,".contains(c))
 }
 
 /// What follows an ex command's range (line numbers, marks, `%`, `$`, `.`,
@@ -223,7 +309,7 @@ fn sqlite(program: &str, args: &[Word], stdin: &Stdin) -> Option<String> {
                     continue;
                 };
                 i += 1;
-                if let Some(reason) = sql_unreadable(code) {
+                if let Some(reason) = sql_unreadable(program, code) {
                     return Some(reason);
                 }
                 // DuckDB's `-c` runs its command and exits: standard input
@@ -242,13 +328,17 @@ fn sqlite(program: &str, args: &[Word], stdin: &Stdin) -> Option<String> {
                 "separator" | "newline" | "nullvalue" | "vfs" | "maxsize" | "mmap" | "heap"
                 | "lookaside" | "pagecache" | "escape",
             ) => i += 1,
+            // Archive mode extracts and creates files.
+            Some(o) if o.starts_with('A') || o == "archive" || o.starts_with("archive=") => {
+                return Some("in archive mode, which writes files (`-A`)".to_owned());
+            }
             Some(_) if t.len() > 1 => {}
             _ => {
                 operands += 1;
                 // The first operand is the database; the others are SQL or
                 // dot-commands.
                 if operands > 1
-                    && let Some(reason) = sql_unreadable(w)
+                    && let Some(reason) = sql_unreadable(program, w)
                 {
                     return Some(reason);
                 }
@@ -262,20 +352,20 @@ fn sqlite(program: &str, args: &[Word], stdin: &Stdin) -> Option<String> {
         Stdin::Inherited => None,
         Stdin::Text(text) => text
             .lines()
-            .find_map(|line| sql_text_unreadable(line).err()),
+            .find_map(|line| sql_text_unreadable(program, line).err()),
         _ => Some(
             "reading SQL and dot-commands (which can run programs) from standard input".to_owned(),
         ),
     }
 }
 
-fn sql_unreadable(code: &Word) -> Option<String> {
+fn sql_unreadable(program: &str, code: &Word) -> Option<String> {
     if code.has_param || code.opaque {
         return Some("running SQL or dot-commands known only when the line runs".to_owned());
     }
     code.text
         .lines()
-        .find_map(|line| sql_text_unreadable(line).err())
+        .find_map(|line| sql_text_unreadable(program, line).err())
 }
 
 /// SQL functions of sqlite's shell, and statements, that read, write or
@@ -296,6 +386,9 @@ const SQL_REACHING_OUT: &[&str] = &[
     "read_json_auto",
     "read_parquet",
     "glob",
+    "zipfile",
+    "sqlar_compress",
+    "sqlar_uncompress",
     "copy",
     "install",
     "load",
@@ -338,8 +431,13 @@ const KNOWN_DOT_COMMANDS: &[&str] = &[
     "maxrows",
 ];
 
-fn sql_text_unreadable(line: &str) -> Result<(), String> {
+fn sql_text_unreadable(program: &str, line: &str) -> Result<(), String> {
     let line = line.trim();
+    // DuckDB reads a file named by a string where a table goes
+    // (`select * from '.env'`).
+    if program == "duckdb" && line.contains(['\'', '"']) {
+        return Err("DuckDB SQL with a string, which may name a file it reads".to_owned());
+    }
     if let Some(dot) = line.strip_prefix('.') {
         let name = dot.split_whitespace().next().unwrap_or("");
         return if KNOWN_DOT_COMMANDS.contains(&name) && !dot.contains(['|', '>']) {
@@ -351,7 +449,9 @@ fn sql_text_unreadable(line: &str) -> Result<(), String> {
     let lower = line.to_ascii_lowercase();
     let word = lower
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .find(|w| SQL_REACHING_OUT.contains(w));
+        .find(|w| {
+            SQL_REACHING_OUT.contains(w) || w.starts_with("read_") || w.starts_with("write_")
+        });
     match word {
         Some(w) => Err(format!(
             "SQL that reads, writes or runs outside the database (`{w}`)"
@@ -430,6 +530,15 @@ mod tests {
             "sqlite3 x.db \"$SQL\"",
             "duckdb x.db -c \"copy t to '.hookc/policy.json'\"",
             "sftp -b batch host",
+            "vim -c 'set viminfofile=.hookc/policy.json' -c wq notes.txt",
+            "vim -c 'set backup backupdir=.hookc' -c wq notes.txt",
+            "vim -i .hookc/policy.json -c q notes.txt",
+            "vim -W .hookc/policy.json notes.txt",
+            "sqlite3 x.db -Ax",
+            "sqlite3 -A -x x.db",
+            "sqlite3 x.db \"insert into zipfile('.hookc/x.zip') values ('a', 'b')\"",
+            "duckdb -c \"select * from '.env'\"",
+            "duckdb x.db -c 'select * from read_text(x)'",
             "echo '!rm -rf .' | sftp host",
         ] {
             assert!(opaque(line), "{line:?} should be opaque");
@@ -443,6 +552,8 @@ mod tests {
             "vim +42 notes.txt",
             "vim +/TODO notes.txt",
             "vim -c 'set ff=unix' -c wq notes.txt",
+            "vim -c 'set noet ts=4 sw=4' -c 'retab' -c wq notes.txt",
+            "vim -i NONE -c 'set nobomb' -c wq notes.txt",
             "vim -es -c '%s/foo/bar/g' -c wq notes.txt",
             "vim -u NONE -c 'set nu' x",
             "echo hello | vim -",

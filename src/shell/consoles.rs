@@ -14,21 +14,85 @@
 //! they cannot read refuse it. The access table (`access.rs`) still
 //! records the files named as operands.
 
+use std::path::Path;
+
 use super::lex::{Stdin, Word};
 
 /// What `program`, reading `args` with standard input `stdin`, is given to
 /// run that hookc cannot read, as the reason a line is opaque; `None` for a
 /// program that is not one of these, or is given only commands known here.
-pub fn unreadable(program: &str, args: &[Word], stdin: &Stdin) -> Option<String> {
+///
+/// With `home` (the user's home folder, known where a call is judged, not
+/// where a build runs its examples), a startup file the program reads
+/// there first (`~/.vimrc`, `~/.sqliterc`) counts as commands it runs: an
+/// earlier call may have written one.
+pub fn unreadable(
+    program: &str,
+    args: &[Word],
+    stdin: &Stdin,
+    home: Option<&Path>,
+) -> Option<String> {
     let reason = match program {
-        p if VIS.contains(&p) => vi(p, args, stdin),
+        p if VIS.contains(&p) => vi(p, args, stdin).or_else(|| vi_startup(p, args, home?)),
         "ed" | "red" => ed(stdin),
         "emacs" => emacs(args),
-        "sqlite3" | "duckdb" => sqlite(program, args, stdin),
+        "sqlite3" | "duckdb" => {
+            sqlite(program, args, stdin).or_else(|| sqlite_startup(program, args, home?))
+        }
         "sftp" => sftp(args, stdin),
         _ => None,
     }?;
     Some(format!("{program} {reason}"))
+}
+
+/// The first of `files` (relative to `home`) that is there.
+fn startup_file(home: &Path, files: &[&str]) -> Option<String> {
+    files
+        .iter()
+        .find(|f| std::fs::symlink_metadata(home.join(f)).is_ok())
+        .map(|f| format!("~/{f}"))
+}
+
+/// vi reads a startup file (and plugins) unless told not to (`-u NONE`,
+/// `--clean`); `VIMINIT` and `EXINIT` are read by the environment check of
+/// the normaliser like any variable that changes what runs.
+fn vi_startup(program: &str, args: &[Word], home: &Path) -> Option<String> {
+    let skipped = args
+        .windows(2)
+        .any(|w| w[0].text == "-u" && matches!(w[1].text.as_str(), "NONE" | "NORC" | "DEFAULTS"))
+        || args.iter().any(|w| w.text == "--clean");
+    if skipped {
+        return None;
+    }
+    let files: &[&str] = if program == "nvim" {
+        &[
+            ".config/nvim/init.vim",
+            ".config/nvim/init.lua",
+            ".config/nvim/plugin",
+            ".local/share/nvim/site",
+        ]
+    } else {
+        &[".vimrc", ".vim/vimrc", ".exrc", ".vim/plugin", ".vim/pack"]
+    };
+    startup_file(home, files).map(|f| {
+        format!("reading its startup file {f}, which hookc does not read (add `-u NONE` to run it without)")
+    })
+}
+
+/// sqlite3 reads `~/.sqliterc`, DuckDB `~/.duckdbrc`, before anything
+/// else, unless `-init FILE` names another.
+fn sqlite_startup(program: &str, args: &[Word], home: &Path) -> Option<String> {
+    if args.iter().any(|w| w.text == "-init" || w.text == "--init") {
+        return None;
+    }
+    let file = if program == "duckdb" {
+        ".duckdbrc"
+    } else {
+        ".sqliterc"
+    };
+    startup_file(home, &[file]).map(|f| {
+        format!("reading its startup file {f}, which hookc does not read (add `-init /dev/null` to run it without)")
+    })
 }
 
 /// The vi family: ex commands in `-c`, `+`, `--cmd` and, in ex mode
@@ -543,6 +607,45 @@ mod tests {
         ] {
             assert!(opaque(line), "{line:?} should be opaque");
         }
+    }
+
+    #[test]
+    fn a_startup_file_in_the_home_folder_counts_as_commands_run() {
+        let home = tempfile::tempdir().unwrap();
+        let words = |line: &str| {
+            let lexed = crate::shell::lex(line);
+            lexed.commands[0].words[1..].to_vec()
+        };
+        let judged = |line: &str| {
+            let w = words(line);
+            let program = line.split_whitespace().next().unwrap();
+            super::unreadable(program, &w, &super::Stdin::Inherited, Some(home.path()))
+        };
+        assert_eq!(judged("vim -c wq notes.txt"), None);
+        assert_eq!(judged("sqlite3 app.db 'select 1'"), None);
+        std::fs::write(home.path().join(".vimrc"), "autocmd VimEnter * !rm -rf .\n").unwrap();
+        std::fs::write(home.path().join(".sqliterc"), ".shell rm -rf .\n").unwrap();
+        for line in [
+            "vim -c wq notes.txt",
+            "ex -s notes.txt",
+            "sqlite3 app.db 'select 1'",
+        ] {
+            let why = judged(line).unwrap_or_default();
+            assert!(why.contains("startup file ~/."), "{line:?}: {why:?}");
+        }
+        for line in [
+            "vim -u NONE -c wq notes.txt",
+            "vim --clean notes.txt",
+            "sqlite3 -init /dev/null app.db 'select 1'",
+        ] {
+            assert_eq!(judged(line), None, "{line:?}");
+        }
+        // Without a home folder (a build's examples), nothing is looked up.
+        let w = words("vim -c wq notes.txt");
+        assert_eq!(
+            super::unreadable("vim", &w, &super::Stdin::Inherited, None),
+            None
+        );
     }
 
     #[test]

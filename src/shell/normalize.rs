@@ -710,7 +710,15 @@ fn read_console(
     redirects: Vec<String>,
     _: usize,
 ) {
-    if let Some(reason) = consoles::unreadable(program, rest, &out.stdin) {
+    // The home folder only where a call is judged (a build's examples do
+    // not depend on the machine).
+    let home = out
+        .dir
+        .as_ref()
+        .and_then(|_| std::env::var_os("HOME"))
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute());
+    if let Some(reason) = consoles::unreadable(program, rest, &out.stdin, home.as_deref()) {
         push_opaque(out, reason);
     }
     emit(out, program, rest, redirects);

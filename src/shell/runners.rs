@@ -493,40 +493,24 @@ pub fn writes_the_manifest(program: &str, words: &[&str]) -> bool {
     let Some(m) = manager(program) else {
         return false;
     };
-    let mut i = 0;
-    while let Some(&w) = words.get(i) {
-        if w == "--" {
-            i += 1;
-            break;
-        }
-        if !w.starts_with('-') || w == "-" {
-            break;
-        }
-        let name = w.split_once('=').map_or(w, |(n, _)| n);
-        i += if m.valued.contains(&name) && !w.contains('=') {
-            2
-        } else {
-            1
-        };
-    }
+    let (_, command) = own_options(m, words);
     words
-        .get(i)
+        .get(command)
         .is_some_and(|c| matches!(*c, "pkg" | "set-script" | "init" | "create" | "pm"))
 }
 
-/// What `program`'s arguments run, when it is a manager.
-pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
-    let m = manager(program)?;
-    // The runners: the package and its words follow their options.
-    if m.own.is_empty() {
-        return Some(Reading {
-            runs: package_runs(m, words, 0),
-            place: Place::Here,
-        });
-    }
-    let mut place = Place::Here;
+/// One of a manager's own options before its command: the word as
+/// written, its name (`--prefix` of `--prefix=web`) and its value.
+struct OwnOption<'w> {
+    word: &'w str,
+    name: &'w str,
+    value: Option<&'w str>,
+}
+
+/// A manager's own options before its command, and where the command is.
+fn own_options<'w>(m: &Manager, words: &[&'w str]) -> (Vec<OwnOption<'w>>, usize) {
+    let mut options = Vec::new();
     let mut i = 0;
-    // The manager's own options before its command.
     while let Some(&w) = words.get(i) {
         if w == "--" {
             i += 1;
@@ -542,21 +526,44 @@ pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
         } else {
             w.split_once('=').map(|(_, v)| v)
         };
-        if m.folder.contains(&name) {
-            place = match value {
+        options.push(OwnOption {
+            word: w,
+            name,
+            value,
+        });
+        i += if valued { 2 } else { 1 };
+    }
+    (options, i)
+}
+
+/// What `program`'s arguments run, when it is a manager.
+pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
+    let m = manager(program)?;
+    // The runners: the package and its words follow their options.
+    if m.own.is_empty() {
+        return Some(Reading {
+            runs: package_runs(m, words, 0),
+            place: Place::Here,
+        });
+    }
+    let mut place = Place::Here;
+    // The manager's own options before its command.
+    let (options, i) = own_options(m, words);
+    for o in options {
+        if m.folder.contains(&o.name) {
+            place = match o.value {
                 Some(v) => Place::Folder(v.to_owned()),
-                None => Place::Others(w.to_owned()),
+                None => Place::Others(o.word.to_owned()),
             };
-        } else if m.others.contains(&name) {
-            place = Place::Others(w.to_owned());
+        } else if m.others.contains(&o.name) {
+            place = Place::Others(o.word.to_owned());
         }
-        if matches!(program, "bun") && matches!(name, "-e" | "--eval" | "-p" | "--print") {
+        if matches!(program, "bun") && matches!(o.name, "-e" | "--eval" | "-p" | "--print") {
             return Some(Reading {
                 runs: Runs::Code,
                 place,
             });
         }
-        i += if valued { 2 } else { 1 };
     }
     let Some(&command) = words.get(i) else {
         return Some(Reading {

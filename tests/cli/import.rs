@@ -8,28 +8,12 @@ use hookc::ir::{Event, ExampleCall, HarnessId, Tool, ToolKind};
 use regex::Regex;
 use serde_json::Value;
 
-use crate::support::{Project, json_file, path_with_hookc, sh_c};
+use crate::support::{Project, copy_tree, json_file, path_with_hookc, sh_c};
 
 /// The hand-written hooks that `shared/oracle/examples/good` holds (each
 /// accepted by its harness's own loader), copied here so the test does not
 /// depend on a folder outside the repository.
 const ORACLE_GOOD: &str = "tests/fixtures/oracle-good";
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if src.is_dir() {
-            std::fs::create_dir_all(&dst).unwrap();
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-            let mut perms = std::fs::metadata(&dst).unwrap().permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            perms.set_readonly(false);
-            std::fs::set_permissions(&dst, perms).unwrap();
-        }
-    }
-}
 
 /// The hand-written hooks of `harness` for a pre-tool call of `tool` (a
 /// native name, `None` for Cursor's shell event): (command) of each hook the

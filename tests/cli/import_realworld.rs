@@ -3,32 +3,15 @@
 //! writes builds, every hook is carried over or named in a comment, and
 //! the hooks it hands to `run` guards answer as they did by hand.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::support::{HOOKC, Project, Run, repo, run};
-
-fn realworld() -> PathBuf {
-    repo().join("tests/fixtures/realworld")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if src.is_dir() {
-            std::fs::create_dir_all(&dst).unwrap();
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
-}
+use crate::support::{HOOKC, Project, Run, realworld_project, realworld_projects, run};
 
 /// The fixture project `name`, copied into a fresh folder and imported.
 fn imported(name: &str) -> Project {
-    let p = Project::new();
-    copy_tree(&realworld().join(name), p.dir.path());
+    let p = realworld_project(name);
     let r = p.hookc(&["import"]);
     assert_eq!(
         r.status, 0,
@@ -88,13 +71,7 @@ fn hand_written(root: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn every_realworld_project_imports_into_a_policy_that_builds() {
-    let mut names: Vec<String> = std::fs::read_dir(realworld())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = realworld_projects();
     assert!(names.len() >= 7, "{names:?}");
     for name in &names {
         let p = imported(name);

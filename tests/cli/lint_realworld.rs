@@ -2,27 +2,9 @@
 //! every finding is judged by hand in `lint-expected.txt`, and precision and
 //! recall are measured against those verdicts, as the book reports them.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::Value;
 
-use crate::support::{Project, repo};
-
-fn realworld() -> PathBuf {
-    repo().join("tests/fixtures/realworld")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if src.is_dir() {
-            std::fs::create_dir_all(&dst).unwrap();
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
-}
+use crate::support::{realworld, realworld_project, realworld_projects, repo};
 
 /// One judged line of `lint-expected.txt`.
 #[derive(Debug)]
@@ -59,8 +41,7 @@ fn verdicts() -> Vec<Verdict> {
 
 /// What `hookc lint` reports on a copy of the project: (code, file, message).
 fn findings(name: &str) -> Vec<(String, String, String)> {
-    let p = Project::new();
-    copy_tree(&realworld().join(name), p.dir.path());
+    let p = realworld_project(name);
     let r = p.hookc(&["lint", "--format", "json"]);
     assert!(r.status == 0 || r.status == 1, "{name}: {}", r.stderr);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
@@ -78,13 +59,7 @@ fn findings(name: &str) -> Vec<(String, String, String)> {
 #[test]
 fn lint_is_right_on_the_realworld_corpus() {
     let verdicts = verdicts();
-    let mut projects: Vec<String> = std::fs::read_dir(realworld())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    projects.sort();
+    let projects = realworld_projects();
     let (mut right, mut wrong, mut missed) = (0, 0, 0);
     let mut problems = Vec::new();
     for project in &projects {

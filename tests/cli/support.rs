@@ -279,3 +279,45 @@ pub fn build_record(state: &Path) -> PathBuf {
         .find(|f| f.extension().is_some_and(|e| e == "json"))
         .expect("the build was recorded")
 }
+
+/// Copy the tree `from` into `to`, every file writable (a fixture checked
+/// out read-only stays a project the test may change).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if src.is_dir() {
+            std::fs::create_dir_all(&dst).unwrap();
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+            let mut perms = std::fs::metadata(&dst).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(&dst, perms).unwrap();
+        }
+    }
+}
+
+/// The real-world corpus of hook projects (`tests/fixtures/realworld/`).
+pub fn realworld() -> PathBuf {
+    repo().join("tests/fixtures/realworld")
+}
+
+/// The names of the corpus's projects, sorted.
+pub fn realworld_projects() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(realworld())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A fresh copy of the corpus's project `name`.
+pub fn realworld_project(name: &str) -> Project {
+    let p = Project::new();
+    copy_tree(&realworld().join(name), p.dir.path());
+    p
+}

@@ -306,7 +306,8 @@ fn after_range(mut rest: &str) -> Option<&str> {
     loop {
         rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || " \t%$.,;+-".contains(c));
         if let Some(after) = rest.strip_prefix('\'') {
-            rest = after.get(1..).unwrap_or("");
+            // A mark is one character, of any width.
+            rest = after.chars().next().map_or("", |c| &after[c.len_utf8()..]);
             continue;
         }
         let Some(delimiter) = rest.chars().next().filter(|c| matches!(c, '/' | '?')) else {
@@ -573,6 +574,7 @@ mod tests {
             "vim -u ./vimrc x",
             "vim -s keys.txt x",
             "vim -c '/foo/!rm -rf .' x",
+            "vim -c \"'ë!rm -rf .\" x",
             "vim -c \"'a,'b!sh\" x",
             "nvim -l x.lua",
             "nvim --headless -c \"$CMD\" x",

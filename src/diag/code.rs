@@ -495,7 +495,9 @@ tools you mean: `^(?:apply_patch|mcp__fs__write)$`.";
     LintGuardScript = "lint-guard-script", Error, "a hook's script is missing or not executable",
 "A hook runs a local file that does not exist or is not executable. The shell exits 126 or
 127, and most harnesses treat that as a hook error and **let the call through** (fail open).
-Create the file, `chmod +x` it, or fix the path.";
+Create the file, `chmod +x` it, or fix the path. A script handed to its interpreter (`bash x.sh`,
+`python3 x.py`) needs no execute bit, only to exist (a missing file makes `python3` exit 2,
+which refuses every call).";
 
     LintFailOpen = "lint-fail-open", Warning, "a hook command or guard script can fail open",
 "Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. `exit 1`
@@ -506,7 +508,11 @@ guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without c
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
 protect anything when it matters. Only the status of a command that decides counts: reading
 stdin (`payload=$(cat || true)`) or housekeeping (`mkdir -p logs || true`) with `|| true` is
-harmless and not reported. Exit 2 on deny, and fail closed when a tool is missing:
+harmless and not reported. The script a hook hands its interpreter is read too (`bash x.sh`,
+`python3 x.py`, `uv run x.py`, `node x.mjs`, `bun x.ts`, `npx tsx x.ts`), with the checks of its
+language: in Python `sys.exit(1)`, and a guard that parses its input with no `try:` (an uncaught
+exception exits 1); in JavaScript `process.exit(1)`, and `JSON.parse` with no `try`. Exit 2 on
+deny, and fail closed when a tool is missing:
 
 ```sh
 command -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }

@@ -918,3 +918,125 @@ fn fix_shows_each_change_and_keeps_observers_and_explicit_choices() {
     assert!(explicit.3.contains("leaves"), "{explicit:?}");
     assert_eq!(left.len(), 1, "{left:#?}");
 }
+
+// Recall (issue 32): traps on real hook configs that lint missed. Each test
+// is a minimal fixture of such a config, and the idiomatic form beside it.
+
+fn has_message(found: &[(String, String, String, String)], code: &str, text: &str) -> bool {
+    found
+        .iter()
+        .any(|(c, _, message, _)| c == code && message.contains(text))
+}
+
+/// Hooks mostly run their script through an interpreter (`bash x.sh`,
+/// `python3 x.py`, `node x.mjs`, `uv run`, `npx tsx`), or from the top of
+/// the repository (`"$(git rev-parse --show-toplevel)"/x.sh`): the script is
+/// checked just as when the command is its path.
+#[test]
+fn a_script_run_through_an_interpreter_is_checked_like_one_run_directly() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/block.sh",
+        "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\ncase \"$cmd\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\n",
+    );
+    p.write(
+        ".claude/hooks/guard.py",
+        "import json, sys\ntry:\n    data = json.load(sys.stdin)\nexcept Exception:\n    sys.exit(1)\nif 'rm -rf' in data['tool_input']['command']:\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n",
+    );
+    p.write(
+        ".claude/hooks/bare.py",
+        "import json, sys\ndata = json.load(sys.stdin)\nif 'rm -rf' in data['tool_input']['command']:\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n",
+    );
+    p.write(
+        ".claude/hooks/guard.mjs",
+        "let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', () => {\n  try {\n    const cmd = JSON.parse(raw).tool_input.command;\n    if (cmd.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n  } catch (e) {\n    process.exit(1);\n  }\n});\n",
+    );
+    p.write(".claude/hooks/guard.ts", &p.read(".claude/hooks/guard.mjs"));
+    // The same checks as for the script run directly, whatever runs it.
+    for command in [
+        ".claude/hooks/block.sh",
+        "bash .claude/hooks/block.sh",
+        "sh ./.claude/hooks/block.sh",
+        "bash \"$CLAUDE_PROJECT_DIR/.claude/hooks/block.sh\"",
+        "\"$(git rev-parse --show-toplevel)\"/.claude/hooks/block.sh",
+        "cd \"$CLAUDE_PROJECT_DIR\" && bash .claude/hooks/block.sh",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(
+            has_message(&found, "lint-fail-open", "`jq` is used without checking"),
+            "{command}: {found:#?}"
+        );
+    }
+    for (command, text) in [
+        ("python3 .claude/hooks/guard.py", "`sys.exit(1)`"),
+        ("uv run .claude/hooks/guard.py", "`sys.exit(1)`"),
+        ("python3 .claude/hooks/bare.py", "uncaught exception"),
+        ("node .claude/hooks/guard.mjs", "`process.exit(1)`"),
+        ("bun .claude/hooks/guard.ts", "`process.exit(1)`"),
+        ("npx tsx .claude/hooks/guard.ts", "`process.exit(1)`"),
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(
+            found
+                .iter()
+                .any(|(c, severity, message, _)| c == "lint-fail-open"
+                    && severity == "error"
+                    && message.contains(text)),
+            "{command}: {found:#?}"
+        );
+        // A script handed to its interpreter needs no execute bit.
+        assert!(
+            !has_code(&found, "lint-guard-script"),
+            "{command}: {found:#?}"
+        );
+    }
+    p.write(
+        ".claude/settings.json",
+        &claude_pre_tool("bash .claude/hooks/gone.sh"),
+    );
+    let found = findings(&p);
+    assert!(
+        has_message(&found, "lint-guard-script", "`.claude/hooks/gone.sh`"),
+        "{found:#?}"
+    );
+}
+
+/// The idiomatic forms get no finding: a shell guard that checks for `jq`
+/// and exits 2 with a reason, a Python or node guard that refuses with exit
+/// 2 and fails closed on an error, inline code (`python3 -c`).
+#[test]
+fn a_guard_run_through_an_interpreter_that_fails_closed_gets_no_finding() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/block.sh",
+        "#!/bin/bash\ncommand -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }\ncmd=$(jq -r .tool_input.command)\ncase \"$cmd\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    p.write(
+        ".claude/hooks/guard.py",
+        "import json, sys\ntry:\n    data = json.load(sys.stdin)\nexcept Exception as e:\n    print(f'guard failed: {e}', file=sys.stderr)\n    sys.exit(2)\nif 'rm -rf' in data['tool_input']['command']:\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\nsys.exit(0)\n",
+    );
+    p.write(
+        ".claude/hooks/guard.mjs",
+        "let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', () => {\n  try {\n    const cmd = JSON.parse(raw).tool_input.command;\n    if (cmd.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n  } catch (e) {\n    console.error('guard failed');\n    process.exit(2);\n  }\n});\n",
+    );
+    for command in [
+        "bash .claude/hooks/block.sh",
+        "bash \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/block.sh",
+        "python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py",
+        "uv run --script \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py",
+        "node \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.mjs",
+        "python3 -c 'import sys; sys.exit(0)'",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        // A hook command naming `python3` is told to check it exists (an
+        // older rule on the command itself); nothing about the script.
+        let about_scripts: Vec<_> = found
+            .iter()
+            .filter(|(_, _, message, _)| !message.starts_with("`python3` is used"))
+            .collect();
+        assert!(about_scripts.is_empty(), "{command}: {found:#?}");
+    }
+}

@@ -550,7 +550,11 @@ nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's 
 Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
 harness's name for the same tool. Where the harness's hooks see no such tool at all, the word
 matches nothing either: Codex hooks see only `Bash`, `apply_patch` and MCP tools, so `Read`
-never fires there (while `Edit` and `Write` are Codex's own aliases of `apply_patch`).";
+never fires there (while `Edit` and `Write` are Codex's own aliases of `apply_patch`). Kimi Code
+renamed the tools of the old Python kimi-cli, and its hooks never see the old names: `Shell` is
+`Bash` now, `ReadFile` `Read`, `WriteFile` `Write`, `StrReplaceFile` `Edit`, `SearchWeb`
+`WebSearch`, `SetTodoList` `TodoList`, and `Think` is gone (`ReadMediaFile`, `Glob`, `Grep` and
+`FetchURL` kept their names).";
 
     LintMatcherNeverFires = "lint-matcher-never-fires", Error, "a matcher on an event whose matcher sees only an empty string",
 "Kimi Code tests the matcher of `Stop`, `Interrupt` and `SessionHeartbeat` hooks against an

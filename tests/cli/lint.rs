@@ -1040,3 +1040,48 @@ fn a_guard_run_through_an_interpreter_that_fails_closed_gets_no_finding() {
         assert!(about_scripts.is_empty(), "{command}: {found:#?}");
     }
 }
+
+/// A Kimi Code `[[hooks]]` table on `event` behind `matcher`.
+fn kimi_hook(event: &str, matcher: &str) -> String {
+    format!(
+        "[[hooks]]\nevent = \"{event}\"\nmatcher = '{matcher}'\ncommand = \"echo no >&2; exit 2\"\ntimeout = 10\n"
+    )
+}
+
+/// The old Python kimi-cli named its tools `Shell`, `WriteFile`,
+/// `StrReplaceFile`, …; Kimi Code's hooks see `Bash`, `Write`, `Edit`
+/// (shared/harnesses/kimi.md §4, §10), so a matcher on an old name never
+/// fires: an error that gives the new name, not only anchoring advice.
+#[test]
+fn a_kimi_matcher_on_a_legacy_tool_name_is_an_error_naming_the_new_one() {
+    let p = Project::new();
+    for (m, new) in [
+        ("Shell", "Bash"),
+        ("^Shell$", "Bash"),
+        ("WriteFile", "Write"),
+        ("StrReplaceFile", "Edit"),
+        ("ReadFile", "Read"),
+        ("SearchWeb", "WebSearch"),
+        ("SetTodoList", "TodoList"),
+        ("^(WriteFile|Bash)$", "Write"),
+    ] {
+        p.write(".kimi/config.toml", &kimi_hook("PreToolUse", m));
+        let found = findings(&p);
+        let legacy = found
+            .iter()
+            .find(|(code, ..)| code == "lint-matcher-foreign-tool")
+            .unwrap_or_else(|| panic!("{m}: {found:#?}"));
+        assert_eq!(legacy.1, "error", "{m}: {legacy:?}");
+        assert!(legacy.3.contains(&format!("^{new}$")), "{m}: {legacy:?}");
+        assert!(
+            !has_code(&found, "lint-matcher-unanchored"),
+            "{m}: {found:#?}"
+        );
+    }
+    // The names Kimi Code's hooks see (and `ReadMediaFile`, which it kept).
+    for m in ["^Bash$", "^(Write|Edit)$", "^ReadMediaFile$", "^Glob$"] {
+        p.write(".kimi/config.toml", &kimi_hook("PreToolUse", m));
+        let found = findings(&p);
+        assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+}

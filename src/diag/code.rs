@@ -518,6 +518,25 @@ deny, and fail closed when a tool is missing:
 command -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }
 ```";
 
+    LintHookPath = "lint-hook-path", Warning, "a hook command's path that holds only in one folder or on one machine",
+"A hook command names its script by a path that breaks off the author's machine, and a hook
+that cannot start fails open:
+
+- a path relative to the hook's working directory, where the harness runs hooks in the
+  session's current directory: Claude Code does (after a `cd` into a subfolder
+  `.claude/hooks/guard.sh` is not found; write `\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh`),
+  and Codex does (write `\"$(git rev-parse --show-toplevel)\"/.codex/hooks/guard.sh`). Cursor
+  and Copilot CLI run a project's hooks at its root, so a path from there holds;
+- a path into one developer's home (`/home/alice/…`, `/Users/bob/…`), missing on every other
+  machine: keep the script in the project, or write `$HOME/…` for a tool each developer
+  installs;
+- a variable the harness does not set for the hook: Copilot CLI gives `CLAUDE_PROJECT_DIR` to
+  plugin hooks only, so in `.github/hooks/*.json` `\"$CLAUDE_PROJECT_DIR\"/x.sh` is `/x.sh`.
+  Cursor and Gemini CLI do set it, as an alias of their own.
+
+Where the harness's working directory or its variables are not established (Gemini CLI's
+directory, Kimi Code, Codex's variables, the harnesses without notes), nothing is reported.";
+
     LintStderrDeny = "lint-stderr-deny", Warning, "a deny reason on stderr the harness never shows",
 "GitHub Copilot CLI reads a `preToolUse` deny from stdout JSON
 (`{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"…\"}`); a reason printed to

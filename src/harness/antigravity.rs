@@ -136,6 +136,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".agents/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 /// Keys of a file tool's arguments that name the file, in the order hookc tries them.

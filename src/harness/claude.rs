@@ -163,6 +163,14 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".claude/settings.local.json", "~/.claude/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "\"$CLAUDE_PROJECT_DIR\"",
+        sure: true,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &["CLAUDE_PROJECT_DIR"],
+        complete: true,
+    }),
 };
 
 /// Whether the hooks carry `"onFailure": "block"`: unless the policy says

@@ -202,6 +202,14 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".codex/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "\"$(git rev-parse --show-toplevel)\"",
+        sure: true,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: false,
+    }),
 };
 
 impl Harness for Codex {

@@ -158,6 +158,11 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".github/hooks/hookc.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::ProjectRoot,
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: true,
+    }),
 };
 
 /// Copilot's own names for the Claude tool names of a Claude-shaped payload.

@@ -167,6 +167,11 @@ static PROFILE: Profile = Profile {
     protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
     protected_examples: &[".cursor/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::ProjectRoot,
+    hook_vars: Some(crate::profile::HookVars {
+        set: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        complete: true,
+    }),
 };
 
 impl Harness for Cursor {

@@ -129,6 +129,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".factory/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for Droid {

@@ -137,6 +137,20 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".gemini/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "\"$GEMINI_PROJECT_DIR\"",
+        sure: false,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[
+            "GEMINI_PROJECT_DIR",
+            "GEMINI_CWD",
+            "GEMINI_SESSION_ID",
+            "GEMINI_PLANS_DIR",
+            "CLAUDE_PROJECT_DIR",
+        ],
+        complete: true,
+    }),
 };
 
 /// Gemini shortens MCP tool names longer than this; hookc's matcher cannot

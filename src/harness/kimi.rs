@@ -160,6 +160,14 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &["~/.kimi-code/config.toml"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "an absolute path",
+        sure: false,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: true,
+    }),
 };
 
 impl Harness for Kimi {

@@ -140,6 +140,8 @@ static PROFILE: Profile = Profile {
     protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
     protected_examples: &[".qwen/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 /// Qwen shortens MCP tool names longer than this; hookc's matcher cannot

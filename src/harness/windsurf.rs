@@ -119,6 +119,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".windsurf/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for Windsurf {

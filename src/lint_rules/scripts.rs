@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::{FileReport, diag};
 use crate::diag::{Code, Severity};
-use crate::profile::{OnHookError, Profile};
+use crate::profile::{HookDir, HookVars, OnHookError, Profile};
 use crate::source::{SourceFile, Span};
 
 /// The language a guard script is written in, which decides the checks
@@ -93,6 +93,9 @@ struct Script {
     runner: Option<String>,
     /// Its language, where the runner or its name says.
     lang: Option<Lang>,
+    /// The path as the command writes it, when it is relative to the
+    /// hook's working directory (`hooks/x.sh`, not `"$VAR"/hooks/x.sh`).
+    relative: Option<String>,
 }
 
 /// `$(git rev-parse --show-toplevel)`, the repository's top, written in a
@@ -129,6 +132,7 @@ fn local_script(cmd: &str) -> Option<Script> {
     else {
         return local_path(first).map(|rel| Script {
             lang: lang_of_name(&rel),
+            relative: is_relative(first).then(|| rel.clone()),
             rel,
             runner: None,
         });
@@ -146,6 +150,7 @@ fn local_script(cmd: &str) -> Option<Script> {
         })?;
         return Some(Script {
             lang: lang_of_name(&rel).or(Some(*lang)),
+            relative: is_relative(w).then(|| rel.clone()),
             rel,
             runner: Some(runner.join(" ")),
         });
@@ -153,12 +158,24 @@ fn local_script(cmd: &str) -> Option<Script> {
     None
 }
 
+/// Whether a word of a command is a path relative to the hook's working
+/// directory (no variable in front).
+fn is_relative(word: &str) -> bool {
+    !word.trim_matches(['"', '\'']).starts_with('$')
+}
+
+/// Variables that name no project folder: a path behind one is not a project file.
+const NOT_PROJECT_VARS: &[&str] = &["HOME", "USERPROFILE", "TMPDIR", "XDG_"];
+
 /// The project file a word of a command names, if it names one
 /// (`./x.sh`, `"$CURSOR_PROJECT_DIR"/hooks/x.py`).
 fn local_path(word: &str) -> Option<String> {
     let first = word.trim_matches('"').trim_matches('\'');
     let rest = if let Some(r) = first.strip_prefix('$') {
         let r = r.trim_start_matches('{');
+        if NOT_PROJECT_VARS.iter().any(|v| r.starts_with(v)) {
+            return None;
+        }
         let cut = r.find('/')?;
         r[cut + 1..].to_owned()
     } else {
@@ -491,13 +508,163 @@ pub fn check_command(
             report.diags.push(diag(code, file, span, finding, "here"));
         }
     }
-    let Some(script) = local_script(cmd) else {
+    let script = local_script(cmd);
+    hook_paths(&cx, cmd, script.as_ref(), profile, report);
+    let Some(script) = script else {
         return;
     };
     let path = root.join(&script.rel);
     if script_runs(&cx, &script, &path, report) && blocking {
         script_body(&cx, &script, &path, report);
     }
+}
+
+/// `lint-hook-path`: paths in a hook command that hold only on the author's
+/// machine or in one folder: a script path relative to a working directory
+/// that moves ([`HookDir::Session`]), a path into one developer's home, a
+/// harness's project variable this harness does not set for its hooks.
+fn hook_paths(
+    cx: &Cx,
+    cmd: &str,
+    script: Option<&Script>,
+    profile: &Profile,
+    report: &mut FileReport,
+) {
+    let name = profile.name;
+    if is_hookc_launcher(cmd) {
+        return;
+    }
+    if let (Some(rel), HookDir::Session { root, sure: true }) =
+        (script.and_then(|s| s.relative.as_deref()), profile.hook_dir)
+    {
+        let bare = rel.trim_start_matches("./");
+        report.diags.push(
+            diag(
+                Code::LintHookPath,
+                cx.file,
+                cx.span,
+                format!(
+                    "{name} runs hooks in the session's current directory, so `{rel}` is not found once the session is in a subfolder: the hook fails and the call goes ahead"
+                ),
+                "relative path",
+            )
+            .help(format!("write `{root}/{bare}`")),
+        );
+    }
+    if let Some(home) = home_path(cmd)
+        && !cx.file.name.replace('\\', "/").starts_with(&home)
+    {
+        report.diags.push(
+            diag(
+                Code::LintHookPath,
+                cx.file,
+                cx.span,
+                format!(
+                    "the hook runs a file under `{home}`, one developer's home: on every other machine it is missing, the hook fails and the call goes ahead"
+                ),
+                "a home folder",
+            )
+            .help(match profile.hook_dir {
+                HookDir::Session { root, sure: true } => format!(
+                    "keep the script in the project and write `{root}/…`, or `$HOME/…` for a tool each developer installs"
+                ),
+                _ => "keep the script in the project (a path from its root), or write `$HOME/…` for a tool each developer installs".to_owned(),
+            }),
+        );
+    }
+    let Some(HookVars {
+        set,
+        complete: true,
+    }) = profile.hook_vars
+    else {
+        return;
+    };
+    for var in harness_vars(cmd) {
+        if set.contains(&var) {
+            continue;
+        }
+        report.diags.push(
+            diag(
+                Code::LintHookPath,
+                cx.file,
+                cx.span,
+                format!(
+                    "{name} does not set `{var}` for this hook: the path behind it starts at `/`, the hook fails and the call goes ahead"
+                ),
+                "unset variable",
+            )
+            .help(match (set.first(), profile.hook_dir) {
+                (Some(own), _) => format!("write `\"${own}\"` instead"),
+                (None, HookDir::ProjectRoot) => format!(
+                    "{name} runs these hooks at the project root: write the path from there, without the variable"
+                ),
+                (None, _) => "write the path another way: `\"$(git rev-parse --show-toplevel)\"/…`".to_owned(),
+            }),
+        );
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn harness_variables_with_a_default_are_not_counted() {
+    assert_eq!(
+        harness_vars("\"${COPILOT_PROJECT_DIR:-.}\"/x.sh"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        harness_vars("\"$CLAUDE_PROJECT_DIR\"/x ${CURSOR_PROJECT_DIR}/y $HOME/z"),
+        vec!["CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR"]
+    );
+    assert_eq!(
+        home_path("bash /home/alice/g.sh").as_deref(),
+        Some("/home/alice/")
+    );
+    assert_eq!(
+        home_path("\"/Users/bob/x\""),
+        Some("/Users/bob/".to_owned())
+    );
+    assert_eq!(home_path("./home/x/y"), None);
+}
+
+/// `/home/<user>/`, `/Users/<user>/` (or `C:\Users\<user>\`) in a command.
+fn home_path(cmd: &str) -> Option<String> {
+    static HOME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?:^|[\s"'=:])((?:/home|/Users|[A-Za-z]:[\\/]Users)[\\/][A-Za-z0-9._-]+[\\/])"#,
+        )
+        .expect("a valid regex")
+    });
+    let home = HOME.captures(cmd)?.get(1)?.as_str();
+    let user = home
+        .trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()?;
+    (!matches!(user, "Shared" | "Public" | "runner")).then(|| home.to_owned())
+}
+
+/// The variables in a command that harnesses set for hooks to find the
+/// project or a plugin by (`$CLAUDE_PROJECT_DIR`, `${CURSOR_PROJECT_DIR}`,
+/// `$CLAUDE_PLUGIN_ROOT`).
+fn harness_vars(cmd: &str) -> Vec<&str> {
+    static VAR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\$(\{)?([A-Z][A-Z0-9_]*)(:?[-=])?").expect("a valid regex")
+    });
+    let mut out: Vec<&str> = Vec::new();
+    for c in VAR.captures_iter(cmd) {
+        // `${VAR:-.}`: a default where the variable is unset.
+        if c.get(1).is_some() && c.get(3).is_some() {
+            continue;
+        }
+        let var = c.get(2).map_or("", |m| m.as_str());
+        let harnessy = ["_PROJECT_DIR", "_PLUGIN_ROOT", "_PLUGIN_DATA"]
+            .iter()
+            .any(|end| var.ends_with(end))
+            || var == "PLUGIN_ROOT";
+        if harnessy && !out.contains(&var) {
+            out.push(var);
+        }
+    }
+    out
 }
 
 /// Where a command's findings go, and the harness facts they depend on.

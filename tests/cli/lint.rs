@@ -1022,7 +1022,7 @@ fn a_guard_run_through_an_interpreter_that_fails_closed_gets_no_finding() {
         "let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', () => {\n  try {\n    const cmd = JSON.parse(raw).tool_input.command;\n    if (cmd.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n  } catch (e) {\n    console.error('guard failed');\n    process.exit(2);\n  }\n});\n",
     );
     for command in [
-        "bash .claude/hooks/block.sh",
+        "bash \"$CLAUDE_PROJECT_DIR/.claude/hooks/block.sh\"",
         "bash \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/block.sh",
         "python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py",
         "uv run --script \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py",
@@ -1083,5 +1083,118 @@ fn a_kimi_matcher_on_a_legacy_tool_name_is_an_error_naming_the_new_one() {
         p.write(".kimi/config.toml", &kimi_hook("PreToolUse", m));
         let found = findings(&p);
         assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+}
+
+/// Paths that work on the author's machine and break elsewhere
+/// (shared/harnesses/*.md on each hook's working directory and
+/// environment): a relative script path where the harness runs hooks in
+/// the session's current directory (Claude Code, Codex: a `cd` into a
+/// subfolder loses the script), a path into one developer's home, a
+/// project variable the harness never sets for the hook (Copilot CLI sets
+/// `CLAUDE_PROJECT_DIR` only for plugin hooks).
+#[test]
+fn hook_paths_that_break_off_the_authors_machine_are_warned_about() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    crate::support::make_executable(&p.path(".claude/hooks/guard.sh"));
+    let hygiene = |found: &[(String, String, String, String)], text: &str| {
+        found.iter().any(|(code, severity, message, help)| {
+            code == "lint-hook-path"
+                && severity == "warning"
+                && format!("{message} {help}").contains(text)
+        })
+    };
+    for (command, text) in [
+        (
+            ".claude/hooks/guard.sh",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        ),
+        (
+            "./.claude/hooks/guard.sh",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        ),
+        (
+            "bash .claude/hooks/guard.sh",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        ),
+        ("/home/alice/src/app/.claude/hooks/guard.sh", "/home/alice/"),
+        ("bash /Users/bob/app/.claude/hooks/guard.sh", "/Users/bob/"),
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(hygiene(&found, text), "{command}: {found:#?}");
+    }
+    // Codex runs hooks in the session's directory too, and sets no project
+    // variable: the top of the repository is `git rev-parse`'s.
+    p.write(".codex/hooks/guard.sh", &p.read(".claude/hooks/guard.sh"));
+    crate::support::make_executable(&p.path(".codex/hooks/guard.sh"));
+    p.write(
+        ".codex/hooks.json",
+        r#"{ "hooks": { "PreToolUse": [ { "matcher": "^Bash$", "hooks": [ { "type": "command", "command": ".codex/hooks/guard.sh", "timeout": 30 } ] } ] } }"#,
+    );
+    let found = findings(&p);
+    assert!(
+        hygiene(&found, "git rev-parse --show-toplevel"),
+        "{found:#?}"
+    );
+    std::fs::remove_file(p.path(".codex/hooks.json")).unwrap();
+    // Copilot CLI sets no `CLAUDE_PROJECT_DIR` for a repository's hooks.
+    p.write(
+        ".github/hooks/guard.json",
+        r#"{ "version": 1, "hooks": { "preToolUse": [ { "type": "command", "bash": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeoutSec": 30 } ] } }"#,
+    );
+    let found = findings(&p);
+    assert!(hygiene(&found, "`CLAUDE_PROJECT_DIR`"), "{found:#?}");
+}
+
+/// The portable forms get no path finding: the project variable in Claude
+/// Code, a relative path where the harness runs hooks at the project root
+/// (Cursor, Copilot CLI), `$HOME` for a user's own tools, Cursor's alias
+/// `CLAUDE_PROJECT_DIR` (shared/harnesses/cursor.md §4).
+#[test]
+fn portable_hook_paths_get_no_path_finding() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    crate::support::make_executable(&p.path(".claude/hooks/guard.sh"));
+    for command in [
+        "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        "bash \"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh\"",
+        "\"$(git rev-parse --show-toplevel)\"/.claude/hooks/guard.sh",
+        "\"$HOME\"/.local/bin/guard || exit 2",
+        "echo no >&2; exit 2",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(!has_code(&found, "lint-hook-path"), "{command}: {found:#?}");
+    }
+    std::fs::remove_file(p.path(".claude/settings.json")).unwrap();
+    for (file, text) in [
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".claude/hooks/guard.sh", "timeout": 10, "failClosed": true } ] } }"#,
+        ),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10, "failClosed": true } ] } }"#,
+        ),
+        (
+            ".github/hooks/guard.json",
+            r#"{ "version": 1, "hooks": { "preToolUse": [ { "type": "command", "bash": ".claude/hooks/guard.sh", "timeoutSec": 30 } ] } }"#,
+        ),
+    ] {
+        p.write(file, text);
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-hook-path"),
+            "{file} {text}: {found:#?}"
+        );
+        std::fs::remove_file(p.path(file)).unwrap();
     }
 }

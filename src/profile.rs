@@ -410,6 +410,26 @@ pub struct JsonSpec {
     /// The harness reads a hook's whole stdout as its JSON reply, so a
     /// script that echoes plain text there breaks its answer.
     pub stdout_is_reply: bool,
+    /// What the harness does, on each event, with plain text (not JSON) a
+    /// hook prints to stdout and exits 0 with.
+    pub plain_stdout: fn(event: &str) -> PlainStdout,
+}
+
+/// What a harness does with plain text on a hook's stdout (exit 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlainStdout {
+    /// Logged and ignored: a word such as `deny` decides nothing.
+    Ignored,
+    /// Added to the model's context.
+    Context,
+    /// The event wants JSON: plain text makes the hook fail.
+    Invalid,
+    /// Turned into an allow (Gemini CLI: the text becomes a message).
+    Allows,
+    /// The call is refused: plain text is not the JSON the event needs.
+    Refuses,
+    /// Not established.
+    Unknown,
 }
 
 /// What a harness tests a matcher against, on one event.

@@ -615,7 +615,17 @@ Give one: `permissionDecisionReason` (Claude, Copilot), `user_message`/`agent_me
     LintStdoutNoise = "lint-stdout-noise", Warning, "a guard script prints text where the harness reads JSON",
 "Cursor, Copilot and (on exit 0) Claude Code, Codex and Gemini parse a hook's stdout as JSON. A
 stray `echo` to stdout makes the reply invalid; the decision is lost and, in most harnesses,
-the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.";
+the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.
+
+Plain text is also reported, in a hook command or its shell script, where the harness does not
+take it as the hook meant on that event: Codex wants JSON from a `Stop` or `SubagentStop` hook
+(plain text makes it fail); Cursor refuses the call when a `preToolUse`,
+`beforeShellExecution` or `beforeMCPExecution` hook prints anything but JSON, so `echo allow`
+blocks every call; and a bare word printed as the decision (`echo deny`, `echo block`) refuses
+nothing where plain text is ignored (Claude Code and Codex on `PreToolUse`) or read as an allow
+(Gemini CLI on `BeforeTool`). Refuse with the reason on stderr and `exit 2`, or print the JSON
+decision. Plain text where the harness reads it as context (`UserPromptSubmit`, `SessionStart`)
+is fine.";
 
     LintUnknownHook = "lint-unknown-hook", Error, "an OpenCode plugin hook name that does not exist",
 "OpenCode calls plugin hooks by exact name (`tool.execute.before`); a misspelled key like

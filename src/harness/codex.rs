@@ -39,7 +39,7 @@ use crate::lint_rules::toml_spans::{parse, to_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 use crate::source::SourceFile;
 
@@ -184,6 +184,13 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |event| match event {
+            // shared/harnesses/codex.md, outcomes: Stop hooks must answer in JSON.
+            "Stop" | "SubagentStop" => PlainStdout::Invalid,
+            "SessionStart" | "SubagentStart" | "UserPromptSubmit" => PlainStdout::Context,
+            "PreToolUse" | "PermissionRequest" | "PostToolUse" => PlainStdout::Ignored,
+            _ => PlainStdout::Unknown,
+        },
     }),
     flavour: Some(Flavour::Rust),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),

@@ -40,7 +40,7 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 use crate::source::Span;
 
@@ -133,6 +133,7 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: true,
+        plain_stdout: |_| PlainStdout::Unknown,
     }),
     flavour: Some(Flavour::EcmaScriptOrRust),
     mcp_names: |event| {

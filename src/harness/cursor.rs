@@ -48,7 +48,7 @@ use crate::lint_rules::json_spans::{get, span};
 use crate::lint_rules::{Edit, FileReport, diag, scripts};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, MatcherSubject, Matching, McpNames,
-    OnHookError, Unit,
+    OnHookError, PlainStdout, Unit,
 };
 use crate::source::Span;
 use jsonc_parser::ast;
@@ -154,6 +154,13 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: true,
+        plain_stdout: |event| match event {
+            // shared/harnesses/cursor.md §4: non-JSON stdout on a
+            // permission event is blocked (observed), and other events
+            // parse stdout as JSON too.
+            "preToolUse" | "beforeShellExecution" | "beforeMCPExecution" => PlainStdout::Refuses,
+            _ => PlainStdout::Invalid,
+        },
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |event| {

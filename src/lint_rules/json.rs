@@ -929,6 +929,7 @@ fn handler_command(
             cmd,
             cx.root,
             spec.profile,
+            event,
             blocking,
             report,
         ),

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::{FileReport, diag};
 use crate::diag::{Code, Severity};
-use crate::profile::{HookDir, HookVars, OnHookError, Profile};
+use crate::profile::{HookDir, HookVars, OnHookError, PlainStdout, Profile};
 use crate::source::{SourceFile, Span};
 
 /// The language a guard script is written in, which decides the checks
@@ -481,12 +481,14 @@ pub fn is_hookc_launcher(cmd: &str) -> bool {
 /// protocol slips in the command itself and, when it runs a local script
 /// (resolved against `root`), that script's existence, mode and body.
 /// `blocking`: the command's event can refuse, so failing open matters.
+#[allow(clippy::too_many_arguments)]
 pub fn check_command(
     file: &SourceFile,
     span: Span,
     cmd: &str,
     root: &Path,
     profile: &Profile,
+    event: &str,
     blocking: bool,
     report: &mut FileReport,
 ) {
@@ -495,6 +497,12 @@ pub fn check_command(
         span,
         on_error: profile.on_hook_error,
         stdout_is_reply: profile.json.as_ref().is_some_and(|j| j.stdout_is_reply),
+        name: profile.name,
+        event,
+        plain: profile
+            .json
+            .as_ref()
+            .map_or(PlainStdout::Unknown, |j| (j.plain_stdout)(event)),
     };
     if blocking {
         for finding in fail_open_findings(cmd) {
@@ -506,6 +514,11 @@ pub fn check_command(
         }
         for (code, finding) in protocol_findings(cmd, cx.stdout_is_reply, false, Lang::Shell) {
             report.diags.push(diag(code, file, span, finding, "here"));
+        }
+        if let Some((message, help)) = plain_answer(&cx, cmd) {
+            report
+                .diags
+                .push(diag(Code::LintStdoutNoise, file, span, message, "plain text").help(help));
         }
     }
     let script = local_script(cmd);
@@ -673,6 +686,88 @@ struct Cx<'a> {
     span: Span,
     on_error: OnHookError,
     stdout_is_reply: bool,
+    /// The harness's name, the hook's event, and what the harness does
+    /// with plain text on stdout there.
+    name: &'static str,
+    event: &'a str,
+    plain: PlainStdout,
+}
+
+/// The plain text shell `text` prints to stdout with `echo`/`printf`
+/// (not JSON, not redirected), one per command that prints.
+fn plain_prints(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        for part in line.split([';', '&', '|', '{', '(']) {
+            let mut words = part
+                .split_whitespace()
+                .skip_while(|w| PREFIX_WORDS.contains(w));
+            let Some(first) = words.next() else { continue };
+            if first != "echo" && first != "printf" {
+                continue;
+            }
+            let rest: Vec<&str> = words.skip_while(|w| w.starts_with('-')).collect();
+            let printed = rest.join(" ");
+            if printed.contains('>') || printed.contains('{') || printed.contains('}') {
+                continue;
+            }
+            let printed = printed
+                .trim_matches(|c| c == '"' || c == '\'')
+                .trim()
+                .to_owned();
+            if !printed.is_empty() {
+                out.push(printed);
+            }
+        }
+    }
+    out
+}
+
+/// A word printed where a decision is meant (`echo deny`).
+fn decision_word(printed: &str) -> bool {
+    matches!(
+        printed.to_ascii_lowercase().as_str(),
+        "deny" | "denied" | "block" | "blocked" | "ask" | "no" | "reject" | "refuse"
+    )
+}
+
+/// An answer of shell `text` that the harness does not read as the hook
+/// meant on its event (what it does with plain stdout,
+/// [`PlainStdout`]): the finding and its help. A hook that also exits 2
+/// or prints a JSON refusal is judged by that.
+fn plain_answer(cx: &Cx, text: &str) -> Option<(String, String)> {
+    if refusal_in(text) {
+        return None;
+    }
+    let prints = plain_prints(text);
+    let (name, event) = (cx.name, cx.event);
+    match cx.plain {
+        PlainStdout::Invalid => prints.first().map(|p| {
+            (
+                format!("{name} wants JSON on stdout from a `{event}` hook: the plain text `{p}` makes the hook fail"),
+                "print the JSON answer (`{\"decision\": \"block\", \"reason\": \"…\"}` to go on), or send the text to stderr (`>&2`)".to_owned(),
+            )
+        }),
+        PlainStdout::Refuses => prints.first().map(|p| {
+            (
+                format!("{name} refuses the call when a `{event}` hook's stdout is not JSON: printing `{p}` blocks every call it answers"),
+                "print JSON: `{\"permission\": \"allow\"}`".to_owned(),
+            )
+        }),
+        PlainStdout::Ignored | PlainStdout::Allows => {
+            let p = prints.iter().find(|p| decision_word(p))?;
+            let does = if cx.plain == PlainStdout::Ignored {
+                "ignores plain text"
+            } else {
+                "reads plain text as an allow"
+            };
+            Some((
+                format!("`{p}` on stdout is a word, not a decision: {name} {does} on `{event}`, so nothing is refused"),
+                "refuse with the reason on stderr and `exit 2`, or print the harness's JSON decision".to_owned(),
+            ))
+        }
+        PlainStdout::Context | PlainStdout::Unknown => None,
+    }
 }
 
 /// Whether the local script (at `path`) exists; a finding when it does
@@ -735,7 +830,9 @@ fn script_body(cx: &Cx, script: &Script, path: &Path, report: &mut FileReport) {
     };
     let rel = &script.rel;
     let lang = script.lang.unwrap_or_else(|| lang_of_body(&body));
-    for (code, finding) in protocol_findings(&body, cx.stdout_is_reply, true, lang) {
+    let protocol = protocol_findings(&body, cx.stdout_is_reply, true, lang);
+    let noisy = protocol.iter().any(|(c, _)| *c == Code::LintStdoutNoise);
+    for (code, finding) in protocol {
         report.diags.push(diag(
             code,
             cx.file,
@@ -743,6 +840,21 @@ fn script_body(cx: &Cx, script: &Script, path: &Path, report: &mut FileReport) {
             format!("in `{rel}`: {finding}"),
             "in this script",
         ));
+    }
+    if !noisy
+        && lang == Lang::Shell
+        && let Some((message, help)) = plain_answer(cx, &body)
+    {
+        report.diags.push(
+            diag(
+                Code::LintStdoutNoise,
+                cx.file,
+                cx.span,
+                format!("in `{rel}`: {message}"),
+                "in this script",
+            )
+            .help(help),
+        );
     }
     for finding in fail_open_in(&body, lang) {
         let Some(severity) = fail_open_severity(finding, cx.on_error) else {

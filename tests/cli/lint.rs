@@ -1198,3 +1198,66 @@ fn portable_hook_paths_get_no_path_finding() {
         std::fs::remove_file(p.path(file)).unwrap();
     }
 }
+
+/// What each harness does with plain text on a hook's stdout
+/// (shared/harnesses/*.md): Codex wants JSON from a `Stop` hook; Claude
+/// Code and Codex ignore plain text on `PreToolUse` and Gemini CLI turns it
+/// into an allow, so a bare `deny` printed as the decision refuses
+/// nothing; Cursor blocks a permission event whose stdout is not JSON, so
+/// a bare `allow` refuses every call.
+#[test]
+fn plain_text_answers_the_harness_rejects_are_reported() {
+    let p = Project::new();
+    let noise = |found: &[(String, String, String, String)]| {
+        found
+            .iter()
+            .any(|(code, severity, ..)| code == "lint-stdout-noise" && severity == "warning")
+    };
+    let grouped = |event: &str, command: &str, timeout: u32| {
+        serde_json::json!({ "hooks": { event: [ { "matcher": "", "hooks": [
+            { "type": "command", "command": command, "timeout": timeout } ] } ] } })
+        .to_string()
+    };
+    let bad = [
+        (".codex/hooks.json", grouped("Stop", "echo 'run the tests first'", 30)),
+        (".claude/settings.json", grouped("PreToolUse", "grep -q 'rm -rf' && echo deny", 30)),
+        (".codex/hooks.json", grouped("PreToolUse", "grep -q 'rm -rf' && echo block", 30)),
+        (".gemini/settings.json", grouped("BeforeTool", "grep -q 'rm -rf' && echo 'deny'", 5000)),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "echo allow", "timeout": 10 } ] } }"#.to_owned(),
+        ),
+    ];
+    for (file, text) in bad {
+        p.write(file, &text);
+        let found = findings(&p);
+        assert!(noise(&found), "{file} {text}: {found:#?}");
+        std::fs::remove_file(p.path(file)).unwrap();
+    }
+    // The forms each harness reads.
+    let good = [
+        (
+            ".codex/hooks.json",
+            grouped("Stop", "echo '{\"decision\":\"block\",\"reason\":\"run the tests first\"}'", 30),
+        ),
+        (".codex/hooks.json", grouped("SessionStart", "echo 'this repo uses pnpm'", 30)),
+        (".claude/settings.json", grouped("UserPromptSubmit", "echo 'this repo uses pnpm'", 30)),
+        (
+            ".claude/settings.json",
+            grouped("PreToolUse", "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0", 30),
+        ),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "echo '{\"permission\":\"allow\"}'", "timeout": 10 } ] } }"#.to_owned(),
+        ),
+    ];
+    for (file, text) in good {
+        p.write(file, &text);
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-stdout-noise"),
+            "{file} {text}: {found:#?}"
+        );
+        std::fs::remove_file(p.path(file)).unwrap();
+    }
+}

@@ -503,7 +503,8 @@ which refuses every call).";
 "Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. `exit 1`
 is an error, not a warning, where it lets the call through (Claude Code, Codex, Gemini CLI, Kimi
 Code); Cursor refuses it only with `failClosed`, and Copilot CLI and Antigravity refuse on any
-failure, so there it is not reported. So a
+failure, so there it is not reported, except that VS Code also runs Copilot CLI's
+`.github/hooks/*.json` and lets the call through on `exit 1`: there it is a warning. So a
 guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
 protect anything when it matters. Only the status of a command that decides counts: reading
@@ -536,6 +537,14 @@ that cannot start fails open:
 
 Where the harness's working directory or its variables are not established (Gemini CLI's
 directory, Kimi Code, Codex's variables, the harnesses without notes), nothing is reported.";
+
+    LintPayloadField = "lint-payload-field", Warning, "a hook reads a payload field the harness does not send on that event",
+"The hook (its command or the script it runs) reads a field of the JSON payload that the harness
+does not send on this event, so the guard sees nothing to check and the call goes ahead. GitHub
+Copilot CLI sends a camelCase `preToolUse` hook the tool's arguments as `toolArgs` (in some
+versions a JSON string); `tool_input` is Claude Code's field, which Copilot CLI sends only under
+the PascalCase key `PreToolUse`. Read `toolArgs` (`jq '.toolArgs | if type == \"string\" then
+fromjson else . end'`), or both: `.toolArgs // .tool_input`.";
 
     LintStderrDeny = "lint-stderr-deny", Warning, "a deny reason on stderr the harness never shows",
 "GitHub Copilot CLI reads a `preToolUse` deny from stdout JSON

@@ -851,7 +851,7 @@ fn command_value(
         )),
         Some(c) => {
             let blocking = matches!(event, "PreToolUse" | "UserPromptSubmit" | "Stop");
-            scripts::check_command(file, vspan, c, root, &PROFILE, event, blocking, report);
+            scripts::check_command(file, vspan, c, root, &PROFILE, event, blocking, &[], report);
         }
         None => report.diags.push(diag(
             Code::LintWrongType,

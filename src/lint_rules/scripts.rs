@@ -469,6 +469,15 @@ pub fn looks_like_refusal(cmd: &str, root: &Path) -> bool {
         })
 }
 
+/// The text of a hook command and of the local script it runs (resolved
+/// against `root`), if it runs one, to look for what the hook reads.
+pub fn command_and_script(cmd: &str, root: &Path) -> String {
+    let body = local_script(cmd)
+        .and_then(|s| crate::disk::read_text(&root.join(s.rel)).ok().flatten())
+        .unwrap_or_default();
+    format!("{cmd}\n{body}")
+}
+
 /// Whether a hook command is the launcher `hookc build` writes (it reads
 /// the guard's shim from `.hookc/`).
 pub fn is_hookc_launcher(cmd: &str) -> bool {
@@ -490,9 +499,14 @@ pub fn check_command(
     profile: &Profile,
     event: &str,
     blocking: bool,
+    also_run_by: &[&'static Profile],
     report: &mut FileReport,
 ) {
     let cx = Cx {
+        exit_1_proceeds_in: also_run_by
+            .iter()
+            .find(|p| p.on_hook_error == OnHookError::Proceeds)
+            .map(|p| p.name),
         file,
         span,
         on_error: profile.on_hook_error,
@@ -506,9 +520,9 @@ pub fn check_command(
     };
     if blocking {
         for finding in fail_open_findings(cmd) {
-            if let Some(severity) = fail_open_severity(finding, cx.on_error) {
+            if let Some((severity, message)) = fail_open_finding(&cx, finding) {
                 report.diags.push(
-                    diag(Code::LintFailOpen, file, span, finding, "fails open").severity(severity),
+                    diag(Code::LintFailOpen, file, span, message, "fails open").severity(severity),
                 );
             }
         }
@@ -691,6 +705,26 @@ struct Cx<'a> {
     name: &'static str,
     event: &'a str,
     plain: PlainStdout,
+    /// Another harness that runs this file too and lets the call through
+    /// on `exit 1` (VS Code, for Copilot CLI's `.github/hooks`).
+    exit_1_proceeds_in: Option<&'static str>,
+}
+
+/// The fail-open finding for `finding` on this hook, with its severity:
+/// as [`fail_open_severity`] says, or, where the harness refuses on exit 1
+/// but another that runs the file does not, a warning saying so.
+fn fail_open_finding(cx: &Cx, finding: &'static str) -> Option<(Severity, String)> {
+    if let Some(severity) = fail_open_severity(finding, cx.on_error) {
+        return Some((severity, finding.to_owned()));
+    }
+    let other = cx.exit_1_proceeds_in?;
+    Some((
+        Severity::Warning,
+        format!(
+            "this hook refuses by exiting 1: {} reads that as a refusal, but {other} also runs this file and lets the call through on it; exit 2 (or a JSON deny) refuses in both",
+            cx.name
+        ),
+    ))
 }
 
 /// The plain text shell `text` prints to stdout with `echo`/`printf`
@@ -857,7 +891,7 @@ fn script_body(cx: &Cx, script: &Script, path: &Path, report: &mut FileReport) {
         );
     }
     for finding in fail_open_in(&body, lang) {
-        let Some(severity) = fail_open_severity(finding, cx.on_error) else {
+        let Some((severity, finding)) = fail_open_finding(cx, finding) else {
             continue;
         };
         report.diags.push(

@@ -544,7 +544,9 @@ fn a_kimi_config_at_any_path_is_linted_when_named() {
 }
 
 /// `exit 1` on a refusal path lets the call through in Claude Code (an
-/// error: the guard protects nothing); in Copilot CLI it refuses (no finding).
+/// error: the guard protects nothing); in Copilot CLI it refuses, but VS
+/// Code, which runs the same `.github/hooks` file, lets the call through
+/// (a warning that says so).
 #[test]
 fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
     let (status, report) = lint_json(&fixtures().join("lint/claude/lint-fail-open-exit1-bad"));
@@ -557,10 +559,22 @@ fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
             .any(|d| d["code"] == "hookc::lint-fail-open" && d["severity"] == "error"),
         "{report:#}"
     );
-    let (status, report) = lint_json(&fixtures().join("lint/copilot/lint-fail-open-exit1-good"));
+    let (status, report) =
+        lint_json(&fixtures().join("lint/copilot/lint-fail-open-exit1-vscode-bad"));
     assert_eq!(status, 0, "{report:#}");
+    let fail_open: Vec<_> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "hookc::lint-fail-open")
+        .collect();
     assert!(
-        !codes(&report).contains(&"lint-fail-open".to_owned()),
+        fail_open.len() == 1
+            && fail_open[0]["severity"] == "warning"
+            && fail_open[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("VS Code"),
         "{report:#}"
     );
 }
@@ -1259,5 +1273,90 @@ fn plain_text_answers_the_harness_rejects_are_reported() {
             "{file} {text}: {found:#?}"
         );
         std::fs::remove_file(p.path(file)).unwrap();
+    }
+}
+
+/// VS Code runs the hooks in `.github/hooks/*.json` too
+/// (shared/harnesses/more-harnesses.md; the vscode profile's `hooks_from`),
+/// and there an `exit 1` lets the call through where Copilot CLI refuses
+/// it; and on its camelCase events Copilot CLI sends `toolArgs`, not
+/// Claude's `tool_input` (shared/harnesses/copilot.md §7), so a guard that
+/// reads only `tool_input` never sees the command.
+#[test]
+fn copilot_hooks_that_fail_open_in_vs_code_or_read_claudes_payload_are_reported() {
+    let p = Project::new();
+    let hook = |event: &str, command: &str| {
+        serde_json::json!({ "version": 1, "hooks": { event: [
+            { "type": "command", "bash": command, "timeoutSec": 30 } ] } })
+        .to_string()
+    };
+    p.write(
+        ".github/hooks/guard.json",
+        &hook("preToolUse", "grep -q 'rm -rf' && exit 1; exit 0"),
+    );
+    let found = findings(&p);
+    assert!(
+        found
+            .iter()
+            .any(|(code, severity, message, _)| code == "lint-fail-open"
+                && severity == "warning"
+                && message.contains("VS Code")),
+        "{found:#?}"
+    );
+    p.write(
+        ".github/hooks/guard.sh",
+        "#!/bin/sh\ncmd=$(jq -r '.tool_input.command')\ncase \"$cmd\" in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm -rf\"}';; esac\n",
+    );
+    crate::support::make_executable(&p.path(".github/hooks/guard.sh"));
+    p.write(
+        ".github/hooks/guard.json",
+        &hook("preToolUse", ".github/hooks/guard.sh"),
+    );
+    let found = findings(&p);
+    assert!(
+        found
+            .iter()
+            .any(|(code, severity, message, _)| code == "lint-payload-field"
+                && severity == "warning"
+                && message.contains("toolArgs")),
+        "{found:#?}"
+    );
+}
+
+/// The forms that hold in both: exit 2 (or a JSON deny), and a guard that
+/// reads `toolArgs`, or `tool_input` under the PascalCase event that sends it.
+#[test]
+fn copilot_hooks_that_refuse_in_both_and_read_their_payload_get_no_finding() {
+    let p = Project::new();
+    let hook = |event: &str, command: &str| {
+        serde_json::json!({ "version": 1, "hooks": { event: [
+            { "type": "command", "bash": command, "timeoutSec": 30 } ] } })
+        .to_string()
+    };
+    p.write(
+        ".github/hooks/native.sh",
+        "#!/bin/sh\ncommand -v jq >/dev/null || { echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"jq missing\"}'; exit 0; }\ncmd=$(jq -r '.toolArgs | if type == \"string\" then fromjson else . end | .command')\ncase \"$cmd\" in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm -rf\"}';; esac\n",
+    );
+    p.write(
+        ".github/hooks/claude.sh",
+        "#!/bin/sh\ncommand -v jq >/dev/null || { echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"jq missing\"}'; exit 0; }\ncmd=$(jq -r '.tool_input.command')\ncase \"$cmd\" in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm -rf\"}';; esac\n",
+    );
+    for s in [".github/hooks/native.sh", ".github/hooks/claude.sh"] {
+        crate::support::make_executable(&p.path(s));
+    }
+    for (event, command) in [
+        ("preToolUse", ".github/hooks/native.sh"),
+        ("PreToolUse", ".github/hooks/claude.sh"),
+        (
+            "preToolUse",
+            "echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}'",
+        ),
+    ] {
+        p.write(".github/hooks/guard.json", &hook(event, command));
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-payload-field") && !has_code(&found, "lint-fail-open"),
+            "{event} {command}: {found:#?}"
+        );
     }
 }

@@ -84,6 +84,36 @@ pub struct Profile {
     /// its calls in its protocol; `hookc guard` must then decide, not stay
     /// silent as it does for a harness whose own hooks also run.
     pub hooks_from: &'static [HarnessId],
+    /// Where the harness runs a project's hook commands, which decides
+    /// whether a relative script path holds (`hookc lint`'s
+    /// `lint-hook-path`).
+    pub hook_dir: HookDir,
+    /// The variables the harness sets for a project's hook commands, that
+    /// a command may build a path on (`$CLAUDE_PROJECT_DIR`); `None` where
+    /// that is not established.
+    pub hook_vars: Option<HookVars>,
+}
+
+/// Where a harness runs a project's hook commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookDir {
+    /// Always the project root: a path relative to it holds.
+    ProjectRoot,
+    /// The session's current directory, which can be a subfolder of the
+    /// project; `root` is how a command names the project's top instead
+    /// (`"$CLAUDE_PROJECT_DIR"`), `sure`: the notes say the directory moves.
+    Session { root: &'static str, sure: bool },
+    /// Not established.
+    Unknown,
+}
+
+/// The variables a harness sets for a project's hook commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookVars {
+    pub set: &'static [&'static str],
+    /// The notes list them all (else another harness's variable here is
+    /// only likely unset).
+    pub complete: bool,
 }
 
 impl Profile {
@@ -380,6 +410,26 @@ pub struct JsonSpec {
     /// The harness reads a hook's whole stdout as its JSON reply, so a
     /// script that echoes plain text there breaks its answer.
     pub stdout_is_reply: bool,
+    /// What the harness does, on each event, with plain text (not JSON) a
+    /// hook prints to stdout and exits 0 with.
+    pub plain_stdout: fn(event: &str) -> PlainStdout,
+}
+
+/// What a harness does with plain text on a hook's stdout (exit 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlainStdout {
+    /// Logged and ignored: a word such as `deny` decides nothing.
+    Ignored,
+    /// Added to the model's context.
+    Context,
+    /// The event wants JSON: plain text makes the hook fail.
+    Invalid,
+    /// Turned into an allow (Gemini CLI: the text becomes a message).
+    Allows,
+    /// The call is refused: plain text is not the JSON the event needs.
+    Refuses,
+    /// Not established.
+    Unknown,
 }
 
 /// What a harness tests a matcher against, on one event.

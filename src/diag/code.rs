@@ -495,22 +495,56 @@ tools you mean: `^(?:apply_patch|mcp__fs__write)$`.";
     LintGuardScript = "lint-guard-script", Error, "a hook's script is missing or not executable",
 "A hook runs a local file that does not exist or is not executable. The shell exits 126 or
 127, and most harnesses treat that as a hook error and **let the call through** (fail open).
-Create the file, `chmod +x` it, or fix the path.";
+Create the file, `chmod +x` it, or fix the path. A script handed to its interpreter (`bash x.sh`,
+`python3 x.py`) needs no execute bit, only to exist (a missing file makes `python3` exit 2,
+which refuses every call).";
 
     LintFailOpen = "lint-fail-open", Warning, "a hook command or guard script can fail open",
 "Only exit 2 (or a JSON deny) blocks; exit 1 is a hook *error* and the call goes ahead. `exit 1`
 is an error, not a warning, where it lets the call through (Claude Code, Codex, Gemini CLI, Kimi
 Code); Cursor refuses it only with `failClosed`, and Copilot CLI and Antigravity refuse on any
-failure, so there it is not reported. So a
+failure, so there it is not reported, except that VS Code also runs Copilot CLI's
+`.github/hooks/*.json` and lets the call through on `exit 1`: there it is a warning. So a
 guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without checking they
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
 protect anything when it matters. Only the status of a command that decides counts: reading
 stdin (`payload=$(cat || true)`) or housekeeping (`mkdir -p logs || true`) with `|| true` is
-harmless and not reported. Exit 2 on deny, and fail closed when a tool is missing:
+harmless and not reported. The script a hook hands its interpreter is read too (`bash x.sh`,
+`python3 x.py`, `uv run x.py`, `node x.mjs`, `bun x.ts`, `npx tsx x.ts`), with the checks of its
+language: in Python `sys.exit(1)`, and a guard that parses its input with no `try:` (an uncaught
+exception exits 1); in JavaScript `process.exit(1)`, and `JSON.parse` with no `try`. Exit 2 on
+deny, and fail closed when a tool is missing:
 
 ```sh
 command -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }
 ```";
+
+    LintHookPath = "lint-hook-path", Warning, "a hook command's path that holds only in one folder or on one machine",
+"A hook command names its script by a path that breaks off the author's machine, and a hook
+that cannot start fails open:
+
+- a path relative to the hook's working directory, where the harness runs hooks in the
+  session's current directory: Claude Code does (after a `cd` into a subfolder
+  `.claude/hooks/guard.sh` is not found; write `\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh`),
+  and Codex does (write `\"$(git rev-parse --show-toplevel)\"/.codex/hooks/guard.sh`). Cursor
+  and Copilot CLI run a project's hooks at its root, so a path from there holds;
+- a path into one developer's home (`/home/alice/…`, `/Users/bob/…`), missing on every other
+  machine: keep the script in the project, or write `$HOME/…` for a tool each developer
+  installs;
+- a variable the harness does not set for the hook: Copilot CLI gives `CLAUDE_PROJECT_DIR` to
+  plugin hooks only, so in `.github/hooks/*.json` `\"$CLAUDE_PROJECT_DIR\"/x.sh` is `/x.sh`.
+  Cursor and Gemini CLI do set it, as an alias of their own.
+
+Where the harness's working directory or its variables are not established (Gemini CLI's
+directory, Kimi Code, Codex's variables, the harnesses without notes), nothing is reported.";
+
+    LintPayloadField = "lint-payload-field", Warning, "a hook reads a payload field the harness does not send on that event",
+"The hook (its command or the script it runs) reads a field of the JSON payload that the harness
+does not send on this event, so the guard sees nothing to check and the call goes ahead. GitHub
+Copilot CLI sends a camelCase `preToolUse` hook the tool's arguments as `toolArgs` (in some
+versions a JSON string); `tool_input` is Claude Code's field, which Copilot CLI sends only under
+the PascalCase key `PreToolUse`. Read `toolArgs` (`jq '.toolArgs | if type == \"string\" then
+fromjson else . end'`), or both: `.toolArgs // .tool_input`.";
 
     LintStderrDeny = "lint-stderr-deny", Warning, "a deny reason on stderr the harness never shows",
 "GitHub Copilot CLI reads a `preToolUse` deny from stdout JSON
@@ -544,7 +578,11 @@ nothing: `Bash` is Claude Code's shell tool, Cursor's is `Shell`, Antigravity's 
 Gemini CLI's `run_shell_command`. Anchoring the word does not help. The finding gives this
 harness's name for the same tool. Where the harness's hooks see no such tool at all, the word
 matches nothing either: Codex hooks see only `Bash`, `apply_patch` and MCP tools, so `Read`
-never fires there (while `Edit` and `Write` are Codex's own aliases of `apply_patch`).";
+never fires there (while `Edit` and `Write` are Codex's own aliases of `apply_patch`). Kimi Code
+renamed the tools of the old Python kimi-cli, and its hooks never see the old names: `Shell` is
+`Bash` now, `ReadFile` `Read`, `WriteFile` `Write`, `StrReplaceFile` `Edit`, `SearchWeb`
+`WebSearch`, `SetTodoList` `TodoList`, and `Think` is gone (`ReadMediaFile`, `Glob`, `Grep` and
+`FetchURL` kept their names).";
 
     LintMatcherNeverFires = "lint-matcher-never-fires", Error, "a matcher on an event whose matcher sees only an empty string",
 "Kimi Code tests the matcher of `Stop`, `Interrupt` and `SessionHeartbeat` hooks against an
@@ -586,7 +624,17 @@ Give one: `permissionDecisionReason` (Claude, Copilot), `user_message`/`agent_me
     LintStdoutNoise = "lint-stdout-noise", Warning, "a guard script prints text where the harness reads JSON",
 "Cursor, Copilot and (on exit 0) Claude Code, Codex and Gemini parse a hook's stdout as JSON. A
 stray `echo` to stdout makes the reply invalid; the decision is lost and, in most harnesses,
-the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.";
+the call goes ahead. Send diagnostics to stderr: `echo \"checking\" >&2`.
+
+Plain text is also reported, in a hook command or its shell script, where the harness does not
+take it as the hook meant on that event: Codex wants JSON from a `Stop` or `SubagentStop` hook
+(plain text makes it fail); Cursor refuses the call when a `preToolUse`,
+`beforeShellExecution` or `beforeMCPExecution` hook prints anything but JSON, so `echo allow`
+blocks every call; and a bare word printed as the decision (`echo deny`, `echo block`) refuses
+nothing where plain text is ignored (Claude Code and Codex on `PreToolUse`) or read as an allow
+(Gemini CLI on `BeforeTool`). Refuse with the reason on stderr and `exit 2`, or print the JSON
+decision. Plain text where the harness reads it as context (`UserPromptSubmit`, `SessionStart`)
+is fine.";
 
     LintUnknownHook = "lint-unknown-hook", Error, "an OpenCode plugin hook name that does not exist",
 "OpenCode calls plugin hooks by exact name (`tool.execute.before`); a misspelled key like

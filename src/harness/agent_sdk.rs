@@ -88,6 +88,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".claude/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for ClaudeAgentSdk {

@@ -43,8 +43,8 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks, events};
 use crate::lint_rules::json_spans::{span, type_name};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, StrictKeys,
-    Unit, no_mcp_names,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, PlainStdout,
+    StrictKeys, Unit, no_mcp_names,
 };
 use jsonc_parser::ast;
 
@@ -120,6 +120,7 @@ static PROFILE: Profile = Profile {
             grouped_events: &["PreToolUse", "PostToolUse"],
         }),
         stdout_is_reply: false,
+        plain_stdout: |_| PlainStdout::Unknown,
     }),
     flavour: Some(Flavour::Re2),
     mcp_names: no_mcp_names,
@@ -136,6 +137,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".agents/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 /// Keys of a file tool's arguments that name the file, in the order hookc tries them.

@@ -34,7 +34,8 @@ use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, Unit,
+    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, PlainStdout,
+    Unit,
 };
 
 pub struct Auggie;
@@ -98,6 +99,7 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |_| PlainStdout::Unknown,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: crate::profile::no_mcp_names,
@@ -109,6 +111,8 @@ static PROFILE: Profile = Profile {
     protected: &[".augment/settings.json", "~/.augment/settings.json"],
     protected_examples: &[".augment/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for Auggie {

@@ -34,7 +34,7 @@ use crate::lint_rules::json_spans::{as_str, key, key_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 use jsonc_parser::ast;
 
@@ -139,6 +139,12 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |event| match event {
+            // Claude Code reads plain text as context only on these
+            // (shared/harnesses/claude-code.md, exit codes).
+            "UserPromptSubmit" | "UserPromptExpansion" | "SessionStart" => PlainStdout::Context,
+            _ => PlainStdout::Ignored,
+        },
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
@@ -163,6 +169,14 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".claude/settings.local.json", "~/.claude/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "\"$CLAUDE_PROJECT_DIR\"",
+        sure: true,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &["CLAUDE_PROJECT_DIR"],
+        complete: true,
+    }),
 };
 
 /// Whether the hooks carry `"onFailure": "block"`: unless the policy says

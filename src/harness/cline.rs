@@ -121,6 +121,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".clinerules/hooks/PreToolUse", ".cline/hooks/PreToolUse.sh"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for Cline {

@@ -39,7 +39,7 @@ use crate::lint_rules::toml_spans::{parse, to_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 use crate::source::SourceFile;
 
@@ -184,6 +184,13 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |event| match event {
+            // shared/harnesses/codex.md, outcomes: Stop hooks must answer in JSON.
+            "Stop" | "SubagentStop" => PlainStdout::Invalid,
+            "SessionStart" | "SubagentStart" | "UserPromptSubmit" => PlainStdout::Context,
+            "PreToolUse" | "PermissionRequest" | "PostToolUse" => PlainStdout::Ignored,
+            _ => PlainStdout::Unknown,
+        },
     }),
     flavour: Some(Flavour::Rust),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
@@ -202,6 +209,14 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".codex/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "\"$(git rev-parse --show-toplevel)\"",
+        sure: true,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: false,
+    }),
 };
 
 impl Harness for Codex {

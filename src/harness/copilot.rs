@@ -40,7 +40,7 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 use crate::source::Span;
 
@@ -133,6 +133,7 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: true,
+        plain_stdout: |_| PlainStdout::Unknown,
     }),
     flavour: Some(Flavour::EcmaScriptOrRust),
     mcp_names: |event| {
@@ -158,6 +159,11 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".github/hooks/hookc.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::ProjectRoot,
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: true,
+    }),
 };
 
 /// Copilot's own names for the Claude tool names of a Claude-shaped payload.
@@ -685,7 +691,27 @@ impl Quirks for Copilot {
     /// hook's stderr: a refusal with its reason there reaches the model as
     /// "hook exited with code 2" (harnesses/copilot.md, 8.4). On other events
     /// exit 2 does not refuse, and stderr goes to the user, as meant.
+    ///
+    /// On its camelCase `preToolUse` Copilot CLI sends the tool's arguments
+    /// as `toolArgs`; `tool_input` is in the payload of the PascalCase
+    /// `PreToolUse` key only (harnesses/copilot.md, 7). A guard that reads
+    /// only `tool_input` there never sees the command.
     fn command(&self, cx: &LintCx, event: &str, cmd: &str, span: Span, report: &mut FileReport) {
+        if event == "preToolUse" && !crate::lint_rules::scripts::is_hookc_launcher(cmd) {
+            let text = crate::lint_rules::scripts::command_and_script(cmd, cx.root);
+            if text.contains("tool_input") && !text.contains("toolArgs") {
+                report.diags.push(
+                    diag(
+                        Code::LintPayloadField,
+                        cx.file,
+                        span,
+                        "this hook reads `tool_input`, Claude Code's field: on `preToolUse` GitHub Copilot CLI sends the arguments as `toolArgs`, so the guard never sees the command and the call goes ahead",
+                        "Claude's field",
+                    )
+                    .help("read `toolArgs` (a JSON string in some versions: `.toolArgs | if type == \"string\" then fromjson else . end`), or `.toolArgs // .tool_input` for both; `tool_input` comes only under the PascalCase key `PreToolUse`"),
+                );
+            }
+        }
         let refuses = ["preToolUse", "permissionRequest"]
             .iter()
             .any(|e| e.eq_ignore_ascii_case(event));

@@ -48,7 +48,7 @@ use crate::lint_rules::json_spans::{get, span};
 use crate::lint_rules::{Edit, FileReport, diag, scripts};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, MatcherSubject, Matching, McpNames,
-    OnHookError, Unit,
+    OnHookError, PlainStdout, Unit,
 };
 use crate::source::Span;
 use jsonc_parser::ast;
@@ -154,6 +154,13 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: true,
+        plain_stdout: |event| match event {
+            // shared/harnesses/cursor.md §4: non-JSON stdout on a
+            // permission event is blocked (observed), and other events
+            // parse stdout as JSON too.
+            "preToolUse" | "beforeShellExecution" | "beforeMCPExecution" => PlainStdout::Refuses,
+            _ => PlainStdout::Invalid,
+        },
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |event| {
@@ -167,6 +174,11 @@ static PROFILE: Profile = Profile {
     protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
     protected_examples: &[".cursor/hooks.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::ProjectRoot,
+    hook_vars: Some(crate::profile::HookVars {
+        set: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        complete: true,
+    }),
 };
 
 impl Harness for Cursor {

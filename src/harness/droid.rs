@@ -39,7 +39,7 @@ use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 
 pub struct Droid;
@@ -112,6 +112,7 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |_| PlainStdout::Unknown,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: crate::profile::no_mcp_names,
@@ -129,6 +130,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".factory/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for Droid {

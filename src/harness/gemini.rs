@@ -38,7 +38,7 @@ use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 
 pub struct Gemini;
@@ -119,6 +119,12 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |event| match event {
+            // shared/harnesses/gemini.md, how stdout, stderr and the exit
+            // code combine: non-JSON text with exit 0 is an allow.
+            "BeforeTool" => PlainStdout::Allows,
+            _ => PlainStdout::Unknown,
+        },
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::SingleUnderscore),
@@ -137,6 +143,20 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".gemini/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "\"$GEMINI_PROJECT_DIR\"",
+        sure: false,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[
+            "GEMINI_PROJECT_DIR",
+            "GEMINI_CWD",
+            "GEMINI_SESSION_ID",
+            "GEMINI_PLANS_DIR",
+            "CLAUDE_PROJECT_DIR",
+        ],
+        complete: true,
+    }),
 };
 
 /// Gemini shortens MCP tool names longer than this; hookc's matcher cannot

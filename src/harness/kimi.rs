@@ -69,6 +69,22 @@ const REVIEW_COPY: &str = ".hookc/kimi/config.toml";
 /// tables are the same for every project, and so must their header be.
 const TABLES_HEADER: &str = "Added by `hookc build --user`: runs the hookc guards of the project a Kimi Code session is in. Do not edit; rebuild instead.";
 
+/// The tool names of the old Python kimi-cli (≤ 1.49) that Kimi Code's
+/// hooks never see, and the name each tool has now, if it has one
+/// (shared/harnesses/kimi.md §4 and §10; `ReadMediaFile`, `Glob`, `Grep`
+/// and `FetchURL` kept their names, and `Task` is the start of `TaskList`,
+/// so an unanchored `Task` still fires). No Kimi Code tool contains one of
+/// these names, so a matcher on it never fires.
+const LEGACY_TOOLS: &[(&str, Option<&str>)] = &[
+    ("Shell", Some("Bash")),
+    ("ReadFile", Some("Read")),
+    ("WriteFile", Some("Write")),
+    ("StrReplaceFile", Some("Edit")),
+    ("SearchWeb", Some("WebSearch")),
+    ("SetTodoList", Some("TodoList")),
+    ("Think", None),
+];
+
 /// Keys of a `[[hooks]]` table (strict: another key drops every hook).
 const HOOK_KEYS: &[&str] = &["event", "matcher", "command", "timeout"];
 
@@ -144,6 +160,14 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &["~/.kimi-code/config.toml"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Session {
+        root: "an absolute path",
+        sure: false,
+    },
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: true,
+    }),
 };
 
 impl Harness for Kimi {
@@ -676,6 +700,7 @@ fn matcher_value(
     };
     let found = never_fires(file, vspan, m, event)
         .or_else(|| invalid_regex(file, vspan, m))
+        .or_else(|| legacy_tools(file, vspan, m))
         .or_else(|| unanchored(file, vspan, m));
     match found {
         Some(d) => report.diags.push(d),
@@ -713,6 +738,57 @@ fn invalid_regex(file: &SourceFile, vspan: Span, m: &str) -> Option<Diagnostic> 
             "invalid regex",
         )
         .help(f.help),
+    )
+}
+
+/// The alternatives of a matcher, without anchors and group parentheses.
+fn matcher_words(m: &str) -> impl Iterator<Item = &str> {
+    m.split('|').map(|w| {
+        w.trim_start_matches('^')
+            .trim_start_matches("(?:")
+            .trim_start_matches('(')
+            .trim_end_matches('$')
+            .trim_end_matches(')')
+    })
+}
+
+/// A matcher naming tools by the old kimi-cli names ([`LEGACY_TOOLS`]),
+/// which Kimi Code's hooks never see.
+fn legacy_tools(file: &SourceFile, vspan: Span, m: &str) -> Option<Diagnostic> {
+    let old: Vec<(&str, Option<&str>)> = matcher_words(m)
+        .filter_map(|w| LEGACY_TOOLS.iter().find(|(name, _)| *name == w).copied())
+        .collect();
+    let (first, _) = *old.first()?;
+    let names = old
+        .iter()
+        .map(|(o, _)| format!("`{o}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let help = old
+        .iter()
+        .map(|(o, new)| match new {
+            Some(new) => format!("for `{o}` write `^{new}$`"),
+            None => format!("Kimi Code has no `{o}` tool: remove it"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    Some(
+        diag(
+            Code::LintMatcherForeignTool,
+            file,
+            vspan,
+            if old.len() == 1 {
+                format!(
+                    "`{first}` is the old Python kimi-cli's tool name: Kimi Code's hooks never see it, so it matches no tool"
+                )
+            } else {
+                format!(
+                    "{names} are the old Python kimi-cli's tool names: Kimi Code's hooks never see them, so they match no tool"
+                )
+            },
+            "an old tool name",
+        )
+        .help(help),
     )
 }
 
@@ -775,7 +851,7 @@ fn command_value(
         )),
         Some(c) => {
             let blocking = matches!(event, "PreToolUse" | "UserPromptSubmit" | "Stop");
-            scripts::check_command(file, vspan, c, root, &PROFILE, blocking, report);
+            scripts::check_command(file, vspan, c, root, &PROFILE, event, blocking, &[], report);
         }
         None => report.diags.push(diag(
             Code::LintWrongType,

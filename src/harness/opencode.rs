@@ -124,6 +124,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".opencode/plugin/hookc.js"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 /// A small node program that loads a plugin module the way OpenCode does and

@@ -42,7 +42,7 @@ use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    Unit,
+    PlainStdout, Unit,
 };
 
 pub struct Qwen;
@@ -129,6 +129,7 @@ static PROFILE: Profile = Profile {
         events_any_case: false,
         strict_keys: None,
         stdout_is_reply: false,
+        plain_stdout: |_| PlainStdout::Unknown,
     }),
     flavour: Some(Flavour::EcmaScript),
     mcp_names: |_| Some(McpNames::DoubleUnderscore),
@@ -140,6 +141,8 @@ static PROFILE: Profile = Profile {
     protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
     protected_examples: &[".qwen/settings.json"],
     hooks_from: &[],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 /// Qwen shortens MCP tool names longer than this; hookc's matcher cannot

@@ -142,6 +142,8 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".github/hooks/hookc.json", ".vscode/settings.json"],
     hooks_from: &[HarnessId::Copilot],
+    hook_dir: crate::profile::HookDir::Unknown,
+    hook_vars: None,
 };
 
 impl Harness for VsCode {

@@ -929,7 +929,9 @@ fn handler_command(
             cmd,
             cx.root,
             spec.profile,
+            event,
             blocking,
+            &also_run_by(cx),
             report,
         ),
         None => report.diags.push(diag(
@@ -940,6 +942,16 @@ fn handler_command(
             type_name(&c.value),
         )),
     }
+}
+
+/// The harnesses that run this harness's hook files as their own (VS Code
+/// runs Copilot CLI's `.github/hooks`), by their profiles' `hooks_from`.
+fn also_run_by(cx: &Cx) -> Vec<&'static Profile> {
+    cx.profiles
+        .iter()
+        .filter(|p| p.hooks_from.contains(&cx.spec.profile.id))
+        .copied()
+        .collect()
 }
 
 fn handler_timeout(cx: &Cx, h: &Object, report: &mut FileReport) {

@@ -544,7 +544,9 @@ fn a_kimi_config_at_any_path_is_linted_when_named() {
 }
 
 /// `exit 1` on a refusal path lets the call through in Claude Code (an
-/// error: the guard protects nothing); in Copilot CLI it refuses (no finding).
+/// error: the guard protects nothing); in Copilot CLI it refuses, but VS
+/// Code, which runs the same `.github/hooks` file, lets the call through
+/// (a warning that says so).
 #[test]
 fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
     let (status, report) = lint_json(&fixtures().join("lint/claude/lint-fail-open-exit1-bad"));
@@ -557,10 +559,22 @@ fn exit_1_on_a_deny_path_is_an_error_where_it_lets_the_call_through() {
             .any(|d| d["code"] == "hookc::lint-fail-open" && d["severity"] == "error"),
         "{report:#}"
     );
-    let (status, report) = lint_json(&fixtures().join("lint/copilot/lint-fail-open-exit1-good"));
+    let (status, report) =
+        lint_json(&fixtures().join("lint/copilot/lint-fail-open-exit1-vscode-bad"));
     assert_eq!(status, 0, "{report:#}");
+    let fail_open: Vec<_> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "hookc::lint-fail-open")
+        .collect();
     assert!(
-        !codes(&report).contains(&"lint-fail-open".to_owned()),
+        fail_open.len() == 1
+            && fail_open[0]["severity"] == "warning"
+            && fail_open[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("VS Code"),
         "{report:#}"
     );
 }
@@ -917,4 +931,432 @@ fn fix_shows_each_change_and_keeps_observers_and_explicit_choices() {
         .unwrap_or_else(|| panic!("{left:#?}"));
     assert!(explicit.3.contains("leaves"), "{explicit:?}");
     assert_eq!(left.len(), 1, "{left:#?}");
+}
+
+// Recall (issue 32): traps on real hook configs that lint missed. Each test
+// is a minimal fixture of such a config, and the idiomatic form beside it.
+
+fn has_message(found: &[(String, String, String, String)], code: &str, text: &str) -> bool {
+    found
+        .iter()
+        .any(|(c, _, message, _)| c == code && message.contains(text))
+}
+
+/// Hooks mostly run their script through an interpreter (`bash x.sh`,
+/// `python3 x.py`, `node x.mjs`, `uv run`, `npx tsx`), or from the top of
+/// the repository (`"$(git rev-parse --show-toplevel)"/x.sh`): the script is
+/// checked just as when the command is its path.
+#[test]
+fn a_script_run_through_an_interpreter_is_checked_like_one_run_directly() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/block.sh",
+        "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\ncase \"$cmd\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\n",
+    );
+    p.write(
+        ".claude/hooks/guard.py",
+        "import json, sys\ntry:\n    data = json.load(sys.stdin)\nexcept Exception:\n    sys.exit(1)\nif 'rm -rf' in data['tool_input']['command']:\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n",
+    );
+    p.write(
+        ".claude/hooks/bare.py",
+        "import json, sys\ndata = json.load(sys.stdin)\nif 'rm -rf' in data['tool_input']['command']:\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\n",
+    );
+    p.write(
+        ".claude/hooks/guard.mjs",
+        "let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', () => {\n  try {\n    const cmd = JSON.parse(raw).tool_input.command;\n    if (cmd.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n  } catch (e) {\n    process.exit(1);\n  }\n});\n",
+    );
+    p.write(".claude/hooks/guard.ts", &p.read(".claude/hooks/guard.mjs"));
+    // The same checks as for the script run directly, whatever runs it.
+    for command in [
+        ".claude/hooks/block.sh",
+        "bash .claude/hooks/block.sh",
+        "sh ./.claude/hooks/block.sh",
+        "bash \"$CLAUDE_PROJECT_DIR/.claude/hooks/block.sh\"",
+        "\"$(git rev-parse --show-toplevel)\"/.claude/hooks/block.sh",
+        "cd \"$CLAUDE_PROJECT_DIR\" && bash .claude/hooks/block.sh",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(
+            has_message(&found, "lint-fail-open", "`jq` is used without checking"),
+            "{command}: {found:#?}"
+        );
+    }
+    for (command, text) in [
+        ("python3 .claude/hooks/guard.py", "`sys.exit(1)`"),
+        ("uv run .claude/hooks/guard.py", "`sys.exit(1)`"),
+        ("python3 .claude/hooks/bare.py", "uncaught exception"),
+        ("node .claude/hooks/guard.mjs", "`process.exit(1)`"),
+        ("bun .claude/hooks/guard.ts", "`process.exit(1)`"),
+        ("npx tsx .claude/hooks/guard.ts", "`process.exit(1)`"),
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(
+            found
+                .iter()
+                .any(|(c, severity, message, _)| c == "lint-fail-open"
+                    && severity == "error"
+                    && message.contains(text)),
+            "{command}: {found:#?}"
+        );
+        // A script handed to its interpreter needs no execute bit.
+        assert!(
+            !has_code(&found, "lint-guard-script"),
+            "{command}: {found:#?}"
+        );
+    }
+    p.write(
+        ".claude/settings.json",
+        &claude_pre_tool("bash .claude/hooks/gone.sh"),
+    );
+    let found = findings(&p);
+    assert!(
+        has_message(&found, "lint-guard-script", "`.claude/hooks/gone.sh`"),
+        "{found:#?}"
+    );
+}
+
+/// The idiomatic forms get no finding: a shell guard that checks for `jq`
+/// and exits 2 with a reason, a Python or node guard that refuses with exit
+/// 2 and fails closed on an error, inline code (`python3 -c`).
+#[test]
+fn a_guard_run_through_an_interpreter_that_fails_closed_gets_no_finding() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/block.sh",
+        "#!/bin/bash\ncommand -v jq >/dev/null || { echo 'jq missing' >&2; exit 2; }\ncmd=$(jq -r .tool_input.command)\ncase \"$cmd\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    p.write(
+        ".claude/hooks/guard.py",
+        "import json, sys\ntry:\n    data = json.load(sys.stdin)\nexcept Exception as e:\n    print(f'guard failed: {e}', file=sys.stderr)\n    sys.exit(2)\nif 'rm -rf' in data['tool_input']['command']:\n    print('no rm -rf', file=sys.stderr)\n    sys.exit(2)\nsys.exit(0)\n",
+    );
+    p.write(
+        ".claude/hooks/guard.mjs",
+        "let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', () => {\n  try {\n    const cmd = JSON.parse(raw).tool_input.command;\n    if (cmd.includes('rm -rf')) { console.error('no rm -rf'); process.exit(2); }\n  } catch (e) {\n    console.error('guard failed');\n    process.exit(2);\n  }\n});\n",
+    );
+    for command in [
+        "bash \"$CLAUDE_PROJECT_DIR/.claude/hooks/block.sh\"",
+        "bash \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/block.sh",
+        "python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py",
+        "uv run --script \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py",
+        "node \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.mjs",
+        "python3 -c 'import sys; sys.exit(0)'",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        // A hook command naming `python3` is told to check it exists (an
+        // older rule on the command itself); nothing about the script.
+        let about_scripts: Vec<_> = found
+            .iter()
+            .filter(|(_, _, message, _)| !message.starts_with("`python3` is used"))
+            .collect();
+        assert!(about_scripts.is_empty(), "{command}: {found:#?}");
+    }
+}
+
+/// A Kimi Code `[[hooks]]` table on `event` behind `matcher`.
+fn kimi_hook(event: &str, matcher: &str) -> String {
+    format!(
+        "[[hooks]]\nevent = \"{event}\"\nmatcher = '{matcher}'\ncommand = \"echo no >&2; exit 2\"\ntimeout = 10\n"
+    )
+}
+
+/// The old Python kimi-cli named its tools `Shell`, `WriteFile`,
+/// `StrReplaceFile`, …; Kimi Code's hooks see `Bash`, `Write`, `Edit`
+/// (shared/harnesses/kimi.md §4, §10), so a matcher on an old name never
+/// fires: an error that gives the new name, not only anchoring advice.
+#[test]
+fn a_kimi_matcher_on_a_legacy_tool_name_is_an_error_naming_the_new_one() {
+    let p = Project::new();
+    for (m, new) in [
+        ("Shell", "Bash"),
+        ("^Shell$", "Bash"),
+        ("WriteFile", "Write"),
+        ("StrReplaceFile", "Edit"),
+        ("ReadFile", "Read"),
+        ("SearchWeb", "WebSearch"),
+        ("SetTodoList", "TodoList"),
+        ("^(WriteFile|Bash)$", "Write"),
+    ] {
+        p.write(".kimi/config.toml", &kimi_hook("PreToolUse", m));
+        let found = findings(&p);
+        let legacy = found
+            .iter()
+            .find(|(code, ..)| code == "lint-matcher-foreign-tool")
+            .unwrap_or_else(|| panic!("{m}: {found:#?}"));
+        assert_eq!(legacy.1, "error", "{m}: {legacy:?}");
+        assert!(legacy.3.contains(&format!("^{new}$")), "{m}: {legacy:?}");
+        assert!(
+            !has_code(&found, "lint-matcher-unanchored"),
+            "{m}: {found:#?}"
+        );
+    }
+    // The names Kimi Code's hooks see (and `ReadMediaFile`, which it kept).
+    for m in ["^Bash$", "^(Write|Edit)$", "^ReadMediaFile$", "^Glob$"] {
+        p.write(".kimi/config.toml", &kimi_hook("PreToolUse", m));
+        let found = findings(&p);
+        assert!(found.is_empty(), "{m}: {found:#?}");
+    }
+}
+
+/// Paths that work on the author's machine and break elsewhere
+/// (shared/harnesses/*.md on each hook's working directory and
+/// environment): a relative script path where the harness runs hooks in
+/// the session's current directory (Claude Code, Codex: a `cd` into a
+/// subfolder loses the script), a path into one developer's home, a
+/// project variable the harness never sets for the hook (Copilot CLI sets
+/// `CLAUDE_PROJECT_DIR` only for plugin hooks).
+#[test]
+fn hook_paths_that_break_off_the_authors_machine_are_warned_about() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    crate::support::make_executable(&p.path(".claude/hooks/guard.sh"));
+    let hygiene = |found: &[(String, String, String, String)], text: &str| {
+        found.iter().any(|(code, severity, message, help)| {
+            code == "lint-hook-path"
+                && severity == "warning"
+                && format!("{message} {help}").contains(text)
+        })
+    };
+    for (command, text) in [
+        (
+            ".claude/hooks/guard.sh",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        ),
+        (
+            "./.claude/hooks/guard.sh",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        ),
+        (
+            "bash .claude/hooks/guard.sh",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        ),
+        ("/home/alice/src/app/.claude/hooks/guard.sh", "/home/alice/"),
+        ("bash /Users/bob/app/.claude/hooks/guard.sh", "/Users/bob/"),
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(hygiene(&found, text), "{command}: {found:#?}");
+    }
+    // Codex runs hooks in the session's directory too, and sets no project
+    // variable: the top of the repository is `git rev-parse`'s.
+    p.write(".codex/hooks/guard.sh", &p.read(".claude/hooks/guard.sh"));
+    crate::support::make_executable(&p.path(".codex/hooks/guard.sh"));
+    p.write(
+        ".codex/hooks.json",
+        r#"{ "hooks": { "PreToolUse": [ { "matcher": "^Bash$", "hooks": [ { "type": "command", "command": ".codex/hooks/guard.sh", "timeout": 30 } ] } ] } }"#,
+    );
+    let found = findings(&p);
+    assert!(
+        hygiene(&found, "git rev-parse --show-toplevel"),
+        "{found:#?}"
+    );
+    std::fs::remove_file(p.path(".codex/hooks.json")).unwrap();
+    // Copilot CLI sets no `CLAUDE_PROJECT_DIR` for a repository's hooks.
+    p.write(
+        ".github/hooks/guard.json",
+        r#"{ "version": 1, "hooks": { "preToolUse": [ { "type": "command", "bash": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeoutSec": 30 } ] } }"#,
+    );
+    let found = findings(&p);
+    assert!(hygiene(&found, "`CLAUDE_PROJECT_DIR`"), "{found:#?}");
+}
+
+/// The portable forms get no path finding: the project variable in Claude
+/// Code, a relative path where the harness runs hooks at the project root
+/// (Cursor, Copilot CLI), `$HOME` for a user's own tools, Cursor's alias
+/// `CLAUDE_PROJECT_DIR` (shared/harnesses/cursor.md §4).
+#[test]
+fn portable_hook_paths_get_no_path_finding() {
+    let p = Project::new();
+    p.write(
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\ncase \"$(cat)\" in *'rm -rf'*) echo 'no rm -rf' >&2; exit 2;; esac\nexit 0\n",
+    );
+    crate::support::make_executable(&p.path(".claude/hooks/guard.sh"));
+    for command in [
+        "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh",
+        "bash \"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh\"",
+        "\"$(git rev-parse --show-toplevel)\"/.claude/hooks/guard.sh",
+        "\"$HOME\"/.local/bin/guard || exit 2",
+        "echo no >&2; exit 2",
+    ] {
+        p.write(".claude/settings.json", &claude_pre_tool(command));
+        let found = findings(&p);
+        assert!(!has_code(&found, "lint-hook-path"), "{command}: {found:#?}");
+    }
+    std::fs::remove_file(p.path(".claude/settings.json")).unwrap();
+    for (file, text) in [
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": ".claude/hooks/guard.sh", "timeout": 10, "failClosed": true } ] } }"#,
+        ),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 10, "failClosed": true } ] } }"#,
+        ),
+        (
+            ".github/hooks/guard.json",
+            r#"{ "version": 1, "hooks": { "preToolUse": [ { "type": "command", "bash": ".claude/hooks/guard.sh", "timeoutSec": 30 } ] } }"#,
+        ),
+    ] {
+        p.write(file, text);
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-hook-path"),
+            "{file} {text}: {found:#?}"
+        );
+        std::fs::remove_file(p.path(file)).unwrap();
+    }
+}
+
+/// What each harness does with plain text on a hook's stdout
+/// (shared/harnesses/*.md): Codex wants JSON from a `Stop` hook; Claude
+/// Code and Codex ignore plain text on `PreToolUse` and Gemini CLI turns it
+/// into an allow, so a bare `deny` printed as the decision refuses
+/// nothing; Cursor blocks a permission event whose stdout is not JSON, so
+/// a bare `allow` refuses every call.
+#[test]
+fn plain_text_answers_the_harness_rejects_are_reported() {
+    let p = Project::new();
+    let noise = |found: &[(String, String, String, String)]| {
+        found
+            .iter()
+            .any(|(code, severity, ..)| code == "lint-stdout-noise" && severity == "warning")
+    };
+    let grouped = |event: &str, command: &str, timeout: u32| {
+        serde_json::json!({ "hooks": { event: [ { "matcher": "", "hooks": [
+            { "type": "command", "command": command, "timeout": timeout } ] } ] } })
+        .to_string()
+    };
+    let bad = [
+        (".codex/hooks.json", grouped("Stop", "echo 'run the tests first'", 30)),
+        (".claude/settings.json", grouped("PreToolUse", "grep -q 'rm -rf' && echo deny", 30)),
+        (".codex/hooks.json", grouped("PreToolUse", "grep -q 'rm -rf' && echo block", 30)),
+        (".gemini/settings.json", grouped("BeforeTool", "grep -q 'rm -rf' && echo 'deny'", 5000)),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "echo allow", "timeout": 10 } ] } }"#.to_owned(),
+        ),
+    ];
+    for (file, text) in bad {
+        p.write(file, &text);
+        let found = findings(&p);
+        assert!(noise(&found), "{file} {text}: {found:#?}");
+        std::fs::remove_file(p.path(file)).unwrap();
+    }
+    // The forms each harness reads.
+    let good = [
+        (
+            ".codex/hooks.json",
+            grouped("Stop", "echo '{\"decision\":\"block\",\"reason\":\"run the tests first\"}'", 30),
+        ),
+        (".codex/hooks.json", grouped("SessionStart", "echo 'this repo uses pnpm'", 30)),
+        (".claude/settings.json", grouped("UserPromptSubmit", "echo 'this repo uses pnpm'", 30)),
+        (
+            ".claude/settings.json",
+            grouped("PreToolUse", "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0", 30),
+        ),
+        (
+            ".cursor/hooks.json",
+            r#"{ "version": 1, "hooks": { "beforeShellExecution": [ { "command": "echo '{\"permission\":\"allow\"}'", "timeout": 10 } ] } }"#.to_owned(),
+        ),
+    ];
+    for (file, text) in good {
+        p.write(file, &text);
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-stdout-noise"),
+            "{file} {text}: {found:#?}"
+        );
+        std::fs::remove_file(p.path(file)).unwrap();
+    }
+}
+
+/// VS Code runs the hooks in `.github/hooks/*.json` too
+/// (shared/harnesses/more-harnesses.md; the vscode profile's `hooks_from`),
+/// and there an `exit 1` lets the call through where Copilot CLI refuses
+/// it; and on its camelCase events Copilot CLI sends `toolArgs`, not
+/// Claude's `tool_input` (shared/harnesses/copilot.md §7), so a guard that
+/// reads only `tool_input` never sees the command.
+#[test]
+fn copilot_hooks_that_fail_open_in_vs_code_or_read_claudes_payload_are_reported() {
+    let p = Project::new();
+    let hook = |event: &str, command: &str| {
+        serde_json::json!({ "version": 1, "hooks": { event: [
+            { "type": "command", "bash": command, "timeoutSec": 30 } ] } })
+        .to_string()
+    };
+    p.write(
+        ".github/hooks/guard.json",
+        &hook("preToolUse", "grep -q 'rm -rf' && exit 1; exit 0"),
+    );
+    let found = findings(&p);
+    assert!(
+        found
+            .iter()
+            .any(|(code, severity, message, _)| code == "lint-fail-open"
+                && severity == "warning"
+                && message.contains("VS Code")),
+        "{found:#?}"
+    );
+    p.write(
+        ".github/hooks/guard.sh",
+        "#!/bin/sh\ncmd=$(jq -r '.tool_input.command')\ncase \"$cmd\" in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm -rf\"}';; esac\n",
+    );
+    crate::support::make_executable(&p.path(".github/hooks/guard.sh"));
+    p.write(
+        ".github/hooks/guard.json",
+        &hook("preToolUse", ".github/hooks/guard.sh"),
+    );
+    let found = findings(&p);
+    assert!(
+        found
+            .iter()
+            .any(|(code, severity, message, _)| code == "lint-payload-field"
+                && severity == "warning"
+                && message.contains("toolArgs")),
+        "{found:#?}"
+    );
+}
+
+/// The forms that hold in both: exit 2 (or a JSON deny), and a guard that
+/// reads `toolArgs`, or `tool_input` under the PascalCase event that sends it.
+#[test]
+fn copilot_hooks_that_refuse_in_both_and_read_their_payload_get_no_finding() {
+    let p = Project::new();
+    let hook = |event: &str, command: &str| {
+        serde_json::json!({ "version": 1, "hooks": { event: [
+            { "type": "command", "bash": command, "timeoutSec": 30 } ] } })
+        .to_string()
+    };
+    p.write(
+        ".github/hooks/native.sh",
+        "#!/bin/sh\ncommand -v jq >/dev/null || { echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"jq missing\"}'; exit 0; }\ncmd=$(jq -r '.toolArgs | if type == \"string\" then fromjson else . end | .command')\ncase \"$cmd\" in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm -rf\"}';; esac\n",
+    );
+    p.write(
+        ".github/hooks/claude.sh",
+        "#!/bin/sh\ncommand -v jq >/dev/null || { echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"jq missing\"}'; exit 0; }\ncmd=$(jq -r '.tool_input.command')\ncase \"$cmd\" in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm -rf\"}';; esac\n",
+    );
+    for s in [".github/hooks/native.sh", ".github/hooks/claude.sh"] {
+        crate::support::make_executable(&p.path(s));
+    }
+    for (event, command) in [
+        ("preToolUse", ".github/hooks/native.sh"),
+        ("PreToolUse", ".github/hooks/claude.sh"),
+        (
+            "preToolUse",
+            "echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}'",
+        ),
+    ] {
+        p.write(".github/hooks/guard.json", &hook(event, command));
+        let found = findings(&p);
+        assert!(
+            !has_code(&found, "lint-payload-field") && !has_code(&found, "lint-fail-open"),
+            "{event} {command}: {found:#?}"
+        );
+    }
 }

@@ -509,7 +509,10 @@ guard that `exit 1`s on its blocking path, that uses `jq` or `python3` without c
 exist (127 fails open), or whose status is swallowed by `|| true` / `|| echo`, does not
 protect anything when it matters. Only the status of a command that decides counts: reading
 stdin (`payload=$(cat || true)`) or housekeeping (`mkdir -p logs || true`) with `|| true` is
-harmless and not reported. The script a hook hands its interpreter is read too (`bash x.sh`,
+harmless and not reported. It is a guard's trap, so it is reported for a hook that runs before
+a tool (a wrapper that swallows its check's status is a guard that never refuses) and, on the
+other events, for a hook that shows a refusal (exit 2, a refusing decision, `exit 1`): a
+formatter or a notifier that fails stops nothing. The script a hook hands its interpreter is read too (`bash x.sh`,
 `python3 x.py`, `uv run x.py`, `node x.mjs`, `bun x.ts`, `npx tsx x.ts`), with the checks of its
 language: in Python `sys.exit(1)`, and a guard that parses its input with no `try:` (an uncaught
 exception exits 1); in JavaScript `process.exit(1)`, and `JSON.parse` with no `try`. Exit 2 on

@@ -277,6 +277,12 @@ fn parses_input(code: &str) -> bool {
 }
 
 /// Fail-open patterns in shell text (an inline command or a script body).
+/// `exit 1` as a command (after `;`, `&&`, `then`, `{` …), however spaced.
+static EXIT_1_COMMAND: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?:^|[;&|{(]|\bthen|\bdo|\belse)\s*exit\s+1\s*(?:$|[;&|)}#])")
+        .expect("a fixed pattern")
+});
+
 fn fail_open_findings(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
     if text
@@ -287,11 +293,7 @@ fn fail_open_findings(text: &str) -> Vec<&'static str> {
     }
     if text.lines().any(|l| {
         let l = l.trim();
-        !l.starts_with('#')
-            && (l == "exit 1"
-                || l.ends_with("; exit 1")
-                || l.contains(" exit 1;")
-                || l.ends_with("&& exit 1"))
+        !l.starts_with('#') && EXIT_1_COMMAND.is_match(l)
     }) {
         out.push(EXIT_1);
     }
@@ -344,6 +346,19 @@ fn swallows_a_decision(line: &str) -> bool {
             return false;
         }
         let before = &line[..at];
+        // Inside a `$( … )` that `echo` or `printf` prints, the status
+        // becomes text, not the hook's (`echo "on $(git branch || echo
+        // none)"`); in `verdict=$(guard || true)` the guard's is lost.
+        if let Some(open) = before.rfind("$(")
+            && before[open..].matches(')').count() == 0
+        {
+            let outer = &before[..open];
+            let start = outer.rfind([';', '&', '|', '{', '(']).map_or(0, |p| p + 1);
+            let first = outer[start..].split_whitespace().next();
+            if matches!(first, Some("echo" | "printf")) {
+                return false;
+            }
+        }
         let start = before.rfind([';', '&', '(', '`', '{']).map_or(0, |p| p + 1);
         before[start..].split('|').any(|command| {
             let mut words = command
@@ -469,6 +484,18 @@ pub fn looks_like_refusal(cmd: &str, root: &Path) -> bool {
         })
 }
 
+/// Whether a hook guards: it, or the script it runs (followed through an
+/// interpreter), refuses in a way some harness reads as a refusal (exit 2,
+/// a refusing decision, or `exit 1`, which Copilot CLI refuses on). A hook
+/// that does none of these observes: a formatter, a notifier, a logger,
+/// whose failing lets nothing through that it would have stopped.
+fn guards(cmd: &str, root: &Path) -> bool {
+    let text = command_and_script(cmd, root);
+    is_hookc_launcher(cmd)
+        || refusal_in(&text)
+        || text.lines().any(|l| EXIT_1_COMMAND.is_match(l.trim()))
+}
+
 /// The text of a hook command and of the local script it runs (resolved
 /// against `root`), if it runs one, to look for what the hook reads.
 pub fn command_and_script(cmd: &str, root: &Path) -> String {
@@ -518,7 +545,14 @@ pub fn check_command(
             .as_ref()
             .map_or(PlainStdout::Unknown, |j| (j.plain_stdout)(event)),
     };
-    if blocking {
+    // Failing open is a guard's trap. A hook before a tool runs is taken for
+    // one (a wrapper that swallows its check's status is a guard that never
+    // refuses); on other events only a hook that shows a refusal is, since
+    // an observer that fails (a formatter, a notifier) stops nothing.
+    let before_a_tool = profile.event_called(event) == Some(crate::ir::Event::PreTool)
+        || (event.starts_with("before") && event != "beforeSubmitPrompt");
+    let guards = blocking && (before_a_tool || guards(cmd, root));
+    if guards {
         for finding in fail_open_findings(cmd) {
             if let Some((severity, message)) = fail_open_finding(&cx, finding) {
                 report.diags.push(
@@ -526,6 +560,8 @@ pub fn check_command(
                 );
             }
         }
+    }
+    if blocking {
         for (code, finding) in protocol_findings(cmd, cx.stdout_is_reply, false, Lang::Shell) {
             report.diags.push(diag(code, file, span, finding, "here"));
         }
@@ -542,7 +578,7 @@ pub fn check_command(
     };
     let path = root.join(&script.rel);
     if script_runs(&cx, &script, &path, report) && blocking {
-        script_body(&cx, &script, &path, report);
+        script_body(&cx, &script, &path, guards, report);
     }
 }
 
@@ -732,7 +768,8 @@ fn fail_open_finding(cx: &Cx, finding: &'static str) -> Option<(Severity, String
 fn plain_prints(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
-        for part in line.split([';', '&', '|', '{', '(']) {
+        for part in line.split([';', '&', '|']) {
+            let part = part.trim_start().trim_start_matches(['{', '(']);
             let mut words = part
                 .split_whitespace()
                 .skip_while(|w| PREFIX_WORDS.contains(w));
@@ -742,7 +779,9 @@ fn plain_prints(text: &str) -> Vec<String> {
             }
             let rest: Vec<&str> = words.skip_while(|w| w.starts_with('-')).collect();
             let printed = rest.join(" ");
-            if printed.contains('>') || printed.contains('{') || printed.contains('}') {
+            // Redirected, JSON, or text made by a substitution this reading
+            // cannot follow (`echo "$(date) done" >> log`): not judged.
+            if printed.contains(['>', '{', '}', '`']) || printed.contains("$(") {
                 continue;
             }
             let printed = printed
@@ -858,7 +897,7 @@ fn script_runs(cx: &Cx, script: &Script, path: &Path, report: &mut FileReport) -
 
 /// Protocol slips and fail-open patterns in the body of the script, by
 /// its language (from its runner, its name or its `#!` line).
-fn script_body(cx: &Cx, script: &Script, path: &Path, report: &mut FileReport) {
+fn script_body(cx: &Cx, script: &Script, path: &Path, guards: bool, report: &mut FileReport) {
     let Ok(Some(body)) = crate::disk::read_text(path) else {
         return;
     };
@@ -890,7 +929,7 @@ fn script_body(cx: &Cx, script: &Script, path: &Path, report: &mut FileReport) {
             .help(help),
         );
     }
-    for finding in fail_open_in(&body, lang) {
+    for finding in fail_open_in(&body, lang).into_iter().filter(|_| guards) {
         let Some((severity, finding)) = fail_open_finding(cx, finding) else {
             continue;
         };
@@ -1010,6 +1049,16 @@ mod tests {
     }
 
     #[test]
+    fn plain_prints_are_what_reaches_stdout() {
+        assert_eq!(plain_prints("echo done"), vec!["done".to_owned()]);
+        assert_eq!(plain_prints("{ echo allow; }"), vec!["allow".to_owned()]);
+        assert!(plain_prints("echo \"$(date) stop\" >> .cursor/stop.log").is_empty());
+        assert!(plain_prints("echo \"$(date | cut -c1-3)\" >> log").is_empty());
+        assert!(plain_prints("echo no >&2").is_empty());
+        assert!(plain_prints("echo '{\"permission\": \"allow\"}'").is_empty());
+    }
+
+    #[test]
     fn fail_open_patterns() {
         assert_eq!(fail_open_findings("guard || true").len(), 1);
         assert_eq!(fail_open_findings("x=$(./check.sh \"$p\") || :").len(), 1);
@@ -1020,6 +1069,23 @@ mod tests {
         assert!(fail_open_findings("mkdir -p logs || true; exit 2").is_empty());
         assert!(fail_open_findings("guard || echo '{\"decision\":\"block\"}'").is_empty());
         assert!(fail_open_findings("# guard || true").is_empty());
+        // A status inside `$( … )` is a word's text, not the hook's.
+        assert!(
+            fail_open_findings("echo \"on $(git branch --show-current || echo none)\"").is_empty()
+        );
+        // `exit 1` however it is spaced, not a word that holds it.
+        for refusal in [
+            "exit 1",
+            "x; exit 1",
+            "*.env) echo no >&2; exit 1 ;;",
+            "then exit 1; fi",
+            "{ echo no; exit 1; }",
+        ] {
+            assert!(fail_open_findings(refusal).contains(&EXIT_1), "{refusal}");
+        }
+        for not in ["echo 'exit 1'", "exit 10", "exit 2"] {
+            assert!(!fail_open_findings(not).contains(&EXIT_1), "{not}");
+        }
         assert_eq!(fail_open_findings("jq .x").len(), 1);
         assert!(fail_open_findings("command -v jq || exit 2; jq .x; exit 2").is_empty());
     }

@@ -707,8 +707,7 @@ fn a_matcher_for_every_tool_gets_no_anchoring_advice() {
     ];
     for (file, text) in cases {
         let p = Project::new();
-        p.write(file, &text);
-        let found = findings(&p);
+        let found = findings_with(&p, file, &text);
         assert!(
             !found
                 .iter()
@@ -722,6 +721,15 @@ fn a_matcher_for_every_tool_gets_no_anchoring_advice() {
 /// A Cursor hooks file with one handler `handler` on `event`.
 fn cursor_hook(event: &str, handler: &str) -> String {
     format!(r#"{{ "version": 1, "hooks": {{ "{event}": [ {handler} ] }} }}"#)
+}
+
+/// The findings of `hookc lint` with `file` holding `text`, which is then
+/// removed again, so that one project serves a table of cases.
+fn findings_with(p: &Project, file: &str, text: &str) -> Vec<(String, String, String, String)> {
+    p.write(file, text);
+    let found = findings(p);
+    std::fs::remove_file(p.path(file)).unwrap();
+    found
 }
 
 fn has_code(found: &[(String, String, String, String)], code: &str) -> bool {
@@ -1203,13 +1211,11 @@ fn portable_hook_paths_get_no_path_finding() {
             r#"{ "version": 1, "hooks": { "preToolUse": [ { "type": "command", "bash": ".claude/hooks/guard.sh", "timeoutSec": 30 } ] } }"#,
         ),
     ] {
-        p.write(file, text);
-        let found = findings(&p);
+        let found = findings_with(&p, file, text);
         assert!(
             !has_code(&found, "lint-hook-path"),
             "{file} {text}: {found:#?}"
         );
-        std::fs::remove_file(p.path(file)).unwrap();
     }
 }
 
@@ -1243,10 +1249,8 @@ fn plain_text_answers_the_harness_rejects_are_reported() {
         ),
     ];
     for (file, text) in bad {
-        p.write(file, &text);
-        let found = findings(&p);
+        let found = findings_with(&p, file, &text);
         assert!(noise(&found), "{file} {text}: {found:#?}");
-        std::fs::remove_file(p.path(file)).unwrap();
     }
     // The forms each harness reads.
     let good = [
@@ -1266,13 +1270,11 @@ fn plain_text_answers_the_harness_rejects_are_reported() {
         ),
     ];
     for (file, text) in good {
-        p.write(file, &text);
-        let found = findings(&p);
+        let found = findings_with(&p, file, &text);
         assert!(
             !has_code(&found, "lint-stdout-noise"),
             "{file} {text}: {found:#?}"
         );
-        std::fs::remove_file(p.path(file)).unwrap();
     }
 }
 

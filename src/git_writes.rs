@@ -100,6 +100,23 @@ pub fn files(write: &GitWrite, dir: &Path, deadline: Instant) -> Option<Vec<Path
     )
 }
 
+/// How long git may take to list the index for a `$(git ls-files …)`.
+const LISTING_TIME: Duration = Duration::from_secs(2);
+
+/// The repository a call runs in, asked through git's plumbing: what a
+/// `$(git ls-files …)` of the line prints (see `shell::lex::values`).
+/// `ls-files` reads the index and, for `--others` or `--modified`, the
+/// work tree; with the monitor off it starts no other program.
+pub struct Git;
+
+impl crate::shell::Repository for Git {
+    fn ls_files(&self, dir: &Path, args: &[String]) -> Option<String> {
+        let mut argv = vec!["ls-files"];
+        argv.extend(args.iter().map(String::as_str));
+        git(dir, &argv, Instant::now() + LISTING_TIME)
+    }
+}
+
 /// The top folder of the work tree that holds `dir`.
 pub fn top(dir: &Path, deadline: Instant) -> Option<PathBuf> {
     let top = git(dir, &["rev-parse", "--show-toplevel"], deadline)?;

@@ -398,7 +398,12 @@ struct Reading {
 impl Reading {
     fn new(line: &str, call: &Call) -> Reading {
         let lexed = shell::lex(line);
-        let mut analysis = shell::analyze_in(line, call.dir(), call.folds_case);
+        let mut analysis = shell::analyze_judged(
+            line,
+            call.dir(),
+            call.folds_case,
+            Some(&crate::git_writes::Git),
+        );
         if let Some(git) = &call.git {
             git.apply(&mut analysis);
         }

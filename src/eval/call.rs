@@ -252,7 +252,12 @@ impl Call {
             self.folds_case,
             self.git.clone(),
         );
-        let mut analysis = shell::analyze_in(command, self.dir(), self.folds_case);
+        let mut analysis = shell::analyze_judged(
+            command,
+            self.dir(),
+            self.folds_case,
+            Some(&crate::git_writes::Git),
+        );
         if let Some(git) = &self.git {
             git.apply(&mut analysis);
         }

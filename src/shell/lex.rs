@@ -267,6 +267,11 @@ pub struct Lexed {
     /// The line defines a function (`f() …`), whose body may run any number
     /// of times: a `cd ..` in it may climb further than once.
     pub repeats: bool,
+    /// The arguments of each `$(git ls-files …)` a loop at the line's start
+    /// may iterate over (see [`values`]), whose output the lexer was not
+    /// given: where the call is judged, git can say what it prints
+    /// ([`lex_listed`]).
+    pub listings: Vec<Vec<String>>,
 }
 
 /// Lex a command line. Never panics; see the module documentation for the
@@ -284,8 +289,21 @@ pub(crate) fn lex_depth(input: &str, depth: usize) -> Lexed {
 /// [`lex_depth`], reading at most `words` words (the rest of a line's
 /// [`MAX_WORDS`]); past them lexing stops and the line is opaque.
 pub(crate) fn lex_within(input: &str, depth: usize, words: usize) -> Lexed {
+    lex_given(input, depth, words, None)
+}
+
+/// [`lex_within`] for a whole line (depth 0), given what each
+/// `$(git ls-files …)` of its [`Lexed::listings`] prints, split as the
+/// shell splits it: a `for` loop at the line's start over them takes
+/// those names as its values.
+pub(crate) fn lex_listed(input: &str, words: usize, listings: &Listings) -> Lexed {
+    lex_given(input, 0, words, Some(listings))
+}
+
+fn lex_given(input: &str, depth: usize, words: usize, listings: Option<&Listings>) -> Lexed {
     let mut lx = Lexer::new(input, depth);
     lx.budget = words;
+    lx.given = listings;
     if input.len() > MAX_LINE_BYTES {
         lx.opaque(format!(
             "a command line over {} KiB, longer than hookc reads (split it into shorter \
@@ -351,6 +369,14 @@ struct Lexer<'a> {
     /// How many words this lexer may read, nested ones included (counted
     /// in `out.words`).
     budget: usize,
+    /// What the `$(git ls-files …)` of the line print, by their arguments
+    /// (see [`values`]).
+    given: Option<&'a Listings>,
+    /// The words of this line that are such a substitution and nothing
+    /// else, as written, with the names they expand to.
+    listed: HashMap<String, Vec<String>>,
+    /// A command has been read: a loop now is not the line's first.
+    began: bool,
 }
 
 /// Characters that end an unquoted word.
@@ -663,6 +689,9 @@ impl<'a> Lexer<'a> {
             stopped: false,
             cases: Vec::new(),
             budget: MAX_WORDS,
+            given: None,
+            listed: HashMap::new(),
+            began: false,
         }
     }
 
@@ -708,6 +737,7 @@ impl<'a> Lexer<'a> {
                 cmd.stdin = piped;
             }
             self.out.commands.push(cmd);
+            self.began = true;
         }
         self.piped = None;
     }
@@ -768,7 +798,10 @@ impl<'a> Lexer<'a> {
                 // one's knowledge too).
                 self.loops.clear();
             }
-            if let Some((name, list)) = values::literal_loop(&cmd.words) {
+            // Only the line's first command runs where the call is judged,
+            // before anything else could move it or change the index.
+            let listed = (!self.began && !self.ifs).then_some(&self.listed);
+            if let Some((name, list)) = values::literal_loop(&cmd.words, listed) {
                 self.loops.insert(name, list);
             }
         }
@@ -1803,9 +1836,32 @@ impl<'a> Lexer<'a> {
             w.text.push_str(&body);
             return true;
         }
+        let listing = (!in_dq && self.depth == 0 && w.text.is_empty())
+            .then(|| values::ls_files(&sub))
+            .flatten();
         self.take_nested(sub);
         self.keep_unexpanded(w, start);
+        if let Some(args) = listing {
+            self.listing(w, args);
+        }
         true
+    }
+
+    /// A word that is `$(git ls-files ARGS)` so far: where what it prints
+    /// is given, the word as written stands for those names; else its
+    /// arguments are one of the line's [`Lexed::listings`].
+    fn listing(&mut self, w: &Word, args: Vec<String>) {
+        match self.given.and_then(|given| given.get(&args)) {
+            Some(names) => {
+                self.listed.insert(w.text.clone(), names.clone());
+            }
+            None if self.out.listings.len() < values::MAX_LISTINGS
+                && !self.out.listings.contains(&args) =>
+            {
+                self.out.listings.push(args);
+            }
+            None => {}
+        }
     }
 
     /// At `${`: a parameter, opaque when reading it evaluates code (zsh's
@@ -2003,6 +2059,8 @@ impl<'a> Lexer<'a> {
 }
 
 mod values;
+
+pub(crate) use values::{Listings, MAX_LISTED, shell_fields};
 
 #[cfg(test)]
 mod tests {

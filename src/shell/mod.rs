@@ -59,7 +59,28 @@ pub fn analyze(command_line: &str) -> Analysis {
 /// [`analyze`] for a line run in `dir`, where the files it sources are
 /// read; with `folds_case`, on a file system where `RM` runs `rm`.
 pub fn analyze_in(command_line: &str, dir: Option<&std::path::Path>, folds_case: bool) -> Analysis {
-    let mut analysis = normalize::analyze_in(command_line, dir, folds_case);
+    analyze_judged(command_line, dir, folds_case, None)
+}
+
+/// What the repository a call runs in can say about it, asked while the
+/// call is judged (see `lex::values` for what it is asked and why).
+/// Implemented by `Git` in `git_writes` (a layer above), which runs git's plumbing
+/// within a bound of time.
+pub trait Repository: Sync {
+    /// What `git ls-files ARGS` prints in `dir` (ARGS: options that only
+    /// choose names, then pathspecs); `None` when git cannot say in time.
+    fn ls_files(&self, dir: &std::path::Path, args: &[String]) -> Option<String>;
+}
+
+/// [`analyze_in`] for a call being judged in `dir`, where `repository`
+/// can say what the line's `$(git ls-files …)` print.
+pub fn analyze_judged(
+    command_line: &str,
+    dir: Option<&std::path::Path>,
+    folds_case: bool,
+    repository: Option<&'static dyn Repository>,
+) -> Analysis {
+    let mut analysis = normalize::analyze_in(command_line, dir, folds_case, repository);
     written::check(&mut analysis);
     analysis.places_hold = access::runtime::places_hold(command_line);
     if let Some(reason) = access::too_far(&analysis) {

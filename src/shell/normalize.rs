@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::Repository;
 use super::consoles;
 use super::inert;
 use super::lex::{self, MAX_DEPTH, Stdin, Word};
@@ -101,6 +102,33 @@ pub struct Analysis {
     /// by its file and name.
     #[serde(skip)]
     scripts: Vec<(PathBuf, String)>,
+    /// While the line is read where the call is judged: the repository
+    /// there, which can say what `git ls-files` prints.
+    #[serde(skip)]
+    repository: Asked,
+}
+
+/// The [`Repository`] an analysis may ask, if any. Not part of what the
+/// analysis says: two analyses are equal whatever they could ask.
+#[derive(Clone, Copy, Default)]
+struct Asked(Option<&'static dyn Repository>);
+
+impl PartialEq for Asked {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Asked {}
+
+impl std::fmt::Debug for Asked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Asked(repository)"
+        } else {
+            "Asked(nothing)"
+        })
+    }
 }
 
 impl Analysis {
@@ -166,20 +194,27 @@ pub struct SimpleCommand {
 /// Understand a command line: which programs run, with which arguments.
 /// Never panics.
 pub fn analyze(command_line: &str) -> Analysis {
-    analyze_in(command_line, None, false)
+    analyze_in(command_line, None, false, None)
 }
 
 /// [`analyze`], for a line run in the directory `dir`: a file it sources is
 /// read from there, as the shell will.
-pub fn analyze_in(command_line: &str, dir: Option<&Path>, folds_case: bool) -> Analysis {
+pub fn analyze_in(
+    command_line: &str,
+    dir: Option<&Path>,
+    folds_case: bool,
+    repository: Option<&'static dyn Repository>,
+) -> Analysis {
     let mut out = Analysis {
         dir: dir.map(Path::to_path_buf),
         placed: dir.is_some(),
         folders: dir.map(|d| vec![Folder::new(d)]),
         folds_case,
+        repository: Asked(repository.filter(|_| dir.is_some())),
         ..Analysis::default()
     };
     script(&mut out, command_line, 0, &[]);
+    out.repository = Asked(None);
     out.dir = None;
     out.redefined = None;
     out.folds_case = false;
@@ -213,7 +248,14 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
         push_opaque(out, "commands nested too deeply");
         return;
     }
-    let lexed = lex::lex_within(src, depth, lex::MAX_WORDS.saturating_sub(out.words));
+    let budget = lex::MAX_WORDS.saturating_sub(out.words);
+    let mut lexed = lex::lex_within(src, depth, budget);
+    if depth == 0
+        && !lexed.listings.is_empty()
+        && let Some(given) = listings(out, &lexed.listings)
+    {
+        lexed = lex::lex_listed(src, budget, &given);
+    }
     out.words += lexed.words;
     out.repeats |= lexed.repeats;
     out.cdpath |= src.contains("CDPATH");
@@ -277,6 +319,20 @@ fn script(out: &mut Analysis, src: &str, depth: usize, outer: &[String]) {
             }
         }
     }
+}
+
+/// What each `$(git ls-files …)` of the line prints where the call is
+/// judged, as the words the shell makes of it (`lex::values`); `None`
+/// when the line is read without a place, or git cannot say for one.
+fn listings(out: &Analysis, wanted: &[Vec<String>]) -> Option<lex::Listings> {
+    let (dir, repository) = (out.dir.as_deref()?, out.repository.0?);
+    wanted
+        .iter()
+        .map(|args| {
+            let names = lex::shell_fields(&repository.ls_files(dir, args)?)?;
+            Some((args.clone(), names))
+        })
+        .collect()
 }
 
 /// The most copies of redirection targets put on the commands they
@@ -458,9 +514,10 @@ fn words(out: &mut Analysis, ws: &[Word], redirects: Vec<String>, depth: usize) 
 }
 
 /// The most commands one command of a `for` loop's body is read as, one
-/// for each value of its loop variables taken together; past it the words
-/// stay known only when the line runs.
-const MAX_LOOP_COMMANDS: usize = 16;
+/// for each value of its loop variables taken together; past it (or past
+/// the line's [`lex::MAX_WORDS`], which their words count against) the
+/// words stay known only when the line runs.
+const MAX_LOOP_COMMANDS: usize = lex::MAX_LISTED;
 
 /// A command in the body of `for NAME in WORD…` whose word `k` is `$NAME`
 /// (see `lex::values`): read once with each value in its place.
@@ -472,12 +529,14 @@ fn each_value(out: &mut Analysis, ws: &[Word], k: usize, redirects: Vec<String>,
         .unwrap_or(usize::MAX);
     let values = ws[k].values.clone().unwrap_or_default();
     let mut ws = ws.to_vec();
-    if combinations > MAX_LOOP_COMMANDS {
+    let cost = combinations.saturating_mul(ws.len());
+    if combinations > MAX_LOOP_COMMANDS || out.words.saturating_add(cost) > lex::MAX_WORDS {
         for w in &mut ws {
             w.values = None;
         }
         return words(out, &ws, redirects, depth);
     }
+    out.words += cost;
     for value in values {
         ws[k] = Word {
             plain_prefix: 0,
@@ -2528,7 +2587,7 @@ mod tests {
             "aliases.sh",
             "shopt -s expand_aliases\nalias g='git push -f'\n",
         );
-        let at = |line: &str| analyze_in(line, Some(&dir), false);
+        let at = |line: &str| analyze_in(line, Some(&dir), false, None);
         let a = at("source .venv/bin/activate && pip install -r requirements.txt");
         assert!(!a.is_opaque(), "{a:?}");
         assert_eq!(a.sourced, [".venv/bin/activate"]);

@@ -249,3 +249,68 @@ fn recursive_reads_see_the_files_below_a_directory() {
     // A recursive delete that reaches hookc's own files is refused.
     assert!(shell("find . -name 'policy.json' -delete"));
 }
+
+/// git in the project, as its user would run it.
+fn git(p: &Project, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .current_dir(p.path("."))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+/// `for f in $(git ls-files …)` at the line's start loops over what git
+/// prints where the call is judged, split as the shell splits it: the
+/// names, not "any file".
+#[test]
+fn a_loop_over_the_files_git_tracks_reads_those_files() {
+    let p = built();
+    p.write("src/main.rs", "fn main() {}\n");
+    p.write("src/lib.rs", "fn f() {}\n");
+    p.write(".env", "TOKEN=canary\n");
+    p.write(".gitignore", ".env\n");
+    git(&p, &["init", "-q"]);
+    git(&p, &["add", "-A"]);
+    let shell = |line: &str| refused(&claude(&p, "Bash", json!({ "command": line })));
+    for line in [
+        "for f in $(git ls-files '*.rs'); do wc -l \"$f\"; done",
+        "for f in $(git ls-files src); do cat \"$f\"; done",
+        "for f in $(git ls-files --cached -- '*.rs') README.md; do wc -l \"$f\"; done",
+    ] {
+        assert!(
+            !shell(line),
+            "{line} reads only tracked sources and was refused"
+        );
+    }
+    for line in [
+        // Not the line's first command, or not what git prints as it is.
+        "cd src; for f in $(git ls-files); do cat \"$f\"; done",
+        "for f in $(git ls-files -z); do cat \"$f\"; done",
+        "for f in $(git ls-files -o); do cat \"$f\"; done",
+        "for f in \"$(git ls-files)\"; do cat \"$f\"; done",
+        "for f in $(git ls-files --others --exclude-standard --ignored); do cat \"$f\"; done",
+    ] {
+        assert!(shell(line), "{line} may read .env and was allowed");
+    }
+    // A tracked name with blanks splits into `.env`; one with a pattern
+    // character may become any file.
+    p.write("a .env b.rs", "x\n");
+    git(&p, &["add", "a .env b.rs"]);
+    assert!(shell(
+        "for f in $(git ls-files '*.rs'); do wc -l \"$f\"; done"
+    ));
+    git(&p, &["rm", "-q", "--cached", "a .env b.rs"]);
+    p.write("[.]env.rs", "x\n");
+    git(&p, &["add", "[.]env.rs"]);
+    assert!(shell(
+        "for f in $(git ls-files '*.rs'); do wc -l \"$f\"; done"
+    ));
+    git(&p, &["rm", "-q", "--cached", "[.]env.rs"]);
+    assert!(!shell(
+        "for f in $(git ls-files '*.rs'); do wc -l \"$f\"; done"
+    ));
+}

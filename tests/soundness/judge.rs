@@ -267,7 +267,7 @@ pub struct Hookc {
     /// Long options each git subcommand (and rm) accepts, for abbreviations.
     options: HashMap<String, Vec<String>>,
     /// The project the calls are made in, as the guard sees it (its files
-    /// laid out outside the sandbox: see `mirror_template`).
+    /// made again outside the sandbox: see `mirror_template`).
     project: String,
 }
 

@@ -270,7 +270,7 @@ fn main() {
         },
     };
 
-    mirror_template(Path::new(&j.ctx.repo));
+    mirror_template(Path::new(&j.ctx.repo), &tmp.join("project"));
 
     // HOOKC_JUDGE_LINE='...': judge that one line and show what it ran.
     if let Ok(line) = std::env::var("HOOKC_JUDGE_LINE") {
@@ -583,46 +583,40 @@ fn main() {
 
 /// What `hookc guard` sees of the project a line runs in. The sandbox mounts
 /// its scratch over `root`, so the guard, which runs outside it, would see
-/// an empty folder there; but some decisions depend on what is on disk
-/// (`grep -r x .` reads `.env` only where there is one). So the files such
-/// a decision can turn on are laid out again, outside, at the same paths:
-/// keep this in step with the template in sandbox.sh.
-fn mirror_template(repo: &Path) {
-    for dir in [
-        "src",
-        "build",
-        "target/debug",
-        "node_modules/x",
-        "config",
-        "migrations",
-        ".venv/bin",
-        "scripts",
-        "docs",
-    ] {
-        std::fs::create_dir_all(repo.join(dir)).unwrap();
+/// an empty folder there; but some decisions depend on what is on disk and
+/// in git (`grep -r x .` reads `.env` only where there is one, `git switch
+/// feature` rewrites the files that differ, `$(git ls-files)` prints what
+/// is tracked). So the template is made again, outside, at the same paths,
+/// by the same script (`template.sh`) the sandbox makes it with. The guard
+/// judges a project where hookc's hooks are installed, as users have it:
+/// the files of the policy's build (`built`) are there too, untracked, so
+/// that what would rewrite them is judged as it is in such a project (the
+/// judge does not look at what a line does to them).
+fn mirror_template(project: &Path, built: &Path) {
+    let run = project.parent().expect("the project is in the run folder");
+    if run.exists() {
+        std::fs::remove_dir_all(run).unwrap();
     }
-    for (file, text) in [
-        ("README.md", "# demo\n"),
-        ("src/main.rs", "fn main() {}\n"),
-        ("src/lib.rs", "pub fn f() {}\n"),
-        (".env.example", "TOKEN=\n"),
-        (".env", "TOKEN=canary-secret\n"),
-        (".env.local", "TOKEN=canary-local\n"),
-        ("config/.env.production", "TOKEN=canary-production\n"),
-        // What `source` reads: a virtualenv's activate (its shape), and a
-        // script that force-pushes; the same text as sandbox.sh writes.
-        (
-            ".venv/bin/activate",
-            "deactivate () {\n    PATH=\"${_OLD_VIRTUAL_PATH:-$PATH}\"\n    export PATH\n    \
-             unset -f deactivate\n    hash -r 2> /dev/null\n}\nVIRTUAL_ENV=\"$PWD/.venv\"\n\
-             export VIRTUAL_ENV\n_OLD_VIRTUAL_PATH=\"$PATH\"\nPATH=\"$VIRTUAL_ENV/bin:$PATH\"\n\
-             export PATH\nif [ -z \"${VIRTUAL_ENV_DISABLE_PROMPT:-}\" ] ; then\n    \
-             PS1=\"(.venv) ${PS1:-}\"\n    export PS1\nfi\nhash -r 2> /dev/null\n",
-        ),
-        ("scripts/push.sh", "git push --force origin main\n"),
-    ] {
-        std::fs::write(repo.join(file), text).unwrap();
-    }
+    let script = repo().join("tests/soundness/template.sh");
+    let made = Command::new("bash")
+        .arg("-c")
+        .arg(r#". "$1" && make_template "$2""#)
+        .arg("template")
+        .arg(&script)
+        .arg(run)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .status()
+        .expect("bash runs");
+    assert!(made.success(), "{} failed", script.display());
+    let copied = Command::new("cp")
+        .arg("-a")
+        .arg(built.join("."))
+        .arg(project)
+        .status()
+        .expect("cp runs");
+    assert!(copied.success(), "copying {} failed", built.display());
 }
 
 /// The presets this hookc ships, by their files in `presets/`.

@@ -14,10 +14,93 @@
 //!
 //! A `for NAME in WORD…; do …; done` of literal words gives `$NAME`, when it
 //! is a whole word of a command in the body, each word in turn: the
-//! command is read once per value (`normalize::each_value`), up to 16.
+//! command is read once per value (`normalize::each_value`).
 //! Anything else stays a word known only when the line runs.
+//!
+//! One more list is worked out where the call is judged: `for f in
+//! $(git ls-files '*.rs')` as the line's first command. The names git
+//! prints are not the line's, and a tracked `a .env b.rs` splits into
+//! `.env`; so the lexer only notes the substitution's arguments
+//! ([`ls_files`]), the normaliser asks git in the call's folder what it
+//! prints, and the line is read again with that output split as the shell
+//! splits it ([`shell_fields`]). A name the shell would expand as a
+//! pattern, or more names than [`MAX_LISTED`], leaves the loop unknown.
 
-use super::Word;
+use std::collections::HashMap;
+
+use super::{Lexed, Word};
+
+/// What each `$(git ls-files ARGS)` of a line prints, split into the words
+/// the shell makes of it, by ARGS.
+pub type Listings = HashMap<Vec<String>, Vec<String>>;
+
+/// The most `$(git ls-files …)` of one line that are worked out.
+pub(super) const MAX_LISTINGS: usize = 4;
+
+/// The most names a worked-out listing may give a loop.
+pub(crate) const MAX_LISTED: usize = 4096;
+
+/// The options of `git ls-files` whose output is worked out: they choose
+/// which names it prints, and it prints one a line. Others (`-z`, whose
+/// NULs the shell drops, `--format`, files of patterns) leave the
+/// substitution unknown.
+const LS_FILES_OPTIONS: &[&str] = &[
+    "-c",
+    "--cached",
+    "-o",
+    "--others",
+    "-m",
+    "--modified",
+    "-d",
+    "--deleted",
+    "--exclude-standard",
+    "--full-name",
+    "--deduplicate",
+    "--",
+];
+
+/// The arguments after `ls-files` when `sub`, the inside of a `$(…)`, is a
+/// plain `git ls-files` of literal words: known options, then pathspecs
+/// (quoted patterns included: git matches them, not the shell).
+pub(super) fn ls_files(sub: &Lexed) -> Option<Vec<String>> {
+    let [cmd] = sub.commands.as_slice() else {
+        return None;
+    };
+    let literal = |w: &Word| !w.has_param && !w.opaque && !w.glob && !w.splits;
+    let [git, ls, args @ ..] = cmd.words.as_slice() else {
+        return None;
+    };
+    let plain = |w: &Word, t: &str| !w.quoted && w.text == t;
+    let known = |w: &Word| {
+        if w.text.starts_with('-') {
+            LS_FILES_OPTIONS.contains(&w.text.as_str())
+        } else {
+            !w.text.is_empty()
+        }
+    };
+    (sub.opaque.is_empty()
+        && cmd.writes.is_empty()
+        && cmd.reads.is_empty()
+        && plain(git, "git")
+        && plain(ls, "ls-files")
+        && args.iter().all(|w| literal(w) && known(w)))
+    .then(|| args.iter().map(|w| w.text.clone()).collect())
+}
+
+/// The words an unquoted substitution that printed `output` becomes, with
+/// the default `IFS`: `None` when one of them is a pattern the shell would
+/// replace by file names (bash's `extglob` patterns included), or there
+/// are more than [`MAX_LISTED`].
+pub(crate) fn shell_fields(output: &str) -> Option<Vec<String>> {
+    let mut fields = Vec::new();
+    for field in output.split([' ', '\t', '\n']).filter(|f| !f.is_empty()) {
+        if field.contains(['*', '?', '[', '(']) || fields.len() == MAX_LISTED {
+            return None;
+        }
+        fields.push(field.to_owned());
+    }
+    Some(fields)
+}
 
 /// Names whose value the shell sets or changes by itself, or whose
 /// assignment changes how words are read: never taken as known.
@@ -73,7 +156,13 @@ pub(super) const MAX_LOOP_VALUES: usize = 16;
 
 /// `for NAME in WORD…` (the words before `;` or the line's end), every
 /// word literal and one word as written: the name and the words.
-pub(super) fn literal_loop(words: &[Word]) -> Option<(String, Vec<String>)> {
+///
+/// With `listed` (the loop is the line's first command), a word that is
+/// one of its worked-out `$(git ls-files …)` gives the names git prints.
+pub(super) fn literal_loop(
+    words: &[Word],
+    listed: Option<&HashMap<String, Vec<String>>>,
+) -> Option<(String, Vec<String>)> {
     let [keyword, name, inn, list @ ..] = words else {
         return None;
     };
@@ -88,18 +177,23 @@ pub(super) fn literal_loop(words: &[Word]) -> Option<(String, Vec<String>)> {
             .all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !DYNAMIC.contains(&name.text.as_str());
     let literal = |w: &Word| !w.has_param && !w.opaque && !w.glob && stays_one_word(&w.text);
-    (plain(keyword, "for")
+    if !(plain(keyword, "for")
         && plain(inn, "in")
         && named
         && !list.is_empty()
-        && list.len() <= MAX_LOOP_VALUES
-        && list.iter().all(literal))
-    .then(|| {
-        (
-            name.text.clone(),
-            list.iter().map(|w| w.text.clone()).collect(),
-        )
-    })
+        && list.len() <= MAX_LOOP_VALUES)
+    {
+        return None;
+    }
+    let mut values = Vec::new();
+    for w in list {
+        match listed.and_then(|l| l.get(&w.text)).filter(|_| !w.quoted) {
+            Some(names) => values.extend(names.iter().cloned()),
+            None if literal(w) => values.push(w.text.clone()),
+            None => return None,
+        }
+    }
+    (values.len() <= MAX_LISTED).then(|| (name.text.clone(), values))
 }
 
 /// Whether a word's text is one parameter and nothing else: `$x`, `${x}`.
@@ -248,6 +342,95 @@ mod tests {
         // Changed in the body.
         let v = loop_values("for b in a c; do read b; do cat \"$b\"; done");
         assert_eq!(v.last(), Some(&None));
+    }
+
+    /// The values of the loop in `line` when its `$(git ls-files ARGS)`
+    /// print `output`, and the listings the line asks for without it.
+    fn listed(line: &str, args: &[&str], output: &str) -> (Option<Vec<String>>, Vec<Vec<String>>) {
+        let asked = lex(line).listings;
+        let mut given = super::Listings::new();
+        if let Some(names) = super::shell_fields(output) {
+            given.insert(args.iter().map(|a| (*a).to_owned()).collect(), names);
+        }
+        let lexed = lex::lex_listed(line, lex::MAX_WORDS, &given);
+        let body = lexed
+            .commands
+            .iter()
+            .rev()
+            .find(|c| c.words.first().is_some_and(|w| w.text == "do"));
+        let values = body.and_then(|c| c.words.iter().find_map(|w| w.values.clone()));
+        (values, asked)
+    }
+
+    #[test]
+    fn a_loop_over_git_ls_files_takes_the_names_git_prints() {
+        let names = |n: &[&str]| Some(n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        let rs = vec!["*.rs".to_owned()];
+        let line = "for f in $(git ls-files '*.rs'); do wc -l \"$f\"; done";
+        assert_eq!(
+            listed(line, &["*.rs"], "src/a.rs\nsrc/b.rs\n"),
+            (names(&["src/a.rs", "src/b.rs"]), vec![rs.clone()])
+        );
+        // Split as the shell splits: a name with a blank is two words.
+        assert_eq!(
+            listed(line, &["*.rs"], "a .env b.rs\n").0,
+            names(&["a", ".env", "b.rs"])
+        );
+        // Literal words around it, and nothing tracked at all.
+        let with = "for f in README.md $(git ls-files '*.rs'); do wc -l \"$f\"; done";
+        assert_eq!(
+            listed(with, &["*.rs"], "x.rs\n").0,
+            names(&["README.md", "x.rs"])
+        );
+        assert_eq!(listed(line, &["*.rs"], "").0, names(&[]));
+        // A name the shell would expand as a pattern, or too many names.
+        assert_eq!(listed(line, &["*.rs"], "[.]env.rs\n").0, None);
+        assert_eq!(listed(line, &["*.rs"], "+(x).rs\n").0, None);
+        let many = "a.rs\n".repeat(super::MAX_LISTED + 1);
+        assert_eq!(listed(line, &["*.rs"], &many).0, None);
+        assert_eq!(
+            listed(line, &["*.rs"], &"a.rs\n".repeat(super::MAX_LISTED))
+                .0
+                .map(|v| v.len()),
+            Some(super::MAX_LISTED)
+        );
+    }
+
+    #[test]
+    fn only_a_plain_ls_files_first_in_the_line_is_worked_out() {
+        let asks = |line: &str| !lex(line).listings.is_empty();
+        let given = |line: &str| listed(line, &[], "a.rs\n").0;
+        assert!(asks("for f in $(git ls-files); do cat \"$f\"; done"));
+        for line in [
+            // Options that change what is printed, a pattern the shell
+            // expands first, a variable, another program, git elsewhere.
+            "for f in $(git ls-files -z); do cat \"$f\"; done",
+            "for f in $(git ls-files --format=x); do cat \"$f\"; done",
+            "for f in $(git ls-files *.rs); do cat \"$f\"; done",
+            "for f in $(git ls-files $d); do cat \"$f\"; done",
+            "for f in $(git -C .. ls-files); do cat \"$f\"; done",
+            "for f in $(git ls-files > x); do cat \"$f\"; done",
+            "for f in $(git ls-files | grep rs); do cat \"$f\"; done",
+            // Inside another script.
+            "bash -c 'for f in $(git ls-files); do cat \"$f\"; done'",
+        ] {
+            assert!(!asks(line), "{line}");
+        }
+        // Asked, but not the line's first command, quoted (one word of
+        // every name), or more than the substitution in the word.
+        for line in [
+            "cd src; for f in $(git ls-files); do cat \"$f\"; done",
+            "x=1; for f in $(git ls-files); do cat \"$f\"; done",
+            "for f in \"$(git ls-files)\"; do cat \"$f\"; done",
+            "for f in $(git ls-files)x; do cat \"$f\"; done",
+            "IFS=.; for f in $(git ls-files); do cat \"$f\"; done",
+        ] {
+            assert_eq!(given(line), None, "{line}");
+        }
+        assert_eq!(
+            given("for f in $(git ls-files); do cat \"$f\"; done"),
+            Some(vec!["a.rs".to_owned()])
+        );
     }
 
     #[test]

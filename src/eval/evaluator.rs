@@ -1987,6 +1987,121 @@ guard "force-and-long-words" {
         }
     }
 
+    /// A policy that lists programs in command guards instead of naming
+    /// files with `path … access=`: issue 31's done-when asks its classes
+    /// to refuse under this one too.
+    const LISTING: &str = r##"
+self-protection "off"
+guard "no-force-push" {
+    tool "shell"
+    command "git" "push" {
+        flag "--force" "-f"
+    }
+    deny "Push without --force."
+}
+guard "keep-build" {
+    tool "shell"
+    command "rm" {
+        flag "-r" "-R" "--recursive"
+        arg "build" "/"
+    }
+    deny "Delete the files in build/ by name."
+}
+guard "env-by-program" {
+    tool "shell"
+    command "{cat,paste,fold,pr,column,iconv,base32,hd,look,zcat,install,head,tail}" {
+        arg ".env*"
+    }
+    command "git" "diff" {
+        arg ".env*"
+    }
+    command "git" "grep" {
+        arg ".env*"
+    }
+    deny "Ask the user for the value instead of reading .env."
+}
+guard "keep-guards" {
+    tool "shell"
+    command "cp" {
+        arg ".hookc/*"
+    }
+    command "sed" {
+        flag "-i"
+        arg "*.kdl"
+    }
+    deny "Ask the user to change the guards."
+}
+"##;
+
+    /// Issue 31's classes under [`LISTING`]: programs that run their
+    /// arguments, the same program under another name, values known only
+    /// at run time, and the readers the access table once lacked.
+    #[test]
+    fn the_closed_world_holds_under_a_policy_that_lists_programs() {
+        let file = crate::source::SourceFile::new("policy.kdl", LISTING.to_owned());
+        let mut diags = crate::diag::Diagnostics::default();
+        let policy = crate::compile::compile_source(&file, &mut diags);
+        assert!(!diags.has_errors(), "{diags:?}");
+        let policy = policy.unwrap();
+        let evaluator = Evaluator::new(&policy);
+        for line in [
+            "setpriv --no-new-privs rm -rf build",
+            "runuser -u root -- rm -rf build",
+            "gdb -q -batch -ex run --args rm -rf build",
+            "command time -v rm -rf build",
+            "env time -f %e rm -rf build",
+            "npm exec -- rm -rf build",
+            "tmux new-session -d 'rm -rf build'",
+            "nix-shell --run 'rm -rf build'",
+            "fish -c 'rm -rf build'",
+            "zsh --emulate sh -c 'rm -rf build'",
+            "arch -arm64 rm -rf build",
+            "xcrun git push --force origin main",
+            "hub push --force origin main",
+            "busybox rm -rf build",
+            "toybox rm -rf build",
+            "coreutils rm -rf build",
+            "grm -rf build",
+            "gcat .env",
+            "gtimeout 5 rm -rf build",
+            r"env -S 'rm\_-rf\_build'",
+            "cat $(echo .env)",
+            "f=.env; cat $f",
+            "echo .env | xargs cat",
+            "cat \"$(ls -a | grep env)\"",
+            "cp /dev/null $(echo .hookc)/policy.json",
+            "sed -i s/deny/allow/ $(ls *.kdl)",
+            "paste .env",
+            "fold .env",
+            "pr .env",
+            "column .env",
+            "iconv .env",
+            "base32 .env",
+            "hd .env",
+            "look x .env",
+            "zcat -f .env",
+            "git diff --no-index /dev/null .env",
+            "git grep --no-index '' -- .env",
+            "install -m 644 .env notes.txt",
+        ] {
+            let verdict = bundled_verdict(&evaluator, line);
+            assert!(
+                verdict.as_ref().is_some_and(|(d, _)| *d == Decision::Deny),
+                "{line}: {verdict:?}"
+            );
+        }
+        // What the guards do not list goes on; a command guard matches the
+        // words, not what a link made of them leads to (book: command.md).
+        for line in [
+            "cat notes.txt",
+            "rm -rf target",
+            "git push origin main",
+            "sed -i s/a/b/ notes.txt",
+        ] {
+            assert_eq!(bundled_verdict(&evaluator, line), None, "{line}");
+        }
+    }
+
     #[test]
     fn the_reason_names_the_program_hookc_does_not_know() {
         let policy = bundled_plus("");

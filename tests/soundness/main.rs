@@ -444,23 +444,25 @@ fn main() {
     }
 
     // Generated lines: every miss fails, shrunk to its fewest layers.
-    let mut gen_class: BTreeMap<u8, (usize, usize)> = BTreeMap::new();
-    let mut gen_layer: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    // Per class and per layer: lines, misses, false refusals.
+    let mut gen_class: BTreeMap<u8, (usize, usize, usize)> = BTreeMap::new();
+    let mut gen_layer: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut gen_misses: Vec<Case> = Vec::new();
     let mut gen_fr = 0;
     // Lines built on a denied core where nothing denied ran (a syntax only
     // one shell accepts, say): they test nothing.
     let mut inert = 0;
     for (c, v) in generated.iter().zip(vg) {
-        for class in c.classes(&all_layers) {
-            let slot = gen_class.entry(class).or_default();
+        let count = |slot: &mut (usize, usize, usize)| {
             slot.0 += 1;
             slot.1 += usize::from(v.miss());
+            slot.2 += usize::from(v.false_refusal());
+        };
+        for class in c.classes(&all_layers) {
+            count(gen_class.entry(class).or_default());
         }
         for &l in &c.layers {
-            let slot = gen_layer.entry(all_layers[l].name).or_default();
-            slot.0 += 1;
-            slot.1 += usize::from(v.miss());
+            count(gen_layer.entry(all_layers[l].name).or_default());
         }
         if v.miss() {
             gen_misses.push(c.clone());
@@ -478,14 +480,14 @@ fn main() {
     );
     let _ = writeln!(
         report,
-        "per class (a line counts in every class of its layers): lines, misses"
+        "per class (a line counts in every class of its layers): lines, misses, false refusals"
     );
-    for (c, (n, m)) in &gen_class {
-        let _ = writeln!(report, "  class {c:<3} {n:>6} {m:>6}");
+    for (c, (n, m, f)) in &gen_class {
+        let _ = writeln!(report, "  class {c:<3} {n:>6} {m:>6} {f:>6}");
     }
-    let _ = writeln!(report, "per layer: lines, misses");
-    for (l, (n, m)) in &gen_layer {
-        let _ = writeln!(report, "  {l:<28} {n:>6} {m:>6}");
+    let _ = writeln!(report, "per layer: lines, misses, false refusals");
+    for (l, (n, m, f)) in &gen_layer {
+        let _ = writeln!(report, "  {l:<28} {n:>6} {m:>6} {f:>6}");
     }
     let shrunk = shrink(&mut j, &all_layers, &gen_misses);
     for (i, (c, small)) in gen_misses.iter().zip(&shrunk).enumerate() {

@@ -1420,6 +1420,24 @@ fn read_runner(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<
         return interpreted(out, program, interpreter, rest, redirects);
     }
     emit(out, program, rest, redirects.clone());
+    // npm, pnpm and yarn take their options anywhere before a `--`: one
+    // naming the program that runs the scripts leaves them unread.
+    let options = rest.iter().take_while(|w| w.text != "--");
+    if matches!(
+        reading.runs,
+        Runs::Script(_) | Runs::Named(..) | Runs::Own(_)
+    ) && let Some(w) = options
+        .into_iter()
+        .find(|w| w.text.starts_with("--script-shell") || w.text.starts_with("--script_shell"))
+    {
+        return push_opaque(
+            out,
+            format!(
+                "`{program} {}`, which runs its scripts with another program (run the script's command directly)",
+                short(&w.text)
+            ),
+        );
+    }
     let script_of = |out: &mut Analysis, name: &str, word: Option<&Word>, args: &[Word]| {
         let ask = Script {
             runner: program,
@@ -1564,12 +1582,24 @@ fn package_script(out: &mut Analysis, ask: &Script, redirects: &[String], d: usi
                 ),
             );
         };
+        // The package's own settings, which a line that writes them before
+        // the script runs changes (`written`).
+        let folder = name.strip_suffix("package.json").unwrap_or_default();
+        for settings in [".npmrc", ".yarnrc"] {
+            out.sourced.push(format!("{folder}{settings}"));
+        }
         out.sourced.push(name);
         let body = |name: &str| scripts.iter().find(|(n, _)| n == name).map(|(_, b)| b);
         let Some(main) = body(ask.name) else {
             as_program = true;
             continue;
         };
+        if let Some(reason) = path
+            .parent()
+            .and_then(|package| package_json::script_shell(runner, package))
+        {
+            return push_opaque(out, reason);
+        }
         // A script that runs itself again (`"build": "pnpm -r build"` in
         // the workspace's root) is being read already.
         let key = (path, ask.name.to_owned());

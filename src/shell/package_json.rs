@@ -103,6 +103,89 @@ fn read(folder: &Folder) -> Found {
     }
 }
 
+/// The largest settings file (`.npmrc`, `.yarnrc`) read.
+const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
+
+/// Why hookc cannot read the scripts of the package in `package` as `sh`
+/// would run them, when a settings file `runner` reads names another
+/// program to run them with (`script-shell=…`, which npm, pnpm and yarn 1
+/// honour): the project's (`.npmrc` and `.yarnrc` in the package's folder
+/// and every folder above it), the user's (`~/.npmrc`, `~/.yarnrc`, or
+/// `NPM_CONFIG_USERCONFIG`), the global ones (`/etc/npmrc`,
+/// `/usr/local/etc/npmrc`, `/usr/etc/npmrc`, or `NPM_CONFIG_GLOBALCONFIG`),
+/// or one hookc cannot read. An earlier call may have written any of them.
+pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
+    if !matches!(runner, "npm" | "npx" | "pnpm" | "pnpx" | "yarn") {
+        return None;
+    }
+    let names: &[&str] = if runner == "yarn" {
+        &[".npmrc", ".yarnrc"]
+    } else {
+        &[".npmrc"]
+    };
+    let mut files: Vec<PathBuf> = package
+        .ancestors()
+        .take(64)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .collect();
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    if var("npm_config_script_shell")
+        .or_else(|| var("NPM_CONFIG_SCRIPT_SHELL"))
+        .is_some()
+    {
+        return Some(format!(
+            "`{runner}` running its scripts with the program `npm_config_script_shell` names, which hookc does not read (run the script's command directly)"
+        ));
+    }
+    match (var("NPM_CONFIG_USERCONFIG"), var("HOME")) {
+        (Some(user), _) => files.push(user),
+        (None, Some(home)) => files.extend(names.iter().map(|n| home.join(n))),
+        (None, None) => {}
+    }
+    match var("NPM_CONFIG_GLOBALCONFIG") {
+        Some(global) => files.push(global),
+        None => files
+            .extend(["/etc/npmrc", "/usr/local/etc/npmrc", "/usr/etc/npmrc"].map(PathBuf::from)),
+    }
+    for file in files {
+        let shown = file.display();
+        let text = match std::fs::metadata(&file) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Ok(m) if m.is_file() && m.len() <= MAX_SETTINGS_BYTES => std::fs::read_to_string(&file),
+            _ => {
+                return Some(format!(
+                    "`{runner}` reading its settings from `{shown}`, which hookc cannot read"
+                ));
+            }
+        };
+        let Ok(text) = text else {
+            return Some(format!(
+                "`{runner}` reading its settings from `{shown}`, which hookc cannot read"
+            ));
+        };
+        if text.lines().any(names_script_shell) {
+            return Some(format!(
+                "`{runner}` running its scripts with the program `{shown}` names (`script-shell`), which hookc does not read (run the script's command directly)"
+            ));
+        }
+    }
+    None
+}
+
+/// Whether a settings line sets `script-shell` (`script-shell=x`,
+/// `script_shell = x`, yarn's `script-shell "x"`), in any case.
+fn names_script_shell(line: &str) -> bool {
+    let key: String = line
+        .trim_start()
+        .trim_start_matches('"')
+        .chars()
+        .take_while(|c| !matches!(c, '=' | ' ' | '\t' | '"'))
+        .collect::<String>()
+        .to_ascii_lowercase()
+        .replace('_', "-");
+    key == "script-shell"
+}
+
 /// Every `package.json` of the workspace `folder` belongs to: below the
 /// nearest folder above it that declares one (`pnpm-workspace.yaml`, or a
 /// `package.json` with `workspaces`), or its own package's. Every package

@@ -774,7 +774,7 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 /// Variables that change which code runs without naming a command: a file
 /// the shell sources (`BASH_ENV`, `ENV`), a prompt the shell expands (`PS4`
 /// under `set -x`), what is loaded into every process (`LD_PRELOAD`), git's
-/// own configuration. Setting one makes the line opaque; its value is still
+/// own configuration, the program npm runs its scripts with. Setting one makes the line opaque; its value is still
 /// read for the substitutions the shell will expand in it.
 ///
 /// `PATH` is not one: it changes which file a name runs, never the name a
@@ -808,7 +808,8 @@ pub fn changes_what_runs(name: &str) -> bool {
             | "SHELLOPTS"
             | "BASHOPTS"
             | "IFS"
-    ) || name.starts_with("GIT_CONFIG_KEY_")
+    ) || name.eq_ignore_ascii_case("npm_config_script_shell")
+        || name.starts_with("GIT_CONFIG_KEY_")
         || name.starts_with("GIT_CONFIG_VALUE_")
         || name.starts_with("BASH_FUNC_")
 }

@@ -1001,6 +1001,53 @@ mod tests {
         assert!(seen("pnpm -r wipe", at).1);
     }
 
+    /// A settings file (written by an earlier call, say) or an option that
+    /// names the program the scripts run with leaves them unread: what
+    /// that program makes of `prisma migrate reset` is unknown.
+    #[test]
+    fn a_script_shell_of_the_settings_leaves_the_scripts_unread() {
+        let p = Project::new("script-shell");
+        p.write(
+            "package.json",
+            r#"{"scripts": {"reset": "prisma migrate reset"}}"#,
+        )
+        .write("web/package.json", r#"{"scripts": {"test": "vitest"}}"#);
+        let at = Some(p.0.as_path());
+        let opaque = |line: &str| seen(line, at).1;
+        assert!(!opaque("npm run reset"));
+        assert!(!opaque("cd web && npm test"));
+        for line in [
+            "npm --script-shell=./x.sh run reset",
+            "npm run reset --script-shell ./x.sh",
+            "npm_config_script_shell=./x.sh npm run reset",
+        ] {
+            assert!(opaque(line), "{line}");
+        }
+        // `--` ends the manager's options: the words are the script's.
+        assert!(!opaque("npm run reset -- --script-shell=x"));
+        // The project's settings, in the package's folder or above it.
+        p.write(".npmrc", "fund=false\nscript-shell = ./x.sh\n");
+        assert!(opaque("npm run reset"));
+        assert!(opaque("cd web && pnpm test"));
+        p.write(".npmrc", "; script-shell=./x.sh\nfund=false\n");
+        assert!(!opaque("npm run reset"));
+        // Written by the line itself, before the script runs.
+        p.write(".npmrc", "fund=false\n");
+        for line in [
+            "echo script-shell=./x.sh >> .npmrc && npm run reset",
+            "cp /tmp/settings ~/.npmrc; npm run reset",
+            "cd web && printf 'script-shell=x' > ../.npmrc && npm test",
+            "cp -r /tmp/template/ web && cd web && npm test",
+        ] {
+            assert!(opaque(line), "{line}");
+        }
+        assert!(!opaque("echo script-shell=x > notes.txt && npm run reset"));
+        // yarn 1 reads `.yarnrc` too; npm does not.
+        p.write("web/.yarnrc", "script-shell \"/bin/zsh\"\n");
+        assert!(opaque("cd web && yarn test"));
+        assert!(!opaque("cd web && npm test"));
+    }
+
     #[test]
     fn without_a_place_a_script_is_read_as_a_program() {
         assert!(runs_command("npm run reset", None, "reset"));

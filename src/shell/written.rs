@@ -18,6 +18,10 @@ const SHELLS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "ksh", "mksh", "rbash", "ash", "yash", "posh",
 ];
 
+/// The files whose `script-shell` tells npm, pnpm or yarn which program
+/// runs their scripts.
+const MANAGER_SETTINGS: &[&str] = &[".npmrc", ".yarnrc", "npmrc"];
+
 /// Mark the analysis opaque where the line runs a file it has just written
 /// in a way no guard can read.
 pub fn check(analysis: &mut Analysis) {
@@ -33,6 +37,19 @@ pub fn check(analysis: &mut Analysis) {
                     "`{file}`, which the line writes and sources (hookc read it as it is now)"
                 ));
             }
+        }
+        // The settings a manager reads before it runs a script (see
+        // `package_json::script_shell`), wherever the line writes them.
+        let scripts_run = analysis.sourced.iter().any(|f| f.ends_with("package.json"));
+        if let Some(t) = writes.iter().find(|t| {
+            let name = normalize_arg(&t.path);
+            let last = name.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            scripts_run && MANAGER_SETTINGS.contains(&last)
+        }) {
+            reasons.push(format!(
+                "`{}`, settings the line writes before a package manager reads them to run its scripts",
+                t.path
+            ));
         }
     }
     // A set: a line of many commands that write is looked up once a command.

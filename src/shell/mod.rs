@@ -40,6 +40,7 @@ mod package_json;
 pub mod pattern;
 pub mod programs;
 pub mod runners;
+pub mod ssh_config;
 pub mod unknown;
 pub mod written;
 

@@ -29,6 +29,7 @@ use super::lex::{self, MAX_DEPTH, Stdin, Word};
 use super::package_json::{self, Folder, Found};
 use super::programs::{self, How};
 use super::runners::{self, Place, Runs};
+use super::ssh_config;
 
 pub use super::lex::Opaque;
 
@@ -106,6 +107,9 @@ pub struct Analysis {
     /// there, which can say what `git ls-files` prints.
     #[serde(skip)]
     repository: Asked,
+    /// While the line is read: ssh's settings files have been read.
+    #[serde(skip)]
+    ssh_settings_read: bool,
 }
 
 /// The [`Repository`] an analysis may ask, if any. Not part of what the
@@ -674,10 +678,29 @@ fn read_program(
 ) {
     // `grm` is GNU `rm` as Homebrew installs it; `hub` is git.
     let program = programs::other_name(program).unwrap_or(program);
-    for run in programs::local_runs(
-        program,
-        &texts(rest).iter().map(String::as_str).collect::<Vec<_>>(),
-    ) {
+    let texts = texts(rest);
+    let args: Vec<&str> = texts.iter().map(String::as_str).collect();
+    // ssh's settings files, unless `-F` names others (read below).
+    let settings_named = program != "git" && args.iter().any(|a| a.starts_with("-F"));
+    if let Some(home) = judged_home(out)
+        && !settings_named
+        && !out.ssh_settings_read
+        && ssh_config::connects(program, &args)
+    {
+        // Once a line: the commands they hold are the same for every
+        // connection (and a `ProxyCommand` of `ssh` would read them again).
+        out.ssh_settings_read = true;
+        // Read as the line's own files: a line that writes them first
+        // changes what this reading saw (`written`).
+        out.sourced.push(ssh_config::USER_SETTINGS.to_owned());
+        for setting in ssh_config::settings(&home) {
+            match setting {
+                ssh_config::Setting::Line(line) => script(out, &line, d, &redirects),
+                ssh_config::Setting::Unreadable(reason) => push_opaque(out, reason),
+            }
+        }
+    }
+    for run in programs::local_runs(program, &args) {
         match run {
             programs::LocalRun::Line(line) => script(out, line, d, &redirects),
             programs::LocalRun::Shell(line) => {
@@ -762,6 +785,16 @@ fn reader(program: &str) -> Option<Reader> {
 
 /// A program with a command language of its own ([`consoles`]): opaque
 /// when given commands hookc cannot read.
+/// The user's home folder, only where a call is judged (a build's examples
+/// do not depend on the machine), wherever a `cd` has taken the line.
+fn judged_home(out: &Analysis) -> Option<PathBuf> {
+    out.placed
+        .then(|| std::env::var_os("HOME"))
+        .flatten()
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute())
+}
+
 fn read_console(
     out: &mut Analysis,
     program: &str,
@@ -769,14 +802,7 @@ fn read_console(
     redirects: Vec<String>,
     _: usize,
 ) {
-    // The home folder only where a call is judged (a build's examples do
-    // not depend on the machine).
-    let home = out
-        .dir
-        .as_ref()
-        .and_then(|_| std::env::var_os("HOME"))
-        .map(PathBuf::from)
-        .filter(|h| h.is_absolute());
+    let home = judged_home(out);
     if let Some(reason) = consoles::unreadable(program, rest, &out.stdin, home.as_deref()) {
         push_opaque(out, reason);
     }
@@ -1246,6 +1272,9 @@ fn table_wrapper(
         How::Joined if start < rest.len() => {
             script(out, &texts(&rest[start..]).join(" "), depth, &redirects);
         }
+        How::Joined if wrapper.name == "ssh" && ssh_runs_nothing(&rest[..own]) => {
+            emit(out, wrapper.name, rest, redirects);
+        }
         How::Joined => {
             // `ssh host` alone: the remote shell reads its commands from
             // standard input, which may be literal text.
@@ -1259,6 +1288,27 @@ fn table_wrapper(
             emit(out, wrapper.name, rest, redirects);
         }
     }
+}
+
+/// ssh's own options ask for no remote command at all: `-N` (forward
+/// ports only) or `-W HOST:PORT` (standard input goes to that port, as a
+/// `ProxyCommand` uses it), in any cluster before an option's value.
+fn ssh_runs_nothing(own: &[Word]) -> bool {
+    const VALUED: &str = "BbcDEeFIiJLlmOopQRSWw";
+    own.iter().any(|w| {
+        let Some(flags) = w.text.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
+            return false;
+        };
+        for letter in flags.chars() {
+            if matches!(letter, 'N' | 'W') {
+                return true;
+            }
+            if VALUED.contains(letter) {
+                return false;
+            }
+        }
+        false
+    })
 }
 
 /// The value of the first of `names` among `ws` (`-c VALUE`, `-cVALUE`,

@@ -939,6 +939,7 @@ mod tests {
             "ssh -o PKCS11Provider=./evil.so host",
             "scp -F cfg x host:y",
             "ssh -o ProxyCommand=\"$P\" host",
+            "ssh -oUser=W host",
         ] {
             assert!(
                 crate::shell::analyze(line).is_opaque(),
@@ -948,6 +949,8 @@ mod tests {
         for line in [
             "ssh -F /dev/null host true",
             "ssh -o StrictHostKeyChecking=no -p 2222 host true",
+            "ssh -o ProxyCommand='ssh -W %h:%p bastion' host true",
+            "ssh -fN -L 8080:localhost:80 host",
             "rsync -avz -e 'ssh -p 2222' x host:y",
             "man -k printf",
         ] {

@@ -12,6 +12,7 @@ use super::lex::push_reason;
 use super::normalize::{Analysis, SimpleCommand};
 use super::pattern::normalize_arg;
 use super::programs;
+use super::ssh_config;
 
 /// Shells, whose first operand is a script they run.
 const SHELLS: &[&str] = &[
@@ -37,6 +38,32 @@ pub fn check(analysis: &mut Analysis) {
                     "`{file}`, which the line writes and sources (hookc read it as it is now)"
                 ));
             }
+        }
+        // ssh's settings, read for a line that connects (see `ssh_config`),
+        // and every file they may include. A `cd` the line makes is
+        // followed to absolute paths, `~` too.
+        let mut folders: Vec<String> = ssh_config::SETTINGS_FOLDERS
+            .iter()
+            .map(|f| (*f).to_owned())
+            .collect();
+        if let Some(home) = std::env::var("HOME").ok().filter(|h| h.starts_with('/')) {
+            folders.push(format!("{}/.ssh", home.trim_end_matches('/')));
+        }
+        let connects = analysis
+            .sourced
+            .iter()
+            .any(|f| f == ssh_config::USER_SETTINGS);
+        if let Some(t) = writes.iter().find(|t| {
+            let path = normalize_arg(&t.path);
+            connects
+                && folders
+                    .iter()
+                    .any(|folder| names(&path, folder) || path.starts_with(&format!("{folder}/")))
+        }) {
+            reasons.push(format!(
+                "`{}`, ssh settings the line writes before it connects",
+                t.path
+            ));
         }
         // The settings a manager reads before it runs a script (see
         // `package_json::script_shell`), wherever the line writes them.
@@ -155,5 +182,24 @@ mod tests {
         assert!(!opaque("cp /usr/bin/git /tmp/ && /tmp/git status"));
         assert!(!opaque("echo hi > notes.txt && cat notes.txt"));
         assert!(!opaque("bash scripts/check.sh > check.log"));
+    }
+
+    /// ssh's settings are read where a call is judged; a line that writes
+    /// them before it connects changes what was read.
+    #[test]
+    fn ssh_settings_the_line_writes_before_it_connects_are_opaque() {
+        let dir = tempfile::tempdir().unwrap();
+        let judged =
+            |line: &str| crate::shell::analyze_in(line, Some(dir.path()), false).is_opaque();
+        for line in [
+            "echo 'ProxyCommand rm -rf ~' >> ~/.ssh/config && git fetch origin",
+            "printf 'LocalCommand x' > $HOME/.ssh/config.d/a; ssh host true",
+            "cp /tmp/cfg /etc/ssh/ssh_config && scp a host:b",
+            "cd ~/.ssh && echo 'ProxyCommand x' > config && git push origin main",
+        ] {
+            assert!(judged(line), "{line}");
+        }
+        assert!(!judged("echo hi > notes.txt && git fetch origin"));
+        assert!(!judged("echo x >> ~/.ssh/config && git status"));
     }
 }

@@ -314,3 +314,72 @@ fn a_loop_over_the_files_git_tracks_reads_those_files() {
         "for f in $(git ls-files '*.rs'); do wc -l \"$f\"; done"
     ));
 }
+
+/// ssh's settings are read where the call is judged: a `ProxyCommand`
+/// an earlier call wrote into `~/.ssh/config` runs on this machine when
+/// a later `git fetch` connects.
+#[test]
+fn ssh_settings_run_their_commands_in_every_call_that_connects() {
+    let p = built();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".ssh")).unwrap();
+    let config = home.path().join(".ssh/config");
+    let shell = |line: &str| {
+        let payload = json!({
+            "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.path("."),
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "toolu_1"
+        });
+        let root = p.path(".");
+        refused(&run(
+            Command::new(HOOKC)
+                .args([
+                    "guard",
+                    "--harness",
+                    "claude",
+                    "--event",
+                    "pre-tool",
+                    "--policy",
+                ])
+                .arg(p.path(".hookc/policy.json"))
+                .current_dir(&root)
+                .env("HOME", home.path())
+                .env("CLAUDE_PROJECT_DIR", &root)
+                .env_remove("XDG_STATE_HOME")
+                .env_remove("HOOKC_DEBUG"),
+            Some(payload.to_string().as_bytes()),
+        ))
+    };
+    let connecting = [
+        "git fetch origin",
+        "git -C . fetch --all",
+        "ssh host uptime",
+        "scp a host:b",
+        "cd src && git fetch origin",
+    ];
+    std::fs::write(&config, "Host *\n  ProxyCommand ssh -W %h:%p bastion\n").unwrap();
+    for line in connecting {
+        assert!(
+            !shell(line),
+            "{line} was refused for a harmless ProxyCommand"
+        );
+    }
+    std::fs::write(
+        &config,
+        "Host *\n  ServerAliveInterval 30\n  ProxyCommand git push --force origin main\n",
+    )
+    .unwrap();
+    for line in connecting {
+        assert!(
+            shell(line),
+            "{line} runs the ProxyCommand's force push and was allowed"
+        );
+    }
+    assert!(!shell("git status"), "git status connects nowhere");
+    assert!(
+        !shell("ssh -F /dev/null host uptime"),
+        "-F replaces the settings"
+    );
+    std::fs::write(&config, "Match exec \"rm -rf /\"\n  User git\n").unwrap();
+    assert!(shell("git fetch origin"));
+}

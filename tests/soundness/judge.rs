@@ -348,6 +348,12 @@ impl Hookc {
             ])
             .arg(&self.policy)
             .env("CLAUDE_PROJECT_DIR", &self.project)
+            // The environment the line runs with in the sandbox (HOME is
+            // the template's, where its git and ssh settings are), so the
+            // guard reads what the line meets, not this machine's.
+            .env("HOME", Path::new(&self.project).with_file_name("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("XDG_CONFIG_HOME")
             .env_remove("HOOKC_DEBUG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -2,6 +2,7 @@
 //! harness: search and multi-read tools, every path field, typed shell
 //! input, and symbolic links resolved where the call runs.
 
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -16,6 +17,11 @@ fn built() -> Project {
 
 /// `hookc guard` for `harness`, run in the project as the harness would.
 fn guard(p: &Project, harness: &str, stdin: &Value) -> Run {
+    guard_with(p, harness, stdin, &[])
+}
+
+/// [`guard`], with more variables in its environment.
+fn guard_with(p: &Project, harness: &str, stdin: &Value, env: &[(&str, &Path)]) -> Run {
     let root = p.path(".");
     run(
         Command::new(HOOKC)
@@ -32,7 +38,8 @@ fn guard(p: &Project, harness: &str, stdin: &Value) -> Run {
             .env("CLAUDE_PROJECT_DIR", &root)
             .env("GEMINI_PROJECT_DIR", &root)
             .env_remove("HOOKC_PROJECT_DIR")
-            .env_remove("HOOKC_DEBUG"),
+            .env_remove("HOOKC_DEBUG")
+            .envs(env.iter().copied()),
         Some(stdin.to_string().as_bytes()),
     )
 }
@@ -47,12 +54,16 @@ fn refused(r: &Run) -> bool {
 }
 
 fn claude(p: &Project, tool: &str, input: Value) -> Run {
+    claude_with(p, tool, input, &[])
+}
+
+fn claude_with(p: &Project, tool: &str, input: Value, env: &[(&str, &Path)]) -> Run {
     let payload = json!({
         "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.path("."),
         "permission_mode": "default", "hook_event_name": "PreToolUse",
         "tool_name": tool, "tool_input": input, "tool_use_id": "toolu_1"
     });
-    guard(p, "claude", &payload)
+    guard_with(p, "claude", &payload, env)
 }
 
 fn gemini(p: &Project, tool: &str, input: Value) -> Run {
@@ -325,30 +336,8 @@ fn ssh_settings_run_their_commands_in_every_call_that_connects() {
     std::fs::create_dir_all(home.path().join(".ssh")).unwrap();
     let config = home.path().join(".ssh/config");
     let shell = |line: &str| {
-        let payload = json!({
-            "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": p.path("."),
-            "permission_mode": "default", "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "toolu_1"
-        });
-        let root = p.path(".");
-        refused(&run(
-            Command::new(HOOKC)
-                .args([
-                    "guard",
-                    "--harness",
-                    "claude",
-                    "--event",
-                    "pre-tool",
-                    "--policy",
-                ])
-                .arg(p.path(".hookc/policy.json"))
-                .current_dir(&root)
-                .env("HOME", home.path())
-                .env("CLAUDE_PROJECT_DIR", &root)
-                .env_remove("XDG_STATE_HOME")
-                .env_remove("HOOKC_DEBUG"),
-            Some(payload.to_string().as_bytes()),
-        ))
+        let env = [("HOME", home.path())];
+        refused(&claude_with(&p, "Bash", json!({ "command": line }), &env))
     };
     let connecting = [
         "git fetch origin",

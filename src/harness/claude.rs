@@ -164,10 +164,23 @@ static PROFILE: Profile = Profile {
         "$CLAUDE_CONFIG_DIR/settings.local.json",
         "$XDG_CONFIG_HOME/claude/settings.json",
         "$XDG_CONFIG_HOME/claude/settings.local.json",
+        // What the Bash tool's shell sources before each command: the
+        // snapshot of the user's shell (functions and aliases included) and
+        // the variables SessionStart hooks leave in CLAUDE_ENV_FILE. A
+        // function written there would turn a later `git status` into
+        // anything.
+        "~/.claude/shell-snapshots",
+        "~/.claude/session-env",
+        "$CLAUDE_CONFIG_DIR/shell-snapshots",
+        "$CLAUDE_CONFIG_DIR/session-env",
         "/etc/claude-code",
         "/Library/Application Support/ClaudeCode",
     ],
-    protected_examples: &[".claude/settings.local.json", "~/.claude/settings.json"],
+    protected_examples: &[
+        ".claude/settings.local.json",
+        "~/.claude/settings.json",
+        "~/.claude/shell-snapshots/snapshot-bash-1.sh",
+    ],
     hooks_from: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$CLAUDE_PROJECT_DIR\"",

@@ -206,8 +206,12 @@ static PROFILE: Profile = Profile {
         "~/.codex/config.toml",
         "$CODEX_HOME/hooks.json",
         "$CODEX_HOME/config.toml",
+        // The shell snapshots Codex sources before each command (functions,
+        // aliases and exports of the user's shell).
+        "~/.codex/shell_snapshots",
+        "$CODEX_HOME/shell_snapshots",
     ],
-    protected_examples: &[".codex/hooks.json"],
+    protected_examples: &[".codex/hooks.json", "~/.codex/shell_snapshots/x.sh"],
     hooks_from: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$(git rev-parse --show-toplevel)\"",

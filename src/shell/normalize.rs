@@ -733,6 +733,15 @@ fn read_program(
         for word in rest {
             assignment_effects(out, word, d);
         }
+    } else if program == "alias" {
+        // What an alias stands for runs wherever its name is typed, as a
+        // function's body does: read as commands that may run.
+        for value in rest
+            .iter()
+            .filter_map(|w| w.text.split_once('=').map(|(_, v)| v))
+        {
+            script(out, value, d, &redirects);
+        }
     }
     match reader(program) {
         Some(read) => read(out, program, rest, redirects, d),
@@ -2583,6 +2592,19 @@ mod tests {
                 .any(|c| c.program == program && c.args.iter().any(|x| x == arg)),
             "{line:?}: {program} {arg} not found in {:?}",
             a.commands
+        );
+    }
+
+    /// What an alias stands for runs where its name is typed, in this line
+    /// or, in a shell a harness keeps, a later call.
+    #[test]
+    fn an_alias_is_read_as_the_commands_it_stands_for() {
+        finds("alias gp='git push --force'", "git", "--force");
+        finds("alias gs='git status' gp='rm -rf /'", "rm", "-rf");
+        assert!(!analyze("alias ll='ls -la'").is_opaque());
+        assert_eq!(
+            cmds("alias ll='ls -la'"),
+            [sc("ls", &["-la"]), sc("alias", &["ll=ls -la"])]
         );
     }
 

@@ -219,6 +219,7 @@ pub fn analyze_in(
     };
     script(&mut out, command_line, 0, &[]);
     out.repository = Asked(None);
+    out.ssh_settings_read = false;
     out.dir = None;
     out.redefined = None;
     out.folds_case = false;
@@ -681,7 +682,8 @@ fn read_program(
     let texts = texts(rest);
     let args: Vec<&str> = texts.iter().map(String::as_str).collect();
     // ssh's settings files, unless `-F` names others (read below).
-    let settings_named = program != "git" && args.iter().any(|a| a.starts_with("-F"));
+    let settings_named =
+        matches!(program, "ssh" | "scp" | "sftp") && args.iter().any(|a| a.starts_with("-F"));
     if let Some(home) = judged_home(out)
         && !settings_named
         && !out.ssh_settings_read

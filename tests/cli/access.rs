@@ -345,6 +345,8 @@ fn ssh_settings_run_their_commands_in_every_call_that_connects() {
         "ssh host uptime",
         "scp a host:b",
         "cd src && git fetch origin",
+        // rsync's `-F` is a filter, not ssh's settings file.
+        "rsync -F -a src/ host:src/",
     ];
     std::fs::write(&config, "Host *\n  ProxyCommand ssh -W %h:%p bastion\n").unwrap();
     for line in connecting {

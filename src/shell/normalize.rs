@@ -683,11 +683,11 @@ fn read_program(
     let args: Vec<&str> = texts.iter().map(String::as_str).collect();
     // ssh's settings files, unless `-F` names others (read below).
     let settings_named =
-        matches!(program, "ssh" | "scp" | "sftp") && args.iter().any(|a| a.starts_with("-F"));
-    if let Some(home) = judged_home(out)
-        && !settings_named
+        || matches!(program, "ssh" | "scp" | "sftp") && args.iter().any(|a| a.starts_with("-F"));
+    if ssh_config::connects(program, &args)
+        && !settings_named()
         && !out.ssh_settings_read
-        && ssh_config::connects(program, &args)
+        && let Some(home) = judged_home(out)
     {
         // Once a line: the commands they hold are the same for every
         // connection (and a `ProxyCommand` of `ssh` would read them again).

@@ -1958,6 +1958,30 @@ guard "force-and-long-words" {
                 "foo --run 'git -c help.autocorrect=immediate psuh --force'",
                 "no-force-push",
             ),
+            // A pattern that may become the program, zsh's `=git`, a
+            // program the string itself writes and runs, an alias in a
+            // string (found by the soundness judge's long mode).
+            (
+                "foo /usr/local/bin/gi[t] push -f origin main",
+                "no-force-push",
+            ),
+            (
+                "foo --run='/usr/bin/r[m] -rf /'",
+                "no-recursive-delete-of-the-repo",
+            ),
+            (
+                "foo -q -c '/usr/bin/r[m] -r -f .git'",
+                "no-recursive-delete-of-the-repo",
+            ),
+            ("foo =git push -f origin main", "no-force-push"),
+            (
+                "foo --run 'ln -s /usr/bin/rm ./del && ./del -rf /'",
+                "no-recursive-delete-of-the-repo",
+            ),
+            (
+                "foo --run='alias r=git\nr push -f origin main'",
+                "no-force-push",
+            ),
         ] {
             let verdict = bundled_verdict(&evaluator, line);
             assert!(
@@ -1982,6 +2006,8 @@ guard "force-and-long-words" {
             "foo git push origin main",
             "gh pr create --title \"don't break the build\"",
             "tmux new-session -d 'npm run dev'",
+            "prettier --write src/*.ts",
+            "foo --run 'npm run build'",
         ] {
             assert_eq!(bundled_verdict(&evaluator, line), None, "{line}");
         }

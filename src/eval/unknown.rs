@@ -35,7 +35,14 @@ pub(super) fn presumption(guard: &Guard, analysis: &Analysis) -> Option<Presumpt
     if guard.commands.is_empty() {
         return None;
     }
-    let named = |p: &str| guard.commands.iter().any(|c| c.names(p));
+    // A pattern the shell expands may become the guard's program
+    // (`/usr/bin/gi[t]`).
+    let named = |p: &str| {
+        guard
+            .commands
+            .iter()
+            .any(|c| c.names(p) || (crate::shell::access::is_glob(p) && c.named_by(p)))
+    };
     let presumed: Presumed = unknown::presume(analysis, &named);
     for reading in &presumed.readings {
         for c in &reading.commands {

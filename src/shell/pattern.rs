@@ -348,6 +348,14 @@ impl CommandPattern {
         program_matches(self.program.trim(), program)
     }
 
+    /// Whether a word that is a pattern the shell expands (`gi[t]`,
+    /// `/usr/bin/r?`) may become a program the pattern is about: any name
+    /// when the pattern's own program is a glob.
+    pub fn named_by(&self, pattern: &str) -> bool {
+        let program = self.program.trim();
+        is_glob(program) || glob_matches(pattern, program)
+    }
+
     pub fn matches_any(&self, analysis: &Analysis) -> bool {
         analysis.commands.iter().any(|c| self.matches(c))
     }

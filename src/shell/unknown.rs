@@ -117,9 +117,10 @@ fn presume_command(
     // Each line to read, and whether it is a run of the words themselves.
     let mut lines: Vec<(String, bool)> = Vec::new();
     for (j, word) in cmd.args.iter().enumerate() {
-        if unknown(j) || cmd.globs.contains(&j) {
+        if unknown(j) {
             continue;
         }
+        // A pattern counts when it may become a name a guard names.
         let name = program_word(word);
         if named(&name) || (runs_others(&name) && looks_like_a_name(&name)) {
             lines.push((spell(cmd, j), true));
@@ -148,8 +149,12 @@ fn presume_command(
             out.unread = Some(cmd.program.clone());
             return;
         }
-        let analysis = normalize::analyze(&line);
-        let counts_opaque = (run && depth == 0) || spells_a_command(&analysis, named);
+        // Read as a line of its own, checks of the whole line included (a
+        // program it writes and runs: `ln -s /bin/rm ./del && ./del`).
+        let analysis = super::analyze(&line);
+        let counts_opaque = (run && depth == 0)
+            || spells_a_command(&line, &analysis, named)
+            || super::written::runs_what_it_writes(&analysis);
         let at = out.readings.len();
         out.readings.push(Reading {
             program: cmd.program.clone(),
@@ -172,16 +177,30 @@ fn presume_command(
 /// commands of its own: then what cannot be read in it counts, even in a
 /// string argument (`foo --run 'git -c help.autocorrect=1 psuh -f'`);
 /// in prose (`--title "don't break"`) it does not.
-fn spells_a_command(analysis: &Analysis, named: &dyn Fn(&str) -> bool) -> bool {
+fn spells_a_command(line: &str, analysis: &Analysis, named: &dyn Fn(&str) -> bool) -> bool {
     analysis
         .commands
         .iter()
         .any(|c| named(&c.program) || runs_others(&c.program))
+        || pattern_names_one(line, named)
+}
+
+/// Whether a command of `line` has for its program a pattern that may
+/// become a program a guard names (`/usr/bin/r[m] -rf .`), which the
+/// normaliser leaves out of what runs, as opaque.
+fn pattern_names_one(line: &str, named: &dyn Fn(&str) -> bool) -> bool {
+    super::lex(line).commands.iter().any(|c| {
+        c.words
+            .iter()
+            .find(|w| !w.text.contains('=') || w.quoted)
+            .is_some_and(|w| w.glob && named(&program_word(&w.text)))
+    })
 }
 
 /// A word as a command name: its basename, without `.exe`, and a `g`-named
-/// GNU tool as the tool.
+/// GNU tool as the tool. zsh expands `=git` to git's path.
 fn program_word(word: &str) -> Cow<'_, str> {
+    let word = word.strip_prefix('=').unwrap_or(word);
     let base = word
         .rsplit('/')
         .next()
@@ -202,6 +221,16 @@ fn program_word(word: &str) -> Cow<'_, str> {
         Some(real) => Cow::Borrowed(real),
         None => Cow::Borrowed(base),
     }
+}
+
+/// zsh's `=NAME`, which it expands to the path of the program NAME.
+fn zsh_equals(word: &str) -> bool {
+    word.strip_prefix('=').is_some_and(|name| {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+    })
 }
 
 /// A word that can name a program (not an option, a number, a path
@@ -235,6 +264,9 @@ fn spell(cmd: &SimpleCommand, from: usize) -> String {
         }
         if cmd.unknown.contains(&k) {
             line.push_str("\"$HOOKC_UNKNOWN\"");
+        } else if zsh_equals(word) {
+            // zsh's `=git` (git's path) stays as written.
+            line.push_str(word);
         } else if cmd.globs.contains(&k)
             && word
                 .chars()

@@ -105,6 +105,16 @@ pub fn check(analysis: &mut Analysis) {
     }
 }
 
+/// Whether the line runs a program it has itself written under another
+/// name (copied, linked, moved into place): that program may be anything.
+pub fn runs_what_it_writes(analysis: &Analysis) -> bool {
+    let written = written_names(&analysis.commands);
+    analysis
+        .commands
+        .iter()
+        .any(|c| written.contains(&c.program))
+}
+
 /// The script a shell or an interpreter runs: its first operand.
 fn script_operand(cmd: &SimpleCommand) -> Option<&str> {
     let runs_scripts =

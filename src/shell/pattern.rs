@@ -353,7 +353,16 @@ impl CommandPattern {
     /// when the pattern's own program is a glob.
     pub fn named_by(&self, pattern: &str) -> bool {
         let program = self.program.trim();
-        is_glob(program) || glob_matches(pattern, program)
+        // `{psql,mysql}`: each name in turn; one that is a pattern itself
+        // (`mkfs*`) may meet any.
+        let alternatives: Vec<&str> =
+            match program.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+                Some(inner) if !inner.contains(['{', '}']) => inner.split(',').collect(),
+                _ => vec![program],
+            };
+        alternatives
+            .iter()
+            .any(|name| is_glob(name) || glob_matches(pattern, name))
     }
 
     pub fn matches_any(&self, analysis: &Analysis) -> bool {

@@ -122,6 +122,11 @@ fn presume_command(
         }
         // A pattern counts when it may become a name a guard names.
         let name = program_word(word);
+        // Only a pattern the shell expands; a quoted `'gi[t]'` is that name.
+        let pattern = cmd.globs.contains(&j);
+        if (pattern && !names_a_program(&name)) || (!pattern && access::is_glob(&name)) {
+            continue;
+        }
         if named(&name) || (runs_others(&name) && looks_like_a_name(&name)) {
             lines.push((spell(cmd, j), true));
         }
@@ -193,8 +198,19 @@ fn pattern_names_one(line: &str, named: &dyn Fn(&str) -> bool) -> bool {
         c.words
             .iter()
             .find(|w| !w.text.contains('=') || w.quoted)
-            .is_some_and(|w| w.glob && named(&program_word(&w.text)))
+            .is_some_and(|w| {
+                let name = program_word(&w.text);
+                w.glob && names_a_program(&name) && named(&name)
+            })
     })
+}
+
+/// Whether a pattern (a word's last part) reads as a program's name made
+/// a pattern (`gi[t]`, `r?`, `g*t`), not as files (`*`, `*.ts`, `(*)` in
+/// SQL): a letter of the name in it, and no `*` next to a suffix.
+fn names_a_program(pattern: &str) -> bool {
+    pattern.chars().any(|c| c.is_ascii_alphanumeric())
+        && !(pattern.contains('*') && pattern.contains('.'))
 }
 
 /// A word as a command name: its basename, without `.exe`, and a `g`-named

@@ -684,3 +684,60 @@ fn a_build_that_cannot_record_itself_says_what_the_hooks_run_instead() {
         r.stderr
     );
 }
+
+/// The hook command reads the shim into the shell the harness starts, which
+/// is `sh` for the generated hooks but may be any shell a user's own hook
+/// command or wrapper runs it in. zsh has `status` as a read-only name of
+/// `$?`: a shim that kept the guard's status in it ended zsh with status 1
+/// after every answer, so a refusal (status 2) let the call through. Each
+/// shell here gets the allow and the refusal as hookc gave them, from the
+/// hookc the build recorded and from HOOKC_BIN. zsh is skipped only where it
+/// is not installed (`.ci/run` installs it).
+#[test]
+fn every_shell_that_reads_the_shim_passes_the_answer_on_unchanged() {
+    let p = built();
+    let mut shells = vec!["sh", "dash", "bash"];
+    if run(Command::new("zsh").args(["-c", "exit 0"]), None).status == 0 {
+        shells.push("zsh");
+    }
+    for shell in shells {
+        for bin in [None, Some(HOOKC)] {
+            let mut command = Command::new(shell);
+            command
+                .arg("-c")
+                .arg(hook_command(&p, "PreToolUse"))
+                .current_dir(std::env::temp_dir())
+                .env("CLAUDE_PROJECT_DIR", p.dir.path())
+                .env("PATH", BARE_PATH)
+                .env_remove("HOOKC_DEBUG");
+            match bin {
+                Some(bin) => command.env("HOOKC_BIN", bin),
+                None => command.env_remove("HOOKC_BIN"),
+            };
+            let allowed = run(&mut command, Some(claude_bash("ls -la").as_bytes()));
+            assert_eq!(
+                (
+                    allowed.status,
+                    allowed.stdout.as_str(),
+                    allowed.stderr.as_str()
+                ),
+                (0, "", ""),
+                "{shell}, HOOKC_BIN {bin:?}"
+            );
+            let denied = run(
+                &mut command,
+                Some(claude_bash("git push --force origin main").as_bytes()),
+            );
+            assert_eq!(
+                denied.status, 2,
+                "{shell}, HOOKC_BIN {bin:?}: {}",
+                denied.stderr
+            );
+            assert!(
+                denied.stderr.starts_with("Do not force-push") && !denied.stderr.contains("status"),
+                "{shell}, HOOKC_BIN {bin:?}: {}",
+                denied.stderr
+            );
+        }
+    }
+}

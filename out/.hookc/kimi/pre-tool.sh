@@ -73,13 +73,32 @@ case ${XDG_STATE_HOME:-} in
 /*) pin=$XDG_STATE_HOME/hookc/pin ;;
 *) case ${HOME:-} in /*) pin=$HOME/.local/state/hookc/pin ;; *) pin= ;; esac ;;
 esac
-pinned=
-if [ -n "${HOOKC_BIN:-}" ]; then
-  hookc=$HOOKC_BIN
-  command -v "$hookc" >/dev/null 2>&1 ||
-    refuse "the hookc program was not found (looked for '$hookc')" \
-      'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
-elif [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
+# The end of a call whose hookc gave no answer of its contract (status 0 or
+# 2): a refusal that says what became of it. (The status is kept in `code`:
+# zsh, which may read this file into itself, has `status` as a read-only
+# name of `$?`, and assigning it would end the shell with status 1.)
+failed() {
+  case $1 in
+  # 124: hookc's keeper (or `timeout`) stopped the guard; 137 (SIGKILL) and
+  # 143 (SIGTERM): the same by busybox's `timeout`, or a kill from outside
+  # (the kernel's out-of-memory killer). Every other death by a signal is a
+  # crash: 134 (an abort, such as running out of memory), 139 (a segmentation
+  # fault).
+  124 | 137 | 143)
+    refuse "hookc did not finish checking this call in time (it was stopped after 8.5 s of the 10 s a hook has, or killed: exit status $1)" \
+      "try the call once more; if it is refused again, split it into smaller calls, or tell the user that hookc is too slow here (HOOKC_DEBUG=FILE logs each call)"
+    ;;
+  129 | 1[3-9][0-9] | 2[0-5][0-9])
+    refuse "hookc guard crashed on this call (it was killed by signal $(($1 - 128)), exit status $1)" \
+      "do not retry it in another form; tell the user that hookc crashed on this call (HOOKC_DEBUG=FILE logs each call)"
+    ;;
+  esac
+  refuse "hookc guard stopped with exit status $1 (its own message, if any, is above)" \
+    "run 'hookc build' in the project; set HOOKC_DEBUG=FILE to log each call"
+}
+# The common case first, and whole: when it ends, the shell has not read
+# (or parsed) the rest of this file.
+if [ -z "${HOOKC_BIN:-}" ] && [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
   # The pin's first line, read by the shell itself: no program is started
   # to find hookc, so nothing on PATH can stand in for one.
   hookc=
@@ -92,7 +111,21 @@ elif [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
   [ -f "$hookc" ] && [ -x "$hookc" ] ||
     refuse "the hookc that 'hookc build' recorded for the hooks ($hookc) is gone or not executable" \
       "run 'hookc build' in the project, with the hookc the hooks should run"
-  pinned=1
+  # The copy `hookc build` made, which the guard keeps the agent from
+  # changing: run as a child, with no handshake and no second program. Its
+  # answer goes to Kimi Code CLI as it comes, whole or not at all, and
+  # without a proof line (a HOOKC_NONCE from the environment would add one).
+  unset HOOKC_NONCE
+  "$hookc" guard --harness kimi --event pre-tool --policy "$here/../policy.json" --deadline 8.5
+  code=$?
+  case $code in 0 | 2) exit "$code" ;; esac
+  failed "$code"
+fi
+if [ -n "${HOOKC_BIN:-}" ]; then
+  hookc=$HOOKC_BIN
+  command -v "$hookc" >/dev/null 2>&1 ||
+    refuse "the hookc program was not found (looked for '$hookc')" \
+      'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
 elif command -v hookc >/dev/null 2>&1; then
   hookc=hookc
 else
@@ -152,67 +185,40 @@ else
     refuse "the hookc program was not found (looked for '$hookc')" \
       'install hookc (cargo install --locked --path <a checkout of hookc'\''s source>) or set HOOKC_BIN to its path'
 fi
-if [ -n "$pinned" ]; then
-  # The copy `hookc build` made, which the guard keeps the agent from
-  # changing: run as a child, with no handshake and no second program. Its
-  # answer goes to Kimi Code CLI as it comes, whole or not at all, and
-  # without a proof line (a HOOKC_NONCE from the environment would add one).
-  unset HOOKC_NONCE
-  "$hookc" guard --harness kimi --event pre-tool --policy "$here/../policy.json" --deadline 8.5
-  status=$?
-  case $status in 0 | 2) exit "$status" ;; esac
-else
-  # The nonce: a random UUID from the Linux kernel, else 16 bytes of
-  # /dev/urandom through od (macOS), read without the PATH.
-  nonce=
-  if [ -r /proc/sys/kernel/random/uuid ]; then
-    IFS= read -r nonce </proc/sys/kernel/random/uuid
-  elif [ -x /usr/bin/od ] && [ -r /dev/urandom ]; then
-    nonce=$(/usr/bin/od -An -N16 -tx1 /dev/urandom)
-  fi
-  nonce=$$.${nonce:-0}
-  proof="
+# The nonce: a random UUID from the Linux kernel, else 16 bytes of
+# /dev/urandom through od (macOS), read without the PATH.
+nonce=
+if [ -r /proc/sys/kernel/random/uuid ]; then
+  IFS= read -r nonce </proc/sys/kernel/random/uuid
+elif [ -x /usr/bin/od ] && [ -r /dev/urandom ]; then
+  nonce=$(/usr/bin/od -An -N16 -tx1 /dev/urandom)
+fi
+nonce=$$.${nonce:-0}
+proof="
 hookc guard answered $nonce"
-  # `timeout` (GNU coreutils or busybox) kills the program with SIGKILL at
-  # 8.5 s, by absolute path only (PATH is the agent's to set), and
-  # nothing in the environment moves it. `exec`: the subshell becomes
-  # `timeout`, or hookc, rather than starting it as a child.
-  if [ -x /usr/bin/timeout ]; then
-    set -- /usr/bin/timeout -s KILL 8.5
-  elif [ -x /bin/timeout ]; then
-    set -- /bin/timeout -s KILL 8.5
-  else
-    set --
-  fi
-  answer=$(HOOKC_NONCE=$nonce exec "$@" "$hookc" guard --harness kimi --event pre-tool --policy "$here/../policy.json" --deadline 8.5)
-  status=$?
-  case $status in
-  0 | 2)
-    case $answer in
-    *"$proof")
-      printf '%s' "${answer%"$proof"}"
-      exit "$status"
-      ;;
-    esac
-    refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
-      'point HOOKC_BIN or PATH at the hookc this project needs (cargo install --locked --path <a checkout of hookc'\''s source>)'
+# `timeout` (GNU coreutils or busybox) kills the program with SIGKILL at
+# 8.5 s, by absolute path only (PATH is the agent's to set), and
+# nothing in the environment moves it. `exec`: the subshell becomes
+# `timeout`, or hookc, rather than starting it as a child.
+if [ -x /usr/bin/timeout ]; then
+  set -- /usr/bin/timeout -s KILL 8.5
+elif [ -x /bin/timeout ]; then
+  set -- /bin/timeout -s KILL 8.5
+else
+  set --
+fi
+answer=$(HOOKC_NONCE=$nonce exec "$@" "$hookc" guard --harness kimi --event pre-tool --policy "$here/../policy.json" --deadline 8.5)
+code=$?
+case $code in
+0 | 2)
+  case $answer in
+  *"$proof")
+    printf '%s' "${answer%"$proof"}"
+    exit "$code"
     ;;
   esac
-fi
-case $status in
-# 124: hookc's keeper (or `timeout`) stopped the guard; 137 (SIGKILL) and
-# 143 (SIGTERM): the same by busybox's `timeout`, or a kill from outside
-# (the kernel's out-of-memory killer). Every other death by a signal is a
-# crash: 134 (an abort, such as running out of memory), 139 (a segmentation
-# fault).
-124 | 137 | 143)
-  refuse "hookc did not finish checking this call in time (it was stopped after 8.5 s of the 10 s a hook has, or killed: exit status $status)" \
-    "try the call once more; if it is refused again, split it into smaller calls, or tell the user that hookc is too slow here (HOOKC_DEBUG=FILE logs each call)"
-  ;;
-129 | 1[3-9][0-9] | 2[0-5][0-9])
-  refuse "hookc guard crashed on this call (it was killed by signal $((status - 128)), exit status $status)" \
-    "do not retry it in another form; tell the user that hookc crashed on this call (HOOKC_DEBUG=FILE logs each call)"
+  refuse "'$hookc' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)" \
+    'point HOOKC_BIN or PATH at the hookc this project needs (cargo install --locked --path <a checkout of hookc'\''s source>)'
   ;;
 esac
-refuse "hookc guard stopped with exit status $status (its own message, if any, is above)" \
-  "run 'hookc build' in the project; set HOOKC_DEBUG=FILE to log each call"
+failed "$code"

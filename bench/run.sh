@@ -4,18 +4,24 @@
 #   BENCH_CALLS_ONLY=1 bench/run.sh
 #                             the call table alone, without the build and lint timings
 #   BENCH_STATIC=1 bench/run.sh
-#                             also builds hookc linked statically (glibc, x86_64
-#                             Linux) into target/static and times it alongside
+#                             also builds hookc as the Linux release ships it
+#                             (x86_64-unknown-linux-musl, linked statically) into
+#                             target/static and times it alongside
 # Builds the release binary, generates the large policies, writes the bash + jq
 # and Python comparison guards itself, and prints one table of medians and ratios.
 # HOOKC_BASELINE=path/to/hookc times another binary alongside (see benches/guard.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${BENCH_STATIC:-}" ]; then
-  # --target keeps the flag off build scripts and proc macros, which cannot be static.
-  RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --quiet \
-    --target x86_64-unknown-linux-gnu --target-dir target/static
-  export HOOKC_BASELINE="$PWD/target/static/x86_64-unknown-linux-gnu/release/hookc"
+  # The target .github/workflows/release.yml builds the Linux x86_64 binary
+  # for: the one users of the release, npm and the musllinux wheels run.
+  musl=x86_64-unknown-linux-musl
+  if ! rustup target list --installed 2>/dev/null | grep -qx "$musl"; then
+    echo "bench/run.sh: BENCH_STATIC needs the $musl target: rustup target add $musl" >&2
+    exit 1
+  fi
+  cargo build --release --quiet --target "$musl" --target-dir target/static
+  export HOOKC_BASELINE="$PWD/target/static/$musl/release/hookc"
   export HOOKC_BASELINE_LABEL=static
 fi
 cargo bench --bench guard --quiet

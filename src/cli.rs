@@ -451,6 +451,13 @@ pub struct GuardArgs {
     /// the signal. The generated hooks pass it (see the book's security page)
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub deadline: Option<std::time::Duration>,
+
+    /// With --deadline: the hook script that handed its process to hookc
+    /// (`exec`). When the guard gives no answer (late, crashed, any status
+    /// but 0 or 2), hookc runs `/bin/sh -- SCRIPT --hookc-failed STATUS`,
+    /// which refuses the call in the script's own words
+    #[arg(long, value_name = "SCRIPT", requires = "deadline")]
+    pub shim: Option<PathBuf>,
 }
 
 impl GuardArgs {
@@ -465,8 +472,8 @@ impl GuardArgs {
         if args.next()? != "guard" {
             return None;
         }
-        let (mut harness, mut event, mut policy, mut debug, mut deadline) =
-            (None, None, None, None, None);
+        let (mut harness, mut event, mut policy, mut debug, mut deadline, mut shim) =
+            (None, None, None, None, None, None);
         while let Some(name) = args.next() {
             let value = args.next().filter(|v| !v.is_empty())?;
             let slot = match name.to_str()? {
@@ -475,6 +482,7 @@ impl GuardArgs {
                 "--policy" => &mut policy,
                 "--debug" => &mut debug,
                 "--deadline" => &mut deadline,
+                "--shim" => &mut shim,
                 _ => return None,
             };
             if slot.replace(value).is_some() {
@@ -495,8 +503,10 @@ impl GuardArgs {
             debug: debug.map(PathBuf::from),
             deadline: match deadline {
                 Some(seconds) => Some(parse_seconds(seconds.to_str()?).ok()?),
+                None if shim.is_some() => return None,
                 None => None,
             },
+            shim: shim.map(PathBuf::from),
         })
     }
 }

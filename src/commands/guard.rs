@@ -9,7 +9,12 @@ pub fn guard(args: &GuardArgs) -> i32 {
     let started = std::time::Instant::now();
     let deadline = match args.deadline {
         Some(limit) if cfg!(unix) => {
-            runtime::keeper::keep(limit);
+            let refuser = runtime::keeper::Refuser {
+                shim: args.shim.as_deref(),
+                harness: args.harness,
+                event: args.event,
+            };
+            runtime::keeper::keep(limit, &refuser);
             Deadline::kept(started, args.harness, args.event)
         }
         _ => Deadline::start(started, args.harness, args.event),

@@ -16,7 +16,6 @@
 //! from inside: the shim's outer limit covers that case.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -166,25 +165,13 @@ fn refuse(state: &State, what: &str) -> ! {
          no huge brace or glob expansions) and try again; if a short, plain command is refused \
          like this, tell the user (`hookc doctor` checks the machine)."
     );
-    let verdict = super::refusal(GUARD, reason.clone());
-    let answer = match crate::harness::get(state.harness) {
-        Some(harness) => harness.answer(state.event, Some(&verdict)),
-        None => crate::harness::Answer {
-            stdout: String::new(),
-            stderr: format!("hookc guard: {reason}\n"),
-            exit: 1,
-        },
-    };
-    let mut stdout = std::io::stdout();
-    let _ = stdout.write_all(answer.stdout.as_bytes());
-    if let Some(nonce) = &state.nonce {
-        super::prove(nonce, &mut stdout);
-    }
-    let _ = stdout.flush();
-    let mut stderr = std::io::stderr();
-    let _ = stderr.write_all(answer.stderr.as_bytes());
-    let _ = stderr.flush();
-    std::process::exit(answer.exit)
+    super::answer_refusal(
+        GUARD,
+        state.harness,
+        state.event,
+        reason,
+        state.nonce.as_deref(),
+    )
 }
 
 #[cfg(test)]

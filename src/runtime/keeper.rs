@@ -29,11 +29,18 @@
 //! - [`UNKEPT`] when the keeper cannot start the child, or the child's
 //!   answer is larger than [`MAX_ANSWER`].
 //!
+//! A shim that handed its own process to hookc (`exec`, under dash and
+//! bash) is not there to read that status, and says so with `--shim
+//! SCRIPT`: then the keeper refuses in its place, by running the script
+//! again (see [`keep`]), and ends with the script's answer.
+//!
 //! Only Unix processes can be kept this way; elsewhere `--deadline` is read
 //! and the guard runs with its inner deadline only.
 #![allow(unsafe_code)]
 
 use std::time::Duration;
+
+use crate::ir::{Event, HarnessId};
 
 /// The keeper's status when the guard did not answer in time.
 pub const LATE: i32 = 124;
@@ -43,27 +50,89 @@ pub const UNKEPT: i32 = 125;
 /// guard's answer is a few kilobytes.
 pub const MAX_ANSWER: usize = 16 << 20;
 
+/// Who refuses the call when the guard gives no answer of its contract.
+pub struct Refuser<'a> {
+    /// The hook script that runs hookc, when it has handed its own process
+    /// to hookc (`exec`): the keeper runs it again to refuse (see
+    /// [`keep`]). `None`: the script waits for the keeper and refuses from
+    /// its status itself.
+    pub shim: Option<&'a std::path::Path>,
+    /// Whose protocol, and which event, the keeper's own refusal is written
+    /// in, when even the script cannot run.
+    pub harness: HarnessId,
+    pub event: Event,
+}
+
 /// Fork, and return in the child, which is the guard. The parent never
-/// returns: it ends the process with the child's answer or a status that
-/// says why there is none.
+/// returns: it ends the process with the child's answer, or else with a
+/// refusal (when the shim has handed its process over: `--shim`) or a
+/// status that says why there is no answer.
 #[cfg(unix)]
-pub fn keep(limit: Duration) {
+pub fn keep(limit: Duration, refuser: &Refuser) {
     let started = std::time::Instant::now();
-    match unix::fork_with_pipes() {
-        Ok(unix::Side::Child) => {}
-        Ok(unix::Side::Parent(kept)) => {
-            let status = unix::wait(kept, started + limit);
-            std::process::exit(status)
-        }
+    let status = match unix::fork_with_pipes() {
+        Ok(unix::Side::Child) => return,
+        Ok(unix::Side::Parent(kept)) => unix::wait(kept, started + limit),
         Err(e) => {
             eprintln!("hookc guard: could not start the guard under its outer deadline: {e}");
-            std::process::exit(UNKEPT)
+            UNKEPT
         }
+    };
+    match refuser.shim {
+        Some(shim) if !matches!(status, 0 | 2) => refuse(status, shim, refuser),
+        _ => std::process::exit(status),
     }
 }
 
 #[cfg(not(unix))]
-pub fn keep(_limit: Duration) {}
+pub fn keep(_limit: Duration, _refuser: &Refuser) {}
+
+/// The guard that names the keeper in its own refusal.
+pub const GUARD: &str = "hookc-keeper";
+
+/// The argument before the status when the keeper runs the shim again.
+pub const FAILED_ARG: &str = "--hookc-failed";
+
+/// The guard gave no answer of its contract, and no shell is waiting to
+/// refuse from the keeper's status: run the shim again as
+/// `/bin/sh -- SHIM --hookc-failed STATUS`, which refuses in its own words
+/// (the harness's protocol, the policy's `on-error`, what became of the
+/// guard), as it would have from the status. Only if `/bin/sh` cannot be
+/// started does the keeper write a refusal itself.
+#[cfg(unix)]
+fn refuse(status: i32, shim: &std::path::Path, refuser: &Refuser) -> ! {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::process::CommandExt;
+    // The shell read this file a moment ago; if it cannot be read now, a
+    // shell told to run it would end with status 127 (a call let through
+    // in most harnesses), so the keeper answers itself.
+    let readable = std::ffi::CString::new(shim.as_os_str().as_bytes()).is_ok_and(|path| {
+        // SAFETY: `path` is a valid NUL-terminated string.
+        unsafe { libc::access(path.as_ptr(), libc::R_OK) == 0 }
+    });
+    let error = if readable {
+        std::process::Command::new("/bin/sh")
+            .arg("--")
+            .arg(shim)
+            .arg(FAILED_ARG)
+            .arg(status.to_string())
+            .exec()
+    } else {
+        std::io::Error::last_os_error()
+    };
+    super::answer_refusal(
+        GUARD,
+        refuser.harness,
+        refuser.event,
+        format!(
+            "hookc could not check this call (its guard gave no answer: status {status}), and \
+             could not run the hook script's refusal ({}: {error}), so it refused the call. Tell \
+             the user; `hookc doctor` checks the machine.",
+            shim.display()
+        ),
+        None,
+    )
+}
 
 #[cfg(unix)]
 mod unix {

@@ -51,6 +51,36 @@ pub fn prove(nonce: &std::ffi::OsStr, stdout: &mut dyn Write) {
     let _ = stdout.flush();
 }
 
+/// Refuse the call in `harness`'s protocol, as hookc itself (in the name
+/// of `guard`), and end the process; with `nonce`, the proof follows the
+/// answer.
+fn answer_refusal(
+    guard: &str,
+    harness: HarnessId,
+    event: Event,
+    reason: String,
+    nonce: Option<&std::ffi::OsStr>,
+) -> ! {
+    let answer = match crate::harness::get(harness) {
+        Some(harness) => harness.answer(event, Some(&refusal(guard, reason))),
+        None => crate::harness::Answer {
+            stdout: String::new(),
+            stderr: format!("hookc guard: {reason}\n"),
+            exit: 2,
+        },
+    };
+    let mut stdout = std::io::stdout();
+    let _ = stdout.write_all(answer.stdout.as_bytes());
+    if let Some(nonce) = nonce {
+        prove(nonce, &mut stdout);
+    }
+    let _ = stdout.flush();
+    let mut stderr = std::io::stderr();
+    let _ = stderr.write_all(answer.stderr.as_bytes());
+    let _ = stderr.flush();
+    std::process::exit(answer.exit)
+}
+
 /// Why a call could not be checked.
 #[derive(Debug)]
 enum Failure {

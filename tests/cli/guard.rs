@@ -529,10 +529,15 @@ fn a_guard_program_that_hangs_is_stopped_in_time() {
 /// guard (the keeper's child) gets `signal` once it is running, as a
 /// stand-in for what the kernel or the machine can do to it.
 fn kept_guard_sent(p: &Project, seconds: &str, signal: &str) -> (Run, std::time::Duration) {
+    kept_guard_sent_with(p, &["--deadline", seconds], signal)
+}
+
+/// [`kept_guard_sent`] with `args` for the keeper.
+fn kept_guard_sent_with(p: &Project, args: &[&str], signal: &str) -> (Run, std::time::Duration) {
     use std::process::Stdio;
     let started = std::time::Instant::now();
     let mut keeper = guard_command(p, "pre-tool")
-        .args(["--deadline", seconds])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -598,6 +603,65 @@ fn a_guard_that_crashes_under_its_keeper_answers_nothing() {
             "{signal}: {run:?}"
         );
     }
+}
+
+/// A shim that handed its process to hookc (`exec`, `--shim SCRIPT`) is
+/// not there to read the keeper's status, so the keeper runs the script
+/// again with `--hookc-failed STATUS` to refuse in its words; where the
+/// script cannot be read, the keeper refuses itself, in the harness's
+/// protocol (Claude Code's here), never with a status that lets the call
+/// through.
+#[test]
+fn a_keeper_with_a_shim_has_it_refuse_when_the_guard_gives_no_answer() {
+    let p = timed(600, "");
+    let script = p.path("refuse.sh");
+    std::fs::write(
+        &script,
+        "printf 'refused for the guard: %s %s\\n' \"$1\" \"$2\" >&2\nexit 2\n",
+    )
+    .unwrap();
+    let shim = script.to_str().unwrap();
+    for (signal, seconds, status) in [("-ABRT", "30", 134), ("-STOP", "0.5", 124)] {
+        let (run, _) = kept_guard_sent_with(&p, &["--deadline", seconds, "--shim", shim], signal);
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (
+                2,
+                "",
+                format!("refused for the guard: --hookc-failed {status}\n").as_str()
+            ),
+            "{signal}"
+        );
+    }
+    let gone = p.path("gone.sh");
+    let (alone, _) = kept_guard_sent_with(
+        &p,
+        &["--deadline", "30", "--shim", gone.to_str().unwrap()],
+        "-ABRT",
+    );
+    assert_eq!(alone.status, 2, "{alone:?}");
+    let answer: serde_json::Value = serde_json::from_str(&alone.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{alone:?}"
+    );
+    assert!(
+        alone
+            .stderr
+            .contains("its guard gave no answer: status 134")
+            && alone
+                .stderr
+                .contains("could not run the hook script's refusal"),
+        "{}",
+        alone.stderr
+    );
+    // `--shim` is the keeper's: without `--deadline` it is an error.
+    let unkept = run(
+        guard_command(&p, "pre-tool").args(["--shim", shim]),
+        Some(claude_bash("ls").as_bytes()),
+    );
+    assert_eq!(unkept.status, 2, "{unkept:?}");
+    assert!(unkept.stderr.contains("--deadline"), "{}", unkept.stderr);
 }
 
 /// Kept or not, a guard answers the same, on stdout, stderr and status.

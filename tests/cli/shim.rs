@@ -315,12 +315,25 @@ fn a_hookc_stuck_in_the_kernel_is_refused_before_the_harness_gives_up() {
     }
 }
 
-/// The hookc the pin names runs without `timeout`: its keeper is the outer
-/// deadline. A guard that does not run at all (stopped, as the kernel holds
-/// one on a hung mount, so its own watchdog cannot answer) is given up at
-/// 1.7 s, and the call refused in time, in every shell.
-#[test]
-fn a_pinned_hookc_stuck_in_the_kernel_is_refused_before_the_harness_gives_up() {
+/// The shells that read the shim: sh, dash, bash, and zsh where it is
+/// installed (`.ci/run` installs it).
+fn shells() -> Vec<&'static str> {
+    let mut shells = vec!["sh", "dash", "bash"];
+    if run(Command::new("zsh").args(["-c", "exit 0"]), None).status == 0 {
+        shells.push("zsh");
+    }
+    shells
+}
+
+/// Whether `shell` hands its process to the pinned hookc (`exec`): where
+/// a failed `exec` is known to refuse (dash, as Debian's `sh`, and bash).
+fn replaces_itself(shell: &str) -> bool {
+    shell != "zsh"
+}
+
+/// The bundled policy for Claude Code with a 2 s timeout, built with a
+/// state folder of its own, so the hooks run the pinned copy.
+fn pinned_with_a_short_timeout() -> (Project, std::path::PathBuf) {
     let p = built_with_a_short_timeout();
     let state = p.path("state");
     let built = run(
@@ -331,57 +344,178 @@ fn a_pinned_hookc_stuck_in_the_kernel_is_refused_before_the_harness_gives_up() {
         None,
     );
     assert_eq!(built.status, 0, "{}", built.stderr);
-    for shell in ["sh", "dash", "bash"] {
-        let started = std::time::Instant::now();
-        let mut hook = Command::new(shell)
-            .arg("-c")
-            .arg(format!(
-                "{}
+    (p, state)
+}
+
+/// Start Claude Code's hook under `shell` with the pinned hookc, and do
+/// `to_guard` to the guard (the keeper's one child) while it waits for the
+/// payload. Like the harness, the test gives up on the hook at 4 s (a hang
+/// fails the test). Asserts that the keeper is the hook's own process
+/// where the shell [`replaces_itself`], and the shell's one child where
+/// not.
+fn fire_pinned(
+    p: &Project,
+    state: &Path,
+    shell: &str,
+    to_guard: &str,
+) -> (Run, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let mut hook = Command::new(shell)
+        .arg("-c")
+        .arg(format!(
+            "{}
 exit $?",
-                hook_command(&p, "PreToolUse")
-            ))
-            .current_dir(std::env::temp_dir())
-            .env("CLAUDE_PROJECT_DIR", p.dir.path())
-            .env("PATH", BARE_PATH)
-            .env("XDG_STATE_HOME", &state)
-            .env_remove("HOOKC_BIN")
-            .env_remove("HOOKC_DEBUG")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let payload = hook.stdin.take().unwrap();
-        // The shell, its one child (the pinned hookc, the keeper), and the
-        // keeper's one child (the guard, waiting for the payload).
-        let (keeper, guard) = loop {
-            if let [keeper] = children_of(hook.id())[..]
-                && let [guard] = children_of(keeper as u32)[..]
-            {
-                break (keeper, guard);
+            hook_command(p, "PreToolUse")
+        ))
+        .current_dir(std::env::temp_dir())
+        .env("CLAUDE_PROJECT_DIR", p.dir.path())
+        .env("PATH", BARE_PATH)
+        .env("XDG_STATE_HOME", state)
+        .env_remove("HOOKC_BIN")
+        .env_remove("HOOKC_DEBUG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let payload = hook.stdin.take().unwrap();
+    let pinned = std::fs::canonicalize(
+        std::fs::read_to_string(state.join("hookc/pin"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let runs_hookc =
+        |pid: i32| std::fs::read_link(format!("/proc/{pid}/exe")).ok() == Some(pinned.clone());
+    let (keeper, guard) = loop {
+        let shell_pid = hook.id() as i32;
+        if runs_hookc(shell_pid) {
+            if let [guard] = children_of(hook.id())[..] {
+                break (shell_pid, guard);
             }
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(5),
-                "{shell}: no guard"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        };
-        let stopped = Command::new("kill")
-            .args(["-STOP", &guard.to_string()])
+        } else if let [keeper] = children_of(hook.id())[..]
+            && runs_hookc(keeper)
+            && let [guard] = children_of(keeper as u32)[..]
+        {
+            break (keeper, guard);
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{shell}: no guard"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    assert_eq!(
+        keeper == hook.id() as i32,
+        replaces_itself(shell),
+        "{shell}: whether hookc took the shell's place"
+    );
+    let done = Command::new("kill")
+        .args([to_guard, &guard.to_string()])
+        .status();
+    assert!(done.unwrap().success());
+    let harness = [hook.id().to_string(), keeper.to_string()];
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(4));
+        let _ = Command::new("kill")
+            .arg("-KILL")
+            .args(&harness)
+            .stderr(std::process::Stdio::null())
             .status();
-        assert!(stopped.unwrap().success());
-        // Like the harness, give up on the hook at 4 s (a hang fails the test).
-        let harness = [hook.id().to_string(), keeper.to_string()];
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_secs(4));
-            let _ = Command::new("kill").arg("-KILL").args(&harness).status();
-        });
-        let out = hook.wait_with_output().unwrap();
-        drop(payload);
-        let run = Run::from(out);
-        assert_refused_in_time(shell, &run, started.elapsed());
+    });
+    let out = hook.wait_with_output().unwrap();
+    drop(payload);
+    (Run::from(out), started.elapsed())
+}
+
+/// The hookc the pin names runs without `timeout`: its keeper is the outer
+/// deadline. A guard that does not run at all (stopped, as the kernel holds
+/// one on a hung mount, so its own watchdog cannot answer) is given up at
+/// 1.7 s, and the call refused in time, in every shell: by the shim where
+/// the shell waits for hookc, and by the shim run again from hookc's keeper
+/// where hookc took the shell's place.
+#[test]
+fn a_pinned_hookc_stuck_in_the_kernel_is_refused_before_the_harness_gives_up() {
+    let (p, state) = pinned_with_a_short_timeout();
+    for shell in shells() {
+        let (run, took) = fire_pinned(&p, &state, shell, "-STOP");
+        assert_refused_in_time(shell, &run, took);
         assert!(
             run.stderr.contains("exit status 124"),
+            "{shell}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// A pinned guard that crashes (an abort) or is killed from outside (the
+/// out-of-memory killer) is refused in the shim's words, whether the shell
+/// waited for hookc or hookc took its place.
+#[test]
+fn a_pinned_hookc_that_crashes_or_is_killed_is_refused_in_every_shell() {
+    let (p, state) = pinned_with_a_short_timeout();
+    for shell in shells() {
+        for (signal, why) in [
+            (
+                "-ABRT",
+                "hookc guard crashed on this call (it was killed by signal 6, exit status 134)",
+            ),
+            ("-KILL", "or killed: exit status 137"),
+        ] {
+            let (run, _) = fire_pinned(&p, &state, shell, signal);
+            assert_eq!(run.status, 2, "{shell}, {signal}: {}", run.stderr);
+            assert!(
+                run.stderr
+                    .starts_with("hookc could not check this call, so it was refused")
+                    && run.stderr.contains(why)
+                    && run.stdout.is_empty(),
+                "{shell}, {signal}: {}{}",
+                run.stdout,
+                run.stderr
+            );
+        }
+    }
+}
+
+/// A pinned copy the kernel will not start (here: a binary built for no
+/// machine, as a copy from another machine's synced home would be) is a
+/// refusal in every shell: where hookc was to take the shell's place, the
+/// shell goes on past the failed `exec` (bash) or refuses in its EXIT trap
+/// (dash); zsh waits for it and reads status 126.
+#[test]
+fn a_pinned_hookc_that_cannot_be_started_is_refused_in_every_shell() {
+    let p = built();
+    let state = p.path("state");
+    let copy = p.path("not-this-machine");
+    std::fs::write(&copy, b"\x7fELF\x02\x01\x01\x00not a program\x00").unwrap();
+    make_executable(&copy);
+    std::fs::create_dir_all(state.join("hookc")).unwrap();
+    std::fs::write(state.join("hookc/pin"), format!("{}\n", copy.display())).unwrap();
+    for shell in shells() {
+        let run = run(
+            Command::new(shell)
+                .arg("-c")
+                .arg(hook_command(&p, "PreToolUse"))
+                .current_dir(std::env::temp_dir())
+                .env("CLAUDE_PROJECT_DIR", p.dir.path())
+                .env("PATH", BARE_PATH)
+                .env("XDG_STATE_HOME", &state)
+                .env_remove("HOOKC_BIN")
+                .env_remove("HOOKC_DEBUG"),
+            Some(claude_bash("ls").as_bytes()),
+        );
+        assert_eq!(run.status, 2, "{shell}: {}", run.stderr);
+        let why = if replaces_itself(shell) {
+            "could not be started"
+        } else {
+            "stopped with exit status 126"
+        };
+        assert!(
+            run.stderr
+                .contains("hookc could not check this call, so it was refused")
+                && run.stderr.contains(why),
             "{shell}: {}",
             run.stderr
         );
@@ -562,6 +696,38 @@ fn a_fake_hookc_on_path_or_in_the_project_cannot_let_a_refused_call_through_once
     assert!(ran >= harness::all().len() - 2, "only {ran} harnesses ran");
 }
 
+/// The recorded hookc takes the hook shell's place (dash as `sh`, bash),
+/// so when it cannot answer (here: a damaged `policy.json`, status 1) the
+/// refusal comes from the shim run again by its keeper: in every harness
+/// that refusal is the harness's own, and the call does not go through.
+#[test]
+fn a_pinned_hookc_that_cannot_decide_is_refused_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    p.write(".hookc/policy.json", "{ damaged");
+    let path = hooks_path();
+    let mut ran = 0;
+    for h in harness::all() {
+        let Some(o) = through_the_hook(*h, p.dir.path(), &pinned.home, &pinned.state, &path, "ls")
+        else {
+            eprintln!("skipped {}: what runs its hook is not installed", h.id());
+            continue;
+        };
+        ran += 1;
+        assert!(
+            !o.proceeds,
+            "{}: a guard that could not decide let ls through: {o:?}",
+            h.id()
+        );
+        assert!(
+            said(&o).contains("hookc could not") || said(&o).contains("damaged"),
+            "{}: the refusal does not say hookc could not check: {o:?}",
+            h.id()
+        );
+    }
+    assert!(ran >= harness::all().len() - 2, "only {ran} harnesses ran");
+}
+
 /// Issue 36: the recorded copy gone is a refusal with the fix, never a
 /// fall back to a `hookc` on PATH; and a copy written over (the agent's
 /// `cp` is refused, but the user's own mistake is possible) is reported by
@@ -696,11 +862,7 @@ fn a_build_that_cannot_record_itself_says_what_the_hooks_run_instead() {
 #[test]
 fn every_shell_that_reads_the_shim_passes_the_answer_on_unchanged() {
     let p = built();
-    let mut shells = vec!["sh", "dash", "bash"];
-    if run(Command::new("zsh").args(["-c", "exit 0"]), None).status == 0 {
-        shells.push("zsh");
-    }
-    for shell in shells {
+    for shell in shells() {
         for bin in [None, Some(HOOKC)] {
             let mut command = Command::new(shell);
             command

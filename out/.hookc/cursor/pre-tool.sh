@@ -92,6 +92,9 @@ failed() {
   refuse "hookc guard stopped with exit status $1 (its own message, if any, is above)" \
     "run 'hookc build' in the project; set HOOKC_DEBUG=FILE to log each call"
 }
+# hookc's keeper runs this file again, as `/bin/sh -- FILE --hookc-failed
+# STATUS`, when the hookc that took the shell's place (below) gave no answer.
+case ${1-} in --hookc-failed) failed "${2-}" ;; esac
 # The common case first, and whole: when it ends, the shell has not read
 # (or parsed) the rest of this file.
 if [ -z "${HOOKC_BIN:-}" ] && [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ]; }; then
@@ -108,10 +111,41 @@ if [ -z "${HOOKC_BIN:-}" ] && [ -n "$pin" ] && { [ -e "$pin" ] || [ -L "$pin" ];
     refuse "the hookc that 'hookc build' recorded for the hooks ($hookc) is gone or not executable" \
       "run 'hookc build' in the project, with the hookc the hooks should run"
   # The copy `hookc build` made, which the guard keeps the agent from
-  # changing: run as a child, with no handshake and no second program. Its
-  # answer goes to Cursor as it comes, whole or not at all, and
-  # without a proof line (a HOOKC_NONCE from the environment would add one).
+  # changing: no handshake and no second program. Its answer goes to
+  # Cursor as it comes, whole or not at all, and without a proof
+  # line (a HOOKC_NONCE from the environment would add one).
   unset HOOKC_NONCE
+  # Where the shell is known to refuse when `exec` itself fails (bash with
+  # `execfail` goes on to the next line; dash runs the EXIT trap), hookc
+  # takes this shell's place, which saves a process on every call. Then
+  # hookc's keeper refuses for this script when the guard gives no answer:
+  # it runs this file again, by the path it was read from, with
+  # `--hookc-failed STATUS` (above). Every other shell keeps itself, waits
+  # for hookc and reads its status: zsh, ksh, yash and posh end without a
+  # trap on a failed `exec`, and busybox's ash and mksh read a file the
+  # kernel cannot run (a hookc built for another machine) as a script. (dash
+  # and bash refuse to read a binary so; a text file without `#!` they run
+  # as a script, as every shell does, but the copy is hookc's own binary.)
+  unstarted() {
+    refuse "the hookc that 'hookc build' recorded for the hooks ($hookc) could not be started" \
+      "run 'hookc build' in the project, with the hookc the hooks should run"
+  }
+  replace=
+  case $shim in
+  */*)
+    if [ -n "${BASH_VERSION:-}" ]; then
+      shopt -s execfail && replace=1
+    elif [ "/proc/$$/exe" -ef /bin/dash ] || [ "/proc/$$/exe" -ef /usr/bin/dash ]; then
+      trap unstarted EXIT
+      replace=1
+    fi
+    ;;
+  esac
+  if [ -n "$replace" ]; then
+    exec "$hookc" guard --harness cursor --event pre-tool --policy "$here/../policy.json" --deadline 8.5 --shim "$shim"
+    trap - EXIT
+    unstarted
+  fi
   "$hookc" guard --harness cursor --event pre-tool --policy "$here/../policy.json" --deadline 8.5
   code=$?
   case $code in 0 | 2) exit "$code" ;; esac

@@ -659,7 +659,7 @@ impl Guarded {
             && let Some(analysis) = call.analysis()
         {
             written.extend(
-                crate::shell::access::touches(&analysis)
+                crate::shell::unknown::touches(&analysis)
                     .into_iter()
                     .filter(|t| t.access != Access::Read)
                     .map(|t| (t.path, t.glob)),

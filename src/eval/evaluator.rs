@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::ir::{Decision, Event, Guard, PathAccess, Policy, Replace, Tool, ToolKind};
 use crate::paths::{self, PathSet};
 use crate::shell::access::{self, Access, Expansion};
+use crate::shell::normalize::short;
 use crate::shell::{self, Analysis};
 use regex::Regex;
 
@@ -469,9 +470,31 @@ pub struct Seen {
     /// [`access::Touch::runtime`]): a path guard refuses it (see
     /// [`opacity`]).
     pub(super) runtime: Option<String>,
+    /// A program hookc does not know may touch the file by running its
+    /// arguments: the program and the reading (see
+    /// [`crate::shell::unknown::touches`]), told to the model.
+    pub(super) presumed: Option<Box<(String, String)>>,
 }
 
 impl Seen {
+    /// Why the call is taken to touch the file, when the line does not say
+    /// it: told to the model after the guard's reason.
+    fn why_touched(&self) -> Option<String> {
+        if let Some(why) = self.because {
+            return Some(why.to_owned());
+        }
+        let (program, reading) = self.presumed.as_deref()?;
+        Some(format!(
+            "(hookc does not know what `{}` does with its arguments, and one of them, run as a \
+             command (`{}`), touches this file. Run such a command directly, without `{}`; if \
+             the argument is only text, such as a title or a message, leave this file's name \
+             out of it, or pass the text in a file.)",
+            short(program),
+            short(reading),
+            short(program)
+        ))
+    }
+
     fn new(path: String, home: Option<String>, access: Access) -> Seen {
         Seen {
             path,
@@ -485,6 +508,7 @@ impl Seen {
             tree: false,
             because: None,
             runtime: None,
+            presumed: None,
         }
     }
 }
@@ -572,7 +596,7 @@ impl<'c> Facts<'c> {
             // can name (see `git_written`).
             let mut by_git = Ok(Vec::new());
             if let Some(analysis) = self.analysis() {
-                raw.extend(access::touches(analysis));
+                raw.extend(crate::shell::unknown::touches(analysis));
                 by_git = self.git_written(analysis);
                 raw.extend(
                     by_git
@@ -592,6 +616,7 @@ impl<'c> Facts<'c> {
                     // No name to resolve: whatever the word holds then.
                     out.push(Seen {
                         runtime: Some(word),
+                        presumed: t.presumed,
                         ..Seen::new(t.path, None, t.access)
                     });
                     continue;
@@ -613,6 +638,7 @@ impl<'c> Facts<'c> {
                 {
                     out.push(Seen {
                         tree: t.tree,
+                        presumed: t.presumed.clone(),
                         ..Seen::new(real.clone(), paths::home_form(&real, root, home), t.access)
                     });
                 }
@@ -622,6 +648,7 @@ impl<'c> Facts<'c> {
                     split: t.split,
                     except: t.except,
                     tree: t.tree,
+                    presumed: t.presumed,
                     ..Seen::new(path.clone(), paths::home_form(&path, root, home), t.access)
                 });
             }
@@ -849,7 +876,7 @@ pub(super) fn match_guard(
             .iter()
             .find(|seen| asks_for(guard, seen) && touches_guard(guard, paths, seen, call, facts))
         {
-            Some(seen) => because = seen.because,
+            Some(seen) => because = seen.why_touched(),
             // No file hookc can name is the guard's; one it cannot name, or a
             // line it cannot read, may be (closed world).
             None => match opacity::unnamed(guard, facts) {

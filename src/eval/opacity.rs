@@ -18,6 +18,7 @@ use super::{ConditionTrace, Facts, Seen, asks_for, opaque_instruction};
 use crate::ir::{Decision, Guard};
 use crate::shell::access::{Access, CLIMBED, runtime::FROM_INPUT};
 use crate::shell::normalize::short;
+use crate::shell::unknown::UNREAD;
 
 /// The reason the guard refuses a call none of whose named files is its
 /// own, or `None` when nothing the call touches may be.
@@ -45,7 +46,7 @@ fn runtime_touch<'f>(guard: &Guard, facts: &'f Facts) -> Option<&'f Seen> {
 fn shown(word: &str) -> String {
     if word == FROM_INPUT {
         "a name it reads from standard input (`xargs`, `parallel`)".to_owned()
-    } else if word == CLIMBED {
+    } else if word == CLIMBED || word == UNREAD {
         word.trim_matches(['(', ')']).to_owned()
     } else {
         format!("`{}`", short(word))
@@ -185,6 +186,38 @@ mod tests {
         assert_eq!(decide(&p, "echo \"$x\" > notes.txt"), None);
         assert!(decide(&p, "f=.env; cat \"$f\"").is_some());
         assert!(decide(&p, "for f in a.txt .env; do cat \"$f\"; done").is_some());
+    }
+
+    /// A program hookc does not know may run a string it is handed as a
+    /// shell line: the files that line touches are the call's.
+    #[test]
+    fn what_an_unknown_program_may_run_is_held_against_path_guards() {
+        let p = policy("read", None);
+        for line in [
+            "tmux new-session -d 'cat .env'",
+            "frob --run='head -n 1 .env.local'",
+            "cd config && frob 'cat .env'",
+        ] {
+            let (decision, reason) = decide(&p, line).unwrap_or_else(|| panic!("{line}: allowed"));
+            assert_eq!(decision, Decision::Deny, "{line}");
+            assert!(
+                reason.starts_with("Do not touch .env files."),
+                "{line}: {reason}"
+            );
+            assert!(
+                reason.contains("does not know what `")
+                    && reason.contains("Run such a command directly"),
+                "{line}: {reason}"
+            );
+        }
+        let (_, reason) = decide(&p, "frob 'cat $f'").unwrap();
+        assert!(reason.contains("known only when the line runs"), "{reason}");
+        assert_eq!(decide(&p, "tmux new-session -d 'cat notes.txt'"), None);
+        assert_eq!(decide(&p, "echo 'cat .env'"), None);
+        let line: String = (0..=crate::shell::unknown::MAX_READINGS)
+            .fold("frob".to_owned(), |l, i| l + &format!(" 'cat {i}'"));
+        let (_, reason) = decide(&p, &line).unwrap();
+        assert!(reason.contains("more than it reads in time"), "{reason}");
     }
 
     #[test]

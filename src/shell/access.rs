@@ -111,6 +111,10 @@ pub struct Touch {
     /// splits them, so a name with a blank, a quote or a backslash may be
     /// any file (see `SimpleCommand::found_split`).
     pub split: bool,
+    /// `Some` when a program hookc does not know may touch the file by
+    /// running its arguments: that program, and the reading of them that
+    /// names the file (see `shell::unknown::touches`).
+    pub presumed: Option<Box<(String, String)>>,
 }
 
 impl Touch {
@@ -126,6 +130,7 @@ impl Touch {
             runtime: None,
             place: None,
             split: false,
+            presumed: None,
         }
     }
 
@@ -168,6 +173,7 @@ impl Touch {
             runtime: None,
             place: None,
             split: false,
+            presumed: None,
         }
     }
 }
@@ -1001,6 +1007,17 @@ fn git_write(sub: &str, rest: &[String]) -> Vec<GitWrite> {
 /// is also counted from each directory a `cd` earlier in the line may have
 /// gone to ([`Cwd`]); from one hookc cannot name, it is named at run time.
 pub fn touches(analysis: &Analysis) -> Vec<Touch> {
+    touches_with(analysis, &|_, _, _| {})
+}
+
+/// [`touches`], with `more` changing what a command touches (its own
+/// touches are those of `out` from the index it is given) before they are
+/// counted from where it runs (see `shell::unknown::touches`: what a
+/// program hookc does not know may run).
+pub fn touches_with(
+    analysis: &Analysis,
+    more: &dyn Fn(&SimpleCommand, usize, &mut Vec<Touch>),
+) -> Vec<Touch> {
     let mut out = Vec::new();
     let mut cwd = Cwd::new(analysis);
     // Nothing ran before but the `git rev-parse --show-toplevel` of a
@@ -1020,6 +1037,7 @@ pub fn touches(analysis: &Analysis) -> Vec<Touch> {
         };
         let from = out.len();
         command(cmd, &mut out);
+        more(cmd, from, &mut out);
         if cmd.found_on_disk && wrote {
             // A file the line made before find lists it: each name it
             // could take counts.
@@ -1305,6 +1323,7 @@ fn files_of(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     runtime: None,
                     place: None,
                     split: cmd.found_split,
+                    presumed: None,
                 });
             }
         }
@@ -2031,6 +2050,7 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                         runtime: None,
                         place: None,
                         split: false,
+                        presumed: None,
                     });
                 }
             }

@@ -113,38 +113,7 @@ fn presume_command(
         out.unread = Some(cmd.program.clone());
         return;
     }
-    let unknown = |k: usize| cmd.unknown.contains(&k);
-    // Each line to read, and whether it is a run of the words themselves.
-    let mut lines: Vec<(String, bool)> = Vec::new();
-    for (j, word) in cmd.args.iter().enumerate() {
-        if unknown(j) {
-            continue;
-        }
-        // A pattern counts when it may become a name a guard names.
-        let name = program_word(word);
-        // Only a pattern the shell expands; a quoted `'gi[t]'` is that name.
-        let pattern = cmd.globs.contains(&j);
-        if (pattern && !names_a_program(&name)) || (!pattern && access::is_glob(&name)) {
-            continue;
-        }
-        if named(&name) || (runs_others(&name) && looks_like_a_name(&name)) {
-            lines.push((spell(cmd, j), true));
-        }
-    }
-    for (k, word) in cmd.args.iter().enumerate() {
-        if unknown(k) {
-            continue;
-        }
-        if holds_a_line(word) {
-            lines.push((word.clone(), false));
-        }
-        if let Some((_, value)) = word.split_once('=').filter(|(o, _)| o.starts_with('-'))
-            && !value.is_empty()
-        {
-            lines.push((value.to_owned(), false));
-        }
-    }
-    for (line, run) in lines {
+    for (line, run) in lines(cmd, named) {
         // The same words reached another way (`foo bash -c 'bar …'` reads
         // `bar …` as a run of bash's and as a string) are read once.
         if out.readings.iter().any(|r| r.spelled == line) {
@@ -176,6 +145,108 @@ fn presume_command(
             presume_command(c, named, depth + 1, out);
         }
     }
+}
+
+/// What stands for the files of the strings left unread when an unknown
+/// program is handed more of them than hookc reads in time: a name known
+/// only when the line runs, which every path guard refuses.
+pub const UNREAD: &str =
+    "(the arguments of a program hookc does not know, more than it reads in time)";
+
+/// Every file the commands of `analysis` touch ([`access::touches`]), and
+/// what a program hookc does not know may touch by running its arguments:
+/// the files of each reading of them, as a line of its own, from where the
+/// program runs (`tmux new-session -d 'cat .env'` reads `.env`). A literal
+/// argument of its own already counts as a file it reads and writes.
+///
+/// In a reading, what the known programs touch counts, and so do the
+/// redirections and the strings of every program; the operands of a
+/// program hookc does not know there do not: such a string is as often
+/// text as a command (`psql -c 'SELECT * FROM users'`, `--title 'Fix .env
+/// loading'`), and its first word names no program hookc could check.
+pub fn touches(analysis: &Analysis) -> Vec<access::Touch> {
+    let budget = std::cell::Cell::new(MAX_READINGS);
+    touches_within(analysis, 0, &budget)
+}
+
+fn touches_within(
+    analysis: &Analysis,
+    depth: usize,
+    budget: &std::cell::Cell<usize>,
+) -> Vec<access::Touch> {
+    access::touches_with(analysis, &|cmd, from, out| {
+        if cmd.program.is_empty() || known(&cmd.program) {
+            return;
+        }
+        if depth > 0 {
+            let shell_opens =
+                |t: &access::Touch| cmd.redirects.contains(&t.path) || cmd.reads.contains(&t.path);
+            let opened: Vec<access::Touch> = out.drain(from..).filter(shell_opens).collect();
+            out.extend(opened);
+        }
+        let mut read: Vec<String> = Vec::new();
+        for (line, _) in lines(cmd, &|_| false) {
+            if read.contains(&line) {
+                continue;
+            }
+            if depth >= MAX_DEPTH.min(4) || budget.get() == 0 {
+                out.push(access::Touch {
+                    runtime: Some(UNREAD.to_owned()),
+                    ..access::Touch::file(UNREAD, access::Access::Both)
+                });
+                return;
+            }
+            budget.set(budget.get() - 1);
+            let by = Box::new((cmd.program.clone(), line.clone()));
+            out.extend(
+                touches_within(&super::analyze(&line), depth + 1, budget)
+                    .into_iter()
+                    .map(|t| access::Touch {
+                        presumed: Some(by.clone()),
+                        ..t
+                    }),
+            );
+            read.push(line);
+        }
+    })
+}
+
+/// Each line an unknown program's arguments are read as, and whether it is
+/// a run of the words themselves (else a string argument, or the value of
+/// a `--name=VALUE` one). Runs start at a word `named` names or at a
+/// program that runs others.
+fn lines(cmd: &SimpleCommand, named: &dyn Fn(&str) -> bool) -> Vec<(String, bool)> {
+    let unknown = |k: usize| cmd.unknown.contains(&k);
+    let mut lines: Vec<(String, bool)> = Vec::new();
+    for (j, word) in cmd.args.iter().enumerate() {
+        if unknown(j) {
+            continue;
+        }
+        // A pattern counts when it may become a name a guard names.
+        let name = program_word(word);
+        // Only a pattern the shell expands; a quoted `'gi[t]'` is that name.
+        let pattern = cmd.globs.contains(&j);
+        if (pattern && !names_a_program(&name)) || (!pattern && access::is_glob(&name)) {
+            continue;
+        }
+        if named(&name) || (runs_others(&name) && looks_like_a_name(&name)) {
+            lines.push((spell(cmd, j), true));
+        }
+    }
+    for (k, word) in cmd.args.iter().enumerate() {
+        if unknown(k) {
+            continue;
+        }
+        if holds_a_line(word) {
+            lines.push((word.clone(), false));
+        }
+        if let Some((_, value)) = word.split_once('=').filter(|(o, _)| o.starts_with('-'))
+            && !value.is_empty()
+        {
+            lines.push((value.to_owned(), false));
+        }
+    }
+    lines
 }
 
 /// Whether a reading runs a program a guard names or one that reads
@@ -353,6 +424,93 @@ mod tests {
         for other in ["git", "gcc", "gzip", "gdb", "gpg", "go", "gh", "gawk"] {
             assert_eq!(programs::other_name(other), None, "{other}");
         }
+    }
+
+    /// The files each reading of an unknown program's arguments touches,
+    /// with the program that may touch them.
+    fn touched(line: &str) -> Vec<(String, access::Access, Option<String>)> {
+        touches(&normalize::analyze(line))
+            .into_iter()
+            .map(|t| (t.path, t.access, t.presumed.map(|p| p.0)))
+            .collect()
+    }
+
+    #[test]
+    fn what_an_unknown_program_may_run_touches_files() {
+        use access::Access::{Both, Read, Write};
+        let by = |p: &str| Some(p.to_owned());
+        assert!(touched("tmux new-session -d 'cat .env'").contains(&(
+            ".env".to_owned(),
+            Read,
+            by("tmux")
+        )));
+        assert!(
+            touched("frob --run='echo x > .hookc/policy.json'").contains(&(
+                ".hookc/policy.json".to_owned(),
+                Write,
+                by("frob")
+            ))
+        );
+        // Nested, it is the program of the line that is named.
+        assert!(touched("frob 'frob2 \"cat .env\"'").contains(&(
+            ".env".to_owned(),
+            Read,
+            by("frob")
+        )));
+        // From where the program runs.
+        assert!(
+            touched("cd sub && frob 'cat ../.env'")
+                .iter()
+                .any(|(p, a, b)| p == "sub/../.env" && *a == Read && b.is_some())
+        );
+        // Its own literal arguments are files it may read and write, as
+        // before; a known program's strings are data.
+        assert_eq!(touched("frob .env"), [(".env".to_owned(), Both, None)]);
+        assert!(touched("echo 'cat .env'").is_empty());
+        // In a reading, a program hookc does not know touches no operand
+        // (the string is as often text), but its redirections count.
+        assert!(
+            touched("psql -c 'SELECT * FROM users'")
+                .iter()
+                .all(|(_, _, b)| b.is_none())
+        );
+        assert!(
+            touched("frob --title 'Fix .env loading'")
+                .iter()
+                .all(|(_, _, b)| b.is_none())
+        );
+        assert!(touched("frob 'Fix > policy.kdl'").contains(&(
+            "policy.kdl".to_owned(),
+            Write,
+            by("frob")
+        )));
+        assert!(touched("git commit -m 'cat .env'").is_empty());
+    }
+
+    #[test]
+    fn what_an_unknown_program_may_touch_is_read_within_a_bound() {
+        let line = format!("frob {}", "'cat a' ".repeat(10));
+        assert!(touched(&line).iter().all(|(p, ..)| p != UNREAD));
+        let line: String =
+            (0..=MAX_READINGS).fold("frob".to_owned(), |l, i| l + &format!(" 'cat {i}'"));
+        let seen = touches(&normalize::analyze(&line));
+        assert!(
+            seen.iter()
+                .any(|t| t.path == UNREAD && t.runtime.as_deref() == Some(UNREAD)),
+            "{seen:?}"
+        );
+        // Strings inside strings, deeper than hookc reads.
+        let deep = (0..8).fold("cat .env".to_owned(), |l, _| {
+            format!("frob {}", super::super::sh_word(&l))
+        });
+        assert!(touched(&deep).iter().any(|(p, ..)| p == UNREAD), "{deep}");
+        let shallow = (0..3).fold("cat .env".to_owned(), |l, _| {
+            format!("frob {}", super::super::sh_word(&l))
+        });
+        assert!(
+            touched(&shallow).iter().any(|(p, ..)| p == ".env"),
+            "{shallow}"
+        );
     }
 
     #[test]

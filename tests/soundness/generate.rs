@@ -706,27 +706,9 @@ impl Case {
     }
 }
 
-/// The layers that hand the line to a program hookc does not know as one
-/// string. Path guards do not read what such a string runs yet (issue 31,
-/// item 2: a value known only at run time is not seen by a path guard), so
-/// they are generated around the cores command guards decide only.
-const UNKNOWN_STRINGS: &[&str] = &[
-    "unknown-run-string",
-    "unknown-run-attached",
-    "unknown-c-string",
-];
-
 /// Builds the line for a core and layers; None when a layer does not apply.
 pub fn build(all: &[Layer], core: usize, layers: &[usize]) -> Option<String> {
     let words: Vec<String> = CORES[core].words.iter().map(|s| s.to_string()).collect();
-    let command_core = matches!(words[0].as_str(), "git" | "rm" | "cargo");
-    if !command_core
-        && layers
-            .iter()
-            .any(|&i| UNKNOWN_STRINGS.contains(&all[i].name))
-    {
-        return None;
-    }
     let mut line = words.join(" ");
     let mut simple = true;
     for (n, &i) in layers.iter().enumerate() {

@@ -5,7 +5,8 @@
 #                             the call table alone, without the build and lint timings
 #   BENCH_STATIC=1 bench/run.sh
 #                             also builds hookc as the Linux release ships it
-#                             (x86_64-unknown-linux-musl, linked statically) into
+#                             (x86_64-unknown-linux-musl, linked statically, not a
+#                             position-independent executable) into
 #                             target/static and times it alongside
 # Builds the release binary, generates the large policies, writes the bash + jq
 # and Python comparison guards itself, and prints one table of medians and ratios.
@@ -20,7 +21,9 @@ if [ -n "${BENCH_STATIC:-}" ]; then
     echo "bench/run.sh: BENCH_STATIC needs the $musl target: rustup target add $musl" >&2
     exit 1
   fi
-  cargo build --release --quiet --target "$musl" --target-dir target/static
+  # With the flags release.yml builds it with (its comment says why).
+  RUSTFLAGS="-C relocation-model=static" \
+    cargo build --release --quiet --target "$musl" --target-dir target/static
   export HOOKC_BASELINE="$PWD/target/static/$musl/release/hookc"
   export HOOKC_BASELINE_LABEL=static
 fi

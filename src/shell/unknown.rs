@@ -160,7 +160,8 @@ pub const UNREAD: &str =
 /// argument of its own already counts as a file it reads and writes.
 ///
 /// In a reading, what the known programs touch counts, and so do the
-/// redirections and the strings of every program; the operands of a
+/// redirections, the strings of every program, and the runs of an unknown
+/// program's arguments that start at a known program; the operands of a
 /// program hookc does not know there do not: such a string is as often
 /// text as a command (`psql -c 'SELECT * FROM users'`, `--title 'Fix .env
 /// loading'`), and its first word names no program hookc could check.
@@ -184,8 +185,12 @@ fn touches_within(
             let opened: Vec<access::Touch> = out.drain(from..).filter(shell_opens).collect();
             out.extend(opened);
         }
+        // There, a run of its arguments from a program hookc knows is read
+        // as that program's command (`frob 'wrap less .env'`), since its
+        // operands no longer count as files of their own.
+        let from_known = |word: &str| depth > 0 && known(word);
         let mut read: Vec<String> = Vec::new();
-        for (line, _) in lines(cmd, &|_| false) {
+        for (line, _) in lines(cmd, &from_known) {
             if read.contains(&line) {
                 continue;
             }
@@ -479,6 +484,7 @@ mod tests {
                 .iter()
                 .all(|(_, _, b)| b.is_none())
         );
+        assert!(touched("frob 'wrap less .env'").contains(&(".env".to_owned(), Read, by("frob"))));
         assert!(touched("frob 'Fix > policy.kdl'").contains(&(
             "policy.kdl".to_owned(),
             Write,

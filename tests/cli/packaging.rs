@@ -135,3 +135,33 @@ fn ci_checks_the_bundled_policy_with_the_binary_the_tests_built() {
         ".ci/run says where its caches stay and how to remove them"
     );
 }
+
+/// The Linux binaries are built static and not position-independent (a
+/// PIE fixes up its pointers at every start, a cost on every hook call),
+/// with the build step reading the flags from the matrix; and the bench
+/// times the binary built the same way.
+#[test]
+fn linux_binaries_are_built_as_the_bench_times_them() {
+    const FLAGS: &str = "-C relocation-model=static";
+    let workflow = read(".github/workflows/release.yml");
+    let entries: Vec<&str> = workflow
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- { target:"))
+        .collect();
+    assert!(!entries.is_empty(), "release.yml has a build matrix");
+    for entry in &entries {
+        assert_eq!(
+            entry.contains(&format!("rustflags: \"{FLAGS}\"")),
+            entry.contains("-linux-musl"),
+            "release.yml: {entry}"
+        );
+    }
+    assert!(
+        workflow.contains("RUSTFLAGS: ${{ matrix.rustflags }}"),
+        "release.yml's build step takes the matrix's rustflags"
+    );
+    assert!(
+        read("bench/run.sh").contains(&format!("RUSTFLAGS=\"{FLAGS}\"")),
+        "bench/run.sh builds the static binary as release.yml does"
+    );
+}

@@ -75,6 +75,15 @@ pub fn read_bytes(
     path: &Path,
     max: u64,
 ) -> Result<Option<(Vec<u8>, std::fs::Metadata)>, ReadError> {
+    // A FIFO is not opened at all: even an open that does not wait meets
+    // its writer, which then goes on (`hookc exec` reads files while the
+    // call it supervises runs).
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => return Err(ReadError::NotAFile(kind_of(&meta))),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ReadError::Io(e)),
+    }
     let mut file = match open_nonblocking(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -100,8 +109,10 @@ pub fn read_bytes(
     Ok(Some((bytes, meta)))
 }
 
+/// `path` opened for reading without waiting on a FIFO or a device (see
+/// [`read_bytes`] for why a FIFO had better not be opened at all).
 #[cfg(unix)]
-fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+pub fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     // A FIFO opened for reading without O_NONBLOCK waits for a writer forever.
     std::fs::OpenOptions::new()
@@ -111,7 +122,7 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+pub fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 

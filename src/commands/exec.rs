@@ -1,7 +1,9 @@
 //! `hookc exec`: run a call under the run-time judge. Every program the call
 //! starts is judged at its exec stop, by its real argument vector, with the
-//! command patterns the static guard uses (`eval::exec_stop`); a program a
-//! guard refuses stops the whole process tree before its first instruction.
+//! command patterns the static guard uses (`eval::exec_stop`); every file it
+//! opens, makes, removes, renames or changes is judged before that happens,
+//! with the path guards (`eval::Files`). A program or a file access a guard
+//! refuses stops the whole process tree.
 
 use std::path::{Path, PathBuf};
 
@@ -9,8 +11,9 @@ use crate::cli::ExecArgs;
 use crate::eval::{self, Call, CallTool};
 use crate::ir::{Decision, Event, HarnessId, ToolKind};
 use crate::policy_json;
+use crate::shell::access::Access;
 use crate::shell::git::GitConfig;
-use crate::supervise::{self, Ending, STOPPED, Start, UNAVAILABLE};
+use crate::supervise::{self, Ending, Event as Stopped, STOPPED, Start, Touch, UNAVAILABLE};
 
 /// Why a program start was stopped.
 struct Stop {
@@ -49,21 +52,65 @@ pub fn exec(args: &ExecArgs) -> i32 {
     }
     let root = project_root(&args.policy);
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
-    let mut judge = |start: &Start| judge(&loaded.evaluator, args.harness, &root, &home, start);
-    match supervise::run(program, rest, &mut judge) {
+    let files = match eval::Files::new(
+        &loaded.evaluator,
+        args.harness,
+        root.as_deref(),
+        home.as_deref(),
+    ) {
+        Ok(files) => files,
+        Err(e) => return refuse(&e),
+    };
+    let mut start = |start: &Start| judge(&loaded.evaluator, args.harness, &root, &home, start);
+    let touch = |touch: &Touch| judge_touch(&files, touch);
+    let judge = supervise::Judge {
+        start: &mut start,
+        touch: &touch,
+        watch: supervise::Watch {
+            reads: files.reads(),
+        },
+    };
+    match supervise::run(program, rest, judge) {
         Err(why) => refuse(&why),
         Ok(Ending::Exited(status)) => status,
         Ok(Ending::Signaled(signal)) => 128 + signal,
-        Ok(Ending::Stopped(start, stop)) => {
+        Ok(Ending::Stopped(Stopped::Start(start), stop)) => {
             eprintln!(
                 "hookc exec: guard {} stopped {}: {}",
                 stop.guard,
-                spell(&start),
+                spell(&start.argv, &start.exe),
                 stop.reason
             );
             STOPPED
         }
+        Ok(Ending::Stopped(Stopped::Touch(touch), stop)) => {
+            let program = match &touch.program {
+                Some(argv) => spell(argv, ""),
+                None => format!("process {}", touch.pid),
+            };
+            let doing = match (touch.call, touch.access) {
+                ("open", supervise::Access::Read) => "reading",
+                ("open", _) => "writing",
+                (call, _) => call,
+            };
+            eprintln!(
+                "hookc exec: guard {} stopped {program} {doing} {}: {}",
+                stop.guard, touch.path, stop.reason
+            );
+            STOPPED
+        }
     }
+}
+
+/// The judge at one file access: `Some` stops the run.
+fn judge_touch(files: &eval::Files, touch: &Touch) -> Option<Stop> {
+    let access = match touch.access {
+        supervise::Access::Read => Access::Read,
+        supervise::Access::Write => Access::Write,
+        supervise::Access::Both => Access::Both,
+    };
+    let verdict = files.judge(&touch.path, access, touch.tree)?;
+    refusal(&verdict)
 }
 
 /// Nothing ran: say why and what to do, and exit refusing.
@@ -142,30 +189,39 @@ fn judge(
                     reason: e,
                 });
             }
-            Ok(Some(verdict))
-                if verdict.decision.refuses() || verdict.decision == Decision::Ask =>
-            {
-                let hit = &verdict.hits[0];
-                let mut reason = hit.reason.clone();
-                if verdict.decision == Decision::Ask {
-                    reason.push_str(
-                        " (the policy asks the user about this, and nobody can be asked while a supervised call runs: run it as a call of its own)",
-                    );
+            Ok(Some(verdict)) => {
+                if let Some(stop) = refusal(&verdict) {
+                    return Some(stop);
                 }
-                return Some(Stop {
-                    guard: verdict
-                        .hits
-                        .iter()
-                        .map(|h| h.guard.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    reason,
-                });
             }
-            Ok(_) => {}
+            Ok(None) => {}
         }
     }
     None
+}
+
+/// A verdict that stops a supervised run: a refusal, or a question nobody
+/// can answer while the call runs.
+fn refusal(verdict: &eval::Verdict) -> Option<Stop> {
+    if !verdict.decision.refuses() && verdict.decision != Decision::Ask {
+        return None;
+    }
+    let hit = &verdict.hits[0];
+    let mut reason = hit.reason.clone();
+    if verdict.decision == Decision::Ask {
+        reason.push_str(
+            " (the policy asks the user about this, and nobody can be asked while a supervised call runs: run it as a call of its own)",
+        );
+    }
+    Some(Stop {
+        guard: verdict
+            .hits
+            .iter()
+            .map(|h| h.guard.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        reason,
+    })
 }
 
 /// A script started through its `#!` line: the kernel hands the interpreter
@@ -182,8 +238,16 @@ fn script_reading(start: &Start) -> Option<Vec<String>> {
             Some(cwd) => Path::new(cwd).join(word),
             None => PathBuf::from(word),
         };
+        // Never open a FIFO or a device the word may name.
+        if !std::fs::metadata(&path).ok()?.is_file() {
+            return None;
+        }
+        let mut file = crate::disk::open_nonblocking(&path).ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
         let mut head = [0u8; 256];
-        let n = std::fs::File::open(&path).ok()?.read(&mut head).ok()?;
+        let n = file.read(&mut head).ok()?;
         let line = head[..n].strip_prefix(b"#!")?;
         let line = line.split(|&b| b == b'\n').next()?;
         let interpreter = std::str::from_utf8(line).ok()?.split_whitespace().next()?;
@@ -191,16 +255,16 @@ fn script_reading(start: &Start) -> Option<Vec<String>> {
     })
 }
 
-/// The program start as the user reads it: its words, quoted where a shell
-/// would need it, control characters escaped.
-fn spell(start: &Start) -> String {
+/// A program as the user reads it: its words, quoted where a shell would
+/// need it, control characters escaped; and the file the kernel runs when
+/// its name is another (`exe`, empty when not known).
+fn spell(argv: &[String], exe: &str) -> String {
     let plain = |w: &str| {
         !w.is_empty()
             && w.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-_./=+,:@%".contains(&b))
     };
-    let words: Vec<String> = start
-        .argv
+    let words: Vec<String> = argv
         .iter()
         .map(|w| {
             if plain(w) {
@@ -211,10 +275,10 @@ fn spell(start: &Start) -> String {
         })
         .collect();
     let mut spelled = words.join(" ");
-    if Path::new(&start.exe).file_name()
-        != start.argv.first().and_then(|a| Path::new(a).file_name())
+    if !exe.is_empty()
+        && Path::new(exe).file_name() != argv.first().and_then(|a| Path::new(a).file_name())
     {
-        spelled.push_str(&format!(" (the program {})", start.exe));
+        spelled.push_str(&format!(" (the program {exe})"));
     }
     spelled
         .chars()

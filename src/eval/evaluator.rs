@@ -207,7 +207,7 @@ impl<'p> Evaluator<'p> {
 
     /// Guard `i`: borrowed when the policy is parsed, else parsed from its
     /// text once `check` accepts that text as what the build wrote there.
-    fn guard(&self, i: usize) -> Result<Cow<'p, Guard>, String> {
+    pub(super) fn guard(&self, i: usize) -> Result<Cow<'p, Guard>, String> {
         match &self.guards {
             Guards::Parsed(guards) => Ok(Cow::Borrowed(&guards[i])),
             Guards::Lazy(texts, check) => {
@@ -221,6 +221,25 @@ impl<'p> Evaluator<'p> {
                 Ok(Cow::Owned(parsed))
             }
         }
+    }
+
+    /// Every guard of `event`, parsed, in policy order: for the run-time
+    /// judge, which asks about many calls of one kind.
+    pub(super) fn guards_of(&self, event: Event) -> Result<Vec<Guard>, String> {
+        let Some(index) = self.events.iter().find(|i| i.event == event) else {
+            return Ok(Vec::new());
+        };
+        index
+            .all()
+            .into_iter()
+            .map(|i| self.guard(i).map(Cow::into_owned))
+            .collect()
+    }
+
+    /// The index of `event` and its first bytes, for the run-time judge.
+    pub(super) fn index_of(&self, event: Option<Event>) -> Option<(&Index, &[FirstBytes; 2])> {
+        let at = self.events.iter().position(|i| Some(i.event) == event)?;
+        Some((&self.events[at], &self.first_bytes[at]))
     }
 
     /// Apply every rewriting guard's edits to the command, in policy order,
@@ -286,7 +305,7 @@ impl<'p> Evaluator<'p> {
 }
 
 /// Guard `i` cannot be used: the call cannot be decided.
-fn damaged(i: usize, guard: &Guard, e: &str) -> String {
+pub(super) fn damaged(i: usize, guard: &Guard, e: &str) -> String {
     format!(
         "guard {} `{}` of the compiled policy is damaged ({e}); run `hookc build` to regenerate it",
         i + 1,
@@ -296,7 +315,7 @@ fn damaged(i: usize, guard: &Guard, e: &str) -> String {
 
 /// The verdict of the strictest decision the hits reach, with every hit
 /// that reached it; `None` without hits.
-fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
+pub(super) fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
     let level = hits.iter().map(|h| h.decision.strictness()).max()?;
     hits.retain(|h| h.decision.strictness() == level);
     Some(Verdict {
@@ -495,7 +514,7 @@ impl Seen {
         ))
     }
 
-    fn new(path: String, home: Option<String>, access: Access) -> Seen {
+    pub(super) fn new(path: String, home: Option<String>, access: Access) -> Seen {
         Seen {
             path,
             home,
@@ -1356,7 +1375,7 @@ fn any_matching(
 /// They are compiled only when some text is long enough for one of them:
 /// `\w{200}` cannot match `ls -la`, and knowing it takes a parse, not the
 /// compilation.
-fn guard_regex_matches(
+pub(super) fn guard_regex_matches(
     guard: &Guard,
     compiled: &Compiled,
     call: &Call,
@@ -1452,66 +1471,6 @@ pub fn glob_word(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
     go(&p, &t)
-}
-
-/// The run-time judge's question (`hookc exec`, see `src/supervise.rs`): the
-/// strictest guard that stops `call`, a single program start spelled as one
-/// line from its real argument vector, or `None`. Only a guard with command
-/// patterns can stop a program start, and only when a pattern matches a
-/// command of the reading outright: what the static reading would call
-/// opaque is not held against the start, since every program it may lead to
-/// is judged again when it starts. The guard's regexes must match too, and
-/// its path globs must cover a file the command touches, or one the reading
-/// cannot name (closed world), as for a static call.
-pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, String> {
-    let facts = Facts::new(call);
-    let Some(at) = evaluator
-        .events
-        .iter()
-        .position(|i| Some(i.event) == call.event)
-    else {
-        return Ok(None);
-    };
-    let index = &evaluator.events[at];
-    let Some(analysis) = facts.analysis() else {
-        return Ok(None);
-    };
-    let mut hits = Vec::new();
-    for i in index.candidates(call, &facts, &evaluator.first_bytes[at]) {
-        let guard = evaluator.guard(i)?;
-        if guard.commands.is_empty() || !tool_applies(&guard, call) {
-            continue;
-        }
-        let described = analysis
-            .commands
-            .iter()
-            .any(|c| guard.commands.iter().any(|p| p.matches(c)));
-        if !described {
-            continue;
-        }
-        let compiled = compile(&guard).map_err(|e| damaged(i, &guard, &e))?;
-        if !guard_regex_matches(&guard, &compiled, call, &facts)
-            .map_err(|e| damaged(i, &guard, &e))?
-        {
-            continue;
-        }
-        if let Some(paths) = path_set(&guard, &compiled, call) {
-            let touched = facts.touched();
-            let named = touched.iter().any(|seen| {
-                asks_for(&guard, seen) && touches_guard(&guard, paths, seen, call, &facts)
-            });
-            if !named && opacity::unnamed(&guard, &facts).is_none() {
-                continue;
-            }
-        }
-        hits.push(Hit {
-            guard: guard.name.clone(),
-            decision: guard.decision,
-            reason: guard.reason.clone(),
-            message: guard.message.clone(),
-        });
-    }
-    Ok(strictest(hits))
 }
 
 #[cfg(test)]

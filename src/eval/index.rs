@@ -107,6 +107,23 @@ impl Index {
                 .all(|&i| i < guards)
     }
 
+    /// Every guard of this event, in policy order.
+    pub(super) fn all(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .programs
+            .iter()
+            .chain(&self.regex)
+            .chain(&self.path)
+            .flat_map(|(_, owners)| owners)
+            .chain(&self.commands)
+            .chain(&self.always)
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     pub(super) fn first_bytes(&self) -> [FirstBytes; 2] {
         [FirstBytes::of(&self.regex), FirstBytes::of(&self.path)]
     }

@@ -25,7 +25,9 @@
 //! * `trace`: the explanation `hookc why` prints, made with the
 //!   evaluator's matching;
 //! * `opacity` and `unknown`: the closed-world refusals of path and
-//!   command guards, part of the evaluator.
+//!   command guards, part of the evaluator;
+//! * `stops`: the run-time judge's questions (`hookc exec`), a program
+//!   start and a file access, with the evaluator's matching.
 //!
 //! A call from a harness reaches the evaluator through
 //! `runtime::prepare`, which readies it and adds hookc's own guards
@@ -36,6 +38,7 @@ mod evaluator;
 mod index;
 mod opacity;
 mod places;
+mod stops;
 mod trace;
 mod unknown;
 
@@ -45,9 +48,10 @@ pub use call::{
 };
 pub use evaluator::{
     Check, Compiled, Evaluator, MAX_RESOLVED, REGEX_DFA_SIZE_LIMIT, REGEX_SIZE_LIMIT, Seen,
-    compile_regex, exec_stop, glob_word,
+    compile_regex, glob_word,
 };
 pub use index::Index;
+pub use stops::{Files, exec_stop};
 pub use trace::{ConditionTrace, GuardTrace, trace};
 
 // For the modules below: `index` and `trace` work with the evaluator's

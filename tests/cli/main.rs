@@ -17,6 +17,7 @@ mod doctor;
 mod every_hook;
 mod example_parity;
 mod exec;
+mod exec_files;
 mod explain;
 mod guard;
 mod harness_antigravity;

@@ -1,0 +1,193 @@
+//! The run-time judge's two questions (`hookc exec`, see `src/supervise/`):
+//! may this program start ([`exec_stop`]), and may this process touch this
+//! file ([`Files`]). Both hold what really happens against the same guards
+//! the static guard uses; neither refuses what it cannot read, since
+//! everything a program does after its start is judged again when it does it.
+
+use crate::ir::{Decision, Event, Guard, HarnessId, ToolKind};
+use crate::paths::{self, PathSet};
+use crate::shell::access::Access;
+
+use super::evaluator::{damaged, guard_regex_matches, strictest};
+use super::{
+    Call, CallTool, Compiled, Evaluator, Facts, Hit, Seen, Verdict, asks_for, compile, opacity,
+    path_set, tool_applies, touches_guard,
+};
+
+/// The strictest guard that stops `call`, a single program start spelled as
+/// one line from its real argument vector, or `None`. Only a guard with
+/// command patterns can stop a program start, and only when a pattern
+/// matches a command of the reading outright: what the static reading would
+/// call opaque is not held against the start, since every program it may
+/// lead to is judged again when it starts, and every file it touches when
+/// it touches it ([`Files`]). The guard's regexes must match too, and its
+/// path globs must cover a file the command touches, or one the reading
+/// cannot name (closed world), as for a static call.
+pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, String> {
+    let facts = Facts::new(call);
+    let Some((index, first_bytes)) = evaluator.index_of(call.event) else {
+        return Ok(None);
+    };
+    let Some(analysis) = facts.analysis() else {
+        return Ok(None);
+    };
+    let mut hits = Vec::new();
+    for i in index.candidates(call, &facts, first_bytes) {
+        let guard = evaluator.guard(i)?;
+        if guard.commands.is_empty() || !tool_applies(&guard, call) {
+            continue;
+        }
+        let described = analysis
+            .commands
+            .iter()
+            .any(|c| guard.commands.iter().any(|p| p.matches(c)));
+        if !described {
+            continue;
+        }
+        let compiled = compile(&guard).map_err(|e| damaged(i, &guard, &e))?;
+        if !guard_regex_matches(&guard, &compiled, call, &facts)
+            .map_err(|e| damaged(i, &guard, &e))?
+        {
+            continue;
+        }
+        if let Some(paths) = path_set(&guard, &compiled, call) {
+            let touched = facts.touched();
+            let named = touched.iter().any(|seen| {
+                asks_for(&guard, seen) && touches_guard(&guard, paths, seen, call, &facts)
+            });
+            if !named && opacity::unnamed(&guard, &facts).is_none() {
+                continue;
+            }
+        }
+        hits.push(Hit {
+            guard: guard.name.clone(),
+            decision: guard.decision,
+            reason: guard.reason.clone(),
+            message: guard.message.clone(),
+        });
+    }
+    Ok(strictest(hits))
+}
+
+/// The guards that judge a file a supervised process touches: those of the
+/// pre-tool event that apply to the shell tool and name files with nothing
+/// else (a guard that also needs a command or a regex is judged at the
+/// program start, where its command line is known).
+pub struct Files {
+    guards: Vec<(Guard, Compiled)>,
+    /// The project root and the home folder, each as it is on disk (links
+    /// resolved), since the supervisor reports real paths.
+    root: Option<String>,
+    home: Option<String>,
+    harness: HarnessId,
+}
+
+impl Files {
+    /// `root` and `home` as the call knows them; their links are resolved
+    /// here.
+    pub fn new(
+        evaluator: &Evaluator,
+        harness: HarnessId,
+        root: Option<&str>,
+        home: Option<&str>,
+    ) -> Result<Files, String> {
+        let real = |p: Option<&str>| {
+            let p = p?;
+            Some(
+                std::fs::canonicalize(p)
+                    .map(|r| r.to_string_lossy().into_owned())
+                    .unwrap_or_else(|_| p.to_owned()),
+            )
+        };
+        let mut files = Files {
+            guards: Vec::new(),
+            root: real(root),
+            home: real(home),
+            harness,
+        };
+        let shell = files.call();
+        for (i, guard) in evaluator.guards_of(Event::PreTool)?.into_iter().enumerate() {
+            if guard.paths.is_empty()
+                || !guard.commands.is_empty()
+                || !guard.regexes.is_empty()
+                || guard.run.is_some()
+                || !guard.decision.refuses() && guard.decision != Decision::Ask
+                || !tool_applies(&guard, &shell)
+            {
+                continue;
+            }
+            let compiled = compile(&guard).map_err(|e| damaged(i, &guard, &e))?;
+            files.guards.push((guard, compiled));
+        }
+        Ok(files)
+    }
+
+    /// Whether a guard looks at files that are only read (else an open for
+    /// reading need not be judged).
+    pub fn reads(&self) -> bool {
+        self.guards
+            .iter()
+            .any(|(g, _)| g.access != crate::ir::PathAccess::Write)
+    }
+
+    /// A shell call of this harness in the project.
+    fn call(&self) -> Call {
+        Call {
+            event: Some(Event::PreTool),
+            tool: Some(CallTool {
+                kind: Some(ToolKind::Shell),
+                ..CallTool::default()
+            }),
+            root: self.root.clone(),
+            home: self.home.clone(),
+            harness: Some(self.harness),
+            ..Call::default()
+        }
+    }
+
+    /// The strictest guard that refuses `access` to the file at the real,
+    /// absolute `path` (`tree`: a folder moved with all it holds), or `None`.
+    pub fn judge(&self, path: &str, access: Access, tree: bool) -> Option<Verdict> {
+        if self.guards.is_empty() {
+            return None;
+        }
+        let call = self.call();
+        let facts = Facts::new(&call);
+        let root = self.root.as_deref();
+        let home = self.home.as_deref();
+        let normalized = paths::normalize(path, root, home);
+        // Moving the project, the home folder or a folder above either moves
+        // every file a guard names there.
+        let above = |of: Option<&str>| {
+            of.is_some_and(|of| {
+                of == path || of.starts_with(&format!("{}/", path.trim_end_matches('/')))
+            })
+        };
+        let seen = Seen {
+            tree,
+            anything: tree && (above(root) || above(home)),
+            ..Seen::new(
+                normalized.clone(),
+                paths::home_form(&normalized, root, home),
+                access,
+            )
+        };
+        let hits: Vec<Hit> = self
+            .guards
+            .iter()
+            .filter(|(guard, compiled)| {
+                let paths: Option<&PathSet> = path_set(guard, compiled, &call);
+                paths.is_some_and(|paths| {
+                    asks_for(guard, &seen) && touches_guard(guard, paths, &seen, &call, &facts)
+                })
+            })
+            .map(|(guard, _)| Hit {
+                guard: guard.name.clone(),
+                decision: guard.decision,
+                reason: guard.reason.clone(),
+                message: guard.message.clone(),
+            })
+            .collect();
+        strictest(hits)
+    }
+}

@@ -1,0 +1,185 @@
+//! The supervisor behind `hookc exec`: runs one program and every process it
+//! starts, and stops what they do before it happens so that the run-time
+//! judge can look at what really runs and what is really opened.
+//!
+//! Two mechanisms, both without privileges (Linux 5.14 or later):
+//!
+//! * **Program starts, by ptrace** ([`tree`]). The child asks to be traced
+//!   (`PTRACE_TRACEME`), installs a seccomp filter, stops itself, and only
+//!   then starts the program. The supervisor follows every fork, vfork,
+//!   clone and thread of the tree from its first instruction (a `setsid` or
+//!   a double fork changes nothing: tracing follows the fork, not the
+//!   session or the parent) and looks at each `execve` at its exec stop,
+//!   where the new image has not run an instruction yet and its arguments
+//!   sit in memory no other process shares. If the supervisor dies, the
+//!   kernel kills every process it traced (`PTRACE_O_EXITKILL`).
+//! * **File system calls, by seccomp user notification** ([`files`]). The
+//!   same filter hands every system call that opens, creates, removes,
+//!   renames, links or changes a file to the supervisor, which reads the
+//!   path from the caller's memory, resolves it itself, asks the judge, and
+//!   **makes the call itself** on the object it resolved: an open's file
+//!   descriptor is put into the caller (`SECCOMP_IOCTL_NOTIF_ADDFD`), any
+//!   other call's result is returned. The kernel never reads the path a
+//!   second time, so nothing the tree does between the judge's look and the
+//!   call (another thread rewriting the path, a link swapped in) changes
+//!   what happens: what was judged is what is opened.
+//!
+//! The filter also closes the ways out of that picture: a new listener
+//! (a nested supervisor that could let calls through), `ptrace`,
+//! `process_vm_writev`, `pidfd_getfd`, `clone` with `CLONE_UNTRACED` or a
+//! new namespace, `clone3` (whose flags a filter cannot read; C libraries
+//! fall back to `clone`), namespaces, mounts and `chroot`, `io_uring` (which
+//! opens files without system calls), handles (`open_by_handle_at`), the
+//! system calls that newer kernels added to open or change files
+//! (`openat2`, `fchmodat2`, `setxattrat`, …: answered `ENOSYS`, so C
+//! libraries use the older calls), and every system call newer than this
+//! list. It sets `no_new_privs`, so set-user-ID programs (`sudo`) gain no
+//! privileges; under a supervisor that runs as root, a call cannot change
+//! its user either, since the supervisor makes file calls with its own.
+//!
+//! This is the one module with unsafe code: each block is a system call
+//! through `libc`, with its arguments prepared before it.
+#![allow(unsafe_code)]
+
+use std::sync::Arc;
+
+/// Exit status of `hookc exec` when a guard stopped a program start or a
+/// file access.
+pub const STOPPED: i32 = 87;
+/// Exit status of `hookc exec` when it cannot supervise here: nothing ran.
+pub const UNAVAILABLE: i32 = 86;
+
+/// One program start, as the judge sees it at its exec stop.
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub pid: i32,
+    /// The argument vector the program was started with (lossily UTF-8).
+    pub argv: Vec<String>,
+    /// The program file the kernel runs (`/proc/PID/exe`).
+    pub exe: String,
+    /// The process's working directory, when it can be read.
+    pub cwd: Option<String>,
+}
+
+/// What a system call does to the file it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Both,
+}
+
+/// One file access, as the judge sees it before it happens.
+#[derive(Debug, Clone)]
+pub struct Touch {
+    pub pid: i32,
+    /// The program making the call, as it was started, when known.
+    pub program: Option<Arc<Vec<String>>>,
+    /// The file, absolute, with every link on the way resolved: the object
+    /// the call would reach. A file yet to be made is its resolved folder
+    /// and its name.
+    pub path: String,
+    pub access: Access,
+    /// A folder moved or renamed: it stands for everything below it.
+    pub tree: bool,
+    /// The system call, as the user knows it (`open`, `rename`, `chmod`).
+    pub call: &'static str,
+}
+
+/// Which file accesses the judge wants to see. Writes are always judged:
+/// besides the policy's guards they protect the supervision itself (a
+/// process's memory through `/proc/PID/mem`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Watch {
+    /// Opens that only read (the policy has a guard on reading files).
+    pub reads: bool,
+}
+
+/// What the supervisor stopped.
+#[derive(Debug)]
+pub enum Event {
+    Start(Start),
+    Touch(Touch),
+}
+
+/// How a supervised run ended.
+#[derive(Debug)]
+pub enum Ending<T> {
+    /// The program exited with this status.
+    Exited(i32),
+    /// The program was killed by this signal.
+    Signaled(i32),
+    /// The judge stopped a program start or a file access; the whole tree
+    /// was killed.
+    Stopped(Event, T),
+}
+
+/// The run-time judge's two questions: `start` at every program start,
+/// `touch` at every file access the [`Watch`] names. A `Some` stops the run.
+pub struct Judge<'j, T> {
+    pub start: &'j mut dyn FnMut(&Start) -> Option<T>,
+    pub touch: &'j dyn Fn(&Touch) -> Option<T>,
+    pub watch: Watch,
+}
+
+/// Whether this machine lets `hookc exec` supervise: `Err` says why not
+/// and what to do. Found out by supervising `true` with file calls judged
+/// (the real test: a container may refuse ptrace, seccomp or its user
+/// notification whatever the kernel offers).
+pub fn available() -> Result<(), String> {
+    let program = ["/bin/true", "/usr/bin/true"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .ok_or("there is no `true` program in /bin or /usr/bin to try supervision with")?;
+    let mut start = |_: &Start| None::<()>;
+    let judge = Judge {
+        start: &mut start,
+        touch: &|_: &Touch| None,
+        watch: Watch { reads: true },
+    };
+    match run(std::ffi::OsStr::new(program), &[], judge)? {
+        Ending::Exited(0) => Ok(()),
+        other => Err(format!(
+            "a supervised `true` did not exit cleanly ({other:?})"
+        )),
+    }
+}
+
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+pub fn run<T>(
+    _program: &std::ffi::OsStr,
+    _args: &[std::ffi::OsString],
+    _judge: Judge<'_, T>,
+) -> Result<Ending<T>, String> {
+    Err("run-time supervision needs Linux on x86_64 or aarch64 (ptrace and seccomp); on this system only the static guard (`hookc guard`) protects calls".to_owned())
+}
+
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+pub use tree::run;
+
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod files;
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod filter;
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod tree;
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod walk;

@@ -96,20 +96,21 @@ pub enum Command {
     /// 1: could not decide (reason on stderr); the calling script then refuses.
     Guard(GuardArgs),
 
-    /// Run a shell call under the run-time judge: every program it starts is checked before it runs (Linux)
+    /// Run a shell call under the run-time judge: every program it starts and every file it touches is checked first (Linux)
     ///
     /// `hookc exec --harness H -- sh -c LINE` runs the program under ptrace and judges each
     /// program start (every process, thread, vfork and clone of the call, however it was
     /// spelled) by its real argument vector, with the command patterns of the policy's
-    /// guards. A start that a `deny` or `ask` guard describes stops the whole process tree
-    /// before its first instruction. Processes the call leaves running when its program
-    /// exits are killed. File opens are not judged yet: path guards still act through the
-    /// static guard only.
+    /// guards; and each file the call opens, makes, removes, renames, links or changes, by
+    /// its real path (links resolved), with the path guards, before it happens. A start or a
+    /// file access that a `deny` or `ask` guard describes stops the whole process tree.
+    /// Processes the call leaves running when its program exits are killed.
     ///
     /// Exit status: the program's own (128+N when killed by signal N); 87: a guard stopped a
-    /// program start (`hookc exec: guard G stopped PROGRAM ARGS: REASON` on stderr); 86:
-    /// supervision is not possible here (not Linux, ptrace or seccomp refused, no compiled
-    /// policy), and nothing ran.
+    /// program start or a file access (`hookc exec: guard G stopped PROGRAM ARGS: REASON`, or
+    /// `… stopped PROGRAM reading PATH: REASON`, on stderr); 86: supervision is not possible
+    /// here (not Linux 5.14 or later, ptrace or seccomp refused, no compiled policy), and
+    /// nothing ran.
     Exec(ExecArgs),
 
     /// Lint hand-written hook configs of every harness (no paths: the ones in this repo)

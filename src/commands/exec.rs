@@ -61,7 +61,21 @@ pub fn exec(args: &ExecArgs) -> i32 {
         Ok(files) => files,
         Err(e) => return refuse(&e),
     };
-    let mut start = |start: &Start| judge(&loaded.evaluator, args.harness, &root, &home, start);
+    let programs = match eval::Programs::new(&loaded.evaluator, std::env::var_os("PATH").as_deref())
+    {
+        Ok(programs) => programs,
+        Err(e) => return refuse(&e),
+    };
+    let mut start = |start: &Start| {
+        judge(
+            &loaded.evaluator,
+            &programs,
+            args.harness,
+            &root,
+            &home,
+            start,
+        )
+    };
     let touch = |touch: &Touch| judge_touch(&files, touch);
     let judge = supervise::Judge {
         start: &mut start,
@@ -125,6 +139,7 @@ fn refuse(why: &str) -> i32 {
 /// The judge at one program start: `Some` stops the run.
 fn judge(
     evaluator: &eval::Evaluator,
+    programs: &eval::Programs,
     harness: HarnessId,
     root: &Option<String>,
     home: &Option<String>,
@@ -139,30 +154,26 @@ fn judge(
                 .to_owned(),
         });
     }
-    // The program as started (argv[0], which a multi-call binary such as
-    // busybox goes by) and as the file the kernel runs (a link's target): a
-    // guard on either name holds.
-    let mut readings = vec![start.argv.clone()];
-    let exe_name = Path::new(&start.exe).file_name();
-    let argv0_name = start.argv.first().map(|a| Path::new(a).file_name());
-    if start.argv.is_empty() || argv0_name != Some(exe_name) {
-        let mut by_file = start.argv.clone();
-        match by_file.first_mut() {
-            Some(first) => *first = start.exe.clone(),
-            None => by_file.push(start.exe.clone()),
-        }
-        readings.push(by_file);
-    }
-    if let Some(script) = script_reading(start) {
-        readings.push(script);
-    }
+    let readings = readings(start, programs);
+    // A git command's settings also come from its environment: read once.
+    let environment = std::cell::OnceCell::new();
+    let environment = || environment.get_or_init(|| environment_of(start.pid));
     for argv in readings.iter().filter(|a| !a.is_empty()) {
-        let line = argv
+        let is_git = Path::new(&argv[0]).file_name().is_some_and(|n| n == "git");
+        let mut words = argv.clone();
+        if is_git {
+            // As `-c` settings, which the reading classifies.
+            let settings = git_settings_of(environment());
+            words.splice(
+                1..1,
+                settings.into_iter().flat_map(|s| ["-c".to_owned(), s]),
+            );
+        }
+        let line = words
             .iter()
             .map(|w| crate::shell::sh_word(w))
             .collect::<Vec<_>>()
             .join(" ");
-        let is_git = Path::new(&argv[0]).file_name().is_some_and(|n| n == "git");
         let call = Call {
             event: Some(Event::PreTool),
             tool: Some(CallTool {
@@ -174,9 +185,11 @@ fn judge(
             cwd: start.cwd.clone(),
             home: home.clone(),
             git: is_git.then(|| {
-                GitConfig::load(
+                let environment = environment();
+                GitConfig::load_with(
                     start.cwd.as_deref().map(Path::new),
                     home.as_deref().map(Path::new),
+                    &|name| environment.get(name).map(Into::into),
                 )
             }),
             harness: Some(harness),
@@ -198,6 +211,79 @@ fn judge(
         }
     }
     None
+}
+
+/// The environment of process `pid` (`/proc/PID/environ`; empty when it
+/// cannot be read).
+fn environment_of(pid: i32) -> std::collections::HashMap<String, String> {
+    let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+    bytes
+        .split(|&b| b == 0)
+        .filter_map(|entry| {
+            let entry = String::from_utf8_lossy(entry);
+            let (name, value) = entry.split_once('=')?;
+            Some((name.to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+/// The git settings an environment gives a git command, `key=value` each:
+/// `GIT_CONFIG_PARAMETERS`, where `git -c` hands its settings to the git
+/// commands it starts (`'key'='value'` or `'key=value'`, shell-quoted), and
+/// `GIT_CONFIG_COUNT` with `GIT_CONFIG_KEY_n` and `GIT_CONFIG_VALUE_n`.
+fn git_settings_of(environment: &std::collections::HashMap<String, String>) -> Vec<String> {
+    let mut settings = Vec::new();
+    if let Some(parameters) = environment.get("GIT_CONFIG_PARAMETERS") {
+        // Single-quoted strings, `'\''` for a quote inside one.
+        let mut quoted: Vec<(String, bool)> = Vec::new();
+        let mut chars = parameters.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '\'' {
+                continue;
+            }
+            let mut text = String::new();
+            while let Some(c) = chars.next() {
+                if c == '\'' {
+                    if chars.peek() == Some(&'\\') {
+                        // `'\''`: the quote ends, a quote, it goes on.
+                        chars.next();
+                        chars.next();
+                        chars.next();
+                        text.push('\'');
+                        continue;
+                    }
+                    break;
+                }
+                text.push(c);
+            }
+            let joined = chars.peek() == Some(&'=');
+            if joined {
+                chars.next();
+            }
+            quoted.push((text, joined));
+        }
+        let mut parts = quoted.into_iter();
+        while let Some((first, joined)) = parts.next() {
+            // `'key'='value'`, or the older `'key=value'`.
+            match (joined, joined.then(|| parts.next()).flatten()) {
+                (true, Some((value, _))) => settings.push(format!("{first}={value}")),
+                _ => settings.push(first),
+            }
+        }
+    }
+    let count: usize = environment
+        .get("GIT_CONFIG_COUNT")
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    for i in 0..count.min(1000) {
+        if let Some(key) = environment.get(&format!("GIT_CONFIG_KEY_{i}")) {
+            let value = environment
+                .get(&format!("GIT_CONFIG_VALUE_{i}"))
+                .map_or(String::new(), Clone::clone);
+            settings.push(format!("{key}={value}"));
+        }
+    }
+    settings
 }
 
 /// A verdict that stops a supervised run: a refusal, or a question nobody
@@ -224,35 +310,58 @@ fn refusal(verdict: &eval::Verdict) -> Option<Stop> {
     })
 }
 
-/// A script started through its `#!` line: the kernel hands the interpreter
-/// the script's path in place of the name it was started by (`deploy prod`
-/// runs as `/bin/sh /path/deploy prod`). When word 1 or 2 is a file whose `#!`
-/// line names the program that runs, the start is also read as that script
-/// with the words after it.
-fn script_reading(start: &Start) -> Option<Vec<String>> {
-    use std::io::Read;
-    let exe = std::fs::canonicalize(&start.exe).ok()?;
-    (1..=2).find_map(|k| {
-        let word = start.argv.get(k)?;
-        let path = match &start.cwd {
-            Some(cwd) => Path::new(cwd).join(word),
-            None => PathBuf::from(word),
+/// The ways a program start is read, each an argument vector whose first
+/// word names the program; a guard that describes any of them stops it:
+///
+/// * as it was started (argv[0], which a multi-call binary such as busybox
+///   goes by);
+/// * by the file the kernel runs (`exe`: a link's target);
+/// * for a script started through its `#!` line, where the kernel hands the
+///   interpreter the script's name in place of the name it was started by
+///   (`deploy prod` runs as `/bin/sh /path/deploy prod`): from the script's
+///   name on, as given and as the file it is;
+/// * for a program file that is a guarded program under another name (a
+///   hard link, a copy: see [`eval::Programs`]), by that program's name.
+fn readings(start: &Start, programs: &eval::Programs) -> Vec<Vec<String>> {
+    let mut readings = vec![start.argv.clone()];
+    let name = |p: &str| Path::new(p).file_name().map(std::ffi::OsStr::to_owned);
+    let with_program = |program: &str, rest: &[String]| {
+        let mut argv = vec![program.to_owned()];
+        argv.extend_from_slice(rest);
+        argv
+    };
+    let args = start.argv.get(1..).unwrap_or_default();
+    if start.argv.first().map(|a| name(a)) != Some(name(&start.exe)) {
+        readings.push(with_program(&start.exe, args));
+    }
+    let exe = std::fs::canonicalize(&start.exe).ok();
+    // The script, when the kernel ran a `#!` line: what `execve` was given
+    // is another file than the interpreter that runs.
+    let script = start.execfn.as_ref().and_then(|given| {
+        let file = match &start.cwd {
+            Some(cwd) => Path::new(cwd).join(given),
+            None => PathBuf::from(given),
         };
-        // Never open a FIFO or a device the word may name.
-        if !std::fs::metadata(&path).ok()?.is_file() {
+        let file = std::fs::canonicalize(file).ok()?;
+        if Some(&file) == exe.as_ref() {
             return None;
         }
-        let mut file = crate::disk::open_nonblocking(&path).ok()?;
-        if !file.metadata().ok()?.is_file() {
-            return None;
+        let at = (1..=2).find(|&k| start.argv.get(k) == Some(given))?;
+        Some((file, at))
+    });
+    if let Some((file, at)) = &script {
+        let rest = &start.argv[at + 1..];
+        readings.push(start.argv[*at..].to_vec());
+        readings.push(with_program(&file.to_string_lossy(), rest));
+        if let Some(program) = programs.named(file) {
+            readings.push(with_program(program, rest));
         }
-        let mut head = [0u8; 256];
-        let n = file.read(&mut head).ok()?;
-        let line = head[..n].strip_prefix(b"#!")?;
-        let line = line.split(|&b| b == b'\n').next()?;
-        let interpreter = std::str::from_utf8(line).ok()?.split_whitespace().next()?;
-        (std::fs::canonicalize(interpreter).ok()? == exe).then(|| start.argv[k..].to_vec())
-    })
+    } else if let Some(program) = exe.as_deref().and_then(|e| programs.named(e)) {
+        readings.push(with_program(program, args));
+    }
+    readings.sort();
+    readings.dedup();
+    readings
 }
 
 /// A program as the user reads it: its words, quoted where a shell would
@@ -300,4 +409,40 @@ fn project_root(policy: &Path) -> Option<String> {
     }
     let root = absolute.parent()?.parent()?;
     Some(root.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_settings_come_from_both_forms_of_the_environment() {
+        let env = |pairs: &[(&str, &str)]| -> std::collections::HashMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        // As git 2.31 and later write it, and as older git did.
+        let new = env(&[(
+            "GIT_CONFIG_PARAMETERS",
+            "'alias.p'='push -f' 'color.ui'='it'\\''s'",
+        )]);
+        assert_eq!(git_settings_of(&new), ["alias.p=push -f", "color.ui=it's"]);
+        let old = env(&[("GIT_CONFIG_PARAMETERS", "'alias.p=push -f' 'user.name=x'")]);
+        assert_eq!(git_settings_of(&old), ["alias.p=push -f", "user.name=x"]);
+        let mixed = env(&[("GIT_CONFIG_PARAMETERS", "'a=1' 'b'='2' 'c=3'")]);
+        assert_eq!(git_settings_of(&mixed), ["a=1", "b=2", "c=3"]);
+        let counted = env(&[
+            ("GIT_CONFIG_COUNT", "2"),
+            ("GIT_CONFIG_KEY_0", "alias.pf"),
+            ("GIT_CONFIG_VALUE_0", "push -f"),
+            ("GIT_CONFIG_KEY_1", "help.autocorrect"),
+            ("GIT_CONFIG_VALUE_1", "immediate"),
+        ]);
+        assert_eq!(
+            git_settings_of(&counted),
+            ["alias.pf=push -f", "help.autocorrect=immediate"]
+        );
+    }
 }

@@ -17,10 +17,11 @@ use super::{
 /// The strictest guard that stops `call`, a single program start spelled as
 /// one line from its real argument vector, or `None`. Only a guard with
 /// command patterns can stop a program start, and only when a pattern
-/// matches a command of the reading outright: what the static reading would
-/// call opaque is not held against the start, since every program it may
-/// lead to is judged again when it starts, and every file it touches when
-/// it touches it ([`Files`]). The guard's regexes must match too, and its
+/// matches a command of the reading outright, or names a program that
+/// decides inside itself what it runs (`Analysis::within`): what else the
+/// static reading would call opaque is not held against the start, since
+/// every program it may lead to is judged again when it starts, and every
+/// file it touches when it touches it ([`Files`]). The guard's regexes must match too, and its
 /// path globs must cover a file the command touches, or one the reading
 /// cannot name (closed world), as for a static call.
 pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, String> {
@@ -41,6 +42,24 @@ pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, 
             .commands
             .iter()
             .any(|c| guard.commands.iter().any(|p| p.matches(c)));
+        // A program that decides inside itself what it runs: no later
+        // start shows it (closed world).
+        if let Some((_, why)) = analysis
+            .within
+            .iter()
+            .find(|(program, _)| guard.commands.iter().any(|p| p.names(program)))
+        {
+            hits.push(Hit {
+                guard: guard.name.clone(),
+                decision: guard.decision,
+                reason: format!(
+                    "hookc cannot tell what this program runs: {why}. Spell the command exactly. {}",
+                    guard.reason
+                ),
+                message: guard.message.clone(),
+            });
+            continue;
+        }
         if !described {
             continue;
         }
@@ -189,5 +208,123 @@ impl Files {
             })
             .collect();
         strictest(hits)
+    }
+}
+
+/// A file's device and inode.
+type FileId = (u64, u64);
+
+/// A file of a guarded program.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Program {
+    name: String,
+    dev: u64,
+    ino: u64,
+    size: u64,
+    path: std::path::PathBuf,
+}
+
+/// The programs the command guards name, as files on this machine: a
+/// program started from another name of one (a link, a hard link) or from a
+/// copy of one is that program, whatever it is called (`cp /usr/bin/git g;
+/// ./g push --force` is `git push --force`). A copy is known by its bytes:
+/// only a file of the same size as a guarded program is read.
+pub struct Programs {
+    /// Each guarded program's files.
+    files: Vec<Program>,
+    /// Digests of the files read so far, by device and inode.
+    digests: std::cell::RefCell<std::collections::HashMap<FileId, Option<[u8; 32]>>>,
+}
+
+impl Programs {
+    /// The programs `evaluator`'s command guards name literally (a glob
+    /// names no file), found in `path` (a `PATH`) and the usual folders.
+    pub fn new(evaluator: &Evaluator, path: Option<&std::ffi::OsStr>) -> Result<Programs, String> {
+        use std::os::unix::fs::MetadataExt;
+        let mut names: Vec<String> = Vec::new();
+        for guard in evaluator.guards_of(Event::PreTool)? {
+            for c in &guard.commands {
+                let p = c.program.as_str();
+                let listed = p.strip_prefix('{').and_then(|p| p.strip_suffix('}'));
+                for name in listed.map_or(vec![p], |l| l.split(',').collect()) {
+                    if !name.is_empty() && !name.contains(['*', '?', '[', '/']) {
+                        names.push(name.to_owned());
+                    }
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        let mut dirs: Vec<std::path::PathBuf> = path
+            .map(|p| std::env::split_paths(p).collect())
+            .unwrap_or_default();
+        for usual in [
+            "/usr/local/sbin",
+            "/usr/local/bin",
+            "/usr/sbin",
+            "/usr/bin",
+            "/sbin",
+            "/bin",
+        ] {
+            dirs.push(usual.into());
+        }
+        let mut files = Vec::new();
+        for name in names {
+            for dir in dirs.iter().filter(|d| d.is_absolute()) {
+                let path = dir.join(&name);
+                if let Ok(meta) = std::fs::metadata(&path)
+                    && meta.is_file()
+                {
+                    files.push(Program {
+                        name: name.clone(),
+                        dev: meta.dev(),
+                        ino: meta.ino(),
+                        size: meta.size(),
+                        path,
+                    });
+                }
+            }
+        }
+        files.sort();
+        files.dedup_by(|a, b| (a.dev, a.ino) == (b.dev, b.ino));
+        Ok(Programs {
+            files,
+            digests: Default::default(),
+        })
+    }
+
+    /// The guarded program the file at `path` is, if any.
+    pub fn named(&self, path: &std::path::Path) -> Option<&str> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        let key = (meta.dev(), meta.ino());
+        if let Some(hit) = self.files.iter().find(|f| (f.dev, f.ino) == key) {
+            return Some(&hit.name);
+        }
+        if !self.files.iter().any(|f| f.size == meta.size()) {
+            return None;
+        }
+        let digest = self.digest(key, path)?;
+        self.files
+            .iter()
+            .filter(|f| f.size == meta.size())
+            .find(|f| self.digest((f.dev, f.ino), &f.path) == Some(digest))
+            .map(|f| f.name.as_str())
+    }
+
+    fn digest(&self, key: (u64, u64), path: &std::path::Path) -> Option<[u8; 32]> {
+        use sha2::{Digest, Sha256};
+        if let Some(known) = self.digests.borrow().get(&key) {
+            return *known;
+        }
+        let digest = crate::disk::open_nonblocking(path)
+            .ok()
+            .and_then(|mut file| {
+                let mut hasher = Sha256::new();
+                std::io::copy(&mut file, &mut hasher).ok()?;
+                Some(hasher.finalize().into())
+            });
+        self.digests.borrow_mut().insert(key, digest);
+        digest
     }
 }

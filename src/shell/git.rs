@@ -62,16 +62,24 @@ struct Reading {
 }
 
 impl GitConfig {
-    /// The configuration a git command started in `cwd` reads.
+    /// The configuration a git command started in `cwd` reads, with this
+    /// process's environment.
     pub fn load(cwd: Option<&Path>, home: Option<&Path>) -> GitConfig {
+        Self::load_with(cwd, home, &|name| std::env::var_os(name))
+    }
+
+    /// [`load`](Self::load) for a git command whose environment is `var`
+    /// (another process's: the run-time judge's program start). Its
+    /// `GIT_DIR` names the repository whose configuration is read.
+    pub fn load_with(
+        cwd: Option<&Path>,
+        home: Option<&Path>,
+        var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> GitConfig {
         let mut config = GitConfig::default();
-        let env = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        let env = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let mut files: Vec<PathBuf> = Vec::new();
-        if std::env::var_os("GIT_CONFIG_NOSYSTEM").is_none() {
+        if var("GIT_CONFIG_NOSYSTEM").is_none() {
             files.push(env("GIT_CONFIG_SYSTEM").unwrap_or_else(|| PathBuf::from("/etc/gitconfig")));
         }
         match env("GIT_CONFIG_GLOBAL") {
@@ -82,7 +90,10 @@ impl GitConfig {
                 files.extend(home.map(|h| h.join(".gitconfig")));
             }
         }
-        files.extend(cwd.and_then(|d| repository_config(d, home)));
+        match env("GIT_DIR") {
+            Some(dir) => files.push(cwd.map_or(dir.clone(), |c| c.join(&dir)).join("config")),
+            None => files.extend(cwd.and_then(|d| repository_config(d, home))),
+        }
         let mut reading = Reading::default();
         for file in files {
             config.read(&file, home, 0, false, &mut reading);
@@ -286,10 +297,10 @@ impl GitConfig {
             _ => {}
         }
         if !builtin && self.autocorrect {
-            super::lex::push_reason(
-                &mut analysis.opaque,
-                format!("`git {sub}`, which git's help.autocorrect may run as another command"),
-            );
+            let reason =
+                format!("`git {sub}`, which git's help.autocorrect may run as another command");
+            analysis.within.push(("git".to_owned(), reason.clone()));
+            super::lex::push_reason(&mut analysis.opaque, reason);
         }
         if sub == "push" && self.forced_push && !cmd.args.iter().any(|a| a == "--force") {
             // The configuration forces the push: say so where patterns look.

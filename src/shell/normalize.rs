@@ -43,6 +43,14 @@ pub struct Analysis {
     /// still listed in `commands`, so a guard can deny on them even when the
     /// line also contains something opaque.
     pub opaque: Vec<Opaque>,
+    /// Programs of the line that decide inside themselves what they do,
+    /// from what the line does not say (git's `help.autocorrect`, which
+    /// runs a mistyped command's correction): the program and why. They are
+    /// opaque too; the run-time judge, which sees only program starts,
+    /// refuses them where a guard names the program, since no later start
+    /// shows what they run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<(String, String)>,
     /// While a command is read: what it reads on standard input (a
     /// program that takes its code from there is read with it).
     #[serde(skip)]
@@ -2525,9 +2533,18 @@ fn git_settings(globals: &[Word]) -> Vec<(String, Option<String>)> {
 fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize) -> bool {
     use super::git_settings::{self as settings, Kind};
     let lower = key.to_ascii_lowercase();
+    // What git decides inside itself from a setting: opaque, and so for
+    // the run-time judge too (see `Analysis::within`).
+    let within = |out: &mut Analysis, reason: String| {
+        out.within.push(("git".to_owned(), reason.clone()));
+        push_opaque(out, reason);
+    };
     if lower.starts_with("alias.") {
         // `git -c alias.p='push -f' p`: the subcommand is not what it seems.
-        push_opaque(out, "a git alias defined on the command line (alias.*)");
+        within(
+            out,
+            "a git alias defined on the command line (alias.*)".to_owned(),
+        );
         if let Some(code) = value.and_then(|v| v.strip_prefix('!')) {
             script(out, code, depth + 1, &[]);
         }
@@ -2551,7 +2568,7 @@ fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize)
             None => push_opaque(out, format!("git's {key} from a variable")),
         },
         Kind::Force => return true,
-        Kind::Opaque => push_opaque(
+        Kind::Opaque => within(
             out,
             format!("a git setting that can change what git runs or pushes ({key})"),
         ),

@@ -342,7 +342,6 @@ impl CommandPattern {
         usize::from(flags_lack) + usize::from(args_lack) > unknown.len()
     }
 
-    /// True when any command of the analysis matches.
     /// Whether the pattern is about `program` (by name or glob).
     pub fn names(&self, program: &str) -> bool {
         program_matches(self.program.trim(), program)
@@ -365,6 +364,7 @@ impl CommandPattern {
             .any(|name| is_glob(name) || glob_matches(pattern, name))
     }
 
+    /// True when any command of the analysis matches.
     pub fn matches_any(&self, analysis: &Analysis) -> bool {
         analysis.commands.iter().any(|c| self.matches(c))
     }

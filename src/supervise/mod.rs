@@ -57,6 +57,10 @@ pub struct Start {
     pub argv: Vec<String>,
     /// The program file the kernel runs (`/proc/PID/exe`).
     pub exe: String,
+    /// The file name `execve` was given (`AT_EXECFN`): for a script started
+    /// through its `#!` line, the script, where `argv` and `exe` name its
+    /// interpreter.
+    pub execfn: Option<String>,
     /// The process's working directory, when it can be read.
     pub cwd: Option<String>,
 }

@@ -629,6 +629,38 @@ fn read_start(pid: i32) -> Start {
         pid,
         argv,
         exe: link("exe").unwrap_or_default(),
+        execfn: exec_file_name(pid),
         cwd: link("cwd"),
     }
+}
+
+/// The file name `pid`'s `execve` was given: the string `AT_EXECFN` in its
+/// auxiliary vector points to, on its new stack (read, like the arguments,
+/// before its first instruction).
+fn exec_file_name(pid: i32) -> Option<String> {
+    const AT_EXECFN: u64 = 31;
+    let auxv = std::fs::read(format!("/proc/{pid}/auxv")).ok()?;
+    let address = auxv.chunks_exact(16).find_map(|pair| {
+        let key = u64::from_ne_bytes(pair[..8].try_into().ok()?);
+        let value = u64::from_ne_bytes(pair[8..].try_into().ok()?);
+        (key == AT_EXECFN).then_some(value)
+    })?;
+    let mut buf = vec![0u8; libc::PATH_MAX as usize];
+    let local = libc::iovec {
+        iov_base: buf.as_mut_ptr().cast(),
+        iov_len: buf.len(),
+    };
+    // The name sits at the top of the stack: a read past its end stops
+    // where the stack does, with what it read.
+    let remote = libc::iovec {
+        iov_base: address as *mut libc::c_void,
+        iov_len: buf.len(),
+    };
+    // SAFETY: one local buffer of the length given.
+    let n = unsafe { libc::process_vm_readv(pid, &local, 1, &remote, 1, 0) };
+    if n <= 0 {
+        return None;
+    }
+    let end = buf[..n as usize].iter().position(|&b| b == 0)?;
+    Some(String::from_utf8_lossy(&buf[..end]).into_owned())
 }

@@ -27,6 +27,18 @@ pub struct Sandbox {
     /// 11 (`generate::wrappers`).
     pub wrappers: Vec<String>,
     pub jobs: usize,
+    /// Run each line under the run-time judge: `hookc exec` (this hookc),
+    /// with the policy's build (this folder, copied into the project the
+    /// line runs in).
+    pub exec: Option<Supervised>,
+}
+
+/// What a supervised run needs: the hookc that supervises, and the files
+/// of the policy's build.
+#[derive(Clone)]
+pub struct Supervised {
+    pub hookc: PathBuf,
+    pub built: PathBuf,
 }
 
 /// Whether the sandbox can be made here; the reason when it cannot.
@@ -89,6 +101,13 @@ impl Sandbox {
             std::fs::write(io.join("programs"), self.programs.join("\n") + "\n").unwrap();
             std::fs::write(io.join("wrappers"), self.wrappers.join("\n") + "\n").unwrap();
             std::fs::write(io.join("shells"), self.shells.join(" ") + "\n").unwrap();
+            if let Some(exec) = &self.exec {
+                std::fs::write(
+                    io.join("exec"),
+                    format!("{}\n{}\n", exec.hookc.display(), exec.built.display()),
+                )
+                .unwrap();
+            }
             let mut todo = String::new();
             for (i, line) in lines.iter().enumerate().filter(|(i, _)| i % jobs == j) {
                 std::fs::write(io.join("cases").join(i.to_string()), line).unwrap();
@@ -264,6 +283,8 @@ pub struct Hookc {
     /// The reasons of the policy's guards: a refusal that gives one of them
     /// is a pattern's; any other (opacity) is not.
     reasons: Vec<String>,
+    /// `command_denies`, remembered.
+    by_command: HashMap<String, bool>,
     /// Long options each git subcommand (and rm) accepts, for abbreviations.
     options: HashMap<String, Vec<String>>,
     /// The project the calls are made in, as the guard sees it (its files
@@ -299,6 +320,7 @@ impl Hookc {
             exe,
             policy,
             reasons,
+            by_command: HashMap::new(),
             cache: HashMap::new(),
             options: HashMap::new(),
             project: "/repo".to_owned(),
@@ -326,48 +348,17 @@ impl Hookc {
         if let Some(d) = self.cache.get(line) {
             return d.clone();
         }
-        let payload = serde_json::json!({
-            "session_id": "judge",
-            "transcript_path": "/tmp/judge.jsonl",
-            "cwd": self.project,
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": line},
-            "tool_use_id": "toolu_judge"
-        })
-        .to_string();
-        let mut child = Command::new(&self.exe)
-            .args([
+        let out = self.ask(
+            line,
+            &[
                 "guard",
                 "--harness",
                 "claude",
                 "--event",
                 "pre-tool",
                 "--policy",
-            ])
-            .arg(&self.policy)
-            .env("CLAUDE_PROJECT_DIR", &self.project)
-            // The environment the line runs with in the sandbox (HOME is
-            // the template's, where its git and ssh settings are), so the
-            // guard reads what the line meets, not this machine's.
-            .env("HOME", Path::new(&self.project).with_file_name("home"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("HOOKC_DEBUG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run hookc guard");
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+            ],
+        );
         let stdout = String::from_utf8_lossy(&out.stdout);
         let reason = String::from_utf8_lossy(&out.stderr).into_owned();
         let d = match out.status.code() {
@@ -379,6 +370,92 @@ impl Hookc {
         };
         self.cache.insert(line.to_string(), (d, reason.clone()));
         (d, reason)
+    }
+
+    /// Whether a guard with command patterns refuses the line because one
+    /// of them describes it (what `hookc exec` stops at a program start),
+    /// by `hookc why`'s account of each guard.
+    pub fn command_denies(&mut self, line: &str) -> bool {
+        if let Some(&d) = self.by_command.get(line) {
+            return d;
+        }
+        let kdl = self
+            .policy
+            .parent()
+            .and_then(Path::parent)
+            .expect("policy.json is in the project's .hookc")
+            .join("policy.kdl");
+        let mut args = vec!["why", "--format", "json", "--payload", "-", "--policy"];
+        let kdl = kdl.to_string_lossy().into_owned();
+        args.push(&kdl);
+        let out = self.ask(line, &args);
+        let why: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "hookc why of {line:?}: {e}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let refused = why["verdict"]["decision"]
+            .as_str()
+            .is_some_and(|d| matches!(d, "deny" | "block" | "ask"));
+        let by_command = why["guards"].as_array().into_iter().flatten().any(|g| {
+            g["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|c| c["kind"] == "command" && c["holds"] == true)
+                && g["decision"]
+                    .as_str()
+                    .is_some_and(|d| matches!(d, "deny" | "block" | "ask"))
+        });
+        self.by_command
+            .insert(line.to_string(), refused && by_command);
+        refused && by_command
+    }
+
+    /// Run hookc with `args` (the policy's path added when the last is
+    /// `--policy` without a value) on a Claude Code payload of `line`, in
+    /// the project and with the environment the line runs with.
+    fn ask(&self, line: &str, args: &[&str]) -> std::process::Output {
+        let payload = serde_json::json!({
+            "session_id": "judge",
+            "transcript_path": "/tmp/judge.jsonl",
+            "cwd": self.project,
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": line},
+            "tool_use_id": "toolu_judge"
+        })
+        .to_string();
+        let mut command = Command::new(&self.exe);
+        command.args(args);
+        if args.last() == Some(&"--policy") {
+            command.arg(&self.policy);
+        }
+        let mut child = command
+            .env("CLAUDE_PROJECT_DIR", &self.project)
+            // The environment the line runs with in the sandbox (HOME is
+            // the template's, where its git and ssh settings are), so the
+            // guard reads what the line meets, not this machine's.
+            .env("HOME", Path::new(&self.project).with_file_name("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("HOOKC_DEBUG")
+            .env_remove("HOOKC_POLICY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run hookc");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
     }
 
     /// The long options a program (`git push`, `rm`) accepts.
@@ -487,6 +564,18 @@ pub struct Context {
 
 /// Judges one line's runs.
 pub fn judge(runs: &[Run], hookc: &mut Hookc, ctx: &Context) -> Outcome {
+    judge_runs(runs, hookc, ctx, false)
+}
+
+/// [`judge`] for lines run under `hookc exec`: there a guard with command
+/// patterns stops a program before it starts, and a path guard stops the
+/// access to its file, so an argv is denied when a command guard refuses
+/// it, and a file when its canary says it was read.
+pub fn judge_supervised(runs: &[Run], hookc: &mut Hookc, ctx: &Context) -> Outcome {
+    judge_runs(runs, hookc, ctx, true)
+}
+
+fn judge_runs(runs: &[Run], hookc: &mut Hookc, ctx: &Context, supervised: bool) -> Outcome {
     let mut out = Outcome::default();
     for run in runs {
         for e in &run.events {
@@ -494,7 +583,12 @@ pub fn judge(runs: &[Run], hookc: &mut Hookc, ctx: &Context) -> Outcome {
         }
         for argv in &run.argvs {
             let line = hookc.synthesise(argv, ctx);
-            if hookc.pattern_denies(&line) {
+            let denied = if supervised {
+                hookc.command_denies(&line)
+            } else {
+                hookc.pattern_denies(&line)
+            };
+            if denied {
                 out.denied
                     .push(format!("{}/{}: ran `{line}`", run.shell, run.flip));
             }

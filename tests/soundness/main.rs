@@ -9,7 +9,9 @@
 //! once), HOOKC_JUDGE_POLICY (another policy.kdl, for a planted bug),
 //! HOOKC_JUDGE_LINE (judge one line and show what it ran),
 //! HOOKC_JUDGE_CALIBRATE=1 (every layer alone on every core),
-//! HOOKC_JUDGE_BLESS=1 (rewrite known-misses.txt), HOOKC_SOUNDNESS=0 (skip).
+//! HOOKC_JUDGE_BLESS=1 (rewrite known-misses.txt), HOOKC_SOUNDNESS=0 (skip),
+//! HOOKC_JUDGE_EXEC=0 (skip the pass that runs every line again under
+//! `hookc exec`, the run-time judge).
 
 mod generate;
 mod judge;
@@ -20,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use generate::{Case, Layer};
-use judge::{Context, Decision, Hookc, Outcome, Sandbox};
+use judge::{Context, Decision, Hookc, Outcome, Sandbox, Supervised};
 
 const DEFAULT_CASES: usize = 300;
 const DEFAULT_SEED: u64 = 19;
@@ -155,6 +157,30 @@ struct Judge {
 }
 
 impl Judge {
+    /// Every line run again under `hookc exec` (the run-time judge), in a
+    /// project that holds the policy's build (`built`): what each really
+    /// did there.
+    fn supervised(&mut self, lines: &[String], built: &Path) -> Vec<Outcome> {
+        let sandbox = Sandbox {
+            exec: Some(Supervised {
+                hookc: self.hookc.exe.clone(),
+                built: built.to_path_buf(),
+            }),
+            work: self.sandbox.work.with_extension("exec"),
+            ..self.sandbox.clone()
+        };
+        let t = std::time::Instant::now();
+        let runs = sandbox.run(lines);
+        eprintln!(
+            "soundness: ran {} lines under hookc exec in {:.1} s",
+            lines.len(),
+            t.elapsed().as_secs_f64()
+        );
+        runs.iter()
+            .map(|r| judge::judge_supervised(r, &mut self.hookc, &self.ctx))
+            .collect()
+    }
+
     fn verdicts(&mut self, lines: &[String]) -> Vec<Verdict> {
         let t = std::time::Instant::now();
         let runs = self.sandbox.run(lines);
@@ -247,6 +273,7 @@ fn main() {
                 .ok()
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(2),
+            exec: None,
         },
         hookc: Hookc::new(exe.clone(), policy).in_project(&root.join("run/repo").to_string_lossy()),
         ctx: Context {
@@ -509,6 +536,63 @@ fn main() {
         ));
     }
 
+    // The run-time judge (book/src/testing.md): every line again, run
+    // under `hookc exec`, whatever the static guard decided. Nothing the
+    // policy denies may happen there, in any shell.
+    let built = tmp.join("project");
+    let exec_works = supervision_works(&exe, &built);
+    if let Err(why) = &exec_works {
+        eprintln!(
+            "\n==============================================================\n\
+             NOTE: the run-time judge's pass did not run: {why}\n\
+             ==============================================================\n"
+        );
+        let _ = writeln!(report, "\n== under hookc exec: not run ({why}) ==");
+    } else {
+        let outcomes = j.supervised(&lines, &built);
+        let mut per_section: Vec<(&str, usize, usize)> = Vec::new();
+        let sections = [
+            ("corpus.txt", corpus.len()),
+            ("benign.txt", benign.len()),
+            ("generated", generated.len()),
+        ];
+        let mut at = 0;
+        for (name, n) in sections {
+            let bad = outcomes[at..at + n]
+                .iter()
+                .filter(|o| !o.denied.is_empty())
+                .count();
+            per_section.push((name, n, bad));
+            at += n;
+        }
+        let _ = writeln!(
+            report,
+            "\n== under hookc exec (the run-time judge): {} lines, {} with a denied effect ==",
+            lines.len(),
+            outcomes.iter().filter(|o| !o.denied.is_empty()).count()
+        );
+        for (name, n, bad) in per_section {
+            let _ = writeln!(
+                report,
+                "  {name:<12} {n:>6} lines {bad:>4} with a denied effect"
+            );
+        }
+        for (line, o) in lines.iter().zip(&outcomes) {
+            if o.denied.is_empty() {
+                continue;
+            }
+            let _ = writeln!(report, "  DENIED UNDER EXEC {}", one_line(line));
+            for d in o.denied.iter().take(3) {
+                let _ = writeln!(report, "      {}", one_line(d));
+            }
+            failures.push(format!(
+                "under hookc exec, a line did something the policy denies:\n    {}\n    {}",
+                one_line(line),
+                o.denied.join("; ")
+            ));
+        }
+    }
+
     // Every preset at its strictest, judged on its own examples: a `deny`
     // example must be refused (it is, or the build fails), and an `allow`
     // example must not run anything the presets deny under a real shell.
@@ -541,6 +625,20 @@ fn main() {
         let lines: Vec<String> = examples.iter().map(|(line, _)| line.clone()).collect();
         let verdicts = pj.verdicts(&lines);
         let mut fr = 0;
+        let under_exec = if exec_works.is_ok() {
+            pj.supervised(&lines, &dir.join("project"))
+        } else {
+            Vec::new()
+        };
+        for (line, o) in lines.iter().zip(&under_exec) {
+            if !o.denied.is_empty() {
+                failures.push(format!(
+                    "under hookc exec, a preset example did something the presets deny:\n    {}\n    {}",
+                    one_line(line),
+                    o.denied.join("; ")
+                ));
+            }
+        }
         for ((line, expect), v) in examples.iter().zip(&verdicts) {
             if v.miss() {
                 failures.push(format!(
@@ -552,11 +650,12 @@ fn main() {
         }
         let _ = writeln!(
             report,
-            "\n== presets ({}, strict): {} examples, {} misses, {} allow examples refused ==",
+            "\n== presets ({}, strict): {} examples, {} misses, {} allow examples refused, {} with a denied effect under hookc exec ==",
             names.join(" "),
             examples.len(),
             verdicts.iter().filter(|v| v.miss()).count(),
-            fr
+            fr,
+            under_exec.iter().filter(|o| !o.denied.is_empty()).count()
         );
         judged += lines.len();
     }
@@ -619,6 +718,28 @@ fn mirror_template(project: &Path, built: &Path) {
         .status()
         .expect("cp runs");
     assert!(copied.success(), "copying {} failed", built.display());
+}
+
+/// Whether `hookc exec` can supervise here, tried on `true` with the
+/// policy's build in `built`. HOOKC_JUDGE_EXEC=0 skips the pass.
+fn supervision_works(hookc: &Path, built: &Path) -> Result<(), String> {
+    if std::env::var("HOOKC_JUDGE_EXEC").is_ok_and(|v| v == "0") {
+        return Err("HOOKC_JUDGE_EXEC=0".to_owned());
+    }
+    let out = Command::new(hookc)
+        .args(["exec", "--harness", "claude", "--policy"])
+        .arg(built.join(".hookc/policy.json"))
+        .args(["--", "true"])
+        .output()
+        .map_err(|e| format!("hookc exec cannot start: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "hookc exec cannot supervise here: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
 }
 
 /// The presets this hookc ships, by their files in `presets/`.

@@ -183,6 +183,15 @@ canary_times() {
   for i in $2; do expr+=(-o -inum "$i"); done
   $RFIND "$1" -xdev \( -false "${expr[@]}" \) -printf '%i %A@\n' 2>/dev/null | sort -u
 }
+# A supervised run (IO/exec: the hookc to run lines under, and the files of
+# the policy's build): each line runs as `hookc exec --harness claude --
+# SHELL -c LINE` in a project that holds the build, as a rewritten Claude
+# Code call would. hookc exec kills whatever the line leaves running.
+HOOKC=
+if [ -f "$IO/exec" ]; then
+  { read -r HOOKC; read -r BUILT; } < "$IO/exec"
+  $RCP -a "$BUILT/." "$T/repo/"
+fi
 # Reading the template must not change the access times cp -a copies.
 mount --bind "$T" "$T" && mount -o remount,bind,ro,noatime "$T"
 
@@ -203,9 +212,14 @@ while read -r id; do
       inodes=$(canary_inodes "$RUN")
       times_before=$(canary_times "$RUN" "$inodes")
       echo "$flip" > "$R/state/flip"
+      if [ -n "$HOOKC" ]; then
+        under=("$HOOKC" exec --harness claude --policy "$RUN/repo/.hookc/policy.json" --)
+      else
+        under=("$R/real/unshare" --pid --fork --kill-child --)
+      fi
       (cd "$RUN/repo" && exec "$R/real/env" -i HOME="$RUN/home" PATH="$R/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
         TERM=dumb LANG=C.UTF-8 USER=root GIT_CONFIG_NOSYSTEM=1 JUDGE_FLIP=$flip TMPDIR=$R/tmp \
-        "$R/real/timeout" -s KILL "$TIMEOUT" "$R/real/unshare" --pid --fork --kill-child -- "$sh" -c "$line" \
+        "$R/real/timeout" -s KILL "$TIMEOUT" "${under[@]}" "$sh" -c "$line" \
         </dev/null >/dev/null 2>"$out/stderr")
       echo "$?" > "$out/status"
       echo "$t0 $EPOCHREALTIME" > "$out/time"

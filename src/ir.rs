@@ -243,19 +243,29 @@ word_enum! {
         Block = "block",
         /// Run the call with its input changed as the guard says, and tell the model.
         Rewrite = "rewrite",
+        /// Run the shell call under hookc's run-time judge (`hookc exec`),
+        /// which stops what the guard refuses as it happens: what an
+        /// `opaque` line means where the harness can change the call and
+        /// the machine can supervise it; a refusal elsewhere.
+        Supervise = "supervise",
     }
 }
 
 impl Decision {
     /// Strictest first: when guards disagree, the strictest decision wins:
-    /// deny/block > ask > rewrite > allow > context. `block` (stop events)
-    /// refuses like `deny`. A rewrite runs the call, so it is weaker than a
-    /// refusal or a question; it is stronger than a plain allow, so that
-    /// another guard's allow cannot drop an edit the policy asks for.
+    /// deny/block > ask > supervise > rewrite > allow > context. `block`
+    /// (stop events) refuses like `deny`. A supervised call runs, watched,
+    /// so it is weaker than a refusal or a question; it is stronger than a
+    /// rewrite, whose edit it does not make (where both meet, the call is
+    /// refused: see `runtime::prepare`). A rewrite runs the call, so it is
+    /// weaker than a refusal or a question; it is stronger than a plain
+    /// allow, so that another guard's allow cannot drop an edit the policy
+    /// asks for.
     pub fn strictness(self) -> u8 {
         match self {
-            Decision::Deny | Decision::Block => 5,
-            Decision::Ask => 4,
+            Decision::Deny | Decision::Block => 6,
+            Decision::Ask => 5,
+            Decision::Supervise => 4,
             Decision::Rewrite => 3,
             Decision::Allow => 2,
             Decision::Context => 1,
@@ -266,8 +276,11 @@ impl Decision {
         !matches!(self, Decision::Allow)
     }
 
+    /// Whether the call does not run as asked: a refusal, or (for a
+    /// harness's answer, which refuses it unless it can run it supervised)
+    /// `supervise`.
     pub fn refuses(self) -> bool {
-        matches!(self, Decision::Deny | Decision::Block)
+        matches!(self, Decision::Deny | Decision::Block | Decision::Supervise)
     }
 }
 

@@ -50,7 +50,14 @@ pub fn exec(args: &ExecArgs) -> i32 {
     if let Err(m) = crate::builds::check(&args.policy, loaded.identity) {
         return refuse(&m);
     }
-    let root = project_root(&args.policy);
+    let Some(root) = project_root(&args.policy) else {
+        return refuse(&format!(
+            "the compiled policy {} is not in a project's {} (the guards' paths are the project's)",
+            args.policy.display(),
+            crate::emit::POLICY_JSON
+        ));
+    };
+    let root = Some(root);
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
     let files = match eval::Files::new(
         &loaded.evaluator,
@@ -105,7 +112,16 @@ pub fn exec(args: &ExecArgs) -> i32 {
             let doing = match (touch.call, touch.access) {
                 ("open", supervise::Access::Read) => "reading",
                 ("open", _) => "writing",
-                (call, _) => call,
+                ("unlink" | "rmdir", _) => "removing",
+                ("rename", _) => "moving",
+                ("link", _) => "linking",
+                ("symlink", _) => "making a link at",
+                ("mkdir" | "mknod", _) => "making",
+                ("truncate", _) => "truncating",
+                ("chmod", _) => "changing the mode of",
+                ("chown", _) => "changing the owner of",
+                ("utimes", _) => "changing the times of",
+                (_, _) => "changing the attributes of",
             };
             eprintln!(
                 "hookc exec: guard {} stopped {program} {doing} {}: {}",
@@ -402,12 +418,14 @@ fn spell(argv: &[String], exe: &str) -> String {
 }
 
 /// The folder holding `.hookc/` when the policy is `<root>/.hookc/policy.json`.
+/// The folder holding `.hookc/` when the policy is `<root>/.hookc/policy.json`,
+/// however the path is spelled (`.hookc/claude/../policy.json`, a link).
 fn project_root(policy: &Path) -> Option<String> {
-    let absolute: PathBuf = std::path::absolute(policy).ok()?;
-    if !absolute.ends_with(crate::emit::POLICY_JSON) {
+    let real: PathBuf = std::fs::canonicalize(policy).ok()?;
+    if !real.ends_with(crate::emit::POLICY_JSON) {
         return None;
     }
-    let root = absolute.parent()?.parent()?;
+    let root = real.parent()?.parent()?;
     Some(root.to_string_lossy().into_owned())
 }
 

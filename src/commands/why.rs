@@ -612,6 +612,7 @@ fn decide(
         call,
         payload,
         project: Some(at.root.to_string_lossy().into_owned()),
+        exec: crate::runtime::supervised::Exec::here(&at.root.join(crate::emit::POLICY_JSON)),
     };
     // `hookc why` never runs a guard's program: such a guard counts as
     // matching (the trace says so).

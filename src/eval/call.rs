@@ -417,6 +417,14 @@ impl Verdict {
         (!messages.is_empty()).then(|| messages.join("\n"))
     }
 
+    /// Whether a guard would run the call under the run-time judge: the
+    /// verdict's own decision, or a question beside it (a refusal beside it
+    /// refuses anyway).
+    pub fn supervises(&self) -> bool {
+        matches!(self.decision, Decision::Supervise | Decision::Ask)
+            && self.hits.iter().any(|h| h.decision == Decision::Supervise)
+    }
+
     pub fn guard_names(&self) -> Vec<&str> {
         self.hits.iter().map(|h| h.guard.as_str()).collect()
     }
@@ -433,6 +441,10 @@ pub fn meets(verdict: Option<&Verdict>, expect: Expectation) -> bool {
             matches!(v.decision, Decision::Allow | Decision::Context)
         }
         (Expectation::Decision(_), None) => false,
+        (Expectation::Decision(Decision::Supervise), Some(v)) => v.decision == Decision::Supervise,
+        // Supervised where the harness and the machine allow it, refused
+        // everywhere else: as `deny` means it.
+        (Expectation::Decision(d), Some(v)) if v.supervises() => d == Decision::Deny,
         (Expectation::Decision(d), Some(v)) => v.decision == d,
     }
 }

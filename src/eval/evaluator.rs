@@ -315,11 +315,24 @@ pub(super) fn damaged(i: usize, guard: &Guard, e: &str) -> String {
 
 /// The verdict of the strictest decision the hits reach, with every hit
 /// that reached it; `None` without hits.
+///
+/// A `supervise` hit stays beside a stricter refusal or question: where the
+/// call cannot be supervised it is a refusal too (the model is told all it
+/// must address at once), and where it can, a question about it is asked
+/// of the supervised call (see `runtime::supervised`).
 pub(super) fn strictest(mut hits: Vec<Hit>) -> Option<Verdict> {
     let level = hits.iter().map(|h| h.decision.strictness()).max()?;
-    hits.retain(|h| h.decision.strictness() == level);
+    let supervise = Decision::Supervise.strictness();
+    hits.retain(|h| {
+        let at = h.decision.strictness();
+        at == level || (at == supervise && level > supervise)
+    });
+    let decision = hits
+        .iter()
+        .find(|h| h.decision.strictness() == level)?
+        .decision;
     Some(Verdict {
-        decision: hits[0].decision,
+        decision,
         hits,
         rewritten: None,
     })
@@ -969,7 +982,11 @@ fn powershell_hit(
         .map_or("PowerShell", |t| t.native.as_str());
     Ok(Some(Hit {
         guard: guard.name.clone(),
-        decision: guard.opaque,
+        // hookc's run-time judge runs POSIX shell lines only.
+        decision: match guard.opaque {
+            Decision::Supervise => Decision::Deny,
+            other => other,
+        },
         reason: format!(
             "hookc could not check this `{tool}` call: it reads POSIX shell (bash, zsh, sh), not \
              PowerShell. Run the command through the Bash tool instead, written for bash (on \
@@ -1482,19 +1499,13 @@ mod tests {
     /// The index must never change a verdict: evaluate without it, guard by guard.
     fn evaluate_unindexed(policy: &Policy, call: &Call) -> Option<Verdict> {
         let facts = Facts::new(call);
-        let mut hits: Vec<Hit> = policy
+        let hits: Vec<Hit> = policy
             .guards
             .iter()
             .filter(|g| Some(g.event) == call.event && tool_applies(g, call))
             .filter_map(|g| match_guard(g, &compile(g).unwrap(), call, &facts).unwrap())
             .collect();
-        let level = hits.iter().map(|h| h.decision.strictness()).max()?;
-        hits.retain(|h| h.decision.strictness() == level);
-        Some(Verdict {
-            decision: hits[0].decision,
-            hits,
-            rewritten: None,
-        })
+        strictest(hits)
     }
 
     fn bundled_plus(extra: &str) -> Policy {
@@ -1878,6 +1889,15 @@ guard "force-and-long-words" {
 
     /// The guard's verdict on `line` under the bundled policy, with the
     /// guards that gave it.
+    /// Whether `guard` of `policy`, on its own, refuses `line` (or would
+    /// run it only under the run-time judge): whatever stricter guard
+    /// the whole policy has.
+    fn guard_refuses(policy: &Policy, line: &str, guard: &str) -> bool {
+        trace(policy, &shell_call(line))
+            .iter()
+            .any(|t| t.guard == guard && t.decision.is_some_and(Decision::refuses))
+    }
+
     fn bundled_verdict(evaluator: &Evaluator, line: &str) -> Option<(Decision, Vec<String>)> {
         evaluator.evaluate(&shell_call(line)).map(|v| {
             let names = v.guard_names().into_iter().map(str::to_owned).collect();
@@ -1969,12 +1989,10 @@ guard "force-and-long-words" {
                 "no-force-push",
             ),
         ] {
-            let verdict = bundled_verdict(&evaluator, line);
             assert!(
-                verdict.as_ref().is_some_and(
-                    |(d, names)| *d == Decision::Deny && names.iter().any(|n| n == guard)
-                ),
-                "{line}: {verdict:?}"
+                guard_refuses(&policy, line, guard),
+                "{line}: {:?}",
+                bundled_verdict(&evaluator, line)
             );
         }
         for line in [
@@ -2098,7 +2116,7 @@ guard "keep-guards" {
         ] {
             let verdict = bundled_verdict(&evaluator, line);
             assert!(
-                verdict.as_ref().is_some_and(|(d, _)| *d == Decision::Deny),
+                verdict.as_ref().is_some_and(|(d, _)| d.refuses()),
                 "{line}: {verdict:?}"
             );
         }
@@ -2148,17 +2166,18 @@ guard "keep-guards" {
                 "flock" => "flock .lock -c 'rm -rf /'".to_owned(),
                 w => format!("{w} rm -rf /"),
             };
-            let (program, verdict) = shell::programs::removed::without(wrapper, || {
+            let (program, refused, verdict) = shell::programs::removed::without(wrapper, || {
                 let program = shell::analyze(&line).commands[0].program.clone();
-                (program, bundled_verdict(&evaluator, &line))
+                (
+                    program,
+                    guard_refuses(&policy, &line, "no-recursive-delete-of-the-repo"),
+                    bundled_verdict(&evaluator, &line),
+                )
             });
             // The row is really gone: the line reads as the wrapper itself.
             assert_eq!(program, wrapper);
             assert!(
-                verdict
-                    .as_ref()
-                    .is_some_and(|(d, names)| *d == Decision::Deny
-                        && names.iter().any(|n| n == "no-recursive-delete-of-the-repo")),
+                refused,
                 "{line} without `{wrapper}` in the table: {verdict:?}"
             );
         }

@@ -51,7 +51,7 @@ pub use evaluator::{
     compile_regex, glob_word,
 };
 pub use index::Index;
-pub use stops::{Files, Programs, exec_stop};
+pub use stops::{Files, Programs, enforced_at_run_time, exec_stop};
 pub use trace::{ConditionTrace, GuardTrace, trace};
 
 // For the modules below: `index` and `trace` work with the evaluator's

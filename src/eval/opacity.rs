@@ -147,7 +147,8 @@ mod tests {
             "frobnicate $f",
         ] {
             let (decision, reason) = decide(&p, line).unwrap_or_else(|| panic!("{line}: allowed"));
-            assert_eq!(decision, Decision::Deny, "{line}");
+            // Refused, or run under the run-time judge where it can be.
+            assert_eq!(decision, Decision::Supervise, "{line}");
             assert!(
                 reason.contains("known only when the line runs"),
                 "{line}: {reason}"
@@ -224,7 +225,7 @@ mod tests {
     fn an_opaque_line_is_refused_by_a_path_guard() {
         let p = policy("read", None);
         let (decision, reason) = decide(&p, "$CMD .env.example").unwrap();
-        assert_eq!(decision, Decision::Deny);
+        assert_eq!(decision, Decision::Supervise);
         assert!(reason.contains("could not check"), "{reason}");
     }
 

@@ -14,6 +14,99 @@ use super::{
     path_set, tool_applies, touches_guard,
 };
 
+/// Shell builtins and keywords a guard may name that never start a
+/// program where the shell has them built in (bash, dash, zsh): the
+/// run-time judge never sees them.
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// Whether the run-time judge holds a call to `guard` while it runs: a
+/// pre-tool guard for the shell tool whose conditions are `command`
+/// patterns on programs (not shell builtins) or `path` globs, with no
+/// `regex` (which reads the whole line) and no `run` program. For such a
+/// guard a line it cannot read may run under `hookc exec` (`opaque
+/// "supervise"`).
+pub fn enforced_at_run_time(guard: &Guard) -> bool {
+    let shell = Call {
+        event: Some(Event::PreTool),
+        tool: Some(CallTool {
+            kind: Some(ToolKind::Shell),
+            ..CallTool::default()
+        }),
+        ..Call::default()
+    };
+    let builtin = |program: &str| {
+        BUILTINS
+            .iter()
+            .any(|b| super::glob_word(program.trim(), b) || program.trim() == *b)
+    };
+    guard.event == Event::PreTool
+        && tool_applies(guard, &shell)
+        && guard.regexes.is_empty()
+        && guard.run.is_none()
+        && (!guard.commands.is_empty() || !guard.paths.is_empty())
+        && !guard.commands.iter().any(|c| builtin(&c.program))
+}
+
 /// The strictest guard that stops `call`, a single program start spelled as
 /// one line from its real argument vector, or `None`. Only a guard with
 /// command patterns can stop a program start, and only when a pattern

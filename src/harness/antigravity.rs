@@ -420,7 +420,9 @@ impl Harness for Antigravity {
             return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
         }
         match verdict.decision {
-            Decision::Deny | Decision::Block | Decision::Rewrite => {
+            // A supervised call is this harness's only where it can run one:
+            // `hookc guard` refuses it first (`runtime::prepare`).
+            Decision::Deny | Decision::Block | Decision::Rewrite | Decision::Supervise => {
                 reply(json!({ "decision": "deny", "reason": verdict.reason() }))
             }
             // A policy `ask` is not to be skipped by an earlier "always allow".

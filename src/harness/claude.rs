@@ -16,6 +16,9 @@ use std::path::Path;
 
 use super::MachineCheck;
 
+#[path = "claude_permissions.rs"]
+mod permissions;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
@@ -313,16 +316,18 @@ impl Harness for Claude {
                     "JSON on stdout decides (on any exit but 2): permissionDecision deny",
                 )
                 .user(user),
+                // `updatedInput` counts with allow, ask or no decision (the
+                // user's own rules and prompt then judge the new input).
                 Some("ask") => Outcome::asks(
                     json_reason,
-                    "JSON on stdout decides (on any exit but 2): permissionDecision ask",
-                ),
+                    "JSON on stdout decides (on any exit but 2): permissionDecision ask (with updatedInput, the user is asked about that input)",
+                )
+                .runs(j.pointer("/hookSpecificOutput/updatedInput").cloned()),
                 _ if str_at(j, "/decision").as_deref() == Some("block") => Outcome::blocks(
                     json_reason,
                     "JSON on stdout decides (on any exit but 2): decision block",
                 )
                 .user(user),
-                // `updatedInput` counts only with an explicit allow.
                 Some("allow") => Outcome::proceeds(
                     "JSON on stdout decides (on any exit but 2): permissionDecision allow (with updatedInput, the call runs with that input)",
                 )
@@ -330,10 +335,11 @@ impl Harness for Claude {
                 .user(user)
                 .runs(j.pointer("/hookSpecificOutput/updatedInput").cloned()),
                 _ => Outcome::proceeds(
-                    "JSON on stdout decides (on any exit but 2): no refusal in it (updatedInput without allow is ignored)",
+                    "JSON on stdout decides (on any exit but 2): no refusal in it (with updatedInput and no decision, Claude Code's own permission flow judges that input)",
                 )
                 .model(context)
-                .user(user),
+                .user(user)
+                .runs(j.pointer("/hookSpecificOutput/updatedInput").cloned()),
             };
         }
         if o.exit == Some(0) {
@@ -478,8 +484,15 @@ impl Harness for Claude {
             Some(v) if v.decision == Decision::Rewrite => {
                 super::rewrite_answer(self, payload, v, &rewrite_json)
             }
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                supervised_answer(payload, v)
+            }
             _ => self.answer(event, verdict),
         }
+    }
+
+    fn supervises(&self) -> bool {
+        true
     }
 
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
@@ -535,6 +548,82 @@ impl Harness for Claude {
                 exit: 0,
             }
         }
+    }
+}
+
+/// A call run under hookc's run-time judge: the input with its command
+/// changed into `hookc exec … -- SHELL -c 'LINE'` (`verdict.rewritten`),
+/// with the decision that keeps the user's own permission rules
+/// (`permissions`); a refusal where one of them may deny the command, or
+/// where the input is not there to change.
+fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    let refuse = |reason: String| {
+        let mut refused = verdict.clone();
+        refused.decision = Decision::Deny;
+        for hit in &mut refused.hits {
+            hit.decision = Decision::Deny;
+            hit.reason.push(' ');
+            hit.reason.push_str(&reason);
+        }
+        refused.rewritten = None;
+        Claude.answer(Event::PreTool, Some(&refused))
+    };
+    let Some(input) = super::rewritten_input(payload, "/tool_input", verdict) else {
+        return refuse(
+            "(The call's input could not be changed to run under hookc's run-time judge.)"
+                .to_owned(),
+        );
+    };
+    let line = payload
+        .pointer("/tool_input/command")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .map(std::path::PathBuf::from)
+        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let rules = permissions::Rules::visible(project.as_deref(), home.as_deref());
+    let mode = payload.get("permission_mode").and_then(Value::as_str);
+    let guards = verdict.guard_names().join(", ");
+    let context = format!(
+        "hookc could not read all of this command before it runs (guards: {guards}), so it runs under hookc's run-time judge (`hookc exec`), which stops any program or file access the project's policy refuses, with the reason in the output. A `cd` in it does not carry over to later calls."
+    );
+    let asked = verdict.decision == Decision::Ask;
+    let (decision, shown) = match rules.keep(line, mode) {
+        // The policy asks about the call: the user is asked about the
+        // supervised one (unless a rule of theirs refuses it).
+        permissions::Keep::Ask(_) | permissions::Keep::Allow | permissions::Keep::Normal
+            if asked =>
+        {
+            (Some("ask"), verdict.reason())
+        }
+        permissions::Keep::Refuse(rule) => {
+            return refuse(format!(
+                "(Your Claude Code permission rule `{rule}` may refuse this command, and a command hookc runs under its run-time judge is not matched against it, so hookc refuses it instead.)"
+            ));
+        }
+        permissions::Keep::Ask(why) => {
+            (Some("ask"), format!("{context} hookc asks because {why}."))
+        }
+        permissions::Keep::Allow => (Some("allow"), context.clone()),
+        permissions::Keep::Normal => (None, context.clone()),
+    };
+    let mut specific = json!({
+        "hookEventName": "PreToolUse",
+        "updatedInput": input,
+        "additionalContext": context,
+    });
+    if let Some(decision) = decision {
+        specific["permissionDecision"] = json!(decision);
+        specific["permissionDecisionReason"] = json!(shown);
+    }
+    // No `systemMessage`: the guards' messages say what they refused, and
+    // this call runs.
+    let out = json!({ "hookSpecificOutput": specific });
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
     }
 }
 

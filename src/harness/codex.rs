@@ -532,7 +532,11 @@ impl Harness for Codex {
         let native = PROFILE.event_name(event).unwrap_or("PreToolUse");
         let reason = nonempty(verdict.reason());
         match verdict.decision {
-            Decision::Deny | Decision::Block | Decision::Rewrite => refuse(reason),
+            // A supervised call is this harness's only where it can run one:
+            // `hookc guard` refuses it first (`runtime::prepare`).
+            Decision::Deny | Decision::Block | Decision::Rewrite | Decision::Supervise => {
+                refuse(reason)
+            }
             Decision::Ask => refuse(format!(
                 "This call needs the user's confirmation, and Codex hooks cannot ask for it, so it was refused. Ask the user; if they agree, they can run it themselves. The rule: {reason}"
             )),

@@ -456,7 +456,9 @@ impl Harness for Gemini {
         let reason = verdict.reason();
         let mut out = serde_json::Map::new();
         match verdict.decision {
-            Decision::Deny | Decision::Block | Decision::Rewrite => {
+            // A supervised call is this harness's only where it can run one:
+            // `hookc guard` refuses it first (`runtime::prepare`).
+            Decision::Deny | Decision::Block | Decision::Rewrite | Decision::Supervise => {
                 out.insert("decision".into(), json!("deny"));
                 out.insert("reason".into(), json!(reason));
             }

@@ -146,6 +146,15 @@ pub trait Harness: Sync {
     /// Answer in the harness's protocol. `None`: no guard matched.
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer;
 
+    /// Whether this harness can run a shell call under hookc's run-time
+    /// judge: its hook can change the call into `hookc exec …` without
+    /// weakening the harness's own permission checks. Its `answer_call`
+    /// then answers a `supervise` verdict, whose `rewritten` holds that
+    /// command. Elsewhere such a verdict is a refusal (`runtime::prepare`).
+    fn supervises(&self) -> bool {
+        false
+    }
+
     /// Answer a call whose payload has been decoded. Harnesses that serve one
     /// hookc event from several of their own events, and can do different
     /// things on each (Cursor honours `ask` for shell commands only), look at

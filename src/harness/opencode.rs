@@ -375,7 +375,9 @@ impl Harness for Opencode {
             return Answer::default();
         };
         let reason = match verdict.decision {
-            Decision::Deny | Decision::Block => verdict.reason(),
+            // A supervised call is refused before it comes here
+            // (`runtime::prepare`); whatever reaches this refuses too.
+            Decision::Deny | Decision::Block | Decision::Supervise => verdict.reason(),
             // OpenCode cannot change a call: refuse and name the command to run.
             Decision::Rewrite => super::rewrite_as_refusal(verdict).reason(),
             Decision::Ask => format!(

@@ -423,7 +423,6 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
     let access = resolve_access(cx, decl);
     let path_set = resolve_path_set(cx, decl, &paths);
     imply_tools(cx, decl, event, &mut tools, &commands, &regexes, &paths);
-    let opaque = resolve_opaque(cx, decl);
 
     let (decision, reason) = resolve_decision(cx, decl, event)?;
     let rewrite = resolve_rewrite(cx, decl, &tools, decision);
@@ -443,7 +442,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         regexes,
         paths,
         access,
-        opaque,
+        opaque: Decision::Deny,
         decision,
         reason,
         message,
@@ -454,6 +453,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         allow_degraded,
         origin: decl.span,
     };
+    guard.opaque = resolve_opaque(cx, decl, &guard);
     guard.examples = decl
         .examples
         .iter()
@@ -662,23 +662,44 @@ fn imply_tools(
     }
 }
 
-/// What a shell command hookc cannot fully understand means for this guard.
-fn resolve_opaque(cx: &mut Cx, decl: &ast::GuardDecl) -> Decision {
-    match &decl.opaque {
-        None => Decision::Deny,
-        Some(o) => match Decision::from_word(&o.value) {
-            Some(d @ (Decision::Deny | Decision::Ask | Decision::Allow)) => d,
-            _ => {
-                cx.error(
-                    Code::InvalidSetting,
-                    format!("`opaque` cannot be `{}`", o.value),
-                    o.span,
-                    "expected deny, ask or allow",
-                    "`opaque` says what a shell command hookc cannot fully understand means: `deny` (the default), `ask` or `allow`",
-                );
-                Decision::Deny
-            }
-        },
+/// What a shell command hookc cannot fully understand means for this guard:
+/// `supervise` by default for a guard the run-time judge holds to (see
+/// [`eval::enforced_at_run_time`]), so that such a line runs under `hookc
+/// exec` where the harness and the machine allow it and is refused
+/// elsewhere; `deny` for any other guard.
+fn resolve_opaque(cx: &mut Cx, decl: &ast::GuardDecl, guard: &Guard) -> Decision {
+    let enforced = eval::enforced_at_run_time(guard);
+    let default = if enforced {
+        Decision::Supervise
+    } else {
+        Decision::Deny
+    };
+    let Some(o) = &decl.opaque else {
+        return default;
+    };
+    match Decision::from_word(&o.value) {
+        Some(d @ (Decision::Deny | Decision::Ask | Decision::Allow)) => d,
+        Some(Decision::Supervise) if enforced => Decision::Supervise,
+        Some(Decision::Supervise) => {
+            cx.error(
+                Code::InvalidSetting,
+                "`opaque \"supervise\"` on a guard the run-time judge cannot hold to".to_owned(),
+                o.span,
+                "this guard cannot be checked while the call runs",
+                "`hookc exec` judges program starts against `command` patterns and files against `path` globs; a guard with a `regex`, a `run` program, a command that is a shell builtin (`cd`, `kill`, `exec`, …) or no shell tool is checked before the call only: use `opaque \"deny\"` (its default) or `ask`",
+            );
+            Decision::Deny
+        }
+        _ => {
+            cx.error(
+                Code::InvalidSetting,
+                format!("`opaque` cannot be `{}`", o.value),
+                o.span,
+                "expected supervise, deny, ask or allow",
+                "`opaque` says what a shell command hookc cannot fully understand means: `supervise` (run it under hookc's run-time judge where the harness can, refuse it elsewhere; the default where the guard allows it), `deny`, `ask` or `allow`",
+            );
+            default
+        }
     }
 }
 
@@ -1632,8 +1653,8 @@ guard "g2" {
         );
         assert_eq!(
             g.opaque,
-            Decision::Deny,
-            "opaque commands are refused by default"
+            Decision::Supervise,
+            "opaque commands run under the run-time judge by default, refused where they cannot"
         );
     }
 

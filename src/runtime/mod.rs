@@ -23,6 +23,7 @@ use crate::policy_json::{self, Loaded};
 mod deadline;
 pub mod keeper;
 pub mod prepare;
+pub mod supervised;
 pub use deadline::Deadline;
 use prepare::refusal;
 
@@ -346,6 +347,7 @@ fn evaluate(
         call: &call,
         payload,
         project,
+        exec: supervised::Exec::here(request.policy),
     };
     let verdict = prepare::decide(
         &asked,

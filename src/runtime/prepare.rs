@@ -90,12 +90,15 @@ pub struct Asked<'a> {
     pub payload: &'a Value,
     /// The project the compiled policy belongs to: whose approvals, whose log.
     pub project: Option<String>,
+    /// What a supervised call runs (`None`: no call is supervised).
+    pub exec: Option<super::supervised::Exec>,
 }
 
 /// The verdict on a prepared call: the policy's guards (`run` asked for
 /// each matching guard with a program, see
 /// [`Evaluator::evaluate_with`]), a rewrite the harness cannot make
-/// turned into a refusal that names the command, hookc's own guards over
+/// turned into a refusal that names the command, a call to supervise kept
+/// or refused (`supervised::resolve`), hookc's own guards over
 /// the hookc that answers and the hook settings this machine's environment
 /// moved, then the built-in guard and the approvals. An `Err` is an
 /// operational failure: the call cannot be decided.
@@ -121,6 +124,10 @@ pub fn decide(
         }),
         _ => verdict,
     };
+    // A call to run under the run-time judge: kept where the harness and
+    // the machine can, refused elsewhere.
+    let verdict =
+        verdict.map(|v| super::supervised::resolve(asked.harness, call, asked.exec.as_ref(), v));
     let verdict = crate::pin::refusal(event, call)
         .or_else(|| crate::protect::moved_refusal(event, call, rules.targets))
         .or(verdict);

@@ -291,8 +291,8 @@ impl<'a, T> Files<'a, T> {
         }
     }
 
-    /// Ask the judge; a stop refuses the call and is kept for the
-    /// supervisor, which then stops the tree.
+    /// Ask the judge; a stop is kept for the supervisor, which then kills
+    /// the tree, the caller still waiting in its call.
     fn judge(
         &mut self,
         call: &Call,
@@ -316,7 +316,9 @@ impl<'a, T> Files<'a, T> {
             return Ok(());
         };
         self.stopped = Some((touch, stop));
-        Err(Reply::Error(libc::EACCES))
+        // No answer: the caller waits until the supervisor kills the tree,
+        // and so never reports a failed call of its own.
+        Err(Reply::Gone)
     }
 
     fn answer(&mut self, call: &Call, nr: libc::c_long) -> Answer {

@@ -46,11 +46,16 @@ fn guard_with(p: &Project, harness: &str, stdin: &Value, env: &[(&str, &Path)]) 
 
 /// Whether the answer refuses, in any harness's words (an input hookc
 /// cannot read is an error, which every generated hook turns into a refusal).
+/// Whether the hook kept the call from running as written: refused it, or
+/// held it to hookc's run-time judge (`hookc exec`), which stops the
+/// access as it happens (Claude Code on Linux, for a line hookc cannot
+/// read in full).
 fn refused(r: &Run) -> bool {
     r.status == 2
         || r.stdout.contains("\"deny\"")
         || r.stdout.contains("\"block\"")
         || (r.status == 1 && r.stderr.contains("{enter}"))
+        || crate::support::supervised_command(&r.stdout).is_some()
 }
 
 fn claude(p: &Project, tool: &str, input: Value) -> Run {

@@ -374,7 +374,28 @@ fn the_debug_log_records_each_call() {
 #[test]
 fn an_opaque_command_refused_by_several_guards_gets_the_reason_once() {
     let p = built();
-    let run = guard(&p, "pre-tool", &claude_bash("git push $(echo --force)"));
+    let line = "git push $(echo --force)";
+    // Codex cannot run a call under hookc's run-time judge: it refuses.
+    let codex = serde_json::json!({
+        "session_id": "s", "turn_id": "t", "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/repo", "hook_event_name": "PreToolUse", "model": "m",
+        "permission_mode": "default", "tool_name": "Bash",
+        "tool_input": {"command": line}, "tool_use_id": "c"
+    })
+    .to_string();
+    let run = run(
+        std::process::Command::new(crate::support::HOOKC)
+            .args([
+                "guard",
+                "--harness",
+                "codex",
+                "--event",
+                "pre-tool",
+                "--policy",
+            ])
+            .arg(p.path(".hookc/policy.json")),
+        Some(codex.as_bytes()),
+    );
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
         run.stderr
@@ -388,6 +409,19 @@ fn an_opaque_command_refused_by_several_guards_gets_the_reason_once() {
         "{}",
         run.stderr
     );
+    // Claude Code runs it under the run-time judge where this machine can,
+    // and says so once.
+    let run = guard(&p, "pre-tool", &claude_bash(line));
+    if crate::support::supervised_command(&run.stdout).is_some() {
+        let context = output(&run)["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(context.matches("could not read").count(), 1, "{context}");
+    } else {
+        assert_eq!(run.status, 2, "{}", run.stderr);
+        assert_eq!(run.stderr.matches("could not check").count(), 1);
+    }
 }
 
 /// A guard starts a new process on every tool call. On Linux with glibc the

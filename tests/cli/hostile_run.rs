@@ -504,7 +504,22 @@ fn git_configuration_cannot_turn_a_harmless_command_into_a_force_push() {
         &[("HOOKC_BIN", HOOKC), ("HOME", &home)],
         "git psuh origin main",
     );
-    assert_eq!(run.status, 2, "autocorrect: {}", run.stderr);
+    // Refused, or held to the run-time judge, which stops git before it
+    // starts: git itself would pick the command it runs.
+    match crate::support::supervised_command(&run.stdout) {
+        None => assert_eq!(run.status, 2, "autocorrect: {}", run.stderr),
+        Some(command) => {
+            let ran = crate::support::run(
+                Command::new("sh")
+                    .args(["-c", &command])
+                    .current_dir(p.dir.path())
+                    .env("HOME", &home),
+                None,
+            );
+            assert_eq!(ran.status, 87, "autocorrect under hookc exec: {ran:?}");
+            assert!(ran.stderr.contains("help.autocorrect"), "{ran:?}");
+        }
+    }
 }
 
 /// Item 12: a project is bounded by its file system. A session in a mount

@@ -129,6 +129,28 @@ impl From<Output> for Run {
 }
 
 /// A Claude Code PreToolUse payload for the Bash tool, as the oracle recorded it.
+/// The command a hook's answer runs instead of the model's when it holds
+/// the call to hookc's run-time judge (`hookc exec`), if it does (Claude
+/// Code on Linux, for a line hookc cannot read in full).
+pub fn supervised_command(stdout: &str) -> Option<String> {
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).ok()?;
+    let command = answer
+        .pointer("/hookSpecificOutput/updatedInput/command")?
+        .as_str()?;
+    command
+        .contains("' exec --harness ")
+        .then(|| command.to_owned())
+}
+
+/// `command` (a supervised one, see [`supervised_command`]) run as the
+/// harness's shell tool would, in `dir`.
+pub fn run_supervised(command: &str, dir: &Path) -> Run {
+    run(
+        Command::new("sh").args(["-c", command]).current_dir(dir),
+        None,
+    )
+}
+
 pub fn claude_bash(command: &str) -> String {
     serde_json::json!({
         "session_id": "s1",

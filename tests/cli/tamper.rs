@@ -119,10 +119,53 @@ fn every_harness(pinned: &Pinned, command: &str, env: &[(&str, &str)]) -> Vec<(S
     outcomes
 }
 
+/// The files of hookc's own build in the project, byte for byte.
+fn build_files(pinned: &Pinned) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for rel in [".hookc/policy.json", ".hookc/manifest.json", "policy.kdl"] {
+        out.push((
+            rel.to_owned(),
+            std::fs::read(pinned.p.path(rel)).unwrap_or_default(),
+        ));
+    }
+    out
+}
+
+/// A call a hook held to hookc's run-time judge (`hookc exec`), run as the
+/// harness would run it, in the project with `env`: `None` when the
+/// outcome does not run the call that way.
+fn run_held(pinned: &Pinned, o: &Outcome, env: &[(&str, &str)]) -> Option<Run> {
+    let input = o.runs.as_ref()?;
+    let command = crate::support::supervised_command(
+        &serde_json::json!({ "hookSpecificOutput": { "updatedInput": input } }).to_string(),
+    )?;
+    let mut c = Command::new("sh");
+    c.args(["-c", &command])
+        .current_dir(pinned.p.dir.path())
+        .env("HOME", &pinned.home)
+        .env("XDG_STATE_HOME", &pinned.state);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    Some(run(&mut c, None))
+}
+
 /// Asserts that every harness refused `command` for a reason containing
-/// `because`, and that the call did not go ahead in any.
+/// `because`, and that the call did not go ahead in any. A harness that
+/// held it to the run-time judge instead: the call, run so, changed none
+/// of hookc's own files.
 fn refused_everywhere(pinned: &Pinned, command: &str, env: &[(&str, &str)], because: &str) {
     for (id, o) in every_harness(pinned, command, env) {
+        let before = build_files(pinned);
+        if let Some(ran) = run_held(pinned, &o, env) {
+            assert_eq!(
+                build_files(pinned),
+                before,
+                "{id}: `{command}` under hookc exec changed hookc's files: {ran:?} {:?}",
+                o.runs
+            );
+            continue;
+        }
         assert!(
             !o.proceeds && !o.asks,
             "{id}: `{command}` went ahead: {o:?}"

@@ -49,6 +49,9 @@ fn why(p: &Project, args: &[&str], stdin: Option<&str>) -> Run {
             .current_dir(p.dir.path())
             .env("HOME", p.path("home"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
+            // The answers shown are the refusals every machine gives; the
+            // supervised one is pinned apart.
+            .env("HOOKC_SUPERVISE", "0")
             .env_remove("HOOKC_POLICY"),
         stdin.map(str::as_bytes),
     )
@@ -122,7 +125,7 @@ fn a_file_named_at_run_time_says_which_rule_refused_and_what_passes() {
     pinned("shell-runtime.txt", &run);
     assert!(
         run.stdout.contains(
-            "MATCH  no-env -> deny\n           + run-time value: `$(ls -a | grep env)` names a file"
+            "MATCH  no-env -> supervise\n           + run-time value: `$(ls -a | grep env)` names a file"
         ),
         "{}",
         run.stdout
@@ -139,6 +142,40 @@ fn a_file_named_at_run_time_says_which_rule_refused_and_what_passes() {
         "{}",
         run.stdout
     );
+}
+
+/// Where the machine can supervise, `hookc why` shows Claude Code's
+/// answer running a line it cannot read under `hookc exec`, and every other
+/// harness refusing it.
+#[test]
+fn a_supervised_line_is_shown_as_each_harness_is_answered() {
+    let p = project();
+    let run = run(
+        Command::new(HOOKC)
+            .args(["why", "cat \"$(ls -a | grep env)\""])
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("HOOKC_SUPERVISE")
+            .env_remove("HOOKC_POLICY"),
+        None,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let claude = run
+        .stdout
+        .split("  Claude Code: ")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        claude.starts_with("exit 0") && claude.contains("' exec --harness claude --policy '"),
+        "{}",
+        run.stdout
+    );
+    let codex = run.stdout.split("  Codex CLI: ").nth(1).unwrap_or_default();
+    assert!(codex.starts_with("exit 2, refused"), "{}", run.stdout);
 }
 
 #[test]

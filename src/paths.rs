@@ -380,6 +380,10 @@ struct Globs {
     below: Vec<String>,
     /// Components anywhere in the path (a glob without `/`, like `.ssh`).
     names: Vec<String>,
+    /// Components anywhere in the path that match a name with `*` and `?`
+    /// besides literal characters (`.env*`), matched here without building
+    /// a `GlobSet`.
+    wild_names: Vec<String>,
     /// The rest, until [`finish`](Self::finish) builds them into `set`.
     others: Vec<globset::Glob>,
     set: GlobSet,
@@ -399,6 +403,14 @@ impl Globs {
             self.below.push(g.to_owned());
         } else if plain(g) {
             self.names.push(g.to_owned());
+        } else if !glob.whole_path
+            && g.contains(['*', '?'])
+            && !g.contains(['[', ']', '{', '}', '\\', '/'])
+            // One literal character other than `.`: it never matches a `.`
+            // or `..` component, where `GlobSet` has ways of its own.
+            && g.chars().any(|c| !matches!(c, '.' | '*' | '?'))
+        {
+            self.wild_names.push(g.to_owned());
         } else if let Some(dir) = g.strip_suffix("/**").filter(|d| plain(d)) {
             // `dir/**` and `dir/**/**`: what is below `dir`.
             self.below.push(dir.to_owned());
@@ -440,9 +452,14 @@ impl Globs {
                 .is_some_and(|rest| rest.starts_with('/'))
         };
         let named = |name: &String| path.split('/').any(|c| c == name);
+        let wild = |name: &String| {
+            path.split('/')
+                .any(|c| name_matches(name.as_bytes(), c.as_bytes()))
+        };
         self.exact.iter().any(|e| e == path)
             || self.below.iter().any(below)
             || self.names.iter().any(named)
+            || self.wild_names.iter().any(wild)
             || self.set.is_match(path)
     }
 
@@ -450,8 +467,54 @@ impl Globs {
         self.exact.is_empty()
             && self.below.is_empty()
             && self.names.is_empty()
+            && self.wild_names.is_empty()
             && self.set.is_empty()
     }
+}
+
+/// Whether one path component matches a name pattern of `*` (any run of
+/// characters, none a `/`) and `?` (one character).
+fn name_matches(pattern: &[u8], name: &[u8]) -> bool {
+    // The usual two-pointer match with one star to go back to.
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    let one_char = |at: usize| {
+        // The length of the UTF-8 character starting at `at`.
+        let lead = name[at];
+        match lead {
+            0xF0..=0xFF => 4,
+            0xE0..=0xEF => 3,
+            0xC0..=0xDF => 2,
+            _ => 1,
+        }
+        .min(name.len() - at)
+    };
+    while n < name.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(b'?') => {
+                p += 1;
+                n += one_char(n);
+            }
+            Some(&c) if c == name[n] => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    let next = sn + one_char(sn);
+                    star = Some((sp, next));
+                    p = sp + 1;
+                    n = next;
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
 }
 
 #[cfg(test)]
@@ -460,6 +523,43 @@ mod tests {
     use proptest::prelude::*;
 
     const ROOT: Option<&str> = Some("/work/proj");
+
+    /// A name glob matched here means what `GlobSet` makes of it.
+    #[test]
+    fn name_globs_match_as_globset_matches_them() {
+        let names = [
+            ".env",
+            ".env.local",
+            "env",
+            ".envrc",
+            "a.env",
+            ".en",
+            "é.env",
+            ".envé",
+            "x",
+        ];
+        for pattern in [
+            ".env*", "*.env", ".en?", "*", "?", "*env*", "e*v", ".e*n*v", "??",
+        ] {
+            let set = globset::GlobBuilder::new(&format!("**/{pattern}"))
+                .literal_separator(true)
+                .build()
+                .unwrap()
+                .compile_matcher();
+            for name in names {
+                assert_eq!(
+                    name_matches(pattern.as_bytes(), name.as_bytes()),
+                    set.is_match(name),
+                    "{pattern} on {name:?}"
+                );
+            }
+        }
+        let env = PathSet::new(&[".env*".to_owned(), "!.env.example".to_owned()]).unwrap();
+        assert!(env.is_match("config/.env.local"));
+        assert!(env.is_match(".env/x"));
+        assert!(!env.is_match(".env.example"));
+        assert!(!env.is_match("src/env.rs"));
+    }
 
     /// Linux's file systems here keep case: a name in the other case is
     /// another file, found by an entry or, in an empty folder, by a folder
@@ -678,7 +778,7 @@ mod tests {
         ]);
         for g in [
             "a", "a/", "./a", "a/b", "/a", "a/**", "./a/**", "a/b/**", "/**", "**", "~", "~/a",
-            "~/a/**", "!a", "a.b", "*", "a/*", "[a]",
+            "~/a/**", "!a", "a.b", "*", "a/*", "[a]", "a*", "*b", ".?", "a*b", "?",
         ] {
             agrees_with_globset(&globs(&[g]), &paths).unwrap();
             agrees_with_globset(&globs(&["a", g]), &paths).unwrap();
@@ -691,7 +791,7 @@ mod tests {
         #[test]
         fn plain_globs_agree_with_globset(
             globs in prop::collection::vec(
-                r"!?(\./|~/|/)?([ab.]{1,2}|\*|\*\*)(/([ab.]{1,2}|\*\*|\*)){0,2}/?", 1..4),
+                r"!?(\./|~/|/)?([ab.]{1,2}|\*|\*\*|[ab.]?[*?][ab.]?)(/([ab.]{1,2}|\*\*|\*|[ab.]?[*?][ab.]?)){0,2}/?", 1..4),
             paths in prop::collection::vec(r"(/home/u/|/)?[ab.]{1,2}(/[ab.]{1,2}){0,3}/?", 12),
         ) {
             agrees_with_globset(&globs, &paths)?;

@@ -597,6 +597,8 @@ fn claude() {
         }
     }
 
+    supervised_turns(&scratch, &turn);
+
     // A hook that does not answer in time lets the call run in Claude Code,
     // unless the handler says `"onFailure": "block"`, which hookc writes. Each
     // of hookc's handlers, with its command swapped for one that sleeps past
@@ -645,6 +647,50 @@ fn claude() {
             &line[..40]
         );
     }
+}
+
+/// Lines hookc cannot read run under its run-time judge in Claude Code on
+/// Linux (`opaque "supervise"`): one that does no harm runs, and its output
+/// reaches the model; one that force-pushes behind a program name built at
+/// run time is stopped at the start of `git push --force`, before anything
+/// after it runs, and hookc's reason reaches the model.
+fn supervised_turns(scratch: &Scratch, turn: &dyn Fn(&Model) -> Ran) {
+    if hookc::runtime::supervised::available().is_err() {
+        eprintln!("claude: supervised calls not checked: this machine cannot supervise");
+        return;
+    }
+    let harmless = "c=$(printf 'tou%s' ch); $c supervised-ran && echo supervised-probe";
+    let model = Model::start(scratch, harmless);
+    let ran = turn(&model);
+    let told = tool_results(&model.exchanges());
+    drop(model);
+    assert!(
+        scratch.repo.join("supervised-ran").exists(),
+        "claude: `{harmless}` did not run under hookc exec.\ntool results: {told:#?}\n{ran}"
+    );
+    assert!(
+        told.iter().any(|r| r.contains("supervised-probe")),
+        "claude: the supervised call's output did not reach the model: {told:#?}\n{ran}"
+    );
+    let pushes = "c=$(printf 'gi%s' t); $c push --force origin main; touch after-push-ran";
+    let model = Model::start(scratch, pushes);
+    let ran = turn(&model);
+    let told = tool_results(&model.exchanges());
+    drop(model);
+    assert!(
+        !scratch.repo.join("after-push-ran").exists(),
+        "claude: the call went on after its force push.\n{ran}"
+    );
+    assert!(
+        told.iter().any(|r| r
+            .contains("hookc exec: guard no-force-push stopped git push --force origin main")
+            && r.contains(DENY_REASON)),
+        "claude: the force push was not stopped by hookc exec with its reason: {told:#?}\n{ran}"
+    );
+    eprintln!(
+        "claude {}: `{harmless}` ran under hookc exec; `{pushes}` was stopped at the push",
+        pinned("claude")
+    );
 }
 
 #[test]

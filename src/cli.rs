@@ -512,6 +512,44 @@ impl GuardArgs {
     }
 }
 
+impl ExecArgs {
+    /// `hookc exec --harness H [--policy P] -- PROGRAM ARGS…`, as a
+    /// supervised call's command spells it, without clap (as
+    /// [`GuardArgs::from_hook`], and for the same reason: it runs on every
+    /// supervised call). Anything else returns `None` and goes to clap.
+    pub fn from_call(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<ExecArgs> {
+        let mut args = args.into_iter().skip(1);
+        if args.next()? != "exec" {
+            return None;
+        }
+        let (mut harness, mut policy) = (None, None);
+        loop {
+            let name = args.next()?;
+            if name == "--" {
+                break;
+            }
+            let value = args.next().filter(|v| !v.is_empty())?;
+            let slot = match name.to_str()? {
+                "--harness" => &mut harness,
+                "--policy" => &mut policy,
+                _ => return None,
+            };
+            if slot.replace(value).is_some() {
+                return None;
+            }
+        }
+        let command: Vec<std::ffi::OsString> = args.collect();
+        if command.is_empty() {
+            return None;
+        }
+        Some(ExecArgs {
+            harness: HarnessId::from_word(harness?.to_str()?)?,
+            policy: policy.map_or_else(|| PathBuf::from(".hookc/policy.json"), PathBuf::from),
+            command,
+        })
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ExecArgs {
     /// The harness whose call this is (a guard on that harness's own tool names applies)
@@ -659,6 +697,46 @@ mod tests {
             "hookc guard --harness claude --event pre-tool --policy",
             "hookc -q guard --harness claude --event pre-tool",
             "hookc build --harness claude --event pre-tool",
+        ] {
+            assert!(read(line).0.is_none(), "{line}");
+        }
+    }
+
+    /// The same for a supervised call's `hookc exec`.
+    #[test]
+    fn exec_command_lines_read_like_clap() {
+        let read = |line: &str| {
+            let words = line.split(' ').map(std::ffi::OsString::from);
+            let fast = super::ExecArgs::from_call(words.clone());
+            let clap = super::Cli::try_parse_from(words)
+                .ok()
+                .map(|c| match c.command {
+                    super::Command::Exec(args) => args,
+                    other => panic!("{other:?}"),
+                });
+            (fast, clap)
+        };
+        for line in [
+            "hookc exec --harness claude --policy /p/.hookc/policy.json -- bash -c true",
+            "hookc exec --harness codex -- true",
+            "hookc exec --policy x --harness claude -- sh -c --policy",
+        ] {
+            let (fast, clap) = read(line);
+            let (fast, clap) = (fast.expect(line), clap.expect(line));
+            assert_eq!(
+                (fast.harness, &fast.policy, &fast.command),
+                (clap.harness, &clap.policy, &clap.command),
+                "{line}"
+            );
+        }
+        for line in [
+            "hookc exec --help",
+            "hookc exec --harness=claude -- true",
+            "hookc exec --harness claude --harness codex -- true",
+            "hookc exec --harness claude --",
+            "hookc exec --harness claude true",
+            "hookc exec --harness nobody -- true",
+            "hookc -q exec --harness claude -- true",
         ] {
             assert!(read(line).0.is_none(), "{line}");
         }

@@ -51,8 +51,8 @@ pub mod write;
 
 mod commands;
 
-pub use commands::guard;
 pub use commands::run;
+pub use commands::{exec, guard};
 
 /// From now on, a write to stdout or stderr that fails because the reader
 /// closed its end (`hookc test | head -1`) ends the process quietly with

@@ -5,6 +5,10 @@ fn main() {
     if let Some(args) = hookc::cli::GuardArgs::from_hook(std::env::args_os()) {
         std::process::exit(hookc::guard(&args));
     }
+    // So does a supervised call's (`hookc exec`).
+    if let Some(args) = hookc::cli::ExecArgs::from_call(std::env::args_os()) {
+        std::process::exit(hookc::exec(&args));
+    }
     let cli = hookc::cli::Cli::parse();
     // A guard's or exec's failure to write is a failure (the hook refuses);
     // any other command whose reader went away (`hookc test | head -1`) just

@@ -175,6 +175,9 @@ fn judge(
     let environment = std::cell::OnceCell::new();
     let environment = || environment.get_or_init(|| environment_of(start.pid));
     for argv in readings.iter().filter(|a| !a.is_empty()) {
+        if programs.out_of_reach(argv) {
+            continue;
+        }
         let is_git = Path::new(&argv[0]).file_name().is_some_and(|n| n == "git");
         let mut words = argv.clone();
         if is_git {

@@ -20,6 +20,7 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+pub use exec::exec;
 pub use guard::guard;
 
 use crate::cli::{Cli, Color, Command};

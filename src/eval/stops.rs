@@ -323,6 +323,10 @@ struct Program {
 /// ./g push --force` is `git push --force`). A copy is known by its bytes:
 /// only a file of the same size as a guarded program is read.
 pub struct Programs {
+    /// The names the command guards give literally.
+    names: Vec<String>,
+    /// A command guard names its program with a glob (`python*`).
+    globbed: bool,
     /// Each guarded program's files.
     files: Vec<Program>,
     /// Digests of the files read so far, by device and inode.
@@ -335,12 +339,15 @@ impl Programs {
     pub fn new(evaluator: &Evaluator, path: Option<&std::ffi::OsStr>) -> Result<Programs, String> {
         use std::os::unix::fs::MetadataExt;
         let mut names: Vec<String> = Vec::new();
+        let mut globbed = false;
         for guard in evaluator.guards_of(Event::PreTool)? {
             for c in &guard.commands {
-                let p = c.program.as_str();
+                let p = c.program.trim();
                 let listed = p.strip_prefix('{').and_then(|p| p.strip_suffix('}'));
                 for name in listed.map_or(vec![p], |l| l.split(',').collect()) {
-                    if !name.is_empty() && !name.contains(['*', '?', '[', '/']) {
+                    if name.is_empty() || name.contains(['*', '?', '[', '/']) {
+                        globbed = true;
+                    } else {
                         names.push(name.to_owned());
                     }
                 }
@@ -362,7 +369,7 @@ impl Programs {
             dirs.push(usual.into());
         }
         let mut files = Vec::new();
-        for name in names {
+        for name in &names {
             for dir in dirs.iter().filter(|d| d.is_absolute()) {
                 let path = dir.join(&name);
                 if let Ok(meta) = std::fs::metadata(&path)
@@ -381,9 +388,29 @@ impl Programs {
         files.sort();
         files.dedup_by(|a, b| (a.dev, a.ino) == (b.dev, b.ino));
         Ok(Programs {
+            names,
+            globbed,
             files,
             digests: Default::default(),
         })
+    }
+
+    /// Whether no command guard can describe a program start of these
+    /// words, with no reading needed: every word is plain (letters, digits
+    /// and `_./:=+,@%-`, so no shell syntax, no string a shell would run),
+    /// no word holds a name a guard gives its program (by any spelling a
+    /// reading finds: a path, a `g`-named or multicall form holds the
+    /// name), and no guard names its program by a glob.
+    pub fn out_of_reach(&self, words: &[String]) -> bool {
+        let plain = |w: &String| {
+            w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(&b))
+        };
+        !self.globbed
+            && words.iter().all(plain)
+            && !words
+                .iter()
+                .any(|w| self.names.iter().any(|n| w.contains(n.as_str())))
     }
 
     /// The guarded program the file at `path` is, if any.

@@ -72,7 +72,8 @@ impl Access {
 /// The next call waiting at the listener, if any.
 fn receive(listener: &OwnedFd) -> Option<libc::seccomp_notif> {
     loop {
-        // The receive blocks: ask first whether a call waits.
+        // The receive blocks: ask first whether a call waits (a call
+        // withdrawn since the last poll must not leave it waiting).
         let mut fd = libc::pollfd {
             fd: listener.as_raw_fd(),
             events: libc::POLLIN,

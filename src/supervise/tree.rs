@@ -494,17 +494,28 @@ fn follow<T>(
     cont(root, 0);
     let mut status = 0;
     let mut root_end = None;
+    // Cleared when no process is left to make a file call: the listener
+    // then says so at every poll.
+    let mut listening = true;
+    // Whether a child may have news: at first, and after each SIGCHLD.
+    let mut reap = true;
     loop {
-        let pid = wait(&mut status, libc::WNOHANG);
+        let pid = if reap {
+            wait(&mut status, libc::WNOHANG)
+        } else {
+            0
+        };
         if pid < 0 {
             // No tracee left.
             break;
         }
         if pid == 0 {
+            reap = false;
             // Nothing to reap: wait for a file call or a child's news.
             let mut fds = [
                 libc::pollfd {
-                    fd: files.listener(),
+                    // A negative descriptor is left out of the poll.
+                    fd: if listening { files.listener() } else { -1 },
                     events: libc::POLLIN,
                     revents: 0,
                 },
@@ -522,12 +533,15 @@ fn follow<T>(
                     tree.end();
                     return Ok(Ending::Stopped(Event::Touch(touch), stop));
                 }
+            } else if fds[0].revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+                listening = false;
             }
             if fds[1].revents != 0 {
                 let mut info = [0u8; 128];
                 // SAFETY: a buffer of the size given; the read only empties
                 // the signalfd (waitpid says what happened).
                 while unsafe { libc::read(chld.as_raw_fd(), info.as_mut_ptr().cast(), 128) } > 0 {}
+                reap = true;
             }
             continue;
         }

@@ -371,7 +371,7 @@ impl Programs {
         let mut files = Vec::new();
         for name in &names {
             for dir in dirs.iter().filter(|d| d.is_absolute()) {
-                let path = dir.join(&name);
+                let path = dir.join(name);
                 if let Ok(meta) = std::fs::metadata(&path)
                     && meta.is_file()
                 {

@@ -132,15 +132,15 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
 /// by supervising `true`. Without it the static guard still answers every
 /// call, so its absence is a note, not a failure.
 fn run_time_layer() -> Check {
-    match crate::supervise::available() {
+    match crate::runtime::supervised::available() {
         Ok(()) => ok(
-            "the run-time judge works here: `hookc exec` can supervise a call (ptrace and seccomp are allowed)",
+            "the run-time judge works here: `hookc exec` can supervise a call (ptrace and seccomp's user notification are allowed), so Claude Code runs a line hookc cannot read under it instead of refusing it",
         ),
         Err(why) => note(
             format!(
-                "the run-time judge is not available here ({why}); only the static guard protects calls"
+                "the run-time judge is not available here ({why}); only the static guard protects calls, and it refuses a line it cannot read"
             ),
-            "nothing to do for the hooks; to use `hookc exec`, run on Linux where ptrace and seccomp filters are allowed",
+            "nothing to do for the hooks; to use `hookc exec`, run on Linux 5.14 or later where ptrace and seccomp filters with a listener are allowed",
         ),
     }
 }

@@ -85,8 +85,20 @@ impl Outcome {
     }
 
     /// One word for people: `proceeds`, `asks` or `blocks`.
+    /// Whether the call runs under hookc's run-time judge (`hookc exec`):
+    /// the input the harness runs instead is such a command.
+    pub fn supervised(&self) -> bool {
+        self.runs
+            .as_ref()
+            .and_then(|input| input.get("command"))
+            .and_then(Value::as_str)
+            .is_some_and(|c| c.contains("' exec --harness "))
+    }
+
     pub fn word(&self) -> &'static str {
-        if self.proceeds {
+        if self.supervised() {
+            "supervises"
+        } else if self.proceeds {
             "proceeds"
         } else if self.asks {
             "asks"

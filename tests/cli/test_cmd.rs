@@ -562,3 +562,48 @@ guard "no-ssh-keys" {
     assert_eq!(denied.len(), 3, "{v:#}");
     assert!(denied.iter().all(|r| r["got"] == "blocks"), "{v:#}");
 }
+
+/// `hookc test` shows which harnesses run a line hookc cannot read under
+/// the run-time judge and which refuse it: on a machine that can
+/// supervise, Claude Code's hook hands the example back to run under
+/// `hookc exec`, and Codex's refuses it.
+#[test]
+fn a_line_hookc_cannot_read_is_supervised_where_the_harness_can_and_refused_elsewhere() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "claude" "codex"
+guard "no-force-push" {
+    command "git" "push" { flag "--force" "-f"; }
+    deny "Push without --force."
+    example "git push $(echo --force)" expect="deny"
+}
+"#,
+    );
+    p.build();
+    let home = tempfile::tempdir().unwrap();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["test", "--format", "json"])
+            .current_dir(p.dir.path())
+            .env("HOME", home.path())
+            .env_remove("HOOKC_SUPERVISE"),
+        None,
+    );
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let rows = report_rows(&r);
+    let example = |h: &str| {
+        rows.iter()
+            .find(|row| row["harness"] == h && row["case"] == "git push $(echo --force)")
+            .unwrap_or_else(|| panic!("{h}: {rows:#?}"))
+            .clone()
+    };
+    let supervises = hookc::runtime::supervised::available().is_ok();
+    let claude = example("claude");
+    assert_eq!(
+        claude["got"],
+        if supervises { "supervises" } else { "blocks" },
+        "{claude}"
+    );
+    assert_eq!(example("codex")["got"], "blocks");
+}

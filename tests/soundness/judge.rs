@@ -296,11 +296,16 @@ pub struct Hookc {
 pub enum Decision {
     Allow,
     Refuse,
+    /// Handed back to run under `hookc exec` (Claude Code on Linux): not
+    /// let through as written, and refused by every harness that cannot.
+    Supervised,
     /// `hookc guard` could not decide (exit 1): the hook refuses.
     Error,
 }
 
 impl Decision {
+    /// Not let through as written (a supervised line runs only under the
+    /// run-time judge, whose pass shows what it lets happen).
     pub fn refused(self) -> bool {
         self != Decision::Allow
     }
@@ -362,6 +367,7 @@ impl Hookc {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let reason = String::from_utf8_lossy(&out.stderr).into_owned();
         let d = match out.status.code() {
+            Some(0) if stdout.contains("' exec --harness ") => Decision::Supervised,
             Some(0) if !stdout.contains("\"deny\"") && !stdout.contains("\"ask\"") => {
                 Decision::Allow
             }

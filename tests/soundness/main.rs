@@ -401,24 +401,32 @@ fn main() {
         let _ = writeln!(report, "  class {c:<4} {n:>4} {m:>4}");
     }
 
-    // The benign corpus: misses fail; false refusals are counted.
+    // The benign corpus: misses fail; false refusals are counted, and the
+    // lines Claude Code runs supervised among them (refused by the other
+    // harnesses).
     let mut fr = Vec::new();
     for (e, v) in benign.iter().zip(vb) {
         if v.miss() {
             misses_now.push(e.line.clone());
         }
         if v.false_refusal() {
-            fr.push(e.line.clone());
+            fr.push((e.line.clone(), v.decision == Decision::Supervised));
         }
     }
     let _ = writeln!(
         report,
-        "\n== benign.txt: {} lines, {} false refusals ==",
+        "\n== benign.txt: {} lines, {} false refusals ({} of them run supervised in Claude Code on Linux) ==",
         benign.len(),
-        fr.len()
+        fr.len(),
+        fr.iter().filter(|(_, s)| *s).count()
     );
-    for l in &fr {
-        let _ = writeln!(report, "  false refusal: {}", one_line(l));
+    for (l, supervised) in &fr {
+        let how = if *supervised {
+            " (supervised in Claude Code)"
+        } else {
+            ""
+        };
+        let _ = writeln!(report, "  false refusal: {}{how}", one_line(l));
     }
     // By the `# class` heading each line falls under (`-`: before any).
     let mut fr_per_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();

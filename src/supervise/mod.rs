@@ -129,8 +129,24 @@ pub struct Judge<'j, T> {
 /// Whether this machine lets `hookc exec` supervise: `Err` says why not
 /// and what to do. Found out by supervising `true` with file calls judged
 /// (the real test: a container may refuse ptrace, seccomp or its user
-/// notification whatever the kernel offers).
+/// notification whatever the kernel offers), in a forked copy of this
+/// process, since the caller may have threads and the supervisor may not.
+/// A try that takes longer than a second is a no.
 pub fn available() -> Result<(), String> {
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    return tree::in_child(std::time::Duration::from_secs(1), supervise_true);
+    #[cfg(not(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    )))]
+    supervise_true()
+}
+
+/// Supervises `true`: `Ok` when it ran and exited 0.
+fn supervise_true() -> Result<(), String> {
     let program = ["/bin/true", "/usr/bin/true"]
         .into_iter()
         .find(|p| std::path::Path::new(p).exists())
@@ -187,3 +203,55 @@ mod tree;
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 mod walk;
+
+#[cfg(all(
+    test,
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod tests {
+    use super::*;
+
+    /// A caller with threads (this test harness; once, CI hung here for an
+    /// hour) gets an answer from `available`, and the other threads'
+    /// children are theirs to wait for.
+    #[test]
+    fn a_process_with_threads_learns_whether_it_can_supervise_and_keeps_its_children() {
+        let alone = available();
+        let askers: Vec<_> = (0..4)
+            .map(|_| std::thread::spawn(|| (0..5).map(|_| available()).collect::<Vec<_>>()))
+            .collect();
+        for _ in 0..20 {
+            let status = std::process::Command::new("true").status();
+            assert!(status.is_ok_and(|s| s.success()), "a child was taken");
+        }
+        for asker in askers {
+            for answer in asker.join().unwrap() {
+                assert_eq!(answer, alone);
+            }
+        }
+        // The try ran in a process of one thread: a machine that cannot
+        // supervise says why, never that the caller has threads.
+        if let Err(why) = alone {
+            assert!(!why.contains("one thread"), "{why}");
+        }
+    }
+
+    /// `run` itself refuses a process with threads instead of losing its
+    /// signals.
+    #[test]
+    fn the_supervisor_refuses_to_run_beside_other_threads() {
+        let (stop, wait) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || wait.recv());
+        let mut start = |_: &Start| None::<()>;
+        let judge = Judge {
+            start: &mut start,
+            touch: &|_: &Touch| None,
+            watch: Watch::default(),
+        };
+        let refused = run(std::ffi::OsStr::new("true"), &[], judge).unwrap_err();
+        stop.send(()).unwrap();
+        other.join().unwrap().unwrap();
+        assert!(refused.contains("one thread"), "{refused}");
+    }
+}

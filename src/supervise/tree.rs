@@ -86,6 +86,114 @@ fn proc_is_ours() -> Result<(), String> {
     }
 }
 
+/// The supervisor must be the only thread of its process: `SIGCHLD` from
+/// the tree goes to whichever thread does not block it (and is lost to the
+/// signalfd), and `waitpid(-1)` would reap other threads' children. A
+/// caller with threads runs it in a forked copy ([`in_child`]).
+fn one_thread() -> Result<(), String> {
+    match std::fs::read_dir("/proc/self/task").map(Iterator::count) {
+        Ok(1) => Ok(()),
+        Ok(n) => Err(format!(
+            "supervision must run in a process of one thread, and this one has {n} (a bug in hookc: report it)"
+        )),
+        Err(e) => Err(format!(
+            "could not count this process's threads in /proc/self/task: {e}"
+        )),
+    }
+}
+
+/// Runs `probe` in a forked copy of this process, which has one thread
+/// whatever this one has, and returns what it returned; a copy that has
+/// not answered within `limit` is killed and its silence is an `Err`.
+pub fn in_child(
+    limit: std::time::Duration,
+    probe: fn() -> Result<(), String>,
+) -> Result<(), String> {
+    // SAFETY: a valid array of two ints.
+    let [read, write] = pair("pipe", |fds| unsafe {
+        libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC)
+    })?;
+    // SAFETY: plain system call. The copy only runs `probe`, writes its
+    // answer and exits without unwinding or running this process's
+    // exit handlers (glibc and musl keep `malloc` usable after `fork`).
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(format!(
+            "could not fork to try supervision: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    if pid == 0 {
+        drop(read);
+        let answer = std::panic::catch_unwind(probe)
+            .unwrap_or_else(|_| Err("trying supervision panicked".to_owned()));
+        let (code, text) = match answer {
+            Ok(()) => (0, String::new()),
+            Err(why) => (1, why),
+        };
+        // SAFETY: a buffer of the length given; `_exit` ends the copy.
+        unsafe {
+            libc::write(write.as_raw_fd(), text.as_ptr().cast(), text.len());
+            libc::_exit(code);
+        }
+    }
+    drop(write);
+    let deadline = std::time::Instant::now() + limit;
+    let mut said = Vec::new();
+    let mut timed_out = false;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let mut fd = libc::pollfd {
+            fd: read.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd.
+        let ready =
+            unsafe { libc::poll(&mut fd, 1, left.as_millis().min(i32::MAX as u128) as i32) };
+        if ready == 0 {
+            timed_out = true;
+            break;
+        }
+        if ready < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        let mut chunk = [0u8; 512];
+        // SAFETY: a buffer of the length given.
+        let n = unsafe { libc::read(read.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len()) };
+        if n <= 0 {
+            break;
+        }
+        said.extend_from_slice(&chunk[..n as usize]);
+    }
+    let mut status = 0;
+    // SAFETY: our own child, killed first when it overran its time.
+    unsafe {
+        if timed_out {
+            libc::kill(pid, libc::SIGKILL);
+        }
+        while libc::waitpid(pid, &mut status, 0) < 0
+            && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+        {}
+    }
+    if timed_out {
+        return Err(format!(
+            "a supervised `true` did not finish within {} ms",
+            limit.as_millis()
+        ));
+    }
+    match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+        (true, 0) => Ok(()),
+        (true, _) if !said.is_empty() => Err(String::from_utf8_lossy(&said).into_owned()),
+        _ => Err(format!(
+            "trying supervision ended abnormally (wait status {status})"
+        )),
+    }
+}
+
 /// What the child needs, laid out before it starts: it shares the
 /// supervisor's memory until its `execve` (`CLONE_VM | CLONE_VFORK`) and
 /// only makes system calls on this.
@@ -163,6 +271,7 @@ pub fn run<T>(
     judge: Judge<'_, T>,
 ) -> Result<Ending<T>, String> {
     proc_is_ours()?;
+    one_thread()?;
     let file = c_string(resolve(program)?.as_os_str())?;
     let mut argv_c = vec![c_string(program)?];
     for a in args {

@@ -598,6 +598,34 @@ fn claude() {
     }
 
     supervised_turns(&scratch, &turn);
+    // The user's own rule holds: with `--disallowedTools "Bash(git push:*)"`
+    // a line hookc cannot read that may be a `git push` is not handed over
+    // (Claude Code would match the rule against the rewritten command, which
+    // it no longer fits), and the model is told which rule refused it.
+    if hookc::runtime::supervised::available().is_ok() {
+        let line = "m=$(date +%s); git push origin main $m; touch rule-ran";
+        let model = Model::start(&scratch, line);
+        let mut ruled = scratch.command(&claude);
+        quiet(&mut ruled);
+        ruled
+            .env("ANTHROPIC_BASE_URL", &model.url)
+            .env("ANTHROPIC_API_KEY", "scripted")
+            .args(["-p", PROMPT, "--output-format", "stream-json", "--verbose"])
+            .args(["--model", "claude-sonnet-4-5", "--allowedTools", "Bash"])
+            .args(["--disallowedTools", "Bash(git push:*)"]);
+        let ran = scratch.check(&mut ruled);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        assert!(
+            !scratch.repo.join("rule-ran").exists(),
+            "claude: `{line}` ran past the user's deny rule.\n{ran}"
+        );
+        assert!(
+            told.iter()
+                .any(|r| r.contains("permission rule `Bash(git push:*)`")),
+            "claude: `{line}` was not refused by hookc naming the user's rule: {told:#?}\n{ran}"
+        );
+    }
 
     // A hook that does not answer in time lets the call run in Claude Code,
     // unless the handler says `"onFailure": "block"`, which hookc writes. Each

@@ -189,7 +189,9 @@ pub enum Command {
     /// hookc's own refusals (a call that would replace the hookc answering for the hooks, or
     /// change hook settings where a variable such as CLAUDE_CONFIG_DIR moved them, or that holds a
     /// NUL byte) are shown as the hook gives them; no approval is taken and nothing is logged.
-    /// Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
+    /// A line the policy supervises is a refusal in the verdict, which is for no harness in
+    /// particular, and is answered as run under `hookc exec` by the harnesses that can, on a
+    /// machine that can (the line under the verdict names them). Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
     #[command(after_help = EXIT_STATUS)]
     Why(WhyArgs),
 

@@ -509,6 +509,8 @@ struct HarnessAnswer {
     /// Whether the answer comes from the payload this harness sends for the
     /// call, or (no shape on record) from the verdict alone.
     shape_known: bool,
+    /// Whether the harness runs the call under `hookc exec`.
+    supervised: bool,
 }
 
 impl HarnessAnswer {
@@ -523,6 +525,7 @@ impl HarnessAnswer {
                 "stdout": a.stdout,
                 "stderr": a.stderr,
                 "proceeds": o.proceeds,
+                "supervised": self.supervised,
                 "asks": o.asks,
                 "model_reads": o.model_reads,
                 "user_sees": o.user_sees,
@@ -557,6 +560,7 @@ fn answer(
         name,
         answer: None,
         shape_known: true,
+        supervised: false,
     };
     let Some(payload) = payload else {
         // No payload shape on record for this call (an MCP tool, say): the
@@ -634,6 +638,7 @@ fn finish_answer(
     verdict: Option<Verdict>,
 ) -> HarnessAnswer {
     let name = h.profile().name;
+    let supervised = verdict.as_ref().is_some_and(Verdict::supervises);
     let a = match payload {
         Some(payload) => h.answer_call(event, payload, verdict.as_ref()),
         None => h.answer(event, verdict.as_ref()),
@@ -652,6 +657,7 @@ fn finish_answer(
         name,
         answer: Some((a, outcome)),
         shape_known: true,
+        supervised,
     }
 }
 
@@ -673,6 +679,19 @@ fn human(
     write_guards(out, traces);
     let _ = writeln!(out);
     write_verdict(out, verdict);
+    let supervising: Vec<&str> = answers
+        .iter()
+        .filter(|a| a.supervised)
+        .map(|a| a.name)
+        .collect();
+    if !supervising.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} run{} it under `hookc exec` instead, which stops what the policy refuses as it happens (below)",
+            supervising.join(", "),
+            if supervising.len() == 1 { "s" } else { "" }
+        );
+    }
     write_answers(out, answers);
 }
 

@@ -176,6 +176,15 @@ fn a_supervised_line_is_shown_as_each_harness_is_answered() {
     );
     let codex = run.stdout.split("  Codex CLI: ").nth(1).unwrap_or_default();
     assert!(codex.starts_with("exit 2, refused"), "{}", run.stdout);
+    // The verdict, decided for no harness in particular, is a refusal; the
+    // line under it names the harness that runs the call supervised.
+    let verdict = run.stdout.split("Verdict: ").nth(1).unwrap_or_default();
+    assert!(
+        verdict.starts_with("deny")
+            && verdict.contains("\n  Claude Code runs it under `hookc exec` instead"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

@@ -131,13 +131,14 @@ pub struct Judge<'j, T> {
 /// (the real test: a container may refuse ptrace, seccomp or its user
 /// notification whatever the kernel offers), in a forked copy of this
 /// process, since the caller may have threads and the supervisor may not.
-/// A try that takes longer than a second is a no.
+/// A try that takes longer than two seconds (a thousand times what it
+/// takes) is a no.
 pub fn available() -> Result<(), String> {
     #[cfg(all(
         target_os = "linux",
         any(target_arch = "x86_64", target_arch = "aarch64")
     ))]
-    return tree::in_child(std::time::Duration::from_secs(1), supervise_true);
+    return tree::in_child(std::time::Duration::from_secs(2), supervise_true);
     #[cfg(not(all(
         target_os = "linux",
         any(target_arch = "x86_64", target_arch = "aarch64")

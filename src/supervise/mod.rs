@@ -178,32 +178,28 @@ pub fn run<T>(
     Err("run-time supervision needs Linux on x86_64 or aarch64 (ptrace and seccomp); on this system only the static guard (`hookc guard`) protects calls".to_owned())
 }
 
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-pub use tree::run;
+/// Items for the systems the supervisor runs on: Linux on x86_64 or
+/// aarch64 (the system call numbers and the filter's architecture are
+/// theirs).
+macro_rules! supported {
+    ($($item:item)*) => {
+        $(
+            #[cfg(all(
+                target_os = "linux",
+                any(target_arch = "x86_64", target_arch = "aarch64")
+            ))]
+            $item
+        )*
+    };
+}
 
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod files;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod filter;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod tree;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod walk;
+supported! {
+    pub use tree::run;
+    mod files;
+    mod filter;
+    mod tree;
+    mod walk;
+}
 
 #[cfg(all(
     test,

@@ -298,23 +298,10 @@ pub fn run<T>(
             fds.as_mut_ptr(),
         )
     })?;
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    // SAFETY: a size computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<i32>() as u32) } as usize;
-    let mut control = vec![0u64; space.div_ceil(8)];
-    // SAFETY: a zeroed plain struct.
-    let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
-    message.msg_iov = &mut iov;
-    message.msg_iovlen = 1;
-    message.msg_control = control.as_mut_ptr().cast();
-    message.msg_controllen = space as _;
+    let carrier = FdMessage::new();
     // SAFETY: the control buffer holds one header of this size.
     let slot = unsafe {
-        let header = libc::CMSG_FIRSTHDR(&message);
+        let header = libc::CMSG_FIRSTHDR(&carrier.message);
         (*header).cmsg_level = libc::SOL_SOCKET;
         (*header).cmsg_type = libc::SCM_RIGHTS;
         (*header).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<i32>() as u32) as _;
@@ -354,7 +341,7 @@ pub fn run<T>(
             len: program.len() as u16,
             filter: program.as_ptr().cast_mut(),
         },
-        message,
+        message: carrier.message,
         slot,
         socket: socket_child.as_raw_fd(),
         report: report_write.as_raw_fd(),
@@ -425,27 +412,50 @@ fn child_failure(report: &OwnedFd) -> Option<String> {
     })
 }
 
+/// A message of one byte that carries one file descriptor
+/// (`SCM_RIGHTS`): `message` points into the boxes beside it, which do not
+/// move while it lives.
+struct FdMessage {
+    message: libc::msghdr,
+    _byte: Box<[u8; 1]>,
+    _iov: Box<libc::iovec>,
+    _control: Vec<u64>,
+}
+
+impl FdMessage {
+    fn new() -> FdMessage {
+        let mut byte = Box::new([0u8; 1]);
+        let mut iov = Box::new(libc::iovec {
+            iov_base: byte.as_mut_ptr().cast(),
+            iov_len: 1,
+        });
+        // SAFETY: a size computation.
+        let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<i32>() as u32) } as usize;
+        let mut control = vec![0u64; space.div_ceil(8)];
+        // SAFETY: a zeroed plain struct.
+        let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
+        message.msg_iov = &mut *iov;
+        message.msg_iovlen = 1;
+        message.msg_control = control.as_mut_ptr().cast();
+        message.msg_controllen = space as _;
+        FdMessage {
+            message,
+            _byte: byte,
+            _iov: iov,
+            _control: control,
+        }
+    }
+}
+
 /// The listener the child sent.
 fn receive_listener(socket: &OwnedFd) -> Option<OwnedFd> {
-    let mut byte = [0u8; 1];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    // SAFETY: a size computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<i32>() as u32) } as usize;
-    let mut control = vec![0u64; space.div_ceil(8)];
-    // SAFETY: a zeroed plain struct.
-    let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
-    message.msg_iov = &mut iov;
-    message.msg_iovlen = 1;
-    message.msg_control = control.as_mut_ptr().cast();
-    message.msg_controllen = space as _;
+    let mut carrier = FdMessage::new();
+    let message = &mut carrier.message;
     // SAFETY: buffers prepared above.
     let n = unsafe {
         libc::recvmsg(
             socket.as_raw_fd(),
-            &mut message,
+            message,
             libc::MSG_DONTWAIT | libc::MSG_CMSG_CLOEXEC,
         )
     };
@@ -454,7 +464,7 @@ fn receive_listener(socket: &OwnedFd) -> Option<OwnedFd> {
     }
     // SAFETY: the kernel filled the control buffer.
     unsafe {
-        let header = libc::CMSG_FIRSTHDR(&message);
+        let header = libc::CMSG_FIRSTHDR(message);
         if header.is_null()
             || (*header).cmsg_level != libc::SOL_SOCKET
             || (*header).cmsg_type != libc::SCM_RIGHTS

@@ -787,6 +787,15 @@ fn i64_at(b: &[u8], at: usize) -> i64 {
 
 /// Copy `buf.len()` bytes of `tid`'s memory at `addr`: how many arrived.
 fn read_memory(tid: i32, addr: u64, buf: &mut [u8]) -> Result<usize, Reply> {
+    copy_memory(tid, addr, buf).map_err(|e| match e.raw_os_error() {
+        Some(libc::ESRCH) => Reply::Gone,
+        _ => Reply::Error(libc::EFAULT),
+    })
+}
+
+/// Copy up to `buf.len()` bytes of `tid`'s memory at `addr` (a read that
+/// reaches the end of a mapping stops there): how many arrived.
+pub(super) fn copy_memory(tid: i32, addr: u64, buf: &mut [u8]) -> std::io::Result<usize> {
     let local = libc::iovec {
         iov_base: buf.as_mut_ptr().cast(),
         iov_len: buf.len(),
@@ -799,10 +808,7 @@ fn read_memory(tid: i32, addr: u64, buf: &mut [u8]) -> Result<usize, Reply> {
     // read by the kernel from the other process.
     let n = unsafe { libc::process_vm_readv(tid, &local, 1, &remote, 1, 0) };
     if n < 0 {
-        return Err(match last_errno() {
-            libc::ESRCH => Reply::Gone,
-            _ => Reply::Error(libc::EFAULT),
-        });
+        return Err(std::io::Error::last_os_error());
     }
     Ok(n as usize)
 }

@@ -11,7 +11,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::files::Files;
+use super::files::{self, Files};
 use super::filter::{self, Options};
 use super::{Ending, Event, Judge, Start};
 
@@ -779,21 +779,9 @@ fn exec_file_name(pid: i32) -> Option<String> {
         (key == AT_EXECFN).then_some(value)
     })?;
     let mut buf = vec![0u8; libc::PATH_MAX as usize];
-    let local = libc::iovec {
-        iov_base: buf.as_mut_ptr().cast(),
-        iov_len: buf.len(),
-    };
     // The name sits at the top of the stack: a read past its end stops
     // where the stack does, with what it read.
-    let remote = libc::iovec {
-        iov_base: address as *mut libc::c_void,
-        iov_len: buf.len(),
-    };
-    // SAFETY: one local buffer of the length given.
-    let n = unsafe { libc::process_vm_readv(pid, &local, 1, &remote, 1, 0) };
-    if n <= 0 {
-        return None;
-    }
-    let end = buf[..n as usize].iter().position(|&b| b == 0)?;
+    let n = files::copy_memory(pid, address, &mut buf).ok()?;
+    let end = buf[..n].iter().position(|&b| b == 0)?;
     Some(String::from_utf8_lossy(&buf[..end]).into_owned())
 }

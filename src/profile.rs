@@ -84,6 +84,13 @@ pub struct Profile {
     /// its calls in its protocol; `hookc guard` must then decide, not stay
     /// silent as it does for a harness whose own hooks also run.
     pub hooks_from: &'static [HarnessId],
+    /// Harnesses hookc does not target that also run this harness's hook
+    /// files, calling their tools by names of their own (Devin CLI runs
+    /// `.claude/settings.json`, and its shell tool is `exec`, which a
+    /// matcher `Bash` never matches: a silent fail-open). The matchers hookc
+    /// writes name their tools too, and `hookc guard` answers their calls
+    /// in the one channel they are known to read.
+    pub guests: &'static [Guest],
     /// Where the harness runs a project's hook commands, which decides
     /// whether a relative script path holds (`hookc lint`'s
     /// `lint-hook-path`).
@@ -92,6 +99,26 @@ pub struct Profile {
     /// a command may build a path on (`$CLAUDE_PROJECT_DIR`); `None` where
     /// that is not established.
     pub hook_vars: Option<HookVars>,
+}
+
+/// A harness that runs another one's hook files with tools of its own
+/// names (see [`Profile::guests`]).
+#[derive(Debug)]
+pub struct Guest {
+    /// The product's name, for people.
+    pub name: &'static str,
+    /// hookc tool → the guest's own tool names, for the tools whose input
+    /// is known to be the host's shape (a shell tool's `command`).
+    pub tools: &'static [(ToolKind, &'static [&'static str])],
+}
+
+impl Guest {
+    pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {
+        self.tools
+            .iter()
+            .find(|(t, _)| *t == tool)
+            .map_or(&[], |(_, names)| names)
+    }
 }
 
 /// Where a harness runs a project's hook commands.
@@ -172,6 +199,20 @@ impl Profile {
             .iter()
             .find(|(_, names)| names.contains(&native))
             .map(|(t, _)| *t)
+    }
+
+    /// The guest that calls a tool `native` (a name that is not the
+    /// harness's own), and the tool's neutral kind.
+    pub fn guest_tool(&self, native: &str) -> Option<(ToolKind, &'static Guest)> {
+        if self.tool_kind(native).is_some() {
+            return None;
+        }
+        self.guests.iter().find_map(|g| {
+            g.tools
+                .iter()
+                .find(|(_, names)| names.contains(&native))
+                .map(|(t, _)| (*t, g))
+        })
     }
 
     /// Whether `name` is one of the harness's event names (exact case).

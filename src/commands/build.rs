@@ -10,7 +10,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Severity, render};
 use crate::emit::{EmitCx, Scope};
 use crate::exit::ExitStatus;
 use crate::harness;
-use crate::ir::Policy;
+use crate::ir::{Event, Policy, Tool};
 use crate::plan::{self, Action, Change, Plan};
 use crate::source::SourceFile;
 use crate::{compile, write};
@@ -454,6 +454,31 @@ impl<'p> Reach<'p> {
                 shown.join(", ")
             )
         };
+        // Harnesses hookc does not target that run these hooks too, where a
+        // guard reaches their tools.
+        if !shown.is_empty() {
+            for guest in profile.guests {
+                let tools: Vec<&str> = guest
+                    .tools
+                    .iter()
+                    .filter(|(kind, _)| {
+                        policy.guards.iter().any(|g| {
+                            g.event == Event::PreTool
+                                && (g.tools.is_empty()
+                                    || g.tools.contains(&Tool::Known { tool: *kind }))
+                        })
+                    })
+                    .flat_map(|(_, names)| names.iter().copied())
+                    .collect();
+                if !tools.is_empty() {
+                    line.push_str(&format!(
+                        "; {} runs them too (its {} calls)",
+                        guest.name,
+                        tools.join(", ")
+                    ));
+                }
+            }
+        }
         if !self.partly.is_empty() {
             line.push_str(&format!("; only in part: {}", self.partly.join(", ")));
         }

@@ -88,6 +88,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".claude/settings.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

@@ -137,6 +137,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".agents/hooks.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

@@ -111,6 +111,7 @@ static PROFILE: Profile = Profile {
     protected: &[".augment/settings.json", "~/.augment/settings.json"],
     protected_examples: &[".augment/settings.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

@@ -36,8 +36,8 @@ use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{as_str, key, key_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{
-    Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
-    PlainStdout, Unit,
+    Dialect, FileFormat, Flavour, Guest, HookFile, JsonSpec, LateHook, Matching, McpNames,
+    OnHookError, PlainStdout, Unit,
 };
 use jsonc_parser::ast;
 
@@ -46,6 +46,17 @@ pub struct Claude;
 /// Hook entries hookc owns are recognised by this path in their command.
 const MARKER: &str = "/.hookc/claude/";
 const SETTINGS: &str = ".claude/settings.json";
+
+/// Devin CLI runs Claude Code's hooks (while its `read_config_from.claude`
+/// is on, the default) and calls its shell tool `exec`, with the command
+/// line at `tool_input.command`; a hook refuses by exiting 2, its reason on
+/// stderr (Devin's documentation; not run here). Its file tools (`read`,
+/// `edit`, `grep`, `glob`) are left out: their input's shape is not known,
+/// so a path guard does not reach them.
+const DEVIN: Guest = Guest {
+    name: "Devin CLI",
+    tools: &[(ToolKind::Shell, &["exec"])],
+};
 
 static PROFILE: Profile = Profile {
     id: HarnessId::Claude,
@@ -178,6 +189,12 @@ static PROFILE: Profile = Profile {
         "$CLAUDE_CONFIG_DIR/session-env",
         "/etc/claude-code",
         "/Library/Application Support/ClaudeCode",
+        // Devin CLI runs these hooks unless `read_config_from.claude` is
+        // off in its settings, and runs its own hooks beside them.
+        ".devin/config.json",
+        ".devin/config.local.json",
+        ".devin/hooks.v1.json",
+        "~/.config/devin/config.json",
     ],
     protected_examples: &[
         ".claude/settings.local.json",
@@ -185,6 +202,7 @@ static PROFILE: Profile = Profile {
         "~/.claude/shell-snapshots/snapshot-bash-1.sh",
     ],
     hooks_from: &[],
+    guests: &[DEVIN],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$CLAUDE_PROJECT_DIR\"",
         sure: true,
@@ -280,7 +298,7 @@ impl Harness for Claude {
         checks.extend(on_failure_check(root));
         checks.push(MachineCheck::note(
                 format!("{name} runs project hooks only once the folder's trust dialog is accepted"),
-                "accept it when Claude Code asks; Cursor and Copilot CLI also run these hooks from .claude/settings.json",
+                "accept it when Claude Code asks; Cursor, Copilot CLI and Devin CLI also run these hooks from .claude/settings.json",
             ));
         checks
     }
@@ -398,7 +416,11 @@ impl Harness for Claude {
             let script = format!(".hookc/claude/{}.sh", event.word());
             let mut handler = json!({
                 "type": "command",
-                "command": common::source_shim(&format!("\"$CLAUDE_PROJECT_DIR\"/{script}")),
+                // Devin CLI, which runs these hooks too, names the project
+                // in a variable of its own.
+                "command": common::source_shim(&format!(
+                    "\"${{CLAUDE_PROJECT_DIR:-$DEVIN_PROJECT_DIR}}\"/{script}"
+                )),
                 "timeout": policy.timeout,
             });
             if on_failure_block {
@@ -436,7 +458,9 @@ impl Harness for Claude {
         match event {
             Event::PreTool | Event::PostTool => {
                 let (name, input) = common::tool_and_input(payload)?;
-                let kind = PROFILE.tool_kind(name);
+                let kind = PROFILE
+                    .tool_kind(name)
+                    .or_else(|| PROFILE.guest_tool(name).map(|(kind, _)| kind));
                 let mcp = split_mcp(name);
                 match kind {
                     Some(ToolKind::Shell) => {
@@ -480,6 +504,10 @@ impl Harness for Claude {
     }
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        let tool = payload.get("tool_name").and_then(Value::as_str);
+        if let Some((_, guest)) = tool.and_then(|t| PROFILE.guest_tool(t)) {
+            return self.answer(event, super::guest_verdict(guest, verdict).as_ref());
+        }
         match verdict {
             Some(v) if v.decision == Decision::Rewrite => {
                 super::rewrite_answer(self, payload, v, &rewrite_json)

@@ -121,6 +121,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".clinerules/hooks/PreToolUse", ".cline/hooks/PreToolUse.sh"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

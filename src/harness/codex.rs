@@ -213,6 +213,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".codex/hooks.json", "~/.codex/shell_snapshots/x.sh"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$(git rev-parse --show-toplevel)\"",
         sure: true,

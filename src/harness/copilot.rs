@@ -159,6 +159,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".github/hooks/hookc.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,
     hook_vars: Some(crate::profile::HookVars {
         set: &[],

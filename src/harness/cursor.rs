@@ -174,6 +174,7 @@ static PROFILE: Profile = Profile {
     protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
     protected_examples: &[".cursor/hooks.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,
     hook_vars: Some(crate::profile::HookVars {
         set: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],

@@ -130,6 +130,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".factory/settings.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

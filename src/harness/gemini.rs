@@ -143,6 +143,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".gemini/settings.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$GEMINI_PROJECT_DIR\"",
         sure: false,

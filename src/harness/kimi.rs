@@ -160,6 +160,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &["~/.kimi-code/config.toml"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "an absolute path",
         sure: false,

@@ -37,9 +37,9 @@ use serde_json::Value;
 
 use crate::emit::EmitCx;
 use crate::eval::{Call, Verdict};
-use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool};
 
-pub use crate::profile::{McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
+pub use crate::profile::{Guest, McpNames, OptionKind, OptionSpec, Profile, glob_to_regex};
 pub use outcome::{Observation, Outcome};
 
 /// What one harness needs from hookc: its files, and its half of the guard protocol.
@@ -382,15 +382,50 @@ pub fn rewrite_answer(
 /// see its `matcher_names`). Another harness's native name: none.
 pub fn mcp_underscore_names(profile: &Profile, tool: &Tool) -> Vec<String> {
     match tool {
+        // The guests' names too: they run this harness's hooks.
         Tool::Known { tool } => profile
             .tool_names(*tool)
             .iter()
+            .chain(profile.guests.iter().flat_map(|g| g.tool_names(*tool)))
             .map(|n| regex::escape(n))
             .collect(),
         Tool::Mcp { server, tool } => vec![McpNames::DoubleUnderscore.matcher(server, tool)],
         Tool::Native { harness, name } if *harness == profile.id => vec![regex::escape(name)],
         Tool::Native { .. } => Vec::new(),
     }
+}
+
+/// The verdict on a call of `guest`, which runs a host's hooks and reads
+/// only an allow or a refusal (exit 2, the reason on stderr): what would
+/// ask, be run under the run-time judge or be rewritten is refused, with
+/// what to do instead.
+pub fn guest_verdict(guest: &Guest, verdict: Option<&Verdict>) -> Option<Verdict> {
+    let v = verdict?;
+    if v.decision == Decision::Rewrite {
+        return Some(rewrite_as_refusal(v));
+    }
+    if !matches!(v.decision, Decision::Ask | Decision::Supervise) {
+        return Some(v.clone());
+    }
+    let mut refused = v.clone();
+    refused.decision = Decision::Deny;
+    refused.rewritten = None;
+    for hit in &mut refused.hits {
+        let why = match hit.decision {
+            Decision::Ask => format!(
+                "({} cannot ask the user from a hook, so hookc refuses: ask the user to run it.)",
+                guest.name
+            ),
+            Decision::Supervise => format!(
+                "({} cannot hand the call to hookc's run-time judge.)",
+                guest.name
+            ),
+            _ => continue,
+        };
+        hit.decision = Decision::Deny;
+        hit.reason = format!("{} {why}", hit.reason);
+    }
+    Some(refused)
 }
 
 /// `^(?:A|B)$` over already-regex-safe alternatives, sorted and deduplicated
@@ -506,6 +541,36 @@ pub(crate) fn test_verdict(decision: crate::ir::Decision, reason: &str) -> Verdi
 mod tests {
     use super::*;
     use crate::profile::FileFormat;
+
+    /// A guest reads only allow and refuse: a question, a supervised call
+    /// and a rewrite become refusals that say what to do; the rest stands.
+    #[test]
+    fn a_guest_is_answered_allow_or_refuse() {
+        use crate::ir::Decision::*;
+        let guest = Guest {
+            name: "Devin CLI",
+            tools: &[],
+        };
+        let asked = guest_verdict(&guest, Some(&test_verdict(Ask, "Ask first."))).unwrap();
+        assert_eq!((asked.decision, asked.hits[0].decision), (Deny, Deny));
+        assert!(
+            asked
+                .reason()
+                .starts_with("Ask first. (Devin CLI cannot ask the user")
+        );
+        let supervised =
+            guest_verdict(&guest, Some(&test_verdict(Supervise, "Write it plainly."))).unwrap();
+        assert_eq!(supervised.decision, Deny);
+        assert!(supervised.reason().contains("run-time judge"));
+        let rewritten = guest_verdict(&guest, Some(&test_verdict(Rewrite, "Quiet."))).unwrap();
+        assert_eq!(rewritten.decision, Deny);
+        assert!(rewritten.reason().contains("Run this instead: git push"));
+        for kept in [Allow, Deny, Context] {
+            let v = test_verdict(kept, "x");
+            assert_eq!(guest_verdict(&guest, Some(&v)), Some(v));
+        }
+        assert_eq!(guest_verdict(&guest, None), None);
+    }
 
     /// What every registered harness must bring. The [`Harness`] trait makes
     /// the code pieces (emitter, payload decoder, answer, outcome) and

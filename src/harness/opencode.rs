@@ -124,6 +124,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".opencode/plugin/hookc.js"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

@@ -141,6 +141,7 @@ static PROFILE: Profile = Profile {
     protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
     protected_examples: &[".qwen/settings.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

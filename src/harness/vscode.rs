@@ -142,6 +142,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".github/hooks/hookc.json", ".vscode/settings.json"],
     hooks_from: &[HarnessId::Copilot],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

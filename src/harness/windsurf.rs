@@ -121,6 +121,7 @@ static PROFILE: Profile = Profile {
     ],
     protected_examples: &[".windsurf/hooks.json"],
     hooks_from: &[],
+    guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,
 };

@@ -62,17 +62,19 @@ fn a_fresh_build_creates_settings_shims_policy_and_manifest() {
     let settings: serde_json::Value =
         serde_json::from_str(&p.read(".claude/settings.json")).unwrap();
     let group = &settings["hooks"]["PreToolUse"][0];
-    // Self-protection adds the tools that write.
+    // Self-protection adds the tools that write; `exec` is Devin CLI's
+    // shell tool (it runs these hooks too).
     assert_eq!(
         group["matcher"],
-        "^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Write)$"
+        "^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Write|exec)$"
     );
     assert_eq!(group["hooks"][0]["type"], "command");
     // The command reads the shim into Claude's `sh` (see `source_shim`).
     let command = group["hooks"][0]["command"].as_str().unwrap();
     assert!(
-        command.starts_with("hookc_shim=\"$CLAUDE_PROJECT_DIR\"/.hookc/claude/pre-tool.sh; ")
-            && command.ends_with("; . \"$hookc_shim\""),
+        command.starts_with(
+            "hookc_shim=\"${CLAUDE_PROJECT_DIR:-$DEVIN_PROJECT_DIR}\"/.hookc/claude/pre-tool.sh; "
+        ) && command.ends_with("; . \"$hookc_shim\""),
         "{command}"
     );
     assert_eq!(group["hooks"][0]["timeout"], 10);

@@ -417,3 +417,77 @@ guard "keep-going" {
     assert_eq!(log(&p)[0]["answered_as"], "copilot");
     assert_eq!(log(&p)[0]["evaluated"], false);
 }
+
+// ---------------------------------------------------------------- Devin CLI
+
+/// What Devin CLI sends a PreToolUse hook for its shell tool, `exec`, as its
+/// documentation gives it (not recorded from the tool: it does not run
+/// here). It sets `DEVIN_PROJECT_DIR`; whether it also sets
+/// `CLAUDE_PROJECT_DIR` is not known, so the test leaves it out.
+fn devin_exec(p: &Project, command: &str) -> Run {
+    let root = p.path(".");
+    let stdin = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
+        "cwd": root, "tool_name": "exec",
+        "tool_input": {"command": command, "shell_id": "sh1"}})
+    .to_string();
+    hook(
+        p,
+        &claude_command(p),
+        &path_with_hookc(),
+        &[("DEVIN_PROJECT_DIR", root.to_str().unwrap())],
+        &stdin,
+    )
+}
+
+#[test]
+fn devins_shell_tool_is_matched_by_the_claude_hooks_and_refused_with_exit_2() {
+    let p = built("\"claude\"");
+    // Devin matches the regex against its own tool name.
+    let settings = json_file(&p, ".claude/settings.json");
+    let matcher = settings["hooks"]["PreToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    let matches = regex::Regex::new(matcher).unwrap();
+    assert!(
+        matches.is_match("exec") && matches.is_match("Bash"),
+        "{matcher}"
+    );
+    assert!(!matches.is_match("execute"), "{matcher}");
+
+    // Exit 2 with the reason on stderr: the refusal Devin documents.
+    let pushed = devin_exec(&p, "git push --force origin main");
+    assert_eq!(pushed.status, 2, "{}{}", pushed.stdout, pushed.stderr);
+    assert!(pushed.stderr.contains("force"), "{}", pushed.stderr);
+    assert!(
+        !pushed.stderr.contains("could not read"),
+        "{}",
+        pushed.stderr
+    );
+    assert_eq!(log(&p)[0]["evaluated"], true);
+
+    let plain = devin_exec(&p, "git status");
+    assert_eq!((plain.status, plain.stderr.as_str()), (0, ""));
+
+    // A line hookc cannot read would run under hookc exec in Claude Code;
+    // Devin is not known to apply a changed input, so it is refused.
+    let opaque = devin_exec(&p, "eval \"$CMD\"");
+    assert_eq!(opaque.status, 2, "{}", opaque.stdout);
+    assert!(!opaque.stdout.contains("updatedInput"), "{}", opaque.stdout);
+    assert!(
+        opaque.stderr.contains("Devin CLI cannot hand the call"),
+        "{}",
+        opaque.stderr
+    );
+}
+
+#[test]
+fn devins_switch_for_claudes_hooks_is_protected() {
+    let p = built("\"claude\"");
+    for file in [".devin/config.json", ".devin/config.local.json"] {
+        let run = devin_exec(
+            &p,
+            &format!("echo '{{\"read_config_from\":{{\"claude\":false}}}}' > {file}"),
+        );
+        assert_eq!(run.status, 2, "{file}: {}", run.stdout);
+    }
+}

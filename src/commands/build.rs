@@ -454,29 +454,12 @@ impl<'p> Reach<'p> {
                 shown.join(", ")
             )
         };
-        // Harnesses hookc does not target that run these hooks too, where a
-        // guard reaches their tools.
         if !shown.is_empty() {
-            for guest in profile.guests {
-                let tools: Vec<&str> = guest
-                    .tools
-                    .iter()
-                    .filter(|(kind, _)| {
-                        policy.guards.iter().any(|g| {
-                            g.event == Event::PreTool
-                                && (g.tools.is_empty()
-                                    || g.tools.contains(&Tool::Known { tool: *kind }))
-                        })
-                    })
-                    .flat_map(|(_, names)| names.iter().copied())
-                    .collect();
-                if !tools.is_empty() {
-                    line.push_str(&format!(
-                        "; {} runs them too (its {} calls)",
-                        guest.name,
-                        tools.join(", ")
-                    ));
-                }
+            for (guest, tools) in guests_reached(profile, policy) {
+                line.push_str(&format!(
+                    "; {guest} runs them too (its {} calls)",
+                    tools.join(", ")
+                ));
             }
         }
         if !self.partly.is_empty() {
@@ -493,6 +476,35 @@ impl<'p> Reach<'p> {
         }
         line
     }
+}
+
+/// The harnesses hookc does not target that run `profile`'s hooks too
+/// ([`harness::Profile::guests`]), each with its tools that a pre-tool
+/// guard of `policy` reaches.
+fn guests_reached(
+    profile: &harness::Profile,
+    policy: &Policy,
+) -> Vec<(&'static str, Vec<&'static str>)> {
+    let reached = |kind: crate::ir::ToolKind| {
+        policy.guards.iter().any(|g| {
+            g.event == Event::PreTool
+                && (g.tools.is_empty() || g.tools.contains(&Tool::Known { tool: kind }))
+        })
+    };
+    profile
+        .guests
+        .iter()
+        .map(|guest| {
+            let tools: Vec<&'static str> = guest
+                .tools
+                .iter()
+                .filter(|(kind, _)| reached(*kind))
+                .flat_map(|(_, names)| names.iter().copied())
+                .collect();
+            (guest.name, tools)
+        })
+        .filter(|(_, tools)| !tools.is_empty())
+        .collect()
 }
 
 /// What the user must still do for a harness: its profile's reminders, and
@@ -676,6 +688,14 @@ impl<'a> Output<'a> {
                 "cannot_run": reach.never,
                 "files": shown,
                 "user_files": reach.user_files,
+                "also_run_by": if shown.is_empty() {
+                    Vec::new()
+                } else {
+                    guests_reached(profile, policy)
+                        .into_iter()
+                        .map(|(name, tools)| json!({"name": name, "tools": tools}))
+                        .collect()
+                },
                 "todo": profile.todo,
             }));
         }

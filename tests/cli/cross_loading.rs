@@ -453,6 +453,15 @@ fn devins_shell_tool_is_matched_by_the_claude_hooks_and_refused_with_exit_2() {
         "{matcher}"
     );
     assert!(!matches.is_match("execute"), "{matcher}");
+    // The build says so, for people and in its JSON.
+    let built = p.hookc(&["build", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&built.stdout).unwrap();
+    assert_eq!(
+        doc["harnesses"][0]["also_run_by"],
+        json!([{"name": "Devin CLI", "tools": ["exec"]}]),
+        "{}",
+        built.stdout
+    );
 
     // Exit 2 with the reason on stderr: the refusal Devin documents.
     let pushed = devin_exec(&p, "git push --force origin main");

@@ -39,6 +39,11 @@ fn the_build_command_builds_the_bundled_policy() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(p.exists("out/.claude/settings.json"));
     assert!(p.exists("out/.hookc/policy.json"));
+    // The example policy shows how a policy should read: no warning (a
+    // guard one target cannot enforce, a guard without examples) either.
+    let json = p.hookc(&[&args[..], &["--format", "json"]].concat());
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["diagnostics"], serde_json::json!([]), "{}", json.stdout);
 }
 
 #[test]

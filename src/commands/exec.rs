@@ -357,15 +357,14 @@ fn readings(start: &Start, programs: &eval::Programs) -> Vec<Vec<String>> {
     // The script, when the kernel ran a `#!` line: what `execve` was given
     // is another file than the interpreter that runs.
     let script = start.execfn.as_ref().and_then(|given| {
-        let file = match &start.cwd {
-            Some(cwd) => Path::new(cwd).join(given),
-            None => PathBuf::from(given),
-        };
-        let file = std::fs::canonicalize(file).ok()?;
+        let at = (1..=2).find(|&k| start.argv.get(k) == Some(given))?;
+        let file = the_programs_file(start, given);
+        // A file removed since (run through `/proc/self/fd/N`) keeps the
+        // name in /proc that reaches it.
+        let file = std::fs::canonicalize(&file).unwrap_or(file);
         if Some(&file) == exe.as_ref() {
             return None;
         }
-        let at = (1..=2).find(|&k| start.argv.get(k) == Some(given))?;
         Some((file, at))
     });
     if let Some((file, at)) = &script {
@@ -375,12 +374,36 @@ fn readings(start: &Start, programs: &eval::Programs) -> Vec<Vec<String>> {
         if let Some(program) = programs.named(file) {
             readings.push(with_program(program, rest));
         }
-    } else if let Some(program) = exe.as_deref().and_then(|e| programs.named(e)) {
+    } else if let Some(program) = programs.named(Path::new(&format!("/proc/{}/exe", start.pid))) {
+        // The image the kernel runs, by its link in /proc: the file behind
+        // the path may be gone or replaced by now (a copy of `git` run
+        // through `/proc/self/fd/N` and removed first).
         readings.push(with_program(program, args));
     }
     readings.sort();
     readings.dedup();
     readings
+}
+
+/// The file a path `given` by the started program names, from the
+/// supervisor: relative to the program's folder, and with `/proc/self`,
+/// `/proc/thread-self` and `/dev/fd` (which here would name the supervisor)
+/// as the program's own entry in /proc.
+fn the_programs_file(start: &Start, given: &str) -> PathBuf {
+    let own = format!("/proc/{}", start.pid);
+    for (prefix, instead) in [
+        ("/proc/self/", own.clone()),
+        ("/proc/thread-self/", own.clone()),
+        ("/dev/fd/", format!("{own}/fd")),
+    ] {
+        if let Some(rest) = given.strip_prefix(prefix) {
+            return Path::new(&instead).join(rest);
+        }
+    }
+    match &start.cwd {
+        Some(cwd) => Path::new(cwd).join(given),
+        None => PathBuf::from(given),
+    }
 }
 
 /// A program as the user reads it: its words, quoted where a shell would

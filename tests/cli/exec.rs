@@ -158,6 +158,30 @@ fn a_program_named_by_a_variable_is_stopped_at_its_own_start() {
 }
 
 #[test]
+fn a_copy_run_through_its_descriptor_after_removal_is_still_known() {
+    let p = project();
+    // A script: the kernel hands the interpreter `/proc/self/fd/3`, the
+    // program's own descriptor (not the supervisor's).
+    for fd in ["/proc/self/fd/3", "/dev/fd/3"] {
+        let r = sh(&p, &format!("cp bin/deploy d; exec 3<d; rm d; {fd} prod"));
+        assert_stopped(&p, &r, "no-deploy", "prod");
+    }
+    // A program file: what runs is the image behind /proc/PID/exe, though
+    // its path now names nothing.
+    let rm = ["/usr/bin/rm", "/bin/rm"]
+        .into_iter()
+        .find(|r| Path::new(r).is_file())
+        .expect("an rm program");
+    std::fs::create_dir_all(p.path("build")).unwrap();
+    let r = sh(
+        &p,
+        &format!("cp {rm} r; exec 3<r; {rm} r; /proc/self/fd/3 -rf build"),
+    );
+    assert_stopped(&p, &r, "keep-build", "-rf build");
+    assert!(p.exists("build"), "{r:?}");
+}
+
+#[test]
 fn a_double_fork_into_a_new_session_is_still_followed() {
     if !have("setsid") {
         return;

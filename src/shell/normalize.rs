@@ -668,11 +668,46 @@ fn program_name(out: &mut Analysis, w: &Word) -> Option<String> {
         );
         return None;
     }
+    if through_a_descriptor(name) {
+        push_opaque(
+            out,
+            format!(
+                "a program run through a file descriptor or /proc ({}), which may be any program file",
+                short(&w.text)
+            ),
+        );
+        return None;
+    }
     Some(if out.folds_case {
         basename(name).to_lowercase()
     } else {
         basename(name).to_owned()
     })
+}
+
+/// Whether a program path reaches its file through a process's entry in
+/// /proc (`/proc/self/fd/3`, `/proc/1/exe`, `/proc/self/root/…`) or a file
+/// descriptor (`/dev/fd/3`, `/dev/stdin`): `exec 3</usr/bin/git;
+/// /proc/self/fd/3 push --force` runs git under the name `3`. Read as the
+/// kernel reads it: `.` and `..` taken away, `//` as `/`.
+fn through_a_descriptor(path: &str) -> bool {
+    if !path.starts_with('/') {
+        return false;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    matches!(
+        parts.as_slice(),
+        ["proc", ..] | ["dev", "fd" | "stdin" | "stdout" | "stderr", ..]
+    )
 }
 
 /// A program's arguments: looked through when it runs another program or

@@ -185,6 +185,11 @@ mod tests {
         assert!(opaque("cat /bin/rm > del && chmod +x del && ./del -rf ."));
         assert!(opaque("echo 'git push --force' > x.sh && bash x.sh"));
         assert!(opaque("printf 'import os' > t.py; python3 t.py"));
+        // A program file reached through a descriptor, whatever it holds.
+        assert!(opaque("exec 3</usr/bin/git; /proc/self/fd/3 push --force"));
+        assert!(opaque("/dev/fd/3 push -f 3</usr/bin/git"));
+        assert!(opaque("/usr/../proc//self/./exe -c 'git push -f'"));
+        assert!(!opaque("ls /proc/self/fd && cat /dev/stdin"));
         // A link to a document, a copy that keeps its name: nothing renamed runs.
         assert!(!opaque(
             "ln -s ../README.md docs/README.md && cat docs/README.md"

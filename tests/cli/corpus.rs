@@ -32,7 +32,8 @@ const BOM: &str = "\u{feff}";
 enum Syntax {
     /// What the harness's parser reads: JSON without comments or trailing commas.
     StrictJson,
-    /// JSON with comments (Gemini strips them before `JSON.parse`).
+    /// JSON with comments but no trailing commas (Gemini CLI strips comments
+    /// before `JSON.parse`; Qwen Code, Factory Droid and Auggie take them too).
     JsonWithComments,
     Toml,
 }
@@ -111,6 +112,51 @@ const MERGED: &[Merged] = &[
         ensure: &[],
         marker: "/.hookc/antigravity/",
         golden: "out/.agents/hooks.json",
+    },
+    Merged {
+        dir: "qwen",
+        target: "qwen",
+        path: ".qwen/settings.json",
+        user: false,
+        syntax: Syntax::JsonWithComments,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/qwen/",
+        golden: "out/.qwen/settings.json",
+    },
+    Merged {
+        dir: "droid",
+        target: "droid",
+        path: ".factory/settings.json",
+        user: false,
+        syntax: Syntax::JsonWithComments,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/droid/",
+        golden: "out/.factory/settings.json",
+    },
+    Merged {
+        dir: "auggie",
+        target: "auggie",
+        path: ".augment/settings.json",
+        user: false,
+        syntax: Syntax::JsonWithComments,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/auggie/",
+        golden: "out/.augment/settings.json",
+    },
+    Merged {
+        dir: "windsurf",
+        target: "windsurf",
+        path: ".windsurf/hooks.json",
+        user: false,
+        syntax: Syntax::StrictJson,
+        container: "hooks",
+        ensure: &[],
+        // The command is `sh .hookc/windsurf/<event>.sh`: no leading slash.
+        marker: ".hookc/windsurf/",
+        golden: "out/.windsurf/hooks.json",
     },
     Merged {
         dir: "kimi",
@@ -253,6 +299,26 @@ fn merging_into_gemini_settings_loses_nothing() {
 #[test]
 fn merging_into_antigravity_hooks_loses_nothing() {
     check_harness("antigravity");
+}
+
+#[test]
+fn merging_into_qwen_settings_loses_nothing() {
+    check_harness("qwen");
+}
+
+#[test]
+fn merging_into_droid_settings_loses_nothing() {
+    check_harness("droid");
+}
+
+#[test]
+fn merging_into_auggie_settings_loses_nothing() {
+    check_harness("auggie");
+}
+
+#[test]
+fn merging_into_windsurf_hooks_loses_nothing() {
+    check_harness("windsurf");
 }
 
 #[test]

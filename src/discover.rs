@@ -130,6 +130,7 @@ pub fn find(start: &Path, home: Option<&Path>) -> Result<Found, NotFound> {
 }
 
 /// Why the search must not step from `dir` up into `parent`, if it must not.
+#[cfg_attr(not(unix), allow(unused_variables))]
 fn refuse(dir: &Path, parent: &Path, home: Option<&Path>) -> Option<Stop> {
     if parent.parent().is_none() {
         return Some(Stop::Root);

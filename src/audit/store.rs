@@ -92,6 +92,7 @@ pub struct Dir {
 /// Options for a file in the state folder: never through a link, never
 /// waiting on a FIFO, not inherited by programs hookc runs.
 fn options() -> OpenOptions {
+    #[cfg_attr(not(unix), allow(unused_mut))]
     let mut o = OpenOptions::new();
     #[cfg(unix)]
     {
@@ -147,6 +148,7 @@ impl Dir {
 
     fn open(path: PathBuf, via: PathBuf, create: bool) -> Result<Dir, StateError> {
         if create {
+            #[cfg_attr(not(unix), allow(unused_mut))]
             let mut builder = std::fs::DirBuilder::new();
             #[cfg(unix)]
             std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);

@@ -339,9 +339,16 @@ fn npm_platform() -> Option<&'static str> {
     })
 }
 
+#[cfg(unix)]
 fn executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Windows has no execute bit: a file is a program by its name.
+#[cfg(not(unix))]
+fn executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// The generated files, as `hookc check` sees them.

@@ -169,7 +169,11 @@ fn stand_ins(home: &Path, bins: &Path, crash: &Path) -> Result<PathBuf, String> 
         let _ = std::fs::create_dir_all(d);
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this hookc: {e}"))?;
-    std::os::unix::fs::symlink(&exe, bins.join("hookc"))
+    #[cfg(unix)]
+    let linked = std::os::unix::fs::symlink(&exe, bins.join("hookc"));
+    #[cfg(not(unix))]
+    let linked = std::fs::copy(&exe, bins.join("hookc.exe")).map(|_| ());
+    linked
         .and_then(|()| {
             write_exec(
                 &crash.join("hookc"),
@@ -287,9 +291,13 @@ fn fail(msg: &str) -> ExitStatus {
 }
 
 fn write_exec(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     std::fs::write(path, text)?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
 }
 
 fn text(rows: &[Row]) -> String {

@@ -266,8 +266,15 @@ fn split_rules(value: &str) -> Vec<String> {
     out
 }
 
+/// Elsewhere than Linux there is no /proc to read it from.
+#[cfg(not(unix))]
+fn claude_command_line() -> Option<Vec<String>> {
+    None
+}
+
 /// The command line of the Claude Code process among this process's
 /// ancestors (the hook runs as its child, through a shell or two).
+#[cfg(unix)]
 fn claude_command_line() -> Option<Vec<String>> {
     let mut pid = std::os::unix::process::parent_id();
     for _ in 0..16 {

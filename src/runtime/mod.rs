@@ -42,11 +42,10 @@ pub const PROOF: &str = "hookc guard answered ";
 
 /// End an answer with the proof for `nonce`.
 pub fn prove(nonce: &std::ffi::OsStr, stdout: &mut dyn Write) {
-    use std::os::unix::ffi::OsStrExt;
     let mut line = Vec::with_capacity(PROOF.len() + nonce.len() + 2);
     line.push(b'\n');
     line.extend_from_slice(PROOF.as_bytes());
-    line.extend_from_slice(nonce.as_bytes());
+    line.extend_from_slice(nonce.as_encoded_bytes());
     line.push(b'\n');
     let _ = stdout.write_all(&line);
     let _ = stdout.flush();

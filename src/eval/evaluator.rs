@@ -467,6 +467,9 @@ pub(super) struct Facts<'c> {
     analysis: OnceCell<Option<Arc<Analysis>>>,
     touched: OnceCell<Arc<Vec<Seen>>>,
     subjects: OnceCell<Vec<String>>,
+    /// The files of the line's unknown programs and of the guarded ones,
+    /// looked up once for every guard (see `unknown::Copies`).
+    pub(super) copies: unknown::Copies,
     /// When directory listings stop: [`WALK_BUDGET`] after the first.
     walk_deadline: OnceCell<Instant>,
 }
@@ -556,6 +559,7 @@ impl<'c> Facts<'c> {
             analysis: OnceCell::new(),
             touched: OnceCell::new(),
             subjects: OnceCell::new(),
+            copies: unknown::Copies::default(),
             walk_deadline: OnceCell::new(),
         }
     }
@@ -889,7 +893,7 @@ pub(super) fn match_guard(
                 .iter()
                 .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
             // What a program hookc does not know may run (`foo git push -f`).
-            if let Some(presumed) = unknown::presumption(guard, analysis) {
+            if let Some(presumed) = unknown::presumption(guard, analysis, &facts.copies) {
                 opaque_reason = Some(presumed.reason());
             } else if analysis.opaque.is_empty() && unsure.is_none() {
                 return Ok(None);

@@ -333,26 +333,72 @@ pub struct Programs {
     digests: std::cell::RefCell<std::collections::HashMap<FileId, Option<[u8; 32]>>>,
 }
 
+/// The literal names a command pattern's program gives (`{rm,unlink}` is
+/// two), added to `names`; whether it names one by a glob instead.
+fn program_names(program: &str, names: &mut Vec<String>) -> bool {
+    let p = program.trim();
+    let listed = p.strip_prefix('{').and_then(|p| p.strip_suffix('}'));
+    let mut globbed = false;
+    for name in listed.map_or(vec![p], |l| l.split(',').collect()) {
+        if name.is_empty() || name.contains(['*', '?', '[', '/']) {
+            globbed = true;
+        } else {
+            names.push(name.to_owned());
+        }
+    }
+    globbed
+}
+
+/// A file's device, inode and size; `None` where the system has no inode
+/// numbers to tell two names of one file apart (then no file is known as
+/// another program: the run-time judge is Linux-only, and the static
+/// guard presumes no more than it can read).
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino(), meta.size()))
+}
+
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> Option<(u64, u64, u64)> {
+    None
+}
+
 impl Programs {
     /// The programs `evaluator`'s command guards name literally (a glob
     /// names no file), found in `path` (a `PATH`) and the usual folders.
     pub fn new(evaluator: &Evaluator, path: Option<&std::ffi::OsStr>) -> Result<Programs, String> {
-        use std::os::unix::fs::MetadataExt;
+        Ok(Programs::of(&evaluator.guards_of(Event::PreTool)?, path))
+    }
+
+    /// [`Programs::new`] for the command guards among `guards`.
+    pub fn of<'g>(
+        guards: impl IntoIterator<Item = &'g Guard>,
+        path: Option<&std::ffi::OsStr>,
+    ) -> Programs {
         let mut names: Vec<String> = Vec::new();
         let mut globbed = false;
-        for guard in evaluator.guards_of(Event::PreTool)? {
+        for guard in guards {
             for c in &guard.commands {
-                let p = c.program.trim();
-                let listed = p.strip_prefix('{').and_then(|p| p.strip_suffix('}'));
-                for name in listed.map_or(vec![p], |l| l.split(',').collect()) {
-                    if name.is_empty() || name.contains(['*', '?', '[', '/']) {
-                        globbed = true;
-                    } else {
-                        names.push(name.to_owned());
-                    }
-                }
+                globbed |= program_names(&c.program, &mut names);
             }
         }
+        Programs::from_names(names, globbed, path)
+    }
+
+    /// The files of the program a command pattern names (`git`, or
+    /// `{rm,unlink}`).
+    pub fn named_files(program: &str, path: Option<&std::ffi::OsStr>) -> Programs {
+        let mut names = Vec::new();
+        let globbed = program_names(program, &mut names);
+        Programs::from_names(names, globbed, path)
+    }
+
+    fn from_names(
+        mut names: Vec<String>,
+        globbed: bool,
+        path: Option<&std::ffi::OsStr>,
+    ) -> Programs {
         names.sort();
         names.dedup();
         let mut dirs: Vec<std::path::PathBuf> = path
@@ -374,12 +420,13 @@ impl Programs {
                 let path = dir.join(name);
                 if let Ok(meta) = std::fs::metadata(&path)
                     && meta.is_file()
+                    && let Some((dev, ino, size)) = identity(&meta)
                 {
                     files.push(Program {
                         name: name.clone(),
-                        dev: meta.dev(),
-                        ino: meta.ino(),
-                        size: meta.size(),
+                        dev,
+                        ino,
+                        size,
                         path,
                     });
                 }
@@ -387,12 +434,12 @@ impl Programs {
         }
         files.sort();
         files.dedup_by(|a, b| (a.dev, a.ino) == (b.dev, b.ino));
-        Ok(Programs {
+        Programs {
             names,
             globbed,
             files,
             digests: Default::default(),
-        })
+        }
     }
 
     /// Whether no command guard can describe a program start of these
@@ -415,19 +462,18 @@ impl Programs {
 
     /// The guarded program the file at `path` is, if any.
     pub fn named(&self, path: &std::path::Path) -> Option<&str> {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path).ok()?;
-        let key = (meta.dev(), meta.ino());
+        let (dev, ino, size) = identity(&std::fs::metadata(path).ok()?)?;
+        let key = (dev, ino);
         if let Some(hit) = self.files.iter().find(|f| (f.dev, f.ino) == key) {
             return Some(&hit.name);
         }
-        if !self.files.iter().any(|f| f.size == meta.size()) {
+        if !self.files.iter().any(|f| f.size == size) {
             return None;
         }
         let digest = self.digest(key, path)?;
         self.files
             .iter()
-            .filter(|f| f.size == meta.size())
+            .filter(|f| f.size == size)
             .find(|f| self.digest((f.dev, f.ino), &f.path) == Some(digest))
             .map(|f| f.name.as_str())
     }

@@ -27,11 +27,25 @@ pub(super) enum Presumption {
     },
     /// More readings than hookc makes in time.
     Unread { program: String },
+    /// `program`'s file is the guarded program `of` under another name (a
+    /// copy or a link an earlier call made), so the line runs `command`,
+    /// which pattern `pattern` (0-based) matches.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Copy {
+        program: String,
+        of: String,
+        command: String,
+        pattern: usize,
+    },
 }
 
 /// What the guard's patterns find among the readings of the unknown
 /// programs of `analysis`: `None` when no reading concerns the guard.
-pub(super) fn presumption(guard: &Guard, analysis: &Analysis) -> Option<Presumption> {
+pub(super) fn presumption(
+    guard: &Guard,
+    analysis: &Analysis,
+    copies: &Copies,
+) -> Option<Presumption> {
     if guard.commands.is_empty() {
         return None;
     }
@@ -63,6 +77,9 @@ pub(super) fn presumption(guard: &Guard, analysis: &Analysis) -> Option<Presumpt
                 });
             }
         }
+    }
+    if let Some(copy) = copied(guard, analysis, &named, copies) {
+        return Some(copy);
     }
     if let Some(reading) = presumed.readings.iter().find(|r| !r.opaque.is_empty()) {
         let mut reasons = reading.opaque.clone();
@@ -112,6 +129,17 @@ impl Presumption {
                 short(program),
                 short(program)
             ),
+            Presumption::Copy {
+                program,
+                of,
+                command,
+                ..
+            } => format!(
+                "`{}` is the program `{of}` under another name (the same file, or a copy of \
+                 it), so this runs `{}`. Run `{of}` by its own name, with what the policy allows.",
+                short(program),
+                short(command)
+            ),
         }
     }
 
@@ -147,8 +175,121 @@ impl Presumption {
                  rewrite: run the commands directly, without `{program}`",
                 unknown::MAX_READINGS
             ),
+            Presumption::Copy {
+                program,
+                of,
+                command,
+                pattern,
+            } => format!(
+                "`{program}` is the file of `{of}` (found where the call runs), so it runs \
+                 `{}`, which matches pattern {} of {patterns}; rewrite: run `{of}` by its name",
+                short(command),
+                pattern + 1
+            ),
         }
     }
+}
+
+/// What [`copied`] looks up on disk, once a call for every guard: the
+/// files of the line's programs that no table knows, and the files of each
+/// guarded program name.
+#[derive(Default)]
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(super) struct Copies {
+    unknown: std::cell::OnceCell<Vec<(String, std::path::PathBuf)>>,
+    guarded: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<super::Programs>>>,
+}
+
+/// A program of the line, in none of hookc's tables, whose file where the
+/// call runs is one of `guard`'s programs under another name (`cp
+/// /usr/bin/git g` in an earlier call, then `./g push --force`): the
+/// command read again by that program's name and held against the guard.
+/// A file is known by its device and inode, or by its bytes when it has
+/// a guarded program's size ([`Programs`](super::Programs)).
+#[cfg(unix)]
+fn copied(
+    guard: &Guard,
+    analysis: &Analysis,
+    named: &dyn Fn(&str) -> bool,
+    copies: &Copies,
+) -> Option<Presumption> {
+    if analysis.program_files.is_empty() {
+        return None;
+    }
+    let path = std::env::var_os("PATH");
+    let unknown = copies.unknown.get_or_init(|| {
+        let on_path = |name: &str| {
+            path.as_ref().and_then(|p| {
+                std::env::split_paths(p)
+                    .filter(|d| d.is_absolute())
+                    .map(|d| d.join(name))
+                    .find(|f| f.is_file())
+            })
+        };
+        analysis
+            .program_files
+            .iter()
+            .filter(|(name, _)| !unknown::known(name))
+            .filter_map(|(name, file)| {
+                Some((name.clone(), file.clone().or_else(|| on_path(name))?))
+            })
+            .collect()
+    });
+    for c in &analysis.commands {
+        if c.program.is_empty() || named(&c.program) {
+            continue;
+        }
+        for (_, file) in unknown.iter().filter(|(n, _)| *n == c.program) {
+            let Some(of) = guard.commands.iter().find_map(|pattern| {
+                let name = pattern.program.trim();
+                let programs = copies
+                    .guarded
+                    .borrow_mut()
+                    .entry(name.to_owned())
+                    .or_insert_with(|| {
+                        std::rc::Rc::new(super::Programs::named_files(name, path.as_deref()))
+                    })
+                    .clone();
+                programs.named(file).map(str::to_owned)
+            }) else {
+                continue;
+            };
+            let mut line = crate::shell::sh_word(&of);
+            for arg in &c.args {
+                line.push(' ');
+                line.push_str(&crate::shell::sh_word(arg));
+            }
+            // As it stands (its words known only at run time kept so), and
+            // read again under the program's name (git's own options).
+            let renamed = SimpleCommand {
+                program: of.clone(),
+                ..c.clone()
+            };
+            let read = crate::shell::analyze(&line);
+            let pattern = std::iter::once(&renamed)
+                .chain(&read.commands)
+                .find_map(|r| {
+                    guard
+                        .commands
+                        .iter()
+                        .position(|p| p.matches(r) || (!r.unknown.is_empty() && p.could_match(r)))
+                });
+            if let Some(pattern) = pattern {
+                return Some(Presumption::Copy {
+                    program: c.program.clone(),
+                    command: spelled(&renamed),
+                    of,
+                    pattern,
+                });
+            }
+        }
+    }
+    None
+}
+
+#[cfg(not(unix))]
+fn copied(_: &Guard, _: &Analysis, _: &dyn Fn(&str) -> bool, _: &Copies) -> Option<Presumption> {
+    None
 }
 
 fn spelled(c: &SimpleCommand) -> String {

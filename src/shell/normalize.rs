@@ -51,6 +51,12 @@ pub struct Analysis {
     /// shows what they run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub within: Vec<(String, String)>,
+    /// Where the line is read where it runs: each program's name and the
+    /// file it names (`./tidy` in the line's folder; `None`: a bare name,
+    /// found on `PATH`). A program file that is a guarded program under
+    /// another name is that program (see `eval::unknown`).
+    #[serde(skip)]
+    pub program_files: Vec<(String, Option<PathBuf>)>,
     /// While a command is read: what it reads on standard input (a
     /// program that takes its code from there is read with it).
     #[serde(skip)]
@@ -678,12 +684,31 @@ fn program_name(out: &mut Analysis, w: &Word) -> Option<String> {
         );
         return None;
     }
-    Some(if out.folds_case {
+    let program = if out.folds_case {
         basename(name).to_lowercase()
     } else {
         basename(name).to_owned()
-    })
+    };
+    if out.placed && out.program_files.len() < MAX_PROGRAM_FILES {
+        let file = if !name.contains('/') {
+            Some(None)
+        } else if name.starts_with('/') {
+            Some(Some(PathBuf::from(name)))
+        } else {
+            out.dir.as_ref().map(|d| Some(d.join(name)))
+        };
+        if let Some(file) = file
+            && !out.program_files.contains(&(program.clone(), file.clone()))
+        {
+            out.program_files.push((program.clone(), file));
+        }
+    }
+    Some(program)
 }
+
+/// The most program files a line's analysis records (see
+/// [`Analysis::program_files`]).
+const MAX_PROGRAM_FILES: usize = 32;
 
 /// Whether a program path reaches its file through a process's entry in
 /// /proc (`/proc/self/fd/3`, `/proc/1/exe`, `/proc/self/root/…`) or a file

@@ -771,3 +771,44 @@ fn a_debug_log_that_blocks_cannot_hold_the_answer() {
     );
     refused_in_time(&run, started.elapsed(), 2);
 }
+
+/// A guarded program under another name, made by an earlier call (`cp
+/// /usr/bin/git g`), is that program where the call is judged: its copy
+/// and a link to it are read as `git`.
+#[test]
+fn a_guarded_program_under_another_name_is_that_program() {
+    let p = built();
+    let git = ["/usr/bin/git", "/bin/git", "/usr/local/bin/git"]
+        .into_iter()
+        .find(|g| std::path::Path::new(g).is_file())
+        .expect("git");
+    std::fs::copy(git, p.path("g")).unwrap();
+    std::os::unix::fs::symlink(git, p.path("h")).unwrap();
+    let call = |line: &str| {
+        let mut payload: Value = serde_json::from_str(&claude_bash(line)).unwrap();
+        payload["cwd"] = json!(p.path(".").to_str().unwrap());
+        run(
+            guard_command(&p, "pre-tool").env("HOOKC_SUPERVISE", "0"),
+            Some(payload.to_string().as_bytes()),
+        )
+    };
+    for line in [
+        "./g push --force origin main",
+        "./h push -f",
+        "./g -C . push --force",
+    ] {
+        let refused = call(line);
+        assert_eq!(refused.status, 2, "{line}: {}", refused.stdout);
+        let reason = output(&refused)["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            reason.contains("is the program `git` under another name"),
+            "{line}: {reason}"
+        );
+    }
+    // What the policy lets git do, it lets the copy do.
+    let status = call("./g status");
+    assert_eq!((status.status, status.stdout.as_str()), (0, ""));
+}

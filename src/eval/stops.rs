@@ -349,6 +349,17 @@ fn program_names(program: &str, names: &mut Vec<String>) -> bool {
     globbed
 }
 
+/// A program file that is many programs, each chosen by the name it is
+/// started by (BusyBox, where `rm` and `wget` are one file): its identity
+/// says nothing about which one runs, so it names no guarded program.
+fn multicall(path: &std::path::Path) -> bool {
+    std::fs::canonicalize(path).is_ok_and(|real| {
+        real.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| matches!(n, "busybox" | "toybox" | "coreutils"))
+    })
+}
+
 /// A file's device, inode and size; `None` where the system has no inode
 /// numbers to tell two names of one file apart (then no file is known as
 /// another program: the run-time judge is Linux-only, and the static
@@ -420,6 +431,7 @@ impl Programs {
                 let path = dir.join(name);
                 if let Ok(meta) = std::fs::metadata(&path)
                     && meta.is_file()
+                    && !multicall(&path)
                     && let Some((dev, ino, size)) = identity(&meta)
                 {
                     files.push(Program {
@@ -492,5 +504,35 @@ impl Programs {
             });
         self.digests.borrow_mut().insert(key, digest);
         digest
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A copy or a link of a guarded program is that program; a file that
+    /// is many programs (BusyBox) is none of them, whatever it is called.
+    #[test]
+    fn a_copy_is_its_program_and_a_multicall_file_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let rm = ["/usr/bin/rm", "/bin/rm"]
+            .into_iter()
+            .map(std::path::Path::new)
+            .find(|p| p.is_file() && !multicall(p))
+            .expect("an rm program that is not multicall");
+        std::fs::copy(rm, d.join("tidy")).unwrap();
+        std::os::unix::fs::symlink(rm, d.join("del")).unwrap();
+        std::fs::write(d.join("busybox"), b"many programs").unwrap();
+        std::os::unix::fs::symlink(d.join("busybox"), d.join("rm")).unwrap();
+        std::os::unix::fs::symlink(d.join("busybox"), d.join("wget")).unwrap();
+        let programs = Programs::named_files("{rm,unlink}", Some(d.as_os_str()));
+        assert_eq!(programs.named(&d.join("tidy")), Some("rm"));
+        assert_eq!(programs.named(&d.join("del")), Some("rm"));
+        assert_eq!(programs.named(&d.join("wget")), None);
+        assert_eq!(programs.named(&d.join("busybox")), None);
+        std::fs::write(d.join("other"), b"a program of its own").unwrap();
+        assert_eq!(programs.named(&d.join("other")), None);
     }
 }

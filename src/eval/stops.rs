@@ -349,14 +349,19 @@ fn program_names(program: &str, names: &mut Vec<String>) -> bool {
     globbed
 }
 
-/// A program file that is many programs, each chosen by the name it is
-/// started by (BusyBox, where `rm` and `wget` are one file): its identity
-/// says nothing about which one runs, so it names no guarded program.
-fn multicall(path: &std::path::Path) -> bool {
+/// Whether the program file at `path`, found for `name`, is that program
+/// itself: not a link to a file that is many programs, each chosen by the
+/// name it is started by (`dropdb` and `createdb` are links to one
+/// `pg_wrapper`; on BusyBox `rm` and `wget` are one file), nor such a
+/// file installed under the name (`busybox`, `toybox`, coreutils' multicall
+/// build). Only a file that is the program tells a copy of it apart: a
+/// copy of a dispatcher under a new name runs none of its programs.
+fn is_itself(path: &std::path::Path, name: &str) -> bool {
     std::fs::canonicalize(path).is_ok_and(|real| {
-        real.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| matches!(n, "busybox" | "toybox" | "coreutils"))
+        real.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            let n = n.strip_suffix(".exe").unwrap_or(n);
+            n == name && !matches!(n, "busybox" | "toybox" | "coreutils")
+        })
     })
 }
 
@@ -431,7 +436,7 @@ impl Programs {
                 let path = dir.join(name);
                 if let Ok(meta) = std::fs::metadata(&path)
                     && meta.is_file()
-                    && !multicall(&path)
+                    && is_itself(&path, name)
                     && let Some((dev, ino, size)) = identity(&meta)
                 {
                     files.push(Program {
@@ -512,7 +517,8 @@ mod tests {
     use super::*;
 
     /// A copy or a link of a guarded program is that program; a file that
-    /// is many programs (BusyBox) is none of them, whatever it is called.
+    /// is many programs (BusyBox, pg_wrapper) is none of them, whatever it
+    /// is called.
     #[test]
     fn a_copy_is_its_program_and_a_multicall_file_is_none() {
         let dir = tempfile::tempdir().unwrap();
@@ -520,8 +526,8 @@ mod tests {
         let rm = ["/usr/bin/rm", "/bin/rm"]
             .into_iter()
             .map(std::path::Path::new)
-            .find(|p| p.is_file() && !multicall(p))
-            .expect("an rm program that is not multicall");
+            .find(|p| p.is_file() && is_itself(p, "rm"))
+            .expect("an rm program that is itself");
         std::fs::copy(rm, d.join("tidy")).unwrap();
         std::os::unix::fs::symlink(rm, d.join("del")).unwrap();
         std::fs::write(d.join("busybox"), b"many programs").unwrap();
@@ -534,5 +540,12 @@ mod tests {
         assert_eq!(programs.named(&d.join("busybox")), None);
         std::fs::write(d.join("other"), b"a program of its own").unwrap();
         assert_eq!(programs.named(&d.join("other")), None);
+        // Debian's PostgreSQL tools are links to one dispatcher.
+        std::fs::write(d.join("pg_wrapper"), b"runs the tool it is named").unwrap();
+        for tool in ["dropdb", "createdb"] {
+            std::os::unix::fs::symlink(d.join("pg_wrapper"), d.join(tool)).unwrap();
+        }
+        let dropdb = Programs::named_files("dropdb", Some(d.as_os_str()));
+        assert_eq!(dropdb.named(&d.join("createdb")), None);
     }
 }

@@ -27,6 +27,11 @@ pub(super) enum Presumption {
     },
     /// More readings than hookc makes in time.
     Unread { program: String },
+    /// `program`'s file is reached through /proc or a file descriptor (a
+    /// link an earlier call made to `/proc/self/fd/3`): it may be any
+    /// program.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Descriptor { program: String, file: String },
     /// `program`'s file is the guarded program `of` under another name (a
     /// copy or a link an earlier call made), so the line runs `command`,
     /// which pattern `pattern` (0-based) matches.
@@ -129,6 +134,12 @@ impl Presumption {
                 short(program),
                 short(program)
             ),
+            Presumption::Descriptor { program, file } => format!(
+                "`{}` leads through a file descriptor or /proc (`{}`), so it may be any \
+                 program; run the program by its own name.",
+                short(program),
+                short(file)
+            ),
             Presumption::Copy {
                 program,
                 of,
@@ -174,6 +185,11 @@ impl Presumption {
                  arguments, which hold more commands than hookc reads (over {} readings); \
                  rewrite: run the commands directly, without `{program}`",
                 unknown::MAX_READINGS
+            ),
+            Presumption::Descriptor { program, file } => format!(
+                "`{program}` leads through a file descriptor or /proc (`{}`), so it may be \
+                 any program; rewrite: run the program by its own name",
+                short(file)
             ),
             Presumption::Copy {
                 program,
@@ -240,6 +256,12 @@ fn copied(
             continue;
         }
         for (_, file) in unknown.iter().filter(|(n, _)| *n == c.program) {
+            if let Some(through) = through_links(file) {
+                return Some(Presumption::Descriptor {
+                    program: c.program.clone(),
+                    file: through,
+                });
+            }
             let Some(of) = guard.commands.iter().find_map(|pattern| {
                 let name = pattern.program.trim();
                 let programs = copies
@@ -282,6 +304,53 @@ fn copied(
                     pattern,
                 });
             }
+        }
+    }
+    None
+}
+
+/// The path through /proc or a file descriptor that `file` leads to, its
+/// links followed one at a time as the kernel follows them, but never a
+/// link inside /proc (there `self` would be hookc, not the shell); `None`
+/// when it leads elsewhere. Too many links count as leading there.
+#[cfg(unix)]
+fn through_links(file: &std::path::Path) -> Option<String> {
+    use std::path::{Component, PathBuf};
+    let mut left: Vec<std::ffi::OsString> = Vec::new();
+    let push_all = |left: &mut Vec<std::ffi::OsString>, path: &std::path::Path| {
+        let parts: Vec<_> = path
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(n) => Some(n.to_owned()),
+                Component::ParentDir => Some("..".into()),
+                _ => None,
+            })
+            .collect();
+        left.extend(parts.into_iter().rev());
+    };
+    push_all(&mut left, file);
+    let mut at = PathBuf::from(if file.is_absolute() { "/" } else { "." });
+    let mut links = 0;
+    while let Some(part) = left.pop() {
+        if part == ".." {
+            at.pop();
+            continue;
+        }
+        at.push(&part);
+        let spelled = at.to_string_lossy().into_owned();
+        if crate::shell::normalize::through_a_descriptor(&spelled) {
+            return Some(spelled);
+        }
+        if let Ok(target) = std::fs::read_link(&at) {
+            links += 1;
+            if links > 40 {
+                return Some(spelled);
+            }
+            at.pop();
+            if target.is_absolute() {
+                at = PathBuf::from("/");
+            }
+            push_all(&mut left, &target);
         }
     }
     None

@@ -715,7 +715,7 @@ const MAX_PROGRAM_FILES: usize = 32;
 /// descriptor (`/dev/fd/3`, `/dev/stdin`): `exec 3</usr/bin/git;
 /// /proc/self/fd/3 push --force` runs git under the name `3`. Read as the
 /// kernel reads it: `.` and `..` taken away, `//` as `/`.
-fn through_a_descriptor(path: &str) -> bool {
+pub fn through_a_descriptor(path: &str) -> bool {
     if !path.starts_with('/') {
         return false;
     }

@@ -811,4 +811,22 @@ fn a_guarded_program_under_another_name_is_that_program() {
     // What the policy lets git do, it lets the copy do.
     let status = call("./g status");
     assert_eq!((status.status, status.stdout.as_str()), (0, ""));
+    // A link into /proc or to a descriptor may be any program: the shell's
+    // descriptor 3, here git (hookc's own /proc/self is another process).
+    std::os::unix::fs::symlink("/proc/self/fd/3", p.path("x")).unwrap();
+    std::os::unix::fs::symlink("/dev/fd", p.path("fds")).unwrap();
+    for line in [
+        "./x push --force origin main 3</usr/bin/git",
+        "./fds/3 push --force origin main 3</usr/bin/git",
+    ] {
+        let refused = call(line);
+        assert_eq!(refused.status, 2, "{line}: {}", refused.stdout);
+        assert!(
+            refused
+                .stderr
+                .contains("leads through a file descriptor or /proc"),
+            "{line}: {}",
+            refused.stderr
+        );
+    }
 }

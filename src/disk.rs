@@ -109,6 +109,16 @@ pub fn read_bytes(
     Ok(Some((bytes, meta)))
 }
 
+/// The file `name` names on this process's `PATH`, as a shell finds a
+/// program: the first absolute folder that holds a file of that name.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(name))
+        .find(|f| f.is_file())
+}
+
 /// `path` opened for reading without waiting on a FIFO or a device (see
 /// [`read_bytes`] for why a FIFO had better not be opened at all).
 #[cfg(unix)]

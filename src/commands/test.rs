@@ -825,10 +825,7 @@ fn node_missing(h: &dyn Harness, case: &Case, allowed: bool) -> Row {
 
 /// `node` on this process's `PATH`.
 fn find_node() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("node"))
-        .find(|p| p.is_file())
+    crate::disk::on_path("node")
 }
 
 fn row(h: &dyn Harness, case: &Case, o: &Outcome) -> Row {

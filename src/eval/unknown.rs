@@ -212,8 +212,17 @@ impl Presumption {
 #[derive(Default)]
 #[cfg_attr(not(unix), allow(dead_code))]
 pub(super) struct Copies {
-    unknown: std::cell::OnceCell<Vec<(String, std::path::PathBuf)>>,
+    unknown: std::cell::OnceCell<Vec<Candidate>>,
     guarded: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<super::Programs>>>,
+}
+
+/// A program of the line in none of hookc's tables, and its file.
+#[cfg_attr(not(unix), allow(dead_code))]
+struct Candidate {
+    name: String,
+    file: std::path::PathBuf,
+    /// The path through /proc or a descriptor its links lead to.
+    through: Option<String>,
 }
 
 /// A program of the line, in none of hookc's tables, whose file where the
@@ -234,20 +243,17 @@ fn copied(
     }
     let path = std::env::var_os("PATH");
     let unknown = copies.unknown.get_or_init(|| {
-        let on_path = |name: &str| {
-            path.as_ref().and_then(|p| {
-                std::env::split_paths(p)
-                    .filter(|d| d.is_absolute())
-                    .map(|d| d.join(name))
-                    .find(|f| f.is_file())
-            })
-        };
         analysis
             .program_files
             .iter()
             .filter(|(name, _)| !unknown::known(name))
             .filter_map(|(name, file)| {
-                Some((name.clone(), file.clone().or_else(|| on_path(name))?))
+                let file = file.clone().or_else(|| crate::disk::on_path(name))?;
+                Some(Candidate {
+                    name: name.clone(),
+                    through: through_links(&file),
+                    file,
+                })
             })
             .collect()
     });
@@ -255,11 +261,11 @@ fn copied(
         if c.program.is_empty() || named(&c.program) {
             continue;
         }
-        for (_, file) in unknown.iter().filter(|(n, _)| *n == c.program) {
-            if let Some(through) = through_links(file) {
+        for Candidate { file, through, .. } in unknown.iter().filter(|u| u.name == c.program) {
+            if let Some(through) = through {
                 return Some(Presumption::Descriptor {
                     program: c.program.clone(),
-                    file: through,
+                    file: through.clone(),
                 });
             }
             let Some(of) = guard.commands.iter().find_map(|pattern| {

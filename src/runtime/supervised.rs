@@ -117,13 +117,7 @@ fn wrapped(exec: &Exec, harness: HarnessId, command: &str) -> String {
 /// The shell that runs the call: `$SHELL` when it is bash or zsh, else
 /// bash, else sh, each as an absolute path found on `PATH`.
 fn shell() -> String {
-    let on_path = |name: &str| {
-        std::env::var_os("PATH").and_then(|path| {
-            std::env::split_paths(&path)
-                .map(|d| d.join(name))
-                .find(|p| p.is_absolute() && p.is_file())
-        })
-    };
+    use crate::disk::on_path;
     let own = std::env::var_os("SHELL")
         .map(PathBuf::from)
         .filter(|s| s.is_absolute() && s.is_file())

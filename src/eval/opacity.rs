@@ -18,7 +18,7 @@ use super::{ConditionTrace, Facts, Seen, asks_for, opaque_instruction};
 use crate::ir::{Decision, Guard};
 use crate::shell::access::{Access, CLIMBED, runtime::FROM_INPUT};
 use crate::shell::normalize::short;
-use crate::shell::unknown::UNREAD;
+use crate::shell::unknown::{GIT_IN_A_READING, UNREAD, UNREADABLE};
 
 /// The reason the guard refuses a call none of whose named files is its
 /// own, or `None` when nothing the call touches may be.
@@ -46,7 +46,9 @@ fn runtime_touch<'f>(guard: &Guard, facts: &'f Facts) -> Option<&'f Seen> {
 fn shown(word: &str) -> String {
     if word == FROM_INPUT {
         "a name it reads from standard input (`xargs`, `parallel`)".to_owned()
-    } else if word == CLIMBED || word == UNREAD {
+    } else if let Some(reason) = word.strip_prefix(UNREADABLE) {
+        format!("a part hookc cannot read ({reason}")
+    } else if word == CLIMBED || word == UNREAD || word == GIT_IN_A_READING {
         word.trim_matches(['(', ')']).to_owned()
     } else {
         format!("`{}`", short(word))
@@ -64,6 +66,43 @@ fn verb(access: Access) -> &'static str {
 /// What the model reads when a run-time word names the file.
 fn instruction(seen: &Seen) -> String {
     let word = seen.runtime.as_deref().unwrap_or_default();
+    if let Some((program, reading)) = seen.presumed.as_deref() {
+        let (there, fix) = if let Some(reason) = word.strip_prefix(UNREADABLE) {
+            (
+                format!("a part of which hookc cannot read ({reason}"),
+                "written plainly (literal program names and arguments)",
+            )
+        } else if word == GIT_IN_A_READING {
+            (
+                "a git command that changes files only the repository can name when it runs"
+                    .to_owned(),
+                "so that hookc can ask the repository which files it changes",
+            )
+        } else if word.starts_with('(') {
+            (
+                format!("and there the file is named by {}", shown(word)),
+                "and name the file literally",
+            )
+        } else {
+            (
+                format!(
+                    "and there the file is named by {}, whose value is known only when the line \
+                     runs",
+                    shown(word)
+                ),
+                "and name the file literally",
+            )
+        };
+        return format!(
+            "hookc could not check which file this shell command {}: `{}`, a program hookc does \
+             not know, may run its argument `{}` as a command, {there}. Run that command \
+             directly, without `{}`, {fix}, and the guard will check it.",
+            verb(seen.access),
+            short(program),
+            short(reading),
+            short(program)
+        );
+    }
     format!(
         "hookc could not check which file this shell command {} because it names it with {}, \
          whose value is known only when the line runs. Name the file literally (a plain path, \
@@ -219,6 +258,50 @@ mod tests {
             .fold("frob".to_owned(), |l, i| l + &format!(" 'cat {i}'"));
         let (_, reason) = decide(&p, &line).unwrap();
         assert!(reason.contains("more than it reads in time"), "{reason}");
+    }
+
+    /// In a string an unknown program may run, a command hookc cannot read
+    /// may name any file, and a git command may write any file of the work
+    /// tree; a string with neither stays text.
+    #[test]
+    fn what_an_unknown_program_may_run_and_hookc_cannot_name_is_refused() {
+        let read = policy("read", None);
+        for line in [
+            "frob -q -c '/usr/bin/hea[d] -n 1 .env.local'",
+            "frob -c '(/usr/bin/c[p] .env leak.txt)'",
+            "frob --run='alias r=less\nr .env'",
+            "cd docs && frob -c '/bin/le?s .env.local'",
+        ] {
+            let (_, reason) = decide(&read, line).unwrap_or_else(|| panic!("{line}: allowed"));
+            assert!(
+                reason.contains("`frob`, a program hookc does not know, may run its argument"),
+                "{line}: {reason}"
+            );
+        }
+        let (_, reason) = decide(&read, "frob -c '/usr/bin/ca[t] .env'").unwrap();
+        assert!(
+            reason.contains("a part of which hookc cannot read (a pattern as the command name")
+                && reason.contains("written plainly"),
+            "{reason}"
+        );
+        let write = policy("write", None);
+        let (_, reason) = decide(&write, "frob --run 'git rebase -x make HEAD~1'").unwrap();
+        assert!(
+            reason.contains("a git command that changes files only the repository can name"),
+            "{reason}"
+        );
+        // A read guard is not asked about what git writes; prose, and a
+        // reading that hookc reads whole, name what they touch.
+        assert_eq!(decide(&read, "frob --run 'git checkout main'"), None);
+        for line in [
+            "frob --title \"don't break the build\"",
+            "frob --title 'Fix: /usr/bin/* no longer listed'",
+            "frob -c 'git status'",
+            "frob -c 'cat notes.txt'",
+        ] {
+            assert_eq!(decide(&read, line), None, "{line}");
+            assert_eq!(decide(&write, line), None, "{line}");
+        }
     }
 
     #[test]

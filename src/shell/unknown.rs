@@ -203,17 +203,66 @@ fn touches_within(
             }
             budget.set(budget.get() - 1);
             let by = Box::new((cmd.program.clone(), line.clone()));
-            out.extend(
-                touches_within(&super::analyze(&line), depth + 1, budget)
-                    .into_iter()
-                    .map(|t| access::Touch {
-                        presumed: Some(by.clone()),
-                        ..t
-                    }),
-            );
+            let reading = super::analyze(&line);
+            let mut found = touches_within(&reading, depth + 1, budget);
+            found.extend(unnamed(&line, &reading));
+            out.extend(found.into_iter().map(|t| access::Touch {
+                presumed: Some(by.clone()),
+                ..t
+            }));
             read.push(line);
         }
     })
+}
+
+/// The start of what stands for the files of a reading that is a command
+/// hookc cannot read (see [`unnamed`]); the reason follows, and `)`.
+pub const UNREADABLE: &str = "(a part hookc cannot read: ";
+
+/// What stands for the files a git command in a reading writes, which only
+/// the repository can name, and only when the program runs it.
+pub const GIT_IN_A_READING: &str =
+    "(a git command, which changes files only the repository can name when it runs)";
+
+/// What a reading touches that no word of it names, as files known only
+/// when the line runs, which every path guard with that access refuses:
+///
+/// - every file, when the reading is a command line (it runs a program
+///   hookc knows, or a pattern stands where a program goes) with a part
+///   hookc cannot read: `frob -c '/usr/bin/ca[t] .env'`, `frob -c 'alias
+///   r=less ⏎ r .env'`. A string of prose with such a part (`--title
+///   "don't break"`) runs no program hookc knows, and stays text;
+/// - the files a git command writes (`frob 'git rebase -x CMD HEAD~1'`,
+///   `frob 'git checkout main'`): the repository names them only when the
+///   program runs the command, after whatever else it did first.
+fn unnamed(line: &str, reading: &Analysis) -> Vec<access::Touch> {
+    let mut out = Vec::new();
+    let a_command = || {
+        reading
+            .commands
+            .iter()
+            .any(|c| !c.program.is_empty() && known(&c.program))
+            || pattern_names_one(line, &|_| true)
+    };
+    if let Some(part) = reading.opaque.first()
+        && a_command()
+    {
+        out.push(access::Touch {
+            runtime: Some(format!("{UNREADABLE}{})", part.reason)),
+            ..access::Touch::file(UNREADABLE, access::Access::Both)
+        });
+    }
+    if reading
+        .commands
+        .iter()
+        .any(|c| !access::git_writes(c).is_empty())
+    {
+        out.push(access::Touch {
+            runtime: Some(GIT_IN_A_READING.to_owned()),
+            ..access::Touch::file(GIT_IN_A_READING, access::Access::Write)
+        });
+    }
+    out
 }
 
 /// Each line an unknown program's arguments are read as, and whether it is

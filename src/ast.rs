@@ -26,6 +26,23 @@ pub struct Policy {
     pub guards: Vec<GuardDecl>,
     /// `lint { allow "lint-matcher-unanchored" }`: levels for `hookc lint`.
     pub lint: Vec<LintLevelDecl>,
+    /// `extends "org/policy.kdl" digest="sha256:…"`: policies this one
+    /// builds on, in order.
+    pub extends: Vec<ExtendsDecl>,
+}
+
+/// `extends SOURCE [rev=REF] [path=FILE] digest="sha256:HEX"`: a policy
+/// this one builds on and may only tighten. SOURCE is a file path
+/// (relative to this policy's folder) or a git URL (`git+URL`), whose
+/// `rev` and `path` name the file in it.
+#[derive(Debug, Clone)]
+pub struct ExtendsDecl {
+    pub source: Text,
+    pub rev: Option<Text>,
+    pub path: Option<Text>,
+    pub digest: Option<Text>,
+    /// The whole node: inherited guards point here.
+    pub span: Span,
 }
 
 /// `allow "lint-x" "lint-y"` (or `warn`, `deny`) inside `lint { … }`.
@@ -73,6 +90,9 @@ impl Scalar {
 #[derive(Debug)]
 pub struct GuardDecl {
     pub name: Text,
+    /// For a guard inherited through `extends`: where it is written (the
+    /// source, and the line in it).
+    pub from: Option<String>,
     /// The whole `guard` node, for labels that point at the guard itself.
     pub span: Span,
     pub event: Option<Text>,

@@ -195,6 +195,16 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS)]
     Why(WhyArgs),
 
+    /// Pin each policy that `extends` names to the digest of what its source holds now
+    ///
+    /// Reads each source (a file, or a git repository at its `rev`, fetched now) and writes
+    /// the sha256 digest of its bytes into the `extends` line's `digest="…"`, changing nothing
+    /// else in policy.kdl. The only command that reads a source without a pin: review what
+    /// changed upstream first, then run `hookc build`, which writes policy.lock.
+    /// Exit 0: pinned (or pinned already); 1: a source could not be read; 2: bad usage.
+    #[command(after_help = EXIT_STATUS)]
+    Update(UpdateArgs),
+
     /// Read the audit log of this project's decisions (`audit-log #true` in the policy)
     ///
     /// The log is JSON Lines in the user's state directory ($XDG_STATE_HOME/hookc/audit/, else
@@ -238,6 +248,18 @@ pub enum Command {
 
     /// Print hookc's man page (roff), e.g. `hookc man > hookc.1`
     Man,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// The policy whose `extends` lines to pin
+    #[arg(
+        long,
+        default_value = "policy.kdl",
+        env = "HOOKC_POLICY",
+        hide_env_values = true
+    )]
+    pub policy: PathBuf,
 }
 
 #[derive(Debug, Args)]

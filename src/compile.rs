@@ -7,7 +7,7 @@ use crate::emit::{self, Artifact, EmitCx};
 use crate::harness;
 use crate::ir::Policy;
 use crate::source::SourceFile;
-use crate::{resolve, syntax};
+use crate::{extends, resolve, syntax};
 
 /// Read, parse, decode and resolve a policy file. `None` when it has errors
 /// (they are in `diags`) or cannot be read.
@@ -41,15 +41,27 @@ pub fn load_despite_examples(path: &Path, diags: &mut Diagnostics) -> Option<(So
     };
     let name = path.to_string_lossy().replace('\\', "/");
     let file = SourceFile::new(name.trim_start_matches("./"), text);
-    let ast = syntax::read_policy(&file, diags)?;
-    let policy = resolve::resolve_despite_examples(&file, ast, diags)?;
+    let mut ast = syntax::read_policy(&file, diags)?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let before = diags.error_count();
+    let extends = extends::layer(&file, &mut ast, dir, diags);
+    if diags.error_count() > before {
+        // Guards missing or doubled would only add errors that mislead.
+        return None;
+    }
+    let mut policy = resolve::resolve_despite_examples(&file, ast, diags)?;
+    policy.extends = extends;
     Some((file, policy))
 }
 
-/// Parse, decode and resolve policy text.
+/// Parse, decode and resolve policy text; an `extends` is read from the
+/// current folder.
 pub fn compile_source(file: &SourceFile, diags: &mut Diagnostics) -> Option<Policy> {
-    let ast = syntax::read_policy(file, diags)?;
-    resolve::resolve(file, ast, diags)
+    let mut ast = syntax::read_policy(file, diags)?;
+    let extends = extends::layer(file, &mut ast, Path::new(""), diags);
+    let mut policy = resolve::resolve(file, ast, diags)?;
+    policy.extends = extends;
+    Some(policy)
 }
 
 /// Every artifact of every target harness, plus hookc's own compiled policy.
@@ -71,6 +83,9 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
         }
     }
     cx.whole(emit::POLICY_JSON, crate::policy_json::write(policy), false);
+    if !policy.extends.is_empty() {
+        cx.whole(extends::LOCK, extends::lock(&policy.extends), false);
+    }
     cx.into_artifacts()
 }
 

@@ -57,6 +57,25 @@ pub struct Policy {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub never_override: Vec<String>,
     pub guards: Vec<Guard>,
+    /// What the policies it `extends` resolved to, written to the build's
+    /// `policy.lock`.
+    #[serde(skip)]
+    pub extends: Vec<Extended>,
+}
+
+/// What one `extends` resolved to: what `policy.lock` records.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Extended {
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rev: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The commit `rev` named when the file was fetched; `None` for a file
+    /// source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    pub digest: String,
 }
 
 impl Policy {
@@ -115,6 +134,10 @@ pub struct Guard {
     /// reason), anything else an operational failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
+    /// Where a guard inherited through `extends` is written (the source
+    /// and the line in it), shown with its name by `hookc why` and `hookc log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
     #[serde(skip)]
     pub examples: Vec<Example>,
     #[serde(skip)]

@@ -23,6 +23,7 @@ pub mod disk;
 pub mod emit;
 pub mod eval;
 pub mod exit;
+pub mod extends;
 pub mod git_writes;
 pub mod harness;
 pub mod import;

@@ -605,6 +605,7 @@ impl Guarded {
             prefilter: Prefilter::default(),
             rewrite: Vec::new(),
             run: None,
+            from: None,
             examples: Vec::new(),
             allow_degraded: Vec::new(),
             origin: crate::source::Span::default(),
@@ -624,6 +625,7 @@ impl Guarded {
             audit: false,
             allow_once: false,
             never_override: Vec::new(),
+            extends: Vec::new(),
             guards: vec![guard],
         };
         crate::eval::Evaluator::new(&policy)

@@ -242,6 +242,10 @@ pub struct OptionSpec {
     pub name: &'static str,
     pub kind: OptionKind,
     pub doc: &'static str,
+    /// A switch that is on unless the policy says `#false`, and whose
+    /// `#false` weakens the hooks: a policy that extends another may not
+    /// turn it off.
+    pub safeguard: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -474,6 +474,7 @@ fn state_policy(dir: &Path, home: Option<&Path>) -> crate::ir::Policy {
             prefilter: Default::default(),
             rewrite: Vec::new(),
             run: None,
+            from: None,
             examples: Vec::new(),
             allow_degraded: Vec::new(),
             origin: Default::default(),
@@ -491,6 +492,7 @@ fn state_policy(dir: &Path, home: Option<&Path>) -> crate::ir::Policy {
         audit: false,
         allow_once: false,
         never_override: Vec::new(),
+        extends: Vec::new(),
     }
 }
 

@@ -14,6 +14,7 @@ mod log;
 mod precommit;
 mod simulate;
 mod test;
+mod update;
 mod why;
 
 use std::ffi::OsString;
@@ -65,6 +66,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Explain { code, format } => explain::explain(code.as_deref(), format).code(),
         Command::Init(args) => init::init(&args, &ui).code(),
         Command::Why(args) => why::why(&args, &ui).code(),
+        Command::Update(args) => update::update(&args, &ui).code(),
         Command::Log(args) => log::log(&args, &ui).code(),
         Command::AllowOnce(args) => allow_once::allow_once(&args).code(),
         Command::Completions { shell } => generate::completions(shell).code(),

@@ -791,7 +791,11 @@ fn write_guards(out: &mut String, traces: &[GuardTrace]) {
             let _ = writeln!(out, "  no     {}{why}", t.guard);
             continue;
         };
-        let _ = writeln!(out, "  MATCH  {} -> {d}", t.guard);
+        let from = t
+            .from
+            .as_ref()
+            .map_or(String::new(), |f| format!(" (from {f})"));
+        let _ = writeln!(out, "  MATCH  {}{from} -> {d}", t.guard);
         for c in &t.conditions {
             let _ = writeln!(
                 out,

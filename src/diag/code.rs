@@ -285,6 +285,49 @@ strictly than it expects (lets through what the preset refuses) is an error,
 `text=` for prompt guards) and `expect=` one of `deny`, `ask`, `allow`, `context`, `block`,
 or `pass` (no guard matches).";
 
+    ExtendsSource = "extends-source", Error, "the policy an `extends` names cannot be read",
+"`extends` names the policy this one builds on: a file, by its path from this policy's folder,
+or a file in a git repository:
+
+```kdl
+extends \"org/policy.kdl\" digest=\"sha256:…\"
+extends \"git+https://github.com/acme/policies.git\" rev=\"v3\" path=\"policy.kdl\" digest=\"sha256:…\"
+```
+
+hookc reads the file, or fetches it with git (only https, ssh, git and file URLs: never a
+transport that runs a command), on every build. A git source that cannot be fetched is taken
+from the copy an earlier build kept in hookc's state folder, if it holds the pinned bytes: that
+is a warning, and an error when there is no such copy. hookc does not fetch over HTTP itself:
+commit a copy and extend it by path, since the digest pins it all the same. An extended policy
+may not extend another yet: extend each one directly.";
+
+    ExtendsUnpinned = "extends-unpinned", Error, "an `extends` without a digest",
+"Every `extends` carries the sha256 digest of the file it names, so that a change upstream
+changes nothing in this repository until someone reviews it and pins the new digest. hookc
+never fetches a source without a pin. `hookc update` reads each source and writes its digest
+into `policy.kdl`, changing nothing else in the file.";
+
+    ExtendsDigest = "extends-digest", Error, "the policy an `extends` names has changed",
+"The bytes of the source no longer hash to the pinned digest: the file, the branch or the tag
+moved. Review what changed upstream, then run `hookc update` to pin the new digest. `hookc
+build` and `hookc check` both refuse until then.";
+
+    ExtendsLoosens = "extends-loosens", Error, "a policy would loosen the policy it extends",
+"A policy that extends another may add guards and be stricter, never looser. An error names
+what would loosen it: a guard defined again under an inherited guard's name, `targets` that
+leave out a harness the inherited policy guards, an `on-error` laxer than its, a shorter
+`timeout`, `self-protection \"off\"`, `audit-log #false` under its `audit-log #true`, a different
+`hookc-version`, a harness option it sets already, or a harness's safeguard turned off
+(`harness \"claude\" { on-failure-block #false }`).
+
+```kdl
+extends \"org/policy.kdl\" digest=\"sha256:…\"
+guard \"no-force-push\" { … }          // the org's guard: rename yours, both apply
+on-error \"ask\"                        // the org's is deny
+```
+
+`allow-once #true` is allowed: its approvals reach this policy's own guards only.";
+
     InvalidSetting = "invalid-setting", Error, "a policy-wide setting with a bad value",
 "`timeout` is whole seconds from 1 to 600; `on-error` is `deny` (the default) or `ask`. \
 `preset` names one of hookc's presets (the book's Presets page lists them), and its `level` is \

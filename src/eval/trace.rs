@@ -35,6 +35,9 @@ pub struct GuardTrace {
     /// The guard's `run` program would have the last word (`hookc why` never runs it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
+    /// Where a guard inherited through `extends` is written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -65,6 +68,7 @@ fn trace_guard(guard: &Guard, call: &Call, facts: &Facts) -> GuardTrace {
         conditions: Vec::new(),
         decision: None,
         run: guard.run.clone(),
+        from: guard.from.clone(),
     };
     if Some(guard.event) != call.event {
         out.skipped = Some(format!("a guard for `{}` calls", guard.event));

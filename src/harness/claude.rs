@@ -89,6 +89,7 @@ static PROFILE: Profile = Profile {
     options: &[OptionSpec {
         name: "on-failure-block",
         kind: OptionKind::Bool,
+        safeguard: true,
         doc: "write `\"onFailure\": \"block\"` on each hook, so that Claude Code refuses a call whose hook cannot start, crashes or times out (on by default; Claude Code 2.1.295 or newer reads it, and `hookc doctor` checks the installed version; `#false` leaves it out)",
     }],
     todo: &["install hookc on every machine that runs Claude Code in this repo (or set HOOKC_BIN)"],

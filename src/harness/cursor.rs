@@ -100,6 +100,7 @@ static PROFILE: Profile = Profile {
     options: &[OptionSpec {
         name: "loop-limit",
         kind: OptionKind::Count,
+        safeguard: false,
         doc: "how many follow-up turns a stop or subagent-stop guard may start in one conversation (Cursor's `loop_limit`, 1 or more; default 5)",
     }],
     todo: &[

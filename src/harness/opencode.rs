@@ -522,6 +522,7 @@ mod tests {
             allow_once: false,
             never_override: Vec::new(),
             guards: Vec::new(),
+            extends: Vec::new(),
         };
         let text = plugin(&policy);
         assert_eq!(text.matches("\nexport ").count(), 1, "{text}");

@@ -78,6 +78,7 @@ fn resolve_policy(cx: &mut Cx, ast: &ast::Policy) -> Option<(Policy, Vec<eval::C
         allow_once,
         never_override,
         guards,
+        extends: Vec::new(),
     };
     Some((policy, compiled))
 }
@@ -449,6 +450,7 @@ fn resolve_guard(cx: &mut Cx, decl: &ast::GuardDecl) -> Option<(Guard, eval::Com
         rewrite,
         run,
         prefilter,
+        from: decl.from.clone(),
         examples: Vec::new(),
         allow_degraded,
         origin: decl.span,

@@ -8,8 +8,8 @@
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
 use crate::ast::{
-    CommandDecl, DecisionDecl, ExampleDecl, GuardDecl, HarnessBlock, HarnessOption, LintLevelDecl,
-    Policy, RegexDecl, ReplaceDecl, Scalar, Text, ToolDecl,
+    CommandDecl, DecisionDecl, ExampleDecl, ExtendsDecl, GuardDecl, HarnessBlock, HarnessOption,
+    LintLevelDecl, Policy, RegexDecl, ReplaceDecl, Scalar, Text, ToolDecl,
 };
 use crate::diag::{Code, Diagnostic, Diagnostics, suggest};
 use crate::presets::{self, Level};
@@ -28,6 +28,7 @@ const TOP_LEVEL: &[&str] = &[
     "preset",
     "audit-log",
     "allow-once",
+    "extends",
 ];
 const LINT_LEVELS: &[&str] = &["allow", "warn", "deny"];
 const GUARD_CHILDREN: &[&str] = &[
@@ -104,6 +105,27 @@ pub fn decode(file: &SourceFile, document: &KdlDocument, diags: &mut Diagnostics
             "allow-once" => decode_setting(cx, node, &mut policy.allow_once, |r, cx| {
                 r.scalar(cx, "`#true` or `#false`")
             }),
+            "extends" => {
+                let mut r = cx.reader(node);
+                let source = r.string(
+                    cx,
+                    "the policy to build on, e.g. `extends \"org/policy.kdl\" digest=\"sha256:…\"`",
+                );
+                let rev = r.prop_string(cx, "rev");
+                let path = r.prop_string(cx, "path");
+                let digest = r.prop_string(cx, "digest");
+                r.finish(cx, &["rev", "path", "digest"]);
+                cx.no_children(node);
+                if let Some(source) = source {
+                    policy.extends.push(ExtendsDecl {
+                        source,
+                        rev,
+                        path,
+                        digest,
+                        span: span(node),
+                    });
+                }
+            }
             _ => cx.unknown_node(node, TOP_LEVEL, "at the top of a policy"),
         }
     }
@@ -240,7 +262,7 @@ fn decode_preset(cx: &mut Cx, node: &KdlNode, seen: &mut Vec<(String, Span)>, po
 }
 
 /// Points every span of a guard at `to`.
-fn relocate(guard: &mut GuardDecl, to: Span) {
+pub fn relocate(guard: &mut GuardDecl, to: Span) {
     fn text(t: &mut Text, to: Span) {
         t.span = to;
     }
@@ -339,6 +361,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     let untested = r.prop_string(cx, "untested");
     r.finish(cx, &["untested"]);
     let mut guard = GuardDecl {
+        from: None,
         name: name?,
         span: span(node),
         event: None,

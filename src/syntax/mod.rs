@@ -2,6 +2,7 @@
 //! hand-written decoder that keeps every span.
 
 mod decode;
+pub use decode::relocate;
 mod fast;
 mod parse;
 

@@ -28,7 +28,7 @@ const LAYERS: &[&[&str]] = &[
     &["builds"],
     &["emit"],
     &["manifest", "harness"],
-    &["lint", "protect"],
+    &["lint", "protect", "extends"],
     &["resolve", "plan", "init", "cli"],
     &["compile", "write", "discover", "import"],
     &["runtime", "book"],

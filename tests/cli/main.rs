@@ -19,6 +19,7 @@ mod example_parity;
 mod exec;
 mod exec_files;
 mod explain;
+mod extends;
 mod guard;
 mod harness_antigravity;
 mod harness_auggie;

@@ -1,0 +1,687 @@
+//! `extends`: a policy built on another, pinned by digest, that it may
+//! tighten and never loosen.
+//!
+//! The step between reading a policy and resolving it. Each `extends` node
+//! names a source, a file (a path from the policy's folder) or a file in a
+//! git repository at a rev, and the sha256 `digest` of its bytes. hookc
+//! reads or fetches the bytes on every build and refuses them unless they
+//! hash to the pin: a changed upstream fails the build until someone pins
+//! it on purpose (`hookc update`). A git source that cannot be fetched is
+//! taken, with a warning, from the copy an earlier build kept in hookc's
+//! state folder, so builds work offline. Nothing is fetched for a source
+//! without a pin.
+//!
+//! The upstream's guards and settings then become this policy's, the
+//! guards pointing at the `extends` line and carrying where they are
+//! written (`from`). The layering is tighten-only, since the point of an
+//! organisation's policy is that a repository cannot undo it: redefining
+//! an inherited guard, guarding fewer harnesses, a laxer `on-error`, a
+//! shorter `timeout`, `self-protection "off"`, `audit-log #false` or a
+//! harness option set both ways is an error; `allow-once` here lets the
+//! user approve this policy's own refusals only.
+//!
+//! What was resolved is recorded in the build's `policy.lock` ([`lock`]),
+//! which `hookc check` compares like every generated file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest as _, Sha256};
+
+use crate::ast::{self, ExtendsDecl, Text};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
+use crate::ir::Extended;
+use crate::source::{SourceFile, Span, Spanned};
+
+/// The largest policy an `extends` reads.
+const MAX_POLICY: u64 = 4 << 20;
+
+/// How long one git command may take to fetch or read a source.
+const GIT_LIMIT: Duration = Duration::from_secs(120);
+
+/// Where an `extends` points.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// A file, from the policy's folder.
+    File(PathBuf),
+    /// `git+URL` with `rev` (default `HEAD`) and `path` in it.
+    Git {
+        url: String,
+        rev: String,
+        path: String,
+    },
+}
+
+impl Source {
+    /// The source an `extends` node names, or why it names none.
+    pub fn of(decl: &ExtendsDecl, dir: &Path) -> Result<Source, (Span, String, String)> {
+        let text = &decl.source;
+        let at = |what: &str, help: &str| Err((text.span, what.to_owned(), help.to_owned()));
+        if let Some(url) = text.value.strip_prefix("git+") {
+            let Some(path) = &decl.path else {
+                return at(
+                    "a git source needs the file's `path` in the repository",
+                    "add `path=\"policy.kdl\"` (the file's path from the repository's top)",
+                );
+            };
+            let rev = decl.rev.as_ref().map_or("HEAD", |r| r.value.as_str());
+            // A word git would read as an option, or a transport that runs
+            // a command of the URL's (`ext::sh -c …`): the policy file is
+            // the repository's, and so the agent's to write.
+            if url.is_empty() || url.starts_with('-') || url.contains("::") {
+                return at(
+                    "not a git URL hookc fetches",
+                    "name the repository by an https, ssh or file URL, or a path: `git+https://host/org/policies.git`",
+                );
+            }
+            if rev.is_empty() || rev.starts_with('-') || path.value.is_empty() {
+                return Err((
+                    decl.rev.as_ref().map_or(path.span, |r| r.span),
+                    "not a rev and path hookc reads".to_owned(),
+                    "give a branch, tag or commit as `rev` and the file's path in the repository as `path`".to_owned(),
+                ));
+            }
+            return Ok(Source::Git {
+                url: url.to_owned(),
+                rev: rev.to_owned(),
+                path: path.value.trim_start_matches('/').to_owned(),
+            });
+        }
+        if text.value.starts_with("https://") || text.value.starts_with("http://") {
+            return at(
+                "hookc does not fetch policies over HTTP",
+                "commit a copy of the file to the repository and name its path (the digest pins it), or name a git repository: `extends \"git+https://…\" rev=\"v1\" path=\"policy.kdl\" digest=\"sha256:…\"`",
+            );
+        }
+        if let Some(prop) = decl.rev.as_ref().or(decl.path.as_ref()) {
+            return Err((
+                prop.span,
+                "`rev` and `path` are for git sources".to_owned(),
+                "remove it, or name a git repository as `git+URL`".to_owned(),
+            ));
+        }
+        Ok(Source::File(dir.join(&text.value)))
+    }
+}
+
+/// A pin as written: `sha256:` and 64 lowercase hex digits.
+fn valid_pin(pin: &str) -> bool {
+    pin.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
+
+/// The pin of `bytes`.
+pub fn digest(bytes: &[u8]) -> String {
+    let sum = Sha256::digest(bytes);
+    let mut out = String::from("sha256:");
+    for b in sum {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// The folder of pinned files, by digest: what a build read before, so a
+/// build works offline.
+fn cache_dir() -> Option<PathBuf> {
+    crate::audit::store::state_dir().map(|d| d.join("extends"))
+}
+
+/// Where the commit a git source's pinned file was fetched at is kept,
+/// so that the lock a build writes from the cache is the one it wrote
+/// when it fetched.
+fn commit_file(source: &Source, pin: &str) -> Option<PathBuf> {
+    let Source::Git { url, rev, path } = source else {
+        return None;
+    };
+    let key = digest(format!("{url}\n{rev}\n{path}\n{pin}").as_bytes());
+    Some(cache_dir()?.join("commits").join(key.replace(':', "-")))
+}
+
+/// The pinned file from the cache, with its commit for a git source.
+fn cached(source: &Source, pin: &str) -> Option<(Vec<u8>, Option<String>)> {
+    let file = cache_dir()?.join(pin.replace(':', "-"));
+    let (bytes, _) = crate::disk::read_bytes(&file, MAX_POLICY).ok()??;
+    // Whatever is there is checked: anyone may have written it.
+    if digest(&bytes) != pin {
+        return None;
+    }
+    let commit = match commit_file(source, pin) {
+        None => None,
+        Some(file) => {
+            let text = crate::disk::read_text(&file).ok()??;
+            let commit = text.trim();
+            if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            Some(commit.to_owned())
+        }
+    };
+    Some((bytes, commit))
+}
+
+fn keep(source: &Source, pin: &str, bytes: &[u8], commit: Option<&str>) {
+    let Some(dir) = cache_dir() else {
+        return;
+    };
+    if std::fs::create_dir_all(dir.join("commits")).is_ok() {
+        put(&dir, &dir.join(pin.replace(':', "-")), bytes);
+        if let (Some(file), Some(commit)) = (commit_file(source, pin), commit) {
+            put(&dir.join("commits"), &file, commit.as_bytes());
+        }
+    }
+}
+
+/// Writes `bytes` to `file` in `dir` whole or not at all (a cache: a
+/// failure only means the next build fetches again).
+fn put(dir: &Path, file: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    if let Ok(mut temp) = tempfile::NamedTempFile::new_in(dir)
+        && temp.write_all(bytes).is_ok()
+    {
+        let _ = temp.persist(file);
+    }
+}
+
+/// The bytes of `source`, read or fetched now (never from the cache), and
+/// the commit a git rev named.
+pub fn fetch(source: &Source) -> Result<(Vec<u8>, Option<String>), String> {
+    match source {
+        Source::File(path) => match crate::disk::read_bytes(path, MAX_POLICY) {
+            Ok(Some((bytes, _))) => Ok((bytes, None)),
+            Ok(None) => Err(format!("{}: no such file", path.display())),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        },
+        Source::Git { url, rev, path } => {
+            let dir = cache_dir()
+                .ok_or("no state folder to fetch into: neither $XDG_STATE_HOME nor $HOME is an absolute path")?
+                .join("git")
+                .join(digest(url.as_bytes()).replace(':', "-"));
+            if !dir.join("HEAD").is_file() {
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                git(&dir, &["init", "--bare", "--quiet"])?;
+            }
+            git(&dir, &["fetch", "--quiet", "--no-tags", "--", url, rev])?;
+            let commit = git(&dir, &["rev-parse", "--verify", "FETCH_HEAD^{commit}"])?;
+            let commit = commit.trim().to_owned();
+            let bytes = git(&dir, &["cat-file", "blob", &format!("{commit}:{path}")])
+                .map_err(|_| format!("{url} at {rev} ({commit}) has no file {path}"))?;
+            Ok((bytes.into_bytes(), Some(commit)))
+        }
+    }
+}
+
+/// `git ARGS` in the bare repository `dir`, within [`GIT_LIMIT`]: what it
+/// printed, or what went wrong. Only transports that run no command of the
+/// URL's, and none of the environment's git settings.
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let mut cmd = Command::new("git");
+    cmd.args([
+        "-c",
+        "protocol.allow=never",
+        "-c",
+        "protocol.https.allow=always",
+        "-c",
+        "protocol.ssh.allow=always",
+        "-c",
+        "protocol.file.allow=always",
+        "-c",
+        "protocol.git.allow=always",
+        "-c",
+        "core.hooksPath=/dev/null",
+    ])
+    .arg("--git-dir")
+    .arg(dir)
+    .args(args)
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .env("GIT_TERMINAL_PROMPT", "0");
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("GIT_") && name != "GIT_TERMINAL_PROMPT" {
+            cmd.env_remove(name);
+        }
+    }
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run git: {e}"))?;
+    let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        let mut text = (Vec::new(), Vec::new());
+        if let Some(o) = out.as_mut() {
+            let _ = o.take(MAX_POLICY + 1).read_to_end(&mut text.0);
+        }
+        if let Some(e) = err.as_mut() {
+            let _ = e.take(64 << 10).read_to_end(&mut text.1);
+        }
+        text
+    });
+    let deadline = Instant::now() + GIT_LIMIT;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "git {} took over {} s",
+                    args[0],
+                    GIT_LIMIT.as_secs()
+                ));
+            }
+        }
+    };
+    let (out, err) = reader
+        .join()
+        .map_err(|_| "git's output was lost".to_owned())?;
+    if !status.success() {
+        let err = String::from_utf8_lossy(&err);
+        return Err(format!("git {} failed: {}", args[0], err.trim()));
+    }
+    String::from_utf8(out).map_err(|_| format!("git {} printed a file that is not UTF-8", args[0]))
+}
+
+/// Lay the policies `ast` extends under it: check each pin, and merge
+/// their guards and settings into `ast`, tighten-only. Errors go to
+/// `diags`; what was resolved is returned for the lock.
+pub fn layer(
+    file: &SourceFile,
+    ast: &mut ast::Policy,
+    dir: &Path,
+    diags: &mut Diagnostics,
+) -> Vec<Extended> {
+    let mut resolved = Vec::new();
+    for decl in std::mem::take(&mut ast.extends) {
+        let Some((upstream, found)) = read_upstream(file, &decl, dir, diags) else {
+            continue;
+        };
+        merge(file, ast, upstream, &decl, &found, diags);
+        resolved.push(found);
+    }
+    resolved
+}
+
+/// The policy `decl` names, read and checked against its pin.
+fn read_upstream(
+    file: &SourceFile,
+    decl: &ExtendsDecl,
+    dir: &Path,
+    diags: &mut Diagnostics,
+) -> Option<(ast::Policy, Extended)> {
+    let error = |code: Code, message: String, at: Span, label: &str, help: String| {
+        Diagnostic::new(code, message)
+            .in_file(file)
+            .label(at, label)
+            .help(help)
+    };
+    let source = match Source::of(decl, dir) {
+        Ok(source) => source,
+        Err((at, what, help)) => {
+            diags.push(error(Code::ExtendsSource, what, at, "this source", help));
+            return None;
+        }
+    };
+    let Some(pin) = &decl.digest else {
+        diags.push(error(
+            Code::ExtendsUnpinned,
+            format!("`extends \"{}\"` has no digest", decl.source.value),
+            decl.source.span,
+            "not pinned",
+            "hookc builds only on a policy pinned by its digest, so that a change upstream changes nothing here until someone reviews it: run `hookc update` to read the source and write its digest".to_owned(),
+        ));
+        return None;
+    };
+    if !valid_pin(&pin.value) {
+        diags.push(error(
+            Code::ExtendsUnpinned,
+            format!("`{}` is not a digest hookc knows", pin.value),
+            pin.span,
+            "not `sha256:` and 64 hex digits",
+            "run `hookc update` to write the source's digest".to_owned(),
+        ));
+        return None;
+    }
+    // Read or fetched each time, so that a change upstream fails the
+    // build until it is pinned; a git source that cannot be fetched now is
+    // taken from the copy an earlier build kept, if it holds the pin.
+    let (bytes, commit) = match fetch(&source) {
+        Ok(found) => found,
+        Err(why) => match cached(&source, &pin.value) {
+            Some(found) if matches!(source, Source::Git { .. }) => {
+                diags.push(
+                    error(
+                        Code::ExtendsSource,
+                        format!("could not fetch `{}`, so the copy pinned by its digest that an earlier build kept is used: {why}", decl.source.value),
+                        decl.source.span,
+                        "not fetched",
+                        "a change upstream is not seen until it can be fetched again".to_owned(),
+                    )
+                    .severity(Severity::Warning),
+                );
+                found
+            }
+            _ => {
+                diags.push(error(
+                    Code::ExtendsSource,
+                    format!("cannot read the policy `extends` names: {why}"),
+                    decl.source.span,
+                    "this source",
+                    "check the path, URL and rev; a git source fetched once is kept by its digest in hookc's state folder, for builds that cannot fetch it".to_owned(),
+                ));
+                return None;
+            }
+        },
+    };
+    let actual = digest(&bytes);
+    if actual != pin.value {
+        diags.push(error(
+            Code::ExtendsDigest,
+            format!("`{}` does not match its pinned digest", decl.source.value),
+            pin.span,
+            "pinned here",
+            format!(
+                "the source now holds other bytes ({actual}). Review what changed upstream; to build on it, run `hookc update`, which writes the new digest"
+            ),
+        ));
+        return None;
+    }
+    keep(&source, &actual, &bytes, commit.as_deref());
+    let name = match &source {
+        Source::File(_) => decl.source.value.clone(),
+        Source::Git { url, rev, path } => format!("{url}@{rev}:{path}"),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        diags.push(error(
+            Code::ExtendsSource,
+            format!("`{name}` is not UTF-8 text"),
+            decl.source.span,
+            "this source",
+            "extend a policy.kdl file".to_owned(),
+        ));
+        return None;
+    };
+    let upstream_file = SourceFile::new(name.clone(), text);
+    let mut inner = Diagnostics::default();
+    let upstream = crate::syntax::read_policy(&upstream_file, &mut inner);
+    let broken = inner.has_errors();
+    for d in inner.into_sorted() {
+        diags.push(d);
+    }
+    let upstream = upstream.filter(|_| !broken)?;
+    if let Some(nested) = upstream.extends.first() {
+        diags.push(
+            Diagnostic::new(
+                Code::ExtendsSource,
+                format!("`{name}` extends another policy, which hookc does not follow yet"),
+            )
+            .in_file(&upstream_file)
+            .label(nested.span, "a second layer")
+            .help("extend each policy from this one directly, each with its own digest"),
+        );
+        return None;
+    }
+    let (rev, path) = match &source {
+        Source::File(_) => (None, None),
+        Source::Git { rev, path, .. } => (Some(rev.clone()), Some(path.clone())),
+    };
+    let resolved = Extended {
+        source: decl.source.value.clone(),
+        rev,
+        path,
+        commit,
+        digest: actual,
+    };
+    // Lines are counted in the upstream's own text.
+    let mut upstream = upstream;
+    for guard in &mut upstream.guards {
+        let (line, _) = upstream_file.line_col(guard.name.span.range().start);
+        guard.from = Some(format!("{name}, line {line}"));
+    }
+    Some((upstream, resolved))
+}
+
+/// `upstream` under `ast`: its guards first, its settings where `ast` has
+/// none, and an error for each way `ast` would loosen it.
+fn merge(
+    file: &SourceFile,
+    ast: &mut ast::Policy,
+    upstream: ast::Policy,
+    decl: &ExtendsDecl,
+    found: &Extended,
+    diags: &mut Diagnostics,
+) {
+    let at = decl.span;
+    let origin = &found.source;
+    let loosens = |span: Span, message: String, help: &str| {
+        Diagnostic::new(Code::ExtendsLoosens, message)
+            .in_file(file)
+            .label(span, "loosens the policy it extends")
+            .label(decl.source.span, "extended here")
+            .help(help.to_owned())
+    };
+    let relocated = |t: &Text| Spanned::new(t.value.clone(), at);
+
+    // Guards: the upstream's keep their names; this policy adds its own.
+    let mut inherited = upstream.guards;
+    for guard in &ast.guards {
+        let Some(theirs) = inherited.iter().find(|g| g.name.value == guard.name.value) else {
+            continue;
+        };
+        let theirs_from = theirs.from.as_deref().unwrap_or(origin);
+        if let Some(first) = &guard.from {
+            // Two extended policies, not this one, name the guard.
+            diags.push(
+                Diagnostic::new(
+                    Code::DuplicateGuard,
+                    format!(
+                        "guard `{}` comes from both {first} and {theirs_from}",
+                        guard.name.value
+                    ),
+                )
+                .in_file(file)
+                .label(decl.source.span, "the second policy that defines it")
+                .help("a guard name may come from one extended policy only: drop one of the `extends`, or rename the guard in one of those policies"),
+            );
+        } else {
+            diags.push(loosens(
+                guard.name.span,
+                format!(
+                    "guard `{}` is inherited ({theirs_from}) and cannot be redefined here",
+                    guard.name.value,
+                ),
+                "give this guard another name: both then apply, and the strictest decision wins. To change the inherited guard, change the policy it comes from and pin the new digest",
+            ));
+        }
+    }
+    let approvals_here = ast
+        .allow_once
+        .as_ref()
+        .is_some_and(|s| s.value == ast::Scalar::Bool(true));
+    let approvals_there = upstream
+        .allow_once
+        .as_ref()
+        .is_some_and(|s| s.value == ast::Scalar::Bool(true));
+    for guard in &mut inherited {
+        crate::syntax::relocate(guard, at);
+        // Approvals this policy turns on are for its own refusals.
+        if approvals_here && !approvals_there {
+            guard.override_ = Some(Spanned::new("never".to_owned(), at));
+        }
+    }
+    inherited.append(&mut ast.guards);
+    ast.guards = inherited;
+
+    // Harnesses: every one the upstream guards.
+    match (&upstream.targets, &ast.targets) {
+        (Some(theirs), Some(ours)) => {
+            for t in &theirs.value {
+                if !ours.value.iter().any(|o| o.value == t.value) {
+                    diags.push(loosens(
+                        ours.span,
+                        format!("`targets` leaves out `{}`, which {origin} guards", t.value),
+                        "add it to `targets`: a policy that extends another guards at least the harnesses it does",
+                    ));
+                }
+            }
+        }
+        (None, Some(ours)) => diags.push(loosens(
+            ours.span,
+            format!("`targets` limits the harnesses, and {origin} guards every one"),
+            "remove `targets`: a policy that extends another guards at least the harnesses it does",
+        )),
+        (Some(theirs), None) => {
+            ast.targets = Some(Spanned::new(
+                theirs.value.iter().map(relocated).collect(),
+                at,
+            ));
+        }
+        (None, None) => {}
+    }
+    if let Some(theirs) = &upstream.platforms {
+        let ours = ast
+            .platforms
+            .get_or_insert_with(|| Spanned::new(Vec::new(), at));
+        for p in &theirs.value {
+            if !ours.value.iter().any(|o| o.value == p.value) {
+                ours.value.push(relocated(p));
+            }
+        }
+    }
+    match (&upstream.timeout, &ast.timeout) {
+        (Some(theirs), Some(ours)) if ours.value < theirs.value => diags.push(loosens(
+            ours.span,
+            format!("`timeout {}` is shorter than {origin}'s {}", ours.value, theirs.value),
+            "a guard that runs out of time is let through by some harnesses: give at least the inherited timeout",
+        )),
+        (Some(theirs), None) => ast.timeout = Some(Spanned::new(theirs.value, at)),
+        _ => {}
+    }
+    let strictness = |word: &str| crate::ir::Decision::from_word(word).map(|d| d.strictness());
+    let theirs_on_error = upstream
+        .on_error
+        .as_ref()
+        .map_or("deny", |t| t.value.as_str());
+    match &ast.on_error {
+        Some(ours) if strictness(&ours.value) < strictness(theirs_on_error) => diags.push(loosens(
+            ours.span,
+            format!(
+                "`on-error \"{}\"` is laxer than {origin}'s `{theirs_on_error}`",
+                ours.value
+            ),
+            "remove it, or make it as strict as the inherited one",
+        )),
+        Some(_) => {}
+        None => ast.on_error = upstream.on_error.as_ref().map(relocated),
+    }
+    let theirs_protect = upstream
+        .self_protection
+        .as_ref()
+        .is_none_or(|t| t.value != "off");
+    match &ast.self_protection {
+        Some(ours) if ours.value == "off" && theirs_protect => diags.push(loosens(
+            ours.span,
+            format!("`self-protection \"off\"` turns off the protection {origin} keeps"),
+            "remove it: the guards of a policy that extends another protect hookc's files",
+        )),
+        Some(_) => {}
+        None => ast.self_protection = upstream.self_protection.as_ref().map(relocated),
+    }
+    match (&upstream.audit_log, &ast.audit_log) {
+        (Some(theirs), Some(ours))
+            if theirs.value == ast::Scalar::Bool(true) && ours.value != ast::Scalar::Bool(true) =>
+        {
+            diags.push(loosens(
+                ours.span,
+                format!("`audit-log` here turns off the log {origin} keeps"),
+                "remove it",
+            ))
+        }
+        (Some(theirs), None) => ast.audit_log = Some(Spanned::new(theirs.value.clone(), at)),
+        _ => {}
+    }
+    if ast.allow_once.is_none() {
+        ast.allow_once = upstream.allow_once.map(|s| Spanned::new(s.value, at));
+    }
+    match (&upstream.hookc_version, &ast.hookc_version) {
+        (Some(theirs), Some(ours)) if theirs.value != ours.value => diags.push(loosens(
+            ours.span,
+            format!("`hookc-version` differs from {origin}'s `{}`", theirs.value),
+            "remove it: the inherited requirement holds",
+        )),
+        (Some(theirs), None) => ast.hookc_version = Some(relocated(theirs)),
+        _ => {}
+    }
+    // A safeguard the inherited policy leaves on, this one may not turn off.
+    for block in &ast.harnesses {
+        let spec = crate::ir::HarnessId::from_word(&block.name.value)
+            .and_then(crate::harness::get)
+            .map_or(&[][..], |h| h.profile().options);
+        for option in &block.options {
+            let safeguard = spec
+                .iter()
+                .any(|s| s.safeguard && s.name == option.key.value);
+            if safeguard && option.value.value == ast::Scalar::Bool(false) {
+                diags.push(loosens(
+                    option.key.span,
+                    format!(
+                        "`{} #false` turns off a safeguard of harness `{}` that {origin} keeps on",
+                        option.key.value, block.name.value
+                    ),
+                    "remove it: a policy that extends another keeps its hooks' safeguards",
+                ));
+            }
+        }
+    }
+    for block in upstream.harnesses {
+        for option in &block.options {
+            let ours = ast
+                .harnesses
+                .iter()
+                .filter(|b| b.name.value == block.name.value)
+                .flat_map(|b| &b.options)
+                .find(|o| o.key.value == option.key.value);
+            if let Some(ours) = ours {
+                diags.push(loosens(
+                    ours.key.span,
+                    format!(
+                        "`{}` of harness `{}` is set by {origin} already",
+                        option.key.value, block.name.value
+                    ),
+                    "remove it here: the inherited setting holds",
+                ));
+            }
+        }
+        ast.harnesses.insert(
+            0,
+            ast::HarnessBlock {
+                name: relocated(&block.name),
+                options: block
+                    .options
+                    .iter()
+                    .map(|o| ast::HarnessOption {
+                        key: relocated(&o.key),
+                        value: Spanned::new(o.value.value.clone(), at),
+                    })
+                    .collect(),
+            },
+        );
+    }
+    let mut lint = upstream.lint;
+    lint.append(&mut ast.lint);
+    ast.lint = lint;
+}
+
+/// Where the build records what each `extends` resolved to.
+pub const LOCK: &str = "policy.lock";
+
+/// The text of `policy.lock`: what each `extends` resolved to.
+pub fn lock(resolved: &[Extended]) -> String {
+    let mut text = serde_json::to_string_pretty(&serde_json::json!({
+        "format": 1,
+        "extends": resolved,
+    }))
+    .unwrap_or_default();
+    text.push('\n');
+    text
+}

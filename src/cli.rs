@@ -397,6 +397,14 @@ pub struct BuildArgs {
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,
+
+    /// `check` only: check each repository FILE lists (a folder or a git URL a line, with
+    /// an optional branch or tag after it; `#` starts a comment) instead of this one, and
+    /// report per repository the policies it extends with their digests, and whether it is
+    /// current, stale (its generated files differ from what its policy compiles to),
+    /// loosens what it extends, or does not compile. Exit 1 when any is not current.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["policy", "out", "dry_run", "user", "force"])]
+    pub org: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -212,10 +212,47 @@ pub fn fetch(source: &Source) -> Result<(Vec<u8>, Option<String>), String> {
     }
 }
 
-/// `git ARGS` in the bare repository `dir`, within [`GIT_LIMIT`]: what it
-/// printed, or what went wrong. Only transports that run no command of the
-/// URL's, and none of the environment's git settings.
+/// `git ARGS` in the bare repository `dir` (see [`run_git`]).
 fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let mut all: Vec<&std::ffi::OsStr> = vec!["--git-dir".as_ref(), dir.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    run_git(&all)
+}
+
+/// A shallow clone of `url` (at `rev`, a branch or tag, when given) into
+/// the new folder `into`: how `hookc check --org` reads a repository it
+/// names by URL. No hooks run, and only the transports [`run_git`] allows.
+pub fn clone(url: &str, rev: Option<&str>, into: &Path) -> Result<(), String> {
+    if url.is_empty() || url.starts_with('-') || url.contains("::") {
+        return Err(format!("`{url}` is not a git URL hookc clones"));
+    }
+    let mut args: Vec<&std::ffi::OsStr> = ["clone", "--quiet", "--depth", "1", "--no-tags"]
+        .iter()
+        .map(std::ffi::OsStr::new)
+        .collect();
+    if let Some(rev) = rev {
+        if rev.starts_with('-') {
+            return Err(format!("`{rev}` is not a branch or tag"));
+        }
+        args.extend(["--branch".as_ref(), std::ffi::OsStr::new(rev)]);
+    }
+    args.extend(["--".as_ref(), url.as_ref(), into.as_os_str()]);
+    run_git(&args).map(drop)
+}
+
+/// `git ARGS`, within [`GIT_LIMIT`]: what it printed, or what went wrong.
+/// Only transports that run no command of the URL's, no hooks, and none of
+/// the environment's git variables.
+fn run_git(args: &[&std::ffi::OsStr]) -> Result<String, String> {
+    // The command's name, for messages: after `--git-dir DIR`, if given.
+    let skip = if args.first().is_some_and(|a| *a == "--git-dir") {
+        2
+    } else {
+        0
+    };
+    let verb = args
+        .get(skip)
+        .map_or(String::new(), |a| a.to_string_lossy().into_owned());
     let mut cmd = Command::new("git");
     cmd.args([
         "-c",
@@ -231,8 +268,6 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
         "-c",
         "core.hooksPath=/dev/null",
     ])
-    .arg("--git-dir")
-    .arg(dir)
     .args(args)
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
@@ -264,11 +299,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!(
-                    "git {} took over {} s",
-                    args[0],
-                    GIT_LIMIT.as_secs()
-                ));
+                return Err(format!("git {verb} took over {} s", GIT_LIMIT.as_secs()));
             }
         }
     };
@@ -277,9 +308,9 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
         .map_err(|_| "git's output was lost".to_owned())?;
     if !status.success() {
         let err = String::from_utf8_lossy(&err);
-        return Err(format!("git {} failed: {}", args[0], err.trim()));
+        return Err(format!("git {verb} failed: {}", err.trim()));
     }
-    String::from_utf8(out).map_err(|_| format!("git {} printed a file that is not UTF-8", args[0]))
+    String::from_utf8(out).map_err(|_| format!("git {verb} printed a file that is not UTF-8"))
 }
 
 /// Lay the policies `ast` extends under it: check each pin, and merge

@@ -119,7 +119,7 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
 /// The policy compiled, named by its path from the project and with the
 /// command that installs the hookc it needs; the status to end with when it
 /// does not compile (reported).
-fn load(
+pub(super) fn load(
     policy_path: &Path,
     out_dir: &Path,
     diags: &mut Diagnostics,

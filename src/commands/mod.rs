@@ -11,6 +11,7 @@ mod import;
 mod init;
 mod lint;
 mod log;
+mod org;
 mod precommit;
 mod simulate;
 mod test;
@@ -51,8 +52,17 @@ pub fn run(cli: Cli) -> i32 {
         verbose: cli.verbose,
     };
     match cli.command {
+        Command::Build(args) if args.org.is_some() => {
+            eprintln!(
+                "error: `--org` is for `hookc check`: a build writes one repository, the one it runs in"
+            );
+            crate::exit::ExitStatus::Error.code()
+        }
         Command::Build(args) => build::build(&args, build::Mode::Write, &ui).code(),
-        Command::Check(args) => build::build(&args, build::Mode::Check, &ui).code(),
+        Command::Check(args) => match &args.org {
+            Some(list) => org::check(&args, list, &ui).code(),
+            None => build::build(&args, build::Mode::Check, &ui).code(),
+        },
         Command::Doctor(args) => doctor::doctor(&args, &ui).code(),
         Command::Guard(args) => guard::guard(&args),
         Command::Exec(args) => exec::exec(&args),

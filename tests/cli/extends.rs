@@ -303,3 +303,209 @@ fn a_source_that_would_run_a_command_is_refused() {
         r.stderr
     );
 }
+
+/// `hookc check --org`: five repositories on the organisation's policy,
+/// one of them stale and one loosening it; one more by git URL.
+#[test]
+fn the_fleet_check_reports_each_repository_and_fails_on_any_that_is_not_current() {
+    let fleet = Project::new();
+    fleet.write("org/policy.kdl", ORG);
+    let pin = hookc::extends::digest(ORG.as_bytes());
+    let on_org = format!("extends \"../org/policy.kdl\" digest=\"{pin}\"\n{OWN}");
+    for name in ["api", "web", "docs", "infra", "tools"] {
+        fleet.write(&format!("{name}/policy.kdl"), &on_org);
+    }
+    for name in ["api", "web", "docs", "tools"] {
+        ok(&hookc(
+            &fleet,
+            &[
+                "build",
+                "--policy",
+                &format!("{name}/policy.kdl"),
+                "--out",
+                name,
+            ],
+        ));
+    }
+    // Stale: a generated file edited by hand after the build.
+    let settings = fleet.read("docs/.claude/settings.json");
+    fleet.write(
+        "docs/.claude/settings.json",
+        &settings.replace("pre-tool.sh", "pre-tool.sh.off"),
+    );
+    // Loosening: a shorter timeout than the organisation's.
+    fleet.write("infra/policy.kdl", &format!("{on_org}timeout 3\n"));
+    // One more, cloned from a git URL: current.
+    let up = tempfile::tempdir().unwrap();
+    std::fs::write(up.path().join("org.kdl"), ORG).unwrap();
+    std::fs::write(
+        up.path().join("policy.kdl"),
+        format!("extends \"org.kdl\" digest=\"{pin}\"\n{OWN}"),
+    )
+    .unwrap();
+    let built = run(
+        Command::new(HOOKC)
+            .args(["build", "-q"])
+            .current_dir(up.path())
+            .env("XDG_STATE_HOME", fleet.path("state")),
+        None,
+    );
+    ok(&built);
+    git(up.path(), &["init", "-q"]);
+    git(up.path(), &["add", "-A"]);
+    git(up.path(), &["commit", "-qm", "hooks"]);
+    fleet.write(
+        "repos.txt",
+        &format!(
+            "# The fleet.\napi\nweb   # the web team\ndocs\ninfra\ntools\ngit+file://{}\nmissing\n",
+            up.path().display()
+        ),
+    );
+    let r = hookc(&fleet, &["check", "--org", "repos.txt", "--format", "json"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let state = |i: usize| doc["repositories"][i]["state"].as_str().unwrap().to_owned();
+    let states: Vec<String> = (0..7).map(state).collect();
+    assert_eq!(
+        states,
+        [
+            "current",
+            "current",
+            "stale",
+            "loosens",
+            "current",
+            "current",
+            "unreadable"
+        ],
+        "{}",
+        r.stdout
+    );
+    assert_eq!(doc["repositories"][0]["extends"][0]["digest"], pin.as_str());
+    assert_eq!(
+        doc["repositories"][2]["details"][0],
+        ".claude/settings.json"
+    );
+    assert!(
+        doc["repositories"][3]["details"][0]
+            .as_str()
+            .unwrap()
+            .contains("`timeout 3` is shorter"),
+        "{}",
+        r.stdout
+    );
+    // The human report: a line a repository, what is wrong under it.
+    let r = hookc(&fleet, &["check", "--org", "repos.txt"]);
+    assert_eq!(r.status, 1);
+    let line = |name: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name}: {}", r.stdout))
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(line("docs"), "stale");
+    assert_eq!(line("infra"), "loosens");
+    assert_eq!(line("api"), "current");
+    assert!(
+        r.stdout.contains("7 repositories, 3 not current"),
+        "{}",
+        r.stdout
+    );
+    // Nothing was written to any of them.
+    assert!(!fleet.exists("infra/.claude"));
+    // All current: exit 0.
+    fleet.write("repos.txt", "api\nweb\n");
+    ok(&hookc(&fleet, &["check", "--org", "repos.txt"]));
+}
+
+/// The composite action's script runs the check the action says, with the
+/// hookc on PATH, and refuses to run without one.
+#[test]
+fn the_ci_action_runs_the_fleet_check() {
+    let script = crate::support::repo().join(".github/hookc-check.sh");
+    let action = std::fs::read_to_string(crate::support::repo().join("action.yml")).unwrap();
+    assert!(
+        action.contains("$GITHUB_ACTION_PATH/.github/hookc-check.sh"),
+        "{action}"
+    );
+    let fleet = extending(OWN);
+    ok(&hookc(&fleet, &["build"]));
+    fleet.write("repos.txt", ".\n");
+    let action = |path: &str, org: &str| {
+        run(
+            Command::new("bash")
+                .arg(&script)
+                .current_dir(fleet.dir.path())
+                .env("PATH", path)
+                .env("HOOKC_ORG", org)
+                .env("HOOKC_VERSION", "")
+                .env("XDG_STATE_HOME", fleet.path("state")),
+            None,
+        )
+    };
+    let with_hookc = crate::support::path_with_hookc();
+    let r = action(&with_hookc, "repos.txt");
+    ok(&r);
+    assert!(
+        r.stdout.contains("1 repository, 0 not current"),
+        "{}",
+        r.stdout
+    );
+    fleet.write(
+        "policy.kdl",
+        &format!("{}timeout 1\n", fleet.read("policy.kdl")),
+    );
+    assert_eq!(action(&with_hookc, "repos.txt").status, 1);
+    assert_eq!(
+        action(&with_hookc, "").status,
+        1,
+        "plain `hookc check` in the repository"
+    );
+    let r = action("/usr/bin:/bin", "repos.txt");
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("::error::no hookc on PATH"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The Renovate preset finds the rev of a git source, in the spelling the
+/// book gives, and asks for `hookc update` after bumping it.
+#[test]
+fn the_renovate_preset_finds_each_git_rev() {
+    let preset: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::support::repo().join("renovate/hookc-extends.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let manager = &preset["customManagers"][0];
+    let pattern = manager["matchStrings"][0].as_str().unwrap();
+    let re = regex::Regex::new(pattern).unwrap();
+    let policy = "// org\nextends \"git+https://github.com/acme/agent-policy.git\" rev=\"v3.1.0\" path=\"policy.kdl\" digest=\"sha256:00\"\nextends \"org/local.kdl\" digest=\"sha256:11\"\n";
+    let found: Vec<(String, String)> = re
+        .captures_iter(policy)
+        .map(|c| (c["packageName"].to_owned(), c["currentValue"].to_owned()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "https://github.com/acme/agent-policy.git".to_owned(),
+            "v3.1.0".to_owned()
+        )]
+    );
+    assert_eq!(manager["datasourceTemplate"], "git-tags");
+    assert_eq!(preset["postUpgradeTasks"]["commands"][0], "hookc update");
+    let files = regex::Regex::new(
+        manager["managerFilePatterns"][0]
+            .as_str()
+            .unwrap()
+            .trim_matches('/'),
+    )
+    .unwrap();
+    assert!(files.is_match("policy.kdl") && files.is_match("services/api/policy.kdl"));
+    assert!(!files.is_match("policy.kdl.bak"));
+}

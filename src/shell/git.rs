@@ -124,6 +124,11 @@ impl GitConfig {
             ));
             return;
         }
+        // `GIT_CONFIG_GLOBAL=/dev/null`, the usual way to run git without
+        // the user's settings (CI does), names no settings at all.
+        if file == Path::new("/dev/null") {
+            return;
+        }
         reading.files += 1;
         if reading.files > MAX_FILES {
             self.unreadable = Some(format!(
@@ -588,6 +593,21 @@ mod tests {
         a.commands
             .iter()
             .any(|c| c.program == program && args.iter().all(|x| c.args.iter().any(|a| a == x)))
+    }
+
+    #[test]
+    fn dev_null_is_no_settings_and_another_device_is_unreadable() {
+        let var = |global: &'static str| {
+            move |name: &str| match name {
+                "GIT_CONFIG_GLOBAL" => Some(global.into()),
+                "GIT_CONFIG_NOSYSTEM" => Some("1".into()),
+                _ => None,
+            }
+        };
+        let c = GitConfig::load_with(None, None, &var("/dev/null"));
+        assert_eq!(c.unreadable, None);
+        let c = GitConfig::load_with(None, None, &var("/dev/zero"));
+        assert!(c.unreadable.is_some());
     }
 
     #[test]

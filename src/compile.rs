@@ -44,7 +44,7 @@ pub fn load_despite_examples(path: &Path, diags: &mut Diagnostics) -> Option<(So
     let mut ast = syntax::read_policy(&file, diags)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let before = diags.error_count();
-    let extends = extends::layer(&file, &mut ast, dir, diags);
+    let extends = extends::layer(&file, &mut ast, &extends::Base::Dir(dir.to_owned()), diags);
     if diags.error_count() > before {
         // Guards missing or doubled would only add errors that mislead.
         return None;
@@ -58,7 +58,7 @@ pub fn load_despite_examples(path: &Path, diags: &mut Diagnostics) -> Option<(So
 /// current folder.
 pub fn compile_source(file: &SourceFile, diags: &mut Diagnostics) -> Option<Policy> {
     let mut ast = syntax::read_policy(file, diags)?;
-    let extends = extends::layer(file, &mut ast, Path::new(""), diags);
+    let extends = extends::layer(file, &mut ast, &extends::Base::Dir(".".into()), diags);
     let mut policy = resolve::resolve(file, ast, diags)?;
     policy.extends = extends;
     Some(policy)

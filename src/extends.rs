@@ -40,6 +40,23 @@ const MAX_POLICY: u64 = 4 << 20;
 /// How long one git command may take to fetch or read a source.
 const GIT_LIMIT: Duration = Duration::from_secs(120);
 
+/// The most policies one chain of `extends` lays on each other.
+const MAX_LAYERS: usize = 8;
+
+/// Where the plain paths of a policy's `extends` lead from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Base {
+    /// A folder: this policy's, or that of a policy extended by path.
+    Dir(PathBuf),
+    /// A folder of a git repository at a commit: that of a policy extended
+    /// from it, whose own `extends "base.kdl"` is that repository's file.
+    Git {
+        url: String,
+        commit: String,
+        dir: String,
+    },
+}
+
 /// Where an `extends` points.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
@@ -55,7 +72,7 @@ pub enum Source {
 
 impl Source {
     /// The source an `extends` node names, or why it names none.
-    pub fn of(decl: &ExtendsDecl, dir: &Path) -> Result<Source, (Span, String, String)> {
+    pub fn of(decl: &ExtendsDecl, base: &Base) -> Result<Source, (Span, String, String)> {
         let text = &decl.source;
         let at = |what: &str, help: &str| Err((text.span, what.to_owned(), help.to_owned()));
         if let Some(url) = text.value.strip_prefix("git+") {
@@ -101,7 +118,37 @@ impl Source {
                 "remove it, or name a git repository as `git+URL`".to_owned(),
             ));
         }
-        Ok(Source::File(dir.join(&text.value)))
+        match base {
+            Base::Dir(dir) => Ok(Source::File(dir.join(&text.value))),
+            Base::Git { url, commit, dir } => {
+                // A file of the same repository, at the same commit.
+                let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+                for part in text.value.split('/') {
+                    match part {
+                        "" | "." => {}
+                        ".." if parts.pop().is_some() => {}
+                        ".." => {
+                            return at(
+                                "a path that leaves the repository it is read from",
+                                "name a file of the same repository, or another repository as `git+URL`",
+                            );
+                        }
+                        part => parts.push(part),
+                    }
+                }
+                if text.value.starts_with('/') || parts.is_empty() {
+                    return at(
+                        "not a file of the repository it is read from",
+                        "name a file by its path from this policy's folder",
+                    );
+                }
+                Ok(Source::Git {
+                    url: url.clone(),
+                    rev: commit.clone(),
+                    path: parts.join("/"),
+                })
+            }
+        }
     }
 }
 
@@ -319,34 +366,50 @@ fn run_git(args: &[&std::ffi::OsStr]) -> Result<String, String> {
 pub fn layer(
     file: &SourceFile,
     ast: &mut ast::Policy,
-    dir: &Path,
+    base: &Base,
     diags: &mut Diagnostics,
 ) -> Vec<Extended> {
+    layer_within(file, ast, base, diags, 0)
+}
+
+/// [`layer`] for a policy `depth` layers below the one being built. (A
+/// circle of `extends` cannot be pinned, since each pin would have to be
+/// the digest of a file that holds the other: the bound is for depth.)
+fn layer_within(
+    file: &SourceFile,
+    ast: &mut ast::Policy,
+    base: &Base,
+    diags: &mut Diagnostics,
+    depth: usize,
+) -> Vec<Extended> {
     let mut resolved = Vec::new();
-    for decl in std::mem::take(&mut ast.extends) {
-        let Some((upstream, found)) = read_upstream(file, &decl, dir, diags) else {
+    // The nodes stay: self-protection guards the files they name.
+    for decl in ast.extends.clone() {
+        let Some((upstream, found)) = read_upstream(file, &decl, base, diags, depth) else {
             continue;
         };
-        merge(file, ast, upstream, &decl, &found, diags);
-        resolved.push(found);
+        merge(file, ast, upstream, &decl, &found[0], diags);
+        resolved.extend(found);
     }
     resolved
 }
 
-/// The policy `decl` names, read and checked against its pin.
+/// The policy `decl` names, read, checked against its pin and laid on what
+/// it extends in turn; what was resolved, its own first.
 fn read_upstream(
     file: &SourceFile,
     decl: &ExtendsDecl,
-    dir: &Path,
+    base: &Base,
     diags: &mut Diagnostics,
-) -> Option<(ast::Policy, Extended)> {
+    depth: usize,
+) -> Option<(ast::Policy, Vec<Extended>)> {
     let error = |code: Code, message: String, at: Span, label: &str, help: String| {
         Diagnostic::new(code, message)
             .in_file(file)
             .label(at, label)
             .help(help)
     };
-    let source = match Source::of(decl, dir) {
+    let source = match Source::of(decl, base) {
         Ok(source) => source,
         Err((at, what, help)) => {
             diags.push(error(Code::ExtendsSource, what, at, "this source", help));
@@ -419,6 +482,8 @@ fn read_upstream(
     }
     keep(&source, &actual, &bytes, commit.as_deref());
     let name = match &source {
+        // A lower layer's file by its path from this policy's folder.
+        Source::File(path) if depth > 0 => path.to_string_lossy().replace('\\', "/"),
         Source::File(_) => decl.source.value.clone(),
         Source::Git { url, rev, path } => format!("{url}@{rev}:{path}"),
     };
@@ -439,35 +504,56 @@ fn read_upstream(
     for d in inner.into_sorted() {
         diags.push(d);
     }
-    let upstream = upstream.filter(|_| !broken)?;
-    if let Some(nested) = upstream.extends.first() {
-        diags.push(
-            Diagnostic::new(
-                Code::ExtendsSource,
-                format!("`{name}` extends another policy, which hookc does not follow yet"),
-            )
-            .in_file(&upstream_file)
-            .label(nested.span, "a second layer")
-            .help("extend each policy from this one directly, each with its own digest"),
-        );
-        return None;
+    let mut upstream = upstream.filter(|_| !broken)?;
+    // Lines are counted in the upstream's own text; a guard it inherits in
+    // turn keeps the origin it has there.
+    for guard in &mut upstream.guards {
+        if guard.from.is_none() {
+            let (line, _) = upstream_file.line_col(guard.name.span.range().start);
+            guard.from = Some(format!("{name}, line {line}"));
+        }
     }
     let (rev, path) = match &source {
         Source::File(_) => (None, None),
         Source::Git { rev, path, .. } => (Some(rev.clone()), Some(path.clone())),
     };
-    let resolved = Extended {
+    let mut resolved = vec![Extended {
         source: decl.source.value.clone(),
         rev,
         path,
-        commit,
-        digest: actual,
-    };
-    // Lines are counted in the upstream's own text.
-    let mut upstream = upstream;
-    for guard in &mut upstream.guards {
-        let (line, _) = upstream_file.line_col(guard.name.span.range().start);
-        guard.from = Some(format!("{name}, line {line}"));
+        commit: commit.clone(),
+        digest: actual.clone(),
+        within: (depth > 0).then(|| file.name.to_string()),
+    }];
+    if let Some(next) = upstream.extends.first() {
+        if depth + 1 >= MAX_LAYERS {
+            diags.push(
+                Diagnostic::new(
+                    Code::ExtendsSource,
+                    format!(
+                        "`{name}` extends a policy {MAX_LAYERS} layers below this one, deeper than hookc lays policies"
+                    ),
+                )
+                .in_file(&upstream_file)
+                .label(next.span, "one layer too many")
+                .help("extend the lower policies directly from a higher one"),
+            );
+            return None;
+        }
+        let below = match &source {
+            Source::File(path) => Base::Dir(path.parent().unwrap_or(Path::new("")).to_owned()),
+            Source::Git { url, rev, path } => Base::Git {
+                url: url.clone(),
+                commit: commit.unwrap_or_else(|| rev.clone()),
+                dir: path.rsplit_once('/').map_or("", |(d, _)| d).to_owned(),
+            },
+        };
+        let errors = diags.error_count();
+        let nested = layer_within(&upstream_file, &mut upstream, &below, diags, depth + 1);
+        if diags.error_count() > errors {
+            return None;
+        }
+        resolved.extend(nested);
     }
     Some((upstream, resolved))
 }

@@ -76,6 +76,9 @@ pub struct Extended {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
     pub digest: String,
+    /// For a policy that an extended policy extends in turn: that policy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 impl Policy {

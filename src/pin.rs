@@ -463,6 +463,7 @@ pub fn self_refusal(reason: &str) -> Verdict {
         decision: Decision::Deny,
         hits: vec![Hit {
             guard: crate::audit::SELF_GUARD.to_owned(),
+            from: None,
             decision: Decision::Deny,
             reason: reason.to_owned(),
             message: None,

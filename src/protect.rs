@@ -69,20 +69,31 @@ const REASON: &str = "This call would change hookc's own guards (the policy, .ho
 
 /// The self-protection guards for a policy at `source` (relative to the
 /// project root) that targets `targets`, as policy text.
-pub fn policy_text(source: &str, targets: &[HarnessId]) -> String {
+pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> String {
     // The policy's name at the project root, however the build was asked
     // to find it (`policy.kdl`, `../../policy.kdl`, an absolute path): the
     // same policy builds the same files.
     let name = source.rsplit(['/', '\\']).next().unwrap_or(source);
-    let literal: String = name
-        .chars()
-        .map(|c| match c {
-            '*' | '?' | '[' | ']' | '{' | '}' | '!' => format!("[{c}]"),
-            c => c.to_string(),
-        })
-        .collect();
-    let policy_file = format!("./{literal}");
+    let literal = |name: &str| -> String {
+        name.chars()
+            .map(|c| match c {
+                '*' | '?' | '[' | ']' | '{' | '}' | '!' => format!("[{c}]"),
+                c => c.to_string(),
+            })
+            .collect()
+    };
+    let policy_file = format!("./{}", literal(name));
     let mut files: Vec<String> = vec![policy_file, "./.hookc".to_owned()];
+    // The files the policy extends by path, from its folder: an edit there
+    // fails the next build (the pin), but `hookc update` would take it.
+    for file in extended {
+        let file = file.replace('\\', "/");
+        files.push(if file.starts_with('/') {
+            literal(&file)
+        } else {
+            format!("./{}", literal(file.trim_start_matches("./")))
+        });
+    }
     // A file found through the environment (`$CODEX_HOME/config.toml`) is
     // where this machine's harness looks, which the compiled policy (shared
     // with the repository) cannot say: `hookc guard` guards those
@@ -148,13 +159,15 @@ guard "hookc-self-protection-commands" {{
     tool "shell"
     command "hookc" "build"
     command "hookc" "init"
-    command "npx" "hookc" {{ arg "build" "init"; }}
+    command "hookc" "update"
+    command "npx" "hookc" {{ arg "build" "init" "update"; }}
     command "git" "config" {{ arg "core.worktree" "--unset"; }}
     // What hookc cannot read in a line is for the user's own command guards
     // to judge: these commands only rebuild from the protected policy.
     opaque "allow"
     deny {reason}
     example "hookc build" expect="deny"
+    example "hookc update" expect="deny"
     example "npx hookc init --force" expect="deny"
     example "git config core.worktree /tmp/elsewhere" expect="deny"
 {degraded}}}
@@ -281,10 +294,15 @@ mod tests {
 
     #[test]
     fn only_targeted_harnesses_files_are_listed() {
-        let text = policy_text("policy.kdl", &[HarnessId::Codex]);
+        let text = policy_text(
+            "policy.kdl",
+            &[HarnessId::Codex],
+            &["org/base.kdl".to_owned()],
+        );
         assert!(text.contains(".codex/hooks.json"));
         assert!(!text.contains(".cursor/hooks.json"));
         assert!(text.contains("\"./policy.kdl\""));
+        assert!(text.contains("\"./org/base.kdl\""));
         assert!(text.contains("~/.profile"));
     }
 }

@@ -646,6 +646,7 @@ pub fn builtin(event: Event, call: &Call) -> Option<Verdict> {
             decision: Decision::Deny,
             hits: vec![Hit {
                 guard: SELF_GUARD.to_owned(),
+                from: None,
                 decision: Decision::Deny,
                 reason: reason.to_owned(),
                 message: None,
@@ -784,7 +785,7 @@ fn record(cx: &Context, verdict: Option<&Verdict>, code: Option<&str>, approved:
         return;
     };
     let t = now();
-    let line = json!({
+    let mut line = json!({
         "time": rfc3339(t),
         "unix": t,
         "harness": cx.harness.word(),
@@ -801,6 +802,16 @@ fn record(cx: &Context, verdict: Option<&Verdict>, code: Option<&str>, approved:
         "code": code,
         "override": approved.map(|s| json!({"by": "allow-once", "scope": s, "refused_as": verdict.map(|v| v.decision.word())})),
     });
+    // Where each inherited guard that decided is written (`extends`).
+    let from: serde_json::Map<String, Value> = verdict
+        .map(|v| v.hits.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|h| Some((h.guard.clone(), Value::from(h.from.clone()?))))
+        .collect();
+    if !from.is_empty() {
+        line["from"] = Value::Object(from);
+    }
     // The log is a record, not a gate: a log that cannot be written does
     // not change the answer (`hookc log` says what is wrong with it).
     let _ = log::append(root, &line.to_string());

@@ -171,7 +171,17 @@ fn line(r: &Value) -> String {
         .map(|a| {
             a.iter()
                 .filter_map(Value::as_str)
-                .map(|g| crate::audit::visible(g).0)
+                .map(|g| {
+                    // An inherited guard, with where it is written.
+                    match r["from"][g].as_str() {
+                        Some(from) => format!(
+                            "{} from {}",
+                            crate::audit::visible(g).0,
+                            crate::audit::visible(from).0
+                        ),
+                        None => crate::audit::visible(g).0,
+                    }
+                })
                 .collect()
         })
         .unwrap_or_default();

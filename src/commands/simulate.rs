@@ -125,6 +125,7 @@ fn table_cases(h: &dyn Harness, event: Event) -> Vec<(&'static str, Observation)
             decision,
             hits: vec![Hit {
                 guard: "example".into(),
+                from: None,
                 decision,
                 reason: "Not allowed here.".into(),
                 message: None,

@@ -47,15 +47,16 @@ pub fn update(args: &UpdateArgs, ui: &Ui) -> ExitStatus {
     let mut said: Vec<String> = Vec::new();
     for decl in &ast.extends {
         let name = &decl.source.value;
-        let fetched = Source::of(decl, dir).and_then(|source: Source| {
-            extends::fetch(&source).map_err(|why| {
-                (
-                    decl.source.span,
-                    format!("cannot read the policy `extends` names: {why}"),
-                    "check the path, URL and rev".to_owned(),
-                )
-            })
-        });
+        let fetched =
+            Source::of(decl, &extends::Base::Dir(dir.to_owned())).and_then(|source: Source| {
+                extends::fetch(&source).map_err(|why| {
+                    (
+                        decl.source.span,
+                        format!("cannot read the policy `extends` names: {why}"),
+                        "check the path, URL and rev".to_owned(),
+                    )
+                })
+            });
         let bytes = match fetched {
             Ok((bytes, _)) => bytes,
             Err((at, what, help)) => {

@@ -298,8 +298,9 @@ hookc reads the file, or fetches it with git (only https, ssh, git and file URLs
 transport that runs a command), on every build. A git source that cannot be fetched is taken
 from the copy an earlier build kept in hookc's state folder, if it holds the pinned bytes: that
 is a warning, and an error when there is no such copy. hookc does not fetch over HTTP itself:
-commit a copy and extend it by path, since the digest pins it all the same. An extended policy
-may not extend another yet: extend each one directly.";
+commit a copy and extend it by path, since the digest pins it all the same. Policies extend
+each other at most 8 layers deep, and a lower layer's path may not leave the repository it is
+read from.";
 
     ExtendsUnpinned = "extends-unpinned", Error, "an `extends` without a digest",
 "Every `extends` carries the sha256 digest of the file it names, so that a change upstream

@@ -375,6 +375,8 @@ pub struct Verdict {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     pub guard: String,
+    /// Where the guard is written when it is inherited through `extends`.
+    pub from: Option<String>,
     pub decision: Decision,
     pub reason: String,
     pub message: Option<String>,

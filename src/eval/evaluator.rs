@@ -261,6 +261,7 @@ impl<'p> Evaluator<'p> {
             decision: Decision::Deny,
             hits: vec![Hit {
                 guard: verdict.guard_names().join(", "),
+                from: None,
                 decision: Decision::Deny,
                 reason: format!(
                     "The project's policy changes this call before it runs, and hookc could not change it: {why}. Tell the user; do not try to get around the guard."
@@ -925,12 +926,14 @@ pub(super) fn match_guard(
     Ok(Some(match opaque_reason {
         Some(reason) => Hit {
             guard: guard.name.clone(),
+            from: guard.from.clone(),
             decision: guard.opaque,
             reason,
             message: guard.message.clone(),
         },
         None => Hit {
             guard: guard.name.clone(),
+            from: guard.from.clone(),
             decision: guard.decision,
             reason: match because {
                 Some(why) => format!("{} {why}", guard.reason),
@@ -986,6 +989,7 @@ fn powershell_hit(
         .map_or("PowerShell", |t| t.native.as_str());
     Ok(Some(Hit {
         guard: guard.name.clone(),
+        from: guard.from.clone(),
         // hookc's run-time judge runs POSIX shell lines only.
         decision: match guard.opaque {
             Decision::Supervise => Decision::Deny,

@@ -144,6 +144,7 @@ pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, 
         {
             hits.push(Hit {
                 guard: guard.name.clone(),
+                from: guard.from.clone(),
                 decision: guard.decision,
                 reason: format!(
                     "hookc cannot tell what this program runs: {why}. Spell the command exactly. {}",
@@ -173,6 +174,7 @@ pub fn exec_stop(evaluator: &Evaluator, call: &Call) -> Result<Option<Verdict>, 
         }
         hits.push(Hit {
             guard: guard.name.clone(),
+            from: guard.from.clone(),
             decision: guard.decision,
             reason: guard.reason.clone(),
             message: guard.message.clone(),
@@ -295,6 +297,7 @@ impl Files {
             })
             .map(|(guard, _)| Hit {
                 guard: guard.name.clone(),
+                from: guard.from.clone(),
                 decision: guard.decision,
                 reason: guard.reason.clone(),
                 message: guard.message.clone(),

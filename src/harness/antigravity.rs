@@ -543,6 +543,7 @@ mod tests {
             decision,
             hits: vec![crate::eval::Hit {
                 guard: "g".into(),
+                from: None,
                 decision,
                 reason: "Do X instead.".into(),
                 message: Some("shown to the user".into()),

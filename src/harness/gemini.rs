@@ -608,6 +608,7 @@ mod tests {
             decision,
             hits: vec![crate::eval::Hit {
                 guard: "g".into(),
+                from: None,
                 decision,
                 reason: "Do X instead.".into(),
                 message: None,

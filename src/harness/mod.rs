@@ -328,6 +328,7 @@ pub fn rewrite_as_refusal(verdict: &Verdict) -> Verdict {
         decision: crate::ir::Decision::Deny,
         hits: vec![crate::eval::Hit {
             guard: verdict.guard_names().join(","),
+            from: None,
             decision: crate::ir::Decision::Deny,
             reason: format!(
                 "The project's policy runs this command in a changed form that hookc cannot hand to this harness. Run this instead: {command}\nWhy: {}",
@@ -529,6 +530,7 @@ pub(crate) fn test_verdict(decision: crate::ir::Decision, reason: &str) -> Verdi
         decision,
         hits: vec![crate::eval::Hit {
             guard: "g".into(),
+            from: None,
             decision,
             reason: reason.into(),
             message: None,

@@ -507,6 +507,7 @@ mod tests {
             decision,
             hits: vec![crate::eval::Hit {
                 guard: "g".into(),
+                from: None,
                 decision,
                 reason: reason.into(),
                 message: None,

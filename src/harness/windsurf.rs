@@ -384,6 +384,7 @@ mod tests {
             decision,
             hits: vec![crate::eval::Hit {
                 guard: "g".into(),
+                from: None,
                 decision,
                 reason: "No.".into(),
                 message: None,

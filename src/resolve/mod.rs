@@ -242,7 +242,14 @@ fn resolve_guards(
     // A policy without guards of its own installs no hooks at all (its
     // build retracts them), so there is nothing to protect.
     if !guards.is_empty() && self_protection(cx, ast) {
-        let text = crate::protect::policy_text(&file.name, targets);
+        // The files it extends by path (a git source is no file here).
+        let extended: Vec<String> = ast
+            .extends
+            .iter()
+            .map(|e| e.source.value.clone())
+            .filter(|s| !s.starts_with("git+") && !s.contains("://"))
+            .collect();
+        let text = crate::protect::policy_text(&file.name, targets, &extended);
         let own = SourceFile::new(crate::protect::SOURCE, text);
         let decls = crate::syntax::read_policy(&own, cx.diags)?;
         let mut own_cx = Cx {

@@ -177,6 +177,7 @@ pub(super) fn refusal(guard: &str, reason: String) -> Verdict {
         decision: Decision::Deny,
         hits: vec![Hit {
             guard: guard.to_owned(),
+            from: None,
             decision: Decision::Deny,
             message: Some(reason.clone()),
             reason,

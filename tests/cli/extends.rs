@@ -108,6 +108,21 @@ fn a_policy_builds_on_a_pinned_file_and_answers_with_its_guards() {
         "{}",
         own.stdout
     );
+    // The agent can neither edit the extended file nor pin what it wrote.
+    for (line, by) in [
+        (
+            "sed -i s/deny/allow/ org/policy.kdl",
+            "hookc-self-protection",
+        ),
+        ("hookc update", "hookc-self-protection-commands"),
+    ] {
+        let why = hookc(&p, &["why", line]);
+        assert!(
+            why.stdout.contains(&format!("Verdict: deny (by {by})")),
+            "{line}: {}",
+            why.stdout
+        );
+    }
     ok(&hookc(&p, &["check"]));
 }
 
@@ -508,4 +523,124 @@ fn the_renovate_preset_finds_each_git_rev() {
     .unwrap();
     assert!(files.is_match("policy.kdl") && files.is_match("services/api/policy.kdl"));
     assert!(!files.is_match("policy.kdl.bak"));
+}
+
+/// The audit log names where an inherited guard that refused is written.
+#[test]
+fn the_log_names_an_inherited_guards_origin() {
+    let p = extending(&format!("{OWN}audit-log #true\n"));
+    ok(&hookc(&p, &["build"]));
+    for command in ["git push --force origin main", "cat .env"] {
+        let payload = crate::support::claude_bash(command)
+            .replace("\"/repo\"", &format!("{:?}", p.dir.path()));
+        let refused = run(
+            Command::new(HOOKC)
+                .args(["guard", "--harness", "claude", "--event", "pre-tool"])
+                .args(["--policy", ".hookc/policy.json"])
+                .current_dir(p.dir.path())
+                .env("XDG_STATE_HOME", p.path("state"))
+                .env_remove("HOOKC_DEBUG"),
+            Some(payload.as_bytes()),
+        );
+        assert_eq!(
+            refused.status, 2,
+            "{command}: {}{}",
+            refused.stdout, refused.stderr
+        );
+    }
+    let log = hookc(&p, &["log"]);
+    ok(&log);
+    assert!(
+        log.stdout
+            .contains("[org-no-force-push from org/policy.kdl, line 5]"),
+        "{}",
+        log.stdout
+    );
+    assert!(log.stdout.contains("[no-env]"), "{}", log.stdout);
+}
+
+/// An extended policy may extend another in turn: by path from its own
+/// folder, or, read from git, a file of the same repository at the same
+/// commit. Each guard keeps where it is written; a circle is refused.
+#[test]
+fn an_extended_policy_may_extend_another() {
+    const BASE: &str = "targets \"claude\" \"codex\"\nguard \"base-no-hard-reset\" {\n    tool \"shell\"\n    command \"git\" \"reset\" { flag \"--hard\"; }\n    deny \"Do not reset --hard: stash instead.\"\n    example \"git reset --hard\" expect=\"deny\"\n}\n";
+    let pin = hookc::extends::digest(BASE.as_bytes());
+    let org = format!("extends \"base.kdl\" digest=\"{pin}\"\n{ORG}");
+    let p = Project::new();
+    p.write("org/base.kdl", BASE);
+    p.write("org/policy.kdl", &org);
+    p.write("policy.kdl", &format!("extends \"org/policy.kdl\"\n{OWN}"));
+    ok(&hookc(&p, &["update"]));
+    ok(&hookc(&p, &["build"]));
+    let why = hookc(&p, &["why", "git reset --hard"]);
+    assert!(
+        why.stdout
+            .contains("MATCH  base-no-hard-reset (from org/base.kdl, line 2) -> deny"),
+        "{}",
+        why.stdout
+    );
+    let lock = p.read("policy.lock");
+    assert!(lock.contains("\"within\": \"org/policy.kdl\""), "{lock}");
+    // A change two layers down fails the build: the middle pins it.
+    p.write("org/base.kdl", &BASE.replace("stash instead", "stash it"));
+    let r = hookc(&p, &["build"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("hookc::extends-digest"), "{}", r.stderr);
+    p.write("org/base.kdl", BASE);
+    // The middle layer may not loosen the bottom one either.
+    p.write("org/policy.kdl", &format!("{org}on-error \"ask\"\n"));
+    ok(&hookc(&p, &["update"]));
+    let r = hookc(&p, &["build"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("hookc::extends-loosens"), "{}", r.stderr);
+    assert!(r.stderr.contains("org/policy.kdl"), "{}", r.stderr);
+
+    // From git: the nested path is the repository's file.
+    let up = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(up.path().join("policies")).unwrap();
+    std::fs::write(up.path().join("policies/base.kdl"), BASE).unwrap();
+    std::fs::write(up.path().join("policies/org.kdl"), &org).unwrap();
+    git(up.path(), &["init", "-q"]);
+    git(up.path(), &["add", "-A"]);
+    git(up.path(), &["commit", "-qm", "policies"]);
+    let g = Project::new();
+    g.write(
+        "policy.kdl",
+        &format!(
+            "extends \"git+file://{}\" path=\"policies/org.kdl\"\n{OWN}",
+            up.path().display()
+        ),
+    );
+    ok(&hookc(&g, &["update"]));
+    ok(&hookc(&g, &["build"]));
+    let why = hookc(&g, &["why", "git reset --hard"]);
+    assert!(
+        why.stdout.contains("base-no-hard-reset (from ")
+            && why.stdout.contains("policies/base.kdl, line 2) -> deny"),
+        "{}",
+        why.stdout
+    );
+
+    // Nine layers deep is one too many.
+    let d = Project::new();
+    let mut below = BASE.to_owned();
+    for n in (1..=9).rev() {
+        d.write(&format!("org/l{n}.kdl"), &below);
+        below = format!(
+            "extends \"l{n}.kdl\" digest=\"{}\"\n",
+            hookc::extends::digest(below.as_bytes())
+        );
+    }
+    d.write(
+        "policy.kdl",
+        &format!("{}{OWN}", below.replace("l1.kdl", "org/l1.kdl")),
+    );
+    let r = hookc(&d, &["build"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("deeper than hookc lays policies"),
+        "{}",
+        r.stderr
+    );
 }

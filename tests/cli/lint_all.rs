@@ -19,6 +19,11 @@ const NOT_WHOLE_POLICIES: &[(&str, usize, &str)] = &[
     ),
     ("policy/example.md", 45, "a failing example, shown failing"),
     (
+        "organisation.md",
+        21,
+        "extends an organisation's repository, unpinned until `hookc update`",
+    ),
+    (
         "policy/decisions.md",
         46,
         "a rewrite, which five harnesses cannot do",

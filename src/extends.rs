@@ -2,22 +2,24 @@
 //! tighten and never loosen.
 //!
 //! The step between reading a policy and resolving it. Each `extends` node
-//! names a source, a file (a path from the policy's folder) or a file in a
-//! git repository at a rev, and the sha256 `digest` of its bytes. hookc
-//! reads or fetches the bytes on every build and refuses them unless they
-//! hash to the pin: a changed upstream fails the build until someone pins
-//! it on purpose (`hookc update`). A git source that cannot be fetched is
-//! taken, with a warning, from the copy an earlier build kept in hookc's
-//! state folder, so builds work offline. Nothing is fetched for a source
-//! without a pin.
+//! names a source (a file by its path from the policy's folder, a file in
+//! a git repository at a rev, or an HTTPS URL) and the sha256 `digest` of
+//! its bytes. hookc reads or fetches the bytes on every build and refuses
+//! them unless they hash to the pin: a changed upstream fails the build
+//! until someone pins it on purpose (`hookc update`). A source that cannot
+//! be fetched is taken, with a warning, from the copy an earlier build kept
+//! in hookc's state folder, so builds work offline. Nothing is fetched for
+//! a source without a pin. An extended policy may extend others in turn,
+//! a bounded number of layers deep.
 //!
 //! The upstream's guards and settings then become this policy's, the
 //! guards pointing at the `extends` line and carrying where they are
 //! written (`from`). The layering is tighten-only, since the point of an
 //! organisation's policy is that a repository cannot undo it: redefining
 //! an inherited guard, guarding fewer harnesses, a laxer `on-error`, a
-//! shorter `timeout`, `self-protection "off"`, `audit-log #false` or a
-//! harness option set both ways is an error; `allow-once` here lets the
+//! shorter `timeout`, `self-protection "off"`, `audit-log #false`, a
+//! harness option set both ways or a harness safeguard turned off is an
+//! error; `allow-once` here lets the
 //! user approve this policy's own refusals only.
 //!
 //! What was resolved is recorded in the build's `policy.lock` ([`lock`]),
@@ -37,8 +39,8 @@ use crate::source::{SourceFile, Span, Spanned};
 /// The largest policy an `extends` reads.
 const MAX_POLICY: u64 = 4 << 20;
 
-/// How long one git command may take to fetch or read a source.
-const GIT_LIMIT: Duration = Duration::from_secs(120);
+/// How long one git or curl command may take to fetch or read a source.
+const FETCH_LIMIT: Duration = Duration::from_secs(120);
 
 /// The most policies one chain of `extends` lays on each other.
 const MAX_LAYERS: usize = 8;
@@ -55,6 +57,9 @@ pub enum Base {
         commit: String,
         dir: String,
     },
+    /// The folder of an HTTPS URL (`https://host/org/`): that of a policy
+    /// extended from it.
+    Url(String),
 }
 
 /// Where an `extends` points.
@@ -68,6 +73,8 @@ pub enum Source {
         rev: String,
         path: String,
     },
+    /// An `https://` URL, fetched with curl.
+    Https(String),
 }
 
 impl Source {
@@ -105,12 +112,6 @@ impl Source {
                 path: path.value.trim_start_matches('/').to_owned(),
             });
         }
-        if text.value.starts_with("https://") || text.value.starts_with("http://") {
-            return at(
-                "hookc does not fetch policies over HTTP",
-                "commit a copy of the file to the repository and name its path (the digest pins it), or name a git repository: `extends \"git+https://…\" rev=\"v1\" path=\"policy.kdl\" digest=\"sha256:…\"`",
-            );
-        }
         if let Some(prop) = decl.rev.as_ref().or(decl.path.as_ref()) {
             return Err((
                 prop.span,
@@ -118,8 +119,37 @@ impl Source {
                 "remove it, or name a git repository as `git+URL`".to_owned(),
             ));
         }
+        if text.value.starts_with("https://") {
+            if text
+                .value
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control())
+            {
+                return at("not a URL hookc fetches", "write the URL without spaces");
+            }
+            return Ok(Source::Https(text.value.clone()));
+        }
+        if text.value.contains("://") {
+            return at(
+                "hookc fetches a policy only over HTTPS, or with git",
+                "name it by an `https://` URL, or a git repository as `git+URL`, or commit a copy and name its path (the digest pins it all the same)",
+            );
+        }
         match base {
             Base::Dir(dir) => Ok(Source::File(dir.join(&text.value))),
+            Base::Url(dir) => {
+                // The same server's file, from the extending policy's folder.
+                if text.value.starts_with('/') || text.value.split('/').any(|p| p == "..") {
+                    return at(
+                        "not a file below the folder of the URL it is read from",
+                        "name a file below that folder, or give its whole `https://` URL",
+                    );
+                }
+                Ok(Source::Https(format!(
+                    "{dir}{}",
+                    text.value.trim_start_matches("./")
+                )))
+            }
             Base::Git { url, commit, dir } => {
                 // A file of the same repository, at the same commit.
                 let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
@@ -256,6 +286,15 @@ pub fn fetch(source: &Source) -> Result<(Vec<u8>, Option<String>), String> {
                 .map_err(|_| format!("{url} at {rev} ({commit}) has no file {path}"))?;
             Ok((bytes.into_bytes(), Some(commit)))
         }
+        Source::Https(url) => {
+            // `-q` first: no ~/.curlrc. HTTPS only, redirects included.
+            let mut cmd = Command::new("curl");
+            cmd.args(["-q", "--fail", "--silent", "--show-error", "--location"])
+                .args(["--proto", "=https", "--proto-redir", "=https"])
+                .args(["--max-time", &FETCH_LIMIT.as_secs().to_string()])
+                .args(["--max-filesize", &MAX_POLICY.to_string(), "--", url]);
+            run_bounded(cmd, "curl").map(|bytes| (bytes, None))
+        }
     }
 }
 
@@ -287,7 +326,7 @@ pub fn clone(url: &str, rev: Option<&str>, into: &Path) -> Result<(), String> {
     run_git(&args).map(drop)
 }
 
-/// `git ARGS`, within [`GIT_LIMIT`]: what it printed, or what went wrong.
+/// `git ARGS`, within [`FETCH_LIMIT`]: what it printed, or what went wrong.
 /// Only transports that run no command of the URL's, no hooks, and none of
 /// the environment's git variables.
 fn run_git(args: &[&std::ffi::OsStr]) -> Result<String, String> {
@@ -316,29 +355,50 @@ fn run_git(args: &[&std::ffi::OsStr]) -> Result<String, String> {
         "core.hooksPath=/dev/null",
     ])
     .args(args)
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
     .env("GIT_TERMINAL_PROMPT", "0");
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("GIT_") && name != "GIT_TERMINAL_PROMPT" {
             cmd.env_remove(name);
         }
     }
-    let mut child = cmd.spawn().map_err(|e| format!("cannot run git: {e}"))?;
-    let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
-    let reader = std::thread::spawn(move || {
-        use std::io::Read;
-        let mut text = (Vec::new(), Vec::new());
-        if let Some(o) = out.as_mut() {
-            let _ = o.take(MAX_POLICY + 1).read_to_end(&mut text.0);
-        }
-        if let Some(e) = err.as_mut() {
-            let _ = e.take(64 << 10).read_to_end(&mut text.1);
-        }
-        text
-    });
-    let deadline = Instant::now() + GIT_LIMIT;
+    let out = run_bounded(cmd, &format!("git {verb}"))?;
+    String::from_utf8(out).map_err(|_| format!("git {verb} printed a file that is not UTF-8"))
+}
+
+/// Runs `cmd` for at most [`FETCH_LIMIT`]: what it printed (at most a
+/// policy's size), or what went wrong, with `what` for the command.
+fn run_bounded(mut cmd: Command, what: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run {what}: {e}"))?;
+    // Each pipe drained on its own, so that neither can fill and stall
+    // the other.
+    let drain = |pipe: Option<Box<dyn Read + Send>>, most: u64| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(pipe) = pipe {
+                let _ = pipe.take(most).read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        MAX_POLICY + 1,
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        64 << 10,
+    );
+    let deadline = Instant::now() + FETCH_LIMIT;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -346,18 +406,24 @@ fn run_git(args: &[&std::ffi::OsStr]) -> Result<String, String> {
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("git {verb} took over {} s", GIT_LIMIT.as_secs()));
+                return Err(format!("{what} took over {} s", FETCH_LIMIT.as_secs()));
             }
         }
     };
-    let (out, err) = reader
+    let out = out
         .join()
-        .map_err(|_| "git's output was lost".to_owned())?;
+        .map_err(|_| format!("{what}'s output was lost"))?;
+    let err = err.join().unwrap_or_default();
     if !status.success() {
-        let err = String::from_utf8_lossy(&err);
-        return Err(format!("git {verb} failed: {}", err.trim()));
+        return Err(format!(
+            "{what} failed: {}",
+            String::from_utf8_lossy(&err).trim()
+        ));
     }
-    String::from_utf8(out).map_err(|_| format!("git {verb} printed a file that is not UTF-8"))
+    if out.len() as u64 > MAX_POLICY {
+        return Err(format!("{what} printed more than a policy may hold"));
+    }
+    Ok(out)
 }
 
 /// Lay the policies `ast` extends under it: check each pin, and merge
@@ -442,7 +508,7 @@ fn read_upstream(
     let (bytes, commit) = match fetch(&source) {
         Ok(found) => found,
         Err(why) => match cached(&source, &pin.value) {
-            Some(found) if matches!(source, Source::Git { .. }) => {
+            Some(found) if !matches!(source, Source::File(_)) => {
                 diags.push(
                     error(
                         Code::ExtendsSource,
@@ -461,7 +527,7 @@ fn read_upstream(
                     format!("cannot read the policy `extends` names: {why}"),
                     decl.source.span,
                     "this source",
-                    "check the path, URL and rev; a git source fetched once is kept by its digest in hookc's state folder, for builds that cannot fetch it".to_owned(),
+                    "check the path, URL and rev; a source fetched once is kept by its digest in hookc's state folder, for builds that cannot fetch it".to_owned(),
                 ));
                 return None;
             }
@@ -486,6 +552,7 @@ fn read_upstream(
         Source::File(path) if depth > 0 => path.to_string_lossy().replace('\\', "/"),
         Source::File(_) => decl.source.value.clone(),
         Source::Git { url, rev, path } => format!("{url}@{rev}:{path}"),
+        Source::Https(url) => url.clone(),
     };
     let Ok(text) = String::from_utf8(bytes) else {
         diags.push(error(
@@ -514,7 +581,7 @@ fn read_upstream(
         }
     }
     let (rev, path) = match &source {
-        Source::File(_) => (None, None),
+        Source::File(_) | Source::Https(_) => (None, None),
         Source::Git { rev, path, .. } => (Some(rev.clone()), Some(path.clone())),
     };
     let mut resolved = vec![Extended {
@@ -547,6 +614,10 @@ fn read_upstream(
                 commit: commit.unwrap_or_else(|| rev.clone()),
                 dir: path.rsplit_once('/').map_or("", |(d, _)| d).to_owned(),
             },
+            Source::Https(url) => Base::Url(
+                url.rsplit_once('/')
+                    .map_or(url.clone(), |(d, _)| format!("{d}/")),
+            ),
         };
         let errors = diags.error_count();
         let nested = layer_within(&upstream_file, &mut upstream, &below, diags, depth + 1);

@@ -287,20 +287,21 @@ or `pass` (no guard matches).";
 
     ExtendsSource = "extends-source", Error, "the policy an `extends` names cannot be read",
 "`extends` names the policy this one builds on: a file, by its path from this policy's folder,
-or a file in a git repository:
+a file in a git repository, or an HTTPS URL:
 
 ```kdl
 extends \"org/policy.kdl\" digest=\"sha256:…\"
+extends \"https://policies.acme.dev/agents/v3.kdl\" digest=\"sha256:…\"
 extends \"git+https://github.com/acme/policies.git\" rev=\"v3\" path=\"policy.kdl\" digest=\"sha256:…\"
 ```
 
-hookc reads the file, or fetches it with git (only https, ssh, git and file URLs: never a
-transport that runs a command), on every build. A git source that cannot be fetched is taken
+hookc reads the file, fetches it with git (only https, ssh, git and file URLs: never a
+transport that runs a command), or fetches an `https://` URL with curl, on every build; any
+other URL, plain `http://` among them, is refused. A source that cannot be fetched is taken
 from the copy an earlier build kept in hookc's state folder, if it holds the pinned bytes: that
-is a warning, and an error when there is no such copy. hookc does not fetch over HTTP itself:
-commit a copy and extend it by path, since the digest pins it all the same. Policies extend
-each other at most 8 layers deep, and a lower layer's path may not leave the repository it is
-read from.";
+is a warning, and an error when there is no such copy. Policies extend each other at most 8
+layers deep, and a lower layer's path may not leave the repository or URL folder it is read
+from.";
 
     ExtendsUnpinned = "extends-unpinned", Error, "an `extends` without a digest",
 "Every `extends` carries the sha256 digest of the file it names, so that a change upstream

@@ -307,16 +307,12 @@ fn a_source_that_would_run_a_command_is_refused() {
     p.write(
         "policy.kdl",
         &format!(
-            "extends \"https://example.com/org.kdl\" digest=\"sha256:{}\"\n{OWN}",
+            "extends \"http://example.com/org.kdl\" digest=\"sha256:{}\"\n{OWN}",
             "0".repeat(64)
         ),
     );
     let r = hookc(&p, &["build"]);
-    assert!(
-        r.stderr.contains("does not fetch policies over HTTP"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("only over HTTPS"), "{}", r.stderr);
 }
 
 /// `hookc check --org`: five repositories on the organisation's policy,
@@ -642,5 +638,39 @@ fn an_extended_policy_may_extend_another() {
         r.stderr.contains("deeper than hookc lays policies"),
         "{}",
         r.stderr
+    );
+}
+
+/// An HTTPS source is fetched with curl on every build; when it cannot be
+/// fetched, the copy an earlier build kept answers if it holds the pin, and
+/// nothing answers otherwise.
+#[test]
+fn an_https_source_falls_back_to_the_kept_copy_only() {
+    let pin = hookc::extends::digest(ORG.as_bytes());
+    let p = Project::new();
+    // Nothing listens there: the fetch fails at once, without a network.
+    p.write(
+        "policy.kdl",
+        &format!("extends \"https://127.0.0.1:9/org/policy.kdl\" digest=\"{pin}\"\n{OWN}"),
+    );
+    let r = hookc(&p, &["build"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("hookc::extends-source"), "{}", r.stderr);
+    assert!(r.stderr.contains("cannot read the policy"), "{}", r.stderr);
+    // A kept copy of other bytes under the pin's name is not taken.
+    let kept = format!("state/hookc/extends/{}", pin.replace(':', "-"));
+    p.write(&kept, &ORG.replace("15", "16"));
+    assert_eq!(hookc(&p, &["build"]).status, 1);
+    // The pinned bytes are.
+    p.write(&kept, ORG);
+    let r = hookc(&p, &["build"]);
+    ok(&r);
+    assert!(r.stderr.contains("could not fetch"), "{}", r.stderr);
+    let why = hookc(&p, &["why", "git push -f"]);
+    assert!(
+        why.stdout
+            .contains("(from https://127.0.0.1:9/org/policy.kdl, line 5) -> deny"),
+        "{}",
+        why.stdout
     );
 }

@@ -84,7 +84,7 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
     }
     cx.whole(emit::POLICY_JSON, crate::policy_json::write(policy), false);
     if !policy.extends.is_empty() {
-        cx.whole(extends::LOCK, extends::lock(&policy.extends), false);
+        cx.whole(emit::POLICY_LOCK, extends::lock(&policy.extends), false);
     }
     cx.into_artifacts()
 }

@@ -546,7 +546,9 @@ fn read_upstream(
         ));
         return None;
     }
-    keep(&source, &actual, &bytes, commit.as_deref());
+    if !matches!(source, Source::File(_)) {
+        keep(&source, &actual, &bytes, commit.as_deref());
+    }
     let name = match &source {
         // A lower layer's file by its path from this policy's folder.
         Source::File(path) if depth > 0 => path.to_string_lossy().replace('\\', "/"),
@@ -859,9 +861,6 @@ fn merge(
     lint.append(&mut ast.lint);
     ast.lint = lint;
 }
-
-/// Where the build records what each `extends` resolved to.
-pub const LOCK: &str = "policy.lock";
 
 /// The text of `policy.lock`: what each `extends` resolved to.
 pub fn lock(resolved: &[Extended]) -> String {

@@ -86,6 +86,9 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
     let mut files: Vec<String> = vec![policy_file, "./.hookc".to_owned()];
     // The files the policy extends by path, from its folder: an edit there
     // fails the next build (the pin), but `hookc update` would take it.
+    if !extended.is_empty() {
+        files.push(format!("./{}", crate::emit::POLICY_LOCK));
+    }
     for file in extended {
         let file = file.replace('\\', "/");
         files.push(if file.starts_with('/') {

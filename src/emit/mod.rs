@@ -18,6 +18,8 @@ pub use template::{Shim, deadline, render_file, render_shim};
 pub const HOOKC_DIR: &str = ".hookc";
 pub use crate::policy_json::PATH as POLICY_JSON;
 pub const MANIFEST: &str = ".hookc/manifest.json";
+/// What each `extends` of the policy resolved to, as the build records it.
+pub const POLICY_LOCK: &str = "policy.lock";
 /// The manifest a build is writing: in place before the build's first change
 /// and renamed over [`MANIFEST`] after its last, so that a build killed half-way
 /// leaves the digests of what it wrote, and the next build does not take them

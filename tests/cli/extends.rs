@@ -114,6 +114,7 @@ fn a_policy_builds_on_a_pinned_file_and_answers_with_its_guards() {
             "sed -i s/deny/allow/ org/policy.kdl",
             "hookc-self-protection",
         ),
+        ("rm policy.lock", "hookc-self-protection"),
         ("hookc update", "hookc-self-protection-commands"),
     ] {
         let why = hookc(&p, &["why", line]);

@@ -93,6 +93,10 @@ pub struct GuardDecl {
     /// For a guard inherited through `extends`: where it is written (the
     /// source, and the line in it).
     pub from: Option<String>,
+    /// With `from`: the digest of the file it is written in, so that the
+    /// same guard reached through two policies (both built on one base) is
+    /// taken once.
+    pub pinned: Option<String>,
     /// The whole `guard` node, for labels that point at the guard itself.
     pub span: Span,
     pub event: Option<Text>,

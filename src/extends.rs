@@ -580,6 +580,7 @@ fn read_upstream(
         if guard.from.is_none() {
             let (line, _) = upstream_file.line_col(guard.name.span.range().start);
             guard.from = Some(format!("{name}, line {line}"));
+            guard.pinned = Some(actual.clone());
         }
     }
     let (rev, path) = match &source {
@@ -653,7 +654,17 @@ fn merge(
     let relocated = |t: &Text| Spanned::new(t.value.clone(), at);
 
     // Guards: the upstream's keep their names; this policy adds its own.
+    // One guard of one file, reached through two extended policies built on
+    // it, is taken once.
     let mut inherited = upstream.guards;
+    inherited.retain(|theirs| {
+        !ast.guards.iter().any(|g| {
+            g.name.value == theirs.name.value
+                && g.pinned.is_some()
+                && g.pinned == theirs.pinned
+                && g.from == theirs.from
+        })
+    });
     for guard in &ast.guards {
         let Some(theirs) = inherited.iter().find(|g| g.name.value == guard.name.value) else {
             continue;

@@ -362,6 +362,7 @@ fn decode_guard(cx: &mut Cx, node: &KdlNode) -> Option<GuardDecl> {
     r.finish(cx, &["untested"]);
     let mut guard = GuardDecl {
         from: None,
+        pinned: None,
         name: name?,
         span: span(node),
         event: None,

@@ -619,6 +619,40 @@ fn an_extended_policy_may_extend_another() {
         why.stdout
     );
 
+    // Two policies built on one base: its guards are taken once. Another
+    // file with a guard of the same name is a conflict.
+    let m = Project::new();
+    m.write("org/base.kdl", BASE);
+    let team = |name: &str| {
+        format!(
+            "extends \"base.kdl\" digest=\"{pin}\"\ntargets \"claude\" \"codex\"\nguard \"{name}\" {{\n    tool \"shell\"\n    command \"{name}\"\n    deny \"no\"\n    example \"{name}\" expect=\"deny\"\n}}\n"
+        )
+    };
+    m.write("org/web.kdl", &team("web-tool"));
+    m.write("org/api.kdl", &team("api-tool"));
+    m.write(
+        "policy.kdl",
+        &format!("extends \"org/web.kdl\"\nextends \"org/api.kdl\"\n{OWN}"),
+    );
+    ok(&hookc(&m, &["update"]));
+    ok(&hookc(&m, &["build"]));
+    let why = hookc(&m, &["why", "git reset --hard"]);
+    assert_eq!(
+        why.stdout.matches("MATCH  base-no-hard-reset").count(),
+        1,
+        "{}",
+        why.stdout
+    );
+    m.write("org/other.kdl", BASE);
+    m.write(
+        "policy.kdl",
+        &format!("extends \"org/web.kdl\"\nextends \"org/other.kdl\"\n{OWN}"),
+    );
+    ok(&hookc(&m, &["update"]));
+    let r = hookc(&m, &["build"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("comes from both"), "{}", r.stderr);
+
     // Nine layers deep is one too many.
     let d = Project::new();
     let mut below = BASE.to_owned();

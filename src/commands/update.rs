@@ -83,7 +83,9 @@ pub fn update(args: &UpdateArgs, ui: &Ui) -> ExitStatus {
                 said.push(format!("{name}: {} → {pin}", old.value));
             }
             None => {
-                let end = node_end(&text, decl.span.range());
+                // Right after the source: wherever the node's other
+                // entries and its end are, that is a place for it.
+                let end = decl.source.span.range().end;
                 edits.push((end..end, format!(" digest=\"{pin}\"")));
                 said.push(format!("{name}: pinned {pin}"));
             }
@@ -113,30 +115,4 @@ pub fn update(args: &UpdateArgs, ui: &Ui) -> ExitStatus {
         ));
     }
     ExitStatus::Success
-}
-
-/// Where the values of an `extends` node end: before a comment, `;` or the
-/// line's end.
-fn node_end(text: &str, node: std::ops::Range<usize>) -> usize {
-    let own = &text[node.clone()];
-    let mut end = own.len();
-    let mut quoted = false;
-    let mut escaped = false;
-    for (i, c) in own.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            ';' | '\n' if !quoted => {
-                end = i;
-                break;
-            }
-            '/' if !quoted && own[i..].starts_with("//") => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
-    node.start + own[..end].trim_end().len()
 }

@@ -32,6 +32,14 @@ fn ok(r: &Run) {
     assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
 }
 
+/// `hookc ARGS` in the project fails (exit 1), and its diagnostics say `says`.
+fn refused(p: &Project, args: &[&str], says: &str) -> Run {
+    let r = hookc(p, args);
+    assert_eq!(r.status, 1, "{args:?}: {}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    r
+}
+
 /// A project whose policy extends `org/policy.kdl`, pinned by `hookc update`.
 fn extending(own: &str) -> Project {
     let p = Project::new();
@@ -172,9 +180,7 @@ fn an_extends_without_a_pin_is_an_error_and_fetches_nothing() {
         "policy.kdl",
         &format!("extends \"git+file:///nonexistent/org.git\" rev=\"v1\" path=\"org.kdl\"\n{OWN}"),
     );
-    let r = hookc(&p, &["build"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("hookc::extends-unpinned"), "{}", r.stderr);
+    refused(&p, &["build"], "hookc::extends-unpinned");
     assert!(!p.exists("state/hookc/extends"), "nothing was fetched");
     p.write(
         "policy.kdl",
@@ -274,9 +280,7 @@ fn a_git_source_is_fetched_at_its_rev_and_kept_for_builds_offline() {
     .unwrap();
     git(up.path(), &["commit", "-qam", "longer"]);
     git(up.path(), &["tag", "-f", "v1"]);
-    let r = hookc(&p, &["check"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("hookc::extends-digest"), "{}", r.stderr);
+    refused(&p, &["check"], "hookc::extends-digest");
 
     // Gone: the copy the first build kept answers, with a warning, and
     // the lock it writes is the one written when it was fetched.
@@ -581,16 +585,12 @@ fn an_extended_policy_may_extend_another() {
     assert!(lock.contains("\"within\": \"org/policy.kdl\""), "{lock}");
     // A change two layers down fails the build: the middle pins it.
     p.write("org/base.kdl", &BASE.replace("stash instead", "stash it"));
-    let r = hookc(&p, &["build"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("hookc::extends-digest"), "{}", r.stderr);
+    refused(&p, &["build"], "hookc::extends-digest");
     p.write("org/base.kdl", BASE);
     // The middle layer may not loosen the bottom one either.
     p.write("org/policy.kdl", &format!("{org}on-error \"ask\"\n"));
     ok(&hookc(&p, &["update"]));
-    let r = hookc(&p, &["build"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("hookc::extends-loosens"), "{}", r.stderr);
+    let r = refused(&p, &["build"], "hookc::extends-loosens");
     assert!(r.stderr.contains("org/policy.kdl"), "{}", r.stderr);
 
     // From git: the nested path is the repository's file.
@@ -649,9 +649,7 @@ fn an_extended_policy_may_extend_another() {
         &format!("extends \"org/web.kdl\"\nextends \"org/other.kdl\"\n{OWN}"),
     );
     ok(&hookc(&m, &["update"]));
-    let r = hookc(&m, &["build"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("comes from both"), "{}", r.stderr);
+    refused(&m, &["build"], "comes from both");
 
     // Nine layers deep is one too many.
     let d = Project::new();
@@ -667,13 +665,7 @@ fn an_extended_policy_may_extend_another() {
         "policy.kdl",
         &format!("{}{OWN}", below.replace("l1.kdl", "org/l1.kdl")),
     );
-    let r = hookc(&d, &["build"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains("deeper than hookc lays policies"),
-        "{}",
-        r.stderr
-    );
+    refused(&d, &["build"], "deeper than hookc lays policies");
 }
 
 /// An HTTPS source is fetched with curl on every build; when it cannot be
@@ -688,9 +680,7 @@ fn an_https_source_falls_back_to_the_kept_copy_only() {
         "policy.kdl",
         &format!("extends \"https://127.0.0.1:9/org/policy.kdl\" digest=\"{pin}\"\n{OWN}"),
     );
-    let r = hookc(&p, &["build"]);
-    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("hookc::extends-source"), "{}", r.stderr);
+    let r = refused(&p, &["build"], "hookc::extends-source");
     assert!(r.stderr.contains("cannot read the policy"), "{}", r.stderr);
     // A kept copy of other bytes under the pin's name is not taken.
     let kept = format!("state/hookc/extends/{}", pin.replace(':', "-"));

@@ -90,14 +90,14 @@ impl Source {
                 );
             };
             let rev = decl.rev.as_ref().map_or("HEAD", |r| r.value.as_str());
-            // A word git would read as an option, or a transport that runs
-            // a command of the URL's (`ext::sh -c …`): the policy file is
-            // the repository's, and so the agent's to write.
-            if url.is_empty() || url.starts_with('-') || url.contains("::") {
+            if !fetchable(url) {
                 return at(
                     "not a git URL hookc fetches",
                     "name the repository by an https, ssh or file URL, or a path: `git+https://host/org/policies.git`",
                 );
+            }
+            if !path.value.ends_with(".kdl") {
+                return Err((path.span, NOT_KDL.to_owned(), NOT_KDL_HELP.to_owned()));
             }
             if rev.is_empty() || rev.starts_with('-') || path.value.is_empty() {
                 return Err((
@@ -134,6 +134,9 @@ impl Source {
                 "hookc fetches a policy only over HTTPS, or with git",
                 "name it by an `https://` URL, or a git repository as `git+URL`, or commit a copy and name its path (the digest pins it all the same)",
             );
+        }
+        if !text.value.ends_with(".kdl") {
+            return at(NOT_KDL, NOT_KDL_HELP);
         }
         match base {
             Base::Dir(dir) => Ok(Source::File(dir.join(&text.value))),
@@ -180,6 +183,20 @@ impl Source {
             }
         }
     }
+}
+
+/// Why a file source must be a `.kdl` file: a policy's `extends` may name
+/// any path, and a diagnostic about what it read would show the file's
+/// lines (`extends "../../.ssh/id_ed25519"`, pinned by a `hookc update` run
+/// in a hostile checkout).
+const NOT_KDL: &str = "not a policy file: an extended file's name ends in `.kdl`";
+const NOT_KDL_HELP: &str = "name the organisation's policy file (`policy.kdl`, `org.kdl`)";
+
+/// A git URL hookc hands to git: not a word git would read as an option,
+/// and no transport that runs a command of the URL's (`ext::sh -c …`), since
+/// a policy file (and a fleet's list) is as writable as the repository.
+fn fetchable(url: &str) -> bool {
+    !url.is_empty() && !url.starts_with('-') && !url.contains("::")
 }
 
 /// A pin as written: `sha256:` and 64 lowercase hex digits.
@@ -309,7 +326,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
 /// the new folder `into`: how `hookc check --org` reads a repository it
 /// names by URL. No hooks run, and only the transports [`run_git`] allows.
 pub fn clone(url: &str, rev: Option<&str>, into: &Path) -> Result<(), String> {
-    if url.is_empty() || url.starts_with('-') || url.contains("::") {
+    if !fetchable(url) {
         return Err(format!("`{url}` is not a git URL hookc clones"));
     }
     let mut args: Vec<&std::ffi::OsStr> = ["clone", "--quiet", "--depth", "1", "--no-tags"]

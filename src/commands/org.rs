@@ -207,13 +207,22 @@ fn judge(base: &Path, name: &str, rev: Option<&str>) -> Report {
     } else {
         base.join(name)
     };
-    if !root.is_dir() {
-        return report(
-            Vec::new(),
-            Finding::Unreadable(format!("{} is not a folder", root.display())),
-        );
-    }
-    let policy = root.join(crate::discover::POLICY);
+    // One spelling of the folder for the policy and the files it builds.
+    let root = match std::fs::canonicalize(&root) {
+        Ok(root) if root.is_dir() => root,
+        _ => {
+            return report(
+                Vec::new(),
+                Finding::Unreadable(format!("{} is not a folder", root.display())),
+            );
+        }
+    };
+    // A clone's policy.kdl may be a link out of it (to a file of the
+    // machine that runs the check, whose lines a diagnostic would show).
+    let policy = match crate::disk::confine(&root, crate::discover::POLICY) {
+        Ok(policy) => policy,
+        Err(why) => return report(Vec::new(), Finding::Unreadable(why)),
+    };
     let mut diags = Diagnostics::default();
     let text = crate::disk::read_text(&policy).ok().flatten();
     // What the policy says it extends, even when it does not compile.

@@ -297,7 +297,8 @@ extends \"git+https://github.com/acme/policies.git\" rev=\"v3\" path=\"policy.kd
 
 hookc reads the file, fetches it with git (only https, ssh, git and file URLs: never a
 transport that runs a command), or fetches an `https://` URL with curl, on every build; any
-other URL, plain `http://` among them, is refused. A source that cannot be fetched is taken
+other URL, plain `http://` among them, is refused. A file's name (and a git source's `path`)
+must end in `.kdl`, so that no other file of the machine is read as a policy. A source that cannot be fetched is taken
 from the copy an earlier build kept in hookc's state folder, if it holds the pinned bytes: that
 is a warning, and an error when there is no such copy. Policies extend each other at most 8
 layers deep, and a lower layer's path may not leave the repository or URL folder it is read

@@ -370,10 +370,15 @@ fn the_fleet_check_reports_each_repository_and_fails_on_any_that_is_not_current(
     git(up.path(), &["init", "-q"]);
     git(up.path(), &["add", "-A"]);
     git(up.path(), &["commit", "-qm", "hooks"]);
+    // A repository whose policy.kdl is a link out of it, to a file of the
+    // machine that runs the check: not read.
+    fleet.write("secret.kdl", "top secret line\n");
+    std::fs::create_dir_all(fleet.path("linked")).unwrap();
+    std::os::unix::fs::symlink(fleet.path("secret.kdl"), fleet.path("linked/policy.kdl")).unwrap();
     fleet.write(
         "repos.txt",
         &format!(
-            "# The fleet.\napi\nweb   # the web team\ndocs\ninfra\ntools\ngit+file://{}\nmissing\n",
+            "# The fleet.\napi\nweb   # the web team\ndocs\ninfra\ntools\ngit+file://{}\nmissing\nlinked\n",
             up.path().display()
         ),
     );
@@ -381,7 +386,7 @@ fn the_fleet_check_reports_each_repository_and_fails_on_any_that_is_not_current(
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let state = |i: usize| doc["repositories"][i]["state"].as_str().unwrap().to_owned();
-    let states: Vec<String> = (0..7).map(state).collect();
+    let states: Vec<String> = (0..8).map(state).collect();
     assert_eq!(
         states,
         [
@@ -391,6 +396,7 @@ fn the_fleet_check_reports_each_repository_and_fails_on_any_that_is_not_current(
             "loosens",
             "current",
             "current",
+            "unreadable",
             "unreadable"
         ],
         "{}",
@@ -426,10 +432,11 @@ fn the_fleet_check_reports_each_repository_and_fails_on_any_that_is_not_current(
     assert_eq!(line("infra"), "loosens");
     assert_eq!(line("api"), "current");
     assert!(
-        r.stdout.contains("7 repositories, 3 not current"),
+        r.stdout.contains("8 repositories, 4 not current"),
         "{}",
         r.stdout
     );
+    assert!(!r.stdout.contains("top secret"), "{}", r.stdout);
     // Nothing was written to any of them.
     assert!(!fleet.exists("infra/.claude"));
     // All current: exit 0.
@@ -698,4 +705,60 @@ fn an_https_source_falls_back_to_the_kept_copy_only() {
         "{}",
         why.stdout
     );
+    // Its own `extends "base.kdl"` is the URL below its folder, taken from
+    // the kept copy too.
+    const BASE: &str = "targets \"claude\" \"codex\"\nguard \"base-no-hard-reset\" {\n    tool \"shell\"\n    command \"git\" \"reset\" { flag \"--hard\"; }\n    deny \"Stash instead.\"\n    example \"git reset --hard\" expect=\"deny\"\n}\n";
+    let base_pin = hookc::extends::digest(BASE.as_bytes());
+    let upper = format!("extends \"base.kdl\" digest=\"{base_pin}\"\n{ORG}");
+    let upper_pin = hookc::extends::digest(upper.as_bytes());
+    p.write(
+        &format!("state/hookc/extends/{}", base_pin.replace(':', "-")),
+        BASE,
+    );
+    p.write(
+        &format!("state/hookc/extends/{}", upper_pin.replace(':', "-")),
+        &upper,
+    );
+    p.write(
+        "policy.kdl",
+        &format!("extends \"https://127.0.0.1:9/org/policy.kdl\" digest=\"{upper_pin}\"\n{OWN}"),
+    );
+    ok(&hookc(&p, &["build"]));
+    let why = hookc(&p, &["why", "git reset --hard"]);
+    assert!(
+        why.stdout
+            .contains("(from https://127.0.0.1:9/org/base.kdl, line 2) -> deny"),
+        "{}",
+        why.stdout
+    );
+}
+
+/// A file source must be a policy file: a secret of the machine named as
+/// one is refused before it is read, and `hookc update` does not pin it.
+#[test]
+fn only_a_kdl_file_can_be_extended() {
+    let p = Project::new();
+    p.write(
+        "home/.ssh/id_ed25519",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n",
+    );
+    p.write(
+        "policy.kdl",
+        &format!("extends \"home/.ssh/id_ed25519\"\n{OWN}"),
+    );
+    let r = refused(&p, &["update"], "not a policy file");
+    assert!(
+        !r.stderr.contains("secret") && !r.stdout.contains("sha256:"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(!p.read("policy.kdl").contains("digest"));
+    let r = refused(&p, &["build"], "not a policy file");
+    assert!(!r.stderr.contains("secret"), "{}", r.stderr);
+    p.write(
+        "policy.kdl",
+        &format!("extends \"git+file:///x\" path=\"id_ed25519\"\n{OWN}"),
+    );
+    refused(&p, &["update"], "not a policy file");
 }

@@ -864,6 +864,31 @@ fn line_source() -> impl Strategy<Value = String> {
         })
 }
 
+/// Where brush-parser and bash differ, bash decides: `\$'\⏎'` is the
+/// word `$\⏎` (the `$` escaped, then a single-quoted backslash and newline),
+/// as bash itself prints it.
+#[test]
+fn an_escaped_dollar_before_a_quote_is_read_as_bash_reads_it() {
+    for (line, word) in [
+        ("printf '[%s]' \\$'\\\n'", "$\\\n"),
+        ("printf '[%s]' \\$'x'", "$x"),
+    ] {
+        let ours = our_argv(line).unwrap();
+        assert_eq!(ours[0].words[2], word, "{line:?}");
+        let Ok(out) = std::process::Command::new("bash")
+            .args(["-c", line])
+            .output()
+        else {
+            continue;
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("[{word}]"),
+            "{line:?}"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -872,6 +897,10 @@ proptest! {
     fn generated_lines_agree_with_brush(line in line_source()) {
         let a = analyze(&line);
         prop_assume!(!a.is_opaque());
+        // brush-parser 0.4 reads an escaped `$` before a quote (`\$'…'`) as
+        // ANSI-C quoting, which bash does not: there bash is the judge
+        // (`an_escaped_dollar_before_a_quote_is_read_as_bash_reads_it`).
+        prop_assume!(!line.contains("\\$'"));
         let Some(theirs) = brush::simple_commands(&line) else {
             // brush-parser 0.4 rejects some lines bash accepts (`echo \\$'\\'`);
             // then bash itself is the judge of whether the line is valid.

@@ -74,6 +74,9 @@ pub fn check(policy: &Path, build: &str) -> Result<(), String> {
         // Read a moment ago; gone now. The next call says so.
         return Ok(());
     };
+    if administered(&real) {
+        return Ok(());
+    }
     let Some(path) = record_path(&real) else {
         return Ok(());
     };
@@ -98,6 +101,53 @@ pub fn check(policy: &Path, build: &str) -> Result<(), String> {
             policy.display()
         )),
     }
+}
+
+/// Whether the compiled policy at `real` (absolute, without links) is a
+/// managed install's (see [`crate::managed`]): outside any project's
+/// `.hookc/`, and only root can change it. The record is not kept for
+/// such a policy: nobody but root can bring an older build back, and a
+/// record in each user's state directory would refuse every call after
+/// the administrator's next build. Only root can change it when the file and
+/// every folder above it belong to root and no group or other user may
+/// write them.
+pub fn administered(real: &Path) -> bool {
+    if real.ends_with(crate::policy_json::PATH) {
+        return false;
+    }
+    root_only(real)
+}
+
+/// Whether `path` and every folder above it are root's alone to change:
+/// what it names once links are followed, and the folders that hold the
+/// links on the way (a link in a folder anyone may write can be pointed
+/// elsewhere).
+#[cfg(unix)]
+pub fn root_only(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let owned = |real: &Path| {
+        real.ancestors().all(|p| {
+            std::fs::symlink_metadata(p).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0)
+        })
+    };
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    let holder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(std::fs::canonicalize);
+    owned(&real)
+        && match holder {
+            None => true,
+            Some(Ok(dir)) => owned(&dir),
+            Some(Err(_)) => false,
+        }
+}
+
+#[cfg(not(unix))]
+pub fn root_only(_path: &Path) -> bool {
+    false
 }
 
 /// What `hookc doctor` says of the compiled policy at `policy`: `None`

@@ -403,14 +403,78 @@ pub struct BuildArgs {
     /// report per repository the policies it extends with their digests, and whether it is
     /// current, stale (its generated files differ from what its policy compiles to),
     /// loosens what it extends, or does not compile. Exit 1 when any is not current.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["policy", "out", "dry_run", "user", "force"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["policy", "out", "dry_run", "user", "force", "managed"])]
     pub org: Option<PathBuf>,
+
+    /// Install the policy into each target harness's administrator layer (Claude Code's
+    /// managed-settings.d, Copilot CLI's policy.d, Gemini CLI's system settings, Codex's
+    /// requirements.toml) instead of a project, with hookc's files in /etc/hookc (macOS:
+    /// /Library/Application Support/hookc); `check --managed` checks that tree
+    #[arg(long, conflicts_with_all = ["out", "user"], help_heading = "Managed install")]
+    pub managed: bool,
+
+    /// With --managed: lay the tree out under DIR instead of / (for a package, an MDM
+    /// payload or a configuration-management role); the files still name their paths on
+    /// the managed machine
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "managed",
+        help_heading = "Managed install"
+    )]
+    pub root: Option<PathBuf>,
+
+    /// With --managed: print the administrator file of HARNESS (for consoles that take the
+    /// settings as text), write nothing
+    #[arg(long, value_name = "HARNESS", value_parser = parse_harness, requires = "managed", help_heading = "Managed install")]
+    pub print: Option<HarnessId>,
+
+    /// With --managed: the hookc every managed hook runs, an absolute path only root can
+    /// change
+    /// [default: /usr/local/bin/hookc]
+    #[arg(
+        long,
+        value_name = "PATH",
+        requires = "managed",
+        help_heading = "Managed install"
+    )]
+    pub hookc: Option<PathBuf>,
+
+    /// With --managed: the system the tree is for [default: this one]
+    #[arg(
+        long,
+        value_enum,
+        requires = "managed",
+        help_heading = "Managed install"
+    )]
+    pub os: Option<crate::managed::Os>,
+
+    /// With --managed: leave off each harness's switch that runs the administrator's hooks
+    /// only (`allowManagedHooksOnly`), so that the users' and projects' own hooks run too
+    #[arg(long, requires = "managed", help_heading = "Managed install")]
+    pub allow_other_hooks: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
     #[command(flatten)]
     pub project: ProjectArgs,
+
+    /// Check this machine's managed install instead of a project: for each harness with an
+    /// administrator layer, whether its file holds hookc's hooks as the last managed build
+    /// wrote them, whether only root can change them, the hookc they run and the policy, and
+    /// what else on the machine would switch them off or shadow them
+    #[arg(long, conflicts_with_all = ["policy", "out"], help_heading = "Managed install")]
+    pub managed: bool,
+
+    /// With --managed: the tree is under DIR instead of / (a package's staging folder)
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "managed",
+        help_heading = "Managed install"
+    )]
+    pub root: Option<PathBuf>,
 
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]

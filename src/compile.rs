@@ -89,6 +89,65 @@ pub fn emit(file: &SourceFile, policy: &Policy, diags: &mut Diagnostics) -> Vec<
     cx.into_artifacts()
 }
 
+/// A managed install's artifacts (see [`crate::managed`]): each target
+/// harness's administrator file and shims, and the compiled policy in
+/// hookc's folder of the managed machine. A harness without an
+/// administrator layer is left out, with a warning.
+pub fn emit_managed(
+    file: &SourceFile,
+    policy: &Policy,
+    install: &crate::managed::Install,
+    diags: &mut Diagnostics,
+) -> Vec<Artifact> {
+    let mut cx = EmitCx::new(file, diags);
+    cx.managed_hookc = Some(emit::sh_word(&install.hookc));
+    let mut left_out = Vec::new();
+    for id in &policy.targets {
+        match harness::get(*id) {
+            Some(h) if let Some(layer) = h.managed_layer() => {
+                h.emit_managed(policy, &mut cx, install);
+                if let Some(how) = layer.not_enforced {
+                    cx.diags.push(
+                        Diagnostic::new(
+                            Code::ManagedNotEnforced,
+                            format!("{}: {how}", h.profile().name),
+                        )
+                        .severity(crate::diag::Severity::Warning)
+                        .help("`hookc explain managed-not-enforced` says what to do where that matters"),
+                    );
+                }
+            }
+            Some(h) => left_out.push((h.profile().name, id.word())),
+            None => {}
+        }
+    }
+    if !left_out.is_empty() {
+        let names: Vec<&str> = left_out.iter().map(|(name, _)| *name).collect();
+        let words: Vec<String> = left_out.iter().map(|(_, w)| format!("`{w}`")).collect();
+        cx.diags.push(
+            Diagnostic::new(
+                Code::NoManagedLayer,
+                format!(
+                    "no administrator layer hookc can write for {}; the managed install leaves {} out",
+                    names.join(", "),
+                    if names.len() == 1 { "it" } else { "them" }
+                ),
+            )
+            .severity(crate::diag::Severity::Warning)
+            .help(format!(
+                "guard them per repository with `hookc build`, or take {} out of this policy's `targets`",
+                words.join(", ")
+            )),
+        );
+    }
+    cx.whole(
+        format!("{}/policy.json", install.hookc_dir()),
+        crate::policy_json::write(policy),
+        false,
+    );
+    cx.into_artifacts()
+}
+
 /// The front end on hostile text: diagnostics or a policy, never a panic,
 /// and every diagnostic renders (spans stay inside the text).
 #[cfg(test)]

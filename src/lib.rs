@@ -31,6 +31,7 @@ pub mod init;
 pub mod ir;
 pub mod lint;
 pub mod lint_rules;
+pub mod managed;
 pub mod manifest;
 pub mod merge;
 pub mod paths;

@@ -73,11 +73,29 @@ pub struct Options {
     /// Also plan user-level files (`hookc build --user`).
     pub user: bool,
     pub homes: Homes,
+    /// hookc's own folder under the root, which holds the compiled policy
+    /// and the manifest: `None` for a project's [`emit::HOOKC_DIR`]; a
+    /// managed build's (`etc/hookc`) otherwise.
+    pub hookc_dir: Option<String>,
+}
+
+impl Options {
+    /// hookc's own folder under the root.
+    pub fn hookc_dir(&self) -> &str {
+        self.hookc_dir.as_deref().unwrap_or(emit::HOOKC_DIR)
+    }
+
+    /// The manifest, relative to the root.
+    pub fn manifest(&self) -> String {
+        format!("{}/manifest.json", self.hookc_dir())
+    }
 }
 
 #[derive(Debug, Default)]
 pub struct Plan {
     pub root: PathBuf,
+    /// The manifest, relative to `root` ([`Options::manifest`]).
+    pub manifest: String,
     pub changes: Vec<Change>,
     /// Directories hookc made (and `.hookc/` with everything below it): the
     /// only ones a retraction may remove once they are empty. A directory the
@@ -140,10 +158,11 @@ impl Plan {
     ) -> Plan {
         let mut plan = Plan {
             root: root.to_owned(),
+            manifest: options.manifest(),
             changes: Vec::new(),
             owned_dirs: Vec::new(),
         };
-        let Some(previous) = previous(root, diags) else {
+        let Some(previous) = previous(root, options.hookc_dir(), diags) else {
             return plan;
         };
         let included = |scope: &Scope| options.user || *scope == Scope::Project;
@@ -161,7 +180,7 @@ impl Plan {
             let still_produced = produced
                 .iter()
                 .any(|a| a.path == owned.path && user_base(&a.scope) == owned.user);
-            if owned.path == emit::MANIFEST || still_produced {
+            if owned.path == plan.manifest || still_produced {
                 continue;
             }
             if owned.user.is_some() && !options.user {
@@ -348,10 +367,10 @@ impl Plan {
             .dirs
             .iter()
             .chain(&dirs)
-            .chain(std::iter::once(&emit::HOOKC_DIR.to_owned()))
+            .chain(std::iter::once(&options.hookc_dir().to_owned()))
             .filter_map(|d| disk::confine(root, d).ok())
             .collect();
-        if let Some((shown, target)) = locate(root, emit::MANIFEST, None, options, diags)
+        if let Some((shown, target)) = locate(root, &self.manifest, None, options, diags)
             && let Ok(old) = read(&shown, &target, diags)
         {
             self.push(
@@ -529,19 +548,21 @@ fn read(shown: &str, target: &Path, diags: &mut Diagnostics) -> Result<Option<St
 /// interrupted after it (if any) folded in. `None` (reported) when either is
 /// unreadable or claims anything hookc cannot own: then nothing may be
 /// touched. A project without a manifest has `Previous::default()`.
-fn previous(root: &Path, diags: &mut Diagnostics) -> Option<Previous> {
+fn previous(root: &Path, hookc_dir: &str, diags: &mut Diagnostics) -> Option<Previous> {
     let errors = diags.error_count();
-    let manifest = recorded(root, emit::MANIFEST, diags);
-    let pending = recorded(root, emit::PENDING_MANIFEST, diags);
+    let manifest_path = format!("{hookc_dir}/manifest.json");
+    let manifest = recorded(root, &manifest_path, diags);
+    let pending = recorded(root, &format!("{hookc_dir}/{}", emit::PENDING_NAME), diags);
     if diags.error_count() > errors {
         return None;
     }
     let (manifest, pending) = (manifest.flatten(), pending.flatten());
-    if manifest.is_none() && pending.is_none() && root.join(emit::POLICY_JSON).is_file() {
+    if manifest.is_none() && pending.is_none() && root.join(hookc_dir).join("policy.json").is_file()
+    {
         diags.push(
             Diagnostic::new(
                 Code::ManifestInvalid,
-                format!("{} is missing, though hookc built this project before", emit::MANIFEST),
+                format!("{manifest_path} is missing, though hookc built this project before"),
             )
             .severity(crate::diag::Severity::Warning)
             .help("hookc now owns only entries identical to the ones it writes; entries of an earlier build that differ stay where they are: remove them by hand, or restore the manifest from version control and build again"),
@@ -607,14 +628,16 @@ fn recorded(root: &Path, rel: &str, diags: &mut Diagnostics) -> Option<Option<Ma
         }
     };
     let errors = diags.error_count();
-    validate(&manifest, &file, diags);
+    // The manifest lies in hookc's own folder, which its entries point into.
+    let hookc_dir = rel.rsplit_once('/').map_or(emit::HOOKC_DIR, |(dir, _)| dir);
+    validate(&manifest, &file, hookc_dir, diags);
     (diags.error_count() == errors).then_some(Some(manifest))
 }
 
 /// Check every claim of a manifest before any is acted on: hookc owns whole
 /// files only under `.hookc/`, and elsewhere only entries that point into
 /// `.hookc/`; every path is plain and relative.
-fn validate(manifest: &Manifest, file: &SourceFile, diags: &mut Diagnostics) {
+fn validate(manifest: &Manifest, file: &SourceFile, hookc_dir: &str, diags: &mut Diagnostics) {
     let mut bad = |what: &str, why: String| {
         // Point at the entry: the first place its path appears as a JSON string.
         let quoted = serde_json::to_string(what).unwrap_or_default();
@@ -633,7 +656,7 @@ fn validate(manifest: &Manifest, file: &SourceFile, diags: &mut Diagnostics) {
         );
     };
     for owned in &manifest.files {
-        if let Some(why) = unownable(owned) {
+        if let Some(why) = unownable(owned, hookc_dir) {
             bad(&owned.path, why);
         }
     }
@@ -647,8 +670,10 @@ fn validate(manifest: &Manifest, file: &SourceFile, diags: &mut Diagnostics) {
     }
 }
 
-/// Why hookc cannot own the manifest entry `owned`, if it cannot.
-fn unownable(owned: &Owned) -> Option<String> {
+/// Why hookc cannot own the manifest entry `owned`, if it cannot; the
+/// entries hookc owns in a shared file name its folder `hookc_dir` (`.hookc`).
+fn unownable(owned: &Owned, hookc_dir: &str) -> Option<String> {
+    let own = format!("{hookc_dir}/");
     let path = owned.path.as_str();
     if !disk::is_plain_relative(path) {
         return Some("not a plain relative path inside the project".to_owned());
@@ -666,24 +691,24 @@ fn unownable(owned: &Owned) -> Option<String> {
             ));
         }
     }
-    let in_hookc = owned.user.is_none() && path.starts_with(".hookc/");
+    let in_hookc = owned.user.is_none() && path.starts_with(&own);
     match &owned.part {
         Part::Whole => None,
-        _ if in_hookc => Some("hookc writes files under .hookc/ whole, never in part".to_owned()),
+        _ if in_hookc => Some(format!("hookc writes files under {own} whole, never in part")),
         Part::JsonEntries {
             container, marker, ..
-        } => (!marker.contains(".hookc/")
+        } => (!marker.contains(&own)
             || container.is_empty()
             || container.iter().any(String::is_empty))
         .then(|| {
             format!(
-                "its entries are selected by {marker:?} under {container:?}, which does not point into .hookc/"
+                "its entries are selected by {marker:?} under {container:?}, which does not point into {own}"
             )
         }),
-        Part::TomlTables { key, marker, .. } => (!marker.contains(".hookc/") || key.is_empty())
+        Part::TomlTables { key, marker, .. } => (!marker.contains(&own) || key.is_empty())
             .then(|| {
                 format!(
-                    "its tables are selected by {marker:?}, which does not point into .hookc/"
+                    "its tables are selected by {marker:?}, which does not point into {own}"
                 )
             }),
     }
@@ -894,8 +919,14 @@ fn hand_edited(
 /// and nobody changed since: the project's manifest records it, with the
 /// digest of exactly this text. `hookc import` leaves such files out.
 pub fn written_whole_by_hookc(root: &Path, rel: &str, text: &str) -> bool {
+    recorded_whole(root, emit::MANIFEST, rel, text)
+}
+
+/// [`written_whole_by_hookc`] by the manifest at `manifest` (relative to
+/// `root`): a managed tree's, in its own hookc folder.
+pub fn recorded_whole(root: &Path, manifest: &str, rel: &str, text: &str) -> bool {
     let mut ignored = Diagnostics::default();
-    let Some(Some(manifest)) = recorded(root, emit::MANIFEST, &mut ignored) else {
+    let Some(Some(manifest)) = recorded(root, manifest, &mut ignored) else {
         return false;
     };
     manifest.files.iter().any(|owned| {

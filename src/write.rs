@@ -7,11 +7,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::emit::{MANIFEST, PENDING_MANIFEST};
+use crate::emit::PENDING_NAME;
 use crate::plan::{Action, Change, Plan};
 
 /// Apply every change. The new manifest is first put in place as
-/// [`PENDING_MANIFEST`], then the files change, then it is renamed over the
+/// [`crate::emit::PENDING_MANIFEST`], then the files change, then it is renamed over the
 /// manifest: a build that dies half-way leaves the previous manifest plus the
 /// digests of what it wrote, so the next build neither loses track of a file
 /// nor takes hookc's own writes for hand edits. Run with the build lock held.
@@ -26,13 +26,13 @@ fn apply_with(
     before_rename: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let (manifest, files): (Vec<&Change>, Vec<&Change>) =
-        plan.changes.iter().partition(|c| c.path == MANIFEST);
+        plan.changes.iter().partition(|c| c.path == plan.manifest);
     remove_stale_temporaries(plan);
     let manifest = manifest
         .into_iter()
         .find(|c| c.action != Action::Unchanged)
         .and_then(|c| Some((&c.target, c.new.as_deref()?)));
-    let pending = manifest.map(|(target, _)| target.with_file_name(file_name(PENDING_MANIFEST)));
+    let pending = manifest.map(|(target, _)| target.with_file_name(PENDING_NAME));
     if let (Some((_, text)), Some(pending)) = (manifest, &pending) {
         write_atomic_with(pending, text.as_bytes(), false, &mut |_| Ok(()))
             .map_err(|e| at(pending, e))?;
@@ -64,7 +64,10 @@ fn apply_with(
     if let (Some((target, _)), Some(pending)) = (manifest, &pending) {
         before_rename(target)?;
         std::fs::rename(pending, target).map_err(|e| at(target, e))?;
-    } else if let Ok(stale) = crate::disk::confine(&plan.root, PENDING_MANIFEST) {
+    } else if let Some(hookc_dir) = Path::new(&plan.manifest).parent()
+        && let Ok(stale) =
+            crate::disk::confine(&plan.root, &hookc_dir.join(PENDING_NAME).to_string_lossy())
+    {
         // The manifest stays as it is: what an interrupted build recorded
         // beside it is no longer anybody's.
         let _ = std::fs::remove_file(stale);
@@ -94,10 +97,6 @@ fn still_as_read(change: &Change) -> std::io::Result<()> {
 
 fn at(path: &Path, e: std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-}
-
-fn file_name(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// Temporary files of a build that was killed before it could remove them:
@@ -297,6 +296,7 @@ mod tests {
             }
             let plan = Plan {
                 root: root.to_owned(),
+                manifest: crate::emit::MANIFEST.to_owned(),
                 owned_dirs: Vec::new(),
                 changes: files
                     .iter()
@@ -345,6 +345,7 @@ mod tests {
         std::fs::write(root.join(settings), "{}\n").unwrap();
         let plan = Plan {
             root: root.to_owned(),
+            manifest: crate::emit::MANIFEST.to_owned(),
             owned_dirs: Vec::new(),
             changes: vec![change(root, settings, Some("{}\n"), "{\"hooks\": {}}\n")],
         };

@@ -57,10 +57,29 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         };
     let (policy_path, out_dir) = (policy_path.as_path(), out_dir.as_path());
     let mut out = Output::new(args, policy_path, mode, ui);
+    let managed = match args.managed.then(|| install(args)).transpose() {
+        Ok(managed) => managed,
+        Err(d) => {
+            diags.push(d);
+            return out.finish(diags, ExitStatus::Error);
+        }
+    };
+    // A managed tree is written under --root; its manifest and lock are in
+    // hookc's folder there.
+    let root = match &managed {
+        Some(_) => args.root.clone().unwrap_or_else(|| "/".into()),
+        None => out_dir.to_owned(),
+    };
+    let options = plan::Options {
+        user: args.user,
+        homes: plan::Homes::from_env(),
+        hookc_dir: managed.as_ref().map(crate::managed::Install::hookc_dir),
+    };
     // One lock for the whole build, before anything is read: a second build
     // must not plan against files the first is about to change.
-    let _lock = if mode == Mode::Write && !args.dry_run {
-        match lock(out_dir) {
+    let printing = args.print.is_some();
+    let _lock = if mode == Mode::Write && !args.dry_run && !printing {
+        match lock(&root) {
             Some(lock) => Some(lock),
             None => return ExitStatus::Error,
         }
@@ -71,12 +90,14 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         Ok(loaded) => loaded,
         Err(status) => return out.finish(diags, status),
     };
-    let artifacts = compile::emit(&file, &policy, &mut diags);
-    let options = plan::Options {
-        user: args.user,
-        homes: plan::Homes::from_env(),
+    let artifacts = match &managed {
+        Some(install) => compile::emit_managed(&file, &policy, install, &mut diags),
+        None => compile::emit(&file, &policy, &mut diags),
     };
-    let plan = Plan::new(out_dir, &policy.source, &artifacts, &options, &mut diags);
+    if let (Some(id), Some(install)) = (args.print, &managed) {
+        return print_managed(id, install, &policy, &artifacts, out, diags);
+    }
+    let plan = Plan::new(&root, &policy.source, &artifacts, &options, &mut diags);
     if diags.has_errors() {
         return out.finish(diags, ExitStatus::Error);
     }
@@ -108,11 +129,91 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         return out.finish(diags, ExitStatus::Error);
     }
     out.written = true;
-    record_build(out_dir, &mut diags);
-    crate::pin::record(&mut diags);
     out.change_lines(&plan, false);
     out.say(&summary(&file, &policy, &plan));
+    if let Some(install) = &managed {
+        out.say(&format!(
+            "  to do: install hookc at {} (owned by root, writable by root only) on every managed machine",
+            install.hookc
+        ));
+        return out.finish(diags, ExitStatus::Success);
+    }
+    record_build(out_dir, &mut diags);
+    crate::pin::record(&mut diags);
     out.harnesses(&file, &policy, &plan, args.user);
+    out.finish(diags, ExitStatus::Success)
+}
+
+/// The managed install `args` ask for, or why there is none.
+fn install(args: &BuildArgs) -> Result<crate::managed::Install, Diagnostic> {
+    let os = args.os.or_else(crate::managed::Os::host).ok_or_else(|| {
+        Diagnostic::new(
+            Code::Io,
+            format!(
+                "hookc has no managed paths for {} yet",
+                std::env::consts::OS
+            ),
+        )
+        .help(
+            "build the tree for another system with `--os linux` or `--os macos` and `--root DIR`",
+        )
+    })?;
+    let hookc = args
+        .hookc
+        .clone()
+        .unwrap_or_else(|| os.default_hookc().into());
+    let hookc = match hookc.to_str() {
+        Some(text) if text.starts_with('/') && !text.split('/').any(|p| p == ".." || p == ".") => {
+            text.to_owned()
+        }
+        _ => {
+            return Err(Diagnostic::new(
+                Code::Io,
+                format!("--hookc {}: not an absolute, plain path", hookc.display()),
+            )
+            .help("name the hookc the managed hooks run by its absolute path, such as /usr/local/bin/hookc"));
+        }
+    };
+    Ok(crate::managed::Install {
+        os,
+        hookc,
+        only_managed: !args.allow_other_hooks,
+    })
+}
+
+/// `hookc build --managed --print HARNESS`: the administrator file of one
+/// harness on standard output, as a new file would hold it.
+fn print_managed(
+    id: crate::ir::HarnessId,
+    install: &crate::managed::Install,
+    policy: &Policy,
+    artifacts: &[crate::emit::Artifact],
+    out: Output,
+    mut diags: Diagnostics,
+) -> ExitStatus {
+    let layer = harness::get(id).and_then(|h| h.managed_layer());
+    let file = layer.and_then(|layer| {
+        let path = crate::managed::tree_path(layer.on(install.os));
+        artifacts.iter().find(|a| a.path == path)
+    });
+    let text = match file.map(crate::emit::Artifact::fresh_text) {
+        Some(text) if policy.targets.contains(&id) => text,
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    Code::Io,
+                    format!("the managed install writes no administrator file for `{id}`"),
+                )
+                .help(if layer.is_none() {
+                    "`hookc explain no-managed-layer` lists the harnesses with one".to_owned()
+                } else {
+                    format!("add `{id}` to the policy's `targets`")
+                }),
+            );
+            return out.finish(diags, ExitStatus::Error);
+        }
+    };
+    print!("{text}");
     out.finish(diags, ExitStatus::Success)
 }
 

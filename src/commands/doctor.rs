@@ -69,6 +69,17 @@ fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
 }
 
 pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
+    if args.managed {
+        let root = args.root.clone().unwrap_or_else(|| "/".into());
+        let checks = match crate::managed::Os::host() {
+            Some(os) => managed::checks(&root, os),
+            None => vec![fail(
+                format!("hookc has no managed paths for {}", std::env::consts::OS),
+                "run `hookc doctor --managed` on Linux or macOS",
+            )],
+        };
+        return report(args, ui, &checks, "the managed hooks will run here");
+    }
     let mut diags = Diagnostics::default();
     let (policy, out) =
         match super::locate(args.project.policy.as_deref(), args.project.out.as_deref()) {
@@ -88,6 +99,11 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     };
     let mut checks = policy_checks(&project, &mut diags);
     checks.push(run_time_layer());
+    report(args, ui, &checks, "the hooks will run here")
+}
+
+/// Print the checks (or one JSON document); failure when any failed.
+fn report(args: &DoctorArgs, ui: &Ui, checks: &[Check], all_well: &str) -> ExitStatus {
     let failed = checks.iter().any(|c| c.status == Status::Fail);
     let status = if failed {
         ExitStatus::Failure
@@ -108,7 +124,7 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
         println!("{doc}");
         return status;
     }
-    for c in &checks {
+    for c in checks {
         let paint = match c.status {
             Status::Ok => super::Paint::Good,
             Status::Note => super::Paint::Note,
@@ -120,13 +136,16 @@ pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
             ui.say(&format!("      fix: {fix}"));
         }
     }
-    ui.say(if failed {
-        "hookc doctor: something above stops the hooks from working here"
+    ui.say(&if failed {
+        "hookc doctor: something above stops the hooks from working here".to_owned()
     } else {
-        "hookc doctor: the hooks will run here"
+        format!("hookc doctor: {all_well}")
     });
     status
 }
+
+#[path = "doctor_managed.rs"]
+mod managed;
 
 /// Whether the run-time judge (`hookc exec`) can supervise here: found out
 /// by supervising `true`. Without it the static guard still answers every
@@ -426,6 +445,7 @@ fn up_to_date(project: &Project, file: &crate::source::SourceFile, policy: &Poli
     let options = plan::Options {
         user: false,
         homes: plan::Homes::from_env(),
+        hookc_dir: None,
     };
     let name = policy.source.clone();
     let plan = Plan::new(project.out, &name, &artifacts, &options, &mut diags);

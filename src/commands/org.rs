@@ -257,6 +257,7 @@ fn judge(base: &Path, name: &str, rev: Option<&str>) -> Report {
     let options = plan::Options {
         user: false,
         homes: plan::Homes::from_env(),
+        hookc_dir: None,
     };
     let plan = Plan::new(&root, &policy_ir.source, &artifacts, &options, &mut diags);
     if diags.has_errors() {

@@ -331,6 +331,22 @@ on-error \"ask\"                        // the org's is deny
 
 `allow-once #true` is allowed: its approvals reach this policy's own guards only.";
 
+    NoManagedLayer = "no-managed-layer", Warning, "a target harness has no administrator layer for a managed install",
+"`hookc build --managed` writes each target harness's administrator layer: Claude Code's
+`managed-settings.d/`, Copilot CLI's `policy.d/`, Gemini CLI's system settings and Codex's
+`requirements.toml`. A harness without one hookc writes is left out of the managed tree, and
+this warning names it. Guard it per repository with `hookc build` (the repository's policy may
+extend the organisation's), or leave it out of the managed policy's `targets`.";
+
+    ManagedNotEnforced = "managed-not-enforced", Warning, "a harness lets users or projects switch off its administrator's hooks",
+"Some harnesses read an administrator layer but give the administrator no way to keep the
+hooks in it on. Gemini CLI reads its system settings last, so `hooksConfig.enabled` there wins,
+but a project's or user's `hooksConfig.disabled` that names a hook switches it off, and a folder
+that is not trusted (or a `GEMINI_RESTRICTED_MODE` in the project's `.gemini/.env`) loads no
+hooks at all. The managed install still writes the hooks, which run by default; this warning
+says that they are not enforced. Where that matters, keep the harness out of the managed
+policy's `targets` and off the machine, or guard it per repository as well.";
+
     InvalidSetting = "invalid-setting", Error, "a policy-wide setting with a bad value",
 "`timeout` is whole seconds from 1 to 600; `on-error` is `deny` (the default) or `ask`. \
 `preset` names one of hookc's presets (the book's Presets page lists them), and its `level` is \

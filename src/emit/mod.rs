@@ -25,6 +25,8 @@ pub const POLICY_LOCK: &str = "policy.lock";
 /// leaves the digests of what it wrote, and the next build does not take them
 /// for hand edits.
 pub const PENDING_MANIFEST: &str = ".hookc/manifest.pending.json";
+/// [`PENDING_MANIFEST`]'s name, beside the manifest wherever that is.
+pub const PENDING_NAME: &str = "manifest.pending.json";
 
 /// One file hookc writes, or owns a part of.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +35,46 @@ pub struct Artifact {
     pub path: String,
     pub content: Content,
     pub scope: Scope,
+}
+
+impl Artifact {
+    /// The file as a build writes it where there is none yet: hookc's part
+    /// is then the whole file (`hookc build --managed --print`).
+    pub fn fresh_text(&self) -> String {
+        let merged = match &self.content {
+            Content::Whole { text, .. } => return text.clone(),
+            Content::JsonEntries {
+                container,
+                entries,
+                ensure,
+                ..
+            } => {
+                let container: Vec<&str> = container.iter().map(String::as_str).collect();
+                let ensure: Vec<(&str, Value)> = ensure
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.clone()))
+                    .collect();
+                crate::merge::json::merge_entries(None, &container, entries, &ensure, &|_| false)
+            }
+            Content::TomlTables {
+                key,
+                tables,
+                header,
+                ..
+            } => {
+                let tables: Vec<toml_edit::Table> =
+                    tables.iter().map(crate::merge::toml::toml_table).collect();
+                crate::merge::toml::merge_array_of_tables(None, key, &tables, Some(header), &|_| {
+                    false
+                })
+            }
+        };
+        match merged {
+            Ok(crate::merge::Merged::Text(text)) => text,
+            Ok(crate::merge::Merged::Empty) => String::new(),
+            Err(e) => unreachable!("a merge into no file cannot fail: {e:?}"),
+        }
+    }
 }
 
 /// Which directory an artifact's path is relative to.
@@ -84,6 +126,9 @@ pub struct EmitCx<'a> {
     /// whether or not the user accepted it with `allow-degraded`: the build
     /// summary must not count them as simply active.
     pub degraded: std::collections::BTreeSet<String>,
+    /// A managed build's hookc, as a shell word: every shim runs it and no
+    /// other (see [`crate::managed`]). `None` in a project build.
+    pub managed_hookc: Option<String>,
 }
 
 impl<'a> EmitCx<'a> {
@@ -93,6 +138,7 @@ impl<'a> EmitCx<'a> {
             diags,
             artifacts: BTreeMap::new(),
             degraded: std::collections::BTreeSet::new(),
+            managed_hookc: None,
         }
     }
 
@@ -169,10 +215,39 @@ impl<'a> EmitCx<'a> {
                     "point HOOKC_BIN or PATH at the hookc this project needs ({})",
                     policy.install_command()
                 )),
+                managed_hookc: self.managed_hookc.clone(),
             },
             refusal,
         );
         self.whole(path, text, true);
+    }
+
+    /// [`shim`](Self::shim) in a managed build: in hookc's folder of the
+    /// managed machine, running the administrator's hookc. Returns its
+    /// absolute path on that machine.
+    pub fn managed_shim(
+        &mut self,
+        policy: &Policy,
+        profile: &Profile,
+        (event, native): (Event, &str),
+        on_error: &str,
+        install: &crate::managed::Install,
+    ) -> String {
+        let path = format!(
+            "{}/{}/{}.sh",
+            install.hookc_dir(),
+            profile.id.word(),
+            event.word()
+        );
+        self.shim_at(
+            policy,
+            profile,
+            (event, native),
+            on_error,
+            &path,
+            "../policy.json",
+        );
+        crate::managed::Install::absolute(&path)
     }
 
     /// The shim of an event no guard of the policy is for, where a harness

@@ -109,6 +109,9 @@ pub struct Shim<'a> {
     /// answers: shell words, quoted by [`crate::emit::sh_word`].
     pub not_found_fix: String,
     pub not_hookc_fix: String,
+    /// A managed install's hookc, as a shell word: the one program the shim
+    /// runs, whatever the environment says (`None` in a project).
+    pub managed_hookc: Option<String>,
 }
 
 /// When a shim kills a hookc guard that has not answered, as the seconds

@@ -218,6 +218,46 @@ static PROFILE: Profile = Profile {
 /// `harness "claude" { on-failure-block #false; }`. Without it Claude Code
 /// lets a call run when its hook times out or cannot start, so a guard that
 /// can be made slow could be switched off.
+/// hookc's hook groups, by Claude Code's event name; `shim` writes the
+/// shim of an event and returns the command that runs it.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> IndexMap<String, Vec<Value>> {
+    let on_failure_block = on_failure_block(policy);
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let Some(common::Route { names, any_tool }) =
+            common::route(policy, event, &PROFILE, cx, &matcher_names)
+        else {
+            continue;
+        };
+        let mut handler = json!({
+            "type": "command",
+            "command": shim(cx, event, native),
+            "timeout": policy.timeout,
+        });
+        if on_failure_block {
+            handler["onFailure"] = json!("block");
+        }
+        let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+        entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
+    }
+    entries
+}
+
+/// The drop-in folder Claude Code merges into its managed settings
+/// (alphabetically, after `managed-settings.json`): hookc's file there
+/// leaves the administrator's own files alone.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    linux: "/etc/claude-code/managed-settings.d/50-hookc.json",
+    macos: "/Library/Application Support/ClaudeCode/managed-settings.d/50-hookc.json",
+    what: "a drop-in of Claude Code's managed settings",
+    not_enforced: None,
+    only_managed: Some("allowManagedHooksOnly"),
+};
+
 fn on_failure_block(policy: &Policy) -> bool {
     PROFILE.refuses_late_hooks(policy)
 }
@@ -406,34 +446,74 @@ impl Harness for Claude {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        let on_failure_block = on_failure_block(policy);
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(common::Route { names, any_tool }) =
-                common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/claude/{}.sh", event.word());
-            let mut handler = json!({
-                "type": "command",
-                // Devin CLI, which runs these hooks too, names the project
-                // in a variable of its own.
-                "command": common::source_shim(&format!(
-                    "\"${{CLAUDE_PROJECT_DIR:-$DEVIN_PROJECT_DIR}}\"/{script}"
-                )),
-                "timeout": policy.timeout,
-            });
-            if on_failure_block {
-                handler["onFailure"] = json!("block");
-            }
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-
-            let on_error = policy.on_error_for(event);
-            cx.shim(policy, &PROFILE, event, native, on_error);
-        }
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+            // Devin CLI, which runs these hooks too, names the project in a
+            // variable of its own.
+            common::source_shim(&format!(
+                "\"${{CLAUDE_PROJECT_DIR:-$DEVIN_PROJECT_DIR}}\"/.hookc/claude/{}.sh",
+                event.word()
+            ))
+        });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
+        // Every managed file merges into one set of managed settings: a
+        // `disableAllHooks` there turns the managed hooks off too.
+        let drop_in = Path::new(MANAGED.on(os));
+        let Some(dir) = drop_in.parent() else {
+            return Vec::new();
+        };
+        let mut files = vec![dir.with_file_name("managed-settings.json")];
+        if let Ok(entries) =
+            std::fs::read_dir(root.join(crate::managed::tree_path(&dir.to_string_lossy())))
+        {
+            files.extend(entries.flatten().map(|e| dir.join(e.file_name())));
+        }
+        files
+            .iter()
+            .filter(|f| f.as_path() != drop_in)
+            .filter(|f| {
+                let at = root.join(crate::managed::tree_path(&f.to_string_lossy()));
+                common::read_json(Some(at)).is_some_and(|v| v["disableAllHooks"] == json!(true))
+            })
+            .map(|f| {
+                MachineCheck::Fail(
+                    format!(
+                        "Claude Code: {} sets `disableAllHooks`, which turns the managed hooks off",
+                        f.display()
+                    ),
+                    "remove `disableAllHooks` from the managed settings".to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            let on_error = policy.on_error_for(event);
+            common::managed_source_shim(&cx.managed_shim(
+                policy,
+                &PROFILE,
+                (event, native),
+                on_error,
+                install,
+            ))
+        });
+        let mut settings = json!({ "hooks": entries });
+        if install.only_managed {
+            settings["allowManagedHooksOnly"] = json!(true);
+        }
+        cx.whole(
+            crate::managed::tree_path(MANAGED.on(install.os)),
+            crate::emit::json_text(&settings),
+            false,
+        );
     }
 
     fn on_windows(&self, policy: &Policy) -> windows::OnWindows {

@@ -49,6 +49,55 @@ pub struct Codex;
 const MARKER: &str = "/.hookc/codex/";
 const HOOKS: &str = ".codex/hooks.json";
 
+/// Codex's requirements, which a user, a project or a command-line flag
+/// cannot override; its hooks are trusted without review.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    linux: "/etc/codex/requirements.toml",
+    macos: "/etc/codex/requirements.toml",
+    what: "Codex's requirements",
+    not_enforced: None,
+    only_managed: Some("allow_managed_hooks_only"),
+};
+
+/// hookc's hook groups, by Codex's event name, with the warnings of what
+/// Codex cannot do; `handler` writes the shim of an event and returns its
+/// handler.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    handler: &mut dyn FnMut(&mut EmitCx, Event, &str) -> Value,
+) -> IndexMap<String, Vec<Value>> {
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    let missing = |guard: &Guard, tools: &[String], none: bool, cx: &mut EmitCx| {
+        cx.unsupported(
+            guard,
+            HarnessId::Codex,
+            format!("Codex has no hookable tool for {}", common::quoted_list(tools)),
+            if none {
+                "the guard will not run there".to_owned()
+            } else if tools.iter().any(|t| t == "read") {
+                "Codex reads files with shell commands instead, which a `path` guard that also covers `shell` checks (every program that reads a file, redirections included)".to_owned()
+            } else {
+                "calls of those tools are not checked there".to_owned()
+            },
+        );
+    };
+    for &(event, native) in PROFILE.events {
+        for guard in policy.guards.iter().filter(|g| g.event == event) {
+            warn_degraded(guard, cx);
+        }
+        let Some(common::Route { names, any_tool }) =
+            common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &missing)
+        else {
+            continue;
+        };
+        let handler = handler(cx, event, native);
+        let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+        entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
+    }
+    entries
+}
+
 /// Top-level keys of Codex's `config.toml` (checked strictly by `--strict-config`).
 const CONFIG_SETTINGS: &[&str] = &[
     "model",
@@ -396,34 +445,11 @@ impl Harness for Codex {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        let missing = |guard: &Guard, tools: &[String], none: bool, cx: &mut EmitCx| {
-            cx.unsupported(
-                guard,
-                HarnessId::Codex,
-                format!("Codex has no hookable tool for {}", common::quoted_list(tools)),
-                if none {
-                    "the guard will not run there".to_owned()
-                } else if tools.iter().any(|t| t == "read") {
-                    "Codex reads files with shell commands instead, which a `path` guard that also covers `shell` checks (every program that reads a file, redirections included)".to_owned()
-                } else {
-                    "calls of those tools are not checked there".to_owned()
-                },
-            );
-        };
-        for &(event, native) in PROFILE.events {
-            for guard in policy.guards.iter().filter(|g| g.event == event) {
-                warn_degraded(guard, cx);
-            }
-            let Some(common::Route { names, any_tool }) =
-                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &missing)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/codex/{}.sh", event.word());
-            let handler = json!({
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            cx.shim(policy, &PROFILE, event, native, "deny");
+            json!({
                 "type": "command",
-                "command": launcher(&format!("/{script}")),
+                "command": launcher(&format!("/.hookc/codex/{}.sh", event.word())),
                 "commandWindows": windows::through_cmd(&windows::powershell(
                     HarnessId::Codex,
                     event,
@@ -432,12 +458,65 @@ impl Harness for Codex {
                     &policy.install_command(),
                 )),
                 "timeout": policy.timeout,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, "deny");
-        }
+            })
+        });
         cx.hook_entries(HOOKS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    /// `requirements.toml` is one file, not a folder of drop-ins, and holds
+    /// whatever else the administrator requires: hookc writes it whole, and
+    /// a build refuses to replace one it did not write (the plan's rule for
+    /// a file that is someone else's). `--print codex` gives the text to
+    /// merge by hand.
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            let shim = cx.managed_shim(policy, &PROFILE, (event, native), "deny", install);
+            json!({
+                "type": "command",
+                "command": common::managed_source_shim(&shim),
+                "timeout": policy.timeout,
+            })
+        });
+        let mut doc = toml_edit::DocumentMut::new();
+        doc.decor_mut().set_prefix(format!(
+            "{}\n# Codex's requirements: no user, project or flag can turn these hooks off.\n",
+            crate::emit::header(policy, "#")
+        ));
+        if install.only_managed {
+            doc["allow_managed_hooks_only"] = toml_edit::value(true);
+        }
+        // Pinned, so that `[features] hooks = false` (a user's, a trusted
+        // project's, `--disable hooks`) does not turn the managed hooks off.
+        let mut features = toml_edit::Table::new();
+        features["hooks"] = toml_edit::value(true);
+        doc["features"] = toml_edit::Item::Table(features);
+        let mut hooks = toml_edit::Table::new();
+        for (event, groups) in &entries {
+            let mut array = toml_edit::ArrayOfTables::new();
+            for group in groups {
+                let mut table = toml_edit::Table::new();
+                if let Some(matcher) = group.get("matcher").and_then(Value::as_str) {
+                    table["matcher"] = toml_edit::value(matcher);
+                }
+                let mut handlers = toml_edit::ArrayOfTables::new();
+                for handler in group["hooks"].as_array().into_iter().flatten() {
+                    handlers.push(crate::merge::toml::toml_table(handler));
+                }
+                table["hooks"] = toml_edit::Item::ArrayOfTables(handlers);
+                array.push(table);
+            }
+            hooks[event.as_str()] = toml_edit::Item::ArrayOfTables(array);
+        }
+        doc["hooks"] = toml_edit::Item::Table(hooks);
+        cx.whole(
+            crate::managed::tree_path(MANAGED.on(install.os)),
+            doc.to_string(),
+            false,
+        );
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

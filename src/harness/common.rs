@@ -201,6 +201,15 @@ pub fn source_shim(path: &str) -> String {
     )
 }
 
+/// [`source_shim`] for a managed install's shim at `path` (absolute on the
+/// managed machine): nothing in a project can mend a missing one.
+pub fn managed_source_shim(path: &str) -> String {
+    source_shim_refusing(
+        &crate::emit::sh_word(path),
+        "echo \"hookc could not read $hookc_shim, so the call was refused. Tell the user: the managed hookc install on this machine is incomplete (hookc doctor --managed).\" >&2",
+    )
+}
+
 /// [`source_shim`] with `refuse` (shell text) run before the `exit 2` of a
 /// shim that cannot be read, for a harness that takes the reason from
 /// somewhere other than stderr.

@@ -45,6 +45,69 @@ pub struct Gemini;
 
 /// Hook entries hookc owns are recognised by this path in their command.
 const MARKER: &str = "/.hookc/gemini/";
+
+/// The system settings file, which Gemini CLI reads above the user's and the
+/// project's: hookc's entries are merged into the administrator's file.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    linux: "/etc/gemini-cli/settings.json",
+    macos: "/Library/Application Support/GeminiCli/settings.json",
+    what: "Gemini CLI's system settings",
+    only_managed: None,
+    // harnesses/gemini.md and the 0.61.0 bundle: the system file is read
+    // last and wins for a setting, but `hooksConfig.disabled` is a union of
+    // every layer's, an untrusted folder loads no hooks at all, and the
+    // project's `.gemini/.env` can make a folder untrusted.
+    not_enforced: Some(
+        "a project or user can still switch the hooks off (`hooksConfig.disabled` naming them, an untrusted folder, GEMINI_RESTRICTED_MODE in the project's .gemini/.env); Gemini CLI has no setting that keeps only the administrator's hooks",
+    ),
+};
+
+/// hookc's hook groups, by Gemini CLI's event name, with the warnings of
+/// what Gemini CLI cannot do; `shim` writes the shim of an event and
+/// returns the command that runs it.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> IndexMap<String, Vec<Value>> {
+    common::warn_unsupported_events(policy, &PROFILE, cx);
+    common::warn_decisions(policy, &PROFILE, cx, &|event, decision| {
+        (event == Event::PreTool && decision == Decision::Context).then_some(
+            "Gemini CLI reads no added context before a tool runs; the call goes ahead without it",
+        )
+    });
+    for guard in policy
+        .guards
+        .iter()
+        .filter(|g| g.decision == Decision::Rewrite)
+    {
+        cx.unsupported(
+            guard,
+            HarnessId::Gemini,
+            "Gemini CLI reads no added context before a tool runs".to_owned(),
+            "the command runs rewritten, but the model may not read the guard's note".to_owned(),
+        );
+    }
+    warn_long_mcp_names(policy, cx);
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let Some(Route {
+            names, any_tool, ..
+        }) = common::route(policy, event, &PROFILE, cx, &matcher_names)
+        else {
+            continue;
+        };
+        let handler = json!({
+            "type": "command",
+            "name": format!("hookc-{}", event.word()),
+            "command": shim(cx, event, native),
+            "timeout": u64::from(policy.timeout) * 1000,
+        });
+        let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+        entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
+    }
+    entries
+}
 const SETTINGS: &str = ".gemini/settings.json";
 
 static PROFILE: Profile = Profile {
@@ -290,48 +353,57 @@ impl Harness for Gemini {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(policy, &PROFILE, cx, &|event, decision| {
-            (event == Event::PreTool && decision == Decision::Context).then_some(
-                "Gemini CLI reads no added context before a tool runs; the call goes ahead without it",
-            )
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+            common::source_shim(&format!(
+                "$GEMINI_PROJECT_DIR/.hookc/gemini/{}.sh",
+                event.word()
+            ))
         });
-        for guard in policy
-            .guards
-            .iter()
-            .filter(|g| g.decision == Decision::Rewrite)
-        {
-            cx.unsupported(
-                guard,
-                HarnessId::Gemini,
-                "Gemini CLI reads no added context before a tool runs".to_owned(),
-                "the command runs rewritten, but the model may not read the guard's note"
-                    .to_owned(),
-            );
-        }
-        warn_long_mcp_names(policy, cx);
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route {
-                names, any_tool, ..
-            }) = common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/gemini/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "name": format!("hookc-{}", event.word()),
-                "command": common::source_shim(&format!("$GEMINI_PROJECT_DIR/{script}")),
-                "timeout": u64::from(policy.timeout) * 1000,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-
-            let on_error = policy.on_error_for(event);
-            cx.shim(policy, &PROFILE, event, native, on_error);
-        }
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn managed_checks(&self, _root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
+        // Gemini CLI reads the system file from this variable when it is
+        // set, wherever it points: the managed file is then not read.
+        match std::env::var_os("GEMINI_CLI_SYSTEM_SETTINGS_PATH") {
+            Some(other) if Path::new(&other) != Path::new(MANAGED.on(os)) => {
+                vec![MachineCheck::Fail(
+                    format!(
+                        "Gemini CLI: GEMINI_CLI_SYSTEM_SETTINGS_PATH points it at {} instead of the managed file",
+                        Path::new(&other).display()
+                    ),
+                    "unset GEMINI_CLI_SYSTEM_SETTINGS_PATH where Gemini CLI runs".to_owned(),
+                )]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            let on_error = policy.on_error_for(event);
+            common::managed_source_shim(&cx.managed_shim(
+                policy,
+                &PROFILE,
+                (event, native),
+                on_error,
+                install,
+            ))
+        });
+        let marker = format!("{}/gemini/", install.os.hookc_dir());
+        cx.hook_entries(
+            &crate::managed::tree_path(MANAGED.on(install.os)),
+            entries,
+            // The system file wins for a setting: hooks stay on whatever a
+            // user's or project's `hooksConfig.enabled` says.
+            vec![("hooksConfig".to_owned(), json!({ "enabled": true }))],
+            &marker,
+        );
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

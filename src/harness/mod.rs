@@ -132,6 +132,29 @@ pub trait Harness: Sync {
     /// (with a span on the guard) about what the harness cannot do.
     fn emit(&self, policy: &Policy, cx: &mut EmitCx);
 
+    /// The administrator file a managed install writes (see
+    /// [`crate::managed`]); `None` where the harness has no such layer, or
+    /// hookc does not write it.
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        None
+    }
+
+    /// Add the managed install's files to `cx`: the file at
+    /// [`managed_layer`](Self::managed_layer), naming shims made with
+    /// [`EmitCx::managed_shim`]. Called only where there is a layer.
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let _ = (policy, cx, install);
+        unreachable!("{} has no managed layer", self.profile().name)
+    }
+
+    /// What on this machine would switch the managed hooks off or shadow
+    /// them (`hookc doctor --managed`), beyond what every harness is checked
+    /// for; `root` is where the managed tree is (`/`). The default has none.
+    fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
+        let _ = (root, os);
+        Vec::new()
+    }
+
     /// What becomes of this harness's hooks on Windows (see [`windows`]).
     fn on_windows(&self, policy: &Policy) -> windows::OnWindows;
 
@@ -639,6 +662,7 @@ mod tests {
                         outer: true,
                         not_found_fix: "'x'".into(),
                         not_hookc_fix: "'y'".into(),
+                        managed_hookc: None,
                     },
                     refusal,
                 );

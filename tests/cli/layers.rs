@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
         "paths",
         "presets",
         "supervise",
+        "managed",
     ],
     &["diag", "version", "shell", "ast", "merge"],
     &["ir", "syntax", "git_writes"],

@@ -44,6 +44,7 @@ mod lint;
 mod lint_all;
 mod lint_levels;
 mod lint_realworld;
+mod managed;
 mod out_dir;
 mod output;
 mod packaging;

@@ -45,7 +45,8 @@ fn diagnostics_of_bad_policies_are_pinned() {
         // `hookc lint` codes have their own fixtures (tests/fixtures/lint, tests/cli/lint.rs).
         // The build's own file checks have theirs in tests/cli/hostile_build.rs,
         // and its record of itself in tests/cli/shim.rs; the audit log's
-        // tampering in tests/cli/audit_log.rs.
+        // tampering in tests/cli/audit_log.rs; a managed build's in
+        // tests/cli/managed.rs.
         if matches!(
             code.name(),
             "io" | "merge-failed"
@@ -55,6 +56,8 @@ fn diagnostics_of_bad_policies_are_pinned() {
                 | "unsafe-file"
                 | "pin-failed"
                 | "log-tampered"
+                | "no-managed-layer"
+                | "managed-not-enforced"
         ) || code.name().starts_with("lint-")
         {
             continue;

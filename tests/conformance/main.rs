@@ -682,6 +682,96 @@ fn claude() {
 /// reaches the model; one that force-pushes behind a program name built at
 /// run time is stopped at the start of `git push --force`, before anything
 /// after it runs, and hookc's reason reaches the model.
+/// Issue 35: the managed tree (`hookc build --managed`) laid over `/etc` in
+/// a private mount namespace, where Claude Code reads it as the machine's
+/// managed settings. The managed guard refuses the probe; a project hook
+/// does not run (`allowManagedHooksOnly`); the project's `disableAllHooks`
+/// does not switch the managed guard off. Needs root for the mount.
+#[test]
+#[ignore = "installs and runs Claude Code; see book/src/conformance.md"]
+fn claude_managed() {
+    let hookc = env!("CARGO_BIN_EXE_hookc");
+    let scratch = Scratch::build(
+        "claude",
+        &[
+            "--managed",
+            "--root",
+            "../tree",
+            "--os",
+            "linux",
+            "--hookc",
+            hookc,
+        ],
+    );
+    let tree = scratch.root.join("tree");
+    assert!(
+        tree.join("etc/claude-code/managed-settings.d/50-hookc.json")
+            .is_file()
+            && !scratch.repo.join(".claude").exists(),
+        "the managed build wrote no managed tree"
+    );
+    let claude = installed("claude/node_modules/@anthropic-ai/claude-code-*/claude");
+    // A hand-written project hook that would let everything through, and
+    // leaves a mark when it runs.
+    scratch.write(
+        &scratch.repo.join(".claude/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"touch project-hook-ran; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}}"#,
+    );
+    let turn = |model: &Model| {
+        let mut turn = scratch.command("unshare");
+        turn.env("T", &tree)
+            .args(["-m", "/bin/sh", "-c"])
+            .arg("mount -t overlay overlay -o lowerdir=\"$T/etc\":/etc /etc && exec \"$@\"")
+            .arg("sh")
+            .arg(&claude)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("ANTHROPIC_BASE_URL", &model.url)
+            .env("ANTHROPIC_API_KEY", "scripted")
+            .args(["-p", PROMPT, "--output-format", "stream-json", "--verbose"])
+            .args(["--include-hook-events", "--model", "claude-sonnet-4-5"])
+            .args(["--allowedTools", "Bash"]);
+        scratch.check(&mut turn)
+    };
+    let refused = |what: &str| {
+        let model = Model::start(&scratch, DENIED);
+        let ran = turn(&model);
+        let results = tool_results(&model.exchanges());
+        drop(model);
+        assert!(
+            !scratch.repo.join("denied-ran").exists(),
+            "{what}: `{DENIED}` ran although the managed policy denies it.\n{ran}"
+        );
+        assert!(
+            results.iter().any(|r| r.contains(DENY_REASON)),
+            "{what}: the model was not told hookc's reason.\ntool results: {results:#?}\n{ran}"
+        );
+    };
+    refused("with a project hook");
+    assert!(
+        !scratch.repo.join("project-hook-ran").exists(),
+        "the project's own hook ran although the managed settings allow managed hooks only"
+    );
+    let model = Model::start(&scratch, ALLOWED);
+    let allowed = turn(&model);
+    drop(model);
+    assert!(
+        scratch.repo.join("allowed-ran").exists(),
+        "`{ALLOWED}` did not run although the managed policy allows it.\n{allowed}"
+    );
+    // The project tries to switch every hook off.
+    scratch.write(
+        &scratch.repo.join(".claude/settings.local.json"),
+        r#"{"disableAllHooks": true}"#,
+    );
+    refused("with the project's disableAllHooks");
+    eprintln!(
+        "claude {}: the managed guard refused `{DENIED}`, a project hook and the project's disableAllHooks did not get around it",
+        pinned("claude")
+    );
+}
+
 fn supervised_turns(scratch: &Scratch, turn: &dyn Fn(&Model) -> Ran) {
     if hookc::runtime::supervised::available().is_err() {
         eprintln!("claude: supervised calls not checked: this machine cannot supervise");

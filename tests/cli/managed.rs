@@ -1,0 +1,456 @@
+//! `hookc build --managed`: the guards in each harness's administrator
+//! layer, run by one hookc named by absolute path.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{BARE_PATH, Project, Run, claude_bash, fake_hookc, run, sh_c};
+
+const HOOKC: &str = env!("CARGO_BIN_EXE_hookc");
+
+/// The bundled policy for the harnesses with an administrator layer, and
+/// Cursor, which has none hookc writes.
+fn managed_policy() -> Project {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!("{policy}\ntargets \"claude\" \"codex\" \"gemini\" \"cursor\"\n"),
+    );
+    p
+}
+
+/// `hookc ARGS --managed --root tree --os linux --hookc HOOKC` in the project.
+fn managed(p: &Project, args: &[&str]) -> Run {
+    run(
+        Command::new(HOOKC)
+            .args(args)
+            .args([
+                "--managed",
+                "--root",
+                "tree",
+                "--os",
+                "linux",
+                "--hookc",
+                HOOKC,
+            ])
+            .current_dir(p.dir.path())
+            .env("XDG_STATE_HOME", p.path("state")),
+        None,
+    )
+}
+
+fn ok(r: &Run) {
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+}
+
+/// The command Claude Code runs for PreToolUse, from the managed drop-in.
+fn claude_command(p: &Project) -> String {
+    let settings: serde_json::Value =
+        serde_json::from_str(&p.read("tree/etc/claude-code/managed-settings.d/50-hookc.json"))
+            .unwrap();
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn a_managed_tree_holds_each_administrator_file_and_hookc_s_own() {
+    let p = managed_policy();
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    // Cursor has no administrator layer hookc writes: named, not silently dropped.
+    assert!(r.stderr.contains("hookc::no-managed-layer"), "{}", r.stderr);
+    assert!(r.stderr.contains("Cursor"), "{}", r.stderr);
+    // Gemini CLI's hooks are written, and said to be switchable off.
+    assert!(
+        r.stderr.contains("hookc::managed-not-enforced")
+            && r.stderr.contains("hooksConfig.disabled"),
+        "{}",
+        r.stderr
+    );
+    assert!(!p.exists("tree/etc/cursor") && !p.exists(".cursor"));
+    // Nothing of a project build.
+    assert!(!p.exists(".hookc") && !p.exists(".claude"));
+
+    let claude: serde_json::Value =
+        serde_json::from_str(&p.read("tree/etc/claude-code/managed-settings.d/50-hookc.json"))
+            .unwrap();
+    assert_eq!(claude["allowManagedHooksOnly"], true);
+    assert!(claude_command(&p).contains("'/etc/hookc/claude/pre-tool.sh'"));
+    assert_eq!(
+        claude["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"],
+        "block"
+    );
+
+    let codex: toml_edit::DocumentMut = p.read("tree/etc/codex/requirements.toml").parse().unwrap();
+    assert_eq!(codex["allow_managed_hooks_only"].as_bool(), Some(true));
+    assert_eq!(codex["features"]["hooks"].as_bool(), Some(true));
+    let handler = &codex["hooks"]["PreToolUse"]
+        .as_array_of_tables()
+        .unwrap()
+        .get(0)
+        .unwrap()["hooks"]
+        .as_array_of_tables()
+        .unwrap()
+        .get(0)
+        .unwrap()["command"];
+    assert!(
+        handler
+            .as_str()
+            .unwrap()
+            .contains("'/etc/hookc/codex/pre-tool.sh'")
+    );
+
+    let gemini: serde_json::Value =
+        serde_json::from_str(&p.read("tree/etc/gemini-cli/settings.json")).unwrap();
+    assert!(
+        gemini["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("'/etc/hookc/gemini/pre-tool.sh'")
+    );
+
+    // Each shim runs the administrator's hookc and no other.
+    let shim = p.read("tree/etc/hookc/claude/pre-tool.sh");
+    assert!(shim.contains(&format!("hookc='{HOOKC}'")), "{shim}");
+    assert!(!shim.contains("HOOKC_BIN:-"), "{shim}");
+
+    // A second build changes nothing; `check` agrees, and finds a hand edit.
+    let again = managed(&p, &["build"]);
+    ok(&again);
+    assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
+    ok(&managed(&p, &["check"]));
+    p.write("tree/etc/hookc/claude/pre-tool.sh", "#!/bin/sh\nexit 0\n");
+    let drift = managed(&p, &["check"]);
+    assert_eq!(drift.status, 1, "{}{}", drift.stdout, drift.stderr);
+    assert!(
+        drift.stdout.contains("etc/hookc/claude/pre-tool.sh"),
+        "{}",
+        drift.stdout
+    );
+}
+
+#[test]
+fn the_switch_for_other_hooks_stays_off_when_asked() {
+    let p = managed_policy();
+    ok(&managed(&p, &["build", "--allow-other-hooks"]));
+    let claude = p.read("tree/etc/claude-code/managed-settings.d/50-hookc.json");
+    assert!(!claude.contains("allowManagedHooksOnly"), "{claude}");
+    let codex = p.read("tree/etc/codex/requirements.toml");
+    assert!(!codex.contains("allow_managed_hooks_only"), "{codex}");
+    // The pin that keeps `[features] hooks = false` from turning them off stays.
+    assert!(codex.contains("[features]\nhooks = true"), "{codex}");
+}
+
+#[test]
+fn an_administrator_file_hookc_did_not_write_is_not_replaced() {
+    let p = managed_policy();
+    p.write(
+        "tree/etc/codex/requirements.toml",
+        "allowed_approval_policies = [\"on-request\"]\n",
+    );
+    let r = managed(&p, &["build"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        p.read("tree/etc/codex/requirements.toml"),
+        "allowed_approval_policies = [\"on-request\"]\n"
+    );
+    assert!(
+        r.stderr.contains("etc/codex/requirements.toml"),
+        "{}",
+        r.stderr
+    );
+    // The administrator merges the text `--print` gives by hand.
+    let printed = managed(&p, &["build", "--print", "codex"]);
+    ok(&printed);
+    assert!(
+        printed.stdout.contains("[[hooks.PreToolUse]]"),
+        "{}",
+        printed.stdout
+    );
+    // Gemini CLI's system settings are merged into, keeping what is there.
+    p.write(
+        "tree/etc/gemini-cli/settings.json",
+        "{\n  \"security\": { \"auth\": { \"selectedType\": \"gemini-api-key\" } }\n}\n",
+    );
+    ok(&managed(&p, &["build", "--force"]));
+    let gemini: serde_json::Value =
+        serde_json::from_str(&p.read("tree/etc/gemini-cli/settings.json")).unwrap();
+    assert_eq!(gemini["security"]["auth"]["selectedType"], "gemini-api-key");
+    assert!(gemini["hooks"]["BeforeTool"].is_array(), "{gemini}");
+}
+
+#[test]
+fn a_managed_shim_runs_the_administrators_hookc_whatever_the_environment_says() {
+    let p = managed_policy();
+    ok(&managed(&p, &["build"]));
+    // The command as Claude Code runs it, with the tree where the machine
+    // would have it.
+    let shim = p.path("tree/etc/hookc/claude/pre-tool.sh");
+    let command = claude_command(&p).replace(
+        "'/etc/hookc/claude/pre-tool.sh'",
+        &format!("'{}'", shim.display()),
+    );
+    // A hookc on PATH and in HOOKC_BIN that lets everything through.
+    let fake = fake_hookc(&p, "fake", "exit 0");
+    let fake_dir = fake.parent().unwrap().display().to_string();
+    let state = p.path("state").display().to_string();
+    let env = [
+        ("HOOKC_BIN", fake.to_str().unwrap()),
+        ("XDG_STATE_HOME", state.as_str()),
+    ];
+    let path = format!("{fake_dir}:{BARE_PATH}");
+    let denied = sh_c(
+        &command,
+        p.dir.path(),
+        &path,
+        &env,
+        &claude_bash("git push --force"),
+    );
+    assert_eq!(denied.status, 2, "{denied:?}");
+    assert!(denied.stderr.contains("Do not force-push"), "{denied:?}");
+    let allowed = sh_c(
+        &command,
+        p.dir.path(),
+        &path,
+        &env,
+        &claude_bash("git status"),
+    );
+    assert_eq!(allowed.status, 0, "{allowed:?}");
+
+    // Without the administrator's hookc, the call is refused, and the
+    // model is told not to look for another.
+    let r = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--root", "tree", "--os", "linux"])
+            .args(["--hookc", "/nonexistent/hookc"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    ok(&r);
+    let gone = sh_c(
+        &command,
+        p.dir.path(),
+        &path,
+        &env,
+        &claude_bash("git status"),
+    );
+    assert_eq!(gone.status, 2, "{gone:?}");
+    assert!(
+        gone.stderr
+            .contains("the hookc this machine's managed hooks run (/nonexistent/hookc) is gone"),
+        "{gone:?}"
+    );
+}
+
+#[test]
+fn only_an_absolute_hookc_is_taken() {
+    let p = managed_policy();
+    for hookc in ["hookc", "./hookc", "/usr/local/../bin/hookc"] {
+        let r = run(
+            Command::new(HOOKC)
+                .args(["build", "--managed", "--root", "tree", "--hookc", hookc])
+                .current_dir(p.dir.path()),
+            None,
+        );
+        assert_eq!(r.status, 2, "{hookc}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("not an absolute, plain path"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert!(!p.exists("tree"));
+}
+
+/// Whether this test may make a private mount namespace (root and unshare).
+fn can_mount() -> bool {
+    let root = std::fs::metadata("/proc/self").is_ok_and(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.uid() == 0
+    });
+    root && Command::new("unshare").arg("--help").output().is_ok()
+}
+
+/// `command` under `sh -c` with the tree's `etc` laid over the machine's
+/// `/etc`, in a private mount namespace (gone when it ends).
+fn on_a_managed_machine(tree: &Path, command: &str, state: &Path, stdin: &str) -> Run {
+    run(
+        Command::new("unshare")
+            .args(["-m", "/bin/sh", "-c"])
+            .arg(
+                "mount -t overlay overlay -o lowerdir=\"$T/etc\":/etc /etc && exec /bin/sh -c \"$C\"",
+            )
+            .env_clear()
+            .env("PATH", BARE_PATH)
+            .env("T", tree)
+            .env("C", command)
+            .env("XDG_STATE_HOME", state),
+        Some(stdin.as_bytes()),
+    )
+}
+
+/// A managed policy is the administrator's: the record that refuses a
+/// project's older build is not kept for it, or the administrator's next
+/// build would refuse every call on the machine. A copy of the same tree
+/// that anyone may change is held to the record.
+#[test]
+fn the_administrators_next_build_answers_at_once() {
+    if !can_mount() {
+        eprintln!("skipped: needs root and unshare for a private mount");
+        return;
+    }
+    let p = managed_policy();
+    ok(&managed(&p, &["build"]));
+    let tree = p.path("tree");
+    let state = p.path("state");
+    let command = claude_command(&p);
+    let r = on_a_managed_machine(&tree, &command, &state, &claude_bash("git push --force"));
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
+
+    // The administrator adds a guard and builds again.
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!(
+            "{policy}\nguard \"no-curl\" {{\n    tool \"shell\"\n    command \"curl\"\n    deny \"Do not run curl here; ask the user to fetch it.\"\n    example \"curl x\" expect=\"deny\"\n    example \"git status\" expect=\"allow\"\n}}\n"
+        ),
+    );
+    ok(&managed(&p, &["build"]));
+    let r = on_a_managed_machine(&tree, &command, &state, &claude_bash("curl example.com"));
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(r.stderr.contains("Do not run curl here"), "{r:?}");
+    let r = on_a_managed_machine(&tree, &command, &state, &claude_bash("git status"));
+    assert_eq!(r.status, 0, "{r:?}");
+
+    // The same compiled policy where others may write (under /tmp) is held
+    // to the record of the first build it answered with.
+    let policy = tree.join("etc/hookc/policy.json");
+    let copy = p.path("copy/policy.json");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    let guard = |policy: &Path| {
+        run(
+            Command::new(HOOKC)
+                .args([
+                    "guard",
+                    "--harness",
+                    "claude",
+                    "--event",
+                    "pre-tool",
+                    "--policy",
+                ])
+                .arg(policy)
+                .env("XDG_STATE_HOME", &state),
+            Some(claude_bash("git status").as_bytes()),
+        )
+    };
+    std::fs::copy(&policy, &copy).unwrap();
+    ok(&guard(&copy));
+    let before = std::fs::read_to_string(&policy).unwrap();
+    p.write(
+        "policy.kdl",
+        &p.read("policy.kdl").replace("no-curl", "no-curl-2"),
+    );
+    ok(&managed(&p, &["build"]));
+    assert_ne!(std::fs::read_to_string(&policy).unwrap(), before);
+    std::fs::copy(&policy, &copy).unwrap();
+    let refused = guard(&copy);
+    assert!(
+        refused.stdout.contains("not the build") || refused.stderr.contains("not the build"),
+        "{refused:?}"
+    );
+}
+
+/// `hookc doctor --managed` on the machine (the tree laid over `/etc`), with
+/// the managed hooks running `/bin/sh` as their hookc: a program that is
+/// there and only root's (doctor runs nothing).
+fn doctor_on_a_managed_machine(p: &Project) -> Run {
+    let tree = p.path("tree");
+    on_a_managed_machine(
+        &tree,
+        &format!("'{HOOKC}' doctor --managed"),
+        &p.path("state"),
+        "",
+    )
+}
+
+#[test]
+fn doctor_says_what_holds_the_managed_hooks_and_what_would_switch_them_off() {
+    let p = managed_policy();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--root", "tree", "--os", "linux"])
+            .args(["--hookc", "/bin/sh"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    ok(&r);
+    // A tree under a folder anyone may write to is not a managed install.
+    let r = p.hookc(&["doctor", "--managed", "--root", "tree"]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("Claude Code: ") && r.stdout.contains("holds hookc's hooks"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("can be changed by a user other than root"),
+        "{}",
+        r.stdout
+    );
+    if !can_mount() {
+        eprintln!("skipped the rest: needs root and unshare for a private mount");
+        return;
+    }
+    let r = doctor_on_a_managed_machine(&p);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    for name in ["Claude Code", "Codex CLI", "Gemini CLI"] {
+        assert!(
+            r.stdout.contains(&format!("ok    {name}: /etc/")),
+            "{name}: {}",
+            r.stdout
+        );
+    }
+    assert!(
+        r.stdout
+            .contains("note  Gemini CLI: a project or user can still switch"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("the managed hooks will run here"),
+        "{}",
+        r.stdout
+    );
+
+    // Another managed file that turns every hook off.
+    p.write(
+        "tree/etc/claude-code/managed-settings.json",
+        "{ \"disableAllHooks\": true }\n",
+    );
+    let r = doctor_on_a_managed_machine(&p);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("/etc/claude-code/managed-settings.json sets `disableAllHooks`"),
+        "{}",
+        r.stdout
+    );
+    std::fs::remove_file(p.path("tree/etc/claude-code/managed-settings.json")).unwrap();
+
+    // A drop-in changed since the build.
+    let drop_in = "tree/etc/claude-code/managed-settings.d/50-hookc.json";
+    p.write(drop_in, &p.read(drop_in).replace("\"block\"", "\"allow\""));
+    let r = doctor_on_a_managed_machine(&p);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("is not what the last managed build wrote"),
+        "{}",
+        r.stdout
+    );
+}

@@ -54,6 +54,20 @@ fn here() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
+/// Whether a managed tree can be laid over `/etc` here: root, and
+/// `unshare`. Said loudly when not (CI runs as root).
+fn can_mount() -> bool {
+    let root = fs::metadata("/proc/self").is_ok_and(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.uid() == 0
+    });
+    let can = root && Command::new("unshare").arg("--help").output().is_ok();
+    if !can {
+        eprintln!("SKIPPED: the managed-install checks need root and unshare for a private mount");
+    }
+    can
+}
+
 /// The folder `install` filled, after running it once per test binary.
 fn cache() -> &'static Path {
     static CACHE: OnceLock<PathBuf> = OnceLock::new();
@@ -286,6 +300,74 @@ impl Scratch {
             .env("npm_config_prefer_offline", "true")
             .env("npm_config_update_notifier", "false");
         command
+    }
+
+    /// `hookc build --managed` of the bundled policy for `harness` only,
+    /// into `tree/` beside the repository, with the hooks running the hookc
+    /// under test; the tree's path.
+    fn build_managed(harness: &'static str) -> (Scratch, PathBuf) {
+        let hookc = env!("CARGO_BIN_EXE_hookc");
+        let scratch = Scratch::build(
+            harness,
+            &[
+                "--managed",
+                "--root",
+                "../tree",
+                "--os",
+                "linux",
+                "--hookc",
+                hookc,
+            ],
+        );
+        let tree = scratch.root.join("tree");
+        assert!(
+            tree.join("etc/hookc/policy.json").is_file() && !scratch.repo.join(".hookc").exists(),
+            "{harness}: the managed build wrote no managed tree"
+        );
+        (scratch, tree)
+    }
+
+    /// [`command`](Self::command) on a machine whose `/etc` has the managed
+    /// `tree`'s laid over it: an overlay in a private mount namespace, gone
+    /// when `program` ends (root only). The machine's `/etc` is not touched.
+    fn on_managed_machine(&self, tree: &Path, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = self.command("unshare");
+        command
+            .env("T", tree)
+            .args(["-m", "/bin/sh", "-c"])
+            .arg("mount -t overlay overlay -o lowerdir=\"$T/etc\":/etc /etc && exec \"$@\"")
+            .arg("sh")
+            .arg(program);
+        command
+    }
+
+    /// The turn pair on a managed machine: the managed guard refuses the
+    /// denied command and tells the model why (`what` says what the project
+    /// tried), and lets the allowed one run.
+    fn managed_refuses_and_allows(&self, what: &str, turn: &dyn Fn(&Model) -> Ran) {
+        let model = Model::start(self, DENIED);
+        let ran = turn(&model);
+        let results = tool_results(&model.exchanges());
+        drop(model);
+        assert!(
+            !self.repo.join("denied-ran").exists(),
+            "{} {what}: `{DENIED}` ran although the managed policy denies it.\n{ran}",
+            self.harness
+        );
+        assert!(
+            results.iter().any(|r| r.contains(DENY_REASON)),
+            "{} {what}: the model was not told hookc's reason.\ntool results: {results:#?}\n{ran}",
+            self.harness
+        );
+        let _ = fs::remove_file(self.repo.join("allowed-ran"));
+        let model = Model::start(self, ALLOWED);
+        let allowed = turn(&model);
+        drop(model);
+        assert!(
+            self.repo.join("allowed-ran").exists(),
+            "{} {what}: `{ALLOWED}` did not run although the managed policy allows it.\n{allowed}",
+            self.harness
+        );
     }
 
     /// Run `command` to the end (or `TIMEOUT`), its output kept in files
@@ -690,26 +772,10 @@ fn claude() {
 #[test]
 #[ignore = "installs and runs Claude Code; see book/src/conformance.md"]
 fn claude_managed() {
-    let hookc = env!("CARGO_BIN_EXE_hookc");
-    let scratch = Scratch::build(
-        "claude",
-        &[
-            "--managed",
-            "--root",
-            "../tree",
-            "--os",
-            "linux",
-            "--hookc",
-            hookc,
-        ],
-    );
-    let tree = scratch.root.join("tree");
-    assert!(
-        tree.join("etc/claude-code/managed-settings.d/50-hookc.json")
-            .is_file()
-            && !scratch.repo.join(".claude").exists(),
-        "the managed build wrote no managed tree"
-    );
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("claude");
     let claude = installed("claude/node_modules/@anthropic-ai/claude-code-*/claude");
     // A hand-written project hook that would let everything through, and
     // leaves a mark when it runs.
@@ -718,13 +784,8 @@ fn claude_managed() {
         r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"touch project-hook-ran; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}}"#,
     );
     let turn = |model: &Model| {
-        let mut turn = scratch.command("unshare");
-        turn.env("T", &tree)
-            .args(["-m", "/bin/sh", "-c"])
-            .arg("mount -t overlay overlay -o lowerdir=\"$T/etc\":/etc /etc && exec \"$@\"")
-            .arg("sh")
-            .arg(&claude)
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        let mut turn = scratch.on_managed_machine(&tree, &claude);
+        turn.env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env("DISABLE_TELEMETRY", "1")
             .env("ANTHROPIC_BASE_URL", &model.url)
@@ -734,41 +795,118 @@ fn claude_managed() {
             .args(["--allowedTools", "Bash"]);
         scratch.check(&mut turn)
     };
-    let refused = |what: &str| {
-        let model = Model::start(&scratch, DENIED);
-        let ran = turn(&model);
-        let results = tool_results(&model.exchanges());
-        drop(model);
-        assert!(
-            !scratch.repo.join("denied-ran").exists(),
-            "{what}: `{DENIED}` ran although the managed policy denies it.\n{ran}"
-        );
-        assert!(
-            results.iter().any(|r| r.contains(DENY_REASON)),
-            "{what}: the model was not told hookc's reason.\ntool results: {results:#?}\n{ran}"
-        );
-    };
-    refused("with a project hook");
+    scratch.managed_refuses_and_allows("with a project hook", &turn);
     assert!(
         !scratch.repo.join("project-hook-ran").exists(),
         "the project's own hook ran although the managed settings allow managed hooks only"
-    );
-    let model = Model::start(&scratch, ALLOWED);
-    let allowed = turn(&model);
-    drop(model);
-    assert!(
-        scratch.repo.join("allowed-ran").exists(),
-        "`{ALLOWED}` did not run although the managed policy allows it.\n{allowed}"
     );
     // The project tries to switch every hook off.
     scratch.write(
         &scratch.repo.join(".claude/settings.local.json"),
         r#"{"disableAllHooks": true}"#,
     );
-    refused("with the project's disableAllHooks");
+    scratch.managed_refuses_and_allows("with the project's disableAllHooks", &turn);
     eprintln!(
         "claude {}: the managed guard refused `{DENIED}`, a project hook and the project's disableAllHooks did not get around it",
         pinned("claude")
+    );
+}
+
+/// Issue 35: Codex with the managed tree over `/etc` (see `claude_managed`):
+/// its loader lists hookc's hooks from `requirements.toml` as managed, and
+/// the guard refuses the probe without any trust review, while the user's
+/// `[features] hooks = false` and a trusted project's own hook try to get
+/// around it.
+#[test]
+#[ignore = "installs and runs Codex; see book/src/conformance.md"]
+fn codex_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("codex");
+    let codex = installed("codex/node_modules/@openai/codex-*/vendor/*/bin/codex");
+    let config = scratch.home.join(".codex/config.toml");
+    let trust = format!("[projects.{:?}]\ntrust_level = \"trusted\"\n", scratch.repo);
+    scratch.write(&config, &trust);
+    // A trusted project's own hook, which leaves a mark when it runs.
+    scratch.write(
+        &scratch.repo.join(".codex/hooks.json"),
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"touch project-hook-ran"}]}]}}"#,
+    );
+
+    let list = codex_hooks_list(&scratch, scratch.on_managed_machine(&tree, &codex));
+    let entry = &list["result"]["data"][0];
+    assert_eq!(
+        entry["errors"],
+        json!([]),
+        "Codex rejects the managed hooks: {list:#}"
+    );
+    let requirements: toml_edit::DocumentMut =
+        fs::read_to_string(tree.join("etc/codex/requirements.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+    let declared = requirements["hooks"]
+        .as_table()
+        .unwrap()
+        .iter()
+        .map(|(_, groups)| {
+            groups
+                .as_array_of_tables()
+                .unwrap()
+                .iter()
+                .map(|g| g["hooks"].as_array_of_tables().unwrap().len())
+                .sum::<usize>()
+        })
+        .sum::<usize>();
+    let hooks = entry["hooks"].as_array().cloned().unwrap_or_default();
+    let managed: Vec<&Value> = hooks
+        .iter()
+        .filter(|h| h["isManaged"] == true && h["sourcePath"] == "/etc/codex/requirements.toml")
+        .collect();
+    assert!(declared > 0, "hookc wrote no managed Codex hooks");
+    assert_eq!(
+        managed.len(),
+        declared,
+        "Codex loaded {} of {declared} managed hooks: {list:#}",
+        managed.len()
+    );
+    assert!(
+        hooks.iter().all(|h| h["isManaged"] == true),
+        "Codex loaded the project's hook beside the managed ones (allow_managed_hooks_only): {list:#}"
+    );
+
+    let turn = |model: &Model| {
+        // The user turns hooks off in their own config.
+        let provider = format!(
+            "model = \"gpt-5\"\nmodel_provider = \"scripted\"\n\
+             [features]\nhooks = false\n\
+             [model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{}/v1\"\n\
+             wire_api = \"responses\"\nenv_key = \"SCRIPTED_MODEL_KEY\"\n",
+            model.url
+        );
+        scratch.write(&config, &format!("{provider}{trust}"));
+        let mut turn = scratch.on_managed_machine(&tree, &codex);
+        turn.env("SCRIPTED_MODEL_KEY", "scripted")
+            .args([
+                "exec",
+                "--json",
+                "--skip-git-repo-check",
+                "-s",
+                "workspace-write",
+            ])
+            .args(["--disable", "hooks"])
+            .arg(PROMPT);
+        scratch.check(&mut turn)
+    };
+    scratch.managed_refuses_and_allows("with hooks switched off by the user", &turn);
+    assert!(
+        !scratch.repo.join("project-hook-ran").exists(),
+        "the project's own hook ran although requirements.toml allows managed hooks only"
+    );
+    eprintln!(
+        "codex {}: the managed guard refused `{DENIED}` with no trust review, whatever the user's features.hooks and --disable hooks said",
+        pinned("codex")
     );
 }
 
@@ -824,7 +962,7 @@ fn codex() {
     // Codex's own loader, through the app server's `hooks/list`: the hooks
     // it loaded from each file, with warnings and errors. It drops entries
     // under unknown event names silently, so count them too.
-    let list = codex_hooks_list(&scratch, &codex);
+    let list = codex_hooks_list(&scratch, scratch.command(&codex));
     let entry = &list["result"]["data"][0];
     assert_eq!(
         entry["warnings"],
@@ -870,11 +1008,10 @@ fn codex() {
 }
 
 /// Ask `codex app-server` (JSON-RPC, one message a line) for `hooks/list`.
-fn codex_hooks_list(scratch: &Scratch, codex: &Path) -> Value {
+fn codex_hooks_list(scratch: &Scratch, mut codex: Command) -> Value {
     use std::io::{BufRead, BufReader, Write};
 
-    let mut server = scratch
-        .command(codex)
+    let mut server = codex
         .arg("app-server")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -1116,6 +1253,69 @@ fn gemini() {
     for complaint in complaints {
         turns.never_says("gemini", complaint);
     }
+}
+
+/// Issue 35: Gemini CLI with the managed tree over `/etc` (see
+/// `claude_managed`): its system settings' guard refuses the probe, and the
+/// project's `hooksConfig.enabled: false` does not switch it off (the system
+/// file wins). A project's `hooksConfig.disabled` naming the hook does: the
+/// weakness `hookc::managed-not-enforced` warns of, shown here so that the
+/// warning goes when a Gemini CLI release closes it.
+#[test]
+#[ignore = "installs and runs Gemini CLI; see book/src/conformance.md"]
+fn gemini_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("gemini");
+    let gemini = installed("gemini/node_modules/@google/gemini-cli/bundle/gemini.js");
+    let settings = json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"disableAutoUpdate": true},
+        "privacy": {"usageStatisticsEnabled": false},
+    });
+    let gemini_home = scratch.home.join(".gemini");
+    scratch.write(&gemini_home.join("settings.json"), &settings.to_string());
+    let mut trusted = serde_json::Map::new();
+    trusted.insert(
+        scratch.repo.to_str().unwrap().to_owned(),
+        json!("TRUST_FOLDER"),
+    );
+    scratch.write(
+        &gemini_home.join("trustedFolders.json"),
+        &Value::Object(trusted).to_string(),
+    );
+    let turn = |model: &Model| {
+        let mut turn = scratch.on_managed_machine(&tree, node());
+        turn.arg(&gemini)
+            .args(["-y", "-m", "gemini-2.5-flash", "-p", PROMPT])
+            .args(["--output-format", "stream-json"])
+            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .env("GEMINI_API_KEY", "scripted")
+            .env("GOOGLE_GEMINI_BASE_URL", &model.url);
+        scratch.check(&mut turn)
+    };
+    scratch.managed_refuses_and_allows("in a trusted folder", &turn);
+    let project = scratch.repo.join(".gemini/settings.json");
+    scratch.write(&project, r#"{"hooksConfig": {"enabled": false}}"#);
+    scratch.managed_refuses_and_allows("with the project's hooksConfig.enabled false", &turn);
+
+    scratch.write(
+        &project,
+        r#"{"hooksConfig": {"disabled": ["hookc-pre-tool"]}}"#,
+    );
+    let model = Model::start(&scratch, DENIED);
+    let ran = turn(&model);
+    drop(model);
+    assert!(
+        scratch.repo.join("denied-ran").exists(),
+        "Gemini CLI kept the system file's hook on although the project's hooksConfig.disabled names it: \
+         the weakness is gone, so take Gemini CLI's `not_enforced` out of src/harness/gemini.rs and the book.\n{ran}"
+    );
+    eprintln!(
+        "gemini {}: the managed guard refused `{DENIED}` and the project's hooksConfig.enabled false did not switch it off; its hooksConfig.disabled did, as hookc warns",
+        pinned("gemini")
+    );
 }
 
 #[test]

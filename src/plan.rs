@@ -265,7 +265,12 @@ impl Plan {
         if let Some(new) = &new {
             written.digests.insert(key, digest(&part, new));
         }
-        let backup = artifact.scope != Scope::Project;
+        // A user's own files are copied aside before each change, and so
+        // is an administrator's file the first time a managed build
+        // replaces it (with `--force`) or merges into it: neither is in a
+        // repository to restore from.
+        let backup = artifact.scope != Scope::Project
+            || (options.hookc_dir.is_some() && old.is_some() && before.is_none());
         self.push(shown, target, old, new, executable, backup);
         self.mark_conflict(conflict || foreign);
         if let Some(last) = self.changes.last_mut() {

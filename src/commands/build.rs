@@ -124,7 +124,11 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     if let Err(e) = write::apply(&plan) {
         diags.push(
             Diagnostic::new(Code::Io, format!("could not write {e}"))
-                .help("check that the project directory (`--out`) is writable, then run `hookc build` again"),
+                .help(if managed.is_some() {
+                    "a managed install writes where only root may: run `sudo hookc build --managed`, or lay the tree out with `--root DIR`"
+                } else {
+                    "check that the project directory (`--out`) is writable, then run `hookc build` again"
+                }),
         );
         return out.finish(diags, ExitStatus::Error);
     }
@@ -686,6 +690,8 @@ struct Output<'a> {
     ui: &'a Ui,
     mode: Mode,
     json: bool,
+    /// A managed install's build (`--managed`), not a project's.
+    managed: bool,
     policy: String,
     written: bool,
     files: Vec<Value>,
@@ -702,6 +708,7 @@ impl<'a> Output<'a> {
             ui,
             mode,
             json: args.format == Format::Json,
+            managed: args.managed,
             policy: policy.to_string_lossy().replace('\\', "/"),
             written: false,
             files: Vec::new(),
@@ -815,9 +822,14 @@ impl<'a> Output<'a> {
                     }
                 }
                 eprintln!(
-                    "error: hookc::drift: {stale} file{} out of date with {}; run `hookc build` and commit the result{}",
+                    "error: hookc::drift: {stale} file{} out of date with {}; {}{}",
                     if stale == 1 { " is" } else { "s are" },
                     self.policy,
+                    if self.managed {
+                        "run `sudo hookc build --managed` with the same options"
+                    } else {
+                        "run `hookc build` and commit the result"
+                    },
                     if self.ui.verbose {
                         ""
                     } else {

@@ -180,6 +180,40 @@ fn an_administrator_file_hookc_did_not_write_is_not_replaced() {
         serde_json::from_str(&p.read("tree/etc/gemini-cli/settings.json")).unwrap();
     assert_eq!(gemini["security"]["auth"]["selectedType"], "gemini-api-key");
     assert!(gemini["hooks"]["BeforeTool"].is_array(), "{gemini}");
+    // What `--force` replaced, and the file merged into, are kept beside them.
+    assert_eq!(
+        p.read("tree/etc/codex/requirements.toml.hookc-backup"),
+        "allowed_approval_policies = [\"on-request\"]\n"
+    );
+    assert!(
+        p.read("tree/etc/gemini-cli/settings.json.hookc-backup")
+            .contains("gemini-api-key")
+    );
+
+    // Taken out of `targets`, a harness's managed hooks are retracted: hookc's
+    // entries leave the administrator's file, its own file goes.
+    let policy = p.read("policy.kdl").replace(
+        "targets \"claude\" \"codex\" \"gemini\" \"cursor\"",
+        "targets \"claude\"",
+    );
+    p.write("policy.kdl", &policy);
+    ok(&managed(&p, &["build"]));
+    assert!(!p.exists("tree/etc/codex/requirements.toml"));
+    assert!(!p.exists("tree/etc/hookc/codex") && !p.exists("tree/etc/hookc/gemini"));
+    let gemini: serde_json::Value =
+        serde_json::from_str(&p.read("tree/etc/gemini-cli/settings.json")).unwrap();
+    assert_eq!(gemini["security"]["auth"]["selectedType"], "gemini-api-key");
+    assert!(gemini.get("hooks").is_none(), "{gemini}");
+    assert!(p.exists("tree/etc/claude-code/managed-settings.d/50-hookc.json"));
+    // `check` says how to mend a stale managed tree.
+    std::fs::remove_file(p.path("tree/etc/hookc/claude/pre-tool.sh")).unwrap();
+    let drift = managed(&p, &["check"]);
+    assert_eq!(drift.status, 1, "{}{}", drift.stdout, drift.stderr);
+    assert!(
+        drift.stderr.contains("sudo hookc build --managed"),
+        "{}",
+        drift.stderr
+    );
 }
 
 #[test]

@@ -242,6 +242,19 @@ fn resolve_existing(path: &Path) -> std::io::Result<PathBuf> {
     Ok(real)
 }
 
+/// Whether `path` is a file that can be run (following links).
+#[cfg(unix)]
+pub fn is_executable_file(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Windows has no execute bit: a file is a program by its name.
+#[cfg(not(unix))]
+pub fn is_executable_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

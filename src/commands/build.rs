@@ -90,6 +90,9 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         Ok(loaded) => loaded,
         Err(status) => return out.finish(diags, status),
     };
+    if managed.is_none() {
+        missing_programs(&file, &policy, out_dir, &mut diags);
+    }
     let artifacts = match &managed {
         Some(install) => compile::emit_managed(&file, &policy, install, &mut diags),
         None => compile::emit(&file, &policy, &mut diags),
@@ -146,6 +149,37 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     crate::pin::record(&mut diags);
     out.harnesses(&file, &policy, &plan, args.user);
     out.finish(diags, ExitStatus::Success)
+}
+
+/// Warn of each `run` program the project lacks: the guard's calls would
+/// all be refused as "could not run" (see [`Code::RunMissing`]).
+fn missing_programs(file: &SourceFile, policy: &Policy, root: &Path, diags: &mut Diagnostics) {
+    for guard in &policy.guards {
+        let Some(program) = &guard.run else { continue };
+        if crate::disk::is_executable_file(&root.join(program)) {
+            continue;
+        }
+        let mut d = Diagnostic::new(
+            Code::RunMissing,
+            format!(
+                "guard `{}` runs `{program}`, which is not an executable file in this project: every call it matches will be refused",
+                guard.name
+            ),
+        )
+        .severity(Severity::Warning)
+        .help(match &guard.from {
+            Some(from) => format!(
+                "the guard comes from {from}: commit its program at {program} and make it executable, or ask that policy's owner to ship it"
+            ),
+            None => format!("commit the program at {program} and make it executable (`chmod +x`)"),
+        });
+        if guard.from.is_none() {
+            d = d
+                .in_file(file)
+                .label(guard.origin, format!("in guard `{}`", guard.name));
+        }
+        diags.push(d);
+    }
 }
 
 /// The managed install `args` ask for, or why there is none.

@@ -257,7 +257,9 @@ fn pinned(p: &pin::Pin) -> Result<Vec<Check>, Check> {
     let rebuild = "run `hookc build` in the project, with the hookc the hooks should run";
     let shown = p.bin.display();
     let meta = std::fs::symlink_metadata(&p.bin);
-    if !executable(&p.bin) || !meta.as_ref().is_ok_and(std::fs::Metadata::is_file) {
+    if !crate::disk::is_executable_file(&p.bin)
+        || !meta.as_ref().is_ok_and(std::fs::Metadata::is_file)
+    {
         return Err(fail(
             format!(
                 "the hooks refuse every call: {shown}, the hookc `hookc build` recorded for them, is gone or not executable"
@@ -315,7 +317,7 @@ enum Answering {
 fn hooks_hookc(root: &Path) -> Answering {
     if let Some(bin) = std::env::var_os("HOOKC_BIN").filter(|b| !b.is_empty()) {
         let bin = PathBuf::from(bin);
-        return if executable(&bin) {
+        return if crate::disk::is_executable_file(&bin) {
             Answering::Bin(bin)
         } else {
             Answering::Nothing
@@ -330,7 +332,7 @@ fn hooks_hookc(root: &Path) -> Answering {
         std::env::split_paths(&path)
             .filter(|d| d.is_absolute())
             .map(|d| d.join("hookc"))
-            .find(|p| executable(p))
+            .find(|p| crate::disk::is_executable_file(p))
     });
     on_path
         .or_else(|| {
@@ -340,7 +342,7 @@ fn hooks_hookc(root: &Path) -> Answering {
                 .map(String::as_str)
                 .chain(["node_modules/.bin/hookc", ".venv/bin/hookc"])
                 .map(|p| root.join(p))
-                .find(|p| executable(p))
+                .find(|p| crate::disk::is_executable_file(p))
         })
         .map_or(Answering::Nothing, Answering::Found)
 }
@@ -356,18 +358,6 @@ fn npm_platform() -> Option<&'static str> {
         ("macos", "aarch64") => "darwin-arm64",
         _ => return None,
     })
-}
-
-#[cfg(unix)]
-fn executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-/// Windows has no execute bit: a file is a program by its name.
-#[cfg(not(unix))]
-fn executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// The generated files, as `hookc check` sees them.

@@ -347,6 +347,14 @@ hooks at all. The managed install still writes the hooks, which run by default; 
 says that they are not enforced. Where that matters, keep the harness out of the managed
 policy's `targets` and off the machine, or guard it per repository as well.";
 
+    RunMissing = "run-missing", Warning, "a guard's `run` program is not in the project",
+"A guard with `run \"PATH\"` asks a program at PATH, relative to the project root, on every call
+its conditions match. When the build finds no executable file there, every such call will be
+refused as \"could not run\": the guard fails closed, but it stops work the policy meant to
+allow. This happens most often with a guard inherited through `extends`, whose program lives in
+the organisation's repository and not in this one. Commit the program at that path (and make it
+executable), or ask the owner of the inherited policy to ship it.";
+
     InvalidSetting = "invalid-setting", Error, "a policy-wide setting with a bad value",
 "`timeout` is whole seconds from 1 to 600; `on-error` is `deny` (the default) or `ask`. \
 `preset` names one of hookc's presets (the book's Presets page lists them), and its `level` is \

@@ -463,3 +463,27 @@ fn a_stricter_repository_guard_wins_over_a_presets_allow_example() {
         why.stdout
     );
 }
+
+/// A `run` program the project lacks is said at build time: every call the
+/// guard matches would be refused as "could not run".
+#[test]
+fn a_run_program_the_project_lacks_is_a_warning() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        "targets \"claude\"\nguard \"reviewed\" untested=\"asks git\" {\n    tool \"write\"\n    path \"migrations/**\"\n    run \"scripts/check.sh\"\n    deny \"Ask the user to review the migration first.\"\n}\n",
+    );
+    let r = p.build();
+    assert!(r.stderr.contains("hookc::run-missing"), "{}", r.stderr);
+    assert!(r.stderr.contains("scripts/check.sh"), "{}", r.stderr);
+    p.write("scripts/check.sh", "#!/bin/sh\nexit 0\n");
+    let r = p.build();
+    assert!(
+        r.stderr.contains("hookc::run-missing"),
+        "not executable yet: {}",
+        r.stderr
+    );
+    crate::support::make_executable(&p.path("scripts/check.sh"));
+    let r = p.build();
+    assert!(!r.stderr.contains("hookc::run-missing"), "{}", r.stderr);
+}

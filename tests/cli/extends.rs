@@ -762,3 +762,24 @@ fn only_a_kdl_file_can_be_extended() {
     );
     refused(&p, &["update"], "not a policy file");
 }
+
+/// An inherited guard's `run` program is looked for in this repository,
+/// where it runs: its absence is said, with where the guard comes from.
+#[test]
+fn an_inherited_run_program_this_repository_lacks_is_a_warning() {
+    let p = Project::new();
+    p.write(
+        "org/policy.kdl",
+        "targets \"claude\"\nguard \"org-reviewed\" untested=\"asks git\" {\n    tool \"write\"\n    path \"migrations/**\"\n    run \"scripts/org-check.sh\"\n    deny \"Ask the user to review the migration first.\"\n}\n",
+    );
+    p.write("policy.kdl", "extends \"org/policy.kdl\"\n");
+    ok(&hookc(&p, &["update"]));
+    let r = hookc(&p, &["build"]);
+    ok(&r);
+    assert!(r.stderr.contains("hookc::run-missing"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the guard comes from org/policy.kdl"),
+        "{}",
+        r.stderr
+    );
+}

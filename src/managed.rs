@@ -5,10 +5,11 @@
 //! A project build puts its hooks in files the project owns, so whoever can
 //! write the project (the agent included) can take them out, and self
 //! protection is what stands in the way. An administrator's layer is owned
-//! by root: Claude Code's `managed-settings.d/`, Copilot CLI's `policy.d/`,
-//! Gemini CLI's system settings and Codex's `requirements.toml` are read on
-//! every start, before and above anything a user or project says. A managed
-//! build writes the same guards there:
+//! by root: Claude Code's `managed-settings.d/`, Codex's `requirements.toml`,
+//! Cursor's enterprise `hooks.json` and Gemini CLI's system settings are read
+//! on every start, beside and above anything a user or project says (each
+//! harness's `managed_layer` says where,
+//! and how far). A managed build writes the same guards there:
 //!
 //! - hookc's own files (the compiled policy, the manifest and one shim per
 //!   harness and event) go to hookc's folder on that machine

@@ -58,6 +58,92 @@ pub struct Cursor;
 /// Hook entries hookc owns are recognised by this path in their command.
 const MARKER: &str = ".hookc/cursor/";
 const HOOKS: &str = ".cursor/hooks.json";
+
+/// Cursor's enterprise hooks, which run beside every other source's and
+/// win when answers conflict; the administrator's whole file.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    linux: "/etc/cursor/hooks.json",
+    macos: "/Library/Application Support/Cursor/hooks.json",
+    what: "Cursor's enterprise hooks",
+    only_managed: None,
+    not_enforced: None,
+};
+
+/// hookc's hooks, by Cursor's event name; `shim` writes the shim of an
+/// event that has any and returns the command that runs it.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> IndexMap<String, Vec<Value>> {
+    let loop_limit = loop_limit(policy, cx);
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
+        if guards.is_empty() {
+            continue;
+        }
+        for guard in &guards {
+            warn_degraded(guard, cx);
+        }
+        // Cursor's event and matcher for each hook of this event.
+        let mut hooks: Vec<(String, Option<String>)> = Vec::new();
+        if event == Event::PreTool {
+            let routes = routes(&guards, cx);
+            if routes.shell {
+                hooks.push((SHELL_EVENT.to_owned(), None));
+            }
+            if routes.mcp {
+                hooks.push((MCP_EVENT.to_owned(), None));
+            }
+            if routes.any_other {
+                // Every tool but the two checked on their own events
+                // (Cursor's matchers are JavaScript regexes).
+                hooks.push((TOOL_EVENT.to_owned(), Some("^(?!Shell$|MCP:)".to_owned())));
+            } else if !routes.others.is_empty() {
+                hooks.push((
+                    TOOL_EVENT.to_owned(),
+                    Some(anchored_alternation(routes.others)),
+                ));
+            }
+        } else if event == Event::PostTool {
+            let mut names = Vec::new();
+            let mut any_tool = false;
+            for guard in &guards {
+                any_tool |= guard.tools.is_empty();
+                for tool in &guard.tools {
+                    names.extend(post_tool_names(tool));
+                }
+            }
+            if any_tool || !names.is_empty() {
+                hooks.push((
+                    native.to_owned(),
+                    (!any_tool).then(|| anchored_alternation(names)),
+                ));
+            }
+        } else {
+            hooks.push((native.to_owned(), None));
+        }
+        if hooks.is_empty() {
+            continue;
+        }
+        let command = shim(cx, event, native);
+        for (name, matcher) in hooks {
+            let mut h = serde_json::Map::new();
+            h.insert("command".into(), json!(command));
+            if let Some(m) = matcher {
+                h.insert("matcher".into(), json!(m));
+            }
+            h.insert("timeout".into(), json!(policy.timeout));
+            h.insert("failClosed".into(), json!(true));
+            if matches!(event, Event::Stop | Event::SubagentStop) {
+                h.insert("loop_limit".into(), json!(loop_limit));
+            }
+            entries.insert(name, vec![Value::Object(h)]);
+        }
+    }
+    entries
+}
 const SHELL_EVENT: &str = "beforeShellExecution";
 const MCP_EVENT: &str = "beforeMCPExecution";
 const TOOL_EVENT: &str = "preToolUse";
@@ -325,78 +411,36 @@ impl Harness for Cursor {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        let loop_limit = loop_limit(policy, cx);
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let guards: Vec<&Guard> = policy.guards.iter().filter(|g| g.event == event).collect();
-            if guards.is_empty() {
-                continue;
-            }
-            let script = format!(".hookc/cursor/{}.sh", event.word());
-            let handler = |matcher: Option<String>| {
-                let mut h = serde_json::Map::new();
-                h.insert("command".into(), json!(script));
-                if let Some(m) = matcher {
-                    h.insert("matcher".into(), json!(m));
-                }
-                h.insert("timeout".into(), json!(policy.timeout));
-                h.insert("failClosed".into(), json!(true));
-                if matches!(event, Event::Stop | Event::SubagentStop) {
-                    h.insert("loop_limit".into(), json!(loop_limit));
-                }
-                Value::Object(h)
-            };
-            for guard in &guards {
-                warn_degraded(guard, cx);
-            }
-            if event == Event::PreTool {
-                let routes = routes(&guards, cx);
-                if !(routes.shell || routes.mcp || routes.any_other || !routes.others.is_empty()) {
-                    continue;
-                }
-                if routes.shell {
-                    entries.insert(SHELL_EVENT.to_owned(), vec![handler(None)]);
-                }
-                if routes.mcp {
-                    entries.insert(MCP_EVENT.to_owned(), vec![handler(None)]);
-                }
-                if routes.any_other {
-                    // Every tool but the two checked on their own events
-                    // (Cursor's matchers are JavaScript regexes).
-                    entries.insert(
-                        TOOL_EVENT.to_owned(),
-                        vec![handler(Some("^(?!Shell$|MCP:)".to_owned()))],
-                    );
-                } else if !routes.others.is_empty() {
-                    entries.insert(
-                        TOOL_EVENT.to_owned(),
-                        vec![handler(Some(anchored_alternation(routes.others)))],
-                    );
-                }
-            } else if event == Event::PostTool {
-                let mut names = Vec::new();
-                let mut any_tool = false;
-                for guard in &guards {
-                    any_tool |= guard.tools.is_empty();
-                    for tool in &guard.tools {
-                        names.extend(post_tool_names(tool));
-                    }
-                }
-                if !any_tool && names.is_empty() {
-                    continue;
-                }
-                let matcher = (!any_tool).then(|| anchored_alternation(names));
-                entries.insert(native.to_owned(), vec![handler(matcher)]);
-            } else {
-                entries.insert(native.to_owned(), vec![handler(None)]);
-            }
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, "deny");
-        }
+            format!(".hookc/cursor/{}.sh", event.word())
+        });
         cx.hook_entries(
             HOOKS,
             entries,
             vec![("version".to_owned(), json!(1))],
             MARKER,
+        );
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            crate::emit::sh_word(&cx.managed_shim(
+                policy,
+                &PROFILE,
+                (event, native),
+                "deny",
+                install,
+            ))
+        });
+        cx.whole(
+            crate::managed::tree_path(MANAGED.on(install.os)),
+            crate::emit::json_text(&json!({ "version": 1, "hooks": entries })),
+            false,
         );
     }
 

@@ -8,14 +8,14 @@ use crate::support::{BARE_PATH, Project, Run, claude_bash, fake_hookc, run, sh_c
 
 const HOOKC: &str = env!("CARGO_BIN_EXE_hookc");
 
-/// The bundled policy for the harnesses with an administrator layer, and
-/// Cursor, which has none hookc writes.
+/// The bundled policy for three harnesses with an administrator layer, and
+/// Kimi Code, which has none hookc writes.
 fn managed_policy() -> Project {
     let p = Project::bundled();
     let policy = p.read("policy.kdl");
     p.write(
         "policy.kdl",
-        &format!("{policy}\ntargets \"claude\" \"codex\" \"gemini\" \"cursor\"\n"),
+        &format!("{policy}\ntargets \"claude\" \"codex\" \"gemini\" \"kimi\"\n"),
     );
     p
 }
@@ -60,9 +60,10 @@ fn a_managed_tree_holds_each_administrator_file_and_hookc_s_own() {
     let p = managed_policy();
     let r = managed(&p, &["build"]);
     ok(&r);
-    // Cursor has no administrator layer hookc writes: named, not silently dropped.
+    // Kimi Code has no administrator layer hookc writes: named, not
+    // silently dropped.
     assert!(r.stderr.contains("hookc::no-managed-layer"), "{}", r.stderr);
-    assert!(r.stderr.contains("Cursor"), "{}", r.stderr);
+    assert!(r.stderr.contains("Kimi Code CLI"), "{}", r.stderr);
     // Gemini CLI's hooks are written, and said to be switchable off.
     assert!(
         r.stderr.contains("hookc::managed-not-enforced")
@@ -70,7 +71,7 @@ fn a_managed_tree_holds_each_administrator_file_and_hookc_s_own() {
         "{}",
         r.stderr
     );
-    assert!(!p.exists("tree/etc/cursor") && !p.exists(".cursor"));
+    assert!(!p.exists("tree/etc/hookc/kimi") && !p.exists(".kimi-code"));
     // Nothing of a project build.
     assert!(!p.exists(".hookc") && !p.exists(".claude"));
 
@@ -193,7 +194,7 @@ fn an_administrator_file_hookc_did_not_write_is_not_replaced() {
     // Taken out of `targets`, a harness's managed hooks are retracted: hookc's
     // entries leave the administrator's file, its own file goes.
     let policy = p.read("policy.kdl").replace(
-        "targets \"claude\" \"codex\" \"gemini\" \"cursor\"",
+        "targets \"claude\" \"codex\" \"gemini\" \"kimi\"",
         "targets \"claude\"",
     );
     p.write("policy.kdl", &policy);

@@ -1185,6 +1185,66 @@ fn cursor_checks(scratch: Scratch) {
     eprintln!("cursor {}: {report}", pinned("cursor"));
 }
 
+/// Issue 35: Cursor's own hooks runtime with the managed tree over `/etc`
+/// (see `claude_managed`), enterprise hooks let in: it loads hookc's
+/// enterprise hooks as written and decides `deny` with hookc's reason, while
+/// the project has a hook of its own that answers `allow` to everything.
+#[test]
+#[ignore = "installs Cursor's SDK; see book/src/conformance.md"]
+fn cursor_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("cursor");
+    scratch.write(
+        &scratch.repo.join(".cursor/hooks.json"),
+        r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo '{\"permission\":\"allow\"}'"}]}}"#,
+    );
+    let sdk = installed("cursor/node_modules/@cursor/sdk/dist/esm/index.js");
+    let mut glue = scratch.on_managed_machine(&tree, node());
+    glue.env("HOOKC_CURSOR_ENTERPRISE", "1")
+        .arg(here().join("cursor/hooks.mjs"))
+        .args([&sdk, &scratch.repo])
+        .args([DENIED, ALLOWED]);
+    let ran = scratch.check(&mut glue);
+    let report: Value = serde_json::from_str(ran.stdout.trim())
+        .unwrap_or_else(|error| panic!("cursor/hooks.mjs: {error}\n{ran}"));
+    assert_eq!(
+        report["errors"],
+        json!([]),
+        "Cursor's loader rejects the managed hooks: {report:#}"
+    );
+    let written: Value =
+        serde_json::from_str(&fs::read_to_string(tree.join("etc/cursor/hooks.json")).unwrap())
+            .unwrap();
+    let declared: serde_json::Map<String, Value> = written["hooks"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(event, hooks)| (event.clone(), json!(hooks.as_array().unwrap().len())))
+        .collect();
+    assert_eq!(
+        report["loaded"]["enterpriseHooks"],
+        Value::Object(declared),
+        "Cursor did not load hookc's enterprise hooks as written: {report:#}"
+    );
+    let denied = &report["decisions"][DENIED];
+    assert_eq!(
+        denied["permission"], "deny",
+        "Cursor would run `{DENIED}`: {report:#}"
+    );
+    let told = format!("{}{}", denied["agent_message"], denied["user_message"]);
+    assert!(
+        told.contains(DENY_REASON),
+        "Cursor denies without hookc's reason: {report:#}"
+    );
+    assert_eq!(
+        report["decisions"][ALLOWED]["permission"], "allow",
+        "Cursor would not run `{ALLOWED}`: {report:#}"
+    );
+    eprintln!("cursor {} (enterprise hooks): {report}", pinned("cursor"));
+}
+
 #[test]
 #[ignore = "installs and runs Gemini CLI; see book/src/conformance.md"]
 fn gemini() {

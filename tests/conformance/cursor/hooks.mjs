@@ -8,7 +8,9 @@
 //   loaded     { source: { event: number of hooks } }, e.g. projectHooks
 //   decisions  { COMMAND: what the beforeShellExecution hooks answered }
 // The runtime is the one the SDK's local agent uses; user and enterprise
-// hooks are left out, so only the project's files count.
+// hooks are left out, so only the project's files count, unless
+// HOOKC_CURSOR_ENTERPRISE=1 lets the enterprise hooks in (a managed install).
+const enterprise = process.env.HOOKC_CURSOR_ENTERPRISE === "1";
 import { readdirSync } from "node:fs";
 import { register } from "node:module";
 import { dirname } from "node:path";
@@ -30,7 +32,7 @@ let service;
 for (const make of Object.values(load(id))) {
   if (typeof make !== "function") continue;
   try {
-    service = make({ includeUserHooks: false, includeEnterpriseHooks: false });
+    service = make({ includeUserHooks: false, includeEnterpriseHooks: enterprise });
   } catch {
     continue;
   }

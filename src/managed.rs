@@ -6,10 +6,10 @@
 //! write the project (the agent included) can take them out, and self
 //! protection is what stands in the way. An administrator's layer is owned
 //! by root: Claude Code's `managed-settings.d/`, Codex's `requirements.toml`,
-//! Cursor's enterprise `hooks.json` and Gemini CLI's system settings are read
-//! on every start, beside and above anything a user or project says (each
-//! harness's `managed_layer` says where,
-//! and how far). A managed build writes the same guards there:
+//! Copilot CLI's `policy.d/`, Cursor's enterprise `hooks.json` and Gemini
+//! CLI's system settings are read on every start, beside and above anything
+//! a user or project says (each harness's `managed_layer` says where, and
+//! how far). A managed build writes the same guards there:
 //!
 //! - hookc's own files (the compiled policy, the manifest and one shim per
 //!   harness and event) go to hookc's folder on that machine
@@ -57,17 +57,33 @@ impl Os {
     }
 }
 
-/// Where a harness reads one administrator file, per system (absolute).
+/// An absolute path on a managed machine, per system.
 #[derive(Debug, Clone, Copy)]
-pub struct Layer {
+pub struct Paths {
     pub linux: &'static str,
     pub macos: &'static str,
+}
+
+impl Paths {
+    pub fn on(&self, os: Os) -> &'static str {
+        match os {
+            Os::Linux => self.linux,
+            Os::Macos => self.macos,
+        }
+    }
+}
+
+/// Where a harness reads the administrator file hookc writes its hooks
+/// into, and what that file can and cannot do.
+#[derive(Debug, Clone, Copy)]
+pub struct Layer {
+    pub file: Paths,
     /// What the file is to the harness, for the book and `doctor`
     /// ("a drop-in of managed-settings.d").
     pub what: &'static str,
     /// The switch that keeps every hook but the administrator's from
-    /// running, as written into the file, if the harness has one.
-    pub only_managed: Option<&'static str>,
+    /// running, if the harness has one.
+    pub only_managed: Option<Switch>,
     /// How a user or a project can still switch the hooks of this layer
     /// off, where the harness gives the administrator no way to stop it
     /// (said as a warning on every managed build).
@@ -76,9 +92,26 @@ pub struct Layer {
 
 impl Layer {
     pub fn on(&self, os: Os) -> &'static str {
-        match os {
-            Os::Linux => self.linux,
-            Os::Macos => self.macos,
+        self.file.on(os)
+    }
+}
+
+/// A harness's administrator-hooks-only switch.
+#[derive(Debug, Clone, Copy)]
+pub struct Switch {
+    /// The key, set to `true`.
+    pub key: &'static str,
+    /// The file that holds it, where that is not the layer's own (Copilot
+    /// CLI takes only hooks in its policy folder).
+    pub elsewhere: Option<Paths>,
+}
+
+impl Switch {
+    /// In the layer's own file.
+    pub const fn here(key: &'static str) -> Switch {
+        Switch {
+            key,
+            elsewhere: None,
         }
     }
 }

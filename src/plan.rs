@@ -296,8 +296,15 @@ impl Plan {
         let Ok(Some(old)) = read(&shown, &target, diags) else {
             return;
         };
+        // A managed tree's manifest is root's, not a repository's: a file
+        // it records with this very text is hookc's even where the format
+        // leaves no room for a sign (Copilot CLI's managed settings).
+        let recorded_as_is = options.hookc_dir.is_some()
+            && owned.digest.is_some()
+            && digest(&owned.part, &old) == owned.digest;
         if matches!(owned.part, Part::Whole)
             && !owned.path.starts_with(".hookc/")
+            && !recorded_as_is
             && not_hookcs(&old, None)
         {
             diags.push(

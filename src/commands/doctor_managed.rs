@@ -67,13 +67,22 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
             )));
         }
         checks.push(root_only(&file, &format!("{name}'s managed file")));
-        if let Some(switch) = layer.only_managed
-            && !text.contains(switch)
-        {
-            checks.push(note(
-                format!("{name}: `{switch}` is off, so users' and projects' own hooks run too (one that answers \"allow\" skips {name}'s permission prompt)"),
-                "build without `--allow-other-hooks` to run the administrator's hooks only",
-            ));
+        if let Some(switch) = layer.only_managed {
+            let holder = match switch.elsewhere {
+                Some(paths) => crate::disk::read_text(&root.join(tree_path(paths.on(os))))
+                    .ok()
+                    .flatten()
+                    .unwrap_or_default(),
+                None => text.clone(),
+            };
+            if !holder.contains(&format!("\"{}\": true", switch.key))
+                && !holder.contains(&format!("{} = true", switch.key))
+            {
+                checks.push(note(
+                    format!("{name}: `{}` is off, so users' and projects' own hooks run too (one that answers \"allow\" skips {name}'s permission prompt)", switch.key),
+                    "build without `--allow-other-hooks` to run the administrator's hooks only",
+                ));
+            }
         }
         if let Some(how) = layer.not_enforced {
             checks.push(note(

@@ -333,8 +333,8 @@ on-error \"ask\"                        // the org's is deny
 
     NoManagedLayer = "no-managed-layer", Warning, "a target harness has no administrator layer for a managed install",
 "`hookc build --managed` writes each target harness's administrator layer: Claude Code's
-`managed-settings.d/`, Codex's `requirements.toml`, Cursor's enterprise `hooks.json` and
-Gemini CLI's system settings. A harness without one hookc writes is left out of the managed tree, and
+`managed-settings.d/`, Codex's `requirements.toml`, Copilot CLI's `policy.d/`, Cursor's
+enterprise `hooks.json` and Gemini CLI's system settings. A harness without one hookc writes is left out of the managed tree, and
 this warning names it. Guard it per repository with `hookc build` (the repository's policy may
 extend the organisation's), or leave it out of the managed policy's `targets`.";
 

@@ -251,11 +251,13 @@ fn hook_entries(
 /// (alphabetically, after `managed-settings.json`): hookc's file there
 /// leaves the administrator's own files alone.
 const MANAGED: crate::managed::Layer = crate::managed::Layer {
-    linux: "/etc/claude-code/managed-settings.d/50-hookc.json",
-    macos: "/Library/Application Support/ClaudeCode/managed-settings.d/50-hookc.json",
+    file: crate::managed::Paths {
+        linux: "/etc/claude-code/managed-settings.d/50-hookc.json",
+        macos: "/Library/Application Support/ClaudeCode/managed-settings.d/50-hookc.json",
+    },
     what: "a drop-in of Claude Code's managed settings",
     not_enforced: None,
-    only_managed: Some("allowManagedHooksOnly"),
+    only_managed: Some(crate::managed::Switch::here("allowManagedHooksOnly")),
 };
 
 fn on_failure_block(policy: &Policy) -> bool {

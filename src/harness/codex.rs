@@ -52,11 +52,13 @@ const HOOKS: &str = ".codex/hooks.json";
 /// Codex's requirements, which a user, a project or a command-line flag
 /// cannot override; its hooks are trusted without review.
 const MANAGED: crate::managed::Layer = crate::managed::Layer {
-    linux: "/etc/codex/requirements.toml",
-    macos: "/etc/codex/requirements.toml",
+    file: crate::managed::Paths {
+        linux: "/etc/codex/requirements.toml",
+        macos: "/etc/codex/requirements.toml",
+    },
     what: "Codex's requirements",
     not_enforced: None,
-    only_managed: Some("allow_managed_hooks_only"),
+    only_managed: Some(crate::managed::Switch::here("allow_managed_hooks_only")),
 };
 
 /// hookc's hook groups, by Codex's event name, with the warnings of what

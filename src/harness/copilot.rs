@@ -48,6 +48,79 @@ pub struct Copilot;
 
 const HOOKS: &str = ".github/hooks/hookc.json";
 
+/// Copilot CLI's policy folder: read before every other source, whatever
+/// the folder's trust and `disableAllHooks` say, and only from files that
+/// are root's and writable by root alone.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/github-copilot/policy.d/50-hookc.json",
+        macos: "/etc/github-copilot/policy.d/50-hookc.json",
+    },
+    what: "a file of Copilot CLI's policy folder",
+    // Copilot CLI 1.0.102 skips a policy document with any key but its
+    // hooks; the switch is one of its managed settings.
+    only_managed: Some(crate::managed::Switch {
+        key: "allowManagedHooksOnly",
+        elsewhere: Some(MANAGED_SETTINGS),
+    }),
+    not_enforced: None,
+};
+
+/// Copilot CLI's managed settings, one file (`allowManagedHooksOnly`).
+const MANAGED_SETTINGS: crate::managed::Paths = crate::managed::Paths {
+    linux: "/etc/github-copilot/managed-settings.json",
+    macos: "/etc/github-copilot/managed-settings.json",
+};
+
+/// What a refusal for an unreadable shim tells the model to do.
+const PROJECT_FIX: &str = "Run hookc build in the project.";
+const MANAGED_FIX: &str = "Tell the user: the managed hookc install on this machine is incomplete (hookc doctor --managed).";
+
+/// One hook's fields in a hooks file.
+type Handler = serde_json::Map<String, Value>;
+
+/// hookc's hooks, by Copilot CLI's event name, with the warnings of what it
+/// cannot do; `finish` writes the shim of an event and adds its commands to
+/// the handler (which has its `type` and `matcher`; `timeoutSec` follows).
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    finish: &mut dyn FnMut(&mut EmitCx, Event, &str, &mut Handler),
+) -> serde_json::Map<String, Value> {
+    let mut hooks = serde_json::Map::new();
+    let missing = |guard: &Guard, tools: &[String], none: bool, cx: &mut EmitCx| {
+        cx.unsupported(
+            guard,
+            HarnessId::Copilot,
+            format!("Copilot CLI has no tool for {}", common::quoted_list(tools)),
+            if none {
+                "the guard will not run there".to_owned()
+            } else {
+                "calls of those tools are not checked there".to_owned()
+            },
+        );
+    };
+    for &(event, native) in PROFILE.events {
+        for guard in policy.guards.iter().filter(|g| g.event == event) {
+            warn_degraded(guard, cx);
+        }
+        let Some(common::Route { names, any_tool }) =
+            common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &missing)
+        else {
+            continue;
+        };
+        let mut handler = Handler::new();
+        handler.insert("type".into(), json!("command"));
+        if event.has_tools() && !any_tool {
+            handler.insert("matcher".into(), json!(anchored_alternation(names)));
+        }
+        finish(cx, event, native, &mut handler);
+        handler.insert("timeoutSec".into(), json!(policy.timeout));
+        hooks.insert(native.to_owned(), json!([handler]));
+    }
+    hooks
+}
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Copilot,
     name: "GitHub Copilot CLI",
@@ -291,34 +364,8 @@ impl Harness for Copilot {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        let mut hooks = serde_json::Map::new();
-        let missing = |guard: &Guard, tools: &[String], none: bool, cx: &mut EmitCx| {
-            cx.unsupported(
-                guard,
-                HarnessId::Copilot,
-                format!("Copilot CLI has no tool for {}", common::quoted_list(tools)),
-                if none {
-                    "the guard will not run there".to_owned()
-                } else {
-                    "calls of those tools are not checked there".to_owned()
-                },
-            );
-        };
-        for &(event, native) in PROFILE.events {
-            for guard in policy.guards.iter().filter(|g| g.event == event) {
-                warn_degraded(guard, cx);
-            }
-            let Some(common::Route { names, any_tool }) =
-                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &missing)
-            else {
-                continue;
-            };
+        let hooks = hook_entries(policy, cx, &mut |cx, event, native, handler| {
             let script = format!(".hookc/copilot/{}.sh", event.word());
-            let mut handler = serde_json::Map::new();
-            handler.insert("type".into(), json!("command"));
-            if event.has_tools() && !any_tool {
-                handler.insert("matcher".into(), json!(anchored_alternation(names)));
-            }
             // Copilot starts hooks in the project root; the variable makes
             // that independent of its version (1.0.72 briefly used the
             // session's directory).
@@ -327,7 +374,7 @@ impl Harness for Copilot {
             // exit 2 it merges a flat `permissionDecision` from stdout into
             // its refusal (harnesses/copilot.md, 8.3 and 8.4).
             let bash = if native == "preToolUse" {
-                common::source_shim_refusing(&shim, &unreadable_shim_refusal(&script))
+                common::source_shim_refusing(&shim, &unreadable_shim_refusal(&script, PROJECT_FIX))
             } else {
                 common::source_shim(&shim)
             };
@@ -343,14 +390,49 @@ impl Harness for Copilot {
                     &policy.install_command(),
                 )),
             );
-            handler.insert("timeoutSec".into(), json!(policy.timeout));
-            hooks.insert(native.to_owned(), json!([handler]));
             cx.shim(policy, &PROFILE, event, native, on_error);
-        }
+        });
         if !hooks.is_empty() {
             cx.whole(
                 HOOKS,
                 json_text(&json!({ "version": 1, "hooks": hooks })),
+                false,
+            );
+        }
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let hooks = hook_entries(policy, cx, &mut |cx, event, native, handler| {
+            let on_error = policy.on_error_for(event);
+            let shim = cx.managed_shim(policy, &PROFILE, (event, native), on_error, install);
+            let bash = if native == "preToolUse" {
+                common::source_shim_refusing(
+                    &crate::emit::sh_word(&shim),
+                    &unreadable_shim_refusal(&shim, MANAGED_FIX),
+                )
+            } else {
+                common::managed_source_shim(&shim)
+            };
+            handler.insert("bash".into(), json!(bash));
+        });
+        // A policy document holds hooks only: Copilot CLI skips one with
+        // any other key (1.0.102: "Unrecognized key(s) in object").
+        cx.whole(
+            crate::managed::tree_path(MANAGED.on(install.os)),
+            json_text(&json!({ "version": 1, "hooks": hooks })),
+            false,
+        );
+        // The managed settings are one file with whatever else the
+        // administrator sets: hookc writes it whole and a build refuses to
+        // replace one it did not write (see Codex's requirements).
+        if install.only_managed {
+            cx.whole(
+                crate::managed::tree_path(MANAGED_SETTINGS.on(install.os)),
+                json_text(&json!({ "allowManagedHooksOnly": true })),
                 false,
             );
         }
@@ -474,11 +556,11 @@ impl Harness for Copilot {
 /// The shell text that refuses a call whose shim cannot be read: the reason
 /// as Copilot's flat `permissionDecision` JSON on stdout, which reaches the
 /// model (stderr would not).
-fn unreadable_shim_refusal(script: &str) -> String {
+fn unreadable_shim_refusal(script: &str, fix: &str) -> String {
     let answer = json!({
         "permissionDecision": "deny",
         "permissionDecisionReason": format!(
-            "hookc could not read {script}, so the call was refused. Run hookc build in the project."
+            "hookc could not read {script}, so the call was refused. {fix}"
         ),
     });
     format!("echo '{answer}'")

@@ -62,8 +62,10 @@ const HOOKS: &str = ".cursor/hooks.json";
 /// Cursor's enterprise hooks, which run beside every other source's and
 /// win when answers conflict; the administrator's whole file.
 const MANAGED: crate::managed::Layer = crate::managed::Layer {
-    linux: "/etc/cursor/hooks.json",
-    macos: "/Library/Application Support/Cursor/hooks.json",
+    file: crate::managed::Paths {
+        linux: "/etc/cursor/hooks.json",
+        macos: "/Library/Application Support/Cursor/hooks.json",
+    },
     what: "Cursor's enterprise hooks",
     only_managed: None,
     not_enforced: None,

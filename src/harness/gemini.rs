@@ -49,8 +49,10 @@ const MARKER: &str = "/.hookc/gemini/";
 /// The system settings file, which Gemini CLI reads above the user's and the
 /// project's: hookc's entries are merged into the administrator's file.
 const MANAGED: crate::managed::Layer = crate::managed::Layer {
-    linux: "/etc/gemini-cli/settings.json",
-    macos: "/Library/Application Support/GeminiCli/settings.json",
+    file: crate::managed::Paths {
+        linux: "/etc/gemini-cli/settings.json",
+        macos: "/Library/Application Support/GeminiCli/settings.json",
+    },
     what: "Gemini CLI's system settings",
     only_managed: None,
     // harnesses/gemini.md and the 0.61.0 bundle: the system file is read

@@ -143,6 +143,34 @@ fn the_switch_for_other_hooks_stays_off_when_asked() {
     assert!(!codex.contains("allow_managed_hooks_only"), "{codex}");
     // The pin that keeps `[features] hooks = false` from turning them off stays.
     assert!(codex.contains("[features]\nhooks = true"), "{codex}");
+    // Copilot CLI keeps the switch in its managed settings, not written now.
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\ntargets \"copilot\"\n"));
+    ok(&managed(&p, &["build"]));
+    assert_eq!(
+        json(&p, "tree/etc/github-copilot/managed-settings.json"),
+        serde_json::json!({ "allowManagedHooksOnly": true })
+    );
+    let policy_doc = json(&p, "tree/etc/github-copilot/policy.d/50-hookc.json");
+    let keys: Vec<&String> = policy_doc.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["version", "hooks"],
+        "a policy document holds hooks only"
+    );
+    ok(&managed(&p, &["build", "--allow-other-hooks"]));
+    assert!(!p.exists("tree/etc/github-copilot/managed-settings.json"));
+    let r = p.hookc(&["doctor", "--managed", "--root", "tree"]);
+    assert!(
+        r.stdout.contains("`allowManagedHooksOnly` is off"),
+        "{}",
+        r.stdout
+    );
+}
+
+fn json(p: &Project, rel: &str) -> serde_json::Value {
+    serde_json::from_str(&p.read(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 #[test]

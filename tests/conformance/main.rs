@@ -1121,6 +1121,61 @@ fn copilot_checks(scratch: Scratch) {
     turns.never_says("copilot", "Invalid hook configuration");
 }
 
+/// Issue 35: Copilot CLI with the managed tree over `/etc` (see
+/// `claude_managed`): the guard in its policy folder refuses the probe
+/// while the repository has a hook of its own (which must not run:
+/// `allowManagedHooksOnly`), and again while the repository's settings say
+/// `disableAllHooks` and the folder is not trusted.
+#[test]
+#[ignore = "installs and runs Copilot CLI; see book/src/conformance.md"]
+fn copilot_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("copilot");
+    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
+    scratch.write(
+        &scratch.repo.join(".github/hooks/mine.json"),
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"touch project-hook-ran"}]}}"#,
+    );
+    let logs = scratch.home.join("copilot-logs");
+    let (scratch, tree, copilot, logs) = (&scratch, &tree, &copilot, &logs);
+    let turn = |trust: bool| {
+        move |model: &Model| {
+            let _ = fs::remove_dir_all(logs);
+            let mut turn = scratch.on_managed_machine(tree, copilot);
+            turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
+                .env("COPILOT_PROVIDER_API_KEY", "scripted")
+                .env("COPILOT_MODEL", "gpt-4.1")
+                .args(["-p", PROMPT, "--allow-all-tools"])
+                .args(["--disable-client-telemetry", "--no-auto-update"])
+                .args(["--log-level", "debug", "--log-dir"])
+                .arg(logs);
+            if trust {
+                turn.arg("--trust-folder");
+            }
+            scratch.check(&mut turn)
+        }
+    };
+    scratch.managed_refuses_and_allows("in a trusted folder with a hook of its own", &turn(true));
+    assert!(
+        !scratch.repo.join("project-hook-ran").exists(),
+        "the repository's own hook ran although the policy allows managed hooks only"
+    );
+    scratch.write(
+        &scratch.repo.join(".github/copilot/settings.json"),
+        r#"{"disableAllHooks": true}"#,
+    );
+    scratch.managed_refuses_and_allows(
+        "in a folder not trusted, with the repository's disableAllHooks",
+        &turn(false),
+    );
+    eprintln!(
+        "copilot {}: the policy folder's guard refused `{DENIED}`; a repository hook, disableAllHooks and an untrusted folder did not get around it",
+        pinned("copilot")
+    );
+}
+
 #[test]
 #[ignore = "installs @cursor/sdk and runs its hooks runtime; see book/src/conformance.md"]
 fn cursor() {

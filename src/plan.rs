@@ -77,6 +77,10 @@ pub struct Options {
     /// and the manifest: `None` for a project's [`emit::HOOKC_DIR`]; a
     /// managed build's (`etc/hookc`) otherwise.
     pub hookc_dir: Option<String>,
+    /// A managed build's administrator files, of every harness: the only
+    /// files it takes for its own by the manifest's digest alone, where the
+    /// format leaves no room for hookc's sign.
+    pub managed_files: Vec<String>,
 }
 
 impl Options {
@@ -296,10 +300,12 @@ impl Plan {
         let Ok(Some(old)) = read(&shown, &target, diags) else {
             return;
         };
-        // A managed tree's manifest is root's, not a repository's: a file
-        // it records with this very text is hookc's even where the format
-        // leaves no room for a sign (Copilot CLI's managed settings).
-        let recorded_as_is = options.hookc_dir.is_some()
+        // An administrator file of a managed build that the manifest
+        // records with this very text is hookc's, even where the format
+        // leaves no room for a sign (Copilot CLI's managed settings). Any
+        // other file must show the sign: a manifest planted where a build
+        // reads it could otherwise name /etc/sudoers with its digest.
+        let recorded_as_is = options.managed_files.contains(&owned.path)
             && owned.digest.is_some()
             && digest(&owned.part, &old) == owned.digest;
         if matches!(owned.part, Part::Whole)

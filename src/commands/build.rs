@@ -74,6 +74,10 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
         user: args.user,
         homes: plan::Homes::from_env(),
         hookc_dir: managed.as_ref().map(crate::managed::Install::hookc_dir),
+        managed_files: managed
+            .as_ref()
+            .map(|install| harness::managed_files(install.os))
+            .unwrap_or_default(),
     };
     // One lock for the whole build, before anything is read: a second build
     // must not plan against files the first is about to change.

@@ -436,6 +436,7 @@ fn up_to_date(project: &Project, file: &crate::source::SourceFile, policy: &Poli
         user: false,
         homes: plan::Homes::from_env(),
         hookc_dir: None,
+        managed_files: Vec::new(),
     };
     let name = policy.source.clone();
     let plan = Plan::new(project.out, &name, &artifacts, &options, &mut diags);

@@ -258,6 +258,7 @@ fn judge(base: &Path, name: &str, rev: Option<&str>) -> Report {
         user: false,
         homes: plan::Homes::from_env(),
         hookc_dir: None,
+        managed_files: Vec::new(),
     };
     let plan = Plan::new(&root, &policy_ir.source, &artifacts, &options, &mut diags);
     if diags.has_errors() {

@@ -337,6 +337,19 @@ pub fn all() -> &'static [&'static dyn Harness] {
     ALL
 }
 
+/// Every administrator file a managed build for `os` may write, as paths
+/// in the tree (see [`crate::managed`]).
+pub fn managed_files(os: crate::managed::Os) -> Vec<String> {
+    let mut files = Vec::new();
+    for layer in all().iter().filter_map(|h| h.managed_layer()) {
+        files.push(crate::managed::tree_path(layer.on(os)));
+        if let Some(elsewhere) = layer.only_managed.and_then(|s| s.elsewhere) {
+            files.push(crate::managed::tree_path(elsewhere.on(os)));
+        }
+    }
+    files
+}
+
 pub fn get(id: HarnessId) -> Option<&'static dyn Harness> {
     ALL.iter().copied().find(|h| h.id() == id)
 }

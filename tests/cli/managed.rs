@@ -517,3 +517,42 @@ fn doctor_says_what_holds_the_managed_hooks_and_what_would_switch_them_off() {
         r.stdout
     );
 }
+
+/// FNV-1a, as the manifest records a file's digest.
+fn fnv(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// A manifest planted in hookc's folder of the managed tree that claims a
+/// file of the machine, with its very digest, does not get it removed: only
+/// the harnesses' administrator files are taken by digest alone.
+#[test]
+fn a_planted_manifest_cannot_retract_a_file_of_the_machine() {
+    let p = managed_policy();
+    ok(&managed(&p, &["build"]));
+    let sudoers = "root ALL=(ALL:ALL) ALL\n";
+    p.write("tree/etc/sudoers", sudoers);
+    let mut manifest = json(&p, "tree/etc/hookc/manifest.json");
+    manifest["files"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "path": "etc/sudoers", "kind": "whole", "digest": fnv(sudoers)
+        }));
+    p.write(
+        "tree/etc/hookc/manifest.json",
+        &serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+    let r = managed(&p, &["build"]);
+    assert_eq!(
+        p.read("tree/etc/sudoers"),
+        sudoers,
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(r.stderr.contains("shows no sign of hookc"), "{}", r.stderr);
+}

@@ -465,35 +465,63 @@ impl Harness for Claude {
     }
 
     fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
-        // Every managed file merges into one set of managed settings: a
-        // `disableAllHooks` there turns the managed hooks off too.
+        let on_disk = |f: &Path| root.join(crate::managed::tree_path(&f.to_string_lossy()));
         let drop_in = Path::new(MANAGED.on(os));
         let Some(dir) = drop_in.parent() else {
             return Vec::new();
         };
+        // The file tier: managed-settings.json, then the drop-ins
+        // (`*.json`, not dotfiles), sorted, merged into one.
         let mut files = vec![dir.with_file_name("managed-settings.json")];
-        if let Ok(entries) =
-            std::fs::read_dir(root.join(crate::managed::tree_path(&dir.to_string_lossy())))
-        {
-            files.extend(entries.flatten().map(|e| dir.join(e.file_name())));
+        if let Ok(entries) = std::fs::read_dir(on_disk(dir)) {
+            let mut names: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
+                .collect();
+            names.sort();
+            files.extend(names.iter().map(|n| dir.join(n)));
         }
-        files
-            .iter()
-            .filter(|f| f.as_path() != drop_in)
-            .filter(|f| {
-                let at = root.join(crate::managed::tree_path(&f.to_string_lossy()));
-                common::read_json(Some(at)).is_some_and(|v| v["disableAllHooks"] == json!(true))
-            })
-            .map(|f| {
-                MachineCheck::Fail(
+        files.retain(|f| on_disk(f).is_file());
+        let mut checks = vec![MachineCheck::Ok(format!(
+            "Claude Code: managed settings files here, merged in this order: {}",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))];
+        // A `disableAllHooks` in any of them turns the managed hooks off too.
+        for f in files.iter().filter(|f| f.as_path() != drop_in) {
+            if common::read_json(Some(on_disk(f)))
+                .is_some_and(|v| v["disableAllHooks"] == json!(true))
+            {
+                checks.push(MachineCheck::Fail(
                     format!(
                         "Claude Code: {} sets `disableAllHooks`, which turns the managed hooks off",
                         f.display()
                     ),
                     "remove `disableAllHooks` from the managed settings".to_owned(),
-                )
-            })
-            .collect()
+                ));
+            }
+        }
+        // Within the managed tier the first source with a policy wins, and
+        // the files come after the device's MDM profile and the settings the
+        // organisation's console serves: either hides them.
+        if os == crate::managed::Os::Macos {
+            let profile = Path::new("/Library/Managed Preferences/com.anthropic.claudecode.plist");
+            if on_disk(profile).is_file() {
+                checks.push(MachineCheck::Fail(
+                    format!("Claude Code: the MDM profile {} comes first among managed sources, so the managed files are not read", profile.display()),
+                    "put hookc's settings into the MDM profile (`hookc build --managed --print claude`), or remove the profile".to_owned(),
+                ));
+            }
+        }
+        checks.push(MachineCheck::Note(
+            "Claude Code: settings served by the organisation's console (server-managed settings) come before these files, and cannot be seen from here".to_owned(),
+            "if your organisation serves managed settings, put hookc's hooks there too (`hookc build --managed --print claude`)".to_owned(),
+        ));
+        checks
     }
 
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {

@@ -469,6 +469,26 @@ impl Harness for Codex {
         Some(MANAGED)
     }
 
+    fn managed_checks(&self, root: &Path, _os: crate::managed::Os) -> Vec<MachineCheck> {
+        // Codex takes each requirement from the first layer that sets it,
+        // and reads other layers besides requirements.toml (the cloud's,
+        // an MDM profile's, a legacy file's): where one of them comes first
+        // and sets `hooks`, hookc's are not read.
+        let legacy = "/etc/codex/managed_config.toml";
+        let mut checks = Vec::new();
+        if root.join(crate::managed::tree_path(legacy)).is_file() {
+            checks.push(MachineCheck::Note(
+                format!("Codex CLI: {legacy}, an older managed layer, is here too; where it sets `hooks` or `features` and comes first, those win over requirements.toml"),
+                "move what it sets into /etc/codex/requirements.toml, or make sure it sets neither".to_owned(),
+            ));
+        }
+        checks.push(MachineCheck::Note(
+            "Codex CLI: requirements an organisation serves from the cloud (Business, Enterprise) or a macOS MDM profile can take precedence over requirements.toml, and cannot be seen from here".to_owned(),
+            "if your organisation serves Codex requirements, put hookc's hooks there too (`hookc build --managed --print codex`)".to_owned(),
+        ));
+        checks
+    }
+
     /// `requirements.toml` is one file, not a folder of drop-ins, and holds
     /// whatever else the administrator requires: hookc writes it whole, and
     /// a build refuses to replace one it did not write (the plan's rule for

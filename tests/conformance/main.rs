@@ -89,12 +89,28 @@ fn cache() -> &'static Path {
             status.success(),
             "tests/conformance/install failed ({status}): the harnesses could not be installed"
         );
-        cache
+        if newest() {
+            cache.join("newest")
+        } else {
+            cache
+        }
     })
 }
 
-/// The pinned npm specs of one harness, from versions.toml.
+/// Whether this is the newest lane (`HOOKC_CONFORMANCE_NEWEST=1`): each
+/// harness at its newest published version instead of its pin.
+fn newest() -> bool {
+    std::env::var_os("HOOKC_CONFORMANCE_NEWEST").is_some_and(|v| v == "1")
+}
+
+/// The npm specs of one harness: its pin in versions.toml, or in the newest
+/// lane the exact versions npm installed.
 fn pinned(harness: &str) -> String {
+    if newest() {
+        let resolved = cache().join(harness).join(".resolved");
+        return fs::read_to_string(&resolved)
+            .unwrap_or_else(|e| panic!("{}: {e}", resolved.display()));
+    }
     let versions = fs::read_to_string(here().join("versions.toml")).unwrap();
     versions
         .lines()

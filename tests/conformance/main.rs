@@ -1217,7 +1217,21 @@ fn cursor_checks(scratch: Scratch) {
     glue.arg(here().join("cursor/hooks.mjs"))
         .args([&sdk, &scratch.repo])
         .args([DENIED, ALLOWED]);
-    let ran = scratch.check(&mut glue);
+    let report = cursor_decides(
+        &scratch,
+        &mut glue,
+        &scratch.read_json(".cursor/hooks.json"),
+        "projectHooks",
+    );
+    eprintln!("cursor {}: {report}", pinned("cursor"));
+}
+
+/// Run the Cursor glue (`cursor/hooks.mjs`), and check that Cursor's
+/// runtime loaded `written` (a hooks.json hookc wrote) under `source`
+/// (`projectHooks`, `enterpriseHooks`) as written, refuses the denied
+/// command with hookc's reason and allows the other. Its report.
+fn cursor_decides(scratch: &Scratch, glue: &mut Command, written: &Value, source: &str) -> Value {
+    let ran = scratch.check(glue);
     let report: Value = serde_json::from_str(ran.stdout.trim())
         .unwrap_or_else(|error| panic!("cursor/hooks.mjs: {error}\n{ran}"));
     assert_eq!(
@@ -1225,19 +1239,17 @@ fn cursor_checks(scratch: Scratch) {
         json!([]),
         "Cursor's loader rejects hookc's hooks: {report:#}"
     );
-    let declared = scratch.read_json(".cursor/hooks.json")["hooks"].clone();
-    let declared: serde_json::Map<String, Value> = declared
+    let declared: serde_json::Map<String, Value> = written["hooks"]
         .as_object()
         .unwrap()
         .iter()
         .map(|(event, hooks)| (event.clone(), json!(hooks.as_array().unwrap().len())))
         .collect();
     assert_eq!(
-        report["loaded"]["projectHooks"],
+        report["loaded"][source],
         Value::Object(declared),
-        "Cursor did not load hookc's hooks as written: {report:#}"
+        "Cursor did not load hookc's hooks as written ({source}): {report:#}"
     );
-
     let denied = &report["decisions"][DENIED];
     assert_eq!(
         denied["permission"], "deny",
@@ -1248,12 +1260,11 @@ fn cursor_checks(scratch: Scratch) {
         told.contains(DENY_REASON),
         "Cursor denies without hookc's reason: {report:#}"
     );
-    let allowed = &report["decisions"][ALLOWED];
     assert_eq!(
-        allowed["permission"], "allow",
+        report["decisions"][ALLOWED]["permission"], "allow",
         "Cursor would not run `{ALLOWED}`: {report:#}"
     );
-    eprintln!("cursor {}: {report}", pinned("cursor"));
+    report
 }
 
 /// Issue 35: Cursor's own hooks runtime with the managed tree over `/etc`
@@ -1277,42 +1288,10 @@ fn cursor_managed() {
         .arg(here().join("cursor/hooks.mjs"))
         .args([&sdk, &scratch.repo])
         .args([DENIED, ALLOWED]);
-    let ran = scratch.check(&mut glue);
-    let report: Value = serde_json::from_str(ran.stdout.trim())
-        .unwrap_or_else(|error| panic!("cursor/hooks.mjs: {error}\n{ran}"));
-    assert_eq!(
-        report["errors"],
-        json!([]),
-        "Cursor's loader rejects the managed hooks: {report:#}"
-    );
     let written: Value =
         serde_json::from_str(&fs::read_to_string(tree.join("etc/cursor/hooks.json")).unwrap())
             .unwrap();
-    let declared: serde_json::Map<String, Value> = written["hooks"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(event, hooks)| (event.clone(), json!(hooks.as_array().unwrap().len())))
-        .collect();
-    assert_eq!(
-        report["loaded"]["enterpriseHooks"],
-        Value::Object(declared),
-        "Cursor did not load hookc's enterprise hooks as written: {report:#}"
-    );
-    let denied = &report["decisions"][DENIED];
-    assert_eq!(
-        denied["permission"], "deny",
-        "Cursor would run `{DENIED}`: {report:#}"
-    );
-    let told = format!("{}{}", denied["agent_message"], denied["user_message"]);
-    assert!(
-        told.contains(DENY_REASON),
-        "Cursor denies without hookc's reason: {report:#}"
-    );
-    assert_eq!(
-        report["decisions"][ALLOWED]["permission"], "allow",
-        "Cursor would not run `{ALLOWED}`: {report:#}"
-    );
+    let report = cursor_decides(&scratch, &mut glue, &written, "enterpriseHooks");
     eprintln!("cursor {} (enterprise hooks): {report}", pinned("cursor"));
 }
 

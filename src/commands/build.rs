@@ -366,7 +366,8 @@ fn drift_summary(change: &Change) -> String {
         (Some(old), Some(new)) if old == new => return "not executable".to_owned(),
         (Some(old), Some(new)) => (old, new),
     };
-    if change.path.ends_with(".hookc/policy.json")
+    // A project's `.hookc/policy.json`, or a managed tree's `etc/hookc/policy.json`.
+    if change.path.ends_with("hookc/policy.json")
         && let Some(guards) = guard_changes(old, new)
     {
         return guards;

@@ -131,6 +131,19 @@ fn a_managed_tree_holds_each_administrator_file_and_hookc_s_own() {
         "{}",
         drift.stdout
     );
+    // A guard the policy gained is named, as in a project's check.
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!("{policy}\nguard \"no-curl\" untested=\"a name to find\" {{\n    tool \"shell\"\n    command \"curl\"\n    deny \"Ask the user to fetch it.\"\n}}\n"),
+    );
+    let drift = managed(&p, &["check"]);
+    let line = drift
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("etc/hookc/policy.json:"))
+        .unwrap_or_else(|| panic!("{}", drift.stdout));
+    assert!(line.contains("no-curl"), "{line}");
 }
 
 #[test]

@@ -68,7 +68,10 @@ static PROFILE: Profile = Profile {
     honours_ask: &[],
     can_rewrite: false,
     options: &[],
-    todo: &["install hookc on every machine that runs Auggie in this repo (or set HOOKC_BIN)"],
+    todo: &[
+        "install hookc on every machine that runs Auggie in this repo (or set HOOKC_BIN)",
+        "ask Augment to turn hooks on for your account: Auggie runs hooks only where its server's `enableHooks` feature flag is on, and loads none otherwise, without a word (in auggie, `/hooks` exists only when they are on)",
+    ],
     more_events: &["SessionEnd", "Notification"],
     files: &[HookFile {
         dir: ".augment",
@@ -122,13 +125,25 @@ impl Harness for Auggie {
     }
 
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
-        vec![MachineCheck::note(
-            format!(
-                "{} drops every hook of an event when one of that event's handlers in a file is invalid, and only logs it",
-                PROFILE.name
+        vec![
+            MachineCheck::note(
+                format!(
+                    "{} drops every hook of an event when one of that event's handlers in a file is invalid, and only logs it",
+                    PROFILE.name
+                ),
+                "run `hookc lint .augment/settings.json` after editing the file by hand",
             ),
-            "run `hookc lint .augment/settings.json` after editing the file by hand",
-        )]
+            // augment.mjs (0.36.0) builds its hooks only when the model
+            // config's `featureFlagsV2.enableHooks` is true; the default is
+            // false, and it comes from Augment's server per account.
+            MachineCheck::note(
+                format!(
+                    "{} runs hooks only where Augment's server turns its `enableHooks` feature flag on for the account; hookc cannot see that flag from here, and without it no hook runs",
+                    PROFILE.name
+                ),
+                "in auggie, type `/hooks`: the command exists only when hooks are on; if it is missing, ask Augment to turn hooks on",
+            ),
+        ]
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {

@@ -190,3 +190,22 @@ guard "no-refunds" {
         r.stderr
     );
 }
+
+/// Auggie runs hooks only where Augment's server turns them on: a fail-open
+/// hookc cannot close, said by the build (the first time) and by `doctor`.
+#[test]
+fn the_server_flag_that_turns_hooks_on_is_said() {
+    let (p, r) = built(POLICY);
+    assert!(
+        r.stdout.contains("to do: ask Augment to turn hooks on")
+            && r.stdout.contains("enableHooks"),
+        "{}",
+        r.stdout
+    );
+    let doctor = p.hookc(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("`enableHooks` feature flag") && doctor.stdout.contains("/hooks"),
+        "{}",
+        doctor.stdout
+    );
+}

@@ -142,3 +142,43 @@ impl Install {
 pub fn tree_path(absolute: &str) -> String {
     absolute.trim_start_matches('/').to_owned()
 }
+
+/// The folder of an administrator file that holds everything of its
+/// harness's administrator layer: `/etc/claude-code` for
+/// `/etc/claude-code/managed-settings.d/50-hookc.json`, the one folder under
+/// `/etc`, `/Library/Application Support` or `/Library/Managed Preferences`.
+pub fn administrator_folder(file: &str) -> &str {
+    for base in [
+        "/etc/",
+        "/Library/Application Support/",
+        "/Library/Managed Preferences/",
+    ] {
+        if let Some(rest) = file.strip_prefix(base) {
+            let end = rest.find('/').map_or(file.len(), |i| base.len() + i);
+            return &file[..end];
+        }
+    }
+    file
+}
+
+#[cfg(test)]
+mod tests {
+    use super::administrator_folder;
+
+    #[test]
+    fn the_administrator_folder_is_the_one_under_the_system_folder() {
+        assert_eq!(
+            administrator_folder("/etc/claude-code/managed-settings.d/50-hookc.json"),
+            "/etc/claude-code"
+        );
+        assert_eq!(
+            administrator_folder("/etc/codex/requirements.toml"),
+            "/etc/codex"
+        );
+        assert_eq!(
+            administrator_folder("/Library/Application Support/GeminiCli/settings.json"),
+            "/Library/Application Support/GeminiCli"
+        );
+        assert_eq!(administrator_folder("/opt/x/y.json"), "/opt/x/y.json");
+    }
+}

@@ -111,6 +111,28 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
                 .map(|f| (*f).to_owned()),
         );
     }
+    // The administrator's layer of each targeted harness, whole (the
+    // folder of managed settings, not only hookc's file in it: another file
+    // there can switch every hook off), and hookc's own managed folder. Only
+    // root can change them, and an agent may run as root.
+    let mut managed = false;
+    for layer in targets
+        .iter()
+        .filter_map(|id| harness::get(*id)?.managed_layer())
+    {
+        managed = true;
+        let switch = layer.only_managed.and_then(|s| s.elsewhere);
+        for paths in std::iter::once(layer.file).chain(switch) {
+            for os in [crate::managed::Os::Linux, crate::managed::Os::Macos] {
+                files.push(literal(crate::managed::administrator_folder(paths.on(os))));
+            }
+        }
+    }
+    if managed {
+        for os in [crate::managed::Os::Linux, crate::managed::Os::Macos] {
+            files.push(literal(os.hookc_dir()));
+        }
+    }
     files.extend(SHELL_PROFILES.iter().filter(fixed).map(|f| (*f).to_owned()));
     files.push("./.git/config".to_owned());
     // hookc's own state: the approvals, the audit log and the record of
@@ -141,6 +163,9 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
         "example \"cd .hookc && echo {} > policy.json\" expect=\"deny\"".to_owned(),
         "example \"echo 'export HOOKC_BIN=/bin/true' >> ~/.profile\" expect=\"deny\"".to_owned(),
     ];
+    if managed {
+        examples.push("example \"cp /tmp/x /etc/hookc/policy.json\" expect=\"deny\"".to_owned());
+    }
     for profile in profiles(targets) {
         for file in profile.protected_examples {
             let example = format!("example tool=\"edit\" path=\"{file}\" expect=\"deny\"");
@@ -304,6 +329,10 @@ mod tests {
         );
         assert!(text.contains(".codex/hooks.json"));
         assert!(!text.contains(".cursor/hooks.json"));
+        // The administrator's layer of a targeted harness, and hookc's own.
+        assert!(text.contains("\"/etc/codex\""));
+        assert!(text.contains("\"/etc/hookc\""));
+        assert!(!text.contains("/etc/claude-code"));
         assert!(text.contains("\"./policy.kdl\""));
         assert!(text.contains("\"./org/base.kdl\""));
         assert!(text.contains("~/.profile"));

@@ -3,8 +3,8 @@
 //! can neither edit nor switch off.
 //!
 //! A project build puts its hooks in files the project owns, so whoever can
-//! write the project (the agent included) can take them out, and self
-//! protection is what stands in the way. An administrator's layer is owned
+//! write the project (the agent included) can take them out, and
+//! self-protection is what stands in the way. An administrator's layer is owned
 //! by root: Claude Code's `managed-settings.d/`, Codex's `requirements.toml`,
 //! Copilot CLI's `policy.d/`, Cursor's enterprise `hooks.json` and Gemini
 //! CLI's system settings are read on every start, beside and above anything
@@ -22,9 +22,9 @@
 //!   otherwise: a hook of the project or the user can answer "allow" and skip
 //!   the harness's own permission prompt, which is a loosening.
 //!
-//! The files are planned, merged, retracted and written by the same
-//! plan as a project's, under `--root` (default `/`),
-//! so a packager can lay the tree out in a staging folder.
+//! The files are planned, merged, retracted and written by the same plan as
+//! a project's, under `--root` (default `/`), so that a packager can lay the
+//! tree out in a staging folder.
 
 /// The operating system a managed tree is for: its paths differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -660,6 +660,25 @@ fn is_plain(w: &Word, word: &str) -> bool {
 }
 
 /// Reserved words after which a command may start, written plainly.
+/// Whether bash reads `text`, what follows `$((` up to the closing
+/// parentheses, as arithmetic: the first `)` outside the parentheses it
+/// opens must be the first of the closing `))`. Else bash reads a command
+/// substitution of a subshell. Quoting is not modelled, so text with
+/// quotes or backslashes counts as not arithmetic (the commands are read).
+fn closes_as_arithmetic(text: &str) -> bool {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '\\' | '\'' | '"' | '`' => return false,
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            ')' => return text[i..] == *"))",
+            _ => {}
+        }
+    }
+    false
+}
+
 fn is_keyword(w: &Word) -> bool {
     !w.quoted
         && w.plain_prefix == w.text.len()
@@ -1094,9 +1113,17 @@ impl<'a> Lexer<'a> {
         if self.peek() == Some('(') {
             self.bump();
             self.opaque("arithmetic command ((...))");
-            // Skip to the matching `))`; the contents are arithmetic.
-            if self.skip_balanced('(', ')', 2, false).is_none() {
-                self.stop("an unterminated ((");
+            // bash and zsh read arithmetic up to the matching `))`; dash has
+            // no `((` and runs two subshells, as bash also does where the
+            // two closing parentheses are apart (`((cmd) )`). Both are
+            // read: the line is opaque, and the commands of the subshells
+            // are the line's (`sh -c '((exec git push -f))'` pushes). A
+            // C-style `for ((…))` is a syntax error in dash.
+            let c_style_for = self.cur.words.last().is_some_and(|w| w.text == "for");
+            match self.skip_balanced('(', ')', 2, false) {
+                None => self.stop("an unterminated (("),
+                Some(inner) if !c_style_for => self.nested(&format!("({inner}")),
+                Some(_) => {}
             }
             self.finish_command();
         } else if self.cur.writes.is_empty()
@@ -1812,6 +1839,18 @@ impl<'a> Lexer<'a> {
         let body = &self.src[start + 3..self.pos - 2];
         if !self.numbers_only(body) {
             self.opaque("arithmetic expansion $((...)) with names");
+            // Where bash cannot read arithmetic (`$((cmd) )`,
+            // `$((a);(b))`), it runs a command substitution of a subshell.
+            // Else the command substitutions in it run all the same.
+            if !closes_as_arithmetic(&self.src[start + 3..self.pos]) {
+                self.nested(&format!("({body}"));
+            } else if body.contains("$(") {
+                // Read as a quoted word, where only substitutions run; the
+                // `:` holding it is left out.
+                let mut sub = self.lex_nested(&format!(": \"{body}\""));
+                sub.commands.pop();
+                self.take_nested(sub);
+            }
         }
         self.keep_unexpanded(w, start);
         true
@@ -2249,6 +2288,47 @@ mod tests {
             .map(|c| c.words[0].text.as_str())
             .collect();
         assert_eq!(progs, ["git", "rm", "echo"]);
+    }
+
+    #[test]
+    fn arithmetic_a_shell_runs_as_commands_is_read_as_commands() {
+        let programs = |line: &str| -> Vec<String> {
+            lex(line)
+                .commands
+                .iter()
+                .map(|c| c.words[0].text.clone())
+                .collect()
+        };
+        // dash runs `((…))` as two subshells; bash runs a substitution of
+        // a subshell where it cannot read arithmetic; and the
+        // substitutions inside arithmetic run in every shell.
+        for line in [
+            "((exec git push -f))",
+            "((git push -f) )",
+            "echo $((git push -f) )",
+            "echo $((a);(git push -f))",
+            "echo $((1+$(git push -f)))",
+        ] {
+            let pushes = lex(line).commands.iter().any(|c| {
+                let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+                words.ends_with(&["git", "push", "-f"])
+            });
+            assert!(pushes, "{line:?}");
+            assert!(!lex(line).opaque.is_empty(), "{line:?}");
+        }
+        // Arithmetic bash reads as such, and a C-style `for` (a syntax
+        // error in dash), run nothing.
+        for (line, names) in [
+            ("echo $((x+1))", &["x+1"][..]),
+            ("echo $(( (a)+(b) ))", &["a", "b"]),
+            ("for ((i=0; i<3; i++)); do :; done", &["i=0", "i", "i++"]),
+        ] {
+            let read = programs(line);
+            assert!(
+                names.iter().all(|n| !read.contains(&n.to_string())),
+                "{line:?}: {read:?}"
+            );
+        }
     }
 
     #[test]

@@ -51,6 +51,8 @@ macro_rules! harnesses {
             vscode::VsCode = "vscode",
             /// Cline (the VS Code extension and its CLI).
             cline::Cline = "cline",
+            /// Letta Code.
+            letta::Letta = "letta",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

@@ -201,6 +201,15 @@ pub fn source_shim(path: &str) -> String {
     )
 }
 
+/// `/bin/sh -c` and `script` as one single-quoted word, for a harness that
+/// runs hook commands with the user's own shell (`$SHELL -c`), which may be
+/// fish or csh: sh, bash, zsh, fish and csh all pass a single-quoted word on
+/// unchanged when it holds no `'`, `\` or `!`.
+pub fn sh_c_word(script: &str) -> String {
+    assert!(!script.contains(['\'', '\\', '!']), "{script}");
+    format!("/bin/sh -c '{script}'")
+}
+
 /// [`source_shim`] for a managed install's shim at `path` (absolute on the
 /// managed machine): nothing in a project can mend a missing one.
 pub fn managed_source_shim(path: &str) -> String {

@@ -23,6 +23,7 @@ mod cursor;
 mod droid;
 mod gemini;
 mod kimi;
+mod letta;
 mod opencode;
 mod outcome;
 pub mod payload;

@@ -1637,6 +1637,40 @@ fn qwen_checks(scratch: Scratch, qwen: &Path, pin: &'static str) {
 }
 
 #[test]
+#[ignore = "installs and runs Letta Code; see book/src/conformance.md"]
+fn letta() {
+    let scratch = Scratch::build("letta", &[]);
+    let letta = installed("letta/node_modules/@letta-ai/letta-code/letta.js");
+    let built = scratch.read_json(".letta/settings.json");
+    assert!(
+        grouped_handlers(&built["hooks"]) > 0,
+        "hookc wrote no Letta hooks: {built:#}"
+    );
+    // Letta runs hook commands with the user's `$SHELL -c`: the turns run
+    // under each shell here, fish included where it is installed.
+    let shells: Vec<&str> = ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
+        .into_iter()
+        .filter(|shell| Path::new(shell).is_file())
+        .collect();
+    for shell in shells {
+        let turns = scratch.refuses_and_allows(|model| {
+            let mut turn = scratch.command(node());
+            turn.arg(&letta)
+                .args(["--backend", "local", "-m", "llama.cpp/scripted", "--yolo"])
+                .args(["-p", PROMPT, "--output-format", "json"])
+                .env("SHELL", shell)
+                .env("LETTA_CODE_TELEM", "0")
+                .env("LLAMA_CPP_BASE_URL", format!("{}/v1", model.url));
+            scratch.check(&mut turn)
+        });
+        // hookc's hooks are quiet: Letta prints no hook lines into the
+        // JSON it writes on stdout.
+        turns.never_says("letta", "[hook:PreToolUse]");
+        eprintln!("letta: the turns above ran with SHELL={shell}");
+    }
+}
+
+#[test]
 #[ignore = "installs Factory Droid and runs its config validator; see book/src/conformance.md"]
 fn droid() {
     // Droid runs no turn without a Factory login, so only its own validator

@@ -11,7 +11,7 @@ for that:
   POST …/v1/messages                     Anthropic Messages (Claude Code)
   POST …/v1/responses                    OpenAI Responses (Codex CLI)
   POST …/v1/chat/completions             OpenAI Chat Completions (Copilot CLI,
-                                         Kimi Code CLI, OpenCode)
+                                         Kimi Code CLI, OpenCode, Letta Code)
   POST …/models/M:streamGenerateContent  Gemini (Gemini CLI)
 
 each streamed (server-sent events) when the request asks for it.
@@ -137,6 +137,9 @@ class Model(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self):
+        if self.path.startswith("/props"):
+            # llama.cpp's server settings (Letta Code asks for the context size).
+            return self.send_json({"default_generation_settings": {"n_ctx": 32768}})
         # Model listings (OpenCode, Copilot, Kimi ask before a turn).
         model = {"id": "scripted", "object": "model", "created": 0, "owned_by": "hookc"}
         self.send_json({"object": "list", "data": [model], "models": [model]})

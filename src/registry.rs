@@ -53,6 +53,8 @@ macro_rules! harnesses {
             cline::Cline = "cline",
             /// Letta Code.
             letta::Letta = "letta",
+            /// Tencent's CodeBuddy Code.
+            codebuddy::CodeBuddy = "codebuddy",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

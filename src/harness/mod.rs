@@ -16,6 +16,7 @@ mod antigravity;
 mod auggie;
 mod claude;
 mod cline;
+mod codebuddy;
 mod codex;
 mod common;
 mod copilot;

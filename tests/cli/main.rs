@@ -23,6 +23,7 @@ mod extends;
 mod guard;
 mod harness_antigravity;
 mod harness_auggie;
+mod harness_codebuddy;
 mod harness_codex;
 mod harness_copilot;
 mod harness_cursor;

@@ -1671,6 +1671,48 @@ fn letta() {
 }
 
 #[test]
+#[ignore = "installs and runs CodeBuddy Code; see book/src/conformance.md"]
+fn codebuddy() {
+    let scratch = Scratch::build("codebuddy", &[]);
+    let codebuddy = installed("codebuddy/node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    let built = scratch.read_json(".codebuddy/settings.json");
+    assert!(
+        grouped_handlers(&built["hooks"]) > 0,
+        "hookc wrote no CodeBuddy hooks: {built:#}"
+    );
+    // CodeBuddy runs hook commands with the user's `$SHELL -c`, like Letta.
+    let shells: Vec<&str> = ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
+        .into_iter()
+        .filter(|shell| Path::new(shell).is_file())
+        .collect();
+    for shell in shells {
+        scratch.refuses_and_allows(|model| {
+            // The scripted model as a model of the user's own.
+            let models = json!({
+                "models": [{
+                    "id": "scripted", "name": "scripted", "vendor": "OpenAI",
+                    "apiKey": "scripted", "url": format!("{}/v1/chat/completions", model.url),
+                    "supportsToolCall": true, "maxInputTokens": 128000, "maxOutputTokens": 4096,
+                }],
+                "availableModels": ["scripted"],
+            });
+            scratch.write(
+                &scratch.home.join(".codebuddy/models.json"),
+                &models.to_string(),
+            );
+            let mut turn = scratch.command(node());
+            turn.arg(&codebuddy)
+                .args(["-p", PROMPT, "--model", "scripted", "-y"])
+                .args(["--output-format", "stream-json"])
+                .env("SHELL", shell)
+                .env("CODEBUDDY_API_KEY", "scripted");
+            scratch.check(&mut turn)
+        });
+        eprintln!("codebuddy: the turns above ran with SHELL={shell}");
+    }
+}
+
+#[test]
 #[ignore = "installs Factory Droid and runs its config validator; see book/src/conformance.md"]
 fn droid() {
     // Droid runs no turn without a Factory login, so only its own validator

@@ -55,6 +55,8 @@ macro_rules! harnesses {
             letta::Letta = "letta",
             /// Tencent's CodeBuddy Code.
             codebuddy::CodeBuddy = "codebuddy",
+            /// Qoder CLI.
+            qoder::Qoder = "qoder",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

@@ -201,6 +201,33 @@ pub fn source_shim(path: &str) -> String {
     )
 }
 
+/// Text an agent types into a running program (Letta Code's `write_stdin`,
+/// Qoder CLI's `BashInput`), read as the shell lines it would be if that
+/// program is a shell: each carriage return or newline ends a line. Keys
+/// that edit or recall a line (a control character, an escape sequence:
+/// Ctrl-U, an arrow, Ctrl-C then more text) change what runs in ways
+/// hookc cannot see, so such text is refused. Where the harness decodes
+/// backslash escapes itself (`escapes`), `\r` and `\n` end a line and any
+/// other backslash is refused.
+pub fn typed_lines(text: &str, escapes: bool) -> Result<String, String> {
+    let text = if escapes {
+        let decoded = text.replace("\\r", "\n").replace("\\n", "\n");
+        if decoded.contains('\\') {
+            return Err("hookc cannot read typed text with backslash escapes (the harness decodes them into keys); type plain text, or run the command with the shell tool".to_owned());
+        }
+        decoded
+    } else {
+        text.to_owned()
+    };
+    if text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err("hookc cannot read typed text with control keys (they edit or recall the line); type plain text, or run the command with the shell tool".to_owned());
+    }
+    Ok(text.replace('\r', "\n"))
+}
+
 /// `/bin/sh -c` and `script` as one single-quoted word, for a harness that
 /// runs hook commands with the user's own shell (`$SHELL -c`), which may be
 /// fish or csh: sh, bash, zsh, fish and csh all pass a single-quoted word on

@@ -434,7 +434,7 @@ fn shell_line(name: &str, input: &Value) -> Result<String, String> {
     match name {
         "exec_command" => Ok(string_at(input, "/cmd")?.to_owned()),
         // Text typed into a running command (a shell, for all hookc knows).
-        "write_stdin" => Ok(string_at(input, "/chars")?.to_owned()),
+        "write_stdin" => common::typed_lines(string_at(input, "/chars")?, false),
         "shell" => {
             let words = input
                 .get("command")
@@ -562,9 +562,12 @@ mod tests {
             "bash -lc 'git push -f'"
         );
         assert_eq!(
-            line("write_stdin", json!({"chars": "rm -rf .\n"})).unwrap(),
+            line("write_stdin", json!({"chars": "rm -rf .\r"})).unwrap(),
             "rm -rf .\n"
         );
+        // Ctrl-U, or an arrow that recalls an earlier line: not readable.
+        assert!(line("write_stdin", json!({"chars": "ls\u{15}git push -f\n"})).is_err());
+        assert!(line("write_stdin", json!({"chars": "\u{1b}[A\n"})).is_err());
         assert!(line("shell", json!({"command": "git push"})).is_err());
         assert!(line("exec_command", json!({"command": "git push"})).is_err());
         for name in COMMAND_TOOLS {

@@ -28,6 +28,7 @@ mod letta;
 mod opencode;
 mod outcome;
 pub mod payload;
+mod qoder;
 mod qwen;
 mod vscode;
 pub mod windows;

@@ -1674,7 +1674,6 @@ fn letta() {
 #[ignore = "installs and runs CodeBuddy Code; see book/src/conformance.md"]
 fn codebuddy() {
     let scratch = Scratch::build("codebuddy", &[]);
-    let codebuddy = installed("codebuddy/node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
     let built = scratch.read_json(".codebuddy/settings.json");
     assert!(
         grouped_handlers(&built["hooks"]) > 0,
@@ -1686,30 +1685,59 @@ fn codebuddy() {
         .filter(|shell| Path::new(shell).is_file())
         .collect();
     for shell in shells {
-        scratch.refuses_and_allows(|model| {
-            // The scripted model as a model of the user's own.
-            let models = json!({
-                "models": [{
-                    "id": "scripted", "name": "scripted", "vendor": "OpenAI",
-                    "apiKey": "scripted", "url": format!("{}/v1/chat/completions", model.url),
-                    "supportsToolCall": true, "maxInputTokens": 128000, "maxOutputTokens": 4096,
-                }],
-                "availableModels": ["scripted"],
-            });
-            scratch.write(
-                &scratch.home.join(".codebuddy/models.json"),
-                &models.to_string(),
-            );
-            let mut turn = scratch.command(node());
-            turn.arg(&codebuddy)
-                .args(["-p", PROMPT, "--model", "scripted", "-y"])
-                .args(["--output-format", "stream-json"])
-                .env("SHELL", shell)
-                .env("CODEBUDDY_API_KEY", "scripted");
-            scratch.check(&mut turn)
-        });
+        scratch.refuses_and_allows(|model| codebuddy_turn(&scratch, model, shell));
         eprintln!("codebuddy: the turns above ran with SHELL={shell}");
     }
+
+    // The last JSON answer of CodeBuddy's hooks wins, even over an exit 2:
+    // a local hook that says `allow` lets the denied command through. This
+    // is why `hookc doctor` fails a project with local PreToolUse hooks.
+    let allow = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}});
+    let local = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("echo '{allow}'")},
+    ]}]}});
+    scratch.write(
+        &scratch.repo.join(".codebuddy/settings.local.json"),
+        &local.to_string(),
+    );
+    let doctor = scratch.run(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("doctor"));
+    assert!(
+        !doctor.success() && doctor.output().contains("has PreToolUse hooks of its own"),
+        "hookc doctor does not fail the local hook that outvotes hookc's:\n{doctor}"
+    );
+    let model = Model::start(&scratch, DENIED);
+    let outvoted = codebuddy_turn(&scratch, &model, "/bin/bash");
+    drop(model);
+    assert!(
+        scratch.repo.join("denied-ran").exists(),
+        "CodeBuddy no longer lets a later hook's `allow` outvote hookc's refusal: \
+         relax the doctor check and the page's warning.\n{outvoted}"
+    );
+}
+
+/// One `codebuddy -p` turn against `model`, as a model of the user's own,
+/// with `shell` as the user's shell.
+fn codebuddy_turn(scratch: &Scratch, model: &Model, shell: &str) -> Ran {
+    let codebuddy = installed("codebuddy/node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
+    let models = json!({
+        "models": [{
+            "id": "scripted", "name": "scripted", "vendor": "OpenAI",
+            "apiKey": "scripted", "url": format!("{}/v1/chat/completions", model.url),
+            "supportsToolCall": true, "maxInputTokens": 128000, "maxOutputTokens": 4096,
+        }],
+        "availableModels": ["scripted"],
+    });
+    scratch.write(
+        &scratch.home.join(".codebuddy/models.json"),
+        &models.to_string(),
+    );
+    let mut turn = scratch.command(node());
+    turn.arg(codebuddy)
+        .args(["-p", PROMPT, "--model", "scripted", "-y"])
+        .args(["--output-format", "stream-json"])
+        .env("SHELL", shell)
+        .env("CODEBUDDY_API_KEY", "scripted");
+    scratch.check(&mut turn)
 }
 
 #[test]

@@ -25,12 +25,10 @@ use serde_json::{Value, json};
 use super::payload::{self, ToolCall};
 use super::{HookCommand, common, grouped_hook_command, windows};
 
-use super::{
-    Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp, string_at,
-};
+use super::{Answer, Harness, OptionKind, OptionSpec, Profile, anchored_alternation, split_mcp};
 use crate::diag::Code;
 use crate::emit::EmitCx;
-use crate::eval::{Call, CallTool, Shell, Verdict};
+use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::lint_rules::json::{Cx as LintCx, Quirks};
 use crate::lint_rules::json_spans::{as_str, key, key_span};
@@ -573,33 +571,7 @@ impl Harness for Claude {
                     .tool_kind(name)
                     .or_else(|| PROFILE.guest_tool(name).map(|(kind, _)| kind));
                 let mcp = split_mcp(name);
-                match kind {
-                    Some(ToolKind::Shell) => {
-                        call.command = Some(string_at(input, "/command")?.to_owned());
-                        if name == "PowerShell" {
-                            call.shell = Shell::PowerShell;
-                        }
-                    }
-                    Some(ToolKind::Read) if matches!(name, "Grep" | "Glob") => {
-                        let (filter, glob_tool) = if name == "Glob" {
-                            ("/pattern", true)
-                        } else {
-                            ("/glob", false)
-                        };
-                        crate::eval::search_call(&mut call, input, "/path", filter, glob_tool);
-                        call.text = Some(input.to_string());
-                    }
-                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
-                        let key = if name == "NotebookEdit" {
-                            "/notebook_path"
-                        } else {
-                            "/file_path"
-                        };
-                        call.paths.push(string_at(input, key)?.to_owned());
-                        call.text = Some(input.to_string());
-                    }
-                    _ => call.text = Some(input.to_string()),
-                }
+                common::claude_shaped_input(&mut call, name, kind, input)?;
                 call.tool = Some(CallTool {
                     kind,
                     mcp,

@@ -30,11 +30,10 @@ use serde_json::{Value, json};
 use super::common::{self, Route};
 use super::payload::{self, ToolCall};
 use super::{
-    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, split_mcp,
-    string_at, windows,
+    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, split_mcp, windows,
 };
 use crate::emit::EmitCx;
-use crate::eval::{Call, CallTool, Shell, Verdict};
+use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
@@ -246,33 +245,7 @@ impl Harness for CodeBuddy {
             Event::PreTool | Event::PostTool => {
                 let (name, input) = common::tool_and_input(payload)?;
                 let kind = PROFILE.tool_kind(name);
-                match kind {
-                    Some(ToolKind::Shell) => {
-                        call.command = Some(string_at(input, "/command")?.to_owned());
-                        if name == "PowerShell" {
-                            call.shell = Shell::PowerShell;
-                        }
-                    }
-                    Some(ToolKind::Read) if matches!(name, "Grep" | "Glob") => {
-                        let (filter, glob_tool) = if name == "Glob" {
-                            ("/pattern", true)
-                        } else {
-                            ("/glob", false)
-                        };
-                        crate::eval::search_call(&mut call, input, "/path", filter, glob_tool);
-                        call.text = Some(input.to_string());
-                    }
-                    Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
-                        let key = if name == "NotebookEdit" {
-                            "/notebook_path"
-                        } else {
-                            "/file_path"
-                        };
-                        call.paths.push(string_at(input, key)?.to_owned());
-                        call.text = Some(input.to_string());
-                    }
-                    _ => call.text = Some(input.to_string()),
-                }
+                common::claude_shaped_input(&mut call, name, kind, input)?;
                 call.tool = Some(CallTool {
                     kind,
                     mcp: split_mcp(name),

@@ -381,6 +381,48 @@ pub fn tool_and_input(payload: &serde_json::Value) -> Result<(&str, &serde_json:
     Ok((name, input))
 }
 
+/// A tool input in Claude Code's shapes, into `call`: a shell tool's
+/// `command` (PowerShell's, in PowerShell), `Grep`'s and `Glob`'s folder
+/// and filter, `NotebookEdit`'s `notebook_path` and any other file tool's
+/// `file_path`. Any other tool's input is text for regexes. For the
+/// harnesses that copy Claude Code's tools (CodeBuddy Code, Qoder CLI).
+pub fn claude_shaped_input(
+    call: &mut crate::eval::Call,
+    name: &str,
+    kind: Option<crate::ir::ToolKind>,
+    input: &serde_json::Value,
+) -> Result<(), String> {
+    use crate::ir::ToolKind;
+    match kind {
+        Some(ToolKind::Shell) => {
+            call.command = Some(super::string_at(input, "/command")?.to_owned());
+            if name == "PowerShell" {
+                call.shell = crate::eval::Shell::PowerShell;
+            }
+        }
+        Some(ToolKind::Read) if matches!(name, "Grep" | "Glob") => {
+            let (filter, glob_tool) = if name == "Glob" {
+                ("/pattern", true)
+            } else {
+                ("/glob", false)
+            };
+            crate::eval::search_call(call, input, "/path", filter, glob_tool);
+            call.text = Some(input.to_string());
+        }
+        Some(ToolKind::Read | ToolKind::Write | ToolKind::Edit) => {
+            let key = if name == "NotebookEdit" {
+                "/notebook_path"
+            } else {
+                "/file_path"
+            };
+            call.paths.push(super::string_at(input, key)?.to_owned());
+            call.text = Some(input.to_string());
+        }
+        _ => call.text = Some(input.to_string()),
+    }
+    Ok(())
+}
+
 /// One entry of a Claude-style event list: the handler, behind a matcher
 /// when the event names tools and the guards do not take every tool.
 pub fn group(matcher: Option<String>, handler: serde_json::Value) -> serde_json::Value {

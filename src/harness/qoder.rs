@@ -33,7 +33,7 @@ use super::{
     string_at, windows,
 };
 use crate::emit::EmitCx;
-use crate::eval::{Call, CallTool, Shell, Verdict};
+use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
@@ -253,36 +253,13 @@ impl Harness for Qoder {
             Event::PreTool | Event::PostTool => {
                 let (name, input) = common::tool_and_input(payload)?;
                 let kind = PROFILE.tool_kind(name);
-                match (kind, name) {
-                    (Some(ToolKind::Shell), "BashInput") => {
-                        call.command = Some(typed(input)?);
-                    }
-                    (Some(ToolKind::Shell), _) => {
-                        call.command = Some(string_at(input, "/command")?.to_owned());
-                        if name == "PowerShell" {
-                            call.shell = Shell::PowerShell;
-                        }
-                        call.cwd = dir_path(input, call.root.as_deref());
-                    }
-                    (Some(ToolKind::Read), "Grep" | "Glob") => {
-                        let (filter, glob_tool) = if name == "Glob" {
-                            ("/pattern", true)
-                        } else {
-                            ("/glob", false)
-                        };
-                        crate::eval::search_call(&mut call, input, "/path", filter, glob_tool);
-                        call.text = Some(input.to_string());
-                    }
-                    (Some(_), _) => {
-                        let key = if name == "NotebookEdit" {
-                            "/notebook_path"
-                        } else {
-                            "/file_path"
-                        };
-                        call.paths.push(string_at(input, key)?.to_owned());
-                        call.text = Some(input.to_string());
-                    }
-                    (None, _) => call.text = Some(input.to_string()),
+                if name == "BashInput" {
+                    call.command = Some(typed(input)?);
+                } else {
+                    common::claude_shaped_input(&mut call, name, kind, input)?;
+                }
+                if name == "Bash" {
+                    call.cwd = dir_path(input, call.root.as_deref());
                 }
                 let mcp = if name == MCP_CALL {
                     // The meta-tool of lazy MCP mode: the tool is in its input.

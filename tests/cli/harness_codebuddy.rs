@@ -7,11 +7,12 @@
 use std::path::Path;
 use std::process::Command;
 
-use hookc::harness::{self, Observation};
-use hookc::ir::{Event, HarnessId};
+use hookc::ir::HarnessId;
 use serde_json::{Value, json};
 
-use crate::support::{BARE_PATH, Project, Run, json_file, path_with_hookc, run};
+use crate::support::{
+    BARE_PATH, Project, Run, json_file, path_with_hookc, pre_tool_outcome, run, user_shells,
+};
 
 const POLICY: &str = r#"targets "codebuddy"
 timeout 7
@@ -56,14 +57,6 @@ fn pre_tool(cwd: &Path, tool: &str, input: Value) -> String {
     .to_string()
 }
 
-/// The shells CodeBuddy may run the hook with (the user's `$SHELL`).
-fn shells() -> Vec<&'static str> {
-    ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
-        .into_iter()
-        .filter(|shell| Path::new(shell).is_file())
-        .collect()
-}
-
 /// The PreToolUse command of `.codebuddy/settings.json`, run as CodeBuddy
 /// runs it with `shell` as the user's shell.
 fn hook(p: &Project, shell: &str, path: &str, stdin: &str) -> Run {
@@ -89,15 +82,7 @@ fn hook(p: &Project, shell: &str, path: &str, stdin: &str) -> Run {
 }
 
 fn outcome(r: &Run) -> hookc::harness::Outcome {
-    harness::get(HarnessId::CodeBuddy).unwrap().outcome(
-        Event::PreTool,
-        &Observation {
-            exit: Some(r.status),
-            stdout: r.stdout.clone(),
-            stderr: r.stderr.clone(),
-            ..Observation::default()
-        },
-    )
+    pre_tool_outcome(HarnessId::CodeBuddy, r)
 }
 
 #[test]
@@ -120,7 +105,7 @@ fn the_settings_hold_anchored_hooks_with_a_timeout_in_seconds() {
 fn under_every_shell_the_hook_refuses_in_both_channels_and_lets_the_rest_through() {
     let p = built();
     let root = p.dir.path();
-    let shells = shells();
+    let shells = user_shells();
     assert!(shells.len() >= 2, "{shells:?}");
     for shell in shells {
         let push = hook(

@@ -7,11 +7,12 @@
 use std::path::Path;
 use std::process::Command;
 
-use hookc::harness::{self, Observation};
-use hookc::ir::{Event, HarnessId};
+use hookc::ir::HarnessId;
 use serde_json::{Value, json};
 
-use crate::support::{BARE_PATH, Project, Run, json_file, path_with_hookc, run};
+use crate::support::{
+    BARE_PATH, Project, Run, json_file, path_with_hookc, pre_tool_outcome, run, user_shells,
+};
 
 const POLICY: &str = r#"targets "letta"
 timeout 7
@@ -50,14 +51,6 @@ fn pre_tool(cwd: &Path, tool: &str, input: Value) -> String {
     .to_string()
 }
 
-/// The shells Letta may run the hook with (the user's `$SHELL`).
-fn shells() -> Vec<&'static str> {
-    ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
-        .into_iter()
-        .filter(|shell| Path::new(shell).is_file())
-        .collect()
-}
-
 /// The PreToolUse command of `.letta/settings.json`, run as Letta runs it
 /// with `shell` as the user's shell.
 fn hook(p: &Project, shell: &str, path: &str, stdin: &str) -> Run {
@@ -84,15 +77,7 @@ fn hook(p: &Project, shell: &str, path: &str, stdin: &str) -> Run {
 }
 
 fn outcome(r: &Run) -> hookc::harness::Outcome {
-    harness::get(HarnessId::Letta).unwrap().outcome(
-        Event::PreTool,
-        &Observation {
-            exit: Some(r.status),
-            stdout: r.stdout.clone(),
-            stderr: r.stderr.clone(),
-            ..Observation::default()
-        },
-    )
+    pre_tool_outcome(HarnessId::Letta, r)
 }
 
 #[test]
@@ -120,7 +105,7 @@ fn the_settings_hold_quiet_anchored_hooks_with_a_timeout_in_milliseconds() {
 fn under_every_shell_the_hook_refuses_with_exit_2_and_lets_the_rest_through() {
     let p = built();
     let root = p.dir.path();
-    let shells = shells();
+    let shells = user_shells();
     assert!(shells.len() >= 2, "{shells:?}");
     for shell in shells {
         for (tool, input) in [
@@ -195,7 +180,7 @@ fn under_every_shell_the_hook_refuses_with_exit_2_and_lets_the_rest_through() {
 fn a_missing_shim_is_refused_in_every_shell() {
     let p = built();
     std::fs::remove_dir_all(p.dir.path().join(".hookc/letta")).unwrap();
-    for shell in shells() {
+    for shell in user_shells() {
         let r = hook(
             &p,
             shell,

@@ -6,11 +6,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use hookc::harness::{self, Observation};
-use hookc::ir::{Event, HarnessId};
+use hookc::ir::HarnessId;
 use serde_json::{Value, json};
 
-use crate::support::{BARE_PATH, Project, Run, json_file, path_with_hookc, run};
+use crate::support::{BARE_PATH, Project, Run, json_file, path_with_hookc, pre_tool_outcome, run};
 
 const POLICY: &str = r#"targets "qoder"
 timeout 7
@@ -80,15 +79,7 @@ fn hook(p: &Project, path: &str, stdin: &str) -> Run {
 }
 
 fn outcome(r: &Run) -> hookc::harness::Outcome {
-    harness::get(HarnessId::Qoder).unwrap().outcome(
-        Event::PreTool,
-        &Observation {
-            exit: Some(r.status),
-            stdout: r.stdout.clone(),
-            stderr: r.stderr.clone(),
-            ..Observation::default()
-        },
-    )
+    pre_tool_outcome(HarnessId::Qoder, r)
 }
 
 #[test]

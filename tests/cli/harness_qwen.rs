@@ -6,11 +6,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use hookc::harness::{self, Observation};
-use hookc::ir::{Event, HarnessId};
+use hookc::ir::HarnessId;
 use serde_json::{Value, json};
 
-use crate::support::{Project, Run, json_file, path_with_hookc, run};
+use crate::support::{Project, Run, json_file, path_with_hookc, pre_tool_outcome, run};
 
 const POLICY: &str = r#"targets "qwen"
 timeout 7
@@ -73,15 +72,7 @@ fn hook(root: &Path, path: &str, stdin: &str) -> Run {
 }
 
 fn outcome(r: &Run) -> hookc::harness::Outcome {
-    harness::get(HarnessId::Qwen).unwrap().outcome(
-        Event::PreTool,
-        &Observation {
-            exit: Some(r.status),
-            stdout: r.stdout.clone(),
-            stderr: r.stderr.clone(),
-            ..Observation::default()
-        },
-    )
+    pre_tool_outcome(HarnessId::Qwen, r)
 }
 
 #[test]

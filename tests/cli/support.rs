@@ -117,6 +117,30 @@ pub fn run(command: &mut Command, stdin: Option<&[u8]>) -> Run {
     child.wait_with_output().unwrap().into()
 }
 
+/// What harness `id` makes of a pre-tool hook that ended as `r`: its own
+/// decoding of the hook's output (`Harness::outcome`).
+pub fn pre_tool_outcome(id: hookc::ir::HarnessId, r: &Run) -> hookc::harness::Outcome {
+    hookc::harness::get(id).unwrap().outcome(
+        hookc::ir::Event::PreTool,
+        &hookc::harness::Observation {
+            exit: Some(r.status),
+            stdout: r.stdout.clone(),
+            stderr: r.stderr.clone(),
+            ..hookc::harness::Observation::default()
+        },
+    )
+}
+
+/// The shells a user's `$SHELL` may be, of those installed here: bash,
+/// dash, zsh and fish (`.ci/run` installs the last two). For harnesses that
+/// run hook commands with `$SHELL -c` (Letta Code, CodeBuddy Code).
+pub fn user_shells() -> Vec<&'static str> {
+    ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
+        .into_iter()
+        .filter(|shell| Path::new(shell).is_file())
+        .collect()
+}
+
 /// A process's output as a `Run` (status -1 for a death by a signal).
 impl From<Output> for Run {
     fn from(out: Output) -> Run {

@@ -623,6 +623,15 @@ impl Drop for Model {
     }
 }
 
+/// The shells a user's `$SHELL` may be, of those installed here, for the
+/// harnesses that run hook commands with it (Letta Code, CodeBuddy Code).
+fn user_shells() -> Vec<&'static str> {
+    ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
+        .into_iter()
+        .filter(|shell| Path::new(shell).is_file())
+        .collect()
+}
+
 /// Handlers declared in a `{event: [{matcher, hooks: [...]}]}` table.
 fn grouped_handlers(hooks: &Value) -> usize {
     hooks
@@ -1648,11 +1657,7 @@ fn letta() {
     );
     // Letta runs hook commands with the user's `$SHELL -c`: the turns run
     // under each shell here, fish included where it is installed.
-    let shells: Vec<&str> = ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
-        .into_iter()
-        .filter(|shell| Path::new(shell).is_file())
-        .collect();
-    for shell in shells {
+    for shell in user_shells() {
         let turns = scratch.refuses_and_allows(|model| {
             let mut turn = scratch.command(node());
             turn.arg(&letta)
@@ -1680,11 +1685,7 @@ fn codebuddy() {
         "hookc wrote no CodeBuddy hooks: {built:#}"
     );
     // CodeBuddy runs hook commands with the user's `$SHELL -c`, like Letta.
-    let shells: Vec<&str> = ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]
-        .into_iter()
-        .filter(|shell| Path::new(shell).is_file())
-        .collect();
-    for shell in shells {
+    for shell in user_shells() {
         scratch.refuses_and_allows(|model| codebuddy_turn(&scratch, model, shell));
         eprintln!("codebuddy: the turns above ran with SHELL={shell}");
     }

@@ -77,7 +77,21 @@ static PROFILE: Profile = Profile {
                 "write_stdin",
             ],
         ),
-        (ToolKind::Read, &["Read", "read_file"]),
+        // Searching files reads them: a `read` path guard covers the
+        // search tools too.
+        (
+            ToolKind::Read,
+            &[
+                "Read",
+                "read_file",
+                "ReadFile",
+                "ReadLSP",
+                "Grep",
+                "Glob",
+                "grep_files",
+                "GrepFiles",
+            ],
+        ),
         (ToolKind::Write, &["Write"]),
         (ToolKind::Edit, &["Edit", "MultiEdit", "ApplyPatch"]),
     ],
@@ -284,11 +298,11 @@ impl Harness for Letta {
                         }
                         call.text = Some(input.to_string());
                     }
-                    (Some(_), _) => {
-                        call.paths.push(string_at(input, "/file_path")?.to_owned());
+                    (Some(ToolKind::Read), "grep_files" | "GrepFiles") => {
+                        crate::eval::search_call(&mut call, input, "/path", "/include", false);
                         call.text = Some(input.to_string());
                     }
-                    (None, _) => call.text = Some(input.to_string()),
+                    _ => common::claude_shaped_input(&mut call, name, kind, input)?,
                 }
                 call.tool = Some(CallTool {
                     kind,

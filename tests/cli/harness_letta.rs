@@ -87,7 +87,7 @@ fn the_settings_hold_quiet_anchored_hooks_with_a_timeout_in_milliseconds() {
     let group = &settings["hooks"]["PreToolUse"][0];
     assert_eq!(
         group["matcher"],
-        "^(?:ApplyPatch|Bash|Edit|Monitor|MultiEdit|Read|Shell|ShellCommand|Write|exec_command|read_file|shell|shell_command|write_stdin)$"
+        "^(?:ApplyPatch|Bash|Edit|Glob|Grep|GrepFiles|Monitor|MultiEdit|Read|ReadFile|ReadLSP|Shell|ShellCommand|Write|exec_command|grep_files|read_file|shell|shell_command|write_stdin)$"
     );
     let handler = &group["hooks"][0];
     assert_eq!(handler["type"], "command");
@@ -136,6 +136,8 @@ fn under_every_shell_the_hook_refuses_with_exit_2_and_lets_the_rest_through() {
         for (tool, input) in [
             ("ApplyPatch", json!({"input": patch})),
             ("Read", json!({"file_path": root.join(".env")})),
+            ("Grep", json!({"pattern": "KEY", "path": ".env"})),
+            ("grep_files", json!({"pattern": "KEY", "include": ".env*"})),
         ] {
             let r = hook(&p, shell, &path_with_hookc(), &pre_tool(root, tool, input));
             let o = outcome(&r);

@@ -659,7 +659,6 @@ fn is_plain(w: &Word, word: &str) -> bool {
     !w.quoted && w.plain_prefix == w.text.len() && w.text == word
 }
 
-/// Reserved words after which a command may start, written plainly.
 /// Whether bash reads `text`, what follows `$((` up to the closing
 /// parentheses, as arithmetic: the first `)` outside the parentheses it
 /// opens must be the first of the closing `))`. Else bash reads a command
@@ -679,6 +678,7 @@ fn closes_as_arithmetic(text: &str) -> bool {
     false
 }
 
+/// Reserved words after which a command may start, written plainly.
 fn is_keyword(w: &Word) -> bool {
     !w.quoted
         && w.plain_prefix == w.text.len()

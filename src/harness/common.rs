@@ -203,29 +203,47 @@ pub fn source_shim(path: &str) -> String {
 
 /// Text an agent types into a running program (Letta Code's `write_stdin`,
 /// Qoder CLI's `BashInput`), read as the shell lines it would be if that
-/// program is a shell: each carriage return or newline ends a line. Keys
-/// that edit or recall a line (a control character, an escape sequence:
-/// Ctrl-U, an arrow, Ctrl-C then more text) change what runs in ways
-/// hookc cannot see, so such text is refused. Where the harness decodes
-/// backslash escapes itself (`escapes`), `\r` and `\n` end a line and any
-/// other backslash is refused.
+/// program is a shell: each carriage return or newline ends a line.
+///
+/// The shell is an interactive one, which gives keys and words meanings a
+/// line read by `sh -c` does not have, and which remembers earlier calls.
+/// Text that uses them is refused, as hookc cannot see what it runs: a
+/// control key or escape sequence (Ctrl-U, an arrow, Ctrl-C then more
+/// text), a tab (completion picks the word), `!` or a line that starts
+/// with `^` (history expansion), and `fc`, `r` or `history` (they run
+/// earlier lines again: `echo git push -f`, then `fc -s echo=`). Where the
+/// harness decodes backslash escapes itself (`escapes`), `\r` and `\n` end
+/// a line and any other backslash is refused.
 pub fn typed_lines(text: &str, escapes: bool) -> Result<String, String> {
+    const INSTEAD: &str = "type plain text, or run the command with the shell tool";
     let text = if escapes {
         let decoded = text.replace("\\r", "\n").replace("\\n", "\n");
         if decoded.contains('\\') {
-            return Err("hookc cannot read typed text with backslash escapes (the harness decodes them into keys); type plain text, or run the command with the shell tool".to_owned());
+            return Err(format!(
+                "hookc cannot read typed text with backslash escapes (the harness decodes them into keys); {INSTEAD}"
+            ));
         }
         decoded
     } else {
         text.to_owned()
     };
-    if text
-        .chars()
-        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-    {
-        return Err("hookc cannot read typed text with control keys (they edit or recall the line); type plain text, or run the command with the shell tool".to_owned());
+    let text = text.replace('\r', "\n");
+    if text.chars().any(|c| c.is_control() && c != '\n') {
+        return Err(format!(
+            "hookc cannot read typed text with control keys or tabs (they edit, complete or recall the line); {INSTEAD}"
+        ));
     }
-    Ok(text.replace('\r', "\n"))
+    let recalls = text.contains('!')
+        || text.lines().any(|l| l.trim_start().starts_with('^'))
+        || text
+            .split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c))
+            .any(|w| matches!(w, "fc" | "r" | "history"));
+    if recalls {
+        return Err(format!(
+            "hookc cannot read typed text that expands or runs the shell's history (`!`, `^`, `fc`, `r`, `history`); {INSTEAD}"
+        ));
+    }
+    Ok(text)
 }
 
 /// `/bin/sh -c` and `script` as one single-quoted word, for a harness that
@@ -581,6 +599,27 @@ pub fn written_hooks(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_text_is_read_as_lines_unless_the_interactive_shell_would_change_it() {
+        assert_eq!(typed_lines("git status\r", false).unwrap(), "git status\n");
+        assert_eq!(typed_lines("ls\\rpwd\\n", true).unwrap(), "ls\npwd\n");
+        for (text, escapes) in [
+            ("ls\u{15}git push -f\n", false),
+            ("\u{1b}[A\r", false),
+            ("cat .en\t\r", false),
+            ("!!:s/echo //\r", false),
+            ("^echo ^^\r", false),
+            ("fc -s echo=\r", false),
+            ("r echo=\n", false),
+            ("(history 1)\n", false),
+            ("echo \\u0003git push -f\\r", true),
+            ("cat .en\\t", true),
+        ] {
+            assert!(typed_lines(text, escapes).is_err(), "{text:?}");
+        }
+        assert!(typed_lines("cp -r src dst\n", false).is_ok());
+    }
     use std::process::Command;
 
     fn run_in(dir: &std::path::Path, command: &str) -> (i32, String) {

@@ -268,10 +268,6 @@ impl Harness for Letta {
         }
     }
 
-    fn recognizes(&self, payload: &Value) -> bool {
-        payload.get("event_type").is_some() && payload.get("working_directory").is_some()
-    }
-
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
         let dir = payload
             .get("working_directory")

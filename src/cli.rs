@@ -409,7 +409,7 @@ pub struct BuildArgs {
     /// Install the policy into each target harness's administrator layer (Claude Code's
     /// managed-settings.d, Codex's requirements.toml, Copilot CLI's policy.d, Cursor's
     /// enterprise hooks.json, Gemini CLI's system settings) instead of a project, with hookc's files in /etc/hookc (macOS:
-    /// /Library/Application Support/hookc); `check --managed` checks that tree
+    /// /Library/Application Support/hookc; Windows: C:\Program Files\hookc); `check --managed` checks that tree
     #[arg(long, conflicts_with_all = ["out", "user"], help_heading = "Managed install")]
     pub managed: bool,
 
@@ -431,7 +431,7 @@ pub struct BuildArgs {
 
     /// With --managed: the hookc every managed hook runs, an absolute path only root can
     /// change
-    /// [default: /usr/local/bin/hookc]
+    /// [default: /usr/local/bin/hookc; Windows: C:\Program Files\hookc\hookc.exe]
     #[arg(
         long,
         value_name = "PATH",
@@ -440,7 +440,8 @@ pub struct BuildArgs {
     )]
     pub hookc: Option<PathBuf>,
 
-    /// With --managed: the system the tree is for [default: this one]
+    /// With --managed: the system the tree is for; another system's tree needs --root
+    /// [default: this one]
     #[arg(
         long,
         value_enum,
@@ -549,6 +550,13 @@ pub struct GuardArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub deadline: Option<std::time::Duration>,
 
+    /// Obey the compiled policy only if it is this build (the digest `hookc
+    /// build` gives it). Managed hooks on Windows pass it: there hookc cannot
+    /// tell from the file's owner that only an administrator could have
+    /// written it, so the administrator's hook names the policy it was built with
+    #[arg(long, value_name = "ID")]
+    pub build: Option<String>,
+
     /// With --deadline: the hook script that handed its process to hookc
     /// (`exec`). When the guard gives no answer (late, crashed, any status
     /// but 0 or 2), hookc runs `/bin/sh -- SCRIPT --hookc-failed STATUS`,
@@ -559,7 +567,7 @@ pub struct GuardArgs {
 
 impl GuardArgs {
     /// Read the command line every generated hook script writes,
-    /// `hookc guard --harness H --event E [--policy P] [--debug F]`, without
+    /// `hookc guard --harness H --event E [--policy P] [--debug F] [--build ID]`, without
     /// clap. `hookc guard` runs on every tool call an agent makes, and
     /// building clap's whole command tree was a third of its work. Anything
     /// else (`--help`, `--harness=H`, a repeated or unknown option, an empty
@@ -569,8 +577,8 @@ impl GuardArgs {
         if args.next()? != "guard" {
             return None;
         }
-        let (mut harness, mut event, mut policy, mut debug, mut deadline, mut shim) =
-            (None, None, None, None, None, None);
+        let (mut harness, mut event, mut policy, mut debug, mut deadline, mut shim, mut build) =
+            (None, None, None, None, None, None, None);
         while let Some(name) = args.next() {
             let value = args.next().filter(|v| !v.is_empty())?;
             let slot = match name.to_str()? {
@@ -580,6 +588,7 @@ impl GuardArgs {
                 "--debug" => &mut debug,
                 "--deadline" => &mut deadline,
                 "--shim" => &mut shim,
+                "--build" => &mut build,
                 _ => return None,
             };
             if slot.replace(value).is_some() {
@@ -604,6 +613,10 @@ impl GuardArgs {
                 None => None,
             },
             shim: shim.map(PathBuf::from),
+            build: match build {
+                Some(id) => Some(id.into_string().ok()?),
+                None => None,
+            },
         })
     }
 }
@@ -773,6 +786,7 @@ mod tests {
             "hookc guard --harness claude --event pre-tool --policy /p/.hookc/policy.json",
             "hookc guard --event stop --harness codex",
             "hookc guard --harness cursor --event prompt --policy x --debug /tmp/log",
+            "hookc guard --harness codex --event pre-tool --policy C:\\hookc\\policy.json --build 0f1e",
         ] {
             let (fast, clap) = read(line);
             let (fast, clap) = (fast.expect(line), clap.expect(line));
@@ -782,6 +796,7 @@ mod tests {
                 "{line}"
             );
             assert_eq!(fast.debug, clap.debug, "{line}");
+            assert_eq!(fast.build, clap.build, "{line}");
         }
         for line in [
             "hookc guard --help",

@@ -99,11 +99,39 @@ pub fn emit_managed(
     install: &crate::managed::Install,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
+    let compiled = crate::policy_json::write(policy);
     let mut cx = EmitCx::new(file, diags);
     cx.managed_hookc = Some(emit::sh_word(&install.hookc));
+    cx.managed_build = crate::policy_json::build_of(compiled.as_bytes()).map(str::to_owned);
     let mut left_out = Vec::new();
     for id in &policy.targets {
         match harness::get(*id) {
+            Some(h)
+                if let Some(layer) = h.managed_layer()
+                    && layer.on(install.os).is_none() =>
+            {
+                // A layer that has no file on this system: the harness
+                // cannot run hookc's hooks there (Windows).
+                let what = layer
+                    .file
+                    .missing_on(install.os)
+                    .unwrap_or("hookc has no administrator file for it on this system");
+                cx.diags.push(
+                    Diagnostic::new(
+                        Code::NoManagedLayer,
+                        format!(
+                            "{} on {}: {what}; the managed install leaves it out",
+                            h.profile().name,
+                            install.os.name()
+                        ),
+                    )
+                    .severity(crate::diag::Severity::Warning)
+                    .help(format!(
+                        "take `{}` out of this policy's `targets` for these machines, and guard it in WSL or per repository where it can run hookc (the book's platforms page)",
+                        id.word()
+                    )),
+                );
+            }
             Some(h) if let Some(layer) = h.managed_layer() => {
                 h.emit_managed(policy, &mut cx, install);
                 if let Some(how) = layer.not_enforced {
@@ -142,7 +170,7 @@ pub fn emit_managed(
     }
     cx.whole(
         format!("{}/policy.json", install.hookc_dir()),
-        crate::policy_json::write(policy),
+        compiled,
         false,
     );
     cx.into_artifacts()

@@ -31,6 +31,7 @@
 pub enum Os {
     Linux,
     Macos,
+    Windows,
 }
 
 impl Os {
@@ -39,21 +40,64 @@ impl Os {
         match std::env::consts::OS {
             "linux" => Some(Os::Linux),
             "macos" => Some(Os::Macos),
+            "windows" => Some(Os::Windows),
             _ => None,
         }
     }
 
-    /// hookc's own folder on a managed machine.
+    /// hookc's own folder on a managed machine. On Windows it is under
+    /// Program Files, which only administrators may write by default (any
+    /// user may add files to a folder under ProgramData).
     pub fn hookc_dir(self) -> &'static str {
         match self {
             Os::Linux => "/etc/hookc",
             Os::Macos => "/Library/Application Support/hookc",
+            Os::Windows => r"C:\Program Files\hookc",
+        }
+    }
+
+    /// Where a managed tree goes on the system itself (`--root`'s default).
+    pub fn system_root(self) -> &'static str {
+        match self {
+            Os::Linux | Os::Macos => "/",
+            Os::Windows => r"C:\",
+        }
+    }
+
+    /// The system's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Os::Linux => "Linux",
+            Os::Macos => "macOS",
+            Os::Windows => "Windows",
         }
     }
 
     /// The hookc managed hooks run when `--hookc` does not say.
     pub fn default_hookc(self) -> &'static str {
-        "/usr/local/bin/hookc"
+        match self {
+            Os::Linux | Os::Macos => "/usr/local/bin/hookc",
+            Os::Windows => r"C:\Program Files\hookc\hookc.exe",
+        }
+    }
+
+    /// Whether `path` is an absolute, plain path on this system: no `.`
+    /// or `..` part. On Windows: a drive letter and a backslash after it,
+    /// no `/` (which `cmd.exe` and PowerShell read alike only sometimes),
+    /// and none of `"`, `%`, `'`, `` ` `` and `$`, which a hook command's
+    /// quoting would have to change.
+    pub fn is_plain_absolute(self, path: &str) -> bool {
+        let (rest, separator) = match self {
+            Os::Linux | Os::Macos => match path.strip_prefix('/') {
+                Some(rest) => (rest, '/'),
+                None => return false,
+            },
+            Os::Windows => match windows_drive(path) {
+                Some(rest) if !path.contains(['/', '"', '%', '\'', '`', '$']) => (rest, '\\'),
+                _ => return false,
+            },
+        };
+        !rest.split(separator).any(|p| p == ".." || p == ".")
     }
 }
 
@@ -62,13 +106,32 @@ impl Os {
 pub struct Paths {
     pub linux: &'static str,
     pub macos: &'static str,
+    pub windows: OnWindows,
+}
+
+/// A harness's administrator file on Windows, or why hookc writes none.
+#[derive(Debug, Clone, Copy)]
+pub enum OnWindows {
+    At(&'static str),
+    /// hookc's hooks cannot guard from there: why, in a clause.
+    Not(&'static str),
 }
 
 impl Paths {
-    pub fn on(&self, os: Os) -> &'static str {
-        match os {
-            Os::Linux => self.linux,
-            Os::Macos => self.macos,
+    pub fn on(&self, os: Os) -> Option<&'static str> {
+        match (os, self.windows) {
+            (Os::Linux, _) => Some(self.linux),
+            (Os::Macos, _) => Some(self.macos),
+            (Os::Windows, OnWindows::At(file)) => Some(file),
+            (Os::Windows, OnWindows::Not(_)) => None,
+        }
+    }
+
+    /// Why there is no file on `os`, where there is none.
+    pub fn missing_on(&self, os: Os) -> Option<&'static str> {
+        match (os, self.windows) {
+            (Os::Windows, OnWindows::Not(why)) => Some(why),
+            _ => None,
         }
     }
 }
@@ -91,7 +154,8 @@ pub struct Layer {
 }
 
 impl Layer {
-    pub fn on(&self, os: Os) -> &'static str {
+    /// The file on `os`, where hookc writes one there.
+    pub fn on(&self, os: Os) -> Option<&'static str> {
         self.file.on(os)
     }
 }
@@ -132,29 +196,67 @@ impl Install {
         tree_path(self.os.hookc_dir())
     }
 
+    /// The path in the tree of the file `paths` names on this system. Only
+    /// asked of a harness whose layer has a file there (`compile` leaves
+    /// the others out).
+    pub fn tree_file(&self, paths: Paths) -> String {
+        tree_path(
+            paths
+                .on(self.os)
+                .expect("a managed build asks only for files its system has"),
+        )
+    }
+
+    /// The compiled policy's absolute path on the managed machine.
+    pub fn policy(&self) -> String {
+        self.absolute(&format!("{}/policy.json", self.hookc_dir()))
+    }
+
     /// The absolute path, on the managed machine, of an artifact's path in the tree.
-    pub fn absolute(rel: &str) -> String {
-        format!("/{rel}")
+    pub fn absolute(&self, rel: &str) -> String {
+        match self.os {
+            Os::Linux | Os::Macos => format!("/{rel}"),
+            Os::Windows => format!(r"C:\{}", rel.replace('/', r"\")),
+        }
     }
 }
 
-/// An absolute path on the managed machine as a path in the tree (under `--root`).
+/// An absolute path on the managed machine as a path in the tree (under
+/// `--root`): `/etc/hookc` is `etc/hookc`, and `C:\Program Files\hookc` is
+/// `Program Files/hookc` (the tree stands for the system drive).
 pub fn tree_path(absolute: &str) -> String {
-    absolute.trim_start_matches('/').to_owned()
+    match windows_drive(absolute) {
+        Some(rest) => rest.replace('\\', "/"),
+        None => absolute.trim_start_matches('/').to_owned(),
+    }
+}
+
+/// What follows `C:\` in an absolute Windows path.
+fn windows_drive(path: &str) -> Option<&str> {
+    let bytes = path.as_bytes();
+    (bytes.len() > 3 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b":\\")
+        .then(|| &path[3..])
 }
 
 /// The folder of an administrator file that holds everything of its
 /// harness's administrator layer: `/etc/claude-code` for
 /// `/etc/claude-code/managed-settings.d/50-hookc.json`, the one folder under
-/// `/etc`, `/Library/Application Support` or `/Library/Managed Preferences`.
+/// `/etc`, `/Library/Application Support` or `/Library/Managed Preferences`;
+/// on Windows under `C:\Program Files`, or two under `C:\ProgramData`
+/// (`C:\ProgramData\OpenAI\Codex`: a vendor's folder, then its product's).
 pub fn administrator_folder(file: &str) -> &str {
-    for base in [
-        "/etc/",
-        "/Library/Application Support/",
-        "/Library/Managed Preferences/",
+    for (base, depth, separator) in [
+        ("/etc/", 1, '/'),
+        ("/Library/Application Support/", 1, '/'),
+        ("/Library/Managed Preferences/", 1, '/'),
+        (r"C:\Program Files\", 1, '\\'),
+        (r"C:\ProgramData\", 2, '\\'),
     ] {
         if let Some(rest) = file.strip_prefix(base) {
-            let end = rest.find('/').map_or(file.len(), |i| base.len() + i);
+            let end = rest
+                .match_indices(separator)
+                .nth(depth - 1)
+                .map_or(file.len(), |(i, _)| base.len() + i);
             return &file[..end];
         }
     }
@@ -180,5 +282,43 @@ mod tests {
             "/Library/Application Support/GeminiCli"
         );
         assert_eq!(administrator_folder("/opt/x/y.json"), "/opt/x/y.json");
+        assert_eq!(
+            administrator_folder(r"C:\Program Files\ClaudeCode\managed-settings.d\50-hookc.json"),
+            r"C:\Program Files\ClaudeCode"
+        );
+        assert_eq!(
+            administrator_folder(r"C:\ProgramData\OpenAI\Codex\requirements.toml"),
+            r"C:\ProgramData\OpenAI\Codex"
+        );
+    }
+
+    #[test]
+    fn a_windows_path_is_laid_out_under_the_root_as_the_system_drive() {
+        use super::{Os, tree_path};
+        assert_eq!(
+            tree_path(r"C:\Program Files\hookc\policy.json"),
+            "Program Files/hookc/policy.json"
+        );
+        assert_eq!(tree_path("/etc/hookc/policy.json"), "etc/hookc/policy.json");
+        let install = super::Install {
+            os: Os::Windows,
+            hookc: Os::Windows.default_hookc().to_owned(),
+            only_managed: true,
+        };
+        assert_eq!(
+            install.absolute(&install.hookc_dir()),
+            Os::Windows.hookc_dir()
+        );
+        assert!(Os::Windows.is_plain_absolute(r"D:\Tools\hookc.exe"));
+        for bad in [
+            r"\\server\share\hookc.exe",
+            "C:/x/hookc.exe",
+            r"C:\x\..\hookc.exe",
+            "hookc.exe",
+        ] {
+            assert!(!Os::Windows.is_plain_absolute(bad), "{bad}");
+        }
+        assert!(Os::Linux.is_plain_absolute("/usr/local/bin/hookc"));
+        assert!(!Os::Linux.is_plain_absolute("/usr/../bin/hookc"));
     }
 }

@@ -115,6 +115,8 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
     // folder of managed settings, not only hookc's file in it: another file
     // there can switch every hook off), and hookc's own managed folder. Only
     // root can change them, and an agent may run as root.
+    // A Windows folder is written with `/`: call paths are read so (see
+    // `crate::paths`).
     let mut managed = false;
     for layer in targets
         .iter()
@@ -123,14 +125,16 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
         managed = true;
         let switch = layer.only_managed.and_then(|s| s.elsewhere);
         for paths in std::iter::once(layer.file).chain(switch) {
-            for os in [crate::managed::Os::Linux, crate::managed::Os::Macos] {
-                files.push(literal(crate::managed::administrator_folder(paths.on(os))));
+            for os in <crate::managed::Os as clap::ValueEnum>::value_variants() {
+                files.extend(paths.on(*os).map(|file| {
+                    literal(&crate::managed::administrator_folder(file).replace('\\', "/"))
+                }));
             }
         }
     }
     if managed {
-        for os in [crate::managed::Os::Linux, crate::managed::Os::Macos] {
-            files.push(literal(os.hookc_dir()));
+        for os in <crate::managed::Os as clap::ValueEnum>::value_variants() {
+            files.push(literal(&os.hookc_dir().replace('\\', "/")));
         }
     }
     files.extend(SHELL_PROFILES.iter().filter(fixed).map(|f| (*f).to_owned()));
@@ -165,6 +169,10 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
     ];
     if managed {
         examples.push("example \"cp /tmp/x /etc/hookc/policy.json\" expect=\"deny\"".to_owned());
+        examples.push(
+            r#"example tool="write" path="C:\\Program Files\\hookc\\policy.json" expect="deny""#
+                .to_owned(),
+        );
     }
     for profile in profiles(targets) {
         for file in profile.protected_examples {
@@ -332,6 +340,8 @@ mod tests {
         // The administrator's layer of a targeted harness, and hookc's own.
         assert!(text.contains("\"/etc/codex\""));
         assert!(text.contains("\"/etc/hookc\""));
+        assert!(text.contains("\"C:/ProgramData/OpenAI/Codex\""));
+        assert!(text.contains("\"C:/Program Files/hookc\""));
         assert!(!text.contains("/etc/claude-code"));
         assert!(text.contains("\"./policy.kdl\""));
         assert!(text.contains("\"./org/base.kdl\""));

@@ -67,7 +67,10 @@ pub fn build(args: &BuildArgs, mode: Mode, ui: &Ui) -> ExitStatus {
     // A managed tree is written under --root; its manifest and lock are in
     // hookc's folder there.
     let root = match &managed {
-        Some(_) => args.root.clone().unwrap_or_else(|| "/".into()),
+        Some(install) => args
+            .root
+            .clone()
+            .unwrap_or_else(|| install.os.system_root().into()),
         None => out_dir.to_owned(),
     };
     let options = plan::Options {
@@ -197,23 +200,38 @@ fn install(args: &BuildArgs) -> Result<crate::managed::Install, Diagnostic> {
             ),
         )
         .help(
-            "build the tree for another system with `--os linux` or `--os macos` and `--root DIR`",
+            "build the tree for another system with `--os linux`, `--os macos` or `--os windows` and `--root DIR`",
         )
     })?;
+    if args.root.is_none() && Some(os) != crate::managed::Os::host() && args.print.is_none() {
+        return Err(Diagnostic::new(
+            Code::Io,
+            format!(
+                "a managed tree for {} is not this system's: it needs `--root DIR` to be laid out in",
+                os.name()
+            ),
+        )
+        .help("add `--root DIR` (a staging folder for the package), or run the build on that system"));
+    }
     let hookc = args
         .hookc
         .clone()
         .unwrap_or_else(|| os.default_hookc().into());
     let hookc = match hookc.to_str() {
-        Some(text) if text.starts_with('/') && !text.split('/').any(|p| p == ".." || p == ".") => {
-            text.to_owned()
-        }
+        Some(text) if os.is_plain_absolute(text) => text.to_owned(),
         _ => {
             return Err(Diagnostic::new(
                 Code::Io,
-                format!("--hookc {}: not an absolute, plain path", hookc.display()),
+                format!(
+                    "--hookc {}: not an absolute, plain path on {}",
+                    hookc.display(),
+                    os.name()
+                ),
             )
-            .help("name the hookc the managed hooks run by its absolute path, such as /usr/local/bin/hookc"));
+            .help(format!(
+                "name the hookc the managed hooks run by its absolute path, such as {}",
+                os.default_hookc()
+            )));
         }
     };
     Ok(crate::managed::Install {
@@ -235,7 +253,7 @@ fn print_managed(
 ) -> ExitStatus {
     let layer = harness::get(id).and_then(|h| h.managed_layer());
     let file = layer.and_then(|layer| {
-        let path = crate::managed::tree_path(layer.on(install.os));
+        let path = crate::managed::tree_path(layer.on(install.os)?);
         artifacts.iter().find(|a| a.path == path)
     });
     let text = match file.map(crate::emit::Artifact::fresh_text) {

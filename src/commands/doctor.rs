@@ -70,12 +70,14 @@ fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
 
 pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     if args.managed {
-        let root = args.root.clone().unwrap_or_else(|| "/".into());
         let checks = match crate::managed::Os::host() {
-            Some(os) => managed::checks(&root, os),
+            Some(os) => {
+                let root = args.root.clone().unwrap_or_else(|| os.system_root().into());
+                managed::checks(&root, os)
+            }
             None => vec![fail(
                 format!("hookc has no managed paths for {}", std::env::consts::OS),
-                "run `hookc doctor --managed` on Linux or macOS",
+                "run `hookc doctor --managed` on Linux, macOS or Windows",
             )],
         };
         return report(args, ui, &checks, "the managed hooks will run here");

@@ -27,7 +27,9 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
             continue;
         };
         let name = h.profile().name;
-        let rel = tree_path(layer.on(os));
+        let Some(rel) = layer.on(os).map(tree_path) else {
+            continue;
+        };
         let file = root.join(&rel);
         let text = match crate::disk::read_text(&file) {
             Ok(Some(text)) => text,
@@ -40,8 +42,11 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
                 continue;
             }
         };
+        // On Linux and macOS the file names hookc's shims; on Windows the
+        // commands are PowerShell (Codex's encoded), and the record of what
+        // the build wrote, below, is the check.
         let shims = format!("{}/{}/", os.hookc_dir(), h.id().word());
-        if !text.contains(&shims) {
+        if os != Os::Windows && !text.contains(&shims) {
             checks.push(fail(
                 format!("{name}: {} holds no hookc hook", file.display()),
                 "run `hookc build --managed` as root (with this harness in `targets`)",
@@ -69,8 +74,9 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
         checks.push(root_only(&file, &format!("{name}'s managed file")));
         if let Some(switch) = layer.only_managed {
             let holder = match switch.elsewhere {
-                Some(paths) => crate::disk::read_text(&root.join(tree_path(paths.on(os))))
-                    .ok()
+                Some(paths) => paths
+                    .on(os)
+                    .and_then(|file| crate::disk::read_text(&root.join(tree_path(file))).ok())
                     .flatten()
                     .unwrap_or_default(),
                 None => text.clone(),
@@ -97,9 +103,15 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
                 MachineCheck::Fail(what, fix) => fail(what, fix),
             });
         }
-        if !hookc_checked {
+        if !hookc_checked && os != Os::Windows {
             hookc_checked = true;
             checks.push(runs(root, &hookc_dir, h.id().word()));
+        } else if !hookc_checked {
+            hookc_checked = true;
+            checks.push(note(
+                "the managed hooks run the hookc their commands name (`--hookc` at the build), by absolute path",
+                "install hookc there, where only administrators can change it",
+            ));
         }
     }
     if !hookc_checked {
@@ -146,6 +158,15 @@ fn runs(root: &Path, hookc_dir: &str, harness: &str) -> Check {
 
 /// Whether only root can change `path` (the file and every folder above it).
 fn root_only(path: &Path, what: &str) -> Check {
+    if cfg!(windows) {
+        return note(
+            format!(
+                "{what}: hookc cannot read Windows permissions, so {} was not checked",
+                path.display()
+            ),
+            "make sure only administrators can change it and the folders above it (the default under Program Files; under ProgramData any user may add files)",
+        );
+    }
     if crate::builds::root_only(path) {
         ok(format!("{what}: only root can change it"))
     } else {

@@ -24,6 +24,7 @@ pub fn guard(args: &GuardArgs) -> i32 {
         event: args.event,
         policy: &args.policy,
         debug: args.debug.as_deref(),
+        build: args.build.as_deref(),
         deadline: Some(&deadline),
     };
     // Not locked for the whole call: the deadline's watchdog (when there

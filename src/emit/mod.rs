@@ -129,6 +129,9 @@ pub struct EmitCx<'a> {
     /// A managed build's hookc, as a shell word: every shim runs it and no
     /// other (see [`crate::managed`]). `None` in a project build.
     pub managed_hookc: Option<String>,
+    /// A managed build's compiled policy, by its build (the digest its hooks
+    /// on Windows name). `None` in a project build.
+    pub managed_build: Option<String>,
 }
 
 impl<'a> EmitCx<'a> {
@@ -139,6 +142,7 @@ impl<'a> EmitCx<'a> {
             artifacts: BTreeMap::new(),
             degraded: std::collections::BTreeSet::new(),
             managed_hookc: None,
+            managed_build: None,
         }
     }
 
@@ -247,7 +251,14 @@ impl<'a> EmitCx<'a> {
             &path,
             "../policy.json",
         );
-        crate::managed::Install::absolute(&path)
+        install.absolute(&path)
+    }
+
+    /// A managed build's policy build (see [`EmitCx::managed_build`]).
+    pub fn managed_build(&self) -> &str {
+        self.managed_build
+            .as_deref()
+            .expect("a managed build knows its policy's build")
     }
 
     /// The shim of an event no guard of the policy is for, where a harness

@@ -252,11 +252,28 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/claude-code/managed-settings.d/50-hookc.json",
         macos: "/Library/Application Support/ClaudeCode/managed-settings.d/50-hookc.json",
+        windows: crate::managed::OnWindows::At(
+            r"C:\Program Files\ClaudeCode\managed-settings.d\50-hookc.json",
+        ),
     },
     what: "a drop-in of Claude Code's managed settings",
     not_enforced: None,
     only_managed: Some(crate::managed::Switch::here("allowManagedHooksOnly")),
 };
+
+/// How the PowerShell command of a managed install for Windows refuses,
+/// as `refuse.sh.hbs` does (the reason is in `$r`): exit 2 with the reason
+/// on stderr, which the model reads; or, where the policy asks the user
+/// when a guard cannot answer, Claude's `ask`.
+fn windows_refusal(native: &str, on_error: &str) -> String {
+    if on_error == "ask" {
+        format!(
+            "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{{ hookSpecificOutput = @{{ hookEventName = '{native}'; permissionDecision = 'ask'; permissionDecisionReason = 'hookc could not check this call; see the hook error for the reason' }} }} | ConvertTo-Json -Compress)); exit 0"
+        )
+    } else {
+        "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2".to_owned()
+    }
+}
 
 fn on_failure_block(policy: &Policy) -> bool {
     PROFILE.refuses_late_hooks(policy)
@@ -464,7 +481,9 @@ impl Harness for Claude {
 
     fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
         let on_disk = |f: &Path| root.join(crate::managed::tree_path(&f.to_string_lossy()));
-        let drop_in = Path::new(MANAGED.on(os));
+        let Some(drop_in) = MANAGED.on(os).map(Path::new) else {
+            return Vec::new();
+        };
         let Some(dir) = drop_in.parent() else {
             return Vec::new();
         };
@@ -523,8 +542,18 @@ impl Harness for Claude {
     }
 
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
-        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+        let windows = install.os == crate::managed::Os::Windows;
+        let mut entries = hook_entries(policy, cx, &mut |cx, event, native| {
             let on_error = policy.on_error_for(event);
+            if windows {
+                return windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    &windows_refusal(native, on_error),
+                    install,
+                );
+            }
             common::managed_source_shim(&cx.managed_shim(
                 policy,
                 &PROFILE,
@@ -533,12 +562,24 @@ impl Harness for Claude {
                 install,
             ))
         });
+        if windows {
+            // Run by PowerShell, not Git Bash (which a machine may not
+            // have, and which would read the command as POSIX shell).
+            for handler in entries
+                .values_mut()
+                .flatten()
+                .filter_map(|group| group["hooks"].as_array_mut())
+                .flatten()
+            {
+                handler["shell"] = json!("powershell");
+            }
+        }
         let mut settings = json!({ "hooks": entries });
         if install.only_managed {
             settings["allowManagedHooksOnly"] = json!(true);
         }
         cx.whole(
-            crate::managed::tree_path(MANAGED.on(install.os)),
+            install.tree_file(MANAGED.file),
             crate::emit::json_text(&settings),
             false,
         );

@@ -49,12 +49,18 @@ pub struct Codex;
 const MARKER: &str = "/.hookc/codex/";
 const HOOKS: &str = ".codex/hooks.json";
 
+/// How the Windows command refuses (the reason in `$r`): Codex blocks on
+/// exit 2 and gives the model stderr.
+const WINDOWS_REFUSAL: &str = "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2";
+
 /// Codex's requirements, which a user, a project or a command-line flag
 /// cannot override; its hooks are trusted without review.
 const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/codex/requirements.toml",
         macos: "/etc/codex/requirements.toml",
+        // %ProgramData%, which Codex asks Windows for.
+        windows: crate::managed::OnWindows::At(r"C:\ProgramData\OpenAI\Codex\requirements.toml"),
     },
     what: "Codex's requirements",
     not_enforced: None,
@@ -456,7 +462,7 @@ impl Harness for Codex {
                     HarnessId::Codex,
                     event,
                     windows::Project::Walk,
-                    "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2",
+                    WINDOWS_REFUSAL,
                     &policy.install_command(),
                 )),
                 "timeout": policy.timeout,
@@ -496,10 +502,23 @@ impl Harness for Codex {
     /// merge by hand.
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
-            let shim = cx.managed_shim(policy, &PROFILE, (event, native), "deny", install);
+            // On Windows Codex runs `command` with `cmd.exe /C` (the file is
+            // for Windows alone, so no `commandWindows` beside it).
+            let command = if install.os == crate::managed::Os::Windows {
+                windows::through_cmd(&windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    WINDOWS_REFUSAL,
+                    install,
+                ))
+            } else {
+                let shim = cx.managed_shim(policy, &PROFILE, (event, native), "deny", install);
+                common::managed_source_shim(&shim)
+            };
             json!({
                 "type": "command",
-                "command": common::managed_source_shim(&shim),
+                "command": command,
                 "timeout": policy.timeout,
             })
         });
@@ -534,11 +553,7 @@ impl Harness for Codex {
             hooks[event.as_str()] = toml_edit::Item::ArrayOfTables(array);
         }
         doc["hooks"] = toml_edit::Item::Table(hooks);
-        cx.whole(
-            crate::managed::tree_path(MANAGED.on(install.os)),
-            doc.to_string(),
-            false,
-        );
+        cx.whole(install.tree_file(MANAGED.file), doc.to_string(), false);
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

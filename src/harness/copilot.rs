@@ -55,6 +55,9 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/github-copilot/policy.d/50-hookc.json",
         macos: "/etc/github-copilot/policy.d/50-hookc.json",
+        windows: crate::managed::OnWindows::At(
+            r"C:\ProgramData\GitHub\Copilot\policy.d\50-hookc.json",
+        ),
     },
     what: "a file of Copilot CLI's policy folder",
     // Copilot CLI 1.0.102 skips a policy document with any key but its
@@ -70,6 +73,7 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
 const MANAGED_SETTINGS: crate::managed::Paths = crate::managed::Paths {
     linux: "/etc/github-copilot/managed-settings.json",
     macos: "/etc/github-copilot/managed-settings.json",
+    windows: crate::managed::OnWindows::At(r"C:\Program Files\GitHubCopilot\managed-settings.json"),
 };
 
 /// What a refusal for an unreadable shim tells the model to do.
@@ -408,6 +412,19 @@ impl Harness for Copilot {
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
         let hooks = hook_entries(policy, cx, &mut |cx, event, native, handler| {
             let on_error = policy.on_error_for(event);
+            if install.os == crate::managed::Os::Windows {
+                // Copilot CLI runs `powershell` there; the file is for
+                // Windows alone, so it has no `bash` command.
+                let command = windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    windows_refusal(native, on_error),
+                    install,
+                );
+                handler.insert("powershell".into(), json!(command));
+                return;
+            }
             let shim = cx.managed_shim(policy, &PROFILE, (event, native), on_error, install);
             let bash = if native == "preToolUse" {
                 common::source_shim_refusing(
@@ -422,7 +439,7 @@ impl Harness for Copilot {
         // A policy document holds hooks only: Copilot CLI skips one with
         // any other key (1.0.102: "Unrecognized key(s) in object").
         cx.whole(
-            crate::managed::tree_path(MANAGED.on(install.os)),
+            install.tree_file(MANAGED.file),
             json_text(&json!({ "version": 1, "hooks": hooks })),
             false,
         );
@@ -431,7 +448,7 @@ impl Harness for Copilot {
         // replace one it did not write (see Codex's requirements).
         if install.only_managed {
             cx.whole(
-                crate::managed::tree_path(MANAGED_SETTINGS.on(install.os)),
+                install.tree_file(MANAGED_SETTINGS),
                 json_text(&json!({ "allowManagedHooksOnly": true })),
                 false,
             );

@@ -65,6 +65,9 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/cursor/hooks.json",
         macos: "/Library/Application Support/Cursor/hooks.json",
+        windows: crate::managed::OnWindows::Not(
+            "it reportedly runs hook commands in cmd.exe, and no Cursor on Windows has been seen running hookc's",
+        ),
     },
     what: "Cursor's enterprise hooks",
     only_managed: None,
@@ -440,7 +443,7 @@ impl Harness for Cursor {
             ))
         });
         cx.whole(
-            crate::managed::tree_path(MANAGED.on(install.os)),
+            install.tree_file(MANAGED.file),
             crate::emit::json_text(&json!({ "version": 1, "hooks": entries })),
             false,
         );

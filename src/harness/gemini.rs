@@ -52,6 +52,9 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/gemini-cli/settings.json",
         macos: "/Library/Application Support/GeminiCli/settings.json",
+        windows: crate::managed::OnWindows::Not(
+            "which shell it runs hook commands in there is not known, and it cannot keep a project from switching the managed hooks off anyway",
+        ),
     },
     what: "Gemini CLI's system settings",
     only_managed: None,
@@ -373,7 +376,11 @@ impl Harness for Gemini {
         // Gemini CLI reads the system file from this variable when it is
         // set, wherever it points: the managed file is then not read.
         match std::env::var_os("GEMINI_CLI_SYSTEM_SETTINGS_PATH") {
-            Some(other) if Path::new(&other) != Path::new(MANAGED.on(os)) => {
+            Some(other)
+                if MANAGED
+                    .on(os)
+                    .is_none_or(|f| Path::new(&other) != Path::new(f)) =>
+            {
                 vec![MachineCheck::Fail(
                     format!(
                         "Gemini CLI: GEMINI_CLI_SYSTEM_SETTINGS_PATH points it at {} instead of the managed file",
@@ -399,7 +406,7 @@ impl Harness for Gemini {
         });
         let marker = format!("{}/gemini/", install.os.hookc_dir());
         cx.hook_entries(
-            &crate::managed::tree_path(MANAGED.on(install.os)),
+            &install.tree_file(MANAGED.file),
             entries,
             // The system file wins for a setting: hooks stay on whatever a
             // user's or project's `hooksConfig.enabled` says.

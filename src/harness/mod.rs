@@ -345,9 +345,9 @@ pub fn all() -> &'static [&'static dyn Harness] {
 pub fn managed_files(os: crate::managed::Os) -> Vec<String> {
     let mut files = Vec::new();
     for layer in all().iter().filter_map(|h| h.managed_layer()) {
-        files.push(crate::managed::tree_path(layer.on(os)));
-        if let Some(elsewhere) = layer.only_managed.and_then(|s| s.elsewhere) {
-            files.push(crate::managed::tree_path(elsewhere.on(os)));
+        let switch = layer.only_managed.and_then(|s| s.elsewhere);
+        for paths in std::iter::once(layer.file).chain(switch) {
+            files.extend(paths.on(os).map(crate::managed::tree_path));
         }
     }
     files

@@ -70,6 +70,16 @@ struct Script<'a> {
     project: String,
     fix: String,
     refuse: &'a str,
+    managed: Option<Managed>,
+}
+
+/// What a managed install's command names by absolute path (each quoted
+/// for a PowerShell single-quoted string).
+#[derive(Serialize)]
+struct Managed {
+    hookc: String,
+    policy: String,
+    build: String,
 }
 
 /// The PowerShell guard for `harness` on `event`, as one line. `refuse` are
@@ -93,7 +103,7 @@ pub fn powershell(
              if (-not $p) { throw 'no .hookc\\policy.json in the working folder or above it: run hookc build in the project' }"
             .to_owned(),
     };
-    let text = render_file(
+    one_line(&render_file(
         "windows/guard.ps1",
         &Script {
             harness: harness.word(),
@@ -103,8 +113,43 @@ pub fn powershell(
                 "install hookc ({install}), or set HOOKC_BIN to its path; then run hookc doctor in the project"
             )),
             refuse,
+            managed: None,
         },
-    );
+    ))
+}
+
+/// The PowerShell guard of a managed install for Windows (see
+/// [`crate::managed`]): it runs `install.hookc` with the managed policy,
+/// which must be the build `cx` made, and refuses with `refuse` (as for
+/// [`powershell`]) when that hookc is gone or does not answer.
+pub fn managed_powershell(
+    cx: &crate::emit::EmitCx,
+    harness: HarnessId,
+    event: Event,
+    refuse: &str,
+    install: &crate::managed::Install,
+) -> String {
+    one_line(&render_file(
+        "windows/guard.ps1",
+        &Script {
+            harness: harness.word(),
+            event: event.word(),
+            project: String::new(),
+            fix: quoted_text(
+                "do not look for another hookc; tell the user that the administrator's hookc install is broken (hookc doctor --managed on that machine says how)",
+            ),
+            refuse,
+            managed: Some(Managed {
+                hookc: quoted_text(&install.hookc),
+                policy: quoted_text(&install.policy()),
+                build: cx.managed_build().to_owned(),
+            }),
+        },
+    ))
+}
+
+/// The template's lines as one: statements joined with `; `.
+fn one_line(text: &str) -> String {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

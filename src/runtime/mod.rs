@@ -122,6 +122,8 @@ pub struct GuardRequest<'a> {
     pub event: Event,
     pub policy: &'a Path,
     pub debug: Option<&'a Path>,
+    /// The build the policy must be (`--build`), where the hook names it.
+    pub build: Option<&'a str>,
     /// The process's deadline (`None` in tests that answer in-process).
     pub deadline: Option<&'a Deadline>,
 }
@@ -195,7 +197,18 @@ fn answer_call(
         .ok_or_else(|| format!("this hookc cannot answer for `{}`", request.harness))?;
     let text = read_policy(request.policy)?;
     let policy = load(request.policy, &text, request.event)?;
-    crate::builds::check(request.policy, policy.identity).map_err(Failure::NotTheBuild)?;
+    match request.build {
+        None => crate::builds::check(request.policy, policy.identity),
+        Some(build) if build == policy.identity => Ok(()),
+        Some(build) => Err(format!(
+            "the compiled policy {} is not the build the administrator's hooks name ({build}): \
+             it was changed or replaced after `hookc build --managed` wrote it; do not try to \
+             repair it yourself: tell the user that the machine's managed hookc install needs \
+             `hookc build --managed` again",
+            request.policy.display()
+        )),
+    }
+    .map_err(Failure::NotTheBuild)?;
     if let Some(deadline) = request.deadline {
         deadline.limit(harness.profile().hook_timeout(policy.timeout));
     }
@@ -592,6 +605,7 @@ mod fuzz {
             event,
             policy: &policy,
             debug: None,
+            build: None,
             deadline: None,
         };
         let (mut stdout, mut stderr) = (Vec::new(), Vec::new());

@@ -667,6 +667,6 @@ fn hookc_test_with_a_newline_in_the_project_path() {
         None,
     );
     assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
-    // The guard's 6 rows and self-protection's 16.
-    assert!(r.stdout.contains("22 passed, 0 failed"), "{}", r.stdout);
+    // The guard's 6 rows and self-protection's 17.
+    assert!(r.stdout.contains("23 passed, 0 failed"), "{}", r.stdout);
 }

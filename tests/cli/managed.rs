@@ -569,3 +569,202 @@ fn a_planted_manifest_cannot_retract_a_file_of_the_machine() {
     );
     assert!(r.stderr.contains("shows no sign of hookc"), "{}", r.stderr);
 }
+
+/// The compiled policy's build (the digest of its first line), as `hookc
+/// build` wrote it.
+fn build_of(policy: &str) -> String {
+    let head = policy.lines().next().unwrap();
+    let at = head.rfind("\"sum\":\"").unwrap() + "\"sum\":\"".len();
+    head[at..].split('"').next().unwrap().to_owned()
+}
+
+/// The script in a `powershell.exe … -EncodedCommand B64 || exit 2` line.
+fn encoded_script(command: &str) -> String {
+    let b64 = command
+        .split(' ')
+        .skip_while(|w| *w != "-EncodedCommand")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{command}"));
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bits: Vec<u8> = b64.bytes().filter(|&c| c != b'=').map(value).collect();
+    let bytes: Vec<u8> = bits
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &v)| n | u32::from(v) << (18 - 6 * i));
+            (0..c.len() - 1).map(move |i| (n >> (16 - 8 * i)) as u8)
+        })
+        .collect();
+    let units: Vec<u16> = bytes
+        .chunks(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).unwrap()
+}
+
+#[test]
+fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was_built_with() {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!("{policy}\ntargets \"claude\" \"codex\" \"copilot\" \"cursor\" \"gemini\"\n"),
+    );
+    let hookc = r"D:\Tools\hookc\hookc.exe";
+    let build = |root: &str| {
+        run(
+            Command::new(HOOKC)
+                .args(["build", "--managed", "--os", "windows", "--root", root])
+                .args(["--hookc", hookc])
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    let r = build("tree");
+    ok(&r);
+    ok(&run(
+        Command::new(HOOKC)
+            .args(["check", "--managed", "--os", "windows", "--root", "tree"])
+            .args(["--hookc", hookc])
+            .current_dir(p.dir.path()),
+        None,
+    ));
+    // Cursor and Gemini CLI cannot run hookc's hooks from their Windows
+    // layer: each is named, with why.
+    for name in ["Cursor on Windows", "Gemini CLI on Windows"] {
+        assert!(r.stderr.contains(name), "{name}: {}", r.stderr);
+    }
+    assert!(!p.exists("tree/ProgramData/Cursor") && !p.exists("tree/ProgramData/gemini-cli"));
+    // hookc's own folder holds the policy, no POSIX shims.
+    let compiled = p.read("tree/Program Files/hookc/policy.json");
+    assert!(!p.exists("tree/Program Files/hookc/claude"));
+    let id = build_of(&compiled);
+    let runs_it =
+        format!("$h = '{hookc}'; if (-not (Test-Path -LiteralPath $h -PathType Leaf)) {{ throw");
+    let on_policy = format!(r"--policy 'C:\Program Files\hookc\policy.json' --build {id})");
+
+    let claude = json(
+        &p,
+        "tree/Program Files/ClaudeCode/managed-settings.d/50-hookc.json",
+    );
+    assert_eq!(claude["allowManagedHooksOnly"], true);
+    let handler = &claude["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(handler["shell"], "powershell", "{handler}");
+    let command = handler["command"].as_str().unwrap();
+    for part in [&runs_it, &on_policy, "--harness claude --event pre-tool"] {
+        assert!(command.contains(part), "{part} not in {command}");
+    }
+
+    let codex: toml_edit::DocumentMut = p
+        .read("tree/ProgramData/OpenAI/Codex/requirements.toml")
+        .parse()
+        .unwrap();
+    let command = codex["hooks"]["PreToolUse"]
+        .as_array_of_tables()
+        .unwrap()
+        .get(0)
+        .unwrap()["hooks"]
+        .as_array_of_tables()
+        .unwrap()
+        .get(0)
+        .unwrap()["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.starts_with("powershell.exe ") && command.ends_with(" || exit 2"));
+    let script = encoded_script(&command);
+    for part in [&runs_it, &on_policy, "--harness codex --event pre-tool"] {
+        assert!(script.contains(part), "{part} not in {script}");
+    }
+
+    let copilot = json(&p, "tree/ProgramData/GitHub/Copilot/policy.d/50-hookc.json");
+    let handler = &copilot["hooks"]["preToolUse"][0];
+    assert!(handler.get("bash").is_none(), "{handler}");
+    assert!(handler["powershell"].as_str().unwrap().contains(&on_policy));
+    assert_eq!(
+        json(&p, "tree/Program Files/GitHubCopilot/managed-settings.json")["allowManagedHooksOnly"],
+        true
+    );
+
+    // What the hooks run: hookc guard on that policy, at that build. It
+    // refuses a force push and lets a status through.
+    let policy_path = p.path("tree/Program Files/hookc/policy.json");
+    let guard = |build: &str, command: &str| {
+        run(
+            Command::new(HOOKC)
+                .args(["guard", "--harness", "claude", "--event", "pre-tool"])
+                .arg("--policy")
+                .arg(&policy_path)
+                .args(["--build", build])
+                .env("XDG_STATE_HOME", p.path("state")),
+            Some(claude_bash(command).as_bytes()),
+        )
+    };
+    let push = guard(&id, "git push --force origin main");
+    assert_eq!(push.status, 2, "{}{}", push.stdout, push.stderr);
+    assert!(push.stderr.contains("Do not force-push"), "{}", push.stderr);
+    let status = guard(&id, "git status");
+    assert_eq!(status.status, 0, "{}{}", status.stdout, status.stderr);
+    // No record of the build is kept: the hook's pin is the check.
+    assert!(!p.exists("state/hookc/builds"));
+
+    // Another policy put where the administrator's was (an older one, or
+    // one the agent wrote) is not obeyed, even one that allows everything.
+    p.write("policy.kdl", "targets \"claude\"\n");
+    ok(&build("other"));
+    std::fs::copy(
+        p.path("other/Program Files/hookc/policy.json"),
+        &policy_path,
+    )
+    .unwrap();
+    let swapped = guard(&id, "git status");
+    assert_eq!(swapped.status, 2, "{}{}", swapped.stdout, swapped.stderr);
+    assert!(
+        swapped
+            .stderr
+            .contains("not the build the administrator's hooks name"),
+        "{}",
+        swapped.stderr
+    );
+}
+
+#[test]
+fn a_tree_for_another_system_needs_a_root_and_its_own_kind_of_path() {
+    let p = managed_policy();
+    let r = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "windows"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("needs `--root DIR`"), "{}", r.stderr);
+    for hookc in [
+        "/usr/local/bin/hookc",
+        r"C:\x\..\hookc.exe",
+        r"C:\100%\hookc.exe",
+    ] {
+        let r = run(
+            Command::new(HOOKC)
+                .args(["build", "--managed", "--os", "windows", "--root", "tree"])
+                .args(["--hookc", hookc])
+                .current_dir(p.dir.path()),
+            None,
+        );
+        assert_eq!(r.status, 2, "{hookc}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("not an absolute, plain path on Windows"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert!(!p.exists("tree"));
+}

@@ -338,9 +338,9 @@ enterprise `hooks.json` and Gemini CLI's system settings. A harness without one 
 this warning names it. Guard it per repository with `hookc build` (the repository's policy may
 extend the organisation's), or leave it out of the managed policy's `targets`.
 
-A tree for Windows (`--os windows`) leaves out Cursor and Gemini CLI too: their Windows layers
-run hook commands in a shell hookc's guard has not been shown to run in (Cursor's reportedly
-`cmd.exe`), and Gemini CLI could not keep the hooks on anyway. The warning says why for each.";
+A tree for Windows (`--os windows`) leaves out Gemini CLI too: which shell it runs hook commands
+in there has not been checked, a hook that fails lets the call through, and it could not keep
+the hooks on anyway.";
 
     ManagedNotEnforced = "managed-not-enforced", Warning, "a harness lets users or projects switch off its administrator's hooks",
 "Some harnesses read an administrator layer but give the administrator no way to keep the

@@ -271,7 +271,7 @@ fn windows_refusal(native: &str, on_error: &str) -> String {
             "[Console]::Error.WriteLine($r); [Console]::Out.Write((@{{ hookSpecificOutput = @{{ hookEventName = '{native}'; permissionDecision = 'ask'; permissionDecisionReason = 'hookc could not check this call; see the hook error for the reason' }} }} | ConvertTo-Json -Compress)); exit 0"
         )
     } else {
-        "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2".to_owned()
+        windows::EXIT_2_WITH_REASON.to_owned()
     }
 }
 

@@ -49,10 +49,6 @@ pub struct Codex;
 const MARKER: &str = "/.hookc/codex/";
 const HOOKS: &str = ".codex/hooks.json";
 
-/// How the Windows command refuses (the reason in `$r`): Codex blocks on
-/// exit 2 and gives the model stderr.
-const WINDOWS_REFUSAL: &str = "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2";
-
 /// Codex's requirements, which a user, a project or a command-line flag
 /// cannot override; its hooks are trusted without review.
 const MANAGED: crate::managed::Layer = crate::managed::Layer {
@@ -462,7 +458,7 @@ impl Harness for Codex {
                     HarnessId::Codex,
                     event,
                     windows::Project::Walk,
-                    WINDOWS_REFUSAL,
+                    windows::EXIT_2_WITH_REASON,
                     &policy.install_command(),
                 )),
                 "timeout": policy.timeout,
@@ -509,7 +505,7 @@ impl Harness for Codex {
                     cx,
                     PROFILE.id,
                     event,
-                    WINDOWS_REFUSAL,
+                    windows::EXIT_2_WITH_REASON,
                     install,
                 ))
             } else {

@@ -65,9 +65,8 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/cursor/hooks.json",
         macos: "/Library/Application Support/Cursor/hooks.json",
-        windows: crate::managed::OnWindows::Not(
-            "it reportedly runs hook commands in cmd.exe, and no Cursor on Windows has been seen running hookc's",
-        ),
+        // Run through `cmd.exe`, reportedly; see `emit_managed`.
+        windows: crate::managed::OnWindows::At(r"C:\ProgramData\Cursor\hooks.json"),
     },
     what: "Cursor's enterprise hooks",
     only_managed: None,
@@ -434,6 +433,19 @@ impl Harness for Cursor {
 
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            if install.os == crate::managed::Os::Windows {
+                // Cursor reportedly runs the command with cmd.exe there, as
+                // Codex does. Should it be Windows PowerShell instead, the
+                // trailing `|| exit 2` does not parse, the hook fails and
+                // `failClosed` refuses every call: too much, never too little.
+                return windows::through_cmd(&windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    windows::EXIT_2_WITH_REASON,
+                    install,
+                ));
+            }
             crate::emit::sh_word(&cx.managed_shim(
                 policy,
                 &PROFILE,

@@ -63,6 +63,11 @@ pub enum Project {
     Walk,
 }
 
+/// The refusal of a harness that blocks on exit status 2 and gives the
+/// model stderr (Claude Code, Codex, Cursor), for the guard's `refuse` (the
+/// reason is in `$r`).
+pub const EXIT_2_WITH_REASON: &str = "[Console]::Error.WriteLine($r + ' Tell the user about this; do not try to get around the guard.'); exit 2";
+
 #[derive(Serialize)]
 struct Script<'a> {
     harness: &'a str,

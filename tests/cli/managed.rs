@@ -637,12 +637,9 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
             .current_dir(p.dir.path()),
         None,
     ));
-    // Cursor and Gemini CLI cannot run hookc's hooks from their Windows
-    // layer: each is named, with why.
-    for name in ["Cursor on Windows", "Gemini CLI on Windows"] {
-        assert!(r.stderr.contains(name), "{name}: {}", r.stderr);
-    }
-    assert!(!p.exists("tree/ProgramData/Cursor") && !p.exists("tree/ProgramData/gemini-cli"));
+    // Gemini CLI cannot be guarded from its Windows layer: named, with why.
+    assert!(r.stderr.contains("Gemini CLI on Windows"), "{}", r.stderr);
+    assert!(!p.exists("tree/ProgramData/gemini-cli"));
     // hookc's own folder holds the policy, no POSIX shims.
     let compiled = p.read("tree/Program Files/hookc/policy.json");
     assert!(!p.exists("tree/Program Files/hookc/claude"));
@@ -682,6 +679,16 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
     assert!(command.starts_with("powershell.exe ") && command.ends_with(" || exit 2"));
     let script = encoded_script(&command);
     for part in [&runs_it, &on_policy, "--harness codex --event pre-tool"] {
+        assert!(script.contains(part), "{part} not in {script}");
+    }
+
+    // Cursor runs its command as Codex does, through cmd.exe; `failClosed`
+    // refuses where the command cannot run.
+    let cursor = json(&p, "tree/ProgramData/Cursor/hooks.json");
+    let handler = &cursor["hooks"]["preToolUse"][0];
+    assert_eq!(handler["failClosed"], true, "{handler}");
+    let script = encoded_script(handler["command"].as_str().unwrap());
+    for part in [&runs_it, &on_policy, "--harness cursor --event pre-tool"] {
         assert!(script.contains(part), "{part} not in {script}");
     }
 

@@ -433,6 +433,10 @@ impl Programs {
         ] {
             dirs.push(usual.into());
         }
+        // Each folder once: a PATH that names the usual folders (most do)
+        // would have every name looked up twice there.
+        let mut seen = std::collections::HashSet::new();
+        dirs.retain(|d| seen.insert(d.clone()));
         let mut files = Vec::new();
         for name in &names {
             for dir in dirs.iter().filter(|d| d.is_absolute()) {

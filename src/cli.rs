@@ -477,6 +477,16 @@ pub struct DoctorArgs {
     )]
     pub root: Option<PathBuf>,
 
+    /// With --managed: the system the tree is for; another system's tree needs --root
+    /// [default: this one]
+    #[arg(
+        long,
+        value_enum,
+        requires = "managed",
+        help_heading = "Managed install"
+    )]
+    pub os: Option<crate::managed::Os>,
+
     /// How to print the result
     #[arg(long, value_enum, default_value_t = Format::Human, help_heading = "Output")]
     pub format: Format,

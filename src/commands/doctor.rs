@@ -70,12 +70,17 @@ fn fail(what: impl Into<String>, fix: impl Into<String>) -> Check {
 
 pub fn doctor(args: &DoctorArgs, ui: &Ui) -> ExitStatus {
     if args.managed {
-        let checks = match crate::managed::Os::host() {
-            Some(os) => {
-                let root = args.root.clone().unwrap_or_else(|| os.system_root().into());
-                managed::checks(&root, os)
+        let host = crate::managed::Os::host();
+        let checks = match (args.os.or(host), &args.root) {
+            (Some(os), Some(root)) => managed::checks(root, os),
+            (Some(os), None) if Some(os) == host => {
+                managed::checks(Path::new(os.system_root()), os)
             }
-            None => vec![fail(
+            (Some(os), None) => vec![fail(
+                format!("a managed tree for {} is not this system's", os.name()),
+                "name the folder it is laid out in with `--root DIR`",
+            )],
+            (None, _) => vec![fail(
                 format!("hookc has no managed paths for {}", std::env::consts::OS),
                 "run `hookc doctor --managed` on Linux, macOS or Windows",
             )],

@@ -20,7 +20,7 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
         ));
         return checks;
     }
-    checks.push(root_only(&policy, "the managed policy"));
+    checks.push(root_only(&policy, "the managed policy", os));
     let mut hookc_checked = false;
     for h in crate::harness::all() {
         let Some(layer) = h.managed_layer() else {
@@ -71,7 +71,7 @@ pub fn checks(root: &Path, os: Os) -> Vec<Check> {
                 layer.what
             )));
         }
-        checks.push(root_only(&file, &format!("{name}'s managed file")));
+        checks.push(root_only(&file, &format!("{name}'s managed file"), os));
         if let Some(switch) = layer.only_managed {
             let holder = match switch.elsewhere {
                 Some(paths) => paths
@@ -153,12 +153,17 @@ fn runs(root: &Path, hookc_dir: &str, harness: &str) -> Check {
             format!("install hookc at {hookc}, owned by root"),
         );
     }
-    root_only(&at, &format!("the hookc the managed hooks run ({hookc})"))
+    root_only(
+        &at,
+        &format!("the hookc the managed hooks run ({hookc})"),
+        Os::Linux,
+    )
 }
 
-/// Whether only root can change `path` (the file and every folder above it).
-fn root_only(path: &Path, what: &str) -> Check {
-    if cfg!(windows) {
+/// Whether only root can change `path` (the file and every folder above
+/// it), on a tree for `os`.
+fn root_only(path: &Path, what: &str, os: Os) -> Check {
+    if os == Os::Windows {
         return note(
             format!(
                 "{what}: hookc cannot read Windows permissions, so {} was not checked",

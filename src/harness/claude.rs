@@ -480,16 +480,26 @@ impl Harness for Claude {
     }
 
     fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
-        let on_disk = |f: &Path| root.join(crate::managed::tree_path(&f.to_string_lossy()));
-        let Some(drop_in) = MANAGED.on(os).map(Path::new) else {
+        // Paths on the managed machine, as text: a Windows tree's use `\`,
+        // which is no separator where this runs on Linux.
+        let on_disk = |f: &str| root.join(crate::managed::tree_path(f));
+        let Some(drop_in) = MANAGED.on(os) else {
             return Vec::new();
         };
-        let Some(dir) = drop_in.parent() else {
+        let separator = if os == crate::managed::Os::Windows {
+            '\\'
+        } else {
+            '/'
+        };
+        let Some((dir, _)) = drop_in.rsplit_once(separator) else {
+            return Vec::new();
+        };
+        let Some((parent, _)) = dir.rsplit_once(separator) else {
             return Vec::new();
         };
         // The file tier: managed-settings.json, then the drop-ins
         // (`*.json`, not dotfiles), sorted, merged into one.
-        let mut files = vec![dir.with_file_name("managed-settings.json")];
+        let mut files = vec![format!("{parent}{separator}managed-settings.json")];
         if let Ok(entries) = std::fs::read_dir(on_disk(dir)) {
             let mut names: Vec<String> = entries
                 .flatten()
@@ -497,26 +507,21 @@ impl Harness for Claude {
                 .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
                 .collect();
             names.sort();
-            files.extend(names.iter().map(|n| dir.join(n)));
+            files.extend(names.iter().map(|n| format!("{dir}{separator}{n}")));
         }
         files.retain(|f| on_disk(f).is_file());
         let mut checks = vec![MachineCheck::Ok(format!(
             "Claude Code: managed settings files here, merged in this order: {}",
-            files
-                .iter()
-                .map(|f| f.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            files.join(", ")
         ))];
         // A `disableAllHooks` in any of them turns the managed hooks off too.
-        for f in files.iter().filter(|f| f.as_path() != drop_in) {
+        for f in files.iter().filter(|f| f.as_str() != drop_in) {
             if common::read_json(Some(on_disk(f)))
                 .is_some_and(|v| v["disableAllHooks"] == json!(true))
             {
                 checks.push(MachineCheck::Fail(
                     format!(
-                        "Claude Code: {} sets `disableAllHooks`, which turns the managed hooks off",
-                        f.display()
+                        "Claude Code: {f} sets `disableAllHooks`, which turns the managed hooks off"
                     ),
                     "remove `disableAllHooks` from the managed settings".to_owned(),
                 ));
@@ -527,7 +532,7 @@ impl Harness for Claude {
         // organisation's console serves: either hides them.
         if os == crate::managed::Os::Macos {
             let profile = Path::new("/Library/Managed Preferences/com.anthropic.claudecode.plist");
-            if on_disk(profile).is_file() {
+            if on_disk(&profile.to_string_lossy()).is_file() {
                 checks.push(MachineCheck::Fail(
                     format!("Claude Code: the MDM profile {} comes first among managed sources, so the managed files are not read", profile.display()),
                     "put hookc's settings into the MDM profile (`hookc build --managed --print claude`), or remove the profile".to_owned(),

@@ -637,6 +637,49 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
             .current_dir(p.dir.path()),
         None,
     ));
+    // `doctor --managed` reads a Windows tree here too: it finds each
+    // file, says what it cannot check, and what switches the hooks off.
+    let doctor = |extra: &[&str]| {
+        run(
+            Command::new(HOOKC)
+                .args(["doctor", "--managed", "--os", "windows"])
+                .args(extra)
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    let fine = doctor(&["--root", "tree"]);
+    assert_eq!(fine.status, 0, "{}{}", fine.stdout, fine.stderr);
+    assert!(
+        fine.stdout.contains(
+            "ProgramData/OpenAI/Codex/requirements.toml (Codex's requirements) holds hookc's hooks"
+        ) && fine
+            .stdout
+            .contains("hookc cannot read Windows permissions"),
+        "{}",
+        fine.stdout
+    );
+    p.write(
+        "tree/Program Files/ClaudeCode/managed-settings.json",
+        "{ \"disableAllHooks\": true }\n",
+    );
+    let off = doctor(&["--root", "tree"]);
+    assert_eq!(off.status, 1, "{}{}", off.stdout, off.stderr);
+    assert!(
+        off.stdout
+            .contains(r"C:\Program Files\ClaudeCode\managed-settings.json sets `disableAllHooks`"),
+        "{}",
+        off.stdout
+    );
+    std::fs::remove_file(p.path("tree/Program Files/ClaudeCode/managed-settings.json")).unwrap();
+    let rootless = doctor(&[]);
+    assert_eq!(rootless.status, 1, "{}{}", rootless.stdout, rootless.stderr);
+    assert!(
+        rootless.stdout.contains("--root DIR"),
+        "{}",
+        rootless.stdout
+    );
+
     // Gemini CLI cannot be guarded from its Windows layer: named, with why.
     assert!(r.stderr.contains("Gemini CLI on Windows"), "{}", r.stderr);
     assert!(!p.exists("tree/ProgramData/gemini-cli"));

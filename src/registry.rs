@@ -57,6 +57,8 @@ macro_rules! harnesses {
             codebuddy::CodeBuddy = "codebuddy",
             /// Qoder CLI.
             qoder::Qoder = "qoder",
+            /// Mistral Vibe.
+            vibe::Vibe = "vibe",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

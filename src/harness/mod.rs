@@ -30,6 +30,7 @@ mod outcome;
 pub mod payload;
 mod qoder;
 mod qwen;
+mod vibe;
 mod vscode;
 pub mod windows;
 mod windsurf;

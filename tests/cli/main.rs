@@ -34,6 +34,7 @@ mod harness_letta;
 mod harness_opencode;
 mod harness_qoder;
 mod harness_qwen;
+mod harness_vibe;
 mod harness_vscode;
 mod harness_windsurf;
 mod hostile;

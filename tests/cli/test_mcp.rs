@@ -14,7 +14,14 @@ const POLICY: &str = r#"guard "no-refunds" {
 /// Harnesses whose MCP tool calls `hookc test` cannot send (their MCP
 /// naming is not established, their payloads carry no MCP call, or, in
 /// Letta Code, MCP tools are called through the shell tool).
-const NO_MCP_PAYLOAD: &[&str] = &["antigravity", "auggie", "windsurf", "vscode", "letta"];
+const NO_MCP_PAYLOAD: &[&str] = &[
+    "antigravity",
+    "auggie",
+    "windsurf",
+    "vscode",
+    "letta",
+    "vibe",
+];
 
 #[test]
 fn mcp_examples_run_through_the_hooks_of_every_harness_that_names_mcp_tools() {

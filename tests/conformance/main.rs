@@ -1676,6 +1676,54 @@ fn letta() {
 }
 
 #[test]
+#[ignore = "installs and runs Mistral Vibe; see book/src/conformance.md"]
+fn vibe() {
+    // `install` skips Vibe where no Python 3.12 or newer is found.
+    if !cache().join("vibe/.pins").is_file() {
+        eprintln!(
+            "vibe: NOT RUN: Mistral Vibe is not installed (it needs Python 3.12 or newer; see the install's output)"
+        );
+        return;
+    }
+    let scratch = Scratch::build("vibe", &[]);
+    let vibe = installed("vibe/bin/vibe");
+    let hooks = fs::read_to_string(scratch.repo.join(".vibe/hooks.toml")).unwrap();
+    assert!(
+        hooks.contains("strict = true"),
+        "hookc wrote no strict Vibe hook: {hooks}"
+    );
+    // Vibe reads the project's hooks only in a trusted folder: `--trust`
+    // trusts it for the one run. The model is a provider of Vibe's own,
+    // named in its settings' environment variables.
+    scratch.refuses_and_allows(|model| {
+        let providers = json!([{
+            "name": "local",
+            "api_base": format!("{}/v1", model.url),
+            "api_key_env_var": "",
+            "backend": "generic",
+        }]);
+        let models = json!([{"name": "scripted", "provider": "local", "alias": "scripted"}]);
+        let mut turn = scratch.command(&vibe);
+        turn.args([
+            "-p",
+            PROMPT,
+            "--auto-approve",
+            "--output",
+            "json",
+            "--trust",
+        ])
+        .env("VIBE_HOME", scratch.home.join(".vibe"))
+        .env("VIBE_ACTIVE_MODEL", "scripted")
+        .env("VIBE_PROVIDERS", providers.to_string())
+        .env("VIBE_MODELS", models.to_string())
+        .env("VIBE_ENABLE_UPDATE_CHECKS", "false")
+        .env("VIBE_ENABLE_AUTO_UPDATE", "false")
+        .env("VIBE_ENABLE_TELEMETRY", "false");
+        scratch.check(&mut turn)
+    });
+}
+
+#[test]
 #[ignore = "installs and runs CodeBuddy Code; see book/src/conformance.md"]
 fn codebuddy() {
     let scratch = Scratch::build("codebuddy", &[]);

@@ -1,0 +1,466 @@
+//! Mistral Vibe: `[[hooks]]` tables merged into `.vibe/hooks.toml`.
+//!
+//! Protocol facts this file relies on (read from the source of PyPI's
+//! `mistral-vibe` 3.0.3 and 3.0.2, and run in real `vibe -p` turns; the
+//! book's page lists them in full):
+//! - Vibe reads `$VIBE_HOME/hooks.toml` (`~/.vibe`) and the `.vibe/hooks.toml`
+//!   of the folder it starts in, **only when that folder is trusted**
+//!   (`$VIBE_HOME/trusted_folders.toml`, or `--trust` for one run); no walk
+//!   up. Unknown keys are ignored (a `matcher` typo matches every tool), a
+//!   TOML error drops the file, a bad table drops that table.
+//! - A table is `name` (unique), `type` (`pre_tool`), `command`, `match`
+//!   (a case-insensitive glob, or `re:` and a regex that must match whole,
+//!   tried on `file_system.bash`, `bash` and the like), `timeout` (seconds,
+//!   60 by default) and `strict`.
+//! - The command runs with `/bin/sh -c` in the session's folder; the call
+//!   comes on stdin, Claude-shaped, with `tool_name` qualified
+//!   (`file_system.bash`) and `file_path` for the file tools' `path`.
+//! - **Only `{"decision":"deny","reason":…}` on stdout, with exit 0,
+//!   refuses.** Any failing status (2 too), a timeout, a hook that cannot
+//!   start and output that is not that JSON let the call through, unless
+//!   the table says `strict = true`: then each of them refuses, and the
+//!   model reads stderr (or what went wrong). hookc's tables are strict.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::common;
+use super::payload::ToolCall;
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, windows};
+use crate::emit::{Artifact, Content, EmitCx, Scope};
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, ToolKind};
+use crate::profile::{LateHook, OnHookError};
+
+pub struct Vibe;
+
+/// Hook tables hookc owns are recognised by this path in their command.
+const MARKER: &str = "/.hookc/vibe/";
+const HOOKS: &str = ".vibe/hooks.toml";
+/// The comment above hookc's first table.
+const HEADER: &str =
+    "Added by `hookc build`: runs the project's hookc guards. Do not edit; rebuild instead.";
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Vibe,
+    name: "Mistral Vibe",
+    events: &[(Event::PreTool, "pre_tool")],
+    tools: &[
+        // `process_start` starts a program as `bash` runs a line.
+        (ToolKind::Shell, &["bash", "process_start"]),
+        (ToolKind::Read, &["read_file"]),
+        (ToolKind::Write, &["write_file"]),
+        // `search_replace` is 3.0.2's name for `edit`.
+        (ToolKind::Edit, &["edit", "search_replace"]),
+    ],
+    can_block: &[Event::PreTool],
+    honours_ask: &[],
+    can_rewrite: false,
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs Mistral Vibe in this repo (or set HOOKC_BIN)",
+        "trust the project's folder in Vibe (its prompt, or `vibe --trust`) and start vibe in the project's root: it reads .vibe/hooks.toml only there",
+    ],
+    more_events: &["post_tool", "post_agent"],
+    // `hookc lint` does not read `.vibe/hooks.toml` yet.
+    files: &[],
+    json: None,
+    flavour: None,
+    mcp_names: |_| None,
+    refusal: Some(include_str!("../../templates/vibe/refuse.sh.hbs")),
+    // hookc's tables say `strict = true`.
+    on_hook_error: OnHookError::Refuses,
+    own_timeout: None,
+    late_hook: LateHook::Refuses,
+    hints: &[".vibe/"],
+    protected: &[
+        HOOKS,
+        "~/.vibe/hooks.toml",
+        // A folder marked untrusted there loads no project hooks.
+        "~/.vibe/trusted_folders.toml",
+    ],
+    protected_examples: &[HOOKS],
+    hooks_from: &[],
+    guests: &[],
+    hook_dir: crate::profile::HookDir::ProjectRoot,
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: true,
+    }),
+};
+
+impl Harness for Vibe {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let vibe_home = std::env::var_os("VIBE_HOME")
+            .filter(|h| !h.is_empty())
+            .map(std::path::PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".vibe")));
+        let trust = vibe_home.map(|h| h.join("trusted_folders.toml"));
+        match trust.as_deref().map(|f| trusted(f, root)) {
+            Some(Some(true)) => vec![MachineCheck::Ok(format!(
+                "{}: the project's folder is trusted, so .vibe/hooks.toml is read",
+                PROFILE.name
+            ))],
+            Some(Some(false)) => vec![MachineCheck::fail(
+                format!(
+                    "{}: {} marks the project's folder untrusted, so Vibe reads no .vibe/hooks.toml there and no guard runs",
+                    PROFILE.name,
+                    trust.as_deref().unwrap_or(Path::new("")).display()
+                ),
+                "take the folder out of `untrusted` and trust it (Vibe's prompt, or `vibe --trust`)",
+            )],
+            _ => vec![MachineCheck::note(
+                format!(
+                    "{}: the project's folder is not trusted yet, and Vibe reads .vibe/hooks.toml only in a trusted folder",
+                    PROFILE.name
+                ),
+                "trust it when Vibe asks, or start it with `vibe --trust`, in the project's root folder",
+            )],
+        }
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(
+            policy,
+            &PROFILE,
+            cx,
+            &|event, decision| match (event, decision) {
+                (Event::PreTool, Decision::Ask) => Some(
+                    "Mistral Vibe hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+                ),
+                (Event::PreTool, Decision::Context) => Some(
+                    "Mistral Vibe reads no added context from a pre_tool hook; the call goes ahead without it",
+                ),
+                _ => None,
+            },
+        );
+        let mut tables = Vec::new();
+        for &(event, native) in PROFILE.events {
+            let Some(common::Route { names, any_tool }) =
+                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &warn_mcp)
+            else {
+                continue;
+            };
+            let script = format!(".hookc/vibe/{}.sh", event.word());
+            let mut table = json!({
+                "name": format!("hookc-{}", event.word()),
+                "type": native,
+                "command": common::source_shim(&format!("\"$PWD\"/{script}")),
+                "timeout": policy.timeout,
+                // A crash, a timeout or a failing status refuses.
+                "strict": true,
+            });
+            if !any_tool {
+                // Vibe's regexes match the whole name, in any case.
+                table["match"] = json!(format!("re:{}", names.join("|")));
+            }
+            tables.push(table);
+            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+        }
+        if tables.is_empty() {
+            return;
+        }
+        cx.add(Artifact {
+            scope: Scope::Project,
+            path: HOOKS.to_owned(),
+            content: Content::TomlTables {
+                key: "hooks".to_owned(),
+                tables,
+                header: HEADER.to_owned(),
+                marker: MARKER.to_owned(),
+            },
+        });
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Unguarded {
+            what: "Mistral Vibe runs a hook command on Windows in the shell its session uses (Git Bash or PowerShell), and which one a machine has is not known ahead; with PowerShell hookc's POSIX command fails, and its strict table refuses every call",
+            fix: "run Mistral Vibe on Windows in WSL, or with Git Bash as its shell",
+        }
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        let mut call = common::new_call(event, payload, "", common::payload_cwd(payload))?;
+        let (name, input) = common::tool_and_input(payload)?;
+        // `file_system.bash`: the tool's group, then its name.
+        let leaf = name.rsplit('.').next().unwrap_or(name);
+        let leaf = if name == "process.start" {
+            "process_start"
+        } else {
+            leaf
+        };
+        let kind = PROFILE.tool_kind(leaf);
+        common::claude_shaped_input(&mut call, leaf, kind, input)?;
+        call.tool = Some(CallTool {
+            kind,
+            mcp: None,
+            native: name.to_owned(),
+            ..CallTool::default()
+        });
+        Ok(call)
+    }
+
+    fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
+        let Some(verdict) = verdict else {
+            return Answer::default();
+        };
+        let rewritten;
+        let verdict = if verdict.decision == Decision::Rewrite {
+            rewritten = super::rewrite_as_refusal(verdict);
+            &rewritten
+        } else {
+            verdict
+        };
+        let reason = match verdict.decision {
+            Decision::Deny | Decision::Block => verdict.reason(),
+            Decision::Ask => format!(
+                "{}\n(The policy wants the user to confirm this call, and hookc cannot ask from a Mistral Vibe hook, so it refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
+                verdict.reason()
+            ),
+            _ => return Answer::default(),
+        };
+        Answer {
+            stdout: format!("{}\n", json!({ "decision": "deny", "reason": reason })),
+            stderr: String::new(),
+            exit: 0,
+        }
+    }
+
+    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::{json_object, str_at, text};
+        // hookc's tables are strict: every failure refuses.
+        if o.timed_out {
+            return Outcome::blocks(Some("timed out".to_owned()), "a timeout refuses (strict)");
+        }
+        let stdout = text(&o.stdout);
+        match o.exit {
+            Some(0) => {}
+            Some(_) | None => {
+                return Outcome::blocks(
+                    text(&o.stderr).or(stdout),
+                    "a failing status refuses (strict); the model reads stderr",
+                );
+            }
+        }
+        let Some(out) = stdout else {
+            return Outcome::proceeds("exit 0 and nothing on stdout: the call proceeds");
+        };
+        let Some(j) = json_object(&out) else {
+            return Outcome::blocks(None, "stdout that is not a JSON object refuses (strict)");
+        };
+        if str_at(&j, "/decision").as_deref() == Some("deny") {
+            Outcome::blocks(
+                str_at(&j, "/reason").or_else(|| Some("Blocked by a pre_tool hook.".to_owned())),
+                "`decision: deny` refuses; the model reads the reason",
+            )
+        } else {
+            Outcome::proceeds("exit 0 without `decision: deny`: the call proceeds")
+        }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let t = ToolCall::of(&PROFILE, call, root)?;
+        let mut input = t.input("file_path");
+        if t.kind == ToolKind::Shell {
+            input["timeout"] = json!(120);
+        }
+        Some(json!({
+            "session_id": "s1",
+            "transcript_path": "/tmp/.vibe/logs/session/unified/s1",
+            "cwd": root.to_string_lossy(),
+            "parent_session_id": null,
+            "hook_event_name": PROFILE.event_name(event)?,
+            "tool_name": format!("file_system.{}", t.native),
+            "tool_call_id": "call_1",
+            "tool_input": input,
+        }))
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let native = PROFILE.event_name(event)?;
+        let text = std::fs::read_to_string(root.join(HOOKS)).ok()?;
+        let doc: toml_edit::DocumentMut = text.parse().ok()?;
+        let command = doc
+            .get("hooks")?
+            .as_array_of_tables()?
+            .iter()
+            .find_map(|t| {
+                let ours = t.get("command")?.as_str()?;
+                (t.get("type")?.as_str()? == native && ours.contains(MARKER))
+                    .then(|| ours.to_owned())
+            })?;
+        Some(HookCommand {
+            command,
+            shell: "/bin/sh",
+            env: Vec::new(),
+        })
+    }
+}
+
+/// The regex alternatives for one guard tool: the names the model calls
+/// (Vibe also tries them on the group's name, `file_system.bash`). MCP
+/// tools have none (see [`warn_mcp`]).
+fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
+    match tool {
+        crate::ir::Tool::Mcp { .. } => Vec::new(),
+        other => super::mcp_underscore_names(&PROFILE, other),
+    }
+}
+
+/// A guard on MCP tools does not run in Vibe: say why.
+fn warn_mcp(guard: &Guard, lacking: &[String], none: bool, cx: &mut EmitCx) {
+    if lacking.iter().any(|t| t.starts_with("mcp")) {
+        cx.unsupported(
+            guard,
+            HarnessId::Vibe,
+            "Mistral Vibe calls MCP tools only from code its `run_typescript` tool runs, under names with every character but letters, digits and `_` changed (`mcp_my_srv.create_issue`), and a refusal there reaches the model without its reason".to_owned(),
+            "the guard does not run there; guard the MCP server in its own configuration".to_owned(),
+        );
+    } else if none {
+        cx.unsupported(
+            guard,
+            HarnessId::Vibe,
+            format!("none of this guard's tools exists in {}", PROFILE.name),
+            "the guard will not run there".to_owned(),
+        );
+    }
+}
+
+/// Whether `trust` (`trusted_folders.toml`) trusts `root`: the nearest of
+/// it and its parents listed decides (`Some(false)`: listed untrusted);
+/// `None` when neither list names any.
+fn trusted(trust: &Path, root: &Path) -> Option<bool> {
+    let text = std::fs::read_to_string(trust).ok()?;
+    let doc: toml_edit::DocumentMut = text.parse().ok()?;
+    let listed = |key: &str| -> Vec<std::path::PathBuf> {
+        doc.get(key)
+            .and_then(|v| v.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(std::path::PathBuf::from))
+            .collect()
+    };
+    let (yes, no) = (listed("trusted"), listed("untrusted"));
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    root.ancestors().find_map(|dir| {
+        if no.iter().any(|p| p == dir) {
+            Some(false)
+        } else if yes.iter().any(|p| p == dir) {
+            Some(true)
+        } else {
+            None
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::Observation;
+
+    fn verdict(decision: Decision) -> Verdict {
+        super::super::test_verdict(decision, "Do not force-push.")
+    }
+
+    fn observed(exit: Option<i32>, stdout: &str) -> super::super::Outcome {
+        Vibe.outcome(
+            Event::PreTool,
+            &Observation {
+                exit,
+                stdout: stdout.into(),
+                stderr: "boom".into(),
+                ..Observation::default()
+            },
+        )
+    }
+
+    #[test]
+    fn a_refusal_is_a_json_deny_with_exit_0_and_allow_is_silence() {
+        for decision in [Decision::Deny, Decision::Block, Decision::Ask] {
+            let a = Vibe.answer(Event::PreTool, Some(&verdict(decision)));
+            assert_eq!(a.exit, 0, "{decision:?}");
+            let o = observed(Some(a.exit), &a.stdout);
+            assert!(!o.proceeds, "{decision:?}");
+            assert!(
+                o.model_reads
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains("Do not force-push."),
+                "{o:?}"
+            );
+        }
+        assert_eq!(
+            Vibe.answer(Event::PreTool, Some(&verdict(Decision::Allow))),
+            Answer::default()
+        );
+    }
+
+    #[test]
+    fn what_a_strict_table_refuses() {
+        assert!(!observed(Some(2), "").proceeds);
+        assert!(!observed(Some(1), r#"{"decision":"allow"}"#).proceeds);
+        assert!(!observed(Some(0), "not json").proceeds);
+        assert!(observed(Some(0), r#"{"decision":"block","reason":"x"}"#).proceeds);
+        assert!(observed(Some(0), "").proceeds);
+        assert!(!observed(None, "").proceeds);
+    }
+
+    #[test]
+    fn a_qualified_tool_name_is_read_by_its_last_part() {
+        let decode = |name: &str, input: Value| {
+            Vibe.decode_call(
+                Event::PreTool,
+                &json!({"hook_event_name": "pre_tool", "cwd": "/p", "tool_name": name, "tool_input": input}),
+            )
+        };
+        let bash = decode(
+            "file_system.bash",
+            json!({"command": "git push -f", "timeout": 120}),
+        )
+        .unwrap();
+        assert_eq!(bash.command.as_deref(), Some("git push -f"));
+        let edit = decode(
+            "file_system.edit",
+            json!({"file_path": "/p/.env", "old_string": "a", "new_string": "b"}),
+        )
+        .unwrap();
+        assert_eq!(edit.paths, ["/p/.env"]);
+        assert_eq!(edit.tool.unwrap().kind, Some(ToolKind::Edit));
+        // A shell call hookc cannot read is not waved through.
+        assert!(decode("process.start", json!({"argv": ["git", "push"]})).is_err());
+    }
+
+    #[test]
+    fn trust_is_the_nearest_listed_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("a/b");
+        std::fs::create_dir_all(&project).unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let file = dir.path().join("trusted_folders.toml");
+        std::fs::write(
+            &file,
+            format!("trusted = [{:?}]\nuntrusted = []\n", base.join("a")),
+        )
+        .unwrap();
+        assert_eq!(trusted(&file, &project), Some(true));
+        std::fs::write(
+            &file,
+            format!(
+                "trusted = [{:?}]\nuntrusted = [{:?}]\n",
+                base.join("a"),
+                base.join("a/b")
+            ),
+        )
+        .unwrap();
+        assert_eq!(trusted(&file, &project), Some(false));
+        std::fs::write(&file, "trusted = []\n").unwrap();
+        assert_eq!(trusted(&file, &project), None);
+    }
+}

@@ -1,0 +1,224 @@
+//! Mistral Vibe: `.vibe/hooks.toml`, the hook command run the way Vibe runs
+//! it (`/bin/sh -c` in the session's folder, nothing added to the
+//! environment), its answer read the way Vibe reads a strict table's
+//! (`Harness::outcome`), and `hookc doctor` on the folder's trust.
+
+use std::path::Path;
+use std::process::Command;
+
+use hookc::ir::HarnessId;
+use serde_json::{Value, json};
+
+use crate::support::{BARE_PATH, Project, Run, path_with_hookc, pre_tool_outcome, run};
+
+const POLICY: &str = r#"targets "vibe"
+timeout 7
+guard "no-force-push" {
+    command "git" "push" { flag "-f" "--force"; }
+    deny "Push without --force, or open a pull request."
+    example "git push --force" expect="deny"
+    example "git push" expect="allow"
+}
+guard "no-env" {
+    tool "read" "edit"
+    path ".env"
+    deny "Do not touch .env; ask the user to."
+    example tool="edit" path=".env" expect="deny"
+    example tool="edit" path="README.md" expect="allow"
+}
+"#;
+
+fn built() -> Project {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.build();
+    p
+}
+
+/// A pre_tool payload with the keys mistral-vibe 3.0.3 sends.
+fn pre_tool(cwd: &Path, tool: &str, input: Value) -> String {
+    json!({
+        "session_id": "23f84be8",
+        "transcript_path": "/home/u/.vibe/logs/session/unified/23f84be8",
+        "cwd": cwd,
+        "parent_session_id": null,
+        "hook_event_name": "pre_tool",
+        "tool_name": tool,
+        "tool_call_id": "call_fake_1",
+        "tool_input": input,
+    })
+    .to_string()
+}
+
+/// hookc's table of `.vibe/hooks.toml`.
+fn table(p: &Project) -> toml_edit::Table {
+    let doc: toml_edit::DocumentMut = p.read(".vibe/hooks.toml").parse().unwrap();
+    doc["hooks"]
+        .as_array_of_tables()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"].as_str() == Some("hookc-pre-tool"))
+        .unwrap()
+        .clone()
+}
+
+/// hookc's command, run as Vibe runs it: `/bin/sh -c` in the session's
+/// folder, with the app's environment and nothing of its own.
+fn hook(p: &Project, path: &str, stdin: &str) -> Run {
+    let command = table(p)["command"].as_str().unwrap().to_owned();
+    let root = p.dir.path();
+    run(
+        Command::new("/bin/sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(root)
+            .env_clear()
+            .env("PATH", path)
+            .env("HOME", root)
+            .env("PWD", root),
+        Some(stdin.as_bytes()),
+    )
+}
+
+fn outcome(r: &Run) -> hookc::harness::Outcome {
+    pre_tool_outcome(HarnessId::Vibe, r)
+}
+
+#[test]
+fn the_table_is_strict_names_its_tools_and_keeps_the_users_own() {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.write(
+        ".vibe/hooks.toml",
+        "# mine\n[[hooks]]\nname = \"lint\"\ntype = \"post_tool\"\ncommand = \"make lint\"\n",
+    );
+    p.build();
+    let t = table(&p);
+    assert_eq!(t["type"].as_str(), Some("pre_tool"));
+    // Without `strict`, a crash, a timeout or exit 2 would let the call through.
+    assert_eq!(t["strict"].as_bool(), Some(true));
+    assert_eq!(t["timeout"].as_integer(), Some(7));
+    // `match`, never `matcher`, which Vibe ignores (and then runs the hook
+    // on every tool).
+    assert_eq!(
+        t["match"].as_str(),
+        Some("re:bash|process_start|read_file|edit|search_replace|write_file")
+    );
+    assert!(t.get("matcher").is_none());
+    let text = p.read(".vibe/hooks.toml");
+    assert!(
+        text.starts_with("# mine\n") && text.contains("make lint"),
+        "{text}"
+    );
+    // A second build changes nothing.
+    let again = p.hookc(&["build"]);
+    assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
+}
+
+#[test]
+fn the_hook_refuses_with_a_json_deny_and_says_nothing_when_it_allows() {
+    let p = built();
+    let root = p.dir.path();
+    let push = hook(
+        &p,
+        &path_with_hookc(),
+        &pre_tool(
+            root,
+            "file_system.bash",
+            json!({"command": "git push -f", "timeout": 120}),
+        ),
+    );
+    assert_eq!(push.status, 0, "{}", push.stderr);
+    let answer: Value = serde_json::from_str(push.stdout.trim()).unwrap();
+    assert_eq!(answer["decision"], "deny");
+    let o = outcome(&push);
+    assert!(!o.proceeds);
+    assert!(o.model_reads.unwrap().contains("Push without --force"));
+
+    let env = hook(
+        &p,
+        &path_with_hookc(),
+        &pre_tool(
+            root,
+            "file_system.edit",
+            json!({"file_path": root.join(".env"), "old_string": "a", "new_string": "b"}),
+        ),
+    );
+    assert!(!outcome(&env).proceeds, "{}", env.stdout);
+
+    let fine = hook(
+        &p,
+        &path_with_hookc(),
+        &pre_tool(root, "file_system.bash", json!({"command": "git push"})),
+    );
+    assert_eq!(
+        (fine.status, fine.stdout.as_str()),
+        (0, ""),
+        "{}",
+        fine.stderr
+    );
+    assert!(outcome(&fine).proceeds);
+
+    // Without hookc the strict table refuses, and the model reads why.
+    let lost = hook(
+        &p,
+        BARE_PATH,
+        &pre_tool(root, "file_system.bash", json!({"command": "ls"})),
+    );
+    assert_ne!(lost.status, 0);
+    let o = outcome(&lost);
+    assert!(!o.proceeds);
+    assert!(
+        o.model_reads
+            .unwrap()
+            .contains("hookc could not check this call")
+    );
+}
+
+#[test]
+fn doctor_says_whether_vibe_trusts_the_folder() {
+    let p = built();
+    let home = p.path("vibe-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let doctor = || {
+        run(
+            Command::new(env!("CARGO_BIN_EXE_hookc"))
+                .arg("doctor")
+                .current_dir(p.dir.path())
+                .env("VIBE_HOME", &home),
+            None,
+        )
+    };
+    let unknown = doctor();
+    assert!(
+        unknown.stdout.contains("not trusted yet"),
+        "{}",
+        unknown.stdout
+    );
+    let root = std::fs::canonicalize(p.dir.path()).unwrap();
+    std::fs::write(
+        home.join("trusted_folders.toml"),
+        format!("trusted = []\nuntrusted = [{:?}]\n", root),
+    )
+    .unwrap();
+    let untrusted = doctor();
+    assert_ne!(untrusted.status, 0);
+    assert!(
+        untrusted
+            .stdout
+            .contains("marks the project's folder untrusted"),
+        "{}",
+        untrusted.stdout
+    );
+    std::fs::write(
+        home.join("trusted_folders.toml"),
+        format!("trusted = [{:?}]\nuntrusted = []\n", root),
+    )
+    .unwrap();
+    let trusted = doctor();
+    assert!(
+        trusted.stdout.contains("the project's folder is trusted"),
+        "{}",
+        trusted.stdout
+    );
+}

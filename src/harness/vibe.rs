@@ -100,28 +100,30 @@ impl Harness for Vibe {
             .filter(|h| !h.is_empty())
             .map(std::path::PathBuf::from)
             .or_else(|| home.map(|h| h.join(".vibe")));
+        let mut checks = order_checks(&root.join(HOOKS), vibe_home.as_deref());
         let trust = vibe_home.map(|h| h.join("trusted_folders.toml"));
-        match trust.as_deref().map(|f| trusted(f, root)) {
-            Some(Some(true)) => vec![MachineCheck::Ok(format!(
+        checks.push(match trust.as_deref().map(|f| trusted(f, root)) {
+            Some(Some(true)) => MachineCheck::Ok(format!(
                 "{}: the project's folder is trusted, so .vibe/hooks.toml is read",
                 PROFILE.name
-            ))],
-            Some(Some(false)) => vec![MachineCheck::fail(
+            )),
+            Some(Some(false)) => MachineCheck::fail(
                 format!(
                     "{}: {} marks the project's folder untrusted, so Vibe reads no .vibe/hooks.toml there and no guard runs",
                     PROFILE.name,
                     trust.as_deref().unwrap_or(Path::new("")).display()
                 ),
                 "take the folder out of `untrusted` and trust it (Vibe's prompt, or `vibe --trust`)",
-            )],
-            _ => vec![MachineCheck::note(
+            ),
+            _ => MachineCheck::note(
                 format!(
                     "{}: the project's folder is not trusted yet, and Vibe reads .vibe/hooks.toml only in a trusted folder",
                     PROFILE.name
                 ),
                 "trust it when Vibe asks, or start it with `vibe --trust`, in the project's root folder",
-            )],
-        }
+            ),
+        });
+        checks
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
@@ -331,6 +333,70 @@ fn warn_mcp(guard: &Guard, lacking: &[String], none: bool, cx: &mut EmitCx) {
             "the guard will not run there".to_owned(),
         );
     }
+}
+
+/// What could undo hookc's table: Vibe runs the `pre_tool` hooks in order,
+/// the project's file first, and a hook after hookc's sees the call hookc
+/// let through and may rewrite it into another; a table of hookc's name
+/// before it makes Vibe drop hookc's (the first of a name wins).
+fn order_checks(project: &Path, vibe_home: Option<&Path>) -> Vec<MachineCheck> {
+    let name = PROFILE.name;
+    let tables = |file: &Path| -> Vec<(String, String, bool)> {
+        let Some(doc) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.parse::<toml_edit::DocumentMut>().ok())
+        else {
+            return Vec::new();
+        };
+        let Some(hooks) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) else {
+            return Vec::new();
+        };
+        hooks
+            .iter()
+            .map(|t| {
+                let text = |key: &str| t.get(key).and_then(|v| v.as_str()).unwrap_or("").to_owned();
+                let ours = text("command").contains(MARKER);
+                (text("name"), text("type"), ours)
+            })
+            .collect()
+    };
+    let mut checks = Vec::new();
+    let here = tables(project);
+    let Some(at) = here.iter().position(|(_, _, ours)| *ours) else {
+        return checks;
+    };
+    let ours = &here[at].0;
+    if here[..at].iter().any(|(n, _, _)| n == ours) {
+        checks.push(MachineCheck::fail(
+            format!("{name}: a table before hookc's in {HOOKS} has its name `{ours}`, so Vibe drops hookc's and no guard runs"),
+            format!("rename or remove that table in {HOOKS}"),
+        ));
+    }
+    let after: Vec<&str> = here[at + 1..]
+        .iter()
+        .filter(|(_, kind, _)| kind == "pre_tool")
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    if !after.is_empty() {
+        checks.push(MachineCheck::fail(
+            format!("{name}: {HOOKS} runs pre_tool hooks after hookc's ({}): one that rewrites a call can turn one hookc let through into another", after.join(", ")),
+            format!("move those tables above hookc's in {HOOKS}, or run `hookc build` after removing them and add them back above"),
+        ));
+    }
+    if let Some(home) = vibe_home {
+        let user: Vec<String> = tables(&home.join("hooks.toml"))
+            .into_iter()
+            .filter(|(_, kind, _)| kind == "pre_tool")
+            .map(|(n, _, _)| n)
+            .collect();
+        if !user.is_empty() {
+            checks.push(MachineCheck::note(
+                format!("{name}: the user's hooks.toml has pre_tool hooks ({}), which run after hookc's; one that rewrites a call is not checked by hookc", user.join(", ")),
+                "keep rewriting hooks out of the user's hooks.toml",
+            ));
+        }
+    }
+    checks
 }
 
 /// Whether `trust` (`trusted_folders.toml`) trusts `root`: the nearest of

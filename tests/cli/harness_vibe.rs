@@ -222,3 +222,43 @@ fn doctor_says_whether_vibe_trusts_the_folder() {
         trusted.stdout
     );
 }
+
+#[test]
+fn doctor_fails_a_table_that_could_undo_hookcs() {
+    let p = built();
+    let doctor = || {
+        let r = run(
+            Command::new(env!("CARGO_BIN_EXE_hookc"))
+                .arg("doctor")
+                .current_dir(p.dir.path())
+                .env("VIBE_HOME", p.path("vibe-home")),
+            None,
+        );
+        (r.status, format!("{}{}", r.stdout, r.stderr))
+    };
+    let (_, clean) = doctor();
+    assert!(!clean.contains("after hookc's"), "{clean}");
+    let ours = p.read(".vibe/hooks.toml");
+    // A repository's table after hookc's sees the call hookc let through,
+    // and may rewrite it.
+    p.write(
+        ".vibe/hooks.toml",
+        &format!(
+            "{ours}\n[[hooks]]\nname = \"fixer\"\ntype = \"pre_tool\"\ncommand = \"./fix.sh\"\n"
+        ),
+    );
+    let (status, out) = doctor();
+    assert_ne!(status, 0, "{out}");
+    assert!(
+        out.contains("runs pre_tool hooks after hookc's (fixer)"),
+        "{out}"
+    );
+    // One of hookc's name before it: Vibe keeps the first and drops hookc's.
+    p.write(
+        ".vibe/hooks.toml",
+        &format!("[[hooks]]\nname = \"hookc-pre-tool\"\ntype = \"pre_tool\"\ncommand = \"true\"\n\n{ours}"),
+    );
+    let (status, out) = doctor();
+    assert_ne!(status, 0, "{out}");
+    assert!(out.contains("so Vibe drops hookc's"), "{out}");
+}

@@ -350,6 +350,9 @@ pub enum FileFormat {
     KimiToml { keys: &'static [&'static str] },
     /// An OpenCode plugin module.
     OpencodePlugin,
+    /// Mistral Vibe's `hooks.toml`: `[[hooks]]` tables, unknown keys
+    /// ignored.
+    VibeHooks,
 }
 
 impl FileFormat {
@@ -357,7 +360,7 @@ impl FileFormat {
     pub fn is_toml(self) -> bool {
         matches!(
             self,
-            FileFormat::CodexConfig { .. } | FileFormat::KimiToml { .. }
+            FileFormat::CodexConfig { .. } | FileFormat::KimiToml { .. } | FileFormat::VibeHooks
         )
     }
 }

@@ -28,10 +28,14 @@ use serde_json::{Value, json};
 use super::common;
 use super::payload::ToolCall;
 use super::{Answer, Harness, HookCommand, MachineCheck, Profile, windows};
+use crate::diag::{Code, suggest};
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, ToolKind};
-use crate::profile::{LateHook, OnHookError};
+use crate::lint_rules::toml_spans::{parse, to_span};
+use crate::lint_rules::{FileReport, diag};
+use crate::profile::{FileFormat, HookFile, LateHook, OnHookError};
+use crate::source::SourceFile;
 
 pub struct Vibe;
 
@@ -63,8 +67,12 @@ static PROFILE: Profile = Profile {
         "trust the project's folder in Vibe (its prompt, or `vibe --trust`) and start vibe in the project's root: it reads .vibe/hooks.toml only there",
     ],
     more_events: &["post_tool", "post_agent"],
-    // `hookc lint` does not read `.vibe/hooks.toml` yet.
-    files: &[],
+    files: &[HookFile {
+        dir: ".vibe",
+        names: &["hooks.toml"],
+        format: FileFormat::VibeHooks,
+        in_project: true,
+    }],
     json: None,
     flavour: None,
     mcp_names: |_| None,
@@ -93,6 +101,26 @@ static PROFILE: Profile = Profile {
 impl Harness for Vibe {
     fn profile(&self) -> &'static Profile {
         &PROFILE
+    }
+
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        _root: &Path,
+        report: &mut FileReport,
+    ) {
+        if format == FileFormat::VibeHooks {
+            lint_hooks(file, report);
+        }
+    }
+
+    fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
+        let dir = std::env::var_os("VIBE_HOME")
+            .filter(|h| !h.is_empty())
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| home.join(".vibe"));
+        vec![(dir.join("hooks.toml"), FileFormat::VibeHooks)]
     }
 
     fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
@@ -332,6 +360,134 @@ fn warn_mcp(guard: &Guard, lacking: &[String], none: bool, cx: &mut EmitCx) {
             format!("none of this guard's tools exists in {}", PROFILE.name),
             "the guard will not run there".to_owned(),
         );
+    }
+}
+
+/// The keys of a `[[hooks]]` table; Vibe ignores any other.
+const KEYS: &[&str] = &[
+    "name",
+    "type",
+    "command",
+    "match",
+    "timeout",
+    "strict",
+    "description",
+];
+const TYPES: &[&str] = &["pre_tool", "post_tool", "post_agent"];
+
+/// `hooks.toml` as Vibe reads it: what it drops, ignores, or runs open.
+fn lint_hooks(file: &SourceFile, report: &mut FileReport) {
+    let Some(doc) = parse(
+        file,
+        "Mistral Vibe (which then drops the whole file)",
+        report,
+    ) else {
+        return;
+    };
+    let Some((hooks_key, item)) = doc.as_table().get_key_value("hooks") else {
+        return;
+    };
+    let toml_edit::Item::ArrayOfTables(array) = item else {
+        report.diags.push(
+            diag(
+                Code::LintWrongType,
+                file,
+                to_span(hooks_key.span()),
+                "Mistral Vibe expects `[[hooks]]` tables here, and drops the whole file",
+                "wrong shape",
+            )
+            .help("write one [[hooks]] table per hook"),
+        );
+        return;
+    };
+    let mut names: Vec<String> = Vec::new();
+    for table in array.iter() {
+        let head = to_span(table.span()).sub(0, 9.min(table.span().map_or(0, |r| r.len())));
+        let text = |key: &str| table.get(key).and_then(|v| v.as_str());
+        for (k, _) in table.iter() {
+            if KEYS.contains(&k) {
+                continue;
+            }
+            let (key, _) = table.get_key_value(k).expect("just listed");
+            let mut finding = diag(
+                Code::LintUnknownKey,
+                file,
+                to_span(key.span()),
+                format!("Mistral Vibe ignores `{k}` in a `[[hooks]]` table"),
+                "ignored",
+            )
+            .severity(crate::diag::Severity::Warning);
+            finding = if k == "matcher" {
+                finding.help("write `match`: with `matcher` ignored, the hook runs on every tool")
+            } else {
+                finding.help(suggest(k, KEYS))
+            };
+            report.diags.push(finding);
+        }
+        for required in ["name", "type", "command"] {
+            if text(required).is_none_or(|v| v.trim().is_empty()) {
+                report.diags.push(diag(
+                    Code::LintMissingField,
+                    file,
+                    head,
+                    format!("this `[[hooks]]` table has no `{required}` string, so Mistral Vibe drops it"),
+                    "incomplete",
+                ));
+            }
+        }
+        let kind = text("type").unwrap_or("");
+        if !kind.is_empty() && !TYPES.contains(&kind) {
+            let span = table.get("type").map_or(head, |v| to_span(v.span()));
+            report.diags.push(
+                diag(
+                    Code::LintUnknownEvent,
+                    file,
+                    span,
+                    format!("Mistral Vibe has no hook type `{kind}`, and drops this table"),
+                    "unknown type",
+                )
+                .help(suggest(kind, TYPES)),
+            );
+        }
+        if kind.ends_with("_tool") && table.get("strict").and_then(|v| v.as_bool()) != Some(true) {
+            report.diags.push(
+                diag(
+                    Code::LintFailOpen,
+                    file,
+                    head,
+                    "without `strict = true`, a crash, a timeout or any failing status of this hook lets the call through (exit 2 too)",
+                    "fails open",
+                )
+                .help("add `strict = true`; only `{\"decision\":\"deny\"}` with exit 0 refuses otherwise"),
+            );
+        }
+        if let Some(pattern) = text("match").and_then(|m| m.strip_prefix("re:"))
+            && regex::Regex::new(&format!("^(?:{pattern})$")).is_err()
+        {
+            let span = table.get("match").map_or(head, |v| to_span(v.span()));
+            report.diags.push(
+                diag(
+                    Code::LintMatcherRegex,
+                    file,
+                    span,
+                    "this `re:` pattern does not compile; where Python's `re` rejects it too, Mistral Vibe matches no tool with it",
+                    "never matches",
+                )
+                .severity(crate::diag::Severity::Warning),
+            );
+        }
+        if let Some(name) = text("name") {
+            if names.iter().any(|n| n == name) {
+                report.diags.push(diag(
+                    Code::LintDuplicateKey,
+                    file,
+                    table.get("name").map_or(head, |v| to_span(v.span())),
+                    format!("a hook named `{name}` comes earlier; Mistral Vibe keeps the first and drops this one"),
+                    "dropped",
+                ));
+            }
+            names.push(name.to_owned());
+        }
     }
 }
 

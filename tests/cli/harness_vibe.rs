@@ -262,3 +262,34 @@ fn doctor_fails_a_table_that_could_undo_hookcs() {
     assert_ne!(status, 0, "{out}");
     assert!(out.contains("so Vibe drops hookc's"), "{out}");
 }
+
+#[test]
+fn lint_reads_hooks_toml_as_vibe_does() {
+    let p = built();
+    let clean = p.hookc(&["lint"]);
+    assert_eq!(clean.status, 0, "{}{}", clean.stdout, clean.stderr);
+    let ours = p.read(".vibe/hooks.toml");
+    p.write(
+        ".vibe/hooks.toml",
+        &format!(
+            "{ours}\n[[hooks]]\nname = \"guard\"\ntype = \"pre_tool\"\ncommand = \"./guard.sh\"\nmatcher = \"bash\"\n\n\
+             [[hooks]]\nname = \"guard\"\ntype = \"PreToolUse\"\ncommand = \"true\"\n"
+        ),
+    );
+    let r = p.hookc(&["lint"]);
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert_ne!(r.status, 0, "{out}");
+    for finding in [
+        // A Kimi-style key: ignored by Vibe, so the hook runs on every tool.
+        "Mistral Vibe ignores `matcher`",
+        "write `match`",
+        // Not strict: exit 2, a crash or a timeout let the call through.
+        "without `strict = true`",
+        "has no hook type `PreToolUse`",
+        "keeps the first and drops this one",
+    ] {
+        assert!(out.contains(finding), "{finding}: {out}");
+    }
+    // Not read as Kimi Code's config, whose advice would break Vibe's.
+    assert!(!out.contains("Kimi"), "{out}");
+}

@@ -59,6 +59,8 @@ macro_rules! harnesses {
             qoder::Qoder = "qoder",
             /// Mistral Vibe.
             vibe::Vibe = "vibe",
+            /// OpenHands (its CLI).
+            openhands::OpenHands = "openhands",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

@@ -26,6 +26,7 @@ mod gemini;
 mod kimi;
 mod letta;
 mod opencode;
+mod openhands;
 mod outcome;
 pub mod payload;
 mod qoder;

@@ -32,6 +32,7 @@ mod harness_gemini;
 mod harness_kimi;
 mod harness_letta;
 mod harness_opencode;
+mod harness_openhands;
 mod harness_qoder;
 mod harness_qwen;
 mod harness_vibe;

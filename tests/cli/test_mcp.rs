@@ -21,6 +21,7 @@ const NO_MCP_PAYLOAD: &[&str] = &[
     "vscode",
     "letta",
     "vibe",
+    "openhands",
 ];
 
 #[test]

@@ -1724,6 +1724,37 @@ fn vibe() {
 }
 
 #[test]
+#[ignore = "installs and runs OpenHands; see book/src/conformance.md"]
+fn openhands() {
+    // `install` skips OpenHands where no Python 3.12 is found.
+    if !cache().join("openhands/.pins").is_file() {
+        eprintln!(
+            "openhands: NOT RUN: OpenHands is not installed (its CLI needs Python 3.12; see the install's output)"
+        );
+        return;
+    }
+    let scratch = Scratch::build("openhands", &[]);
+    let openhands = installed("openhands/bin/openhands");
+    let built = scratch.read_json(".openhands/hooks.json");
+    assert!(
+        grouped_handlers(&built["hooks"]) > 0,
+        "hookc wrote no OpenHands hooks: {built:#}"
+    );
+    // The CLI takes its model from these variables only with
+    // `--override-with-envs`; `--headless` approves every call itself.
+    scratch.refuses_and_allows(|model| {
+        let mut turn = scratch.command(&openhands);
+        turn.args(["--headless", "--json", "--override-with-envs", "-t", PROMPT])
+            .stdin(std::process::Stdio::null())
+            .env("LLM_MODEL", "openai/scripted")
+            .env("LLM_BASE_URL", format!("{}/v1", model.url))
+            .env("LLM_API_KEY", "unused")
+            .env("LITELLM_LOCAL_MODEL_COST_MAP", "True");
+        scratch.check(&mut turn)
+    });
+}
+
+#[test]
 #[ignore = "installs and runs CodeBuddy Code; see book/src/conformance.md"]
 fn codebuddy() {
     let scratch = Scratch::build("codebuddy", &[]);

@@ -11,7 +11,8 @@ for that:
   POST …/v1/messages                     Anthropic Messages (Claude Code)
   POST …/v1/responses                    OpenAI Responses (Codex CLI)
   POST …/v1/chat/completions             OpenAI Chat Completions (Copilot CLI,
-                                         Kimi Code CLI, OpenCode, Letta Code)
+                                         Kimi Code CLI, OpenCode, Letta Code,
+                                         Mistral Vibe, OpenHands)
   POST …/models/M:streamGenerateContent  Gemini (Gemini CLI)
 
 each streamed (server-sent events) when the request asks for it.
@@ -41,6 +42,7 @@ SHELL_TOOLS = (
     "shell_command",
     "exec_command",
     "Shell",
+    "terminal",
 )
 
 log_lock = threading.Lock()

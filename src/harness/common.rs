@@ -596,6 +596,46 @@ pub fn written_hooks(
     }
 }
 
+/// The reason a harness that can only allow or refuse gives the model for
+/// `verdict`: a refusal's, an `ask`'s with a note that hookc refused it (a
+/// hook of `harness` cannot ask), a rewrite's as a refusal naming the
+/// command to run; `None` when the call goes ahead.
+pub fn refusal_reason(verdict: Option<&crate::eval::Verdict>, harness: &str) -> Option<String> {
+    use crate::ir::Decision;
+    let verdict = verdict?;
+    match verdict.decision {
+        Decision::Deny | Decision::Block => Some(verdict.reason()),
+        Decision::Rewrite => Some(super::rewrite_as_refusal(verdict).reason()),
+        Decision::Ask => Some(format!(
+            "{}\n(The policy wants the user to confirm this call, and hookc cannot ask from {harness} hook, so it refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
+            verdict.reason()
+        )),
+        _ => None,
+    }
+}
+
+/// A `route_warning` callback for a harness whose hooks cannot tell which
+/// MCP tool a call is: a guard on MCP tools gets `why` and `fix`; a guard
+/// none of whose tools the harness has, the usual warning.
+pub fn mcp_unguarded(
+    profile: &'static Profile,
+    why: &'static str,
+    fix: &'static str,
+) -> impl Fn(&crate::ir::Guard, &[String], bool, &mut EmitCx) {
+    move |guard, lacking, none, cx| {
+        if lacking.iter().any(|t| t.starts_with("mcp")) {
+            cx.unsupported(guard, profile.id, why.to_owned(), fix.to_owned());
+        } else if none {
+            cx.unsupported(
+                guard,
+                profile.id,
+                format!("none of this guard's tools exists in {}", profile.name),
+                "the guard will not run there".to_owned(),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

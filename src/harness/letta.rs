@@ -37,7 +37,7 @@ use super::{
 };
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, PlainStdout,
     Unit,
@@ -240,9 +240,14 @@ impl Harness for Letta {
         );
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
         for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
-                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &warn_mcp)
-            else {
+            let Some(Route { names, any_tool }) = common::route_warning(
+                policy,
+                event,
+                &PROFILE,
+                cx,
+                &matcher_names,
+                &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
+            ) else {
                 continue;
             };
             let script = format!(".hookc/letta/{}.sh", event.word());
@@ -480,24 +485,9 @@ fn matcher_names(tool: &Tool) -> Vec<String> {
     common::tool_names(&PROFILE, tool, &|_, _| None)
 }
 
-/// A guard on MCP tools does not run in Letta: say how to guard them.
-fn warn_mcp(guard: &Guard, lacking: &[String], none: bool, cx: &mut EmitCx) {
-    if lacking.iter().any(|t| t.starts_with("mcp")) {
-        cx.unsupported(
-            guard,
-            HarnessId::Letta,
-            "Letta Code calls MCP tools through its shell tool (`letta mcp call mcp__<server>__<tool>`), not as tools of their own".to_owned(),
-            "add a `command \"letta\" \"mcp\" \"call\"` guard for those calls".to_owned(),
-        );
-    } else if none {
-        cx.unsupported(
-            guard,
-            HarnessId::Letta,
-            format!("none of this guard's tools exists in {}", PROFILE.name),
-            "the guard will not run there".to_owned(),
-        );
-    }
-}
+/// A guard on MCP tools does not run in Letta: how to guard them.
+const MCP_WHY: &str = "Letta Code calls MCP tools through its shell tool (`letta mcp call mcp__<server>__<tool>`), not as tools of their own";
+const MCP_FIX: &str = "add a `command \"letta\" \"mcp\" \"call\"` guard for those calls";
 
 #[cfg(test)]
 mod tests {

@@ -28,7 +28,7 @@ use super::payload::ToolCall;
 use super::{Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, windows};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
 use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, OnHookError, PlainStdout,
     Unit,
@@ -160,9 +160,14 @@ impl Harness for OpenHands {
         );
         let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
         for &(event, native) in PROFILE.events {
-            let Some(common::Route { names, any_tool }) =
-                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &warn_mcp)
-            else {
+            let Some(common::Route { names, any_tool }) = common::route_warning(
+                policy,
+                event,
+                &PROFILE,
+                cx,
+                &matcher_names,
+                &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
+            ) else {
                 continue;
             };
             let script = format!(".hookc/openhands/{}.sh", event.word());
@@ -227,30 +232,15 @@ impl Harness for OpenHands {
     }
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
-        let Some(verdict) = verdict else {
-            return Answer::default();
-        };
-        let rewritten;
-        let verdict = if verdict.decision == Decision::Rewrite {
-            rewritten = super::rewrite_as_refusal(verdict);
-            &rewritten
-        } else {
-            verdict
-        };
-        let reason = verdict.reason();
-        // Nothing on stdout: the CLI's SDK crashes (and lets the call run)
-        // on a JSON `decision` that is not a string.
-        let refuse = |text: String| Answer {
-            stdout: String::new(),
-            stderr: format!("{text}\n"),
-            exit: 2,
-        };
-        match verdict.decision {
-            Decision::Deny | Decision::Block => refuse(reason),
-            Decision::Ask => refuse(format!(
-                "{reason}\n(The policy wants the user to confirm this call, and hookc cannot ask from an OpenHands hook, so it refused it. Ask the user in the chat; if they agree, they can run it themselves.)"
-            )),
-            _ => Answer::default(),
+        match common::refusal_reason(verdict, "an OpenHands") {
+            // Nothing on stdout: the CLI's SDK crashes (and lets the call
+            // run) on a JSON `decision` that is not a string.
+            Some(reason) => Answer {
+                stdout: String::new(),
+                stderr: format!("{reason}\n"),
+                exit: 2,
+            },
+            None => Answer::default(),
         }
     }
 
@@ -334,30 +324,15 @@ fn editor_kind(input: &Value) -> ToolKind {
 }
 
 /// The matcher alternatives for one guard tool; MCP tools have none (see
+/// Why a guard on MCP tools does not run here, and what to do.
+const MCP_WHY: &str = "OpenHands names an MCP tool by its own name alone, or `<server>_<tool>` when several servers are connected, so a hook cannot tell which server a call is for";
+const MCP_FIX: &str = "the guard does not run there; guard the MCP server in its own configuration";
+
 /// [`warn_mcp`]).
 fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
     match tool {
         crate::ir::Tool::Mcp { .. } => Vec::new(),
         other => super::mcp_underscore_names(&PROFILE, other),
-    }
-}
-
-/// A guard on MCP tools does not run in OpenHands: say why.
-fn warn_mcp(guard: &Guard, lacking: &[String], none: bool, cx: &mut EmitCx) {
-    if lacking.iter().any(|t| t.starts_with("mcp")) {
-        cx.unsupported(
-            guard,
-            HarnessId::OpenHands,
-            "OpenHands names an MCP tool by its own name alone, or `<server>_<tool>` when several servers are connected, so a hook cannot tell which server a call is for".to_owned(),
-            "the guard does not run there; guard the MCP server in its own configuration".to_owned(),
-        );
-    } else if none {
-        cx.unsupported(
-            guard,
-            HarnessId::OpenHands,
-            format!("none of this guard's tools exists in {}", PROFILE.name),
-            "the guard will not run there".to_owned(),
-        );
     }
 }
 

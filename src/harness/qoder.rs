@@ -285,29 +285,14 @@ impl Harness for Qoder {
     }
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
-        let Some(verdict) = verdict else {
-            return Answer::default();
-        };
-        let rewritten;
-        let verdict = if verdict.decision == Decision::Rewrite {
-            rewritten = super::rewrite_as_refusal(verdict);
-            &rewritten
-        } else {
-            verdict
-        };
-        let reason = verdict.reason();
-        let refuse = |text: String| Answer {
-            stdout: String::new(),
-            stderr: format!("{text}\n"),
-            exit: 2,
-        };
-        match verdict.decision {
-            Decision::Deny | Decision::Block => refuse(reason),
-            Decision::Ask => refuse(format!(
-                "{reason}\n(The policy wants the user to confirm this call, and hookc cannot ask from a Qoder CLI hook, so it refused it. Ask the user in the chat; if they agree, they can run it themselves.)"
-            )),
+        match common::refusal_reason(verdict, "a Qoder CLI") {
+            Some(reason) => Answer {
+                stdout: String::new(),
+                stderr: format!("{reason}\n"),
+                exit: 2,
+            },
             // Silence: any text on stdout would approve the call.
-            _ => Answer::default(),
+            None => Answer::default(),
         }
     }
 

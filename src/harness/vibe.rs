@@ -31,7 +31,7 @@ use super::{Answer, Harness, HookCommand, MachineCheck, Profile, windows};
 use crate::diag::{Code, suggest};
 use crate::emit::{Artifact, Content, EmitCx, Scope};
 use crate::eval::{Call, CallTool, Verdict};
-use crate::ir::{Decision, Event, ExampleCall, Guard, HarnessId, Policy, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
 use crate::lint_rules::toml_spans::{parse, to_span};
 use crate::lint_rules::{FileReport, diag};
 use crate::profile::{FileFormat, HookFile, LateHook, OnHookError};
@@ -172,9 +172,14 @@ impl Harness for Vibe {
         );
         let mut tables = Vec::new();
         for &(event, native) in PROFILE.events {
-            let Some(common::Route { names, any_tool }) =
-                common::route_warning(policy, event, &PROFILE, cx, &matcher_names, &warn_mcp)
-            else {
+            let Some(common::Route { names, any_tool }) = common::route_warning(
+                policy,
+                event,
+                &PROFILE,
+                cx,
+                &matcher_names,
+                &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
+            ) else {
                 continue;
             };
             let script = format!(".hookc/vibe/{}.sh", event.word());
@@ -237,28 +242,13 @@ impl Harness for Vibe {
     }
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
-        let Some(verdict) = verdict else {
-            return Answer::default();
-        };
-        let rewritten;
-        let verdict = if verdict.decision == Decision::Rewrite {
-            rewritten = super::rewrite_as_refusal(verdict);
-            &rewritten
-        } else {
-            verdict
-        };
-        let reason = match verdict.decision {
-            Decision::Deny | Decision::Block => verdict.reason(),
-            Decision::Ask => format!(
-                "{}\n(The policy wants the user to confirm this call, and hookc cannot ask from a Mistral Vibe hook, so it refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
-                verdict.reason()
-            ),
-            _ => return Answer::default(),
-        };
-        Answer {
-            stdout: format!("{}\n", json!({ "decision": "deny", "reason": reason })),
-            stderr: String::new(),
-            exit: 0,
+        match common::refusal_reason(verdict, "a Mistral Vibe") {
+            Some(reason) => Answer {
+                stdout: format!("{}\n", json!({ "decision": "deny", "reason": reason })),
+                stderr: String::new(),
+                exit: 0,
+            },
+            None => Answer::default(),
         }
     }
 
@@ -336,30 +326,15 @@ impl Harness for Vibe {
 
 /// The regex alternatives for one guard tool: the names the model calls
 /// (Vibe also tries them on the group's name, `file_system.bash`). MCP
-/// tools have none (see [`warn_mcp`]).
+/// Why a guard on MCP tools does not run here, and what to do.
+const MCP_WHY: &str = "Mistral Vibe calls MCP tools only from code its `run_typescript` tool runs, under names with every character but letters, digits and `_` changed (`mcp_my_srv.create_issue`), and a refusal there reaches the model without its reason";
+const MCP_FIX: &str = "the guard does not run there; guard the MCP server in its own configuration";
+
+/// tools have none (see [`MCP_WHY`]).
 fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
     match tool {
         crate::ir::Tool::Mcp { .. } => Vec::new(),
         other => super::mcp_underscore_names(&PROFILE, other),
-    }
-}
-
-/// A guard on MCP tools does not run in Vibe: say why.
-fn warn_mcp(guard: &Guard, lacking: &[String], none: bool, cx: &mut EmitCx) {
-    if lacking.iter().any(|t| t.starts_with("mcp")) {
-        cx.unsupported(
-            guard,
-            HarnessId::Vibe,
-            "Mistral Vibe calls MCP tools only from code its `run_typescript` tool runs, under names with every character but letters, digits and `_` changed (`mcp_my_srv.create_issue`), and a refusal there reaches the model without its reason".to_owned(),
-            "the guard does not run there; guard the MCP server in its own configuration".to_owned(),
-        );
-    } else if none {
-        cx.unsupported(
-            guard,
-            HarnessId::Vibe,
-            format!("none of this guard's tools exists in {}", PROFILE.name),
-            "the guard will not run there".to_owned(),
-        );
     }
 }
 

@@ -323,12 +323,12 @@ fn editor_kind(input: &Value) -> ToolKind {
     }
 }
 
-/// The matcher alternatives for one guard tool; MCP tools have none (see
 /// Why a guard on MCP tools does not run here, and what to do.
 const MCP_WHY: &str = "OpenHands names an MCP tool by its own name alone, or `<server>_<tool>` when several servers are connected, so a hook cannot tell which server a call is for";
 const MCP_FIX: &str = "the guard does not run there; guard the MCP server in its own configuration";
 
-/// [`warn_mcp`]).
+/// The matcher alternatives for one guard tool; MCP tools have none (see
+/// [`MCP_WHY`]).
 fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
     match tool {
         crate::ir::Tool::Mcp { .. } => Vec::new(),

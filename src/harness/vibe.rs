@@ -324,12 +324,12 @@ impl Harness for Vibe {
     }
 }
 
-/// The regex alternatives for one guard tool: the names the model calls
-/// (Vibe also tries them on the group's name, `file_system.bash`). MCP
 /// Why a guard on MCP tools does not run here, and what to do.
 const MCP_WHY: &str = "Mistral Vibe calls MCP tools only from code its `run_typescript` tool runs, under names with every character but letters, digits and `_` changed (`mcp_my_srv.create_issue`), and a refusal there reaches the model without its reason";
 const MCP_FIX: &str = "the guard does not run there; guard the MCP server in its own configuration";
 
+/// The regex alternatives for one guard tool: the names the model calls
+/// (Vibe also tries them on the group's name, `file_system.bash`). MCP
 /// tools have none (see [`MCP_WHY`]).
 fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
     match tool {

@@ -330,10 +330,7 @@ const MCP_FIX: &str = "the guard does not run there; guard the MCP server in its
 /// The matcher alternatives for one guard tool; MCP tools have none (see
 /// [`MCP_WHY`]).
 fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
-    match tool {
-        crate::ir::Tool::Mcp { .. } => Vec::new(),
-        other => super::mcp_underscore_names(&PROFILE, other),
-    }
+    common::tool_names(&PROFILE, tool, &|_, _| None)
 }
 
 #[cfg(test)]

@@ -116,18 +116,14 @@ impl Harness for Vibe {
     }
 
     fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
-        let dir = std::env::var_os("VIBE_HOME")
-            .filter(|h| !h.is_empty())
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| home.join(".vibe"));
-        vec![(dir.join("hooks.toml"), FileFormat::VibeHooks)]
+        vibe_home(Some(home))
+            .map(|dir| (dir.join("hooks.toml"), FileFormat::VibeHooks))
+            .into_iter()
+            .collect()
     }
 
     fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
-        let vibe_home = std::env::var_os("VIBE_HOME")
-            .filter(|h| !h.is_empty())
-            .map(std::path::PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".vibe")));
+        let vibe_home = vibe_home(home);
         let mut checks = order_checks(&root.join(HOOKS), vibe_home.as_deref());
         let trust = vibe_home.map(|h| h.join("trusted_folders.toml"));
         checks.push(match trust.as_deref().map(|f| trusted(f, root)) {
@@ -332,10 +328,7 @@ const MCP_FIX: &str = "the guard does not run there; guard the MCP server in its
 /// (Vibe also tries them on the group's name, `file_system.bash`). MCP
 /// tools have none (see [`MCP_WHY`]).
 fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
-    match tool {
-        crate::ir::Tool::Mcp { .. } => Vec::new(),
-        other => super::mcp_underscore_names(&PROFILE, other),
-    }
+    common::tool_names(&PROFILE, tool, &|_, _| None)
 }
 
 /// The keys of a `[[hooks]]` table; Vibe ignores any other.
@@ -528,6 +521,14 @@ fn order_checks(project: &Path, vibe_home: Option<&Path>) -> Vec<MachineCheck> {
         }
     }
     checks
+}
+
+/// Vibe's own folder: `$VIBE_HOME`, else `~/.vibe`.
+fn vibe_home(home: Option<&Path>) -> Option<std::path::PathBuf> {
+    std::env::var_os("VIBE_HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.map(|h| h.join(".vibe")))
 }
 
 /// Whether `trust` (`trusted_folders.toml`) trusts `root`: the nearest of

@@ -203,6 +203,8 @@ static PROFILE: Profile = Profile {
     hints: &[".gemini/", "GEMINI.md"],
     protected: &[
         ".gemini/settings.json",
+        // Can set GEMINI_RESTRICTED_MODE, which loads no project hooks.
+        ".gemini/.env",
         "~/.gemini/settings.json",
         "~/.gemini/hooks.json",
         "~/.gemini/trusted_hooks.json",

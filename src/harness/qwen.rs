@@ -51,6 +51,27 @@ pub struct Qwen;
 const MARKER: &str = "/.hookc/qwen/";
 const SETTINGS: &str = ".qwen/settings.json";
 
+/// The system settings file, which Qwen Code reads above the user's and the
+/// project's (`getSystemSettingsPath` in 0.24.4's bundle): hookc's entries
+/// are merged into the administrator's file.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/qwen-code/settings.json",
+        macos: "/Library/Application Support/QwenCode/settings.json",
+        windows: crate::managed::OnWindows::At(r"C:\ProgramData\qwen-code\settings.json"),
+    },
+    what: "Qwen Code's system settings",
+    only_managed: None,
+    // 0.24.4 runs the system file's hooks in every folder, trusted or not,
+    // and the system file's `disableAllHooks: false` wins over a user's or
+    // a project's; but `--bare` and safe mode run no hooks at all, and a
+    // `.qwen/.env` can ask for safe mode (the conformance suite saw it; the
+    // system file's `advanced.excludedEnvVars` closes only a plain `.env`).
+    not_enforced: Some(
+        "a project or user can still switch the hooks off: QWEN_CODE_SAFE_MODE in the project's .qwen/.env, `--bare` or `--safe-mode`; Qwen Code has no setting that keeps the administrator's hooks on",
+    ),
+};
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Qwen,
     name: "Qwen Code",
@@ -138,7 +159,16 @@ static PROFILE: Profile = Profile {
     own_timeout: None,
     late_hook: LateHook::Proceeds,
     hints: &[".qwen/", "QWEN.md"],
-    protected: &[".qwen/settings.json", "~/.qwen/settings.json"],
+    // A `.env` under `.qwen/` can set QWEN_CODE_SAFE_MODE, which turns every
+    // hook off (the conformance suite saw it).
+    protected: &[
+        ".qwen/settings.json",
+        ".qwen/.env",
+        "~/.qwen/settings.json",
+        "~/.qwen/.env",
+        "/etc/qwen-code",
+        "$QWEN_CODE_SYSTEM_SETTINGS_PATH",
+    ],
     protected_examples: &[".qwen/settings.json"],
     hooks_from: &[],
     guests: &[],
@@ -149,6 +179,68 @@ static PROFILE: Profile = Profile {
 /// Qwen shortens MCP tool names longer than this; hookc's matcher cannot
 /// predict the shortened name.
 const MAX_TOOL_NAME: usize = 63;
+
+/// The variable that starts Qwen Code in safe mode, which runs no hooks.
+const SAFE_MODE: &str = "QWEN_CODE_SAFE_MODE";
+
+/// Whether the dotenv file at `path` sets [`SAFE_MODE`] (to anything: which
+/// values Qwen Code counts as on is its business).
+fn sets_safe_mode(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.lines().any(|line| {
+            let line = line.trim_start();
+            let line = line.strip_prefix("export ").unwrap_or(line).trim_start();
+            line.strip_prefix(SAFE_MODE)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+    })
+}
+
+/// hookc's hook groups, by Qwen Code's event name, with the warnings of what
+/// Qwen Code cannot do; `handler` writes the shim of an event and returns
+/// the command that runs it and the shell it runs in.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    handler: &mut dyn FnMut(&mut EmitCx, Event, &str) -> (String, &'static str),
+) -> IndexMap<String, Vec<Value>> {
+    common::warn_unsupported_events(policy, &PROFILE, cx);
+    common::warn_decisions(
+        policy,
+        &PROFILE,
+        cx,
+        &|event, decision| match (event, decision) {
+            (Event::PreTool, Decision::Context) => Some(
+                "Qwen Code reads no added context before a tool runs; the call goes ahead without it",
+            ),
+            (Event::PostTool, d) if d.refuses() => {
+                Some("Qwen Code cannot refuse a tool's result; hookc tells the user instead")
+            }
+            _ => None,
+        },
+    );
+    warn_long_mcp_names(policy, cx);
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let Some(Route { names, any_tool }) =
+            common::route(policy, event, &PROFILE, cx, &matcher_names)
+        else {
+            continue;
+        };
+        let (command, shell) = handler(cx, event, native);
+        let handler = json!({
+            "type": "command",
+            "name": format!("hookc-{}", event.word()),
+            "command": command,
+            "shell": shell,
+            // Milliseconds, at least 1000: the same on 0.15 and 0.24.
+            "timeout": u64::from(policy.timeout).max(1) * 1000,
+        });
+        let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
+        entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
+    }
+    entries
+}
 
 impl Harness for Qwen {
     fn profile(&self) -> &'static Profile {
@@ -178,6 +270,24 @@ impl Harness for Qwen {
                 ));
             }
         }
+        for path in [
+            Some(root.join(".qwen/.env")),
+            Some(root.join(".env")),
+            common::under_home(home, ".qwen/.env"),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if sets_safe_mode(&path) {
+                checks.push(MachineCheck::fail(
+                    format!(
+                        "{name}: {} sets {SAFE_MODE}, and safe mode runs no hooks",
+                        path.display()
+                    ),
+                    format!("remove {SAFE_MODE} from {}", path.display()),
+                ));
+            }
+        }
         checks.push(MachineCheck::note(
             format!("{name} skips project hooks in an untrusted folder when folder trust is on, and runs no hooks with --bare"),
             "trust the folder if Qwen Code asks, and do not start it with --bare",
@@ -186,43 +296,103 @@ impl Harness for Qwen {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(
-            policy,
-            &PROFILE,
-            cx,
-            &|event, decision| match (event, decision) {
-                (Event::PreTool, Decision::Context) => Some(
-                    "Qwen Code reads no added context before a tool runs; the call goes ahead without it",
-                ),
-                (Event::PostTool, d) if d.refuses() => {
-                    Some("Qwen Code cannot refuse a tool's result; hookc tells the user instead")
-                }
-                _ => None,
-            },
-        );
-        warn_long_mcp_names(policy, cx);
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
-                common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/qwen/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "name": format!("hookc-{}", event.word()),
-                "command": common::source_shim(&format!("\"$QWEN_PROJECT_DIR\"/{script}")),
-                "shell": "bash",
-                // Milliseconds, at least 1000: the same on 0.15 and 0.24.
-                "timeout": u64::from(policy.timeout).max(1) * 1000,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+            let script = format!(".hookc/qwen/{}.sh", event.word());
+            let command = common::source_shim(&format!("\"$QWEN_PROJECT_DIR\"/{script}"));
+            (command, "bash")
+        });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
+        let mut checks = Vec::new();
+        // Qwen Code reads the system file from this variable when it is set
+        // (a project's `.env` cannot set it), wherever it points.
+        if let Some(other) = std::env::var_os("QWEN_CODE_SYSTEM_SETTINGS_PATH")
+            && MANAGED
+                .on(os)
+                .is_none_or(|f| Path::new(&other) != Path::new(f))
+        {
+            checks.push(MachineCheck::Fail(
+                format!(
+                    "Qwen Code: QWEN_CODE_SYSTEM_SETTINGS_PATH points it at {} instead of the managed file",
+                    Path::new(&other).display()
+                ),
+                "unset QWEN_CODE_SYSTEM_SETTINGS_PATH where Qwen Code runs".to_owned(),
+            ));
+        }
+        if let Some(file) = MANAGED.on(os)
+            && let Some(settings) =
+                common::read_json(Some(root.join(crate::managed::tree_path(file))))
+            && !settings["advanced"]["excludedEnvVars"]
+                .as_array()
+                .is_some_and(|names| names.contains(&json!(SAFE_MODE)))
+        {
+            checks.push(MachineCheck::Fail(
+                format!("Qwen Code: {file} does not list {SAFE_MODE} in advanced.excludedEnvVars, so a project's .env can turn every hook off"),
+                format!("add \"{SAFE_MODE}\" to advanced.excludedEnvVars in {file} (hookc adds it only to a file without an `advanced` section)"),
+            ));
+        }
+        if std::env::var_os(SAFE_MODE).is_some() {
+            checks.push(MachineCheck::Fail(
+                "Qwen Code: QWEN_CODE_SAFE_MODE is set, and safe mode runs no hooks, the managed ones included".to_owned(),
+                "unset QWEN_CODE_SAFE_MODE where Qwen Code runs".to_owned(),
+            ));
+        }
+        checks
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let windows = install.os == crate::managed::Os::Windows;
+        // What marks hookc's entries in the administrator's file: the
+        // folder of hookc's own files, as the manifest names it.
+        let marker = format!("{}/qwen/", install.hookc_dir());
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            if windows {
+                // `"shell": "powershell"` runs `powershell -Command` with the
+                // line (0.24.4's hook runner), so no Git Bash is needed. The
+                // line names no folder of hookc's own, so a comment at its
+                // end carries the marker.
+                let line = windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    windows::EXIT_2_WITH_REASON,
+                    install,
+                );
+                return (format!("{line} # {marker}"), "powershell");
+            }
+            let shim = cx.managed_shim(
+                policy,
+                &PROFILE,
+                (event, native),
+                policy.on_error_for(event),
+                install,
+            );
+            (common::managed_source_shim(&shim), "bash")
+        });
+        cx.hook_entries(
+            &install.tree_file(MANAGED.file),
+            entries,
+            vec![
+                // The system file wins for a setting: no user or project
+                // file can turn every hook off while this one says no.
+                ("disableAllHooks".to_owned(), json!(false)),
+                // A project's plain `.env` may not ask for safe mode. (The
+                // list is a union over the files; Qwen's own default is the
+                // first two, which a list of ours would otherwise drop.)
+                (
+                    "advanced".to_owned(),
+                    json!({ "excludedEnvVars": ["DEBUG", "DEBUG_MODE", SAFE_MODE] }),
+                ),
+            ],
+            &marker,
+        );
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

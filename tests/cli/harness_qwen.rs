@@ -191,3 +191,54 @@ fn the_version_key_qwen_adds_is_not_drift() {
     let lint = p.hookc(&["lint"]);
     assert_eq!(lint.status, 0, "{}{}", lint.stdout, lint.stderr);
 }
+
+#[test]
+fn doctor_fails_a_dotenv_that_asks_for_safe_mode() {
+    let p = Project::new();
+    p.write("policy.kdl", POLICY);
+    p.build();
+    let doctor = || {
+        run(
+            Command::new(env!("CARGO_BIN_EXE_hookc"))
+                .arg("doctor")
+                .current_dir(p.dir.path())
+                .env("HOME", p.path("home")),
+            None,
+        )
+    };
+    let clean = doctor();
+    assert!(
+        !clean.stdout.contains("QWEN_CODE_SAFE_MODE"),
+        "{}",
+        clean.stdout
+    );
+    // Qwen Code loads `.qwen/.env` into its own environment, and safe mode
+    // runs no hooks (seen in the conformance suite).
+    p.write(".qwen/.env", "OPENAI_MODEL=x\n export QWEN_CODE_SAFE_MODE = 1\n");
+    let off = doctor();
+    assert_ne!(off.status, 0, "{}{}", off.stdout, off.stderr);
+    assert!(
+        off.stdout
+            .contains("/.qwen/.env sets QWEN_CODE_SAFE_MODE, and safe mode runs no hooks"),
+        "{}",
+        off.stdout
+    );
+    // The agent cannot write it through a guarded tool either.
+    let refused = p.hookc(&[
+        "why",
+        "--harness",
+        "qwen",
+        "--tool",
+        "write",
+        "--path",
+        ".qwen/.env",
+    ]);
+    assert!(
+        refused
+            .stdout
+            .contains("Verdict: deny (by hookc-self-protection)"),
+        "{}{}",
+        refused.stdout,
+        refused.stderr
+    );
+}

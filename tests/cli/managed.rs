@@ -807,3 +807,90 @@ fn a_tree_for_another_system_needs_a_root() {
     assert!(r.stderr.contains("needs `--root DIR`"), "{}", r.stderr);
     assert!(!p.exists("tree"));
 }
+
+/// Qwen Code's system settings: hookc's hooks merged into the
+/// administrator's file, with every hook kept on and a project's `.env`
+/// kept from asking for safe mode; on Windows the hook is PowerShell.
+#[test]
+fn qwen_code_s_system_settings_keep_the_hooks_on() {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\ntargets \"qwen\"\n"));
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    // What a project can still do is said, not hidden.
+    assert!(
+        r.stderr.contains("QWEN_CODE_SAFE_MODE in the"),
+        "{}",
+        r.stderr
+    );
+    let settings = json(&p, "tree/etc/qwen-code/settings.json");
+    assert_eq!(settings["disableAllHooks"], false, "{settings}");
+    assert!(
+        settings["advanced"]["excludedEnvVars"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("QWEN_CODE_SAFE_MODE")),
+        "{settings}"
+    );
+    let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(handler["shell"], "bash", "{handler}");
+    assert!(
+        handler["command"]
+            .as_str()
+            .unwrap()
+            .contains("'/etc/hookc/qwen/pre-tool.sh'"),
+        "{handler}"
+    );
+    assert!(p.exists("tree/etc/hookc/qwen/pre-tool.sh"));
+
+    // An administrator's file with an `advanced` section of its own keeps
+    // it; `doctor --managed` then says the `.env` door is open.
+    p.write(
+        "tree/etc/qwen-code/settings.json",
+        "{ \"advanced\": { \"dnsResolutionOrder\": \"ipv4first\" } }\n",
+    );
+    ok(&managed(&p, &["build", "--force"]));
+    let settings = json(&p, "tree/etc/qwen-code/settings.json");
+    assert_eq!(settings["advanced"]["dnsResolutionOrder"], "ipv4first");
+    assert!(settings["hooks"]["PreToolUse"].is_array(), "{settings}");
+    let doctor = p.hookc(&["doctor", "--managed", "--root", "tree"]);
+    assert!(
+        doctor.stdout.contains(
+            "/etc/qwen-code/settings.json does not list QWEN_CODE_SAFE_MODE in advanced.excludedEnvVars"
+        ),
+        "{}",
+        doctor.stdout
+    );
+
+    let windows = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    ok(&windows);
+    let settings = json(&p, "wtree/ProgramData/qwen-code/settings.json");
+    let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(handler["shell"], "powershell", "{handler}");
+    let command = handler["command"].as_str().unwrap();
+    let id = build_of(&p.read("wtree/Program Files/hookc/policy.json"));
+    for part in [
+        r"$h = 'D:\Tools\hookc\hookc.exe'",
+        "--harness qwen --event pre-tool",
+        &format!(r"--policy 'C:\Program Files\hookc\policy.json' --build {id})"),
+    ] {
+        assert!(command.contains(part), "{part} not in {command}");
+    }
+    // A second build finds its own entries by the marker: nothing changes.
+    let again = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    ok(&again);
+    assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
+}

@@ -1645,6 +1645,64 @@ fn qwen_checks(scratch: Scratch, qwen: &Path, pin: &'static str) {
     assert_eq!(scratch.read_json(settings)["$version"], loaded["$version"]);
 }
 
+/// Issue 35: Qwen Code with the managed tree over `/etc` (see
+/// `claude_managed`): the guard in its system settings refuses the probe,
+/// and neither the project's `disableAllHooks` nor its `.env` switches it
+/// off; its `.qwen/.env` does, as hookc warns.
+#[test]
+#[ignore = "installs and runs Qwen Code; needs root; see book/src/conformance.md"]
+fn qwen_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("qwen");
+    scratch.pin.set("qwen");
+    let qwen = installed("qwen/node_modules/@qwen-code/qwen-code/cli-entry.js");
+    // (An untrusted folder cannot be tried here: headless Qwen refuses
+    // every shell call there by itself, before any hook.)
+    let user = json!({
+        "privacy": {"usageStatisticsEnabled": false},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+    });
+    scratch.write(&scratch.home.join(".qwen/settings.json"), &user.to_string());
+    let turn = |model: &Model| {
+        let mut turn = scratch.on_managed_machine(&tree, node());
+        turn.arg(&qwen)
+            .args(["-p", PROMPT, "--output-format", "json"])
+            .args(["--approval-mode", "yolo", "--auth-type", "openai"])
+            .args(["--openai-api-key", "scripted", "--model", "scripted"])
+            .arg("--openai-base-url")
+            .arg(format!("{}/v1", model.url));
+        scratch.check(&mut turn)
+    };
+    scratch.managed_refuses_and_allows("with no project settings", &turn);
+    let project = scratch.repo.join(".qwen/settings.json");
+    scratch.write(&project, r#"{"disableAllHooks": true}"#);
+    scratch.managed_refuses_and_allows("with the project's disableAllHooks", &turn);
+    fs::remove_file(&project).unwrap();
+
+    // The system file's advanced.excludedEnvVars keeps a plain `.env` from
+    // asking for safe mode ...
+    let dotenv = scratch.repo.join(".env");
+    scratch.write(&dotenv, "QWEN_CODE_SAFE_MODE=1\n");
+    scratch.managed_refuses_and_allows("with QWEN_CODE_SAFE_MODE in the project's .env", &turn);
+    fs::remove_file(&dotenv).unwrap();
+    // ... but not one under `.qwen/`, which Qwen reads past that list.
+    scratch.write(&scratch.repo.join(".qwen/.env"), "QWEN_CODE_SAFE_MODE=1\n");
+    let model = Model::start(&scratch, DENIED);
+    let ran = turn(&model);
+    drop(model);
+    assert!(
+        scratch.repo.join("denied-ran").exists(),
+        "Qwen Code kept the system file's hooks on although the project's .qwen/.env asks for safe mode: \
+         the weakness is gone, so take it out of Qwen Code's `not_enforced` in src/harness/qwen.rs and the book.\n{ran}"
+    );
+    eprintln!(
+        "qwen {}: the managed guard refused `{DENIED}` whatever the project's disableAllHooks and .env said; QWEN_CODE_SAFE_MODE in its .qwen/.env switched it off, as hookc warns",
+        pinned("qwen")
+    );
+}
+
 #[test]
 #[ignore = "installs and runs Letta Code; see book/src/conformance.md"]
 fn letta() {

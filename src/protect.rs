@@ -317,10 +317,12 @@ mod tests {
                 p.id
             );
             for example in p.protected_examples {
+                // `**/x` stands for `x` in any folder, the project's too.
                 assert!(
                     p.protected
                         .iter()
-                        .any(|f| example == f || example.starts_with(&format!("{f}/"))),
+                        .map(|f| f.strip_prefix("**/").unwrap_or(f))
+                        .any(|f| *example == f || example.starts_with(&format!("{f}/"))),
                     "{}: {example} is not among its `protected` files",
                     p.id
                 );

@@ -39,6 +39,8 @@ macro_rules! harnesses {
             kimi::Kimi = "kimi",
             /// OpenCode, through a plugin.
             opencode::Opencode = "opencode",
+            /// Kilo Code CLI, through OpenCode's plugin.
+            kilo::Kilo = "kilo",
             /// Qwen Code.
             qwen::Qwen = "qwen",
             /// Factory's Droid.

@@ -23,6 +23,7 @@ mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
+mod kilo;
 mod kimi;
 mod letta;
 mod opencode;

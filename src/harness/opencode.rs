@@ -47,6 +47,23 @@ pub struct Opencode;
 
 const PLUGIN: &str = ".opencode/plugin/hookc.js";
 
+/// OpenCode's managed config folder, which it reads last, above every other
+/// config (`managedConfigDir` in 1.18.33's binary; `opencode.json` and
+/// `opencode.jsonc` there): hookc's file lists its plugin, and the
+/// administrator may keep their own settings in the other.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/opencode/opencode.jsonc",
+        macos: "/Library/Application Support/opencode/opencode.jsonc",
+        windows: crate::managed::OnWindows::At(r"C:\ProgramData\opencode\opencode.jsonc"),
+    },
+    what: "OpenCode's managed config",
+    only_managed: None,
+    not_enforced: Some(
+        "whoever starts OpenCode can run it without plugins (`--pure`, OPENCODE_PURE); OpenCode has no setting that keeps the administrator's plugins on",
+    ),
+};
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Opencode,
     name: "OpenCode",
@@ -106,11 +123,16 @@ static PROFILE: Profile = Profile {
     own_timeout: None,
     late_hook: LateHook::Refuses,
     hints: &[".opencode/", "opencode.json", "opencode.jsonc"],
+    // OpenCode reads them in every folder from its working directory up to
+    // the git root, so anywhere in the project; a plugin that runs after
+    // hookc's can change the call hookc allowed.
     protected: &[
-        ".opencode/plugin",
-        ".opencode/plugins",
-        ".opencode/opencode.json",
-        "./opencode.json",
+        "**/.opencode/plugin",
+        "**/.opencode/plugins",
+        "**/.opencode/opencode.json",
+        "**/.opencode/opencode.jsonc",
+        "**/opencode.json",
+        "**/opencode.jsonc",
         "~/.config/opencode/plugin",
         "~/.config/opencode/plugins",
         "~/.config/opencode/opencode.json",
@@ -121,6 +143,7 @@ static PROFILE: Profile = Profile {
         "$OPENCODE_CONFIG_DIR/plugins",
         "$OPENCODE_CONFIG_DIR/opencode.json",
         "$OPENCODE_CONFIG",
+        "/etc/opencode",
     ],
     protected_examples: &[".opencode/plugin/hookc.js"],
     hooks_from: &[],
@@ -132,28 +155,28 @@ static PROFILE: Profile = Profile {
 /// A small node program that loads a plugin module the way OpenCode does and
 /// calls its `tool.execute.before` hook once with the call on its stdin;
 /// `hookc test` runs the generated plugin through it (see [`plugin_outcome`]).
-const TEST_DRIVER: &str = include_str!("../../templates/opencode/test-driver.mjs");
+pub(super) const TEST_DRIVER: &str = include_str!("../../templates/opencode/test-driver.mjs");
 
 /// What OpenCode does after its plugin's hook ran, from the one-line report
 /// [`TEST_DRIVER`] prints.
-fn plugin_outcome(report: &str) -> super::Outcome {
+pub(super) fn plugin_outcome(report: &str) -> super::Outcome {
     use super::Outcome;
     use super::outcome::{json_object, str_at};
     let Some(r) = json_object(report) else {
         return Outcome::proceeds(
-            "the plugin driver gave no report: treated as a plugin OpenCode could not load, so the tool runs",
+            "the plugin driver gave no report: treated as a plugin the harness could not load, so the tool runs",
         );
     };
     if r.get("loaded") != Some(&Value::Bool(true)) {
         return Outcome::proceeds(
-            "the plugin did not load: OpenCode skips it and the tool runs unguarded",
+            "the plugin did not load: the harness skips it and the tool runs unguarded",
         )
         .user(str_at(&r, "/message"));
     }
     if r.get("threw") == Some(&Value::Bool(true)) {
         return Outcome::blocks(
             str_at(&r, "/message"),
-            "tool.execute.before threw: OpenCode does not run the tool and the model reads the error",
+            "tool.execute.before threw: the harness does not run the tool and the model reads the error",
         );
     }
     Outcome::proceeds("tool.execute.before returned: the tool runs")
@@ -187,14 +210,12 @@ impl Harness for Opencode {
         Some(&PLUGIN_RUN)
     }
 
-    /// Nothing on the machine switches these hooks off: hookc's own code runs them.
+    /// hookc's own code runs these hooks; only a start without plugins
+    /// skips them.
     fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
-        Vec::new()
+        pure_check("OpenCode", "OPENCODE_PURE")
     }
 
-    /// A hand-written plugin's hooks, where each is one refusal of one tool
-    /// (`if (input.tool === "bash") throw new Error("REASON")`), as the
-    /// refusing shell hook it does the work of.
     fn hooks_in(
         &self,
         format: FileFormat,
@@ -202,8 +223,188 @@ impl Harness for Opencode {
         text: &str,
         notes: &mut Vec<String>,
     ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        Ok(HOST.hooks_in(format, rel, text, notes))
+    }
+
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        _root: &Path,
+        report: &mut FileReport,
+    ) {
+        HOST.lint_file(format, file, report);
+    }
+
+    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+        outcome(o)
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        HOST.payload(event, call, root)
+    }
+
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        HOST.emit(policy, cx);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        HOST.emit_managed(policy, cx, install, &MANAGED);
+    }
+
+    fn managed_checks(&self, _root: &Path, _os: crate::managed::Os) -> Vec<MachineCheck> {
+        pure_check("OpenCode", "OPENCODE_PURE")
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Guarded(
+            "the plugin runs inside OpenCode and starts hookc without a shell (hookc.exe must be on PATH)",
+        )
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        HOST.decode_call(event, payload)
+    }
+
+    fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
+        HOST.answer(verdict)
+    }
+}
+
+/// OpenCode as a [`Host`].
+static HOST: Host = Host {
+    profile: &PROFILE,
+    plugin: PLUGIN,
+};
+
+/// A harness that runs OpenCode's plugins: OpenCode, and its fork Kilo Code
+/// CLI, which loads the same plugin from a folder of its own. Everything
+/// but the profile and the plugin's place is the same for both.
+pub(super) struct Host {
+    pub profile: &'static Profile,
+    /// Where a build writes the plugin, relative to the project root: two
+    /// folders below it, as the plugin finds the project by that.
+    pub plugin: &'static str,
+}
+
+impl Host {
+    pub fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        if self.guards_calls(policy, cx) {
+            cx.whole(self.plugin, self.plugin_text(policy, None), false);
+        }
+    }
+
+    /// A managed install (see [`crate::managed`]): the plugin in hookc's
+    /// folder on the managed machine, running the administrator's hookc,
+    /// and the harness's administrator config (`layer`) naming it.
+    pub fn emit_managed(
+        &self,
+        policy: &Policy,
+        cx: &mut EmitCx,
+        install: &crate::managed::Install,
+        layer: &crate::managed::Layer,
+    ) {
+        if !self.guards_calls(policy, cx) {
+            return;
+        }
+        let path = format!(
+            "{}/{}/hookc.js",
+            install.hookc_dir(),
+            self.profile.id.word()
+        );
+        let mut managed = json!({ "hookc": install.hookc });
+        if install.os == crate::managed::Os::Windows {
+            // No cheap test there that only an administrator can change the
+            // policy: hookc obeys only the build this plugin was made with.
+            managed["build"] = json!(cx.managed_build());
+        }
+        cx.whole(&path, self.plugin_text(policy, Some(managed)), false);
+        let config = json!({ "plugin": [file_url(&install.absolute(&path))] });
+        cx.whole(
+            install.tree_file(layer.file),
+            crate::emit::json_text(&config),
+            false,
+        );
+    }
+
+    /// Warn of what a plugin cannot do; whether any guard is for a tool call.
+    fn guards_calls(&self, policy: &Policy, cx: &mut EmitCx) -> bool {
+        common::warn_unsupported_events(policy, self.profile, cx);
+        common::warn_decisions(policy, self.profile, cx, &|_, decision| match decision {
+            Decision::Ask => Some(
+                "a plugin cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+            ),
+            Decision::Context => Some(
+                "a plugin cannot add context before a tool runs; the call goes ahead without it",
+            ),
+            _ => None,
+        });
+        let names = |tool: &Tool| {
+            common::tool_names(self.profile, tool, &|server, tool| {
+                Some(McpNames::ServerUnderscoreTool.matcher(server, tool))
+            })
+        };
+        common::route(policy, Event::PreTool, self.profile, cx, &names).is_some()
+    }
+
+    /// The plugin module. Its only inputs are fixed words, the policy's
+    /// timeout and, in a managed install, the hookc to run (`managed`), all
+    /// inside one JSON literal.
+    fn plugin_text(&self, policy: &Policy, managed: Option<Value>) -> String {
+        let folder = self.plugin.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let mut settings = json!({
+            "harness": self.profile.id.word(),
+            "name": self.profile.name,
+            "event": Event::PreTool.word(),
+            "policyFromPlugin": "../../.hookc/policy.json",
+            "projectFromPlugin": "../..",
+            "timeoutMs": u64::from(policy.timeout) * 1000,
+            "install": policy.install_command(),
+        });
+        if let Some(managed) = managed {
+            // hookc's folder holds the policy, one above the plugin.
+            settings["policyFromPlugin"] = json!("../policy.json");
+            settings["projectFromPlugin"] = Value::Null;
+            settings["managed"] = managed;
+        }
+        #[derive(serde::Serialize)]
+        struct Data<'a> {
+            header: String,
+            name: &'a str,
+            folder: String,
+            settings: String,
+        }
+        render_file(
+            "opencode/plugin.js",
+            &Data {
+                header: header(policy, "//"),
+                name: self.profile.name,
+                folder: format!("{folder}/"),
+                settings: js_literal(&settings),
+            },
+        )
+    }
+
+    /// A hand-written plugin's hooks, where each is one refusal of one tool
+    /// (`if (input.tool === "bash") throw new Error("REASON")`), as the
+    /// refusing shell hook it does the work of.
+    pub fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        notes: &mut Vec<String>,
+    ) -> Vec<crate::profile::WrittenHook> {
         if format != FileFormat::OpencodePlugin {
-            return Ok(Vec::new());
+            return Vec::new();
         }
         let out: Vec<_> = refusals(text)
             .into_iter()
@@ -217,62 +418,32 @@ impl Harness for Opencode {
             .collect();
         if out.is_empty() {
             notes.push(format!(
-                "{rel}: an OpenCode plugin hookc import cannot read; it keeps running next to hookc's"
+                "{rel}: a {} plugin hookc import cannot read; it keeps running next to hookc's",
+                self.profile.name
             ));
         }
-        Ok(out)
+        out
     }
 
-    fn lint_file(
-        &self,
-        format: FileFormat,
-        file: &SourceFile,
-        _root: &Path,
-        report: &mut FileReport,
-    ) {
+    pub fn lint_file(&self, format: FileFormat, file: &SourceFile, report: &mut FileReport) {
         if format == FileFormat::OpencodePlugin {
-            lint_plugin(file, report);
+            lint_plugin(self.profile, file, report);
         }
     }
 
-    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
-        use super::Outcome;
-        use super::outcome::{json_object, str_at, text};
-        // hookc's plugin runs `hookc guard` itself and decides on its result.
-        if o.timed_out {
-            return Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard did not answer in time".to_owned()), "the plugin throws on a timeout");
-        }
-        match o.exit {
-            Some(0) => Outcome::proceeds("exit 0: the plugin returns and the tool runs"),
-            Some(2) => {
-                if let Some(j) = json_object(&o.stdout)
-                    && str_at(&j, "/decision").as_deref() == Some("deny")
-                {
-                    return Outcome::blocks(
-                        Some(str_at(&j, "/reason").unwrap_or_else(|| "hookc refused this call without giving a reason.".to_owned())),
-                        "exit 2 with a JSON deny: the plugin throws the reason, the model reads it as the tool error",
-                    );
-                }
-                Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped with exit status 2".to_owned()), "exit 2 without a JSON deny: the plugin throws \"could not check\"")
-                    .user(text(&o.stderr))
-            }
-            _ => Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped without an answer".to_owned()), "any other exit or a crash: the plugin throws \"could not check\"")
-                .user(text(&o.stderr)),
-        }
-    }
-
-    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+    pub fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
         if event != Event::PreTool {
             return None;
         }
-        let t = ToolCall::of(&PROFILE, call, root)?;
+        let t = ToolCall::of(self.profile, call, root)?;
         let args = if t.kind == ToolKind::Shell {
             json!({ "command": t.command, "description": "run" })
         } else {
             t.file_input("filePath")
         };
-        // What the plugin hands hookc: OpenCode's `input` and `output.args`,
-        // plus the directory it runs in and the project the plugin sits in.
+        // What the plugin hands hookc: the harness's `input` and
+        // `output.args`, plus the directory it runs in and the project the
+        // plugin sits in.
         Some(json!({
             "tool": t.native,
             "sessionID": "s1",
@@ -283,34 +454,7 @@ impl Harness for Opencode {
         }))
     }
 
-    fn profile(&self) -> &'static Profile {
-        &PROFILE
-    }
-
-    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(policy, &PROFILE, cx, &|_, decision| match decision {
-            Decision::Ask => Some(
-                "an OpenCode plugin cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
-            ),
-            Decision::Context => Some(
-                "an OpenCode plugin cannot add context before a tool runs; the call goes ahead without it",
-            ),
-            _ => None,
-        });
-        if common::route(policy, Event::PreTool, &PROFILE, cx, &matcher_names).is_none() {
-            return;
-        }
-        cx.whole(PLUGIN, plugin(policy), false);
-    }
-
-    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
-        windows::OnWindows::Guarded(
-            "the plugin runs inside OpenCode and starts hookc without a shell (hookc.exe must be on PATH)",
-        )
-    }
-
-    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+    pub fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
         if !payload.is_object() {
             return Err("the payload is not a JSON object".to_owned());
         }
@@ -337,13 +481,22 @@ impl Harness for Opencode {
             .get("args")
             .filter(|v| v.is_object())
             .ok_or("the payload has no `args` object")?;
-        // OpenCode resolves relative file paths against its directory.
+        // Relative file paths are resolved against the harness's directory.
         let absolute = |p: &str| match &cwd {
             Some(cwd) if !Path::new(p).is_absolute() => format!("{cwd}/{p}"),
             _ => p.to_owned(),
         };
-        let kind = PROFILE.tool_kind(name);
+        let mut kind = self.profile.tool_kind(name);
         match (kind, name) {
+            (Some(ToolKind::Shell), BACKGROUND) => match background_command(args)? {
+                Some(command) => call.command = Some(command.to_owned()),
+                // It acts on a process started before, and starts no
+                // program of the model's: not a shell call.
+                None => {
+                    kind = None;
+                    call.text = Some(args.to_string());
+                }
+            },
             (Some(ToolKind::Shell), _) => {
                 call.command = Some(string_at(args, "/command")?.to_owned());
             }
@@ -360,7 +513,7 @@ impl Harness for Opencode {
         }
         call.tool = Some(CallTool {
             kind,
-            mcp: if kind.is_none() {
+            mcp: if self.profile.tool_kind(name).is_none() {
                 McpNames::ServerUnderscoreTool.split(name)
             } else {
                 None
@@ -371,7 +524,7 @@ impl Harness for Opencode {
         Ok(call)
     }
 
-    fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
+    pub fn answer(&self, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
@@ -379,11 +532,12 @@ impl Harness for Opencode {
             // A supervised call is refused before it comes here
             // (`runtime::prepare`); whatever reaches this refuses too.
             Decision::Deny | Decision::Block | Decision::Supervise => verdict.reason(),
-            // OpenCode cannot change a call: refuse and name the command to run.
+            // A plugin cannot change a call: refuse and name the command to run.
             Decision::Rewrite => super::rewrite_as_refusal(verdict).reason(),
             Decision::Ask => format!(
-                "{}\n(The policy wants the user to confirm this call, and OpenCode cannot ask from a plugin, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
-                verdict.reason()
+                "{}\n(The policy wants the user to confirm this call, and {} cannot ask from a plugin, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
+                verdict.reason(),
+                self.profile.name
             ),
             Decision::Allow | Decision::Context => return Answer::default(),
         };
@@ -395,29 +549,86 @@ impl Harness for Opencode {
     }
 }
 
-/// The plugin module. Its only inputs are fixed words and the policy's
-/// timeout, all inside one JSON literal.
-fn plugin(policy: &Policy) -> String {
-    let settings = json!({
-        "harness": HarnessId::Opencode.word(),
-        "event": Event::PreTool.word(),
-        "policyFromPlugin": "../../.hookc/policy.json",
-        "projectFromPlugin": "../..",
-        "timeoutMs": u64::from(policy.timeout) * 1000,
-        "install": policy.install_command(),
-    });
-    #[derive(serde::Serialize)]
-    struct Data {
-        header: String,
-        settings: String,
+/// A failure where `variable` is set in hookc's environment: the harness
+/// then runs without plugins.
+pub(super) fn pure_check(name: &str, variable: &str) -> Vec<MachineCheck> {
+    match std::env::var_os(variable) {
+        Some(_) => vec![MachineCheck::fail(
+            format!("{name}: {variable} is set, and {name} then runs no plugins, hookc's included"),
+            format!("unset {variable} where {name} runs"),
+        )],
+        None => Vec::new(),
     }
-    render_file(
-        "opencode/plugin.js",
-        &Data {
-            header: header(policy, "//"),
-            settings: js_literal(&settings),
-        },
-    )
+}
+
+/// `path` (absolute on its system) as a `file:` URL, which the harness's
+/// config takes for a plugin: `/etc/hookc/kilo/hookc.js` is
+/// `file:///etc/hookc/kilo/hookc.js`, and `C:\Program Files\hookc\kilo\hookc.js`
+/// is `file:///C:/Program%20Files/hookc/kilo/hookc.js`.
+fn file_url(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let path = path.strip_prefix('/').unwrap_or(&path);
+    let mut url = String::from("file:///");
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'.' | b'_' | b'~' | b':' => {
+                url.push(char::from(byte));
+            }
+            _ => url.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    url
+}
+
+/// Kilo Code CLI's second shell tool, which starts (`start`) or watches
+/// (`monitor`) a command in the background.
+const BACKGROUND: &str = "background_process";
+
+/// The command a `background_process` call runs: `None` for the actions on
+/// a process already started (7.7.9's `list`, `status`, `logs`, `stop`,
+/// `restart`); any other action without a command is refused, as hookc
+/// cannot tell what it does.
+fn background_command(args: &Value) -> Result<Option<&str>, String> {
+    if let Some(command) = args.get("command") {
+        return command
+            .as_str()
+            .map(Some)
+            .ok_or_else(|| "`command` of background_process is not a string".to_owned());
+    }
+    match args.get("action").and_then(Value::as_str) {
+        Some("list" | "status" | "logs" | "stop" | "restart") => Ok(None),
+        Some(other) => Err(format!(
+            "background_process action `{other}` without a command is not one hookc knows"
+        )),
+        None => Err("background_process has no `action`".to_owned()),
+    }
+}
+
+/// What the plugin does with what `hookc guard` did: it runs hookc itself
+/// and throws on every outcome but exit 0.
+pub(super) fn outcome(o: &super::Observation) -> super::Outcome {
+    use super::Outcome;
+    use super::outcome::{json_object, str_at, text};
+    if o.timed_out {
+        return Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard did not answer in time".to_owned()), "the plugin throws on a timeout");
+    }
+    match o.exit {
+        Some(0) => Outcome::proceeds("exit 0: the plugin returns and the tool runs"),
+        Some(2) => {
+            if let Some(j) = json_object(&o.stdout)
+                && str_at(&j, "/decision").as_deref() == Some("deny")
+            {
+                return Outcome::blocks(
+                    Some(str_at(&j, "/reason").unwrap_or_else(|| "hookc refused this call without giving a reason.".to_owned())),
+                    "exit 2 with a JSON deny: the plugin throws the reason, the model reads it as the tool error",
+                );
+            }
+            Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped with exit status 2".to_owned()), "exit 2 without a JSON deny: the plugin throws \"could not check\"")
+                .user(text(&o.stderr))
+        }
+        _ => Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard stopped without an answer".to_owned()), "any other exit or a crash: the plugin throws \"could not check\"")
+            .user(text(&o.stderr)),
+    }
 }
 
 /// The files an `apply_patch` call touches: the paths after `*** Add File:`,
@@ -438,18 +649,10 @@ fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The names a matcher would need for one guard tool (used only to warn
-/// about tools OpenCode does not have; the plugin sends every call to hookc).
-fn matcher_names(tool: &Tool) -> Vec<String> {
-    common::tool_names(&PROFILE, tool, &|server, tool| {
-        Some(McpNames::ServerUnderscoreTool.matcher(server, tool))
-    })
-}
-
-/// `hookc lint` on an OpenCode plugin: hook names are the keys of the
+/// `hookc lint` on a plugin of `profile`'s: hook names are the keys of the
 /// object the plugin returns.
-fn lint_plugin(file: &SourceFile, report: &mut FileReport) {
-    let hooks = PROFILE.all_events();
+fn lint_plugin(profile: &Profile, file: &SourceFile, report: &mut FileReport) {
+    let hooks = profile.all_events();
     let text = &*file.text;
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -470,7 +673,10 @@ fn lint_plugin(file: &SourceFile, report: &mut FileReport) {
                         Code::LintUnknownHook,
                         file,
                         Span::new(start, end + 1 - start),
-                        format!("OpenCode has no plugin hook `{name}`; it is never called"),
+                        format!(
+                            "{} has no plugin hook `{name}`; it is never called",
+                            profile.name
+                        ),
                         "unknown hook",
                     )
                     .help(suggest(name, &hooks)),
@@ -495,6 +701,18 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_managed_plugin_is_named_by_its_file_url() {
+        assert_eq!(
+            file_url("/etc/hookc/opencode/hookc.js"),
+            "file:///etc/hookc/opencode/hookc.js"
+        );
+        assert_eq!(
+            file_url(r"C:\Program Files\hookc\kilo\hookc.js"),
+            "file:///C:/Program%20Files/hookc/kilo/hookc.js"
+        );
+    }
 
     #[test]
     fn patch_paths_are_found() {
@@ -524,7 +742,7 @@ mod tests {
             guards: Vec::new(),
             extends: Vec::new(),
         };
-        let text = plugin(&policy);
+        let text = HOST.plugin_text(&policy, None);
         assert_eq!(text.matches("\nexport ").count(), 1, "{text}");
         assert!(text.contains("\"timeoutMs\":7000"), "{text}");
         assert!(!text.contains("{{"), "{text}");

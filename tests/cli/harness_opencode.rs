@@ -61,22 +61,36 @@ try {
 console.log(JSON.stringify(report));
 "#;
 
-struct Driver {
+/// Node with [`DRIVER`], for the plugin at `plugin` (relative to a
+/// project): OpenCode's, or Kilo Code CLI's copy of it.
+pub(crate) struct Driver {
     dir: tempfile::TempDir,
+    plugin: &'static str,
 }
 
 impl Driver {
     fn new() -> Self {
+        Self::of(PLUGIN)
+    }
+
+    pub(crate) fn of(plugin: &'static str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("driver.mjs"), DRIVER).unwrap();
-        Driver { dir }
+        Driver { dir, plugin }
     }
 
     /// Call the plugin for one tool call. `bin`: HOOKC_BIN (None: unset).
-    fn call(&self, p: &Project, bin: Option<&Path>, path: &str, tool: &str, args: Value) -> Value {
+    pub(crate) fn call(
+        &self,
+        p: &Project,
+        bin: Option<&Path>,
+        path: &str,
+        tool: &str,
+        args: Value,
+    ) -> Value {
         let mut cmd = Command::new(node());
         cmd.arg(self.dir.path().join("driver.mjs"))
-            .arg(p.path(PLUGIN))
+            .arg(p.path(self.plugin))
             .arg(tool)
             .arg(args.to_string())
             .arg(p.dir.path())
@@ -98,7 +112,7 @@ impl Driver {
 }
 
 /// A PATH holding `node` and the usual tools but no hookc.
-fn bare_path() -> String {
+pub(crate) fn bare_path() -> String {
     let node_dir = Command::new("sh")
         .args(["-c", "dirname \"$(command -v node)\""])
         .output()

@@ -214,7 +214,10 @@ fn doctor_fails_a_dotenv_that_asks_for_safe_mode() {
     );
     // Qwen Code loads `.qwen/.env` into its own environment, and safe mode
     // runs no hooks (seen in the conformance suite).
-    p.write(".qwen/.env", "OPENAI_MODEL=x\n export QWEN_CODE_SAFE_MODE = 1\n");
+    p.write(
+        ".qwen/.env",
+        "OPENAI_MODEL=x\n export QWEN_CODE_SAFE_MODE = 1\n",
+    );
     let off = doctor();
     assert_ne!(off.status, 0, "{}{}", off.stdout, off.stderr);
     assert!(

@@ -29,6 +29,7 @@ mod harness_copilot;
 mod harness_cursor;
 mod harness_droid;
 mod harness_gemini;
+mod harness_kilo;
 mod harness_kimi;
 mod harness_letta;
 mod harness_opencode;

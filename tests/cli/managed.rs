@@ -894,3 +894,103 @@ fn qwen_code_s_system_settings_keep_the_hooks_on() {
     ok(&again);
     assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
 }
+
+/// OpenCode and Kilo Code CLI: a plugin in hookc's folder that runs the
+/// administrator's hookc whatever the environment says, named by each
+/// harness's managed config.
+#[test]
+fn a_managed_plugin_runs_the_administrators_hookc_whatever_the_environment_says() {
+    use crate::harness_opencode::{Driver, bare_path};
+    use serde_json::json;
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write(
+        "policy.kdl",
+        &format!("{policy}\ntargets \"opencode\" \"kilo\"\n"),
+    );
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    assert!(
+        r.stderr.contains("without plugins (`--pure`"),
+        "{}",
+        r.stderr
+    );
+    for harness in ["opencode", "kilo"] {
+        let config = json(&p, &format!("tree/etc/{harness}/{harness}.jsonc"));
+        assert_eq!(
+            config["plugin"],
+            json!([format!("file:///etc/hookc/{harness}/hookc.js")]),
+            "{config}"
+        );
+    }
+    // Nothing of a project build.
+    assert!(!p.exists(".opencode") && !p.exists(".kilo"));
+
+    // A hookc in HOOKC_BIN that lets everything through is not asked.
+    let fake = fake_hookc(&p, "fake", "exit 0");
+    let driver = Driver::of("tree/etc/hookc/kilo/hookc.js");
+    let call = |command: &str| {
+        driver.call(
+            &p,
+            Some(&fake),
+            &bare_path(),
+            "bash",
+            json!({ "command": command }),
+        )
+    };
+    let denied = call("git push --force");
+    assert_eq!(denied["outcome"], "threw", "{denied}");
+    assert!(
+        denied["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Do not force-push"),
+        "{denied}"
+    );
+    let allowed = call("git status");
+    assert_eq!(allowed["outcome"], "ran", "{allowed}");
+
+    // Without the administrator's hookc, the call is refused, and the
+    // model is told not to look for another.
+    let r = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--root", "tree", "--os", "linux"])
+            .args(["--hookc", "/nonexistent/hookc"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    ok(&r);
+    let gone = call("git status");
+    assert_eq!(gone["outcome"], "threw", "{gone}");
+    let message = gone["message"].as_str().unwrap();
+    assert!(
+        message.contains("the hookc this machine's managed hooks run (/nonexistent/hookc) is gone")
+            && message.contains("do not look for another hookc"),
+        "{gone}"
+    );
+
+    // Windows: the config names the plugin by its URL there, and the plugin
+    // asks hookc for the build it was made with.
+    let windows = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    ok(&windows);
+    let config = json(&p, "wtree/ProgramData/kilo/kilo.jsonc");
+    assert_eq!(
+        config["plugin"],
+        json!(["file:///C:/Program%20Files/hookc/kilo/hookc.js"]),
+        "{config}"
+    );
+    let plugin = p.read("wtree/Program Files/hookc/kilo/hookc.js");
+    let id = build_of(&p.read("wtree/Program Files/hookc/policy.json"));
+    assert!(
+        plugin.contains(&format!(
+            r#""managed":{{"hookc":"D:\\Tools\\hookc\\hookc.exe","build":"{id}"}}"#
+        )),
+        "{plugin}"
+    );
+}

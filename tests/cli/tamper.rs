@@ -412,7 +412,16 @@ fn hook_settings_moved_by_the_environment_are_protected_in_every_harness() {
             &[(var, &dir)],
             "environment tells the harness",
         );
-        // Unset, the same path is a file like any other.
+        // Unset, the same path is a file like any other, unless a harness
+        // reads files of its name in every folder (`**/opencode.json`).
+        let everywhere = harness::all()
+            .iter()
+            .flat_map(|h| h.profile().protected)
+            .filter_map(|glob| glob.strip_prefix("**/"))
+            .any(|name| file.ends_with(name));
+        if everywhere {
+            continue;
+        }
         let claude = harness::get(hookc::ir::HarnessId::Claude).unwrap();
         let o = through_the_hook(
             claude,

@@ -21,9 +21,17 @@ import { lstatSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const HOOKC = {"harness":"opencode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000,"install":"cargo install --locked --path \u003ca checkout of hookc's source>"};
+const HOOKC = {"harness":"opencode","name":"OpenCode","event":"pre-tool","policyFromPlugin":"../../.hookc/policy.json","projectFromPlugin":"../..","timeoutMs":10000,"install":"cargo install --locked --path \u003ca checkout of hookc's source>"};
 
-const PROJECT = fileURLToPath(new URL(HOOKC.projectFromPlugin, import.meta.url));
+// A managed install (`managed`): the administrator put this plugin in hookc's
+// own folder and names it in the harness's administrator config. It runs the
+// one hookc `managed.hookc` names, by absolute path, and nothing in the
+// environment changes which; the project is the session's.
+const MANAGED = HOOKC.managed ?? null;
+const BROKEN =
+  "do not look for another hookc; tell the user that the administrator's hookc install is broken (hookc doctor --managed)";
+
+const PROJECT = MANAGED ? null : fileURLToPath(new URL(HOOKC.projectFromPlugin, import.meta.url));
 const POLICY = fileURLToPath(new URL(HOOKC.policyFromPlugin, import.meta.url));
 
 function couldNotRun(why, fix) {
@@ -84,8 +92,9 @@ function pinned() {
 // the handshake) gives no such line and is refused.
 function runGuard(payload, cwd, pin) {
   return new Promise((resolve) => {
-    const bin = process.env.HOOKC_BIN || pin?.bin || "hookc";
+    const bin = MANAGED ? MANAGED.hookc : process.env.HOOKC_BIN || pin?.bin || "hookc";
     const args = ["guard", "--harness", HOOKC.harness, "--event", HOOKC.event, "--policy", POLICY];
+    if (MANAGED?.build) args.push("--build", MANAGED.build);
     const nonce = randomUUID();
     const proof = `\nhookc guard answered ${nonce}\n`;
     let child;
@@ -135,28 +144,37 @@ function runGuard(payload, cwd, pin) {
   });
 }
 
-async function check(input, output, directory) {
+async function check(input, output, directory, worktree) {
+  // Outside a git repository the harness's worktree is `/`: the directory
+  // is the project then.
+  const root = PROJECT ?? (worktree && worktree !== "/" ? worktree : directory);
   const payload = {
     tool: input?.tool,
     sessionID: input?.sessionID,
     callID: input?.callID,
     args: output?.args,
     cwd: directory,
-    root: PROJECT,
+    root,
   };
-  const pin = process.env.HOOKC_BIN ? null : pinned();
+  const pin = MANAGED || process.env.HOOKC_BIN ? null : pinned();
   if (pin?.gone) {
     throw couldNotRun(
       `the hookc that 'hookc build' recorded for the hooks (${pin.gone}) is gone or cannot be read`,
-      "run 'hookc build' in the project, with the hookc the hooks should run, then restart OpenCode",
+      `run 'hookc build' in the project, with the hookc the hooks should run, then restart ${HOOKC.name}`,
     );
   }
-  const result = await runGuard(payload, PROJECT, pin);
+  const result = await runGuard(payload, root, pin);
   if (result.error) {
+    if (MANAGED) {
+      throw couldNotRun(
+        `the hookc this machine's managed hooks run (${result.bin}) is gone or could not be started (${result.error.message})`,
+        BROKEN,
+      );
+    }
     if (result.error.code === "ENOENT") {
       throw couldNotRun(
         `the hookc program was not found (looked for '${result.bin}')`,
-        `install hookc (${HOOKC.install}) or set HOOKC_BIN to its path, then restart OpenCode`,
+        `install hookc (${HOOKC.install}) or set HOOKC_BIN to its path, then restart ${HOOKC.name}`,
       );
     }
     throw couldNotRun(
@@ -173,7 +191,9 @@ async function check(input, output, directory) {
   if ((result.code === 0 || result.code === 2) && !result.proven) {
     throw couldNotRun(
       `'${result.bin}' answered, but not as hookc guard does (it is another program, or a hookc older than the one that built this project)`,
-      `point HOOKC_BIN or PATH at the hookc this project needs (${HOOKC.install}), then restart OpenCode`,
+      MANAGED
+        ? BROKEN
+        : `point HOOKC_BIN or PATH at the hookc this project needs (${HOOKC.install}), then restart ${HOOKC.name}`,
     );
   }
   if (result.code === 0) return;
@@ -195,12 +215,12 @@ async function check(input, output, directory) {
   const said = lastLines(result.stderr);
   throw couldNotRun(
     `hookc guard ${status}${said ? ` (it said: ${said})` : ""}`,
-    "run 'hookc build' in the project; set HOOKC_DEBUG=FILE to log each call",
+    MANAGED ? BROKEN : "run 'hookc build' in the project; set HOOKC_DEBUG=FILE to log each call",
   );
 }
 
-export const HookcGuard = async ({ directory } = {}) => ({
+export const HookcGuard = async ({ directory, worktree } = {}) => ({
   "tool.execute.before": async (input, output) => {
-    await check(input, output, directory);
+    await check(input, output, directory, worktree);
   },
 });

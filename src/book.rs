@@ -612,16 +612,26 @@ fn examples(text: &str, guard: &str, want: &str) -> String {
 
 /// `existing` (`.pre-commit-hooks.yaml`, or a page that copies a hook from
 /// it) with every `files: ^(…)` pattern made from the harness profiles: the
-/// folders `hookc lint` looks in, and, in a pattern that names
+/// folders (and root files) `hookc lint` looks in, and, in a pattern that names
 /// `policy.kdl` (the hooks that run `hookc check` and `hookc build`), the
 /// policy and `.hookc/` too. Everything else is kept as written.
 pub fn pre_commit_files(existing: &str) -> String {
     let mut folders = Vec::new();
     for h in harness::all() {
         for f in h.profile().files.iter().filter(|f| f.in_project) {
-            let folder = format!("{}/", glob_to_regex_folder(f.dir));
-            if !folders.contains(&folder) {
-                folders.push(folder);
+            // A file at the root (Crush's `crush.json`) by its own names.
+            let patterns: Vec<String> = if f.dir.is_empty() {
+                f.names
+                    .iter()
+                    .map(|name| format!("{}$", glob_to_regex_folder(name)))
+                    .collect()
+            } else {
+                vec![format!("{}/", glob_to_regex_folder(f.dir))]
+            };
+            for pattern in patterns {
+                if !folders.contains(&pattern) {
+                    folders.push(pattern);
+                }
             }
         }
     }

@@ -294,7 +294,9 @@ pub struct HookFile {
 }
 
 impl HookFile {
-    /// Whether `path` (`/`-separated) ends in this folder and a matching name.
+    /// Whether `path` (`/`-separated) ends in this folder and a matching
+    /// name; a file with no folder (`dir` empty: Crush's `crush.json`, which
+    /// Crush reads in any folder of a project) by its name alone.
     pub fn matches(&self, path: &str) -> bool {
         let mut parts = path.rsplit('/');
         let Some(name) = parts.next() else {
@@ -303,14 +305,20 @@ impl HookFile {
         if !self.names.iter().any(|g| glob_match(g, name)) {
             return false;
         }
-        self.dir
-            .rsplit('/')
-            .all(|d| parts.next().is_some_and(|p| glob_match(d, p)))
+        self.dir.is_empty()
+            || self
+                .dir
+                .rsplit('/')
+                .all(|d| parts.next().is_some_and(|p| glob_match(d, p)))
     }
 
     /// How many folders the file sits below its project root.
     pub fn depth(&self) -> usize {
-        self.dir.split('/').count()
+        if self.dir.is_empty() {
+            0
+        } else {
+            self.dir.split('/').count()
+        }
     }
 }
 

@@ -63,6 +63,8 @@ macro_rules! harnesses {
             vibe::Vibe = "vibe",
             /// OpenHands (its CLI).
             openhands::OpenHands = "openhands",
+            /// Charm's Crush.
+            crush::Crush = "crush",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

@@ -339,6 +339,16 @@ pub fn locate_shim(
     )
 }
 
+/// The folder a shell call runs in, when its input names one at `key`
+/// (relative to the session's folder `session`), as an absolute path.
+pub fn work_dir(input: &serde_json::Value, key: &str, session: Option<&str>) -> Option<String> {
+    let dir = input.get(key).and_then(serde_json::Value::as_str)?;
+    if Path::new(dir).is_absolute() {
+        return Some(dir.to_owned());
+    }
+    Some(Path::new(session?).join(dir).to_string_lossy().into_owned())
+}
+
 /// The project root a shim started through [`locate_shim`] was found in.
 pub fn located_project() -> Option<String> {
     std::env::var("HOOKC_PROJECT_DIR")

@@ -286,7 +286,7 @@ impl Harness for Letta {
                 match (kind, name) {
                     (Some(ToolKind::Shell), _) => {
                         call.command = Some(shell_line(name, input)?);
-                        call.cwd = workdir(input, dir.as_deref());
+                        call.cwd = common::work_dir(input, "workdir", dir.as_deref());
                     }
                     (Some(ToolKind::Edit), "ApplyPatch") => {
                         let files = super::patch_files(string_at(input, "/input")?);
@@ -467,16 +467,6 @@ fn shell_line(name: &str, input: &Value) -> Result<String, String> {
             Ok(string_at(input, "/command")?.to_owned())
         }
     }
-}
-
-/// The folder a shell call runs in, when it names one (`workdir`, relative
-/// to the session's folder), as an absolute path.
-fn workdir(input: &Value, session: Option<&str>) -> Option<String> {
-    let dir = input.get("workdir").and_then(Value::as_str)?;
-    if Path::new(dir).is_absolute() {
-        return Some(dir.to_owned());
-    }
-    Some(Path::new(session?).join(dir).to_string_lossy().into_owned())
 }
 
 /// The regex fragments for one guard tool; none for an MCP tool, which

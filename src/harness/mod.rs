@@ -20,6 +20,7 @@ mod codebuddy;
 mod codex;
 mod common;
 mod copilot;
+mod crush;
 mod cursor;
 mod droid;
 mod gemini;
@@ -664,7 +665,8 @@ mod tests {
                 );
             }
             for f in p.files {
-                assert!(!f.dir.is_empty() && !f.names.is_empty(), "{who}: {f:?}");
+                // An empty `dir` is a file at the root (Crush's `crush.json`).
+                assert!(!f.names.is_empty(), "{who}: {f:?}");
             }
             if let Some(refusal) = p.refusal {
                 let shim = crate::emit::render_shim(
@@ -822,11 +824,11 @@ mod tests {
         let files = pre_commit_files("hookc-lint");
         for h in all() {
             for f in h.profile().files.iter().filter(|f| f.in_project) {
-                let sample = format!(
-                    "{}/{}",
-                    f.dir.replace('*', "x"),
-                    f.names[0].replace('*', "x")
-                );
+                let name = f.names[0].replace('*', "x");
+                let sample = match f.dir {
+                    "" => name,
+                    dir => format!("{}/{name}", dir.replace('*', "x")),
+                };
                 assert!(
                     files.is_match(&sample),
                     "{sample} ({}) is not linted by pre-commit",

@@ -111,7 +111,11 @@ mod tests {
             }) else {
                 continue;
             };
-            let path = format!("{}/{}", file.dir, file.names[0].replace('*', "x"));
+            let name = file.names[0].replace('*', "x");
+            let path = match file.dir {
+                "" => name,
+                dir => format!("{dir}/{name}"),
+            };
             for text in inputs {
                 let lint = lint_codes(&path, h.id(), text).contains(&Code::LintSyntax);
                 let build = build_refuses(&path, h.id(), text);

@@ -26,6 +26,7 @@ mod harness_auggie;
 mod harness_codebuddy;
 mod harness_codex;
 mod harness_copilot;
+mod harness_crush;
 mod harness_cursor;
 mod harness_droid;
 mod harness_gemini;

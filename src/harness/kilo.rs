@@ -69,25 +69,7 @@ static PROFILE: Profile = Profile {
     todo: &[
         "install hookc on every machine that runs Kilo Code CLI in this repo (or set HOOKC_BIN), then restart Kilo to load .kilo/plugin/hookc.js",
     ],
-    // The plugin hooks of OpenCode's `Hooks` type, which Kilo keeps.
-    more_events: &[
-        "event",
-        "config",
-        "tool",
-        "auth",
-        "chat.message",
-        "chat.params",
-        "chat.headers",
-        "permission.ask",
-        "command.execute.before",
-        "tool.execute.after",
-        "shell.env",
-        "tool.definition",
-        "experimental.chat.messages.transform",
-        "experimental.chat.system.transform",
-        "experimental.session.compacting",
-        "experimental.text.complete",
-    ],
+    more_events: super::opencode::PLUGIN_HOOKS,
     files: &[
         HookFile {
             dir: ".kilo/plugin",

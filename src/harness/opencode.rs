@@ -64,6 +64,27 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     ),
 };
 
+/// The hook names of `@opencode-ai/plugin`'s `Hooks` type (1.18.33) but
+/// `tool.execute.before`, which Kilo Code CLI's plugins have too.
+pub(super) const PLUGIN_HOOKS: &[&str] = &[
+    "event",
+    "config",
+    "tool",
+    "auth",
+    "chat.message",
+    "chat.params",
+    "chat.headers",
+    "permission.ask",
+    "command.execute.before",
+    "tool.execute.after",
+    "shell.env",
+    "tool.definition",
+    "experimental.chat.messages.transform",
+    "experimental.chat.system.transform",
+    "experimental.session.compacting",
+    "experimental.text.complete",
+];
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Opencode,
     name: "OpenCode",
@@ -82,25 +103,7 @@ static PROFILE: Profile = Profile {
     todo: &[
         "install hookc on every machine that runs OpenCode in this repo (or set HOOKC_BIN), then restart OpenCode to load .opencode/plugin/hookc.js",
     ],
-    // Hook names of `@opencode-ai/plugin`'s `Hooks` type (1.18.33).
-    more_events: &[
-        "event",
-        "config",
-        "tool",
-        "auth",
-        "chat.message",
-        "chat.params",
-        "chat.headers",
-        "permission.ask",
-        "command.execute.before",
-        "tool.execute.after",
-        "shell.env",
-        "tool.definition",
-        "experimental.chat.messages.transform",
-        "experimental.chat.system.transform",
-        "experimental.session.compacting",
-        "experimental.text.complete",
-    ],
+    more_events: PLUGIN_HOOKS,
     files: &[
         HookFile {
             dir: ".opencode/plugin",

@@ -1481,11 +1481,7 @@ fn opencode() {
     let opencode = installed("opencode/node_modules/opencode-linux-*/bin/opencode");
     let typings = installed("opencode/node_modules/@opencode-ai/plugin/dist/index.d.ts");
     let plugin = scratch.repo.join(".opencode/plugin/hookc.js");
-    let quiet = |command: &mut Command| {
-        command
-            .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-            .env("OPENCODE_DISABLE_MODELS_FETCH", "1");
-    };
+    let quiet = |command: &mut Command| quiet_plugin_host(command, "OPENCODE");
 
     // OpenCode has no validator, so: does it find the plugin …
     let mut config = scratch.command(&opencode);
@@ -1536,22 +1532,8 @@ fn opencode() {
     }
 
     let turns = scratch.refuses_and_allows(|model| {
-        let provider = json!({
-            "$schema": "https://opencode.ai/config.json",
-            "provider": {"scripted": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "scripted",
-                "options": {"baseURL": format!("{}/v1", model.url), "apiKey": "scripted"},
-                "models": {"scripted": {"name": "scripted", "tool_call": true}},
-            }},
-            "model": "scripted/scripted",
-            "autoupdate": false,
-            "share": "disabled",
-        });
-        let provider_file = scratch.home.join("opencode.json");
-        scratch.write(&provider_file, &provider.to_string());
         let mut turn = scratch.command(&opencode);
-        quiet(turn.env("OPENCODE_CONFIG", &provider_file));
+        quiet(turn.env("OPENCODE_CONFIG", scripted_provider(&scratch, model)));
         turn.args(["run", "--print-logs", "--log-level", "INFO", PROMPT]);
         scratch.check(&mut turn)
     });
@@ -1564,14 +1546,7 @@ fn kilo() {
     let scratch = Scratch::build("kilo", &[]);
     let kilo = installed("kilo/node_modules/@kilocode/cli-linux-*/bin/kilo");
     let plugin = scratch.repo.join(".kilo/plugin/hookc.js");
-    let quiet = |command: &mut Command| {
-        command
-            .env("KILO_DISABLE_AUTOUPDATE", "1")
-            .env("KILO_DISABLE_MODELS_FETCH", "1")
-            .env("KILO_DISABLE_SHARE", "1")
-            .env("KILO_DISABLE_LSP_DOWNLOAD", "1")
-            .env("KILO_TELEMETRY_LEVEL", "off");
-    };
+    let quiet = |command: &mut Command| quiet_plugin_host(command, "KILO");
     // Kilo has no validator, so: does it find the plugin where hookc put
     // it (it reads no `.opencode/` any more)?
     let mut config = scratch.command(&kilo);
@@ -1585,22 +1560,8 @@ fn kilo() {
         resolved["plugin"]
     );
     let turns = scratch.refuses_and_allows(|model| {
-        let provider = json!({
-            "provider": {"scripted": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "scripted",
-                "options": {"baseURL": format!("{}/v1", model.url), "apiKey": "scripted"},
-                "models": {"scripted": {"name": "scripted", "tool_call": true}},
-            }},
-            "model": "scripted/scripted",
-            "small_model": "scripted/scripted",
-            "autoupdate": false,
-            "share": "disabled",
-        });
-        let provider_file = scratch.home.join("kilo.json");
-        scratch.write(&provider_file, &provider.to_string());
         let mut turn = scratch.command(&kilo);
-        quiet(turn.env("KILO_CONFIG", &provider_file));
+        quiet(turn.env("KILO_CONFIG", scripted_provider(&scratch, model)));
         // `--auto`: a headless turn would otherwise refuse any call Kilo's
         // own rules ask about, and hookc's refusal would go untested.
         turn.args([
@@ -1636,6 +1597,41 @@ fn kilo_managed() {
     plugin_managed("kilo", &kilo, "KILO", ".kilo/plugin");
 }
 
+/// OpenCode or Kilo Code CLI (their variables start with `prefix`) with
+/// no update, model list, sharing, LSP download or telemetry: nothing but
+/// the scripted model is contacted.
+fn quiet_plugin_host(command: &mut Command, prefix: &str) {
+    for (name, value) in [
+        ("DISABLE_AUTOUPDATE", "1"),
+        ("DISABLE_MODELS_FETCH", "1"),
+        ("DISABLE_SHARE", "1"),
+        ("DISABLE_LSP_DOWNLOAD", "1"),
+        ("TELEMETRY_LEVEL", "off"),
+    ] {
+        command.env(format!("{prefix}_{name}"), value);
+    }
+}
+
+/// A config for OpenCode or Kilo Code CLI whose one provider is the
+/// scripted `model`; its path, for `OPENCODE_CONFIG` or `KILO_CONFIG`.
+fn scripted_provider(scratch: &Scratch, model: &Model) -> PathBuf {
+    let provider = json!({
+        "provider": {"scripted": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "scripted",
+            "options": {"baseURL": format!("{}/v1", model.url), "apiKey": "scripted"},
+            "models": {"scripted": {"name": "scripted", "tool_call": true}},
+        }},
+        "model": "scripted/scripted",
+        "small_model": "scripted/scripted",
+        "autoupdate": false,
+        "share": "disabled",
+    });
+    let file = scratch.home.join("provider.json");
+    scratch.write(&file, &provider.to_string());
+    file
+}
+
 /// The managed checks of a harness that runs OpenCode's plugins: `program`,
 /// whose variables start with `prefix`, and whose project plugins are in
 /// `plugins`.
@@ -1646,31 +1642,13 @@ fn plugin_managed(harness: &'static str, program: &Path, prefix: &str, plugins: 
     let (scratch, tree) = Scratch::build_managed(harness);
     scratch.pin.set(harness);
     let turn = |model: &Model| {
-        let provider = json!({
-            "provider": {"scripted": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "scripted",
-                "options": {"baseURL": format!("{}/v1", model.url), "apiKey": "scripted"},
-                "models": {"scripted": {"name": "scripted", "tool_call": true}},
-            }},
-            "model": "scripted/scripted",
-            "small_model": "scripted/scripted",
-            "autoupdate": false,
-            "share": "disabled",
-        });
-        let provider_file = scratch.home.join("provider.json");
-        scratch.write(&provider_file, &provider.to_string());
         let mut turn = scratch.on_managed_machine(&tree, program);
-        for (name, value) in [
-            ("DISABLE_AUTOUPDATE", "1"),
-            ("DISABLE_MODELS_FETCH", "1"),
-            ("DISABLE_SHARE", "1"),
-            ("DISABLE_LSP_DOWNLOAD", "1"),
-            ("TELEMETRY_LEVEL", "off"),
-        ] {
-            turn.env(format!("{prefix}_{name}"), value);
-        }
-        turn.env(format!("{prefix}_CONFIG"), &provider_file).args([
+        quiet_plugin_host(&mut turn, prefix);
+        turn.env(
+            format!("{prefix}_CONFIG"),
+            scripted_provider(&scratch, model),
+        )
+        .args([
             "run",
             "--auto",
             "--print-logs",

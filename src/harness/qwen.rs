@@ -62,11 +62,12 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     },
     what: "Qwen Code's system settings",
     only_managed: None,
-    // 0.24.4 runs the system file's hooks in every folder, trusted or not,
-    // and the system file's `disableAllHooks: false` wins over a user's or
-    // a project's; but `--bare` and safe mode run no hooks at all, and a
-    // `.qwen/.env` can ask for safe mode (the conformance suite saw it; the
-    // system file's `advanced.excludedEnvVars` closes only a plain `.env`).
+    // 0.24.4 and 0.15.10 run the system file's hooks (0.24.4 in every
+    // folder, trusted or not), and the system file's `disableAllHooks:
+    // false` wins over a user's or a project's; but 0.24's `--bare` and
+    // safe mode run no hooks at all, and a `.qwen/.env` can ask for safe
+    // mode (the conformance suite saw it; the system file's
+    // `advanced.excludedEnvVars` closes only a plain `.env`).
     not_enforced: Some(
         "a project or user can still switch the hooks off: QWEN_CODE_SAFE_MODE in the project's .qwen/.env, `--bare` or `--safe-mode`; Qwen Code has no setting that keeps the administrator's hooks on",
     ),

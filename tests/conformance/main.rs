@@ -1789,12 +1789,29 @@ fn qwen_checks(scratch: Scratch, qwen: &Path, pin: &'static str) {
 #[test]
 #[ignore = "installs and runs Qwen Code; needs root; see book/src/conformance.md"]
 fn qwen_managed() {
+    let qwen = installed("qwen/node_modules/@qwen-code/qwen-code/cli-entry.js");
+    qwen_managed_checks(&qwen, "qwen", true);
+}
+
+/// The older Qwen Code line with the managed tree over `/etc`, as
+/// `qwen_managed`: it runs the system file's hooks too, and has no safe
+/// mode for a `.qwen/.env` to ask for.
+#[test]
+#[ignore = "installs and runs Qwen Code 0.15; needs root; see book/src/conformance.md"]
+fn qwen_0_15_managed() {
+    let qwen = installed("qwen-0-15/node_modules/@qwen-code/qwen-code/cli.js");
+    qwen_managed_checks(&qwen, "qwen-0-15", false);
+}
+
+/// The managed checks for the Qwen Code at `qwen` (`pin`: its line in
+/// versions.toml), whose safe mode a project's `.qwen/.env` can turn on
+/// (`safe_mode`).
+fn qwen_managed_checks(qwen: &Path, pin: &'static str, safe_mode: bool) {
     if !can_mount() {
         return;
     }
     let (scratch, tree) = Scratch::build_managed("qwen");
-    scratch.pin.set("qwen");
-    let qwen = installed("qwen/node_modules/@qwen-code/qwen-code/cli-entry.js");
+    scratch.pin.set(pin);
     // (An untrusted folder cannot be tried here: headless Qwen refuses
     // every shell call there by itself, before any hook.)
     let user = json!({
@@ -1804,7 +1821,7 @@ fn qwen_managed() {
     scratch.write(&scratch.home.join(".qwen/settings.json"), &user.to_string());
     let turn = |model: &Model| {
         let mut turn = scratch.on_managed_machine(&tree, node());
-        turn.arg(&qwen)
+        turn.arg(qwen)
             .args(["-p", PROMPT, "--output-format", "json"])
             .args(["--approval-mode", "yolo", "--auth-type", "openai"])
             .args(["--openai-api-key", "scripted", "--model", "scripted"])
@@ -1829,14 +1846,22 @@ fn qwen_managed() {
     let model = Model::start(&scratch, DENIED);
     let ran = turn(&model);
     drop(model);
-    assert!(
-        scratch.repo.join("denied-ran").exists(),
-        "Qwen Code kept the system file's hooks on although the project's .qwen/.env asks for safe mode: \
-         the weakness is gone, so take it out of Qwen Code's `not_enforced` in src/harness/qwen.rs and the book.\n{ran}"
+    let off = scratch.repo.join("denied-ran").exists();
+    assert_eq!(
+        off,
+        safe_mode,
+        "{pin}: QWEN_CODE_SAFE_MODE in the project's .qwen/.env {} the system file's hooks off; \
+         bring Qwen Code's `not_enforced` in src/harness/qwen.rs, the book and this test up to date.\n{ran}",
+        if off { "switched" } else { "did not switch" }
     );
     eprintln!(
-        "qwen {}: the managed guard refused `{DENIED}` whatever the project's disableAllHooks and .env said; QWEN_CODE_SAFE_MODE in its .qwen/.env switched it off, as hookc warns",
-        pinned("qwen")
+        "{pin} {}: the managed guard refused `{DENIED}` whatever the project's disableAllHooks and .env said; QWEN_CODE_SAFE_MODE in its .qwen/.env {}",
+        pinned(pin),
+        if off {
+            "switched it off, as hookc warns"
+        } else {
+            "did not switch it off"
+        }
     );
 }
 

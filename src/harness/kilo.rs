@@ -46,8 +46,10 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     },
     what: "Kilo's managed config",
     only_managed: None,
+    // As for OpenCode: hookc's plugin runs last, in one process with the
+    // project's.
     not_enforced: Some(
-        "whoever starts Kilo can run it without plugins (`kilo run --pure`); Kilo has no setting that keeps the administrator's plugins on",
+        "whoever starts Kilo can run it without plugins (`kilo run --pure`), and a repository's own plugin runs in the same process as hookc's and could tamper with it; Kilo has no setting that keeps only the administrator's plugins",
     ),
 };
 

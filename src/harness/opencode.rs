@@ -59,8 +59,11 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     },
     what: "OpenCode's managed config",
     only_managed: None,
+    // hookc's plugin runs after the project's, so it judges a call as a
+    // project plugin left it; but every plugin runs in one process, and
+    // code there can interfere with another plugin's.
     not_enforced: Some(
-        "whoever starts OpenCode can run it without plugins (`--pure`, OPENCODE_PURE); OpenCode has no setting that keeps the administrator's plugins on",
+        "whoever starts OpenCode can run it without plugins (`--pure`, OPENCODE_PURE), and a repository's own plugin runs in the same process as hookc's and could tamper with it; OpenCode has no setting that keeps only the administrator's plugins",
     ),
 };
 

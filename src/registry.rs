@@ -65,6 +65,8 @@ macro_rules! harnesses {
             openhands::OpenHands = "openhands",
             /// Charm's Crush.
             crush::Crush = "crush",
+            /// Cognition's Devin CLI (and Devin Local in Devin Desktop).
+            devin::Devin = "devin",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

@@ -46,14 +46,12 @@ const MARKER: &str = "/.hookc/claude/";
 const SETTINGS: &str = ".claude/settings.json";
 
 /// Devin CLI runs Claude Code's hooks (while its `read_config_from.claude`
-/// is on, the default) and calls its shell tool `exec`, with the command
-/// line at `tool_input.command`; a hook refuses by exiting 2, its reason on
-/// stderr (Devin's documentation; not run here). Its file tools (`read`,
-/// `edit`, `grep`, `glob`) are left out: their input's shape is not known,
-/// so a path guard does not reach them.
+/// is on, the default) with its own tool names and inputs (see
+/// [`super::devin`]); a hook refuses by exiting 2, its reason on stderr
+/// (Devin's documentation; not run here).
 const DEVIN: Guest = Guest {
     name: "Devin CLI",
-    tools: &[(ToolKind::Shell, &["exec"])],
+    tools: super::devin::TOOLS,
 };
 
 static PROFILE: Profile = Profile {
@@ -604,12 +602,14 @@ impl Harness for Claude {
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
-        let mut call = common::new_call(
-            event,
-            payload,
-            "CLAUDE_PROJECT_DIR",
-            common::payload_cwd(payload),
-        )?;
+        // Devin CLI's payload has no `cwd`, and it names the project in
+        // `DEVIN_PROJECT_DIR`.
+        let fallback = common::payload_cwd(payload).or_else(|| {
+            std::env::var("DEVIN_PROJECT_DIR")
+                .ok()
+                .filter(|d| !d.is_empty())
+        });
+        let mut call = common::new_call(event, payload, "CLAUDE_PROJECT_DIR", fallback)?;
         match event {
             Event::PreTool | Event::PostTool => {
                 let (name, input) = common::tool_and_input(payload)?;
@@ -617,7 +617,11 @@ impl Harness for Claude {
                     .tool_kind(name)
                     .or_else(|| PROFILE.guest_tool(name).map(|(kind, _)| kind));
                 let mcp = split_mcp(name);
-                common::claude_shaped_input(&mut call, name, kind, input)?;
+                if PROFILE.guest_tool(name).is_some() {
+                    super::devin::tool_input(&mut call, name, kind, input)?;
+                } else {
+                    common::claude_shaped_input(&mut call, name, kind, input)?;
+                }
                 call.tool = Some(CallTool {
                     kind,
                     mcp,
@@ -888,7 +892,8 @@ mod tests {
             anchored_alternation(matcher_names(&Tool::Known {
                 tool: ToolKind::Edit
             })),
-            "^(?:Edit|MultiEdit|NotebookEdit)$"
+            // Devin CLI's names too: it runs these hooks.
+            "^(?:Edit|MultiEdit|NotebookEdit|edit|notebook_edit)$"
         );
     }
 }

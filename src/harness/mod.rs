@@ -22,6 +22,7 @@ mod common;
 mod copilot;
 mod crush;
 mod cursor;
+mod devin;
 mod droid;
 mod gemini;
 mod kilo;

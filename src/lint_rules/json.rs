@@ -490,9 +490,11 @@ fn matcher(cx: &Cx, event: &str, value: &Value, report: &mut FileReport) {
     if m.is_empty() || (m == "*" && cx.spec.star_is_all) {
         return;
     }
+    // A guest's names are known too: it runs this harness's hooks.
     let known: Vec<&str> = profile
         .tools
         .iter()
+        .chain(profile.guests.iter().flat_map(|g| g.tools))
         .flat_map(|(_, n)| n.iter().copied())
         .chain(cx.spec.matcher_aliases.iter().map(|(alias, _)| *alias))
         .collect();

@@ -62,11 +62,11 @@ fn a_fresh_build_creates_settings_shims_policy_and_manifest() {
     let settings: serde_json::Value =
         serde_json::from_str(&p.read(".claude/settings.json")).unwrap();
     let group = &settings["hooks"]["PreToolUse"][0];
-    // Self-protection adds the tools that write; `exec` is Devin CLI's
-    // shell tool (it runs these hooks too).
+    // Self-protection adds the tools that write; `exec`, `edit`, … are
+    // Devin CLI's (it runs these hooks too).
     assert_eq!(
         group["matcher"],
-        "^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Write|exec)$"
+        "^(?:Bash|Edit|MultiEdit|NotebookEdit|PowerShell|Write|edit|exec|notebook_edit|write)$"
     );
     assert_eq!(group["hooks"][0]["type"], "command");
     // The command reads the shim into Claude's `sh` (see `source_shim`).

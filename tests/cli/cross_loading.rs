@@ -425,10 +425,16 @@ guard "keep-going" {
 /// here). It sets `DEVIN_PROJECT_DIR`; whether it also sets
 /// `CLAUDE_PROJECT_DIR` is not known, so the test leaves it out.
 fn devin_exec(p: &Project, command: &str) -> Run {
+    devin_call(p, "exec", json!({"command": command, "shell_id": "sh1"}))
+}
+
+/// A Devin CLI PreToolUse payload for `tool` with `input`, with the fields
+/// a third party captured from Devin CLI 3000.6.14 (no `cwd`).
+fn devin_call(p: &Project, tool: &str, input: Value) -> Run {
     let root = p.path(".");
-    let stdin = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
-        "cwd": root, "tool_name": "exec",
-        "tool_input": {"command": command, "shell_id": "sh1"}})
+    let stdin = json!({"hook_event_name": "PreToolUse", "session_id": "bramble-scorpion",
+        "prompt_id": "7b0f4c1e-2d7a-4c55-9a51-3f1f0e6c2b10",
+        "tool_use_id": "chatcmpl-tool-9f2e", "tool_name": tool, "tool_input": input})
     .to_string();
     hook(
         p,
@@ -458,7 +464,7 @@ fn devins_shell_tool_is_matched_by_the_claude_hooks_and_refused_with_exit_2() {
     let doc: Value = serde_json::from_str(&built.stdout).unwrap();
     assert_eq!(
         doc["harnesses"][0]["also_run_by"],
-        json!([{"name": "Devin CLI", "tools": ["exec"]}]),
+        json!([{"name": "Devin CLI", "tools": ["exec", "read", "grep", "glob", "notebook_read", "write", "edit", "notebook_edit"]}]),
         "{}",
         built.stdout
     );
@@ -487,6 +493,53 @@ fn devins_shell_tool_is_matched_by_the_claude_hooks_and_refused_with_exit_2() {
         "{}",
         opaque.stderr
     );
+}
+
+#[test]
+fn devins_file_tools_are_judged_by_the_claude_hooks_with_devins_input_keys() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"targets "claude"
+guard "no-env" {
+    path ".env"
+    deny "Leave .env alone; ask the user for the value you need."
+}
+"#,
+    );
+    p.build();
+    let matcher = json_file(&p, ".claude/settings.json")["hooks"]["PreToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let matches = regex::Regex::new(&matcher).unwrap();
+    for tool in ["read", "edit", "write", "grep", "glob", "notebook_edit"] {
+        assert!(matches.is_match(tool), "{tool}: {matcher}");
+    }
+    // Unanchored in Devin, `write` would also fire for `todo_write`.
+    assert!(!matches.is_match("todo_write"), "{matcher}");
+    for (tool, input) in [
+        ("read", json!({"file_path": ".env"})),
+        (
+            "edit",
+            json!({"file_path": ".env", "old_string": "A=1", "new_string": "A=2"}),
+        ),
+        ("write", json!({"file_path": ".env", "content": "A=2"})),
+        (
+            "grep",
+            json!({"pattern": "TOKEN", "path": ".", "glob_pattern": ".env"}),
+        ),
+    ] {
+        let r = devin_call(&p, tool, input.clone());
+        assert_eq!(r.status, 2, "{tool} {input}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("Leave .env alone"),
+            "{tool}: {}",
+            r.stderr
+        );
+    }
+    let readme = devin_call(&p, "read", json!({"file_path": "README.md"}));
+    assert_eq!((readme.status, readme.stderr.as_str()), (0, ""));
 }
 
 #[test]

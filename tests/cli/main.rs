@@ -28,6 +28,7 @@ mod harness_codex;
 mod harness_copilot;
 mod harness_crush;
 mod harness_cursor;
+mod harness_devin;
 mod harness_droid;
 mod harness_gemini;
 mod harness_kilo;

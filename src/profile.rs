@@ -565,6 +565,8 @@ pub enum McpNames {
     ServerDashTool,
     /// `<server>_<tool>` (OpenCode's plugin calls).
     ServerUnderscoreTool,
+    /// `<server>__<tool>` (Goose, whose extensions are MCP servers).
+    ServerDoubleUnderscoreTool,
 }
 
 impl McpNames {
@@ -576,6 +578,7 @@ impl McpNames {
             McpNames::SingleUnderscore => Some(("mcp_", "_")),
             McpNames::ServerDashTool => Some(("", "-")),
             McpNames::ServerUnderscoreTool => Some(("", "_")),
+            McpNames::ServerDoubleUnderscoreTool => Some(("", "__")),
             McpNames::CursorTool => None,
         }
     }

@@ -67,6 +67,8 @@ macro_rules! harnesses {
             crush::Crush = "crush",
             /// Cognition's Devin CLI (and Devin Local in Devin Desktop).
             devin::Devin = "devin",
+            /// Goose, through a plugin of hookc's.
+            goose::Goose = "goose",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

@@ -25,6 +25,7 @@ mod cursor;
 mod devin;
 mod droid;
 mod gemini;
+mod goose;
 mod kilo;
 mod kimi;
 mod letta;
@@ -751,6 +752,7 @@ mod tests {
                 McpNames::SingleUnderscore,
                 McpNames::ServerDashTool,
                 McpNames::ServerUnderscoreTool,
+                McpNames::ServerDoubleUnderscoreTool,
             ]),
             server in "[ab_.-]{0,4}",
             tool in "[ab_.()-]{0,4}",

@@ -111,6 +111,10 @@ pub fn mcp(names: Option<McpNames>, harness: &str, word: &str) -> Option<Finding
             "`<server>-<tool>` on its own (camelCase) events",
         ),
         McpNames::ServerUnderscoreTool => (format!("{server}_{tool}"), "`<server>_<tool>`"),
+        McpNames::ServerDoubleUnderscoreTool if !prefixed => return None,
+        McpNames::ServerDoubleUnderscoreTool => {
+            (format!("{server}__{tool}"), "`<extension>__<tool>`")
+        }
     };
     Some(Finding {
         // Copilot's naming in hooks is inferred from its tool lists.

@@ -31,6 +31,7 @@ mod harness_cursor;
 mod harness_devin;
 mod harness_droid;
 mod harness_gemini;
+mod harness_goose;
 mod harness_kilo;
 mod harness_kimi;
 mod harness_letta;

@@ -119,6 +119,77 @@ static PROFILE: Profile = Profile {
     hook_vars: None,
 };
 
+/// Auggie's system settings (`augment.mjs` 0.36.0 reads them first, on
+/// Linux and macOS alike, and adds their hooks to the user's and the
+/// project's; the docs call the file the administrator's).
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/augment/settings.json",
+        macos: "/etc/augment/settings.json",
+        windows: crate::managed::OnWindows::Not(
+            "Auggie runs a command with shell characters in it through cmd.exe there, which cannot run hookc's POSIX command",
+        ),
+    },
+    what: "Auggie's system settings",
+    only_managed: None,
+    not_enforced: Some(
+        "Auggie runs no hook at all unless Augment's server turns the account's `enableHooks` feature flag on, and a repository's own PreToolUse hook can hand Auggie a changed input (`updatedInput`), which it runs after hookc's managed hook judged the original",
+    ),
+};
+
+/// hookc's hook groups, by Auggie's event name, with the warnings of what
+/// Auggie cannot do; `shim` writes the shim of an event and returns the
+/// command that runs it.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> IndexMap<String, Vec<Value>> {
+    common::warn_unsupported_events(policy, &PROFILE, cx);
+    common::warn_decisions(
+        policy,
+        &PROFILE,
+        cx,
+        &|event, decision| match (event, decision) {
+            (Event::PreTool, Decision::Ask) => Some(
+                "Auggie ignores a hook's `ask`; hookc refuses the call and tells the model to ask the user instead",
+            ),
+            (Event::PreTool | Event::PostTool | Event::Stop, Decision::Context) => {
+                Some("Auggie reads no added context on this event; the call goes ahead without it")
+            }
+            (Event::Prompt | Event::PostTool, d) if d.refuses() => {
+                Some("Auggie's hooks cannot refuse on this event; the call goes ahead")
+            }
+            _ => None,
+        },
+    );
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let Some(Route { names, any_tool }) =
+            common::route(policy, event, &PROFILE, cx, &matcher_names)
+        else {
+            continue;
+        };
+        let handler = json!({
+            "type": "command",
+            "command": shim(cx, event, native),
+            "timeout": u64::from(policy.timeout).max(1) * 1000,
+        });
+        let mut group = serde_json::Map::new();
+        if event.has_tools() {
+            let matcher = if any_tool {
+                ".*".to_owned()
+            } else {
+                anchored_alternation(names)
+            };
+            group.insert("matcher".into(), json!(matcher));
+        }
+        group.insert("hooks".into(), json!([handler]));
+        entries.insert(native.to_owned(), vec![Value::Object(group)]);
+    }
+    entries
+}
+
 impl Harness for Auggie {
     fn profile(&self) -> &'static Profile {
         &PROFILE
@@ -147,51 +218,43 @@ impl Harness for Auggie {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(
-            policy,
-            &PROFILE,
-            cx,
-            &|event, decision| match (event, decision) {
-                (Event::PreTool, Decision::Ask) => Some(
-                    "Auggie ignores a hook's `ask`; hookc refuses the call and tells the model to ask the user instead",
-                ),
-                (Event::PreTool | Event::PostTool | Event::Stop, Decision::Context) => Some(
-                    "Auggie reads no added context on this event; the call goes ahead without it",
-                ),
-                (Event::Prompt | Event::PostTool, d) if d.refuses() => {
-                    Some("Auggie's hooks cannot refuse on this event; the call goes ahead")
-                }
-                _ => None,
-            },
-        );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
-                common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/auggie/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "command": common::source_shim(&format!("\"$AUGMENT_PROJECT_DIR\"/{script}")),
-                "timeout": u64::from(policy.timeout).max(1) * 1000,
-            });
-            let mut group = serde_json::Map::new();
-            if event.has_tools() {
-                let matcher = if any_tool {
-                    ".*".to_owned()
-                } else {
-                    anchored_alternation(names)
-                };
-                group.insert("matcher".into(), json!(matcher));
-            }
-            group.insert("hooks".into(), json!([handler]));
-            entries.insert(native.to_owned(), vec![Value::Object(group)]);
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+            common::source_shim(&format!(
+                "\"$AUGMENT_PROJECT_DIR\"/.hookc/auggie/{}.sh",
+                event.word()
+            ))
+        });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            let on_error = policy.on_error_for(event);
+            common::managed_source_shim(&cx.managed_shim(
+                policy,
+                &PROFILE,
+                (event, native),
+                on_error,
+                install,
+            ))
+        });
+        let marker = format!("{}/auggie/", install.os.hookc_dir());
+        cx.hook_entries(
+            &install.tree_file(MANAGED.file),
+            entries,
+            // The system file wins for a setting: where the account lets
+            // clients set feature flags, no project or user turns hooks off.
+            vec![(
+                "featureFlagOverrides".to_owned(),
+                json!({ "enableHooks": true }),
+            )],
+            &marker,
+        );
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

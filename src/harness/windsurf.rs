@@ -126,6 +126,62 @@ static PROFILE: Profile = Profile {
     hook_vars: None,
 };
 
+/// Cascade's system hooks file: Windsurf's documentation names it, and runs
+/// its hooks before the user's and the workspace's.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/windsurf/hooks.json",
+        macos: "/Library/Application Support/Windsurf/hooks.json",
+        windows: crate::managed::OnWindows::Not(
+            "Windsurf does not document which shell runs hook commands there, and hookc's are POSIX",
+        ),
+    },
+    what: "Cascade's system hooks",
+    only_managed: None,
+    not_enforced: Some(
+        "Cascade's system hooks reach only Cascade: Devin Local, the agent Devin Desktop starts by default, reads none of Windsurf's hook files, and hookc has no administrator layer for it; whether a user or workspace can switch the system hooks off is not documented",
+    ),
+};
+
+/// hookc's entries, by Cascade's event name, with the warnings of what
+/// Windsurf cannot do; `shim` writes the shim of an event and returns the
+/// command that runs it.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> IndexMap<String, Vec<Value>> {
+    common::warn_unsupported_events(policy, &PROFILE, cx);
+    common::warn_decisions(policy, &PROFILE, cx, &|_, decision| match decision {
+        Decision::Ask => Some(
+            "Windsurf's hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+        ),
+        Decision::Context => {
+            Some("Windsurf's hooks cannot add context; the call goes ahead without it")
+        }
+        _ => None,
+    });
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let Some(Route { names, any_tool }) =
+            common::route(policy, event, &PROFILE, cx, &matcher_names)
+        else {
+            continue;
+        };
+        let handler = json!({ "command": shim(cx, event, native), "show_output": true });
+        if event == Event::PreTool {
+            for (action, hook) in ACTIONS {
+                if any_tool || names.iter().any(|n| n == action) {
+                    entries.insert(hook.to_owned(), vec![handler.clone()]);
+                }
+            }
+        } else {
+            entries.insert(native.to_owned(), vec![handler]);
+        }
+    }
+    entries
+}
+
 impl Harness for Windsurf {
     fn profile(&self) -> &'static Profile {
         &PROFILE
@@ -142,37 +198,39 @@ impl Harness for Windsurf {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(policy, &PROFILE, cx, &|_, decision| match decision {
-            Decision::Ask => Some(
-                "Windsurf's hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
-            ),
-            Decision::Context => {
-                Some("Windsurf's hooks cannot add context; the call goes ahead without it")
-            }
-            _ => None,
-        });
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
-                common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/windsurf/{}.sh", event.word());
-            let handler = json!({ "command": format!("sh {script}"), "show_output": true });
-            if event == Event::PreTool {
-                for (action, hook) in ACTIONS {
-                    if any_tool || names.iter().any(|n| n == action) {
-                        entries.insert(hook.to_owned(), vec![handler.clone()]);
-                    }
-                }
-            } else {
-                entries.insert(native.to_owned(), vec![handler]);
-            }
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+            format!("sh .hookc/windsurf/{}.sh", event.word())
+        });
         cx.hook_entries(HOOKS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            let on_error = policy.on_error_for(event);
+            let shim = cx.managed_shim(policy, &PROFILE, (event, native), on_error, install);
+            // Bare where it can be: were the command split on spaces and
+            // run as a program, quotes would stay in the path.
+            if shim
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+            {
+                format!("sh {shim}")
+            } else {
+                format!("sh {}", crate::emit::sh_word(&shim))
+            }
+        });
+        let marker = format!("{}/windsurf/", install.os.hookc_dir());
+        cx.hook_entries(
+            &install.tree_file(MANAGED.file),
+            entries,
+            Vec::new(),
+            &marker,
+        );
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

@@ -994,3 +994,139 @@ fn a_managed_plugin_runs_the_administrators_hookc_whatever_the_environment_says(
         "{plugin}"
     );
 }
+
+/// Cascade's system hooks file: hookc's entries merged into it, each
+/// running the managed shim with `sh`, and refusing the probe on a managed
+/// machine.
+#[test]
+fn cascade_s_system_hooks_run_the_managed_shim() {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\ntargets \"windsurf\"\n"));
+    // The administrator's own hook stays.
+    p.write(
+        "tree/etc/windsurf/hooks.json",
+        "{\"hooks\": {\"post_write_code\": [{\"command\": \"/usr/local/bin/audit\"}]}}\n",
+    );
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    // That Devin Local does not read it is said, not hidden.
+    assert!(r.stderr.contains("Devin Local"), "{}", r.stderr);
+    let hooks = json(&p, "tree/etc/windsurf/hooks.json");
+    assert_eq!(
+        hooks["hooks"]["post_write_code"][0]["command"],
+        "/usr/local/bin/audit"
+    );
+    let command = hooks["hooks"]["pre_run_command"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(command, "sh /etc/hookc/windsurf/pre-tool.sh");
+    assert_eq!(hooks["hooks"]["pre_run_command"][0]["show_output"], true);
+    assert!(p.exists("tree/etc/hookc/windsurf/pre-tool.sh"));
+    // macOS's folder has a space: quoted there.
+    ok(&run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
+            .args(["--hookc", HOOKC])
+            .current_dir(p.dir.path()),
+        None,
+    ));
+    let mac = json(&p, "mtree/Library/Application Support/Windsurf/hooks.json");
+    assert_eq!(
+        mac["hooks"]["pre_run_command"][0]["command"],
+        "sh '/Library/Application Support/hookc/windsurf/pre-tool.sh'"
+    );
+
+    if !can_mount() {
+        eprintln!("skipped the run: needs root and unshare for a private mount");
+        return;
+    }
+    let cascade = |line: &str| {
+        serde_json::json!({
+            "agent_action_name": "pre_run_command",
+            "trajectory_id": "t1",
+            "execution_id": "e1",
+            "timestamp": "2026-12-06T10:00:00Z",
+            "tool_info": {"command_line": line, "cwd": p.dir.path()},
+        })
+        .to_string()
+    };
+    let state = p.path("state");
+    let r = on_a_managed_machine(
+        &p.path("tree"),
+        &command,
+        &state,
+        &cascade("git push --force"),
+    );
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
+    let r = on_a_managed_machine(&p.path("tree"), &command, &state, &cascade("git status"));
+    assert_eq!(r.status, 0, "{r:?}");
+}
+
+/// Auggie's system settings: hookc's hooks merged into the administrator's
+/// file with the account's hooks flag pinned on where clients may set it,
+/// and refusing the probe on a managed machine.
+#[test]
+fn auggie_s_system_settings_run_the_managed_shim() {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\ntargets \"auggie\"\n"));
+    p.write(
+        "tree/etc/augment/settings.json",
+        "{\n  \"model\": \"sonnet4.5\"\n}\n",
+    );
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    // What a repository can still do is said, not hidden.
+    assert!(r.stderr.contains("updatedInput"), "{}", r.stderr);
+    let settings = json(&p, "tree/etc/augment/settings.json");
+    assert_eq!(settings["model"], "sonnet4.5");
+    assert_eq!(settings["featureFlagOverrides"]["enableHooks"], true);
+    let group = &settings["hooks"]["PreToolUse"][0];
+    let command = group["hooks"][0]["command"].as_str().unwrap().to_owned();
+    assert!(
+        command.contains("'/etc/hookc/auggie/pre-tool.sh'"),
+        "{command}"
+    );
+    assert!(
+        regex::Regex::new(group["matcher"].as_str().unwrap())
+            .unwrap()
+            .is_match("launch-process")
+    );
+    // macOS reads the same path.
+    ok(&run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
+            .args(["--hookc", HOOKC])
+            .current_dir(p.dir.path()),
+        None,
+    ));
+    assert!(p.exists("mtree/etc/augment/settings.json"));
+
+    if !can_mount() {
+        eprintln!("skipped the run: needs root and unshare for a private mount");
+        return;
+    }
+    let launch = |line: &str| {
+        serde_json::json!({
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "c1",
+            "workspace_roots": [p.dir.path()],
+            "tool_name": "launch-process",
+            "tool_input": {"command": line, "wait": true, "max_wait_seconds": 60},
+            "tool_output": null,
+            "tool_error": null,
+            "is_mcp_tool": false,
+        })
+        .to_string()
+    };
+    let state = p.path("state");
+    let tree = p.path("tree");
+    let r = on_a_managed_machine(&tree, &command, &state, &launch("git push --force"));
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
+    let r = on_a_managed_machine(&tree, &command, &state, &launch("git status"));
+    assert_eq!(r.status, 0, "{r:?}");
+}

@@ -78,6 +78,7 @@ static PROFILE: Profile = Profile {
     todo: &[
         "install hookc on every machine that runs Devin CLI or Devin Desktop in this repo (or set HOOKC_BIN)",
         "turn Restricted Mode off for the workspace in Devin Desktop: it runs no hooks there",
+        "know that Devin's exec shell keeps its folder, variables and functions from one call to the next, and hookc judges each command line alone (the Devin CLI page of the book)",
     ],
     more_events: &["PermissionRequest", "SessionEnd", "PostCompaction"],
     files: &[HookFile {

@@ -24,14 +24,11 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::common::{self, Route};
+use super::common::{self};
 use super::payload::{self, ToolCall};
-use super::{
-    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, split_mcp, windows,
-};
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, split_mcp, windows};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
@@ -206,24 +203,17 @@ impl Harness for CodeBuddy {
                 _ => None,
             },
         );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
+        let entries = common::grouped_entries(
+            policy,
+            &PROFILE,
+            cx,
+            &|cx, event| {
                 common::route(policy, event, &PROFILE, cx, &|tool| {
                     super::mcp_underscore_names(&PROFILE, tool)
                 })
-            else {
-                continue;
-            };
-            let handler = json!({
-                "type": "command",
-                "command": command(event),
-                "timeout": policy.timeout,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+            },
+            &|event| json!({"type": "command", "command": command(event), "timeout": policy.timeout}),
+        );
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
 

@@ -463,6 +463,29 @@ pub fn group(matcher: Option<String>, handler: serde_json::Value) -> serde_json:
     Value::Object(group)
 }
 
+/// One Claude-shaped group (`{"matcher"?, "hooks": [handler]}`) for each
+/// event of `profile` that `route` routes guards to, by the harness's event
+/// name, the matcher anchoring the route's names; `handler` makes an
+/// event's handler, and each event's shim is written.
+pub fn grouped_entries(
+    policy: &Policy,
+    profile: &'static Profile,
+    cx: &mut EmitCx,
+    route: &dyn Fn(&mut EmitCx, Event) -> Option<Route>,
+    handler: &dyn Fn(Event) -> serde_json::Value,
+) -> indexmap::IndexMap<String, Vec<serde_json::Value>> {
+    let mut entries = indexmap::IndexMap::new();
+    for &(event, native) in profile.events {
+        let Some(Route { names, any_tool }) = route(cx, event) else {
+            continue;
+        };
+        let matcher = (event.has_tools() && !any_tool).then(|| super::anchored_alternation(names));
+        entries.insert(native.to_owned(), vec![group(matcher, handler(event))]);
+        cx.shim(policy, profile, event, native, policy.on_error_for(event));
+    }
+    entries
+}
+
 /// The text of a call on a Claude-shaped event without a tool: the prompt
 /// (required), the agent's last message at a stop, the start's source.
 pub fn event_text(event: Event, payload: &serde_json::Value) -> Result<Option<String>, String> {

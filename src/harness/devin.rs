@@ -27,14 +27,11 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::common::{self, Route};
+use super::common::{self};
 use super::payload::{self, ToolCall};
-use super::{
-    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, split_mcp, windows,
-};
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, split_mcp, windows};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
@@ -177,25 +174,26 @@ impl Harness for Devin {
                 _ => None,
             },
         );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
+        let entries = common::grouped_entries(
+            policy,
+            &PROFILE,
+            cx,
+            &|cx, event| {
                 common::route(policy, event, &PROFILE, cx, &|tool| {
                     super::mcp_underscore_names(&PROFILE, tool)
                 })
-            else {
-                continue;
-            };
-            let script = format!(".hookc/devin/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "command": common::source_shim(&format!("\"$DEVIN_PROJECT_DIR\"/{script}")),
-                "timeout": policy.timeout,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+            },
+            &|event| {
+                json!({
+                    "type": "command",
+                    "command": common::source_shim(&format!(
+                        "\"$DEVIN_PROJECT_DIR\"/.hookc/devin/{}.sh",
+                        event.word()
+                    )),
+                    "timeout": policy.timeout,
+                })
+            },
+        );
         cx.hook_entries(CONFIG, entries, Vec::new(), MARKER);
     }
 

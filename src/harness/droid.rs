@@ -25,14 +25,13 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::common::{self, Route};
+use super::common::{self};
 use super::payload::{self, ToolCall};
 use super::{
-    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, glob_to_regex,
-    grouped_hook_command, string_at, windows,
+    Answer, Harness, HookCommand, MachineCheck, Profile, glob_to_regex, grouped_hook_command,
+    string_at, windows,
 };
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
@@ -200,23 +199,22 @@ impl Harness for Droid {
                 _ => None,
             },
         );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
-                common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/droid/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "command": common::source_shim(&format!("\"$FACTORY_PROJECT_DIR\"/{script}")),
-                "timeout": policy.timeout,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+        let entries = common::grouped_entries(
+            policy,
+            &PROFILE,
+            cx,
+            &|cx, event| common::route(policy, event, &PROFILE, cx, &matcher_names),
+            &|event| {
+                json!({
+                    "type": "command",
+                    "command": common::source_shim(&format!(
+                        "\"$FACTORY_PROJECT_DIR\"/.hookc/droid/{}.sh",
+                        event.word()
+                    )),
+                    "timeout": policy.timeout,
+                })
+            },
+        );
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
 
@@ -517,7 +515,7 @@ mod tests {
 
     #[test]
     fn mcp_matchers_take_both_names() {
-        let m = anchored_alternation(matcher_names(&Tool::Mcp {
+        let m = super::super::anchored_alternation(matcher_names(&Tool::Mcp {
             server: "pay ments".into(),
             tool: "refund_*".into(),
         }));

@@ -27,14 +27,11 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::common::{self, Route};
+use super::common::{self};
 use super::payload::ToolCall;
-use super::{
-    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, string_at, windows,
-};
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, string_at, windows};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
@@ -238,31 +235,31 @@ impl Harness for Letta {
                 _ => None,
             },
         );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) = common::route_warning(
-                policy,
-                event,
-                &PROFILE,
-                cx,
-                &matcher_names,
-                &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
-            ) else {
-                continue;
-            };
-            let script = format!(".hookc/letta/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "command": command(&script),
-                "timeout": policy.timeout * 1000,
-                // Letta prints each hook's command and output on stdout,
-                // into `--output-format json` too, unless it is quiet.
-                "quiet": true,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+        let entries = common::grouped_entries(
+            policy,
+            &PROFILE,
+            cx,
+            &|cx, event| {
+                common::route_warning(
+                    policy,
+                    event,
+                    &PROFILE,
+                    cx,
+                    &matcher_names,
+                    &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
+                )
+            },
+            &|event| {
+                json!({
+                    "type": "command",
+                    "command": command(&format!(".hookc/letta/{}.sh", event.word())),
+                    "timeout": policy.timeout * 1000,
+                    // Letta prints each hook's command and output on stdout,
+                    // into `--output-format json` too, unless it is quiet.
+                    "quiet": true,
+                })
+            },
+        );
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
 

@@ -20,12 +20,11 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
 use super::common;
 use super::payload::ToolCall;
-use super::{Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, windows};
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, windows};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
@@ -158,28 +157,31 @@ impl Harness for OpenHands {
                 _ => None,
             },
         );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(common::Route { names, any_tool }) = common::route_warning(
-                policy,
-                event,
-                &PROFILE,
-                cx,
-                &matcher_names,
-                &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
-            ) else {
-                continue;
-            };
-            let script = format!(".hookc/openhands/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "command": common::source_shim(&format!("\"$OPENHANDS_PROJECT_DIR\"/{script}")),
-                "timeout": policy.timeout,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+        let entries = common::grouped_entries(
+            policy,
+            &PROFILE,
+            cx,
+            &|cx, event| {
+                common::route_warning(
+                    policy,
+                    event,
+                    &PROFILE,
+                    cx,
+                    &matcher_names,
+                    &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
+                )
+            },
+            &|event| {
+                json!({
+                    "type": "command",
+                    "command": common::source_shim(&format!(
+                        "\"$OPENHANDS_PROJECT_DIR\"/.hookc/openhands/{}.sh",
+                        event.word()
+                    )),
+                    "timeout": policy.timeout,
+                })
+            },
+        );
         cx.hook_entries(HOOKS, entries, Vec::new(), MARKER);
     }
 

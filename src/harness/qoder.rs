@@ -23,15 +23,11 @@
 
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use super::common::{self, Route};
+use super::common::{self};
 use super::payload::{self, ToolCall};
-use super::{
-    Answer, Harness, HookCommand, MachineCheck, Profile, anchored_alternation, split_mcp,
-    string_at, windows,
-};
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, split_mcp, string_at, windows};
 use crate::emit::EmitCx;
 use crate::eval::{Call, CallTool, Verdict};
 use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
@@ -216,23 +212,22 @@ impl Harness for Qoder {
                 _ => None,
             },
         );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(Route { names, any_tool }) =
-                common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            let script = format!(".hookc/qoder/{}.sh", event.word());
-            let handler = json!({
-                "type": "command",
-                "command": common::source_shim(&format!("\"$QODER_PROJECT_DIR\"/{script}")),
-                "timeout": policy.timeout,
-            });
-            let matcher = (event.has_tools() && !any_tool).then(|| anchored_alternation(names));
-            entries.insert(native.to_owned(), vec![common::group(matcher, handler)]);
-            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+        let entries = common::grouped_entries(
+            policy,
+            &PROFILE,
+            cx,
+            &|cx, event| common::route(policy, event, &PROFILE, cx, &matcher_names),
+            &|event| {
+                json!({
+                    "type": "command",
+                    "command": common::source_shim(&format!(
+                        "\"$QODER_PROJECT_DIR\"/.hookc/qoder/{}.sh",
+                        event.word()
+                    )),
+                    "timeout": policy.timeout,
+                })
+            },
+        );
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
 
@@ -479,7 +474,8 @@ mod tests {
             server: "pay".into(),
             tool: "refund".into(),
         };
-        let re = regex::Regex::new(&anchored_alternation(matcher_names(&tool))).unwrap();
+        let re =
+            regex::Regex::new(&super::super::anchored_alternation(matcher_names(&tool))).unwrap();
         assert!(re.is_match("mcp_call") && re.is_match("mcp__pay__refund"));
     }
 

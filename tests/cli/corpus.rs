@@ -159,6 +159,17 @@ const MERGED: &[Merged] = &[
         golden: "out/.windsurf/hooks.json",
     },
     Merged {
+        dir: "devin",
+        target: "devin",
+        path: ".devin/config.json",
+        user: false,
+        syntax: Syntax::JsonWithComments,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/devin/",
+        golden: "out/.devin/config.json",
+    },
+    Merged {
         dir: "kimi",
         target: "kimi",
         path: "config.toml",
@@ -314,6 +325,11 @@ fn merging_into_droid_settings_loses_nothing() {
 #[test]
 fn merging_into_auggie_settings_loses_nothing() {
     check_harness("auggie");
+}
+
+#[test]
+fn merging_into_devin_config_loses_nothing() {
+    check_harness("devin");
 }
 
 #[test]

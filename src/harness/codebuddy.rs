@@ -204,7 +204,6 @@ impl Harness for CodeBuddy {
             },
         );
         let entries = common::grouped_entries(
-            policy,
             &PROFILE,
             cx,
             &|cx, event| {
@@ -212,7 +211,10 @@ impl Harness for CodeBuddy {
                     super::mcp_underscore_names(&PROFILE, tool)
                 })
             },
-            &|event| json!({"type": "command", "command": command(event), "timeout": policy.timeout}),
+            &mut |cx, event, native| {
+                cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+                json!({"type": "command", "command": command(event), "timeout": policy.timeout})
+            },
         );
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }

@@ -465,14 +465,13 @@ pub fn group(matcher: Option<String>, handler: serde_json::Value) -> serde_json:
 
 /// One Claude-shaped group (`{"matcher"?, "hooks": [handler]}`) for each
 /// event of `profile` that `route` routes guards to, by the harness's event
-/// name, the matcher anchoring the route's names; `handler` makes an
-/// event's handler, and each event's shim is written.
+/// name, the matcher anchoring the route's names; `handler` writes an
+/// event's shim and makes the handler that runs it.
 pub fn grouped_entries(
-    policy: &Policy,
     profile: &'static Profile,
     cx: &mut EmitCx,
     route: &dyn Fn(&mut EmitCx, Event) -> Option<Route>,
-    handler: &dyn Fn(Event) -> serde_json::Value,
+    handler: &mut dyn FnMut(&mut EmitCx, Event, &str) -> serde_json::Value,
 ) -> indexmap::IndexMap<String, Vec<serde_json::Value>> {
     let mut entries = indexmap::IndexMap::new();
     for &(event, native) in profile.events {
@@ -480,8 +479,8 @@ pub fn grouped_entries(
             continue;
         };
         let matcher = (event.has_tools() && !any_tool).then(|| super::anchored_alternation(names));
-        entries.insert(native.to_owned(), vec![group(matcher, handler(event))]);
-        cx.shim(policy, profile, event, native, policy.on_error_for(event));
+        let handler = handler(cx, event, native);
+        entries.insert(native.to_owned(), vec![group(matcher, handler)]);
     }
     entries
 }

@@ -175,7 +175,6 @@ impl Harness for Devin {
             },
         );
         let entries = common::grouped_entries(
-            policy,
             &PROFILE,
             cx,
             &|cx, event| {
@@ -183,7 +182,8 @@ impl Harness for Devin {
                     super::mcp_underscore_names(&PROFILE, tool)
                 })
             },
-            &|event| {
+            &mut |cx, event, native| {
+                cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
                 json!({
                     "type": "command",
                     "command": common::source_shim(&format!(

@@ -27,7 +27,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::common::{self};
+use super::common;
 use super::payload::{self, ToolCall};
 use super::{
     Answer, Harness, HookCommand, MachineCheck, Profile, glob_to_regex, grouped_hook_command,
@@ -134,6 +134,65 @@ static PROFILE: Profile = Profile {
     hook_vars: None,
 };
 
+/// Factory Droid's organisation settings on the machine (the 0.225.2
+/// binary reads `/etc/factory/settings.json` before any other source of
+/// organisation settings, puts its hooks first, and with
+/// `allowManagedHooksOnly` drops every other level's hooks, their
+/// `hooksDisabled` switch included). The macOS path is the one the same
+/// code names for that system; the Linux build was read.
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/factory/settings.json",
+        macos: "/Library/Application Support/Factory/settings.json",
+        windows: crate::managed::OnWindows::Not(
+            "Factory Droid's Windows build is not on npm, so which shell runs its hook commands there is not known",
+        ),
+    },
+    what: "Factory Droid's organisation settings",
+    only_managed: Some(crate::managed::Switch::here("allowManagedHooksOnly")),
+    not_enforced: None,
+};
+
+/// hookc's hook groups, by Factory Droid's event name, with the warnings of
+/// what Droid cannot do; `shim` writes the shim of an event and returns
+/// the command that runs it.
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> indexmap::IndexMap<String, Vec<Value>> {
+    common::warn_unsupported_events(policy, &PROFILE, cx);
+    common::warn_decisions(
+        policy,
+        &PROFILE,
+        cx,
+        &|event, decision| match (event, decision) {
+            (Event::PreTool, Decision::Ask) => Some(
+                "Factory Droid only logs a hook's `ask`; hookc refuses the call and tells the model to ask the user instead",
+            ),
+            (Event::PreTool, Decision::Context) => Some(
+                "Factory Droid reads no added context before a tool runs; the call goes ahead without it",
+            ),
+            (Event::PostTool, d) if d.refuses() => Some(
+                "Factory Droid cannot refuse a tool's result; the model reads the reason after the tool ran",
+            ),
+            _ => None,
+        },
+    );
+    common::grouped_entries(
+        &PROFILE,
+        cx,
+        &|cx, event| common::route(policy, event, &PROFILE, cx, &matcher_names),
+        &mut |cx, event, native| {
+            json!({
+                "type": "command",
+                "command": shim(cx, event, native),
+                "timeout": policy.timeout,
+            })
+        },
+    )
+}
+
 impl Harness for Droid {
     fn profile(&self) -> &'static Profile {
         &PROFILE
@@ -181,41 +240,63 @@ impl Harness for Droid {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(
-            policy,
-            &PROFILE,
-            cx,
-            &|event, decision| match (event, decision) {
-                (Event::PreTool, Decision::Ask) => Some(
-                    "Factory Droid only logs a hook's `ask`; hookc refuses the call and tells the model to ask the user instead",
-                ),
-                (Event::PreTool, Decision::Context) => Some(
-                    "Factory Droid reads no added context before a tool runs; the call goes ahead without it",
-                ),
-                (Event::PostTool, d) if d.refuses() => Some(
-                    "Factory Droid cannot refuse a tool's result; the model reads the reason after the tool ran",
-                ),
-                _ => None,
-            },
-        );
-        let entries = common::grouped_entries(
-            policy,
-            &PROFILE,
-            cx,
-            &|cx, event| common::route(policy, event, &PROFILE, cx, &matcher_names),
-            &|event| {
-                json!({
-                    "type": "command",
-                    "command": common::source_shim(&format!(
-                        "\"$FACTORY_PROJECT_DIR\"/.hookc/droid/{}.sh",
-                        event.word()
-                    )),
-                    "timeout": policy.timeout,
-                })
-            },
-        );
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+            common::source_shim(&format!(
+                "\"$FACTORY_PROJECT_DIR\"/.hookc/droid/{}.sh",
+                event.word()
+            ))
+        });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
+        let Some(settings) = MANAGED
+            .on(os)
+            .and_then(|file| common::read_json(Some(root.join(crate::managed::tree_path(file)))))
+        else {
+            return Vec::new();
+        };
+        // The first level that sets `hooks.hooksDisabled` wins; with
+        // `allowManagedHooksOnly` no other level's `hooks` is read at all.
+        if settings["allowManagedHooksOnly"] == json!(true)
+            || settings["hooks"]["hooksDisabled"] == json!(false)
+        {
+            return Vec::new();
+        }
+        let file = MANAGED.on(os).unwrap_or_default();
+        vec![MachineCheck::Fail(
+            format!(
+                "Factory Droid: {file} neither keeps other hooks out (`allowManagedHooksOnly`) nor pins `hooks.hooksDisabled` to false, so a user's or project's `hooksDisabled: true` turns every hook off, the managed ones too"
+            ),
+            format!(
+                "build without `--allow-other-hooks`, or add `\"hooksDisabled\": false` to the `hooks` of {file}"
+            ),
+        )]
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            let on_error = policy.on_error_for(event);
+            common::managed_source_shim(&cx.managed_shim(
+                policy,
+                &PROFILE,
+                (event, native),
+                on_error,
+                install,
+            ))
+        });
+        let ensure = if install.only_managed {
+            vec![("allowManagedHooksOnly".to_owned(), json!(true))]
+        } else {
+            Vec::new()
+        };
+        let marker = format!("{}/droid/", install.os.hookc_dir());
+        cx.hook_entries(&install.tree_file(MANAGED.file), entries, ensure, &marker);
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

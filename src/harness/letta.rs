@@ -236,7 +236,6 @@ impl Harness for Letta {
             },
         );
         let entries = common::grouped_entries(
-            policy,
             &PROFILE,
             cx,
             &|cx, event| {
@@ -249,7 +248,8 @@ impl Harness for Letta {
                     &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
                 )
             },
-            &|event| {
+            &mut |cx, event, native| {
+                cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
                 json!({
                     "type": "command",
                     "command": command(&format!(".hookc/letta/{}.sh", event.word())),

@@ -158,7 +158,6 @@ impl Harness for OpenHands {
             },
         );
         let entries = common::grouped_entries(
-            policy,
             &PROFILE,
             cx,
             &|cx, event| {
@@ -171,7 +170,8 @@ impl Harness for OpenHands {
                     &common::mcp_unguarded(&PROFILE, MCP_WHY, MCP_FIX),
                 )
             },
-            &|event| {
+            &mut |cx, event, native| {
+                cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
                 json!({
                     "type": "command",
                     "command": common::source_shim(&format!(

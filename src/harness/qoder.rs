@@ -213,11 +213,11 @@ impl Harness for Qoder {
             },
         );
         let entries = common::grouped_entries(
-            policy,
             &PROFILE,
             cx,
             &|cx, event| common::route(policy, event, &PROFILE, cx, &matcher_names),
-            &|event| {
+            &mut |cx, event, native| {
+                cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
                 json!({
                     "type": "command",
                     "command": common::source_shim(&format!(

@@ -1130,3 +1130,79 @@ fn auggie_s_system_settings_run_the_managed_shim() {
     let r = on_a_managed_machine(&tree, &command, &state, &launch("git status"));
     assert_eq!(r.status, 0, "{r:?}");
 }
+
+/// Factory Droid's organisation settings: hookc's hooks merged into the
+/// administrator's file with every other level's hooks kept out, refusing
+/// the probe on a managed machine; `doctor --managed` fails a file that a
+/// user's `hooksDisabled` could switch off.
+#[test]
+fn droid_s_organisation_settings_keep_other_hooks_out() {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\ntargets \"droid\"\n"));
+    p.write(
+        "tree/etc/factory/settings.json",
+        "{\n  \"model\": \"claude-sonnet-4-5\"\n}\n",
+    );
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    let settings = json(&p, "tree/etc/factory/settings.json");
+    assert_eq!(settings["model"], "claude-sonnet-4-5");
+    assert_eq!(settings["allowManagedHooksOnly"], true);
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        command.contains("'/etc/hookc/droid/pre-tool.sh'"),
+        "{command}"
+    );
+    let doctor = |p: &Project| p.hookc(&["doctor", "--managed", "--root", "tree"]).stdout;
+    assert!(!doctor(&p).contains("hooksDisabled"), "{}", doctor(&p));
+
+    // Other hooks allowed: a user's `hooksDisabled` could switch the
+    // managed ones off, and doctor says how to stop it.
+    let open = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--root", "open", "--os", "linux"])
+            .args(["--hookc", HOOKC, "--allow-other-hooks"])
+            .current_dir(p.dir.path())
+            .env("XDG_STATE_HOME", p.path("state")),
+        None,
+    );
+    ok(&open);
+    let settings = json(&p, "open/etc/factory/settings.json");
+    assert!(
+        settings.get("allowManagedHooksOnly").is_none(),
+        "{settings}"
+    );
+    let report = p.hookc(&["doctor", "--managed", "--root", "open"]).stdout;
+    assert!(
+        report.contains("pins `hooks.hooksDisabled` to false"),
+        "{report}"
+    );
+
+    if !can_mount() {
+        eprintln!("skipped the run: needs root and unshare for a private mount");
+        return;
+    }
+    let execute = |line: &str| {
+        serde_json::json!({
+            "session_id": "5d1c",
+            "transcript_path": "/home/u/.factory/projects/p/5d1c.jsonl",
+            "cwd": p.dir.path(),
+            "permission_mode": "auto-low",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Execute",
+            "tool_input": {"command": line, "riskLevel": "low"},
+        })
+        .to_string()
+    };
+    let state = p.path("state");
+    let tree = p.path("tree");
+    let r = on_a_managed_machine(&tree, &command, &state, &execute("git push --force"));
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
+    let r = on_a_managed_machine(&tree, &command, &state, &execute("git status"));
+    assert_eq!(r.status, 0, "{r:?}");
+}

@@ -3,8 +3,10 @@
 //!
 //! From VS Code's documentation and its source (nothing here has run in VS
 //! Code; `book/src/harnesses/vscode.md` lists the sources):
-//! - The Local agent reads every `*.json` in `.github/hooks/` (and, by
-//!   default, `.claude/settings*.json` and `~/.claude/settings.json`). A file
+//! - The Local agent reads every `*.json` in `.github/hooks/` (and, with
+//!   `chat.useClaudeHooks` on, which is off by default and cannot be a
+//!   workspace default, `.claude/settings*.json` and
+//!   `~/.claude/settings.json`). A file
 //!   with a numeric `version` is read as Copilot CLI's format: its
 //!   lowerCamelCase events become VS Code's PascalCase ones, `bash` becomes
 //!   the Linux and macOS command (run with `bash -c`), `powershell` the

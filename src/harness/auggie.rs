@@ -232,6 +232,28 @@ impl Harness for Auggie {
         Some(MANAGED)
     }
 
+    fn managed_checks(&self, root: &Path, os: crate::managed::Os) -> Vec<MachineCheck> {
+        // hookc adds the override only to a file without one: an
+        // administrator's own `false` is kept, and turns every hook off
+        // wherever the account lets clients set flags.
+        match MANAGED.on(os).map(|file| {
+            let settings = common::read_json(Some(root.join(crate::managed::tree_path(file))));
+            (file, settings)
+        }) {
+            Some((file, Some(settings)))
+                if settings["featureFlagOverrides"]["enableHooks"] == json!(false) =>
+            {
+                vec![MachineCheck::Fail(
+                    format!(
+                        "Auggie CLI: {file} sets featureFlagOverrides.enableHooks to false, which turns every hook off, the managed ones too"
+                    ),
+                    format!("set featureFlagOverrides.enableHooks to true in {file}"),
+                )]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             let on_error = policy.on_error_for(event);

@@ -1104,6 +1104,24 @@ fn auggie_s_system_settings_run_the_managed_shim() {
         None,
     ));
     assert!(p.exists("mtree/etc/augment/settings.json"));
+    // An administrator's own `false` is kept, and doctor says what it does.
+    p.write(
+        "tree/etc/augment/settings.json",
+        "{\"featureFlagOverrides\": {\"enableHooks\": false}}\n",
+    );
+    ok(&managed(&p, &["build", "--force"]));
+    assert_eq!(
+        json(&p, "tree/etc/augment/settings.json")["featureFlagOverrides"]["enableHooks"],
+        false
+    );
+    let doctor = p.hookc(&["doctor", "--managed", "--root", "tree"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("featureFlagOverrides.enableHooks to false"),
+        "{}",
+        doctor.stdout
+    );
 
     if !can_mount() {
         eprintln!("skipped the run: needs root and unshare for a private mount");

@@ -52,6 +52,8 @@ const SETTINGS: &str = ".claude/settings.json";
 const DEVIN: Guest = Guest {
     name: "Devin CLI",
     tools: super::devin::TOOLS,
+    root_var: "DEVIN_PROJECT_DIR",
+    input: super::devin::tool_input,
 };
 
 static PROFILE: Profile = Profile {
@@ -602,12 +604,13 @@ impl Harness for Claude {
     }
 
     fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
-        // Devin CLI's payload has no `cwd`, and it names the project in
-        // `DEVIN_PROJECT_DIR`.
+        // A guest's payload may have no `cwd` (Devin CLI's has none): its
+        // own variable names the project.
         let fallback = common::payload_cwd(payload).or_else(|| {
-            std::env::var("DEVIN_PROJECT_DIR")
-                .ok()
-                .filter(|d| !d.is_empty())
+            PROFILE
+                .guests
+                .iter()
+                .find_map(|g| std::env::var(g.root_var).ok().filter(|d| !d.is_empty()))
         });
         let mut call = common::new_call(event, payload, "CLAUDE_PROJECT_DIR", fallback)?;
         match event {
@@ -617,10 +620,9 @@ impl Harness for Claude {
                     .tool_kind(name)
                     .or_else(|| PROFILE.guest_tool(name).map(|(kind, _)| kind));
                 let mcp = split_mcp(name);
-                if PROFILE.guest_tool(name).is_some() {
-                    super::devin::tool_input(&mut call, name, kind, input)?;
-                } else {
-                    common::claude_shaped_input(&mut call, name, kind, input)?;
+                match PROFILE.guest_tool(name) {
+                    Some((_, guest)) => (guest.input)(&mut call, name, kind, input)?,
+                    None => common::claude_shaped_input(&mut call, name, kind, input)?,
                 }
                 call.tool = Some(CallTool {
                     kind,

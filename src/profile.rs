@@ -112,14 +112,7 @@ pub struct Guest {
     /// The variable that names the project where the guest's payload
     /// has no `cwd`.
     pub root_var: &'static str,
-    /// What a call of one of the guest's tools touches, from its input.
-    pub input: GuestInput,
 }
-
-/// Reads a guest's tool input into a call: the tool's native name, its
-/// kind and its `tool_input`.
-pub type GuestInput =
-    fn(&mut crate::eval::Call, &str, Option<ToolKind>, &serde_json::Value) -> Result<(), String>;
 
 impl Guest {
     pub fn tool_names(&self, tool: ToolKind) -> &'static [&'static str] {

@@ -53,7 +53,6 @@ const DEVIN: Guest = Guest {
     name: "Devin CLI",
     tools: super::devin::TOOLS,
     root_var: "DEVIN_PROJECT_DIR",
-    input: super::devin::tool_input,
 };
 
 static PROFILE: Profile = Profile {
@@ -620,8 +619,9 @@ impl Harness for Claude {
                     .tool_kind(name)
                     .or_else(|| PROFILE.guest_tool(name).map(|(kind, _)| kind));
                 let mcp = split_mcp(name);
+                // Devin CLI, the one guest, has inputs of its own.
                 match PROFILE.guest_tool(name) {
-                    Some((_, guest)) => (guest.input)(&mut call, name, kind, input)?,
+                    Some(_) => super::devin::tool_input(&mut call, name, kind, input)?,
                     None => common::claude_shaped_input(&mut call, name, kind, input)?,
                 }
                 call.tool = Some(CallTool {

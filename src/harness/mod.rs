@@ -598,7 +598,6 @@ mod tests {
             name: "Devin CLI",
             tools: &[],
             root_var: "DEVIN_PROJECT_DIR",
-            input: |_, _, _, _| Ok(()),
         };
         let asked = guest_verdict(&guest, Some(&test_verdict(Ask, "Ask first."))).unwrap();
         assert_eq!((asked.decision, asked.hits[0].decision), (Deny, Deny));

@@ -548,23 +548,16 @@ impl Harness for Claude {
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
         let windows = install.os == crate::managed::Os::Windows;
         let mut entries = hook_entries(policy, cx, &mut |cx, event, native| {
-            let on_error = policy.on_error_for(event);
             if windows {
                 return windows::managed_powershell(
                     cx,
                     PROFILE.id,
                     event,
-                    &windows_refusal(native, on_error),
+                    &windows_refusal(native, policy.on_error_for(event)),
                     install,
                 );
             }
-            common::managed_source_shim(&cx.managed_shim(
-                policy,
-                &PROFILE,
-                (event, native),
-                on_error,
-                install,
-            ))
+            common::managed_command(cx, policy, &PROFILE, (event, native), install)
         });
         if windows {
             // Run by PowerShell, not Git Bash (which a machine may not

@@ -264,6 +264,19 @@ pub fn managed_source_shim(path: &str) -> String {
     )
 }
 
+/// The command of a managed install's hook for `event`: its shim written
+/// into hookc's folder of the tree, and read by [`managed_source_shim`].
+pub fn managed_command(
+    cx: &mut EmitCx,
+    policy: &Policy,
+    profile: &Profile,
+    (event, native): (Event, &str),
+    install: &crate::managed::Install,
+) -> String {
+    let on_error = policy.on_error_for(event);
+    managed_source_shim(&cx.managed_shim(policy, profile, (event, native), on_error, install))
+}
+
 /// [`source_shim`] with `refuse` (shell text) run before the `exit 2` of a
 /// shim that cannot be read, for a harness that takes the reason from
 /// somewhere other than stderr.

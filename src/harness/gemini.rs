@@ -397,14 +397,7 @@ impl Harness for Gemini {
 
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
-            let on_error = policy.on_error_for(event);
-            common::managed_source_shim(&cx.managed_shim(
-                policy,
-                &PROFILE,
-                (event, native),
-                on_error,
-                install,
-            ))
+            common::managed_command(cx, policy, &PROFILE, (event, native), install)
         });
         let marker = format!("{}/gemini/", install.os.hookc_dir());
         cx.hook_entries(

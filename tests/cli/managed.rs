@@ -376,6 +376,23 @@ fn on_a_managed_machine(tree: &Path, command: &str, state: &Path, stdin: &str) -
     )
 }
 
+/// On a managed machine (the project's `tree` laid over `/etc`), the
+/// managed `command` refuses the force-push probe with the policy's reason
+/// and lets `git status` through; `payload` makes the harness's stdin for a
+/// shell line. Skipped, saying so, where no private mount can be made.
+fn probe_on_a_managed_machine(p: &Project, command: &str, payload: &dyn Fn(&str) -> String) {
+    if !can_mount() {
+        eprintln!("skipped the run: needs root and unshare for a private mount");
+        return;
+    }
+    let (tree, state) = (p.path("tree"), p.path("state"));
+    let r = on_a_managed_machine(&tree, command, &state, &payload("git push --force"));
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
+    let r = on_a_managed_machine(&tree, command, &state, &payload("git status"));
+    assert_eq!(r.status, 0, "{r:?}");
+}
+
 /// A managed policy is the administrator's: the record that refuses a
 /// project's older build is not kept for it, or the administrator's next
 /// build would refuse every call on the machine. A copy of the same tree
@@ -1038,10 +1055,6 @@ fn cascade_s_system_hooks_run_the_managed_shim() {
         "sh '/Library/Application Support/hookc/windsurf/pre-tool.sh'"
     );
 
-    if !can_mount() {
-        eprintln!("skipped the run: needs root and unshare for a private mount");
-        return;
-    }
     let cascade = |line: &str| {
         serde_json::json!({
             "agent_action_name": "pre_run_command",
@@ -1052,17 +1065,7 @@ fn cascade_s_system_hooks_run_the_managed_shim() {
         })
         .to_string()
     };
-    let state = p.path("state");
-    let r = on_a_managed_machine(
-        &p.path("tree"),
-        &command,
-        &state,
-        &cascade("git push --force"),
-    );
-    assert_eq!(r.status, 2, "{r:?}");
-    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
-    let r = on_a_managed_machine(&p.path("tree"), &command, &state, &cascade("git status"));
-    assert_eq!(r.status, 0, "{r:?}");
+    probe_on_a_managed_machine(&p, &command, &cascade);
 }
 
 /// Auggie's system settings: hookc's hooks merged into the administrator's
@@ -1123,10 +1126,6 @@ fn auggie_s_system_settings_run_the_managed_shim() {
         doctor.stdout
     );
 
-    if !can_mount() {
-        eprintln!("skipped the run: needs root and unshare for a private mount");
-        return;
-    }
     let launch = |line: &str| {
         serde_json::json!({
             "hook_event_name": "PreToolUse",
@@ -1140,13 +1139,7 @@ fn auggie_s_system_settings_run_the_managed_shim() {
         })
         .to_string()
     };
-    let state = p.path("state");
-    let tree = p.path("tree");
-    let r = on_a_managed_machine(&tree, &command, &state, &launch("git push --force"));
-    assert_eq!(r.status, 2, "{r:?}");
-    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
-    let r = on_a_managed_machine(&tree, &command, &state, &launch("git status"));
-    assert_eq!(r.status, 0, "{r:?}");
+    probe_on_a_managed_machine(&p, &command, &launch);
 }
 
 /// Factory Droid's organisation settings: hookc's hooks merged into the
@@ -1200,10 +1193,6 @@ fn droid_s_organisation_settings_keep_other_hooks_out() {
         "{report}"
     );
 
-    if !can_mount() {
-        eprintln!("skipped the run: needs root and unshare for a private mount");
-        return;
-    }
     let execute = |line: &str| {
         serde_json::json!({
             "session_id": "5d1c",
@@ -1216,11 +1205,5 @@ fn droid_s_organisation_settings_keep_other_hooks_out() {
         })
         .to_string()
     };
-    let state = p.path("state");
-    let tree = p.path("tree");
-    let r = on_a_managed_machine(&tree, &command, &state, &execute("git push --force"));
-    assert_eq!(r.status, 2, "{r:?}");
-    assert!(r.stderr.contains("Do not force-push"), "{r:?}");
-    let r = on_a_managed_machine(&tree, &command, &state, &execute("git status"));
-    assert_eq!(r.status, 0, "{r:?}");
+    probe_on_a_managed_machine(&p, &command, &execute);
 }

@@ -170,6 +170,72 @@ const MERGED: &[Merged] = &[
         golden: "out/.devin/config.json",
     },
     Merged {
+        dir: "codebuddy",
+        target: "codebuddy",
+        path: ".codebuddy/settings.json",
+        user: false,
+        syntax: Syntax::JsonWithComments,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/codebuddy/",
+        golden: "out/.codebuddy/settings.json",
+    },
+    Merged {
+        dir: "qoder",
+        target: "qoder",
+        path: ".qoder/settings.json",
+        user: false,
+        syntax: Syntax::JsonWithComments,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/qoder/",
+        golden: "out/.qoder/settings.json",
+    },
+    Merged {
+        dir: "letta",
+        target: "letta",
+        path: ".letta/settings.json",
+        user: false,
+        syntax: Syntax::StrictJson,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/letta/",
+        golden: "out/.letta/settings.json",
+    },
+    Merged {
+        dir: "openhands",
+        target: "openhands",
+        path: ".openhands/hooks.json",
+        user: false,
+        syntax: Syntax::StrictJson,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/openhands/",
+        golden: "out/.openhands/hooks.json",
+    },
+    Merged {
+        dir: "crush",
+        target: "crush",
+        path: "crush.json",
+        user: false,
+        syntax: Syntax::StrictJson,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/crush/",
+        golden: "out/crush.json",
+    },
+    Merged {
+        dir: "vibe",
+        target: "vibe",
+        path: ".vibe/hooks.toml",
+        user: false,
+        syntax: Syntax::Toml,
+        container: "hooks",
+        ensure: &[],
+        marker: "/.hookc/vibe/",
+        golden: "out/.vibe/hooks.toml",
+    },
+    Merged {
         dir: "kimi",
         target: "kimi",
         path: "config.toml",
@@ -340,6 +406,60 @@ fn merging_into_windsurf_hooks_loses_nothing() {
 #[test]
 fn merging_into_kimi_config_loses_nothing() {
     check_harness("kimi");
+}
+
+#[test]
+fn merging_into_codebuddy_settings_loses_nothing() {
+    check_harness("codebuddy");
+}
+
+#[test]
+fn merging_into_qoder_settings_loses_nothing() {
+    check_harness("qoder");
+}
+
+#[test]
+fn merging_into_letta_settings_loses_nothing() {
+    check_harness("letta");
+}
+
+#[test]
+fn merging_into_openhands_hooks_loses_nothing() {
+    check_harness("openhands");
+}
+
+#[test]
+fn merging_into_crush_config_loses_nothing() {
+    check_harness("crush");
+}
+
+#[test]
+fn merging_into_vibe_hooks_loses_nothing() {
+    check_harness("vibe");
+}
+
+/// Every file a build merges into has a corpus above: the harnesses' files
+/// in the bundled policy's build (`out/`, which `out_dir` keeps fresh) whose
+/// manifest kind is not a whole file of hookc's own.
+#[test]
+fn every_file_hookc_merges_into_has_a_corpus() {
+    let manifest: Value =
+        serde_json::from_str(&read(&repo().join("out/.hookc/manifest.json"))).unwrap();
+    let merged: Vec<&str> = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] != "whole")
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(merged.len() > 10, "{merged:?}");
+    let missing: Vec<&&str> = merged
+        .iter()
+        // Goose reads hookc's own plugin folder, which no user file shares.
+        .filter(|path| !path.starts_with(".agents/plugins/hookc/"))
+        .filter(|path| !MERGED.iter().any(|h| h.golden == format!("out/{path}")))
+        .collect();
+    assert!(missing.is_empty(), "no merge corpus for {missing:?}");
 }
 
 fn check_harness(dir: &str) {

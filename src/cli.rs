@@ -410,7 +410,7 @@ pub struct BuildArgs {
     /// managed-settings.d, Codex's requirements.toml, Copilot CLI's policy.d, Cursor's
     /// enterprise hooks.json, Gemini CLI's and Qwen Code's system settings, OpenCode's and
     /// Kilo Code CLI's managed config, Factory Droid's organisation and Auggie's system settings,
-    /// Cascade's system hooks.json) instead of a project, with hookc's files in /etc/hookc (macOS:
+    /// Cascade's system hooks.json, Crush's system crush.json) instead of a project, with hookc's files in /etc/hookc (macOS:
     /// /Library/Application Support/hookc; Windows: C:\Program Files\hookc); `check --managed` checks that tree
     #[arg(long, conflicts_with_all = ["out", "user"], help_heading = "Managed install")]
     pub managed: bool,

@@ -146,6 +146,74 @@ static PROFILE: Profile = Profile {
     }),
 };
 
+/// Crush's system file: read first on every system but Windows (since
+/// 0.87.0, `config_unix.go`), its lists put before the user's and the
+/// project's, and nothing later can take an entry out (Crush's merge appends
+/// lists and ignores an empty one or `null`).
+const MANAGED: crate::managed::Layer = crate::managed::Layer {
+    file: crate::managed::Paths {
+        linux: "/etc/crush/crush.json",
+        macos: "/etc/crush/crush.json",
+        windows: crate::managed::OnWindows::Not("Crush reads no system-wide file on Windows"),
+    },
+    what: "Crush's system configuration",
+    only_managed: None,
+    not_enforced: Some(
+        "a repository's own PreToolUse hook can hand Crush a changed input (`updated_input`), which it runs after hookc's managed hook judged the original, and a Crush older than 0.87.0 does not read /etc/crush/crush.json at all",
+    ),
+};
+
+/// hookc's `PreToolUse` entries, with the warnings of what Crush cannot do;
+/// `script` writes the shim of an event and returns the POSIX script that
+/// runs it, which the entry hands to `/bin/sh` (Crush's own interpreter
+/// would run it otherwise).
+fn hook_entries(
+    policy: &Policy,
+    cx: &mut EmitCx,
+    script: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+) -> IndexMap<String, Vec<Value>> {
+    common::warn_unsupported_events(policy, &PROFILE, cx);
+    common::warn_decisions(
+        policy,
+        &PROFILE,
+        cx,
+        &|event, decision| match (event, decision) {
+            (Event::PreTool, Decision::Ask) => Some(
+                "Crush hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+            ),
+            (Event::PreTool, Decision::Context) => {
+                Some("hookc does not add context to a Crush call; the call goes ahead without it")
+            }
+            _ => None,
+        },
+    );
+    let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
+    for &(event, native) in PROFILE.events {
+        let Some(common::Route {
+            mut names,
+            any_tool,
+        }) = common::route(policy, event, &PROFILE, cx, &matcher_names)
+        else {
+            continue;
+        };
+        if reads_or_fetches(policy) {
+            // hookc refuses them: see `SUB_AGENTS`.
+            names.extend(SUB_AGENTS.iter().map(|&n| n.to_owned()));
+        }
+        let script = script(cx, event, native);
+        let mut entry = json!({
+            "name": format!("hookc-{}", event.word()),
+            "command": format!("/bin/sh -c {}", crate::emit::sh_word(&script)),
+            "timeout": policy.timeout,
+        });
+        if event.has_tools() && !any_tool {
+            entry["matcher"] = json!(anchored_alternation(names));
+        }
+        entries.insert(native.to_owned(), vec![entry]);
+    }
+    entries
+}
+
 impl Harness for Crush {
     fn profile(&self) -> &'static Profile {
         &PROFILE
@@ -156,48 +224,30 @@ impl Harness for Crush {
     }
 
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
-        common::warn_unsupported_events(policy, &PROFILE, cx);
-        common::warn_decisions(
-            policy,
-            &PROFILE,
-            cx,
-            &|event, decision| match (event, decision) {
-                (Event::PreTool, Decision::Ask) => Some(
-                    "Crush hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
-                ),
-                (Event::PreTool, Decision::Context) => Some(
-                    "hookc does not add context to a Crush call; the call goes ahead without it",
-                ),
-                _ => None,
-            },
-        );
-        let mut entries: IndexMap<String, Vec<Value>> = IndexMap::new();
-        for &(event, native) in PROFILE.events {
-            let Some(common::Route {
-                mut names,
-                any_tool,
-            }) = common::route(policy, event, &PROFILE, cx, &matcher_names)
-            else {
-                continue;
-            };
-            if reads_or_fetches(policy) {
-                // hookc refuses them: see `SUB_AGENTS`.
-                names.extend(SUB_AGENTS.iter().map(|&n| n.to_owned()));
-            }
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             let found = common::source_shim("$f");
             let script = common::locate_shim(PROFILE.id, event, &found, NOT_FOUND, INCOMPLETE);
-            let mut entry = json!({
-                "name": format!("hookc-{}", event.word()),
-                "command": format!("/bin/sh -c {}", crate::emit::sh_word(&script)),
-                "timeout": policy.timeout,
-            });
-            if event.has_tools() && !any_tool {
-                entry["matcher"] = json!(anchored_alternation(names));
-            }
-            entries.insert(native.to_owned(), vec![entry]);
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        }
+            script
+        });
         cx.hook_entries(CONFIG, entries, Vec::new(), MARKER);
+    }
+
+    fn managed_layer(&self) -> Option<crate::managed::Layer> {
+        Some(MANAGED)
+    }
+
+    fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            common::managed_command(cx, policy, &PROFILE, (event, native), install)
+        });
+        let marker = format!("{}/crush/", install.os.hookc_dir());
+        cx.hook_entries(
+            &install.tree_file(MANAGED.file),
+            entries,
+            Vec::new(),
+            &marker,
+        );
     }
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {

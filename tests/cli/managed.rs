@@ -1142,6 +1142,71 @@ fn auggie_s_system_settings_run_the_managed_shim() {
     probe_on_a_managed_machine(&p, &command, &launch);
 }
 
+/// Crush's system file: hookc's entry merged into the administrator's
+/// `/etc/crush/crush.json` (macOS reads the same path; Windows has none),
+/// refusing the probe on a managed machine through `/bin/sh`, which no
+/// project's `PATH` can replace.
+#[test]
+fn crush_s_system_file_runs_the_managed_shim() {
+    let p = Project::bundled();
+    let policy = p.read("policy.kdl");
+    p.write("policy.kdl", &format!("{policy}\ntargets \"crush\"\n"));
+    p.write(
+        "tree/etc/crush/crush.json",
+        "{\n  \"providers\": {\"corp\": {\"type\": \"openai\", \"base_url\": \"https://llm.corp/v1\"}}\n}\n",
+    );
+    let r = managed(&p, &["build"]);
+    ok(&r);
+    // What a repository can still do is said, not hidden.
+    assert!(r.stderr.contains("updated_input"), "{}", r.stderr);
+    let config = json(&p, "tree/etc/crush/crush.json");
+    assert_eq!(
+        config["providers"]["corp"]["base_url"],
+        "https://llm.corp/v1"
+    );
+    let entry = &config["hooks"]["PreToolUse"][0];
+    let command = entry["command"].as_str().unwrap().to_owned();
+    assert!(command.starts_with("/bin/sh -c "), "{command}");
+    assert!(
+        command.contains("/etc/hookc/crush/pre-tool.sh"),
+        "{command}"
+    );
+    let matcher = regex::Regex::new(entry["matcher"].as_str().unwrap()).unwrap();
+    assert!(matcher.is_match("bash") && !matcher.is_match("bash_output"));
+    ok(&run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
+            .args(["--hookc", HOOKC])
+            .current_dir(p.dir.path()),
+        None,
+    ));
+    assert!(p.exists("mtree/etc/crush/crush.json"));
+    let windows = run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    assert!(
+        windows
+            .stderr
+            .contains("Crush reads no system-wide file on Windows"),
+        "{windows:?}"
+    );
+
+    let bash = |line: &str| {
+        serde_json::json!({
+            "event": "PreToolUse",
+            "session_id": "s1",
+            "cwd": p.dir.path(),
+            "tool_name": "bash",
+            "tool_input": {"command": line, "description": "probe"},
+        })
+        .to_string()
+    };
+    probe_on_a_managed_machine(&p, &command, &bash);
+}
+
 /// Factory Droid's organisation settings: hookc's hooks merged into the
 /// administrator's file with every other level's hooks kept out, refusing
 /// the probe on a managed machine; `doctor --managed` fails a file that a

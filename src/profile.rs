@@ -363,6 +363,12 @@ pub enum FileFormat {
     /// Mistral Vibe's `hooks.toml`: `[[hooks]]` tables, unknown keys
     /// ignored.
     VibeHooks,
+    /// A Kiro CLI agent (`.kiro/agents/*.json`), whose `hooks` Kiro CLI 2.x
+    /// runs while the agent is the session's; an unknown key at its top
+    /// level drops the whole agent.
+    KiroAgent,
+    /// A Kiro CLI 3 hook file (`.kiro/hooks/*.json`), run whatever the agent.
+    KiroHooks,
 }
 
 impl FileFormat {
@@ -569,6 +575,9 @@ pub enum McpNames {
     ServerUnderscoreTool,
     /// `<server>__<tool>` (Goose, whose extensions are MCP servers).
     ServerDoubleUnderscoreTool,
+    /// `@<server>/<tool>` (Kiro CLI, whose matchers are exact names or
+    /// globs, not regexes).
+    AtServerSlashTool,
 }
 
 impl McpNames {
@@ -581,6 +590,7 @@ impl McpNames {
             McpNames::ServerDashTool => Some(("", "-")),
             McpNames::ServerUnderscoreTool => Some(("", "_")),
             McpNames::ServerDoubleUnderscoreTool => Some(("", "__")),
+            McpNames::AtServerSlashTool => Some(("@", "/")),
             McpNames::CursorTool => None,
         }
     }

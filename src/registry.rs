@@ -69,6 +69,8 @@ macro_rules! harnesses {
             devin::Devin = "devin",
             /// Goose, through a plugin of hookc's.
             goose::Goose = "goose",
+            /// Amazon's Kiro CLI.
+            kiro::Kiro = "kiro",
             /// Callbacks for the Claude Agent SDK (Python and TypeScript).
             agent_sdk::ClaudeAgentSdk = "claude-agent-sdk",
         }

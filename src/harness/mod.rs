@@ -28,6 +28,7 @@ mod gemini;
 mod goose;
 mod kilo;
 mod kimi;
+mod kiro;
 mod letta;
 mod opencode;
 mod openhands;
@@ -754,6 +755,7 @@ mod tests {
                 McpNames::ServerDashTool,
                 McpNames::ServerUnderscoreTool,
                 McpNames::ServerDoubleUnderscoreTool,
+                McpNames::AtServerSlashTool,
             ]),
             server in "[ab_.-]{0,4}",
             tool in "[ab_.()-]{0,4}",

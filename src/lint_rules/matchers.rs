@@ -115,6 +115,7 @@ pub fn mcp(names: Option<McpNames>, harness: &str, word: &str) -> Option<Finding
         McpNames::ServerDoubleUnderscoreTool => {
             (format!("{server}__{tool}"), "`<extension>__<tool>`")
         }
+        McpNames::AtServerSlashTool => (format!("@{server}/{tool}"), "`@<server>/<tool>`"),
     };
     Some(Finding {
         // Copilot's naming in hooks is inferred from its tool lists.

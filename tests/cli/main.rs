@@ -34,6 +34,7 @@ mod harness_gemini;
 mod harness_goose;
 mod harness_kilo;
 mod harness_kimi;
+mod harness_kiro;
 mod harness_letta;
 mod harness_opencode;
 mod harness_openhands;

@@ -32,7 +32,7 @@ guard "no-hard-reset" {
 guard "ask-deploy" {
     command "deploy"
     ask "Deploying needs the user's go-ahead; ask them first."
-    allow-degraded "codex" "kimi" "opencode" "kilo" "cursor" "droid" "auggie" "windsurf" "letta" "codebuddy" "qoder" "vibe" "openhands" "crush" "devin" "goose"
+    allow-degraded "codex" "kimi" "opencode" "kilo" "cursor" "droid" "auggie" "windsurf" "letta" "codebuddy" "qoder" "vibe" "openhands" "crush" "devin" "goose" "kiro"
 }
 guard "allow-make" {
     command "make"
@@ -42,7 +42,7 @@ guard "allow-make" {
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "kilo" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid" "auggie" "windsurf" "letta" "codebuddy" "qoder" "vibe" "openhands" "crush" "devin" "goose"
+    allow-degraded "gemini" "opencode" "kilo" "antigravity" "kimi" "copilot" "cursor" "qwen" "droid" "auggie" "windsurf" "letta" "codebuddy" "qoder" "vibe" "openhands" "crush" "devin" "goose" "kiro"
 }
 "#;
 

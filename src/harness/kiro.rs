@@ -1,0 +1,889 @@
+//! Kiro CLI: hookc's own agent, `.kiro/agents/hookc.json`, for Kiro CLI 2,
+//! and hookc's own hook file, `.kiro/hooks/hookc.json`, for Kiro CLI 3.
+//!
+//! Kiro CLI is closed source and installs only from Amazon's site. Protocol
+//! facts this file relies on come from the code of its open-source
+//! ancestor, Amazon Q Developer CLI (1.19.7), from Kiro's documentation and
+//! from third parties' runs of Kiro CLI 2.16 to 2.22 (the book's page says
+//! which is which; nothing here has run a real Kiro):
+//! - Kiro CLI 2 runs the `hooks` of the session's **agent** only: the one
+//!   `--agent` names, else the `chat.defaultAgent` setting, else Kiro's
+//!   built-in default, which has no hooks. Workspace agents come from
+//!   `.kiro/agents/*.json` of the folder Kiro starts in. An unknown key at
+//!   an agent's top level drops the whole agent (the session falls back to
+//!   the default); unknown keys inside one hook are ignored.
+//! - An agent's hooks: `{"preToolUse": [{"command", "matcher", "timeout_ms",
+//!   "cache_ttl_seconds", "max_output_size"}]}`. A matcher is an exact tool
+//!   name or a glob (`*`, `?`), never a regex (`a|b` matches nothing), and
+//!   none matches every tool. A `cache_ttl_seconds` above 0 remembers an
+//!   allow for every later call, whatever its input.
+//! - Kiro CLI 3 also runs every `.kiro/hooks/*.json`, whatever the agent:
+//!   `{"version": "v1", "hooks": [{"name", "trigger": "PreToolUse",
+//!   "matcher" (a regex), "action": {"type": "command", "command"},
+//!   "timeout" (seconds), "enabled"}]}`.
+//! - The command runs with `bash -c` (3: `sh -c`) in Kiro's working folder;
+//!   the call comes on stdin: `{hook_event_name, cwd, tool_name,
+//!   tool_input}`, the input as the model wrote it (paths may be relative
+//!   or start with `~`).
+//! - **Exit 2 refuses**, and the model reads stderr. Every other status, a
+//!   crash, a command that cannot start and a timeout let the call through.
+//! - Tools go by their old names on the wire (`execute_bash`, `fs_read`,
+//!   `fs_write`) and by new ones in newer builds (`shell`, `read`, `write`);
+//!   MCP tools are `@<server>/<tool>`. Sub-agents (`use_subagent`,
+//!   `delegate`) run their tools without hooks.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::common;
+use super::payload::ToolCall;
+use super::{Answer, Harness, HookCommand, MachineCheck, Profile, windows};
+use crate::diag::{Code, suggest};
+use crate::emit::EmitCx;
+use crate::eval::{Call, CallTool, Verdict};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, ToolKind};
+use crate::lint_rules::json_spans::{self, Dialect};
+use crate::lint_rules::{FileReport, diag};
+use crate::profile::{FileFormat, HookFile, LateHook, McpNames, OnHookError};
+use crate::source::SourceFile;
+
+pub struct Kiro;
+
+/// hookc's agent, for Kiro CLI 2, and its hook file, for Kiro CLI 3.
+const AGENT: &str = ".kiro/agents/hookc.json";
+const HOOKS: &str = ".kiro/hooks/hookc.json";
+/// The agent's name: what `--agent` and `chat.defaultAgent` say.
+const AGENT_NAME: &str = "hookc";
+
+/// The keys an agent may have at its top level (Kiro CLI 2.10's list);
+/// any other drops the agent.
+const AGENT_KEYS: &[&str] = &[
+    "$schema",
+    "name",
+    "description",
+    "prompt",
+    "mcpServers",
+    "tools",
+    "toolAliases",
+    "allowedTools",
+    "resources",
+    "hooks",
+    "toolsSettings",
+    "includeMcpJson",
+    "useLegacyMcpJson",
+    "model",
+    "keyboardShortcut",
+    "welcomeMessage",
+];
+/// An agent's hook triggers; another drops the agent.
+const TRIGGERS: &[&str] = &[
+    "agentSpawn",
+    "userPromptSubmit",
+    "preToolUse",
+    "postToolUse",
+    "stop",
+];
+/// Kiro CLI 3's triggers in a hook file.
+const V3_TRIGGERS: &[&str] = &[
+    "SessionStart",
+    "Stop",
+    "PreToolUse",
+    "PostToolUse",
+    "PreTaskExec",
+    "PostTaskExec",
+    "UserPromptSubmit",
+    "PostFileCreate",
+    "PostFileSave",
+    "PostFileDelete",
+    "Manual",
+];
+
+/// Tools that hand work to a sub-agent, whose own calls Kiro runs without
+/// hooks: hookc cannot see what they run, so it refuses them.
+const SUB_AGENTS: &[&str] = &["use_subagent", "subagent", "delegate"];
+
+static PROFILE: Profile = Profile {
+    id: HarnessId::Kiro,
+    name: "Kiro CLI",
+    events: &[(Event::PreTool, "preToolUse")],
+    tools: &[
+        // The old names first: Kiro CLI 2 sends them.
+        (ToolKind::Shell, &["execute_bash", "shell", "execute_cmd"]),
+        (ToolKind::Read, &["fs_read", "read", "glob", "grep"]),
+        // One tool writes and edits (`command`: `create`, `str_replace`,
+        // `insert`, `append`).
+        (ToolKind::Write, &["fs_write", "write"]),
+        (ToolKind::Edit, &["fs_write", "write"]),
+        (ToolKind::WebFetch, &["web_fetch"]),
+    ],
+    can_block: &[Event::PreTool],
+    honours_ask: &[],
+    can_rewrite: false,
+    options: &[],
+    todo: &[
+        "install hookc on every machine that runs Kiro CLI in this repo (or set HOOKC_BIN)",
+        "Kiro CLI 2 runs hookc's hooks only in hookc's agent: start it in the project's root with `kiro-cli chat --agent hookc`, or once `kiro-cli settings chat.defaultAgent hookc`",
+    ],
+    more_events: &["agentSpawn", "userPromptSubmit", "postToolUse", "stop"],
+    files: &[
+        HookFile {
+            dir: ".kiro/agents",
+            names: &["*.json"],
+            format: FileFormat::KiroAgent,
+            in_project: true,
+        },
+        HookFile {
+            dir: ".kiro/hooks",
+            names: &["*.json"],
+            format: FileFormat::KiroHooks,
+            in_project: true,
+        },
+    ],
+    json: None,
+    flavour: None,
+    mcp_names: |_| Some(McpNames::AtServerSlashTool),
+    refusal: Some(include_str!("../../templates/kiro/refuse.sh.hbs")),
+    on_hook_error: OnHookError::Proceeds,
+    own_timeout: None,
+    late_hook: LateHook::Proceeds,
+    hints: &[".kiro/"],
+    protected: &[
+        ".kiro/agents",
+        ".kiro/hooks",
+        "~/.kiro/agents",
+        "~/.kiro/hooks",
+        // `chat.defaultAgent`: the agent a session runs.
+        "~/.kiro/settings",
+        "$KIRO_HOME",
+    ],
+    protected_examples: &[AGENT, HOOKS],
+    hooks_from: &[],
+    guests: &[],
+    // Workspace agents are read from the folder Kiro starts in, and that
+    // is where their hooks run.
+    hook_dir: crate::profile::HookDir::ProjectRoot,
+    hook_vars: Some(crate::profile::HookVars {
+        set: &[],
+        complete: true,
+    }),
+};
+
+impl Harness for Kiro {
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    fn lint_file(
+        &self,
+        format: FileFormat,
+        file: &SourceFile,
+        _root: &Path,
+        report: &mut FileReport,
+    ) {
+        match format {
+            FileFormat::KiroAgent => lint_agent(file, report),
+            FileFormat::KiroHooks => lint_hook_file(file, report),
+            _ => {}
+        }
+    }
+
+    /// An agent's hooks (flat entries under each trigger), and a Kiro CLI 3
+    /// hook file's list.
+    fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        _notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        let mut out = Vec::new();
+        let v: Value = match format {
+            FileFormat::KiroAgent | FileFormat::KiroHooks => {
+                serde_json::from_str(text).map_err(|e| e.to_string())?
+            }
+            _ => return Ok(out),
+        };
+        if format == FileFormat::KiroAgent {
+            for (trigger, list) in v["hooks"].as_object().into_iter().flatten() {
+                common::written_hooks(&PROFILE, rel, trigger, list, &mut out);
+            }
+            return Ok(out);
+        }
+        for (i, hook) in v["hooks"].as_array().into_iter().flatten().enumerate() {
+            if hook["enabled"] == json!(false) {
+                continue;
+            }
+            let text = |pointer: &str| hook.pointer(pointer).and_then(Value::as_str);
+            out.push(crate::profile::WrittenHook {
+                origin: format!("{rel} hooks[{i}]"),
+                event: text("/trigger").unwrap_or_default().to_owned(),
+                matcher: text("/matcher").map(str::to_owned),
+                command: text("/action/command").unwrap_or_default().to_owned(),
+                args: None,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Kiro CLI 3's `PreToolUse` is Kiro CLI 2's `preToolUse`.
+    fn event_named(&self, native: &str) -> Option<(Event, Option<ToolKind>)> {
+        PROFILE.event_called(native).map(|e| (e, None))
+    }
+
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
+        let name = PROFILE.name;
+        let mut checks = Vec::new();
+        // The agent a session runs when none is named.
+        let default = common::read_json(common::under_home(home, ".kiro/settings/cli.json"))
+            .and_then(|s| s["chat.defaultAgent"].as_str().map(str::to_owned));
+        checks.push(match default.as_deref() {
+            Some(AGENT_NAME) => MachineCheck::Ok(format!(
+                "{name}: `chat.defaultAgent` is hookc, so Kiro CLI 2 runs hookc's hooks unless another agent is named"
+            )),
+            Some(other) => MachineCheck::fail(
+                format!(
+                    "{name}: `chat.defaultAgent` is `{other}`, so Kiro CLI 2 runs that agent and no hookc guard unless it is started with `--agent hookc`"
+                ),
+                "run `kiro-cli settings chat.defaultAgent hookc`, or always start Kiro with `--agent hookc`",
+            ),
+            None => MachineCheck::note(
+                format!(
+                    "{name}: no `chat.defaultAgent`, so Kiro CLI 2 runs its built-in agent, which has no hooks, unless it is started with `--agent hookc`"
+                ),
+                "run `kiro-cli settings chat.defaultAgent hookc`, or always start Kiro with `--agent hookc`",
+            ),
+        });
+        // Another agent of the project runs without hookc's hooks.
+        let agents = std::fs::read_dir(root.join(".kiro/agents"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with(AGENT));
+        for path in agents {
+            let Some(agent) = common::read_json(Some(path.clone())) else {
+                continue;
+            };
+            let guarded = agent["hooks"]["preToolUse"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|h| h["command"].as_str().is_some_and(|c| c.contains(MARKER)));
+            if !guarded {
+                checks.push(MachineCheck::note(
+                    format!(
+                        "{name}: the agent in {} has no hookc hook: a Kiro CLI 2 session in it runs unguarded",
+                        path.display()
+                    ),
+                    format!("copy the `hooks` of {AGENT} into it, or use the hookc agent"),
+                ));
+            }
+        }
+        checks
+    }
+
+    fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
+        common::warn_unsupported_events(policy, &PROFILE, cx);
+        common::warn_decisions(
+            policy,
+            &PROFILE,
+            cx,
+            &|event, decision| match (event, decision) {
+                (Event::PreTool, Decision::Ask) => Some(
+                    "Kiro CLI's hooks cannot ask the user; hookc refuses the call and tells the model to ask the user instead",
+                ),
+                (Event::PreTool, Decision::Context) => Some(
+                    "Kiro CLI reads no added context from a preToolUse hook; the call goes ahead without it",
+                ),
+                _ => None,
+            },
+        );
+        let event = Event::PreTool;
+        let native = "preToolUse";
+        // Every tool: Kiro's matchers take no alternation, its tools go by
+        // two names, and sub-agents must be seen to be refused.
+        if common::route(policy, event, &PROFILE, cx, &matcher_names).is_none() {
+            return;
+        }
+        cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
+        let command = common::source_shim(&format!("\"$PWD\"/.hookc/kiro/{}.sh", event.word()));
+        let agent = json!({
+            "name": AGENT_NAME,
+            "description": "Kiro's tools, with this project's hookc guards before every call. Written by `hookc build`: do not edit; rebuild instead.",
+            "tools": ["*"],
+            "resources": ["file://AGENTS.md", "file://README.md", "file://.kiro/steering/**/*.md"],
+            "includeMcpJson": true,
+            "hooks": {
+                native: [{
+                    "command": command,
+                    "timeout_ms": u64::from(policy.timeout) * 1000,
+                    // An allow remembered would let later calls through unseen.
+                    "cache_ttl_seconds": 0,
+                }],
+            },
+        });
+        let hooks = json!({
+            "version": "v1",
+            "hooks": [{
+                "name": format!("hookc-{}", event.word()),
+                "description": "This project's hookc guards. Written by `hookc build`: do not edit; rebuild instead.",
+                "trigger": "PreToolUse",
+                "action": {"type": "command", "command": command},
+                "timeout": policy.timeout,
+                "enabled": true,
+            }],
+        });
+        for (path, doc) in [(AGENT, agent), (HOOKS, hooks)] {
+            let text = serde_json::to_string_pretty(&doc).expect("JSON values serialise");
+            cx.whole(path, format!("{text}\n"), false);
+        }
+    }
+
+    fn on_windows(&self, _: &Policy) -> windows::OnWindows {
+        windows::OnWindows::Unguarded {
+            what: "Kiro CLI runs hook commands with `cmd /C` on Windows, which cannot run hookc's POSIX command; the hook fails and Kiro lets the call through",
+            fix: "run Kiro CLI on Windows in WSL",
+        }
+    }
+
+    fn decode_call(&self, event: Event, payload: &Value) -> Result<Call, String> {
+        let mut call = common::new_call(event, payload, "", common::payload_cwd(payload))?;
+        let name = super::string_at(payload, "/tool_name")?;
+        let empty = json!({});
+        let input = payload.get("tool_input").unwrap_or(&empty);
+        if SUB_AGENTS.contains(&name) && !lists_sub_agents(name, input) {
+            return Err(format!(
+                "Kiro CLI runs the tools of a sub-agent (`{name}`) without hooks, so hookc cannot see what it runs. Do the work with your own tools instead of a sub-agent"
+            ));
+        }
+        let mut kind = PROFILE.tool_kind(name);
+        match (kind, name) {
+            (Some(ToolKind::Shell), _) => {
+                call.command = Some(super::string_at(input, "/command")?.to_owned());
+            }
+            (Some(ToolKind::Read), "glob") => {
+                crate::eval::search_call(&mut call, input, "/path", "/pattern", true);
+                call.text = Some(input.to_string());
+            }
+            (Some(ToolKind::Read), "grep") => {
+                crate::eval::search_call(&mut call, input, "/path", "/include", false);
+                call.text = Some(input.to_string());
+            }
+            (Some(ToolKind::Read), _) => {
+                read_operations(&mut call, name, input)?;
+                call.text = Some(input.to_string());
+            }
+            (Some(ToolKind::Write), _) => {
+                call.paths
+                    .push(super::string_at(input, "/path")?.to_owned());
+                if input["command"] != json!("create") {
+                    kind = Some(ToolKind::Edit);
+                }
+                call.text = Some(input.to_string());
+            }
+            (None, "knowledge") => {
+                // Adding to the knowledge base reads the file it names.
+                if matches!(input["command"].as_str(), Some("add" | "update")) {
+                    kind = Some(ToolKind::Read);
+                    for key in ["/path", "/value"] {
+                        if let Some(p) = input.pointer(key).and_then(Value::as_str) {
+                            call.paths.push(p.to_owned());
+                        }
+                    }
+                }
+                call.text = Some(input.to_string());
+            }
+            _ => call.text = Some(input.to_string()),
+        }
+        call.tool = Some(CallTool {
+            kind,
+            mcp: McpNames::AtServerSlashTool.split(name),
+            native: name.to_owned(),
+            ..CallTool::default()
+        });
+        Ok(call)
+    }
+
+    fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
+        match common::refusal_reason(verdict, "a Kiro CLI") {
+            Some(reason) => Answer {
+                stdout: String::new(),
+                stderr: format!("{reason}\n"),
+                exit: 2,
+            },
+            None => Answer::default(),
+        }
+    }
+
+    fn outcome(&self, _event: Event, o: &super::Observation) -> super::Outcome {
+        use super::Outcome;
+        use super::outcome::text;
+        if o.timed_out {
+            return Outcome::proceeds("a timeout is no refusal: the call proceeds (fail-open)");
+        }
+        match o.exit {
+            Some(2) => Outcome::blocks(
+                text(&o.stderr).map(|e| format!("PreToolHook blocked the tool execution: {e}")),
+                "exit 2 refuses; the model reads stderr",
+            ),
+            Some(0) => Outcome::proceeds("exit 0 allows; stdout is not read"),
+            _ => Outcome::proceeds(
+                "a status other than 2 shows a warning and the call proceeds (fail-open)",
+            ),
+        }
+    }
+
+    fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
+        let t = ToolCall::of(&PROFILE, call, root)?;
+        let input = match t.kind {
+            ToolKind::Shell => json!({"command": t.command, "summary": "Run the command"}),
+            ToolKind::Read => json!({"operations": [{"mode": "Line", "path": t.path}]}),
+            ToolKind::Write => json!({"command": "create", "path": t.path, "file_text": "x\n"}),
+            ToolKind::Edit => {
+                json!({"command": "str_replace", "path": t.path, "old_str": "a", "new_str": "b"})
+            }
+            _ => return None,
+        };
+        Some(json!({
+            "hook_event_name": PROFILE.event_name(event)?,
+            "cwd": t.root,
+            "tool_name": t.native,
+            "tool_input": input,
+        }))
+    }
+
+    fn hook_command(&self, root: &Path, event: Event, _payload: &Value) -> Option<HookCommand> {
+        let native = PROFILE.event_name(event)?;
+        Some(HookCommand {
+            command: super::configured(root, AGENT, &format!("/hooks/{native}/0/command"))?,
+            shell: "bash",
+            env: Vec::new(),
+        })
+    }
+}
+
+/// hookc's hook commands are recognised by this path.
+const MARKER: &str = "/.hookc/kiro/";
+
+/// Whether a sub-agent tool's call only asks about sub-agents (`delegate`'s
+/// `list` and `status`), which starts none.
+fn lists_sub_agents(name: &str, input: &Value) -> bool {
+    name == "delegate" && matches!(input["operation"].as_str(), Some("list" | "status"))
+}
+
+/// The files of an `fs_read` call: each operation's `path` (a file it
+/// reads or searches for a pattern, or a folder it lists) and
+/// `image_paths`.
+fn read_operations(call: &mut Call, name: &str, input: &Value) -> Result<(), String> {
+    let operations = input["operations"]
+        .as_array()
+        .filter(|ops| !ops.is_empty())
+        .ok_or_else(|| format!("`{name}` should list its `operations`"))?;
+    for op in operations {
+        if let Some(path) = op["path"].as_str() {
+            call.paths.push(path.to_owned());
+        }
+        for image in op["image_paths"].as_array().into_iter().flatten() {
+            call.paths.push(
+                image
+                    .as_str()
+                    .ok_or("`image_paths` should hold strings")?
+                    .to_owned(),
+            );
+        }
+        if op["path"].is_null() && op["image_paths"].is_null() {
+            return Err(format!("an operation of `{name}` names no file"));
+        }
+    }
+    Ok(())
+}
+
+/// The regex fragments for one guard tool. hookc writes no matcher for
+/// Kiro (every call reaches the hook), so these only tell the route which
+/// guards Kiro can run.
+fn matcher_names(tool: &crate::ir::Tool) -> Vec<String> {
+    match tool {
+        crate::ir::Tool::Mcp { server, tool } => {
+            vec![McpNames::AtServerSlashTool.matcher(server, tool)]
+        }
+        _ => common::tool_names(&PROFILE, tool, &|_, _| None),
+    }
+}
+
+const STRICT: Dialect = Dialect {
+    comments: false,
+    trailing_commas: false,
+    bom: false,
+};
+
+/// The file's top-level object, or a finding of why Kiro cannot read it.
+fn parse_object<'a>(
+    file: &'a SourceFile,
+    drops: &str,
+    report: &mut FileReport,
+) -> Option<jsonc_parser::ast::Object<'a>> {
+    use jsonc_parser::ast::Value as Ast;
+    match json_spans::parse(&file.text, STRICT) {
+        Ok(Some(Ast::Object(o))) => Some(o),
+        Ok(other) => {
+            let span = other
+                .as_ref()
+                .map_or(crate::source::Span::new(0, 0), json_spans::span);
+            report.diags.push(diag(
+                Code::LintWrongType,
+                file,
+                span,
+                format!("Kiro CLI expects a JSON object here, and {drops}"),
+                "not an object",
+            ));
+            None
+        }
+        Err((span, why)) => {
+            report.diags.push(
+                diag(
+                    Code::LintSyntax,
+                    file,
+                    span,
+                    format!("Kiro CLI cannot parse this file ({why}), and {drops}"),
+                    "here",
+                )
+                .help(
+                    "Kiro reads strict JSON: no comments, no trailing commas, no byte order mark",
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// An agent as Kiro CLI 2 reads it: what drops it, and hooks that fail open.
+fn lint_agent(file: &SourceFile, report: &mut FileReport) {
+    use jsonc_parser::ast::Value as Ast;
+    const DROPS: &str = "drops the agent: a session in it runs Kiro's default agent, without hooks";
+    let Some(root) = parse_object(file, DROPS, report) else {
+        return;
+    };
+    for prop in &root.properties {
+        let key = json_spans::key(prop);
+        if !AGENT_KEYS.contains(&key) {
+            report.diags.push(
+                diag(
+                    Code::LintUnknownKey,
+                    file,
+                    json_spans::key_span(prop),
+                    format!("Kiro CLI knows no agent key `{key}`, and {DROPS}"),
+                    "unknown key",
+                )
+                .help(suggest(key, AGENT_KEYS)),
+            );
+        }
+    }
+    let Some(hooks) = json_spans::get(&root, "hooks") else {
+        return;
+    };
+    let Ast::Object(hooks) = &hooks.value else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            json_spans::span(&hooks.value),
+            format!("an agent's `hooks` is an object of triggers, and Kiro CLI {DROPS}"),
+            "wrong shape",
+        ));
+        return;
+    };
+    for trigger in &hooks.properties {
+        let name = json_spans::key(trigger);
+        if !TRIGGERS.contains(&name) {
+            report.diags.push(
+                diag(
+                    Code::LintUnknownEvent,
+                    file,
+                    json_spans::key_span(trigger),
+                    format!("Kiro CLI has no agent hook trigger `{name}`, and {DROPS}"),
+                    "unknown trigger",
+                )
+                .help(suggest(name, TRIGGERS)),
+            );
+        }
+        let Ast::Array(list) = &trigger.value else {
+            continue;
+        };
+        for hook in &list.elements {
+            let Ast::Object(hook) = hook else {
+                continue;
+            };
+            let at = crate::source::Span::new(hook.range.start, 1);
+            if json_spans::get(hook, "command")
+                .and_then(|c| json_spans::as_str(&c.value))
+                .is_none()
+            {
+                report.diags.push(diag(
+                    Code::LintMissingField,
+                    file,
+                    at,
+                    format!("this hook has no `command` string, and Kiro CLI {DROPS}"),
+                    "incomplete",
+                ));
+            }
+            if let Some(m) = json_spans::get(hook, "matcher")
+                && let Some(text) = json_spans::as_str(&m.value)
+                && text.contains(['|', '(', '[', '^', '$', '+', '\\', '.'])
+                && !text.starts_with('@')
+            {
+                report.diags.push(
+                    diag(
+                        Code::LintMatcherRegex,
+                        file,
+                        json_spans::span(&m.value),
+                        "a Kiro CLI matcher is an exact tool name or a glob (`*`, `?`), not a regex: this one matches no tool, and the hook never runs",
+                        "never matches",
+                    )
+                    .help("write one hook per tool name, or leave `matcher` out and check `tool_name` in the hook"),
+                );
+            }
+            if name == "preToolUse"
+                && let Some(ttl) = json_spans::get(hook, "cache_ttl_seconds")
+                && json_spans::as_f64(&ttl.value).is_some_and(|s| s > 0.0)
+            {
+                report.diags.push(
+                    diag(
+                        Code::LintFailOpen,
+                        file,
+                        json_spans::span(&ttl.value),
+                        "Kiro CLI remembers this hook's allow for that long, whatever the next call is: the calls after an allowed one skip the hook",
+                        "skips the guard",
+                    )
+                    .severity(crate::diag::Severity::Warning)
+                    .help("set `cache_ttl_seconds` to 0 on a preToolUse hook"),
+                );
+            }
+        }
+    }
+}
+
+/// A Kiro CLI 3 hook file: what drops a hook, and a trigger it does not know.
+fn lint_hook_file(file: &SourceFile, report: &mut FileReport) {
+    use jsonc_parser::ast::Value as Ast;
+    let Some(root) = parse_object(file, "skips the whole file", report) else {
+        return;
+    };
+    let Some(hooks) = json_spans::get(&root, "hooks") else {
+        return;
+    };
+    let Ast::Array(list) = &hooks.value else {
+        report.diags.push(diag(
+            Code::LintWrongType,
+            file,
+            json_spans::span(&hooks.value),
+            "a Kiro CLI hook file's `hooks` is a list of hooks, and Kiro skips the whole file",
+            "wrong shape",
+        ));
+        return;
+    };
+    for hook in &list.elements {
+        let Ast::Object(hook) = hook else {
+            continue;
+        };
+        let at = crate::source::Span::new(hook.range.start, 1);
+        match json_spans::get(hook, "trigger") {
+            Some(t) => {
+                let trigger = json_spans::as_str(&t.value).unwrap_or("");
+                let known = V3_TRIGGERS.contains(&trigger)
+                    || TRIGGERS.contains(&trigger)
+                    || trigger == "agentSpawn";
+                if !known {
+                    report.diags.push(
+                        diag(
+                            Code::LintUnknownEvent,
+                            file,
+                            json_spans::span(&t.value),
+                            format!(
+                                "Kiro CLI has no hook trigger `{trigger}`, and drops this hook"
+                            ),
+                            "unknown trigger",
+                        )
+                        .help(suggest(trigger, V3_TRIGGERS)),
+                    );
+                }
+            }
+            None => report.diags.push(diag(
+                Code::LintMissingField,
+                file,
+                at,
+                "this hook has no `trigger`, and Kiro CLI drops it",
+                "incomplete",
+            )),
+        }
+        let command = json_spans::get(hook, "action").and_then(|a| match &a.value {
+            Ast::Object(o) => {
+                json_spans::get(o, "command").and_then(|c| json_spans::as_str(&c.value))
+            }
+            _ => None,
+        });
+        if command.is_none() {
+            report.diags.push(diag(
+                Code::LintMissingField,
+                file,
+                at,
+                "this hook has no `action.command` string, so it runs nothing",
+                "incomplete",
+            ));
+        }
+        if let Some(m) = json_spans::get(hook, "matcher")
+            && let Some(text) = json_spans::as_str(&m.value)
+            && regex::Regex::new(text).is_err()
+        {
+            report.diags.push(
+                diag(
+                    Code::LintMatcherRegex,
+                    file,
+                    json_spans::span(&m.value),
+                    "this matcher is not a regex Kiro CLI can compile",
+                    "does not compile",
+                )
+                .severity(crate::diag::Severity::Warning),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::Observation;
+
+    fn decode(tool: &str, input: Value) -> Result<Call, String> {
+        Kiro.decode_call(
+            Event::PreTool,
+            &json!({"hook_event_name": "preToolUse", "cwd": "/p", "tool_name": tool, "tool_input": input}),
+        )
+    }
+
+    #[test]
+    fn only_exit_2_refuses_and_every_failure_lets_the_call_through() {
+        let deny = super::super::test_verdict(Decision::Deny, "Do not force-push.");
+        let a = Kiro.answer(Event::PreTool, Some(&deny));
+        assert_eq!((a.exit, a.stdout.as_str()), (2, ""));
+        assert!(a.stderr.contains("Do not force-push."));
+        let observed = |exit, timed_out| {
+            Kiro.outcome(
+                Event::PreTool,
+                &Observation {
+                    exit,
+                    stdout: String::new(),
+                    stderr: "No.".into(),
+                    timed_out,
+                },
+            )
+        };
+        assert!(!observed(Some(2), false).proceeds);
+        for (exit, timed_out) in [
+            (Some(0), false),
+            (Some(1), false),
+            (None, true),
+            (None, false),
+        ] {
+            assert!(observed(exit, timed_out).proceeds, "{exit:?}");
+        }
+    }
+
+    #[test]
+    fn tools_are_read_by_both_names_and_sub_agents_are_refused() {
+        for name in ["execute_bash", "shell"] {
+            let c = decode(name, json!({"command": "git push -f", "summary": "push"})).unwrap();
+            assert_eq!(c.command.as_deref(), Some("git push -f"));
+        }
+        let read = decode(
+            "fs_read",
+            json!({"operations": [{"mode": "Line", "path": ".env"}, {"mode": "Image", "image_paths": ["a.png"]}]}),
+        )
+        .unwrap();
+        assert_eq!(read.paths, [".env", "a.png"]);
+        assert!(decode("fs_read", json!({"operations": []})).is_err());
+        let create = decode(
+            "fs_write",
+            json!({"command": "create", "path": ".env", "file_text": "A=1"}),
+        )
+        .unwrap();
+        assert_eq!(create.tool.unwrap().kind, Some(ToolKind::Write));
+        let edit = decode("write", json!({"command": "str_replace", "path": ".env"})).unwrap();
+        assert_eq!(
+            (edit.paths.as_slice(), edit.tool.unwrap().kind),
+            ([".env".to_owned()].as_slice(), Some(ToolKind::Edit))
+        );
+        assert!(
+            decode(
+                "fs_write",
+                json!({"command": "create", "file_path": ".env"})
+            )
+            .is_err()
+        );
+        for name in ["use_subagent", "subagent"] {
+            assert!(
+                decode(name, json!({}))
+                    .unwrap_err()
+                    .contains("without hooks")
+            );
+        }
+        assert!(decode("delegate", json!({"operation": "launch", "task": "x"})).is_err());
+        assert!(decode("delegate", json!({"operation": "list"})).is_ok());
+        let mcp = decode("@github/create_issue", json!({"title": "x"})).unwrap();
+        assert_eq!(
+            mcp.tool.unwrap().mcp,
+            Some(("github".into(), "create_issue".into()))
+        );
+        let add = decode(
+            "knowledge",
+            json!({"command": "add", "name": "n", "value": "~/.ssh/id_rsa"}),
+        )
+        .unwrap();
+        assert_eq!(add.paths, ["~/.ssh/id_rsa"]);
+    }
+
+    #[test]
+    fn lint_finds_what_drops_an_agent_and_what_skips_the_guard() {
+        let lint = |text: &str, format| {
+            let file = SourceFile::new(".kiro/agents/a.json", text);
+            let mut report = FileReport::default();
+            Kiro.lint_file(format, &file, Path::new("."), &mut report);
+            report
+                .diags
+                .iter()
+                .map(|d| d.code.name().to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            lint(r#"{"name": "a", "permissions": {}}"#, FileFormat::KiroAgent),
+            ["lint-unknown-key"]
+        );
+        assert_eq!(
+            lint(
+                r#"{"name": "a", "hooks": {"PreToolUse": [{"command": "x"}]}}"#,
+                FileFormat::KiroAgent
+            ),
+            ["lint-unknown-event"]
+        );
+        assert_eq!(
+            lint(
+                r#"{"name": "a", "hooks": {"preToolUse": [{"command": "x", "matcher": "execute_bash|fs_write", "cache_ttl_seconds": 60}]}}"#,
+                FileFormat::KiroAgent
+            ),
+            ["lint-matcher-regex", "lint-fail-open"]
+        );
+        assert!(
+            lint(
+                r#"{"name": "a", "hooks": {"preToolUse": [{"command": "x", "matcher": "fs_*"}]}}"#,
+                FileFormat::KiroAgent
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            lint(
+                r#"{"version": "v1", "hooks": [{"trigger": "PreToolUze", "action": {"type": "command"}}]}"#,
+                FileFormat::KiroHooks
+            ),
+            ["lint-unknown-event", "lint-missing-field"]
+        );
+    }
+}

@@ -103,6 +103,24 @@ const V3_TRIGGERS: &[&str] = &[
 /// hooks: hookc cannot see what they run, so it refuses them.
 const SUB_AGENTS: &[&str] = &["use_subagent", "subagent", "delegate"];
 
+/// Kiro's tools that touch no file and run nothing: every call of a tool
+/// reaches hookc's hook, and one that is neither these, nor a tool of the
+/// profile, nor an MCP tool is refused (closed world: a tool hookc does not
+/// know may write any file).
+const INERT: &[&str] = &[
+    "todo_list",
+    "todo",
+    "thinking",
+    "introspect",
+    "report_issue",
+    "report",
+    "web_search",
+    "tool_search",
+    // AWS calls: no file of the machine, and no guard speaks of them.
+    "use_aws",
+    "aws",
+];
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Kiro,
     name: "Kiro CLI",
@@ -377,9 +395,15 @@ impl Harness for Kiro {
             (Some(ToolKind::Write), _) => {
                 call.paths
                     .push(super::string_at(input, "/path")?.to_owned());
-                if input["command"] != json!("create") {
-                    kind = Some(ToolKind::Edit);
-                }
+                kind = match super::string_at(input, "/command")? {
+                    "create" => Some(ToolKind::Write),
+                    "str_replace" | "insert" | "append" => Some(ToolKind::Edit),
+                    other => {
+                        return Err(format!(
+                            "`{name}` has no command `{other}`; use `create`, `str_replace`, `insert` or `append`"
+                        ));
+                    }
+                };
                 call.text = Some(input.to_string());
             }
             (None, "knowledge") => {
@@ -393,6 +417,15 @@ impl Harness for Kiro {
                     }
                 }
                 call.text = Some(input.to_string());
+            }
+            (None, _)
+                if !INERT.contains(&name)
+                    && !SUB_AGENTS.contains(&name)
+                    && !name.starts_with('@') =>
+            {
+                return Err(format!(
+                    "hookc does not know what Kiro CLI's tool `{name}` touches, so it cannot check the call. Do it with execute_bash, fs_read or fs_write instead, or ask the user to have hookc taught this tool"
+                ));
             }
             _ => call.text = Some(input.to_string()),
         }
@@ -481,8 +514,10 @@ fn read_operations(call: &mut Call, name: &str, input: &Value) -> Result<(), Str
         .filter(|ops| !ops.is_empty())
         .ok_or_else(|| format!("`{name}` should list its `operations`"))?;
     for op in operations {
-        if let Some(path) = op["path"].as_str() {
-            call.paths.push(path.to_owned());
+        match &op["path"] {
+            Value::Null => {}
+            Value::String(path) => call.paths.push(path.clone()),
+            _ => return Err("an operation's `path` should be a string".to_owned()),
         }
         for image in op["image_paths"].as_array().into_iter().flatten() {
             call.paths.push(
@@ -833,6 +868,16 @@ mod tests {
             mcp.tool.unwrap().mcp,
             Some(("github".into(), "create_issue".into()))
         );
+        // Closed world: a tool hookc does not know is refused; a known inert one is not.
+        assert!(
+            decode("code", json!({"path": ".env"}))
+                .unwrap_err()
+                .contains("does not know")
+        );
+        assert!(decode("todo_list", json!({"command": "create"})).is_ok());
+        assert!(decode("fs_write", json!({"command": "overwrite", "path": "a"})).is_err());
+        let odd = json!({"operations": [{"mode": "Line", "path": [".env"], "image_paths": []}]});
+        assert!(decode("fs_read", odd).is_err());
         let add = decode(
             "knowledge",
             json!({"command": "add", "name": "n", "value": "~/.ssh/id_rsa"}),

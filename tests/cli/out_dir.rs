@@ -47,6 +47,16 @@ fn out_matches_a_fresh_build_of_the_bundled_policy() {
     }
 }
 
+/// The bundled policy is the example every user reads first: it builds for
+/// every harness without one warning (a guard a harness cannot run fully
+/// says so with `allow-degraded`).
+#[test]
+fn the_bundled_policy_builds_without_warnings() {
+    let p = Project::bundled();
+    let run = p.build();
+    assert_eq!(run.stderr, "", "the bundled policy's build warns");
+}
+
 fn files(root: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_owned()];

@@ -244,6 +244,28 @@ impl Harness for Kiro {
         Ok(out)
     }
 
+    /// The user's agents and hook files (`~/.kiro`; Kiro reads them in every
+    /// project).
+    fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
+        let mut files = Vec::new();
+        for (dir, format) in [
+            ("agents", FileFormat::KiroAgent),
+            ("hooks", FileFormat::KiroHooks),
+        ] {
+            let mut found: Vec<_> = std::fs::read_dir(home.join(".kiro").join(dir))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .map(|p| (p, format))
+                .collect();
+            found.sort_by(|a, b| a.0.cmp(&b.0));
+            files.extend(found);
+        }
+        files
+    }
+
     /// Kiro CLI 3's `PreToolUse` is Kiro CLI 2's `preToolUse`.
     fn event_named(&self, native: &str) -> Option<(Event, Option<ToolKind>)> {
         PROFILE.event_called(native).map(|e| (e, None))
@@ -601,7 +623,20 @@ fn lint_agent(file: &SourceFile, report: &mut FileReport) {
     };
     for prop in &root.properties {
         let key = json_spans::key(prop);
-        if !AGENT_KEYS.contains(&key) {
+        if key == "permissions" {
+            // Kiro CLI 3's agents need it; Kiro CLI 2 drops them for it.
+            report.diags.push(
+                diag(
+                    Code::LintUnknownKey,
+                    file,
+                    json_spans::key_span(prop),
+                    format!("`permissions` is a Kiro CLI 3 key: Kiro CLI 2 {DROPS}"),
+                    "Kiro CLI 3 only",
+                )
+                .severity(crate::diag::Severity::Warning)
+                .help("keep this agent for Kiro CLI 3; for Kiro CLI 2, one without `permissions`"),
+            );
+        } else if !AGENT_KEYS.contains(&key) {
             report.diags.push(
                 diag(
                     Code::LintUnknownKey,
@@ -899,7 +934,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(
-            lint(r#"{"name": "a", "permissions": {}}"#, FileFormat::KiroAgent),
+            lint(r#"{"name": "a", "permission": {}}"#, FileFormat::KiroAgent),
             ["lint-unknown-key"]
         );
         assert_eq!(

@@ -384,7 +384,7 @@ fn lint_reads_agents_and_hook_files_as_kiro_does() {
     let out = format!("{}{}", r.stdout, r.stderr);
     assert_ne!(r.status, 0, "{out}");
     for finding in [
-        "knows no agent key `permissions`",
+        "`permissions` is a Kiro CLI 3 key",
         "no agent hook trigger `PreToolUse`",
         "did you mean `preToolUse`?",
         "not a regex",
@@ -394,4 +394,24 @@ fn lint_reads_agents_and_hook_files_as_kiro_does() {
     ] {
         assert!(out.contains(finding), "{finding}: {out}");
     }
+}
+
+#[test]
+fn lint_user_reads_the_user_s_agents() {
+    let p = built();
+    p.write(
+        "home/.kiro/agents/mine.json",
+        "{\"name\": \"mine\", \"hook\": {}}\n",
+    );
+    let r = run(
+        Command::new(env!("CARGO_BIN_EXE_hookc"))
+            .args(["lint", "--user"])
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home")),
+        None,
+    );
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert_ne!(r.status, 0, "{out}");
+    assert!(out.contains("knows no agent key `hook`"), "{out}");
+    assert!(out.contains(".kiro/agents/mine.json"), "{out}");
 }

@@ -340,11 +340,7 @@ impl Harness for Auggie {
             return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
         }
         let reason = verdict.reason();
-        let refuse = |text: String| Answer {
-            stdout: String::new(),
-            stderr: format!("{text}\n"),
-            exit: 2,
-        };
+        let refuse = Answer::exit_2;
         let json_answer = |value: Value| Answer {
             stdout: format!("{value}\n"),
             stderr: String::new(),

@@ -675,11 +675,7 @@ impl Harness for Codex {
 /// Exit 2 with the reason on stderr: the one answer every Codex event reads as
 /// a refusal (PreToolUse: block; PostToolUse: feedback; Stop: continue).
 fn refuse(reason: String) -> Answer {
-    Answer {
-        stdout: String::new(),
-        stderr: format!("{reason}\n"),
-        exit: 2,
-    }
+    Answer::exit_2(reason)
 }
 
 /// Codex treats a refusal without a reason as a failure, and failures pass.

@@ -319,11 +319,7 @@ impl Harness for Crush {
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         match common::refusal_reason(verdict, "a Crush") {
             // Exit 2: Crush reads the reason from stderr and ignores stdout.
-            Some(reason) => Answer {
-                stdout: String::new(),
-                stderr: format!("{reason}\n"),
-                exit: 2,
-            },
+            Some(reason) => Answer::exit_2(reason),
             None => Answer::default(),
         }
     }

@@ -233,11 +233,7 @@ impl Harness for Devin {
                 stdout: json!({"decision": "block", "reason": reason}).to_string(),
                 ..Answer::default()
             },
-            Some(reason) => Answer {
-                stdout: String::new(),
-                stderr: format!("{reason}\n"),
-                exit: 2,
-            },
+            Some(reason) => Answer::exit_2(reason),
             None => Answer::default(),
         }
     }

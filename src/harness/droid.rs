@@ -346,11 +346,7 @@ impl Harness for Droid {
             return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
         }
         let reason = verdict.reason();
-        let refuse = |text: String| Answer {
-            stdout: String::new(),
-            stderr: format!("{text}\n"),
-            exit: 2,
-        };
+        let refuse = Answer::exit_2;
         match (event, verdict.decision) {
             (_, Decision::Deny | Decision::Block) => refuse(reason),
             (_, Decision::Ask) => refuse(format!(

@@ -275,11 +275,7 @@ impl Harness for Goose {
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         match common::refusal_reason(verdict, "a Goose") {
-            Some(reason) => Answer {
-                stdout: String::new(),
-                stderr: format!("{reason}\n"),
-                exit: 2,
-            },
+            Some(reason) => Answer::exit_2(reason),
             // Silence: any text on stdout would be no decision, which
             // `on_failure: block` refuses.
             None => Answer::default(),

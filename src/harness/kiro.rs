@@ -462,11 +462,7 @@ impl Harness for Kiro {
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         match common::refusal_reason(verdict, "a Kiro CLI") {
-            Some(reason) => Answer {
-                stdout: String::new(),
-                stderr: format!("{reason}\n"),
-                exit: 2,
-            },
+            Some(reason) => Answer::exit_2(reason),
             None => Answer::default(),
         }
     }

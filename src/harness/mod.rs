@@ -327,6 +327,18 @@ pub struct Answer {
     pub exit: i32,
 }
 
+impl Answer {
+    /// The refusal most harnesses read: exit 2, the reason on stderr, and
+    /// nothing on stdout.
+    pub fn exit_2(reason: impl std::fmt::Display) -> Answer {
+        Answer {
+            stdout: String::new(),
+            stderr: format!("{reason}\n"),
+            exit: 2,
+        }
+    }
+}
+
 /// `pub use` of every harness type, and [`all`]'s table, from the registry.
 macro_rules! harness_table {
     ($($(#[$doc:meta])* $module:ident :: $harness:ident = $word:literal,)*) => {

@@ -237,11 +237,7 @@ impl Harness for OpenHands {
         match common::refusal_reason(verdict, "an OpenHands") {
             // Nothing on stdout: the CLI's SDK crashes (and lets the call
             // run) on a JSON `decision` that is not a string.
-            Some(reason) => Answer {
-                stdout: String::new(),
-                stderr: format!("{reason}\n"),
-                exit: 2,
-            },
+            Some(reason) => Answer::exit_2(reason),
             None => Answer::default(),
         }
     }

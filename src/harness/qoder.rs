@@ -281,11 +281,7 @@ impl Harness for Qoder {
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         match common::refusal_reason(verdict, "a Qoder CLI") {
-            Some(reason) => Answer {
-                stdout: String::new(),
-                stderr: format!("{reason}\n"),
-                exit: 2,
-            },
+            Some(reason) => Answer::exit_2(reason),
             // Silence: any text on stdout would approve the call.
             None => Answer::default(),
         }

@@ -315,11 +315,7 @@ impl Harness for VsCode {
         match (event, verdict.decision) {
             (Event::Prompt, d) if d.refuses() => {
                 // The prompt hook has only the common output; exit 2 blocks it.
-                return Answer {
-                    stdout: String::new(),
-                    stderr: format!("{reason}\n"),
-                    exit: 2,
-                };
+                return Answer::exit_2(reason);
             }
             (Event::PreTool, Decision::Context) | (Event::SessionStart, Decision::Context) => {
                 out.insert(

@@ -305,11 +305,7 @@ impl Harness for Windsurf {
             verdict
         };
         let reason = verdict.reason();
-        let refuse = |text: String| Answer {
-            stdout: String::new(),
-            stderr: format!("{text}\n"),
-            exit: 2,
-        };
+        let refuse = Answer::exit_2;
         match verdict.decision {
             Decision::Deny | Decision::Block => refuse(reason),
             Decision::Ask => refuse(format!(

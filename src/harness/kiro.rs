@@ -401,6 +401,16 @@ impl Harness for Kiro {
         match (kind, name) {
             (Some(ToolKind::Shell), _) => {
                 call.command = Some(super::string_at(input, "/command")?.to_owned());
+                // Not in Kiro CLI 2's tool; should a build add it, the line
+                // runs there, and is judged there.
+                if input.get("working_dir").is_some() {
+                    let dir = input["working_dir"]
+                        .as_str()
+                        .filter(|d| !d.starts_with('~'))
+                        .and_then(|_| common::work_dir(input, "working_dir", call.root.as_deref()))
+                        .ok_or("`working_dir` should be a folder's path, absolute or relative to `cwd`")?;
+                    call.cwd = Some(dir);
+                }
             }
             (Some(ToolKind::Read), "glob") => {
                 crate::eval::search_call(&mut call, input, "/path", "/pattern", true);
@@ -856,6 +866,9 @@ mod tests {
 
     #[test]
     fn tools_are_read_by_both_names_and_sub_agents_are_refused() {
+        let there = decode("shell", json!({"command": "ls", "working_dir": "sub"})).unwrap();
+        assert_eq!(there.cwd.as_deref(), Some("/p/sub"));
+        assert!(decode("shell", json!({"command": "ls", "working_dir": "~/x"})).is_err());
         for name in ["execute_bash", "shell"] {
             let c = decode(name, json!({"command": "git push -f", "summary": "push"})).unwrap();
             assert_eq!(c.command.as_deref(), Some("git push -f"));

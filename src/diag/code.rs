@@ -334,13 +334,13 @@ on-error \"ask\"                        // the org's is deny
     NoManagedLayer = "no-managed-layer", Warning, "a target harness has no administrator layer for a managed install",
 "`hookc build --managed` writes each target harness's administrator layer: Claude Code's
 `managed-settings.d/`, Codex's `requirements.toml`, Copilot CLI's `policy.d/`, Cursor's
-enterprise `hooks.json` and Gemini CLI's system settings. A harness without one hookc writes is left out of the managed tree, and
+enterprise `hooks.json`, Gemini CLI's system settings and the others the organisation chapter
+lists. A harness without one hookc writes is left out of the managed tree, and
 this warning names it. Guard it per repository with `hookc build` (the repository's policy may
 extend the organisation's), or leave it out of the managed policy's `targets`.
 
-A tree for Windows (`--os windows`) leaves out Gemini CLI too: which shell it runs hook commands
-in there has not been checked, a hook that fails lets the call through, and it could not keep
-the hooks on anyway.";
+A tree for Windows (`--os windows`) leaves out more: Windsurf, Auggie and Factory Droid, whose
+hooks hookc cannot yet run there, and Crush, which reads no system file on Windows.";
 
     ManagedNotEnforced = "managed-not-enforced", Warning, "a harness lets users or projects switch off its administrator's hooks",
 "Some harnesses read an administrator layer but give the administrator no way to keep the

@@ -52,9 +52,9 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/gemini-cli/settings.json",
         macos: "/Library/Application Support/GeminiCli/settings.json",
-        windows: crate::managed::OnWindows::Not(
-            "which shell it runs hook commands in there is not known, and it cannot keep a project from switching the managed hooks off anyway",
-        ),
+        // 0.61.0: a hook runs in PowerShell there (`-NoProfile -Command`),
+        // `pwsh.exe` where it is on PATH, else `powershell.exe`.
+        windows: crate::managed::OnWindows::At(r"C:\ProgramData\gemini-cli\settings.json"),
     },
     what: "Gemini CLI's system settings",
     only_managed: None,
@@ -396,10 +396,34 @@ impl Harness for Gemini {
     }
 
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let windows = install.os == crate::managed::Os::Windows;
+        // What marks hookc's entries in the administrator's file: on
+        // Windows, where the line names no folder of hookc's own, a comment
+        // at its end carries the tree's folder.
+        let marker = if windows {
+            format!("{}/gemini/", install.hookc_dir())
+        } else {
+            format!("{}/gemini/", install.os.hookc_dir())
+        };
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
+            if windows {
+                // Gemini replaces every `$NAME` of a settings file that
+                // names a variable of its environment when it loads the
+                // file, so the script goes encoded. It runs the line with
+                // `-Command` and adds its own exit-status check after it;
+                // the guard exits itself, so the comment that hides that
+                // check changes nothing.
+                let script = windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    windows::EXIT_2_WITH_REASON,
+                    install,
+                );
+                return format!("{} # {marker}", windows::without_dollars(&script));
+            }
             common::managed_command(cx, policy, &PROFILE, (event, native), install)
         });
-        let marker = format!("{}/gemini/", install.os.hookc_dir());
         cx.hook_entries(
             &install.tree_file(MANAGED.file),
             entries,

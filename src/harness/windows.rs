@@ -182,6 +182,19 @@ pub fn through_cmd(script: &str) -> String {
     )
 }
 
+/// `script` as a PowerShell line with no `$` in it: the script travels
+/// base64-encoded (UTF-8) and runs in the line's own scope
+/// (`Invoke-Expression`), so an `exit` in it ends PowerShell with that
+/// status. For a harness that expands `$NAME` in its settings before it runs
+/// a hook (Gemini CLI): the script's own variables (`$_` among them, which
+/// a shell started from bash sets) would be replaced by the environment's.
+pub fn without_dollars(script: &str) -> String {
+    format!(
+        "Invoke-Expression ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('{}')))",
+        base64(script.as_bytes())
+    )
+}
+
 /// Standard base64 with padding.
 fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -610,6 +610,15 @@ fn encoded_script(command: &str) -> String {
         .skip_while(|w| *w != "-EncodedCommand")
         .nth(1)
         .unwrap_or_else(|| panic!("{command}"));
+    let units: Vec<u16> = base64_decode(b64)
+        .chunks(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).unwrap()
+}
+
+/// Standard base64 (with padding) decoded.
+fn base64_decode(b64: &str) -> Vec<u8> {
     let value = |c: u8| match c {
         b'A'..=b'Z' => c - b'A',
         b'a'..=b'z' => c - b'a' + 26,
@@ -618,8 +627,7 @@ fn encoded_script(command: &str) -> String {
         _ => 63,
     };
     let bits: Vec<u8> = b64.bytes().filter(|&c| c != b'=').map(value).collect();
-    let bytes: Vec<u8> = bits
-        .chunks(4)
+    bits.chunks(4)
         .flat_map(|c| {
             let n = c
                 .iter()
@@ -627,12 +635,7 @@ fn encoded_script(command: &str) -> String {
                 .fold(0u32, |n, (i, &v)| n | u32::from(v) << (18 - 6 * i));
             (0..c.len() - 1).map(move |i| (n >> (16 - 8 * i)) as u8)
         })
-        .collect();
-    let units: Vec<u16> = bytes
-        .chunks(2)
-        .map(|p| u16::from_le_bytes([p[0], p[1]]))
-        .collect();
-    String::from_utf16(&units).unwrap()
+        .collect()
 }
 
 #[test]
@@ -705,9 +708,6 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
         rootless.stdout
     );
 
-    // Gemini CLI cannot be guarded from its Windows layer: named, with why.
-    assert!(r.stderr.contains("Gemini CLI on Windows"), "{}", r.stderr);
-    assert!(!p.exists("tree/ProgramData/gemini-cli"));
     // hookc's own folder holds the policy, no POSIX shims.
     let compiled = p.read("tree/Program Files/hookc/policy.json");
     assert!(!p.exists("tree/Program Files/hookc/claude"));
@@ -759,6 +759,29 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
     for part in [&runs_it, &on_policy, "--harness cursor --event pre-tool"] {
         assert!(script.contains(part), "{part} not in {script}");
     }
+
+    // Gemini CLI runs the line in PowerShell (`-Command`); a comment at its
+    // end marks it hookc's, and hides the exit-status check Gemini adds.
+    let gemini = json(&p, "tree/ProgramData/gemini-cli/settings.json");
+    assert_eq!(gemini["hooksConfig"]["enabled"], true);
+    let command = gemini["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    // No `$` for Gemini to replace with its environment's variables.
+    assert!(!command.contains('$'), "{command}");
+    let (line, marker) = command.split_once(" # ").unwrap();
+    assert_eq!(marker, "Program Files/hookc/gemini/");
+    let encoded = line
+        .strip_prefix(
+            "Invoke-Expression ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('",
+        )
+        .and_then(|rest| rest.strip_suffix("')))"))
+        .unwrap_or_else(|| panic!("{line}"));
+    let script = String::from_utf8(base64_decode(encoded)).unwrap();
+    for part in [&runs_it, &on_policy, "--harness gemini --event pre-tool"] {
+        assert!(script.contains(part), "{part} not in {script}");
+    }
+    assert!(script.ends_with("; exit 2"), "{script}");
 
     let copilot = json(&p, "tree/ProgramData/GitHub/Copilot/policy.d/50-hookc.json");
     let handler = &copilot["hooks"]["preToolUse"][0];

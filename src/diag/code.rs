@@ -339,8 +339,8 @@ lists. A harness without one hookc writes is left out of the managed tree, and
 this warning names it. Guard it per repository with `hookc build` (the repository's policy may
 extend the organisation's), or leave it out of the managed policy's `targets`.
 
-A tree for Windows (`--os windows`) leaves out more: Windsurf, Auggie and Factory Droid, whose
-hooks hookc cannot yet run there, and Crush, which reads no system file on Windows.";
+A tree for Windows (`--os windows`) leaves out more: Windsurf and Factory Droid, whose hooks
+hookc cannot yet run there, and Crush, which reads no system file on Windows.";
 
     ManagedNotEnforced = "managed-not-enforced", Warning, "a harness lets users or projects switch off its administrator's hooks",
 "Some harnesses read an administrator layer but give the administrator no way to keep the

@@ -126,9 +126,8 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     file: crate::managed::Paths {
         linux: "/etc/augment/settings.json",
         macos: "/etc/augment/settings.json",
-        windows: crate::managed::OnWindows::Not(
-            "Auggie runs a command with shell characters in it through cmd.exe there, which cannot run hookc's POSIX command",
-        ),
+        // `%ProgramData%\augment`; `C:\ProgramData` is its default.
+        windows: crate::managed::OnWindows::At(r"C:\ProgramData\augment\settings.json"),
     },
     what: "Auggie's system settings",
     only_managed: None,
@@ -137,13 +136,17 @@ const MANAGED: crate::managed::Layer = crate::managed::Layer {
     ),
 };
 
+/// What a hook runs: Auggie's `command`, and its `args` (none: the command
+/// is a line, which Auggie splits, or gives `cmd.exe` on Windows).
+type Program = (String, Vec<String>);
+
 /// hookc's hook groups, by Auggie's event name, with the warnings of what
 /// Auggie cannot do; `shim` writes the shim of an event and returns the
-/// command that runs it.
+/// `command` that runs it, and its `args` where it takes some.
 fn hook_entries(
     policy: &Policy,
     cx: &mut EmitCx,
-    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> String,
+    shim: &mut dyn FnMut(&mut EmitCx, Event, &str) -> Program,
 ) -> IndexMap<String, Vec<Value>> {
     common::warn_unsupported_events(policy, &PROFILE, cx);
     common::warn_decisions(
@@ -170,11 +173,15 @@ fn hook_entries(
         else {
             continue;
         };
-        let handler = json!({
+        let (command, args) = shim(cx, event, native);
+        let mut handler = json!({
             "type": "command",
-            "command": shim(cx, event, native),
+            "command": command,
             "timeout": u64::from(policy.timeout).max(1) * 1000,
         });
+        if !args.is_empty() {
+            handler["args"] = json!(args);
+        }
         let mut group = serde_json::Map::new();
         if event.has_tools() {
             let matcher = if any_tool {
@@ -220,10 +227,11 @@ impl Harness for Auggie {
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-            common::source_shim(&format!(
+            let command = common::source_shim(&format!(
                 "\"$AUGMENT_PROJECT_DIR\"/.hookc/auggie/{}.sh",
                 event.word()
-            ))
+            ));
+            (command, Vec::new())
         });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
@@ -255,10 +263,35 @@ impl Harness for Auggie {
     }
 
     fn emit_managed(&self, policy: &Policy, cx: &mut EmitCx, install: &crate::managed::Install) {
+        let windows = install.os == crate::managed::Os::Windows;
+        // On Windows the line names no folder of hookc's: a comment at its
+        // end marks it.
+        let marker = if windows {
+            format!("{}/auggie/", install.hookc_dir())
+        } else {
+            format!("{}/auggie/", install.os.hookc_dir())
+        };
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
-            common::managed_command(cx, policy, &PROFILE, (event, native), install)
+            if windows {
+                // Auggie starts a command with `args` directly, with no
+                // shell (one without runs through cmd.exe when it holds
+                // `|&;<>$` or a backquote), and fills in `${NAME}` first:
+                // the line has no `$`.
+                let script = windows::managed_powershell(
+                    cx,
+                    PROFILE.id,
+                    event,
+                    windows::EXIT_2_WITH_REASON,
+                    install,
+                );
+                return (
+                    windows::WINDOWS_POWERSHELL.to_owned(),
+                    windows::command_args(&script, &marker),
+                );
+            }
+            let command = common::managed_command(cx, policy, &PROFILE, (event, native), install);
+            (command, Vec::new())
         });
-        let marker = format!("{}/auggie/", install.os.hookc_dir());
         cx.hook_entries(
             &install.tree_file(MANAGED.file),
             entries,

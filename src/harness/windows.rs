@@ -175,11 +175,41 @@ fn one_line(text: &str) -> String {
 /// running. The encoded form has no quote to mangle; Codex's own tests start
 /// PowerShell hooks this way.
 pub fn through_cmd(script: &str) -> String {
-    let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
     format!(
         "powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {} || exit 2",
-        base64(&utf16)
+        encoded(script)
     )
+}
+
+/// Windows PowerShell by its absolute path, on a Windows installed on `C:`.
+pub const WINDOWS_POWERSHELL: &str = r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe";
+
+/// The arguments that make [`WINDOWS_POWERSHELL`] run `script`, for a
+/// harness that starts a hook's program directly with a list of arguments
+/// (Auggie's `args`), so that no shell reads them. `-Command` joins every
+/// argument after it into the line it runs: the script (with no `$`, see
+/// [`without_dollars`]), then `marker` as a comment, which marks the entry
+/// as hookc's. A line, unlike a script file, is not held to the machine's
+/// execution policy.
+pub fn command_args(script: &str, marker: &str) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-NoLogo",
+        "-NoProfile",
+        "-NonInteractive",
+        "-ExecutionPolicy",
+        "Bypass",
+        "-Command",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    args.extend([without_dollars(script), "#".to_owned(), marker.to_owned()]);
+    args
+}
+
+/// `script` as PowerShell's `-EncodedCommand` takes it: UTF-16LE in base64.
+fn encoded(script: &str) -> String {
+    let utf16: Vec<u8> = script.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    base64(&utf16)
 }
 
 /// `script` as a PowerShell line with no `$` in it: the script travels

@@ -617,6 +617,18 @@ fn encoded_script(command: &str) -> String {
     String::from_utf16(&units).unwrap()
 }
 
+/// The script a line without `$` runs (`Invoke-Expression` on UTF-8 in
+/// base64).
+fn decoded_line(line: &str) -> String {
+    let encoded = line
+        .strip_prefix(
+            "Invoke-Expression ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('",
+        )
+        .and_then(|rest| rest.strip_suffix("')))"))
+        .unwrap_or_else(|| panic!("{line}"));
+    String::from_utf8(base64_decode(encoded)).unwrap()
+}
+
 /// Standard base64 (with padding) decoded.
 fn base64_decode(b64: &str) -> Vec<u8> {
     let value = |c: u8| match c {
@@ -771,13 +783,7 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
     assert!(!command.contains('$'), "{command}");
     let (line, marker) = command.split_once(" # ").unwrap();
     assert_eq!(marker, "Program Files/hookc/gemini/");
-    let encoded = line
-        .strip_prefix(
-            "Invoke-Expression ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('",
-        )
-        .and_then(|rest| rest.strip_suffix("')))"))
-        .unwrap_or_else(|| panic!("{line}"));
-    let script = String::from_utf8(base64_decode(encoded)).unwrap();
+    let script = decoded_line(line);
     for part in [&runs_it, &on_policy, "--harness gemini --event pre-tool"] {
         assert!(script.contains(part), "{part} not in {script}");
     }
@@ -1130,6 +1136,47 @@ fn auggie_s_system_settings_run_the_managed_shim() {
         None,
     ));
     assert!(p.exists("mtree/etc/augment/settings.json"));
+    // Windows: Windows PowerShell by its absolute path, the line in `args`,
+    // which Auggie starts with no shell; no `$` for Auggie to fill in.
+    let windows = || {
+        run(
+            Command::new(HOOKC)
+                .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+                .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    ok(&windows());
+    let handler =
+        &json(&p, "wtree/ProgramData/augment/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(
+        handler["command"],
+        r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe"
+    );
+    let args: Vec<&str> = handler["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let (line, tail) = args.split_at(args.len() - 2);
+    assert_eq!(line[line.len() - 2], "-Command", "{args:?}");
+    assert_eq!(tail, ["#", "Program Files/hookc/auggie/"]);
+    assert!(args.iter().all(|a| !a.contains('$')), "{args:?}");
+    let script = decoded_line(line[line.len() - 1]);
+    let id = build_of(&p.read("wtree/Program Files/hookc/policy.json"));
+    for part in [
+        r"$h = 'D:\Tools\hookc\hookc.exe'",
+        "--harness auggie --event pre-tool",
+        &format!(r"--policy 'C:\Program Files\hookc\policy.json' --build {id})"),
+    ] {
+        assert!(script.contains(part), "{part} not in {script}");
+    }
+    // The comment marks the entry: a second build changes nothing.
+    let again = windows();
+    ok(&again);
+    assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
     // An administrator's own `false` is kept, and doctor says what it does.
     p.write(
         "tree/etc/augment/settings.json",

@@ -162,6 +162,9 @@ fn one_line(text: &str) -> String {
         .join("; ")
 }
 
+/// Windows PowerShell by its absolute path, on a Windows installed on `C:`.
+pub const WINDOWS_POWERSHELL: &str = r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe";
+
 /// `script` as `cmd.exe` runs it (Codex's `commandWindows`): Windows
 /// PowerShell, which every Windows has, without profiles or a prompt, and
 /// exit 2 whenever PowerShell itself fails, since Codex lets a call through
@@ -174,15 +177,18 @@ fn one_line(text: &str) -> String {
 /// a string literal to print, and the "guard" would exit 0 (allow) without
 /// running. The encoded form has no quote to mangle; Codex's own tests start
 /// PowerShell hooks this way.
+///
+/// PowerShell goes by its absolute path: `cmd.exe` looks for a bare name in
+/// the current folder before `PATH`, and the hook runs in the project, where
+/// the agent can put a `powershell.exe` of its own (a copy of `cmd.exe`
+/// would read the payload as commands and exit 0). On a Windows that is not
+/// on `C:`, the program is not found and `|| exit 2` refuses.
 pub fn through_cmd(script: &str) -> String {
     format!(
-        "powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {} || exit 2",
+        "{WINDOWS_POWERSHELL} -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand {} || exit 2",
         encoded(script)
     )
 }
-
-/// Windows PowerShell by its absolute path, on a Windows installed on `C:`.
-pub const WINDOWS_POWERSHELL: &str = r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe";
 
 /// The arguments that make [`WINDOWS_POWERSHELL`] run `script`, for a
 /// harness that starts a hook's program directly with a list of arguments
@@ -280,7 +286,7 @@ mod tests {
             assert!(!command.contains(bad), "{bad:?} in {command}");
         }
         let encoded = command
-            .strip_prefix("powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ")
+            .strip_prefix(r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ")
             .and_then(|c| c.strip_suffix(" || exit 2"))
             .unwrap();
         assert_eq!(decode_utf16le_base64(encoded), text);

@@ -603,7 +603,7 @@ fn build_of(policy: &str) -> String {
     head[at..].split('"').next().unwrap().to_owned()
 }
 
-/// The script in a `powershell.exe … -EncodedCommand B64 || exit 2` line.
+/// The script in a `…\powershell.exe … -EncodedCommand B64 || exit 2` line.
 fn encoded_script(command: &str) -> String {
     let b64 = command
         .split(' ')
@@ -756,7 +756,12 @@ fn a_managed_tree_for_windows_runs_the_administrators_hookc_on_the_policy_it_was
         .as_str()
         .unwrap()
         .to_owned();
-    assert!(command.starts_with("powershell.exe ") && command.ends_with(" || exit 2"));
+    // By its absolute path: cmd.exe would look in the project first.
+    assert!(
+        command.starts_with(r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe ")
+            && command.ends_with(" || exit 2"),
+        "{command}"
+    );
     let script = encoded_script(&command);
     for part in [&runs_it, &on_policy, "--harness codex --event pre-tool"] {
         assert!(script.contains(part), "{part} not in {script}");

@@ -194,7 +194,7 @@ fn codex_and_copilot_get_a_windows_command() {
         .as_str()
         .unwrap();
     assert!(
-        windows.starts_with("powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ")
+        windows.starts_with(r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ")
             && windows.ends_with(" || exit 2"),
         "{windows}"
     );

@@ -247,39 +247,44 @@ impl Harness for Kiro {
     /// The user's agents and hook files (`~/.kiro`; Kiro reads them in every
     /// project).
     fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
-        let mut files = Vec::new();
-        for (dir, format) in [
-            ("agents", FileFormat::KiroAgent),
-            ("hooks", FileFormat::KiroHooks),
-        ] {
-            let mut found: Vec<_> = std::fs::read_dir(home.join(".kiro").join(dir))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                .map(|p| (p, format))
-                .collect();
-            found.sort_by(|a, b| a.0.cmp(&b.0));
-            files.extend(found);
-        }
-        files
-    }
-
-    /// Kiro CLI 3's `PreToolUse` is Kiro CLI 2's `preToolUse`.
-    fn event_named(&self, native: &str) -> Option<(Event, Option<ToolKind>)> {
-        PROFILE.event_called(native).map(|e| (e, None))
+        let agents = json_files(&home.join(".kiro/agents"));
+        let hooks = json_files(&home.join(".kiro/hooks"));
+        (agents.into_iter().map(|p| (p, FileFormat::KiroAgent)))
+            .chain(hooks.into_iter().map(|p| (p, FileFormat::KiroHooks)))
+            .collect()
     }
 
     fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
         let mut checks = Vec::new();
+        // The project's agents other than hookc's, by name, and whether
+        // each runs hookc's hook.
+        let agents: Vec<(std::path::PathBuf, String, bool)> =
+            json_files(&root.join(".kiro/agents"))
+                .into_iter()
+                .filter(|p| !p.ends_with(AGENT))
+                .filter_map(|path| {
+                    let agent = common::read_json(Some(path.clone()))?;
+                    let guarded = agent["hooks"]["preToolUse"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|h| h["command"].as_str().is_some_and(|c| c.contains(MARKER)));
+                    let named = agent["name"].as_str().unwrap_or_default().to_owned();
+                    Some((path, named, guarded))
+                })
+                .collect();
         // The agent a session runs when none is named.
         let default = common::read_json(common::under_home(home, ".kiro/settings/cli.json"))
             .and_then(|s| s["chat.defaultAgent"].as_str().map(str::to_owned));
+        let guarded_agent = |wanted: &str| {
+            agents
+                .iter()
+                .any(|(_, named, guarded)| named == wanted && *guarded)
+        };
         checks.push(match default.as_deref() {
-            Some(AGENT_NAME) => MachineCheck::Ok(format!(
-                "{name}: `chat.defaultAgent` is hookc, so Kiro CLI 2 runs hookc's hooks unless another agent is named"
+            Some(agent) if agent == AGENT_NAME || guarded_agent(agent) => MachineCheck::Ok(format!(
+                "{name}: `chat.defaultAgent` is `{agent}`, which runs hookc's hook, so Kiro CLI 2 runs it unless another agent is named"
             )),
             Some(other) => MachineCheck::fail(
                 format!(
@@ -295,21 +300,7 @@ impl Harness for Kiro {
             ),
         });
         // Another agent of the project runs without hookc's hooks.
-        let agents = std::fs::read_dir(root.join(".kiro/agents"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with(AGENT));
-        for path in agents {
-            let Some(agent) = common::read_json(Some(path.clone())) else {
-                continue;
-            };
-            let guarded = agent["hooks"]["preToolUse"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|h| h["command"].as_str().is_some_and(|c| c.contains(MARKER)));
+        for (path, _, guarded) in &agents {
             if !guarded {
                 checks.push(MachineCheck::note(
                     format!(
@@ -526,6 +517,19 @@ impl Harness for Kiro {
 
 /// hookc's hook commands are recognised by this path.
 const MARKER: &str = "/.hookc/kiro/";
+
+/// The `*.json` files of `dir`, sorted; none where it cannot be read.
+fn json_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
 
 /// Whether a sub-agent tool's call only asks about sub-agents (`delegate`'s
 /// `list` and `status`), which starts none.

@@ -355,7 +355,24 @@ fn doctor_says_which_agent_kiro_2_runs() {
         "{\"chat.defaultAgent\": \"hookc\"}\n",
     );
     let (_, ours) = doctor();
-    assert!(ours.contains("`chat.defaultAgent` is hookc"), "{ours}");
+    assert!(ours.contains("`chat.defaultAgent` is `hookc`"), "{ours}");
+    // Another agent that runs hookc's hook is as good.
+    let hook = json_file(&p, AGENT)["hooks"].clone();
+    p.write(
+        ".kiro/agents/reviewer.json",
+        &json!({"name": "reviewer", "tools": ["*"], "hooks": hook}).to_string(),
+    );
+    p.write(
+        "home/.kiro/settings/cli.json",
+        "{\"chat.defaultAgent\": \"reviewer\"}\n",
+    );
+    let (status, copied) = doctor();
+    assert_eq!(status, 0, "{copied}");
+    assert!(
+        copied.contains("`chat.defaultAgent` is `reviewer`, which runs hookc's hook"),
+        "{copied}"
+    );
+    assert!(!copied.contains("has no hookc hook"), "{copied}");
 }
 
 #[test]

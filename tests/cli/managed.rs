@@ -40,6 +40,29 @@ fn managed(p: &Project, args: &[&str]) -> Run {
     )
 }
 
+/// `hookc build --managed` of a tree for macOS, in `mtree`.
+fn build_for_macos(p: &Project) -> Run {
+    run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
+            .args(["--hookc", HOOKC])
+            .current_dir(p.dir.path()),
+        None,
+    )
+}
+
+/// `hookc build --managed` of a tree for Windows, in `wtree`, running the
+/// administrator's hookc at `D:\Tools\hookc\hookc.exe`.
+fn build_for_windows(p: &Project) -> Run {
+    run(
+        Command::new(HOOKC)
+            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
+            .current_dir(p.dir.path()),
+        None,
+    )
+}
+
 fn ok(r: &Run) {
     assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
 }
@@ -157,9 +180,7 @@ fn the_switch_for_other_hooks_stays_off_when_asked() {
     // The pin that keeps `[features] hooks = false` from turning them off stays.
     assert!(codex.contains("[features]\nhooks = true"), "{codex}");
     // Copilot CLI keeps the switch in its managed settings, not written now.
-    let p = Project::bundled();
-    let policy = p.read("policy.kdl");
-    p.write("policy.kdl", &format!("{policy}\ntargets \"copilot\"\n"));
+    let p = crate::support::bundled_for("\"copilot\"");
     ok(&managed(&p, &["build"]));
     assert_eq!(
         json(&p, "tree/etc/github-copilot/managed-settings.json"),
@@ -864,9 +885,7 @@ fn a_tree_for_another_system_needs_a_root() {
 /// kept from asking for safe mode; on Windows the hook is PowerShell.
 #[test]
 fn qwen_code_s_system_settings_keep_the_hooks_on() {
-    let p = Project::bundled();
-    let policy = p.read("policy.kdl");
-    p.write("policy.kdl", &format!("{policy}\ntargets \"qwen\"\n"));
+    let p = crate::support::bundled_for("\"qwen\"");
     let r = managed(&p, &["build"]);
     ok(&r);
     // What a project can still do is said, not hidden.
@@ -914,13 +933,7 @@ fn qwen_code_s_system_settings_keep_the_hooks_on() {
         doctor.stdout
     );
 
-    let windows = run(
-        Command::new(HOOKC)
-            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
-            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
-            .current_dir(p.dir.path()),
-        None,
-    );
+    let windows = build_for_windows(&p);
     ok(&windows);
     let settings = json(&p, "wtree/ProgramData/qwen-code/settings.json");
     let handler = &settings["hooks"]["PreToolUse"][0]["hooks"][0];
@@ -935,13 +948,7 @@ fn qwen_code_s_system_settings_keep_the_hooks_on() {
         assert!(command.contains(part), "{part} not in {command}");
     }
     // A second build finds its own entries by the marker: nothing changes.
-    let again = run(
-        Command::new(HOOKC)
-            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
-            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
-            .current_dir(p.dir.path()),
-        None,
-    );
+    let again = build_for_windows(&p);
     ok(&again);
     assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
 }
@@ -1022,13 +1029,7 @@ fn a_managed_plugin_runs_the_administrators_hookc_whatever_the_environment_says(
 
     // Windows: the config names the plugin by its URL there, and the plugin
     // asks hookc for the build it was made with.
-    let windows = run(
-        Command::new(HOOKC)
-            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
-            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
-            .current_dir(p.dir.path()),
-        None,
-    );
+    let windows = build_for_windows(&p);
     ok(&windows);
     let config = json(&p, "wtree/ProgramData/kilo/kilo.jsonc");
     assert_eq!(
@@ -1051,9 +1052,7 @@ fn a_managed_plugin_runs_the_administrators_hookc_whatever_the_environment_says(
 /// machine.
 #[test]
 fn cascade_s_system_hooks_run_the_managed_shim() {
-    let p = Project::bundled();
-    let policy = p.read("policy.kdl");
-    p.write("policy.kdl", &format!("{policy}\ntargets \"windsurf\"\n"));
+    let p = crate::support::bundled_for("\"windsurf\"");
     // The administrator's own hook stays.
     p.write(
         "tree/etc/windsurf/hooks.json",
@@ -1076,13 +1075,7 @@ fn cascade_s_system_hooks_run_the_managed_shim() {
     assert_eq!(hooks["hooks"]["pre_run_command"][0]["show_output"], true);
     assert!(p.exists("tree/etc/hookc/windsurf/pre-tool.sh"));
     // macOS's folder has a space: quoted there.
-    ok(&run(
-        Command::new(HOOKC)
-            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
-            .args(["--hookc", HOOKC])
-            .current_dir(p.dir.path()),
-        None,
-    ));
+    ok(&build_for_macos(&p));
     let mac = json(&p, "mtree/Library/Application Support/Windsurf/hooks.json");
     assert_eq!(
         mac["hooks"]["pre_run_command"][0]["command"],
@@ -1107,9 +1100,7 @@ fn cascade_s_system_hooks_run_the_managed_shim() {
 /// and refusing the probe on a managed machine.
 #[test]
 fn auggie_s_system_settings_run_the_managed_shim() {
-    let p = Project::bundled();
-    let policy = p.read("policy.kdl");
-    p.write("policy.kdl", &format!("{policy}\ntargets \"auggie\"\n"));
+    let p = crate::support::bundled_for("\"auggie\"");
     p.write(
         "tree/etc/augment/settings.json",
         "{\n  \"model\": \"sonnet4.5\"\n}\n",
@@ -1133,26 +1124,11 @@ fn auggie_s_system_settings_run_the_managed_shim() {
             .is_match("launch-process")
     );
     // macOS reads the same path.
-    ok(&run(
-        Command::new(HOOKC)
-            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
-            .args(["--hookc", HOOKC])
-            .current_dir(p.dir.path()),
-        None,
-    ));
+    ok(&build_for_macos(&p));
     assert!(p.exists("mtree/etc/augment/settings.json"));
     // Windows: Windows PowerShell by its absolute path, the line in `args`,
     // which Auggie starts with no shell; no `$` for Auggie to fill in.
-    let windows = || {
-        run(
-            Command::new(HOOKC)
-                .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
-                .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
-                .current_dir(p.dir.path()),
-            None,
-        )
-    };
-    ok(&windows());
+    ok(&build_for_windows(&p));
     let handler =
         &json(&p, "wtree/ProgramData/augment/settings.json")["hooks"]["PreToolUse"][0]["hooks"][0];
     assert_eq!(
@@ -1179,7 +1155,7 @@ fn auggie_s_system_settings_run_the_managed_shim() {
         assert!(script.contains(part), "{part} not in {script}");
     }
     // The comment marks the entry: a second build changes nothing.
-    let again = windows();
+    let again = build_for_windows(&p);
     ok(&again);
     assert!(again.stdout.contains("0 files changed"), "{}", again.stdout);
     // An administrator's own `false` is kept, and doctor says what it does.
@@ -1223,9 +1199,7 @@ fn auggie_s_system_settings_run_the_managed_shim() {
 /// project's `PATH` can replace.
 #[test]
 fn crush_s_system_file_runs_the_managed_shim() {
-    let p = Project::bundled();
-    let policy = p.read("policy.kdl");
-    p.write("policy.kdl", &format!("{policy}\ntargets \"crush\"\n"));
+    let p = crate::support::bundled_for("\"crush\"");
     p.write(
         "tree/etc/crush/crush.json",
         "{\n  \"providers\": {\"corp\": {\"type\": \"openai\", \"base_url\": \"https://llm.corp/v1\"}}\n}\n",
@@ -1248,13 +1222,7 @@ fn crush_s_system_file_runs_the_managed_shim() {
     );
     let matcher = regex::Regex::new(entry["matcher"].as_str().unwrap()).unwrap();
     assert!(matcher.is_match("bash") && !matcher.is_match("bash_output"));
-    ok(&run(
-        Command::new(HOOKC)
-            .args(["build", "--managed", "--os", "macos", "--root", "mtree"])
-            .args(["--hookc", HOOKC])
-            .current_dir(p.dir.path()),
-        None,
-    ));
+    ok(&build_for_macos(&p));
     assert!(p.exists("mtree/etc/crush/crush.json"));
     let windows = run(
         Command::new(HOOKC)
@@ -1288,9 +1256,7 @@ fn crush_s_system_file_runs_the_managed_shim() {
 /// user's `hooksDisabled` could switch off.
 #[test]
 fn droid_s_organisation_settings_keep_other_hooks_out() {
-    let p = Project::bundled();
-    let policy = p.read("policy.kdl");
-    p.write("policy.kdl", &format!("{policy}\ntargets \"droid\"\n"));
+    let p = crate::support::bundled_for("\"droid\"");
     p.write(
         "tree/etc/factory/settings.json",
         "{\n  \"model\": \"claude-sonnet-4-5\"\n}\n",

@@ -386,6 +386,24 @@ impl Scratch {
         );
     }
 
+    /// `f` run with no hookc to be found: none on PATH, and the copy
+    /// `hookc build` recorded moved aside (and back after).
+    fn without_hookc<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.hookc_on_path.set(false);
+        let copies = self.home.join(".local/state/hookc/bin");
+        let aside = self.home.join(".local/state/hookc/bin-aside");
+        let had_pin = copies.exists();
+        if had_pin {
+            fs::rename(&copies, &aside).unwrap();
+        }
+        let result = f();
+        if had_pin {
+            fs::rename(&aside, &copies).unwrap();
+        }
+        self.hookc_on_path.set(true);
+        result
+    }
+
     /// Run `command` to the end (or `TIMEOUT`), its output kept in files
     /// under `runs/`: a pipe could be held open by a process the harness
     /// left behind.
@@ -503,21 +521,11 @@ impl Scratch {
         // the copy `hookc build` recorded gone too, the hook refuses even
         // the allowed command, and tells the model why.
         fs::remove_file(self.repo.join("allowed-ran")).unwrap();
-        self.hookc_on_path.set(false);
-        let copies = self.home.join(".local/state/hookc/bin");
-        let aside = self.home.join(".local/state/hookc/bin-aside");
-        let had_pin = copies.exists();
-        if had_pin {
-            fs::rename(&copies, &aside).unwrap();
-        }
-        let model = Model::start(self, ALLOWED);
-        let missing = turn(&model);
-        let told = tool_results(&model.exchanges());
-        drop(model);
-        if had_pin {
-            fs::rename(&aside, &copies).unwrap();
-        }
-        self.hookc_on_path.set(true);
+        let (missing, told) = self.without_hookc(|| {
+            let model = Model::start(self, ALLOWED);
+            let missing = turn(&model);
+            (missing, tool_results(&model.exchanges()))
+        });
         assert!(
             !self.repo.join("allowed-ran").exists(),
             "{}: `{ALLOWED}` ran although hookc was not installed.\n{missing}",
@@ -1862,6 +1870,109 @@ fn qwen_managed_checks(qwen: &Path, pin: &'static str, safe_mode: bool) {
         } else {
             "did not switch it off"
         }
+    );
+}
+
+#[test]
+#[ignore = "installs and runs Cline's CLI; see book/src/conformance.md"]
+fn cline() {
+    let scratch = Scratch::build("cline", &[]);
+    let cline = installed("cline/node_modules/@cline/cli-linux-x64/bin/cline");
+    assert!(
+        scratch.repo.join(".clinerules/hooks/PreToolUse").is_file(),
+        "hookc wrote no Cline hook"
+    );
+    // The CLI's state, its log included, in a folder of its own
+    // (`--data-dir`, which also keeps its hub daemon from starting), with
+    // the scripted model as an OpenAI-compatible provider (`updatedAt` or
+    // the file is replaced by Cline's own service) and telemetry off.
+    let data = scratch.root.join("cline-data");
+    let turn = |model: &Model| {
+        let _ = fs::remove_dir_all(data.join("logs"));
+        let provider = json!({
+            "version": 1,
+            "lastUsedProvider": "openai-compatible",
+            "providers": {"openai-compatible": {
+                "settings": {
+                    "provider": "openai-compatible",
+                    "apiKey": "unused",
+                    "model": "scripted",
+                    "baseUrl": format!("{}/v1", model.url),
+                },
+                "updatedAt": "2026-01-01T00:00:00.000Z",
+            }},
+        });
+        scratch.write(&data.join("settings/providers.json"), &provider.to_string());
+        scratch.write(
+            &data.join("settings/global-settings.json"),
+            r#"{"telemetryOptOut": true}"#,
+        );
+        let mut turn = scratch.command(&cline);
+        turn.args(["--json", "--data-dir"])
+            .arg(&data)
+            .arg(PROMPT)
+            .env("CLINE_SESSION_BACKEND_MODE", "local")
+            .env("CLINE_NO_AUTO_UPDATE", "1");
+        // A refusal ends the task: the CLI exits 0 whatever its hooks said.
+        scratch.check(&mut turn)
+    };
+    let log = || fs::read_to_string(data.join("logs/cline.log")).unwrap_or_default();
+    let finish = |ran: &Ran| {
+        ran.stdout
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find(|event| event["type"] == "run_result")
+            .map(|event| {
+                event["finishReason"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .unwrap_or_default()
+    };
+
+    // Denied: the task stops before the command runs. Cline does not tell
+    // the model; the reason goes to its log (the page says so).
+    let model = Model::start(&scratch, DENIED);
+    let denied = turn(&model);
+    let exchanges = model.exchanges();
+    drop(model);
+    assert!(
+        exchanges.iter().any(|e| e["asked"].is_object()),
+        "cline: the model was never offered `run_commands`, so nothing was tested.\n{denied}"
+    );
+    assert!(
+        !scratch.repo.join("denied-ran").exists(),
+        "cline: `{DENIED}` ran although the policy denies it.\n{denied}"
+    );
+    assert_eq!(finish(&denied), "aborted", "{denied}");
+    assert!(
+        log().contains(DENY_REASON),
+        "cline: hookc's reason is not in the CLI's log:\n{}",
+        log()
+    );
+
+    let model = Model::start(&scratch, ALLOWED);
+    let allowed = turn(&model);
+    drop(model);
+    assert!(
+        scratch.repo.join("allowed-ran").exists(),
+        "cline: `{ALLOWED}` did not run although the policy allows it.\n{allowed}"
+    );
+    assert_eq!(finish(&allowed), "completed", "{allowed}");
+
+    // Without hookc (neither on PATH nor the copy `hookc build` recorded),
+    // the hook refuses even the allowed command, and says why in the log.
+    fs::remove_file(scratch.repo.join("allowed-ran")).unwrap();
+    let missing = scratch.without_hookc(|| turn(&Model::start(&scratch, ALLOWED)));
+    assert!(
+        !scratch.repo.join("allowed-ran").exists(),
+        "cline: `{ALLOWED}` ran although hookc was not installed.\n{missing}"
+    );
+    assert!(
+        log().contains(COULD_NOT_CHECK),
+        "cline: the log does not say hookc could not check the call:\n{}",
+        log()
     );
 }
 

@@ -12,7 +12,7 @@ for that:
   POST …/v1/responses                    OpenAI Responses (Codex CLI)
   POST …/v1/chat/completions             OpenAI Chat Completions (Copilot CLI,
                                          Kimi Code CLI, OpenCode, Letta Code,
-                                         Mistral Vibe, OpenHands)
+                                         Mistral Vibe, OpenHands, Cline)
   POST …/models/M:streamGenerateContent  Gemini (Gemini CLI)
 
 each streamed (server-sent events) when the request asks for it.
@@ -43,6 +43,7 @@ SHELL_TOOLS = (
     "exec_command",
     "Shell",
     "terminal",
+    "run_commands",
 )
 
 log_lock = threading.Lock()
@@ -69,6 +70,8 @@ def arguments(schema):
             kind = next((k for k in kind if k != "null"), "string")
         if name in ("command", "cmd"):
             args[name] = ["bash", "-c", COMMAND] if kind == "array" else COMMAND
+        elif name == "commands" and kind == "array":
+            args[name] = [COMMAND]
         elif kind == "string" and "enum" in spec:
             args[name] = spec["enum"][0]
         elif kind == "string":

@@ -367,3 +367,50 @@ pub fn realworld_project(name: &str) -> Project {
     copy_tree(&realworld().join(name), p.dir.path());
     p
 }
+
+/// The script in a `…\powershell.exe … -EncodedCommand B64 || exit 2` line.
+pub fn encoded_script(command: &str) -> String {
+    let b64 = command
+        .split(' ')
+        .skip_while(|w| *w != "-EncodedCommand")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{command}"));
+    let units: Vec<u16> = base64_decode(b64)
+        .chunks(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).unwrap()
+}
+
+/// The script a line without `$` runs (`Invoke-Expression` on UTF-8 in
+/// base64).
+pub fn decoded_line(line: &str) -> String {
+    let encoded = line
+        .strip_prefix(
+            "Invoke-Expression ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('",
+        )
+        .and_then(|rest| rest.strip_suffix("')))"))
+        .unwrap_or_else(|| panic!("{line}"));
+    String::from_utf8(base64_decode(encoded)).unwrap()
+}
+
+/// Standard base64 (with padding) decoded.
+pub fn base64_decode(b64: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bits: Vec<u8> = b64.bytes().filter(|&c| c != b'=').map(value).collect();
+    bits.chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &v)| n | u32::from(v) << (18 - 6 * i));
+            (0..c.len() - 1).map(move |i| (n >> (16 - 8 * i)) as u8)
+        })
+        .collect()
+}

@@ -3,8 +3,9 @@
 //!
 //! No test here runs on Windows or in PowerShell (this machine has neither);
 //! the commands' text is pinned by the golden files in `out/` and checked in
-//! `src/harness/windows.rs`. What runs here is `hookc guard` on the payloads
-//! those shells' tools produce.
+//! `src/harness/windows.rs`, and every PowerShell script parses with
+//! tree-sitter's PowerShell grammar. What runs here is `hookc guard` on the
+//! payloads those shells' tools produce.
 
 use serde_json::{Value, json};
 
@@ -282,4 +283,123 @@ fn without_platforms_the_first_build_says_what_to_do_for_windows() {
         "{}",
         again.stdout
     );
+}
+
+/// Every PowerShell script hookc writes for Windows, project and managed,
+/// parses as PowerShell. No PowerShell can be installed on this project's
+/// machines; the parser is tree-sitter's PowerShell grammar
+/// (`tree-sitter-powershell`), which finds syntax errors, not what a
+/// script does when it runs.
+#[test]
+fn every_windows_script_parses_as_powershell() {
+    use crate::support::{decoded_line, encoded_script};
+    let targets = [
+        "claude", "codex", "copilot", "cursor", "qwen", "gemini", "auggie",
+    ];
+    let p = crate::support::bundled_for(&targets.map(|t| format!("\"{t}\"")).join(" "));
+    p.build();
+    let managed = run(
+        std::process::Command::new(crate::support::HOOKC)
+            .args(["build", "--managed", "--os", "windows", "--root", "wtree"])
+            .args(["--hookc", r"D:\Tools\hookc\hookc.exe"])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    assert_eq!(managed.status, 0, "{}{}", managed.stdout, managed.stderr);
+    let hook = |file: &str, pointer: &str| -> String {
+        json_file(&p, file)
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("{file}: nothing at {pointer}"))
+            .to_owned()
+    };
+    let gemini = hook(
+        "wtree/ProgramData/gemini-cli/settings.json",
+        "/hooks/BeforeTool/0/hooks/0/command",
+    );
+    let auggie = json_file(&p, "wtree/ProgramData/augment/settings.json");
+    let auggie_line = auggie["hooks"]["PreToolUse"][0]["hooks"][0]["args"]
+        .as_array()
+        .and_then(|args| args.iter().rev().nth(2))
+        .and_then(Value::as_str)
+        .unwrap()
+        .to_owned();
+    let scripts = [
+        (
+            "Codex's commandWindows",
+            encoded_script(&hook(
+                ".codex/hooks.json",
+                "/hooks/PreToolUse/0/hooks/0/commandWindows",
+            )),
+        ),
+        (
+            "Copilot CLI's powershell",
+            hook(".github/hooks/hookc.json", "/hooks/preToolUse/0/powershell"),
+        ),
+        (
+            "Claude Code's managed hook",
+            hook(
+                "wtree/Program Files/ClaudeCode/managed-settings.d/50-hookc.json",
+                "/hooks/PreToolUse/0/hooks/0/command",
+            ),
+        ),
+        (
+            "Copilot CLI's managed hook",
+            hook(
+                "wtree/ProgramData/GitHub/Copilot/policy.d/50-hookc.json",
+                "/hooks/preToolUse/0/powershell",
+            ),
+        ),
+        (
+            "Cursor's managed hook",
+            encoded_script(&hook(
+                "wtree/ProgramData/Cursor/hooks.json",
+                "/hooks/preToolUse/0/command",
+            )),
+        ),
+        (
+            "Qwen Code's managed hook",
+            hook(
+                "wtree/ProgramData/qwen-code/settings.json",
+                "/hooks/PreToolUse/0/hooks/0/command",
+            ),
+        ),
+        ("Gemini CLI's managed line", gemini.clone()),
+        (
+            "Gemini CLI's managed script",
+            decoded_line(gemini.split_once(" # ").unwrap().0),
+        ),
+        ("Auggie's managed line", format!("{auggie_line} # marker")),
+        ("Auggie's managed script", decoded_line(&auggie_line)),
+    ];
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_powershell::LANGUAGE.into())
+        .unwrap();
+    for (what, script) in &scripts {
+        let tree = parser.parse(script, None).unwrap();
+        let root = tree.root_node();
+        assert!(
+            !root.has_error(),
+            "{what} does not parse as PowerShell, at {}:\n{script}",
+            first_error(root, script)
+        );
+    }
+}
+
+/// Where the first syntax error of a tree is, and the text around it.
+fn first_error(node: tree_sitter::Node, text: &str) -> String {
+    if node.is_error() || node.is_missing() {
+        let start = node.start_byte().saturating_sub(40);
+        let end = (node.end_byte() + 40).min(text.len());
+        let around = text.get(start..end).unwrap_or_default();
+        return format!("byte {} ({}): …{around}…", node.start_byte(), node.kind());
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .find(|child| child.has_error())
+        .map_or_else(
+            || "an unknown place".to_owned(),
+            |child| first_error(child, text),
+        )
 }

@@ -148,19 +148,20 @@ fn tools_of(id: HarnessId, matcher: Option<&str>) -> Option<Tools> {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return None;
         }
-        let found = profile
+        // Every kind the name is: one tool can both write and edit
+        // (Codex's `apply_patch`, Kiro's `fs_write`), and its hook ran for both.
+        let found: Vec<ToolKind> = profile
             .tools
             .iter()
-            .find(|(_, names)| names.contains(&name))
-            .map(|(k, _)| *k);
-        match found {
-            Some(kind) => {
-                kinds.insert(kind);
-            }
-            None if searches => return None,
-            None => {
+            .filter(|(_, names)| names.contains(&name))
+            .map(|(k, _)| *k)
+            .collect();
+        match found.as_slice() {
+            [] if searches => return None,
+            [] => {
                 native.insert(name.to_owned());
             }
+            _ => kinds.extend(found),
         }
     }
     Some(Tools::Some { kinds, mcp, native })
@@ -1025,6 +1026,9 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let (kinds, _, _) = some(tools_of(HarnessId::Claude, Some("^(?:Edit|Write)$")));
+        assert_eq!(kinds, BTreeSet::from([ToolKind::Edit, ToolKind::Write]));
+        // One tool that writes and edits is both.
+        let (kinds, _, _) = some(tools_of(HarnessId::Kiro, Some("fs_write")));
         assert_eq!(kinds, BTreeSet::from([ToolKind::Edit, ToolKind::Write]));
         let (_, mcp, native) = some(tools_of(HarnessId::Claude, Some("mcp__github__.*|Task")));
         assert_eq!(mcp, BTreeSet::from([("github".into(), "*".into())]));

@@ -432,3 +432,30 @@ fn lint_user_reads_the_user_s_agents() {
     assert!(out.contains("knows no agent key `hook`"), "{out}");
     assert!(out.contains(".kiro/agents/mine.json"), "{out}");
 }
+
+#[test]
+fn import_reads_hooks_from_agents_and_hook_files() {
+    let p = Project::new();
+    p.write(
+        ".kiro/agents/dev.json",
+        r#"{"name": "dev", "hooks": {"preToolUse": [{"matcher": "execute_bash", "command": "./no-push.sh", "timeout_ms": 5000}]}}"#,
+    );
+    p.write(
+        ".kiro/hooks/mine.json",
+        r#"{"version": "v1", "hooks": [
+            {"name": "g", "trigger": "PreToolUse", "matcher": "fs_write", "action": {"type": "command", "command": "./check.sh"}},
+            {"name": "off", "trigger": "PreToolUse", "enabled": false, "action": {"type": "command", "command": "./off.sh"}}
+        ]}"#,
+    );
+    let r = p.hookc(&["import"]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let policy = p.read("policy.kdl");
+    assert!(policy.contains("targets \"kiro\""), "{policy}");
+    // Each hook as the tools its matcher names, by Kiro's names for them.
+    assert!(policy.contains("// Its command: ./no-push.sh"), "{policy}");
+    assert!(policy.contains("tool \"shell\""), "{policy}");
+    assert!(policy.contains("// Its command: ./check.sh"), "{policy}");
+    assert!(policy.contains("tool \"write\" \"edit\""), "{policy}");
+    // A switched-off hook is not carried over.
+    assert!(!policy.contains("off.sh"), "{policy}");
+}

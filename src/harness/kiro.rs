@@ -706,7 +706,27 @@ fn lint_agent(file: &SourceFile, report: &mut FileReport) {
                     "incomplete",
                 ));
             }
-            if let Some(m) = json_spans::get(hook, "matcher")
+            let matcher = json_spans::get(hook, "matcher")
+                .and_then(|m| Some((json_spans::as_str(&m.value)?, json_spans::span(&m.value))));
+            if let Some((text, span)) = matcher
+                && let Some(f) = crate::lint_rules::matchers::mcp(
+                    Some(McpNames::AtServerSlashTool),
+                    PROFILE.name,
+                    text,
+                )
+            {
+                report.diags.push(
+                    diag(
+                        Code::LintMatcherMcp,
+                        file,
+                        span,
+                        f.message,
+                        "matches no tool",
+                    )
+                    .severity(f.severity)
+                    .help(f.help),
+                );
+            } else if let Some(m) = json_spans::get(hook, "matcher")
                 && let Some(text) = json_spans::as_str(&m.value)
                 && text.contains(['|', '(', '[', '^', '$', '+', '\\', '.'])
                 && !text.starts_with('@')
@@ -970,6 +990,14 @@ mod tests {
                 FileFormat::KiroAgent
             )
             .is_empty()
+        );
+        // Claude Code's name for an MCP tool matches nothing here.
+        assert_eq!(
+            lint(
+                r#"{"name": "a", "hooks": {"preToolUse": [{"command": "x", "matcher": "mcp__github__create_issue"}]}}"#,
+                FileFormat::KiroAgent
+            ),
+            ["lint-matcher-mcp"]
         );
         assert_eq!(
             lint(

@@ -115,6 +115,7 @@ pub fn mcp(names: Option<McpNames>, harness: &str, word: &str) -> Option<Finding
         McpNames::ServerDoubleUnderscoreTool => {
             (format!("{server}__{tool}"), "`<extension>__<tool>`")
         }
+        McpNames::AtServerSlashTool if !prefixed => return None,
         McpNames::AtServerSlashTool => (format!("@{server}/{tool}"), "`@<server>/<tool>`"),
     };
     Some(Finding {

@@ -78,6 +78,13 @@ pub struct Profile {
     /// Files among them that an edit must be refused for, checked as
     /// examples of the self-protection guard on every build.
     pub protected_examples: &'static [&'static str],
+    /// Commands of the harness's own program that turn its hooks away from
+    /// hookc's without naming a protected file (Kiro CLI's `kiro-cli
+    /// settings chat.defaultAgent …` writes its settings from inside the
+    /// program): each a command pattern in policy syntax, and a line it
+    /// refuses. Self-protection refuses them as it refuses a write to those
+    /// settings.
+    pub settings_commands: &'static [(&'static str, &'static str)],
     /// Harnesses whose hook files this one runs as its own (VS Code runs
     /// Copilot CLI's `.github/hooks/*.json`). When the policy targets both,
     /// this harness writes no hooks of its own and the other's hooks answer

@@ -183,6 +183,15 @@ pub fn policy_text(source: &str, targets: &[HarnessId], extended: &[String]) -> 
         }
     }
     let examples: String = examples.iter().map(|e| format!("    {e}\n")).collect();
+    // Each target's own commands that would turn its hooks away.
+    let (mut settings, mut settings_examples) = (String::new(), String::new());
+    for (pattern, example) in profiles(targets).flat_map(|p| p.settings_commands) {
+        settings.push_str(&format!("    {pattern}\n"));
+        settings_examples.push_str(&format!(
+            "    example {} expect=\"deny\"\n",
+            kdl_string(example)
+        ));
+    }
     format!(
         r#"guard "hookc-self-protection" {{
     // Tools that write; a read tool changes nothing.
@@ -198,7 +207,7 @@ guard "hookc-self-protection-commands" {{
     command "hookc" "update"
     command "npx" "hookc" {{ arg "build" "init" "update"; }}
     command "git" "config" {{ arg "core.worktree" "--unset"; }}
-    // What hookc cannot read in a line is for the user's own command guards
+{settings}    // What hookc cannot read in a line is for the user's own command guards
     // to judge: these commands only rebuild from the protected policy.
     opaque "allow"
     deny {reason}
@@ -206,7 +215,7 @@ guard "hookc-self-protection-commands" {{
     example "hookc update" expect="deny"
     example "npx hookc init --force" expect="deny"
     example "git config core.worktree /tmp/elsewhere" expect="deny"
-{degraded}}}
+{settings_examples}{degraded}}}
 "#,
         files = quoted.join(" "),
         reason = kdl_string(REASON),

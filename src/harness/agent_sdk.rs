@@ -87,6 +87,7 @@ static PROFILE: Profile = Profile {
         "$CLAUDE_CONFIG_DIR/settings.json",
     ],
     protected_examples: &[".claude/settings.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

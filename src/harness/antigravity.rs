@@ -136,6 +136,7 @@ static PROFILE: Profile = Profile {
         "~/.gemini/config/hooks.json",
     ],
     protected_examples: &[".agents/hooks.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

@@ -113,6 +113,7 @@ static PROFILE: Profile = Profile {
     hints: &[".augment/"],
     protected: &[".augment/settings.json", "~/.augment/settings.json"],
     protected_examples: &[".augment/settings.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

@@ -199,6 +199,7 @@ static PROFILE: Profile = Profile {
         "~/.claude/settings.json",
         "~/.claude/shell-snapshots/snapshot-bash-1.sh",
     ],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[DEVIN],
     hook_dir: crate::profile::HookDir::Session {

@@ -120,6 +120,7 @@ static PROFILE: Profile = Profile {
         "~/.cline/hooks",
     ],
     protected_examples: &[".clinerules/hooks/PreToolUse", ".cline/hooks/PreToolUse.sh"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

@@ -138,6 +138,7 @@ static PROFILE: Profile = Profile {
     hints: &[".codebuddy/", "CODEBUDDY.md"],
     protected: &[SETTINGS, LOCAL, "~/.codebuddy/settings.json"],
     protected_examples: &[SETTINGS],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

@@ -265,6 +265,7 @@ static PROFILE: Profile = Profile {
         "$CODEX_HOME/shell_snapshots",
     ],
     protected_examples: &[".codex/hooks.json", "~/.codex/shell_snapshots/x.sh"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {

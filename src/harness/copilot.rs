@@ -235,6 +235,7 @@ static PROFILE: Profile = Profile {
         "$COPILOT_HOME/config.json",
     ],
     protected_examples: &[".github/hooks/hookc.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

@@ -134,6 +134,7 @@ static PROFILE: Profile = Profile {
         "/etc/crush",
     ],
     protected_examples: &[CONFIG],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {

@@ -264,6 +264,7 @@ static PROFILE: Profile = Profile {
     hints: &[".cursor/", ".cursorrules"],
     protected: &[".cursor/hooks.json", "~/.cursor/hooks.json", "/etc/cursor"],
     protected_examples: &[".cursor/hooks.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

@@ -128,6 +128,7 @@ static PROFILE: Profile = Profile {
         ".claude/settings.local.json",
     ],
     protected_examples: &[CONFIG, ".devin/hooks.v1.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {

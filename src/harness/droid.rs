@@ -128,6 +128,7 @@ static PROFILE: Profile = Profile {
         "~/.factory/hooks.json",
     ],
     protected_examples: &[".factory/settings.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

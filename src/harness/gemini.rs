@@ -212,6 +212,7 @@ static PROFILE: Profile = Profile {
         "$GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
     protected_examples: &[".gemini/settings.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {

@@ -133,6 +133,7 @@ static PROFILE: Profile = Profile {
         "~/.config/goose/config.yaml",
     ],
     protected_examples: &[HOOKS, ".config/goose/settings.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

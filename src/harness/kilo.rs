@@ -129,6 +129,7 @@ static PROFILE: Profile = Profile {
         "/etc/kilo",
     ],
     protected_examples: &[".kilo/plugin/hookc.js"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

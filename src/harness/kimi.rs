@@ -159,6 +159,7 @@ static PROFILE: Profile = Profile {
         "$KIMI_CODE_HOME/config.toml",
     ],
     protected_examples: &["~/.kimi-code/config.toml"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {

@@ -176,6 +176,12 @@ static PROFILE: Profile = Profile {
         "$KIRO_HOME",
     ],
     protected_examples: &[AGENT, HOOKS],
+    // Which agent a Kiro CLI 2 session runs, and so whether hookc's hook
+    // runs at all.
+    settings_commands: &[(
+        r#"command "kiro-cli" "settings" { arg "chat.defaultAgent"; }"#,
+        "kiro-cli settings chat.defaultAgent reviewer",
+    )],
     hooks_from: &[],
     guests: &[],
     // Workspace agents are read from the folder Kiro starts in, and that

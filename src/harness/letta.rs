@@ -148,6 +148,7 @@ static PROFILE: Profile = Profile {
     hints: &[".letta/"],
     protected: &[SETTINGS, LOCAL, "~/.letta/settings.json"],
     protected_examples: &[SETTINGS],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

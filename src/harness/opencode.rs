@@ -152,6 +152,7 @@ static PROFILE: Profile = Profile {
         "/etc/opencode",
     ],
     protected_examples: &[".opencode/plugin/hookc.js"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

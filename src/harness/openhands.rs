@@ -112,6 +112,7 @@ static PROFILE: Profile = Profile {
     hints: &[".openhands/"],
     protected: &[HOOKS, "~/.openhands/hooks.json"],
     protected_examples: &[HOOKS],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

@@ -140,6 +140,7 @@ static PROFILE: Profile = Profile {
     hints: &[".qoder/", "AGENTS.md"],
     protected: &[SETTINGS, LOCAL, "~/.qoder/settings.json"],
     protected_examples: &[SETTINGS],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

@@ -171,6 +171,7 @@ static PROFILE: Profile = Profile {
         "$QWEN_CODE_SYSTEM_SETTINGS_PATH",
     ],
     protected_examples: &[".qwen/settings.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

@@ -89,6 +89,7 @@ static PROFILE: Profile = Profile {
         "~/.vibe/trusted_folders.toml",
     ],
     protected_examples: &[HOOKS],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,

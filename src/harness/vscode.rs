@@ -143,6 +143,7 @@ static PROFILE: Profile = Profile {
         "~/Library/Application Support/Code/User/settings.json",
     ],
     protected_examples: &[".github/hooks/hookc.json", ".vscode/settings.json"],
+    settings_commands: &[],
     hooks_from: &[HarnessId::Copilot],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

@@ -120,6 +120,7 @@ static PROFILE: Profile = Profile {
         "/Library/Application Support/Windsurf",
     ],
     protected_examples: &[".windsurf/hooks.json"],
+    settings_commands: &[],
     hooks_from: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,

@@ -228,6 +228,28 @@ fn the_hook_refuses_with_exit_2_under_both_names_of_each_tool() {
     );
     assert_eq!(readme.status, 0, "{}", readme.stderr);
 
+    // The agent may not choose which agent later sessions run (Kiro CLI 2
+    // runs hookc's hook only in hookc's); reading the settings is fine.
+    let switch = hook(
+        &p,
+        &pre_tool(
+            &root,
+            "execute_bash",
+            json!({"command": "kiro-cli settings chat.defaultAgent reviewer"}),
+        ),
+    );
+    assert_eq!(switch.status, 2, "{}", switch.stderr);
+    assert!(switch.stderr.contains("ask the user"), "{}", switch.stderr);
+    let list = hook(
+        &p,
+        &pre_tool(
+            &root,
+            "execute_bash",
+            json!({"command": "kiro-cli settings list"}),
+        ),
+    );
+    assert_eq!(list.status, 0, "{}", list.stderr);
+
     // A sub-agent's tools run without hooks: refused, with what to do.
     for (tool, input) in [
         ("use_subagent", json!({"task": "push it"})),

@@ -588,6 +588,17 @@ pub enum McpNames {
 }
 
 impl McpNames {
+    /// Every form, in the order [`McpNames`] lists them.
+    pub const ALL: [McpNames; 7] = [
+        McpNames::DoubleUnderscore,
+        McpNames::SingleUnderscore,
+        McpNames::CursorTool,
+        McpNames::ServerDashTool,
+        McpNames::ServerUnderscoreTool,
+        McpNames::ServerDoubleUnderscoreTool,
+        McpNames::AtServerSlashTool,
+    ];
+
     /// The prefix and the separator of a name of this form; `None` for
     /// Cursor's `MCP:<tool>`, which has no server.
     pub fn parts(self) -> Option<(&'static str, &'static str)> {
@@ -655,6 +666,23 @@ mod tests {
         assert!(!glob_match("hooks.json", "hooks.jsonc"));
         assert!(!glob_match("settings*.json", "xsettings.json"));
         assert!(glob_match("a?c", "abc") && !glob_match("a?c", "ac"));
+    }
+
+    #[test]
+    fn every_mcp_form_is_in_all() {
+        // A new form fails to compile here until it has a place, and then
+        // this test until `ALL` holds it.
+        let place = |form: McpNames| match form {
+            McpNames::DoubleUnderscore => 0,
+            McpNames::SingleUnderscore => 1,
+            McpNames::CursorTool => 2,
+            McpNames::ServerDashTool => 3,
+            McpNames::ServerUnderscoreTool => 4,
+            McpNames::ServerDoubleUnderscoreTool => 5,
+            McpNames::AtServerSlashTool => 6,
+        };
+        let places: Vec<usize> = McpNames::ALL.into_iter().map(place).collect();
+        assert_eq!(places, (0..7).collect::<Vec<_>>());
     }
 
     #[test]

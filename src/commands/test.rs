@@ -563,7 +563,7 @@ fn hooked_payload(
 
 /// An MCP example as `h`'s stdin, for harnesses whose `payload` has no MCP
 /// shape: the names MCP tools get in the harnesses hookc knows
-/// (`mcp__s__t`, `mcp_s_t`, `s-t`, `s_t`, `s__t`, `@s/t`; Cursor's own MCP event), put
+/// ([`McpNames::ALL`](crate::profile::McpNames::ALL); Cursor's own MCP event), put
 /// into the shape of a shell call, and kept only where the harness's own
 /// decoding reads that server and tool back. `None` where none does.
 fn mcp_payload(h: &dyn Harness, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
@@ -593,14 +593,12 @@ fn mcp_payload(h: &dyn Harness, event: Event, call: &ExampleCall, root: &Path) -
         o.insert("tool_input".into(), json!("{}"));
         candidates.push(Value::Object(o));
     }
-    let names = [
-        format!("mcp__{server}__{tool}"),
-        format!("mcp_{server}_{tool}"),
-        format!("{server}-{tool}"),
-        format!("{server}_{tool}"),
-        format!("{server}__{tool}"),
-        format!("@{server}/{tool}"),
-    ];
+    // Each form with a server in it (Cursor's event is the candidate above).
+    let names: Vec<String> = harness::McpNames::ALL
+        .iter()
+        .filter_map(|form| form.parts())
+        .map(|(prefix, sep)| format!("{prefix}{server}{sep}{tool}"))
+        .collect();
     for key in ["tool_name", "toolName", "tool"] {
         if !base.get(key).is_some_and(Value::is_string) {
             continue;

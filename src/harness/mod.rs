@@ -761,14 +761,9 @@ mod tests {
         /// harness's regex `.` does not match one, and MCP names hold none.)
         #[test]
         fn the_emitted_mcp_matcher_covers_every_call_the_guard_applies_to(
-            form in proptest::sample::select(vec![
-                McpNames::DoubleUnderscore,
-                McpNames::SingleUnderscore,
-                McpNames::ServerDashTool,
-                McpNames::ServerUnderscoreTool,
-                McpNames::ServerDoubleUnderscoreTool,
-                McpNames::AtServerSlashTool,
-            ]),
+            form in proptest::sample::select(
+                McpNames::ALL.into_iter().filter(|f| f.parts().is_some()).collect::<Vec<_>>()
+            ),
             server in "[ab_.-]{0,4}",
             tool in "[ab_.()-]{0,4}",
             server_how in proptest::collection::vec(0u8..8, 4),

@@ -178,17 +178,9 @@ fn may_match(rule: &str, line: &str) -> bool {
         return true;
     };
     let pattern = pattern.strip_suffix(":*").unwrap_or(pattern);
-    let bare: String = line
-        .chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-        .collect();
-    let squeezed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let (line, bare) = (squeezed(line), squeezed(&bare));
     pattern
         .split('*')
-        .map(squeezed)
-        .filter(|part| !part.is_empty())
-        .all(|part| line.contains(&part) || bare.contains(&part))
+        .all(|part| super::common::may_occur(part, line))
 }
 
 /// The rule flags of a `claude` command line.
@@ -266,46 +258,14 @@ fn split_rules(value: &str) -> Vec<String> {
     out
 }
 
-/// Elsewhere than Linux there is no /proc to read it from.
-#[cfg(not(unix))]
-fn claude_command_line() -> Option<Vec<String>> {
-    None
-}
-
 /// The command line of the Claude Code process among this process's
 /// ancestors (the hook runs as its child, through a shell or two).
-#[cfg(unix)]
 fn claude_command_line() -> Option<Vec<String>> {
-    let mut pid = std::os::unix::process::parent_id();
-    for _ in 0..16 {
-        if pid <= 1 {
-            return None;
-        }
-        let argv: Vec<String> = std::fs::read(format!("/proc/{pid}/cmdline"))
-            .ok()?
-            .split(|&b| b == 0)
-            .map(|w| String::from_utf8_lossy(w).into_owned())
-            .filter(|w| !w.is_empty())
-            .collect();
-        let named = |w: &String| {
-            Path::new(w).file_name().is_some_and(|n| n == "claude")
-                || w.ends_with("claude-code/cli.js")
-                || w.ends_with("claude-code/cli.mjs")
-        };
-        if argv.first().is_some_and(named) || argv.get(1).is_some_and(named) {
-            return Some(argv);
-        }
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The parent follows the name, which may hold spaces and parentheses.
-        pid = stat
-            .rsplit_once(')')?
-            .1
-            .split_whitespace()
-            .nth(1)?
-            .parse()
-            .ok()?;
-    }
-    None
+    super::common::ancestor_command_line(&|w| {
+        Path::new(w).file_name().is_some_and(|n| n == "claude")
+            || w.ends_with("claude-code/cli.js")
+            || w.ends_with("claude-code/cli.mjs")
+    })
 }
 
 #[cfg(test)]

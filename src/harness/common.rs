@@ -681,6 +681,64 @@ pub fn mcp_unguarded(
     }
 }
 
+/// Whether the words of `part` (a literal piece of a harness's own command
+/// rule) may be in the shell line `line` as the harness reads it: they
+/// occur in it as written, or with quotes and backslashes taken out, runs of
+/// white space counting as one. An empty part occurs everywhere. It may say
+/// yes where the harness would not match, never the other way, which is
+/// what holding a rewritten call against the user's own rules needs.
+pub fn may_occur(part: &str, line: &str) -> bool {
+    let squeezed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let part = squeezed(part);
+    if part.is_empty() {
+        return true;
+    }
+    let bare: String = line
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect();
+    squeezed(line).contains(&part) || squeezed(&bare).contains(&part)
+}
+
+/// The command line of the first of this process's ancestors (a hook runs
+/// as the harness's child, through a shell or two) whose program, or the
+/// script its interpreter runs, `named` recognises; `None` when there is
+/// none within 16 generations, or no `/proc` to read.
+#[cfg(unix)]
+pub fn ancestor_command_line(named: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..16 {
+        if pid <= 1 {
+            return None;
+        }
+        let argv: Vec<String> = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .ok()?
+            .split(|&b| b == 0)
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .filter(|w| !w.is_empty())
+            .collect();
+        if argv.first().is_some_and(|w| named(w)) || argv.get(1).is_some_and(|w| named(w)) {
+            return Some(argv);
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The parent follows the name, which may hold spaces and parentheses.
+        pid = stat
+            .rsplit_once(')')?
+            .1
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+    }
+    None
+}
+
+/// Elsewhere than Linux there is no /proc to read it from.
+#[cfg(not(unix))]
+pub fn ancestor_command_line(_named: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,10 @@
 //!   with the shell-quoted project directory, and runs it with `bash -c` in
 //!   that directory.
 //! - Project hooks run only when the folder is trusted.
+//! - `BeforeTool` runs before Gemini's policy engine, which then judges the
+//!   call as the hook changed it (`hookSpecificOutput.tool_input`, applied
+//!   with `"decision": "ask"` too): so a line hookc cannot read can run under
+//!   `hookc exec`, with the user's own rules held first (`policies`).
 
 use std::path::Path;
 
@@ -40,6 +44,9 @@ use crate::profile::{
     Dialect, FileFormat, Flavour, HookFile, JsonSpec, LateHook, Matching, McpNames, OnHookError,
     PlainStdout, Unit,
 };
+
+#[path = "gemini_policies.rs"]
+mod policies;
 
 pub struct Gemini;
 
@@ -282,10 +289,12 @@ impl Harness for Gemini {
                     "JSON output is the result, whatever the exit code: decision deny",
                 )
                 .user(user),
+                // Gemini asks about the call with its `tool_input` applied.
                 Some("ask") => Outcome::asks(
                     reason,
                     "JSON output is the result, whatever the exit code: decision ask",
-                ),
+                )
+                .runs(j.pointer("/hookSpecificOutput/tool_input").cloned()),
                 _ => Outcome::proceeds(
                     "JSON output is the result, whatever the exit code: no refusal (a hookSpecificOutput.tool_input replaces the tool's arguments)",
                 )
@@ -526,9 +535,14 @@ impl Harness for Gemini {
     /// A rewrite: Gemini rebuilds the tool from `hookSpecificOutput.tool_input`
     /// alone (keys left out are dropped), so it is the complete argument
     /// object; the decision is an explicit allow, and the note goes to
-    /// `additionalContext` and `reason`.
+    /// `additionalContext` and `reason`. A supervised call is handed over
+    /// the same way, with the decision that keeps the user's own policy
+    /// (`policies`).
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                supervised_answer(payload, v)
+            }
             Some(v) if v.decision == Decision::Rewrite => {
                 super::rewrite_answer(self, payload, v, &|input, reason| {
                     json!({
@@ -546,6 +560,10 @@ impl Harness for Gemini {
         }
     }
 
+    fn supervises(&self) -> bool {
+        true
+    }
+
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
@@ -558,8 +576,8 @@ impl Harness for Gemini {
         let reason = verdict.reason();
         let mut out = serde_json::Map::new();
         match verdict.decision {
-            // A supervised call is this harness's only where it can run one:
-            // `hookc guard` refuses it first (`runtime::prepare`).
+            // A supervised call comes here only where it cannot be handed
+            // over (see `answer_call`): it is refused.
             Decision::Deny | Decision::Block | Decision::Rewrite | Decision::Supervise => {
                 out.insert("decision".into(), json!("deny"));
                 out.insert("reason".into(), json!(reason));
@@ -589,6 +607,94 @@ impl Harness for Gemini {
             exit: 0,
         }
     }
+}
+
+/// A call run under hookc's run-time judge: `tool_input` with its command
+/// changed into `hookc exec … -- SHELL -c 'LINE'` (`verdict.rewritten`), and
+/// the decision that keeps the user's own policy rules (`policies`); a
+/// refusal where one of them may refuse the command, where nobody could
+/// answer a question, or where the input is not there to change.
+fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    let refuse = |reason: String| {
+        let mut refused = verdict.clone();
+        refused.decision = Decision::Deny;
+        for hit in &mut refused.hits {
+            hit.decision = Decision::Deny;
+            hit.reason.push(' ');
+            hit.reason.push_str(&reason);
+        }
+        refused.rewritten = None;
+        Gemini.answer(Event::PreTool, Some(&refused))
+    };
+    let Some(input) = super::rewritten_input(payload, "/tool_input", verdict) else {
+        return refuse(
+            "(The call's input could not be changed to run under hookc's run-time judge.)"
+                .to_owned(),
+        );
+    };
+    let line = payload
+        .pointer("/tool_input/command")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let project = std::env::var_os("GEMINI_PROJECT_DIR")
+        .map(std::path::PathBuf::from)
+        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let rules = policies::Rules::visible(project.as_deref(), home.as_deref());
+    let guards = verdict.guard_names().join(", ");
+    let context = format!(
+        "hookc could not read all of this command before it runs (guards: {guards}), so it runs under hookc's run-time judge (`hookc exec`), which stops any program or file access the project's policy refuses, with the reason in the output."
+    );
+    let asked = verdict.decision == Decision::Ask;
+    // Why the user is asked about the changed call, if they are.
+    let ask = match rules.keep(line, project_hook(project.as_deref())) {
+        policies::Keep::Refuse(rule) => {
+            return refuse(format!(
+                "(Your Gemini CLI policy ({rule}) may refuse this command, and a command hookc runs under its run-time judge is not matched against it, so hookc refuses it instead.)"
+            ));
+        }
+        policies::Keep::Ask(why) => Some(why),
+        policies::Keep::Normal if asked => Some("the project's policy asks about it".to_owned()),
+        policies::Keep::Normal => None,
+    };
+    let mut out = json!({
+        "hookSpecificOutput": {
+            "hookEventName": "BeforeTool",
+            "tool_input": input,
+            "additionalContext": context,
+        }
+    });
+    if let Some(why) = ask {
+        if rules.headless() {
+            return refuse(format!(
+                "(hookc would run it under its run-time judge, but here that needs the user's approval, because {why}, and this session cannot ask.)"
+            ));
+        }
+        out["decision"] = json!("ask");
+        out["reason"] = json!(if asked {
+            format!("{}\n{context}", verdict.reason())
+        } else {
+            format!("{context} hookc asks because {why}.")
+        });
+    }
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
+    }
+}
+
+/// Whether the hook that runs is the project's own, which Gemini CLI runs
+/// only in a folder it trusts: this `hookc guard` was given the project's
+/// compiled policy (`--policy PROJECT/.hookc/gemini/../policy.json`, as
+/// the project's shim passes it), not a managed install's.
+fn project_hook(project: Option<&Path>) -> bool {
+    let policy = std::env::args().skip_while(|a| a != "--policy").nth(1);
+    let (Some(policy), Some(project)) = (policy, project) else {
+        return false;
+    };
+    let real = |p: &Path| std::fs::canonicalize(p).ok();
+    real(Path::new(&policy)).is_some_and(|p| Some(p) == real(&project.join(".hookc/policy.json")))
 }
 
 /// The names a matcher needs for one guard tool, as regex fragments.

@@ -3,8 +3,8 @@
 //! guard): kept, with the command that runs it under `hookc exec`, for a
 //! harness that can change a call into it on a machine where supervision
 //! works; a refusal that says why everywhere else. The harness then answers
-//! a kept one in its own words (Claude Code: `updatedInput`, with the
-//! decision that keeps the user's own permission rules).
+//! a kept one in its own words (Claude Code: `updatedInput`; Gemini CLI:
+//! `tool_input`), each with the decision that keeps the user's own rules.
 
 use std::path::{Path, PathBuf};
 

@@ -82,6 +82,12 @@ const TABLE: &[(&str, Kind)] = &[
     ("push.usebitmaps", Kind::Harmless),
 ];
 
+/// Settings that run a program git finds from their value, and that an
+/// empty value takes back to git's own default: no credential helper, the
+/// repository's own hooks folder. Gemini CLI's shell sets each of them
+/// empty (`GIT_CONFIG_KEY_n`) for every command it runs.
+const EMPTIED: &[&str] = &["credential.helper", "credential.*.helper", "core.hookspath"];
+
 fn key_matches(pattern: &str, key: &str) -> bool {
     if let Some((head, tail)) = pattern.split_once(".*.") {
         // `remote.*.mirror`: one subsection, which may itself hold dots.
@@ -104,6 +110,9 @@ fn key_matches(pattern: &str, key: &str) -> bool {
 /// own (see `normalize`).
 pub fn kind(key: &str, value: Option<&str>) -> Kind {
     let key = key.to_ascii_lowercase();
+    if value == Some("") && EMPTIED.iter().any(|p| key_matches(p, &key)) {
+        return Kind::Harmless;
+    }
     let Some(&(pattern, kind)) = TABLE.iter().find(|(p, _)| key_matches(p, &key)) else {
         return Kind::Opaque;
     };
@@ -129,6 +138,19 @@ pub fn kind(key: &str, value: Option<&str>) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_emptied_helper_or_hooks_folder_runs_nothing_new() {
+        assert_eq!(kind("credential.helper", Some("")), Kind::Harmless);
+        assert_eq!(
+            kind("credential.https://x.example.helper", Some("")),
+            Kind::Harmless
+        );
+        assert_eq!(kind("core.hooksPath", Some("")), Kind::Harmless);
+        assert_eq!(kind("credential.helper", Some("!sh -c x")), Kind::Opaque);
+        assert_eq!(kind("core.hooksPath", Some("/tmp/h")), Kind::Opaque);
+        assert_eq!(kind("core.hooksPath", None), Kind::Opaque);
+    }
 
     #[test]
     fn settings_are_classified_by_what_they_change() {

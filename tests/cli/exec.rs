@@ -327,3 +327,68 @@ fn a_killed_supervisor_leaves_no_process_behind() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Gemini CLI runs every shell command with git settings in its
+/// environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_n`) that empty the
+/// credential helper and the hooks folder: they change nothing git would
+/// run, so a push under them is judged by its words. A hooks folder that
+/// names one is still a setting hookc cannot read.
+#[test]
+fn gemini_clis_emptied_git_settings_leave_a_push_readable() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+guard "no-force-push" {
+    tool "shell"
+    command "git" "push" { flag "--force" "-f"; }
+    deny "Push without --force."
+    example "git push --force" expect="deny"
+    example "git push" expect="allow"
+}
+"#,
+    );
+    p.build();
+    let marker = p.path("ran").display().to_string();
+    p.write(
+        "bin/git",
+        &format!("#!/bin/sh\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"),
+    );
+    make_executable(&p.path("bin/git"));
+    let path = format!(
+        "{}:{}",
+        p.path("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let push = |settings: &[(&str, &str)]| {
+        let mut command = Command::new(HOOKC);
+        command
+            .args(["exec", "--harness", "gemini", "--", "sh", "-c"])
+            .arg("git push origin main")
+            .current_dir(p.dir.path())
+            .env("PATH", &path)
+            .env("GIT_CONFIG_COUNT", settings.len().to_string());
+        for (i, (key, value)) in settings.iter().enumerate() {
+            command
+                .env(format!("GIT_CONFIG_KEY_{i}"), key)
+                .env(format!("GIT_CONFIG_VALUE_{i}"), value);
+        }
+        run(&mut command, None)
+    };
+    let gemini = [
+        ("credential.helper", ""),
+        ("core.fsmonitor", ""),
+        ("core.hooksPath", ""),
+        ("core.sshCommand", ""),
+        ("core.pager", "cat"),
+    ];
+    let r = push(&gemini);
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(ran(&p), ["git push origin main"]);
+
+    std::fs::remove_dir_all(p.path("ran")).unwrap();
+    let r = push(&[("core.hooksPath", "/tmp/hooks")]);
+    assert_eq!(r.status, 87, "{r:?}");
+    assert!(r.stderr.contains("(core.hooksPath)"), "{r:?}");
+    assert!(ran(&p).is_empty(), "{:?}", ran(&p));
+}

@@ -533,3 +533,111 @@ fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// `hookc guard` on `stdin` as a child of a stand-in `gemini` process
+/// started with `args` (the hook reads the session's mode and policy files
+/// from its command line), with the project's own policy, as the project's
+/// hook runs it.
+fn guard_under_gemini(p: &Project, args: &str, stdin: &str) -> Run {
+    let payload = p.path("payload.json");
+    std::fs::write(&payload, stdin).unwrap();
+    let gemini = p.path("stand-in/gemini");
+    p.write(
+        "stand-in/gemini",
+        &format!(
+            "#!/bin/sh\n'{}' guard --harness gemini --event pre-tool --policy '{}' < '{}'\n",
+            HOOKC,
+            p.path(".hookc/gemini/../policy.json").display(),
+            payload.display()
+        ),
+    );
+    make_executable(&gemini);
+    let mut command = Command::new(&gemini);
+    command
+        .args(args.split_whitespace())
+        .current_dir(p.dir.path())
+        .env("GEMINI_PROJECT_DIR", p.dir.path())
+        .env("HOME", p.path("home"))
+        .env_remove("HOOKC_SUPERVISE")
+        .env_remove("HOOKC_DEBUG");
+    run(&mut command, None)
+}
+
+/// On Linux a line hookc cannot read runs under `hookc exec`: Gemini CLI
+/// takes the changed `tool_input`, and hookc picks the decision that keeps
+/// the user's own policy, which Gemini matches against the changed command.
+#[test]
+fn a_line_hookc_cannot_read_is_handed_back_to_run_supervised() {
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let p = Project::new();
+    p.write("policy.kdl", &policy(FORCE_PUSH));
+    p.build();
+    std::fs::create_dir_all(p.path("home")).unwrap();
+    let line = "c=$(printf 'gi%s' t); $c push --force origin main";
+    let call = before_tool(
+        "run_shell_command",
+        json!({"command": line, "description": "push", "dir_path": "."}),
+    );
+    let answer = |args: &str| -> Value {
+        let run = guard_under_gemini(&p, args, &call);
+        assert_eq!(run.status, 0, "{run:?}");
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {run:?}"))
+    };
+
+    // YOLO, from the project's hook: no decision; Gemini runs the new input,
+    // every other key kept, and the run stops the push.
+    let yolo = answer("-y -p go");
+    assert_eq!(yolo.get("decision"), None, "{yolo}");
+    let input = &yolo["hookSpecificOutput"]["tool_input"];
+    assert_eq!(input["description"], "push", "{yolo}");
+    assert_eq!(input["dir_path"], ".", "{yolo}");
+    let command = input["command"].as_str().unwrap();
+    assert!(
+        command.contains("' exec --harness gemini --policy '"),
+        "{command}"
+    );
+    let ran = crate::support::run_supervised(command, p.dir.path());
+    assert!(
+        ran.stderr
+            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
+        "{ran:?}"
+    );
+
+    // Outside YOLO mode Gemini's own checks would read the command: the
+    // user is asked about the changed one, or, with nobody to ask, refused.
+    let asked = answer("--approval-mode default -i go");
+    assert_eq!(asked["decision"], "ask", "{asked}");
+    assert!(asked["hookSpecificOutput"]["tool_input"]["command"].is_string());
+    let headless = answer("-p go");
+    assert_eq!(headless["decision"], "deny", "{headless}");
+    assert!(
+        headless["reason"]
+            .as_str()
+            .unwrap()
+            .contains("this session cannot ask"),
+        "{headless}"
+    );
+
+    // A rule of the user's that may refuse the original keeps it refused.
+    p.write(
+        ".gemini/policies/mine.toml",
+        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push\"\ndecision = \"deny\"\npriority = 100\n",
+    );
+    let line = "m=$(date); git push origin main $m";
+    let ruled = guard_under_gemini(
+        &p,
+        "-y -p go",
+        &before_tool("run_shell_command", json!({"command": line})),
+    );
+    let ruled: Value = serde_json::from_str(&ruled.stdout).unwrap();
+    assert_eq!(ruled["decision"], "deny", "{ruled}");
+    assert!(
+        ruled["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Your Gemini CLI policy (rule 1 of "),
+        "{ruled}"
+    );
+}

@@ -572,7 +572,7 @@ fn a_line_hookc_cannot_read_is_supervised_where_the_harness_can_and_refused_else
     let p = Project::new();
     p.write(
         "policy.kdl",
-        r#"targets "claude" "codex"
+        r#"targets "claude" "gemini" "codex"
 guard "no-force-push" {
     command "git" "push" { flag "--force" "-f"; }
     deny "Push without --force."
@@ -599,11 +599,13 @@ guard "no-force-push" {
             .clone()
     };
     let supervises = hookc::runtime::supervised::available().is_ok();
-    let claude = example("claude");
-    assert_eq!(
-        claude["got"],
-        if supervises { "supervises" } else { "blocks" },
-        "{claude}"
-    );
+    for harness in ["claude", "gemini"] {
+        let row = example(harness);
+        assert_eq!(
+            row["got"],
+            if supervises { "supervises" } else { "blocks" },
+            "{row}"
+        );
+    }
     assert_eq!(example("codex")["got"], "blocks");
 }

@@ -712,7 +712,7 @@ fn claude() {
         }
     }
 
-    supervised_turns(&scratch, &turn);
+    supervised_turns("claude", &scratch, &turn);
     // The user's own rule holds: with `--disallowedTools "Bash(git push:*)"`
     // a line hookc cannot read that may be a `git push` is not handed over
     // (Claude Code would match the rule against the rewritten command, which
@@ -792,11 +792,6 @@ fn claude() {
     }
 }
 
-/// Lines hookc cannot read run under its run-time judge in Claude Code on
-/// Linux (`opaque "supervise"`): one that does no harm runs, and its output
-/// reaches the model; one that force-pushes behind a program name built at
-/// run time is stopped at the start of `git push --force`, before anything
-/// after it runs, and hookc's reason reaches the model.
 /// Issue 35: the managed tree (`hookc build --managed`) laid over `/etc` in
 /// a private mount namespace, where Claude Code reads it as the machine's
 /// managed settings. The managed guard refuses the probe; a project hook
@@ -943,9 +938,15 @@ fn codex_managed() {
     );
 }
 
-fn supervised_turns(scratch: &Scratch, turn: &dyn Fn(&Model) -> Ran) {
+/// Lines hookc cannot read run under its run-time judge where the harness
+/// can hand a call over (`opaque "supervise"`, Linux): one that does no
+/// harm runs, and its output reaches the model; one that force-pushes
+/// behind a program name built at run time is stopped at the start of `git
+/// push --force`, before anything after it runs, and hookc's reason reaches
+/// the model.
+fn supervised_turns(harness: &str, scratch: &Scratch, turn: &dyn Fn(&Model) -> Ran) {
     if hookc::runtime::supervised::available().is_err() {
-        eprintln!("claude: supervised calls not checked: this machine cannot supervise");
+        eprintln!("{harness}: supervised calls not checked: this machine cannot supervise");
         return;
     }
     let harmless = "c=$(printf 'tou%s' ch); $c supervised-ran && echo supervised-probe";
@@ -955,11 +956,11 @@ fn supervised_turns(scratch: &Scratch, turn: &dyn Fn(&Model) -> Ran) {
     drop(model);
     assert!(
         scratch.repo.join("supervised-ran").exists(),
-        "claude: `{harmless}` did not run under hookc exec.\ntool results: {told:#?}\n{ran}"
+        "{harness}: `{harmless}` did not run under hookc exec.\ntool results: {told:#?}\n{ran}"
     );
     assert!(
         told.iter().any(|r| r.contains("supervised-probe")),
-        "claude: the supervised call's output did not reach the model: {told:#?}\n{ran}"
+        "{harness}: the supervised call's output did not reach the model: {told:#?}\n{ran}"
     );
     let pushes = "c=$(printf 'gi%s' t); $c push --force origin main; touch after-push-ran";
     let model = Model::start(scratch, pushes);
@@ -968,17 +969,17 @@ fn supervised_turns(scratch: &Scratch, turn: &dyn Fn(&Model) -> Ran) {
     drop(model);
     assert!(
         !scratch.repo.join("after-push-ran").exists(),
-        "claude: the call went on after its force push.\n{ran}"
+        "{harness}: the call went on after its force push.\n{ran}"
     );
     assert!(
         told.iter().any(|r| r
             .contains("hookc exec: guard no-force-push stopped git push --force origin main")
             && r.contains(DENY_REASON)),
-        "claude: the force push was not stopped by hookc exec with its reason: {told:#?}\n{ran}"
+        "{harness}: the force push was not stopped by hookc exec with its reason: {told:#?}\n{ran}"
     );
     eprintln!(
-        "claude {}: `{harmless}` ran under hookc exec; `{pushes}` was stopped at the push",
-        pinned("claude")
+        "{harness} {}: `{harmless}` ran under hookc exec; `{pushes}` was stopped at the push",
+        pinned(harness)
     );
 }
 
@@ -1367,18 +1368,48 @@ fn gemini() {
         &gemini_home.join("trustedFolders.json"),
         &trusted.to_string(),
     );
-    let turns = scratch.refuses_and_allows(|model| {
+    let turn_with = |model: &Model, extra: &[&str]| {
         let mut turn = scratch.command(node());
         turn.arg(&gemini)
             .args(["-y", "-m", "gemini-2.5-flash", "-p", PROMPT])
             .args(["--output-format", "stream-json"])
+            .args(extra)
             .env("GEMINI_CLI_NO_RELAUNCH", "true")
             .env("GEMINI_API_KEY", "scripted")
             .env("GOOGLE_GEMINI_BASE_URL", &model.url);
         scratch.check(&mut turn)
-    });
+    };
+    let turn = |model: &Model| turn_with(model, &[]);
+    let turns = scratch.refuses_and_allows(turn);
     for complaint in complaints {
         turns.never_says("gemini", complaint);
+    }
+
+    supervised_turns("gemini", &scratch, &turn);
+    // The user's own policy holds: with `--policy` naming a rule that
+    // denies `git push`, a line hookc cannot read that may be one is not
+    // handed over (Gemini would match the rule against the rewritten
+    // command, which it no longer fits), and the model is told which rule.
+    if hookc::runtime::supervised::available().is_ok() {
+        let rule = scratch.home.join("deny-push.toml");
+        scratch.write(
+            &rule,
+            "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push\"\ndecision = \"deny\"\npriority = 500\n",
+        );
+        let line = "m=$(date +%s); git push origin main $m; touch rule-ran";
+        let model = Model::start(&scratch, line);
+        let ran = turn_with(&model, &["--policy", rule.to_str().unwrap()]);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        assert!(
+            !scratch.repo.join("rule-ran").exists(),
+            "gemini: `{line}` ran past the user's deny rule.\n{ran}"
+        );
+        assert!(
+            told.iter()
+                .any(|r| r.contains("Your Gemini CLI policy (rule 1 of")),
+            "gemini: `{line}` was not refused by hookc naming the user's rule: {told:#?}\n{ran}"
+        );
     }
 }
 

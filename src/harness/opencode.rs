@@ -20,7 +20,9 @@
 //!
 //! The plugin sends hookc `{tool, sessionID, callID, args, cwd, root}` (the
 //! last two: OpenCode's directory and the project the plugin sits in).
-//! `hookc guard` answers exit 0 to let the call run and exit 2 with
+//! `hookc guard` answers exit 0 to let the call run (with `{"command": …}`
+//! on stdout to run that command instead: a supervised call, which the
+//! plugin writes into the arguments in place) and exit 2 with
 //! `{"decision":"deny","reason":…}` to stop it; the plugin throws on every
 //! other outcome.
 
@@ -42,6 +44,9 @@ use crate::lint_rules::{FileReport, diag};
 use crate::profile::McpNames;
 use crate::profile::{FileFormat, HookFile, LateHook, OnHookError, no_mcp_names};
 use crate::source::{SourceFile, Span};
+
+#[path = "opencode_permissions.rs"]
+mod permissions;
 
 pub struct Opencode;
 
@@ -186,7 +191,10 @@ pub(super) fn plugin_outcome(report: &str) -> super::Outcome {
             "tool.execute.before threw: the harness does not run the tool and the model reads the error",
         );
     }
-    Outcome::proceeds("tool.execute.before returned: the tool runs")
+    Outcome::proceeds(
+        "tool.execute.before returned: the tool runs, with the arguments as the hook left them",
+    )
+    .runs(r.get("args").cloned())
 }
 
 /// What a hand-written plugin does, where it is one refusal of one tool
@@ -283,6 +291,19 @@ impl Harness for Opencode {
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         HOST.answer(verdict)
+    }
+
+    fn supervises(&self) -> bool {
+        true
+    }
+
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                HOST.supervised_answer(payload, v)
+            }
+            _ => HOST.answer(verdict),
+        }
     }
 }
 
@@ -531,15 +552,60 @@ impl Host {
         Ok(call)
     }
 
+    /// A call run under hookc's run-time judge: exit 0 and `{"command":
+    /// …}` on stdout, which the plugin puts in the call's arguments (in
+    /// place: OpenCode runs the object it handed the hook), unless OpenCode
+    /// might have refused or asked about the original command where it
+    /// cannot about the changed one (`permissions`): then the refusal, why
+    /// said.
+    pub fn supervised_answer(&self, payload: &Value, verdict: &Verdict) -> Answer {
+        let path = |key: &str| {
+            payload
+                .get(key)
+                .and_then(Value::as_str)
+                .map(std::path::PathBuf::from)
+        };
+        let (root, cwd) = (path("root"), path("cwd"));
+        let line = payload
+            .pointer("/args/command")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let rules = permissions::Rules::visible(root.as_deref(), cwd.as_deref(), home.as_deref());
+        let why_not = match (&verdict.rewritten, rules.refusal(line, root.as_deref())) {
+            (Some(command), None) if verdict.decision == Decision::Supervise => {
+                return Answer {
+                    stdout: format!("{}\n", json!({ "command": command })),
+                    stderr: String::new(),
+                    exit: 0,
+                };
+            }
+            (_, Some(why)) => why,
+            // The policy asks about it, and a plugin cannot ask.
+            (_, None) => return self.answer(Some(verdict)),
+        };
+        let mut refused = verdict.clone();
+        refused.decision = Decision::Deny;
+        for hit in &mut refused.hits {
+            hit.decision = Decision::Deny;
+            hit.reason = format!(
+                "{} (hookc would run it under its run-time judge, but {why_not}, so hookc refuses it instead.)",
+                hit.reason
+            );
+        }
+        self.answer(Some(&refused))
+    }
+
     pub fn answer(&self, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
         let reason = match verdict.decision {
-            // A supervised call is refused before it comes here
-            // (`runtime::prepare`); whatever reaches this refuses too.
+            // A supervised call that reaches this could not be handed over
+            // (`supervised_answer`, `runtime::prepare`): it is refused.
             Decision::Deny | Decision::Block | Decision::Supervise => verdict.reason(),
-            // A plugin cannot change a call: refuse and name the command to run.
+            // hookc hands the plugin only a supervised call to change (see
+            // `supervised_answer`): a rewrite is refused, naming the command.
             Decision::Rewrite => super::rewrite_as_refusal(verdict).reason(),
             Decision::Ask => format!(
                 "{}\n(The policy wants the user to confirm this call, and {} cannot ask from a plugin, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)",
@@ -620,7 +686,19 @@ pub(super) fn outcome(o: &super::Observation) -> super::Outcome {
         return Outcome::blocks(Some("hookc could not check this call, so it was refused: hookc guard did not answer in time".to_owned()), "the plugin throws on a timeout");
     }
     match o.exit {
-        Some(0) => Outcome::proceeds("exit 0: the plugin returns and the tool runs"),
+        Some(0) if text(&o.stdout).is_none() => {
+            Outcome::proceeds("exit 0: the plugin returns and the tool runs")
+        }
+        Some(0) => match json_object(&o.stdout).and_then(|j| str_at(&j, "/command")) {
+            Some(command) => Outcome::proceeds(
+                "exit 0 with {\"command\": …}: the plugin puts it in the call's arguments and the tool runs it",
+            )
+            .runs(Some(json!({ "command": command }))),
+            None => Outcome::blocks(
+                Some("hookc could not check this call, so it was refused: hookc guard allowed this call with an answer the plugin cannot use".to_owned()),
+                "exit 0 with output that is not {\"command\": …}: the plugin throws \"could not check\"",
+            ),
+        },
         Some(2) => {
             if let Some(j) = json_object(&o.stdout)
                 && str_at(&j, "/decision").as_deref() == Some("deny")

@@ -7,7 +7,8 @@
 // Prints one JSON line: {"loaded": false, "message"} when the plugin could not
 // be loaded (OpenCode then runs without it), else {"loaded": true, "threw"}
 // and, when the hook threw (OpenCode's only way to stop a call), the Error's
-// "message", which is what the model reads.
+// "message", which is what the model reads, or else, when the hook changed
+// them in place, the "args" the tool then runs with.
 
 import { pathToFileURL } from "node:url";
 
@@ -42,8 +43,10 @@ try {
 const input = call ? { tool: call.tool, sessionID: call.sessionID, callID: call.callID } : {};
 const output = call ? { args: call.args } : {};
 try {
+  const before = JSON.stringify(output.args);
   await hook(input, output);
-  report({ loaded: true, threw: false });
+  const changed = JSON.stringify(output.args) !== before;
+  report({ loaded: true, threw: false, ...(changed ? { args: output.args } : {}) });
 } catch (error) {
   report({ loaded: true, threw: true, message: String(error?.message ?? error) });
 }

@@ -1570,13 +1570,41 @@ fn opencode() {
         }
     }
 
-    let turns = scratch.refuses_and_allows(|model| {
+    let turn = |model: &Model| {
         let mut turn = scratch.command(&opencode);
         quiet(turn.env("OPENCODE_CONFIG", scripted_provider(&scratch, model)));
         turn.args(["run", "--print-logs", "--log-level", "INFO", PROMPT]);
         scratch.check(&mut turn)
-    });
+    };
+    let turns = scratch.refuses_and_allows(turn);
     turns.never_says("opencode", "failed to load plugin");
+
+    supervised_turns("opencode", &scratch, &turn);
+    // The user's own rule holds: with `"git push *": "deny"` in the
+    // project's opencode.json, a line hookc cannot read that may be a `git
+    // push` is not handed over (OpenCode would match the rule against the
+    // changed command, which it no longer fits), and the model is told why.
+    if hookc::runtime::supervised::available().is_ok() {
+        scratch.write(
+            &scratch.repo.join("opencode.json"),
+            r#"{"permission": {"bash": {"git push *": "deny"}}}"#,
+        );
+        let line = "m=$(date +%s); git push origin main $m; touch rule-ran";
+        let model = Model::start(&scratch, line);
+        let ran = turn(&model);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        let _ = fs::remove_file(scratch.repo.join("opencode.json"));
+        assert!(
+            !scratch.repo.join("rule-ran").exists(),
+            "opencode: `{line}` ran past the user's deny rule.\n{ran}"
+        );
+        assert!(
+            told.iter()
+                .any(|r| r.contains("your OpenCode permission rule `\"git push *\": \"deny\"`")),
+            "opencode: `{line}` was not refused by hookc naming the user's rule: {told:#?}\n{ran}"
+        );
+    }
 }
 
 #[test]

@@ -196,7 +196,27 @@ async function check(input, output, directory, worktree) {
         : `point HOOKC_BIN or PATH at the hookc this project needs (${HOOKC.install}), then restart ${HOOKC.name}`,
     );
   }
-  if (result.code === 0) return;
+  if (result.code === 0) {
+    const said = result.stdout.trim();
+    if (!said) return;
+    // A call hookc hands back changed, to run under its run-time judge:
+    // {"command": …}, put in place (OpenCode runs the arguments object it
+    // gave this hook; a new object would be ignored).
+    let changed = null;
+    try {
+      changed = JSON.parse(said);
+    } catch {
+      changed = null;
+    }
+    if (typeof changed?.command === "string" && typeof output?.args?.command === "string") {
+      output.args.command = changed.command;
+      return;
+    }
+    throw couldNotRun(
+      "hookc guard allowed this call with an answer the plugin cannot use",
+      MANAGED ? BROKEN : "run 'hookc build' in the project, with the hookc the hooks should run",
+    );
+  }
   if (result.code === 2) {
     // A refusal comes with {"decision":"deny","reason":…} on stdout; an exit 2
     // without it is not hookc's answer (an older hookc's usage error, say).

@@ -139,6 +139,7 @@ static PROFILE: Profile = Profile {
 static HOST: Host = Host {
     profile: &PROFILE,
     plugin: PLUGIN,
+    configs: &super::opencode::permissions::KILO,
 };
 
 /// Kilo loads the plugin itself; `hookc test` loads it into node, as for
@@ -226,5 +227,18 @@ impl Harness for Kilo {
 
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
         HOST.answer(verdict)
+    }
+
+    fn supervises(&self) -> bool {
+        true
+    }
+
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                HOST.supervised_answer(payload, v)
+            }
+            _ => HOST.answer(verdict),
+        }
     }
 }

@@ -46,7 +46,7 @@ use crate::profile::{FileFormat, HookFile, LateHook, OnHookError, no_mcp_names};
 use crate::source::{SourceFile, Span};
 
 #[path = "opencode_permissions.rs"]
-mod permissions;
+pub(super) mod permissions;
 
 pub struct Opencode;
 
@@ -311,6 +311,7 @@ impl Harness for Opencode {
 static HOST: Host = Host {
     profile: &PROFILE,
     plugin: PLUGIN,
+    configs: &permissions::OPENCODE,
 };
 
 /// A harness that runs OpenCode's plugins: OpenCode, and its fork Kilo Code
@@ -321,6 +322,8 @@ pub(super) struct Host {
     /// Where a build writes the plugin, relative to the project root: two
     /// folders below it, as the plugin finds the project by that.
     pub plugin: &'static str,
+    /// Where the host keeps the configs that hold its permission rules.
+    pub configs: &'static permissions::Configs,
 }
 
 impl Host {
@@ -571,7 +574,12 @@ impl Host {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        let rules = permissions::Rules::visible(root.as_deref(), cwd.as_deref(), home.as_deref());
+        let rules = permissions::Rules::visible(
+            self.configs,
+            root.as_deref(),
+            cwd.as_deref(),
+            home.as_deref(),
+        );
         let why_not = match (&verdict.rewritten, rules.refusal(line, root.as_deref())) {
             (Some(command), None) if verdict.decision == Decision::Supervise => {
                 return Answer {

@@ -29,9 +29,59 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// What hookc can see of OpenCode's rules: a reason to refuse, if any.
+/// Where a host (OpenCode, or its fork Kilo Code CLI) keeps its configs.
+#[derive(Debug)]
+pub(crate) struct Configs {
+    /// The host's name in messages.
+    pub name: &'static str,
+    /// The folder under the user's config home, and the managed folder.
+    pub global: &'static str,
+    pub managed: &'static str,
+    /// Config file names in each config folder.
+    pub files: &'static [&'static str],
+    /// Project folders that hold configs too (`.opencode`).
+    pub dirs: &'static [&'static str],
+    /// The prefix of its variables (`OPENCODE_`: `OPENCODE_CONFIG`,
+    /// `…_CONFIG_DIR`, `…_CONFIG_CONTENT`, `…_PERMISSION`).
+    pub env: &'static str,
+    /// Variables that, set, bring in rules from places hookc does not read.
+    pub unread: &'static [&'static str],
+}
+
+pub(crate) const OPENCODE: Configs = Configs {
+    name: "OpenCode",
+    global: "opencode",
+    managed: "/etc/opencode",
+    files: &["config.json", "opencode.json", "opencode.jsonc"],
+    dirs: &[".opencode"],
+    env: "OPENCODE_",
+    unread: &[],
+};
+
+/// Kilo Code CLI 7.7.9: its own names first, OpenCode's files too, and
+/// no `.opencode` folder.
+pub(crate) const KILO: Configs = Configs {
+    name: "Kilo Code CLI",
+    global: "kilo",
+    managed: "/etc/kilo",
+    files: &[
+        "config.json",
+        "kilo.json",
+        "kilo.jsonc",
+        "opencode.json",
+        "opencode.jsonc",
+    ],
+    dirs: &[".kilo", ".kilocode"],
+    env: "KILO_",
+    // Kilo then also reads Claude Code's settings.
+    unread: &["KILO_EXPERIMENTAL_CLAUDE_MIGRATION"],
+};
+
+/// What hookc can see of a host's rules: a reason to refuse, if any.
 #[derive(Debug, Default)]
 pub(super) struct Rules {
+    /// The host's name.
+    host: &'static str,
     /// Narrowed `bash` patterns that deny or ask: each with where it is.
     narrowed: Vec<(String, String)>,
     /// Why hookc cannot tell, when something.
@@ -41,25 +91,35 @@ pub(super) struct Rules {
 impl Rules {
     /// The rules for a session in `cwd` (or `root`, the project), with
     /// `home` as the user's home folder.
-    pub(super) fn visible(root: Option<&Path>, cwd: Option<&Path>, home: Option<&Path>) -> Rules {
-        let mut rules = Rules::default();
-        let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        let global = env("XDG_CONFIG_HOME")
+    pub(super) fn visible(
+        host: &Configs,
+        root: Option<&Path>,
+        cwd: Option<&Path>,
+        home: Option<&Path>,
+    ) -> Rules {
+        let mut rules = Rules {
+            host: host.name,
+            ..Rules::default()
+        };
+        let env = |name: &str| {
+            let name = format!("{}{name}", host.env);
+            std::env::var_os(&name)
+                .filter(|v| !v.is_empty())
+                .map(|v| (name, v))
+        };
+        let global = std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .or_else(|| home.map(|h| h.join(".config")))
-            .map(|c| c.join("opencode"));
-        let mut folders: Vec<PathBuf> = vec![PathBuf::from(if cfg!(target_os = "macos") {
-            "/Library/Application Support/opencode"
-        } else {
-            "/etc/opencode"
-        })];
+            .map(|c| c.join(host.global));
+        let mut folders: Vec<PathBuf> = vec![PathBuf::from(host.managed)];
         folders.extend(global);
-        folders.extend(env("OPENCODE_CONFIG_DIR").map(PathBuf::from));
+        folders.extend(env("CONFIG_DIR").map(|(_, v)| PathBuf::from(v)));
         // The project's configs, from the working folder up to the root.
         if let Some(start) = cwd.or(root) {
             for dir in start.ancestors() {
                 folders.push(dir.to_path_buf());
-                folders.push(dir.join(".opencode"));
+                folders.extend(host.dirs.iter().map(|d| dir.join(d)));
                 if Some(dir) == root {
                     break;
                 }
@@ -67,59 +127,74 @@ impl Rules {
         }
         let mut files: Vec<PathBuf> = Vec::new();
         for folder in &folders {
-            for name in ["config.json", "opencode.json", "opencode.jsonc"] {
-                files.push(folder.join(name));
-            }
+            files.extend(host.files.iter().map(|name| folder.join(name)));
             for agents in ["agent", "agents"] {
                 rules.read_agents(&folder.join(agents));
             }
         }
-        files.extend(env("OPENCODE_CONFIG").map(PathBuf::from));
+        files.extend(env("CONFIG").map(|(_, v)| PathBuf::from(v)));
         for file in files {
             match crate::disk::read_text(&file) {
-                Ok(Some(text)) => rules.read_config(&text, &file.display().to_string()),
+                Ok(Some(text)) => rules.read_config(host, &text, &file.display().to_string()),
                 Ok(None) => {}
                 Err(e) => {
                     rules.unknown = Some(format!("hookc could not read {} ({e})", file.display()))
                 }
             }
         }
-        if let Some(text) = env("OPENCODE_CONFIG_CONTENT") {
-            rules.read_config(&text.to_string_lossy(), "OPENCODE_CONFIG_CONTENT");
+        if let Some((name, text)) = env("CONFIG_CONTENT") {
+            rules.read_config(host, &text.to_string_lossy(), &name);
         }
-        if let Some(text) = env("OPENCODE_PERMISSION") {
+        for name in host.unread {
+            if std::env::var_os(name).is_some_and(|v| !v.is_empty()) {
+                rules.unknown = Some(format!(
+                    "{name} is set, which brings in rules from files hookc does not read"
+                ));
+            }
+        }
+        if let Some((name, text)) = env("PERMISSION") {
             let text = format!("{{\"permission\": {}}}", text.to_string_lossy());
-            rules.read_config(&text, "OPENCODE_PERMISSION");
+            rules.read_config(host, &text, &name);
         }
         rules
     }
 
     /// The narrowed `bash` rules of one config document: its `permission`,
     /// and each of its agents'.
-    fn read_config(&mut self, text: &str, from: &str) {
+    fn read_config(&mut self, host: &Configs, text: &str, from: &str) {
         let Ok(value) = jsonc_parser::parse_to_serde_value::<Value>(text, &Default::default())
         else {
             self.unknown = Some(format!("{from} is not JSON hookc can read"));
             return;
         };
-        self.read_permission(value.get("permission"), from);
+        self.read_permission(host, value.get("permission"), from);
         if let Some(agents) = value.get("agent").and_then(Value::as_object) {
             for (name, agent) in agents {
-                self.read_permission(agent.get("permission"), &format!("agent {name} in {from}"));
+                self.read_permission(
+                    host,
+                    agent.get("permission"),
+                    &format!("agent {name} in {from}"),
+                );
             }
         }
     }
 
-    fn read_permission(&mut self, permission: Option<&Value>, from: &str) {
-        let Some(Value::Object(patterns)) = permission.and_then(|p| p.get("bash")) else {
-            return;
-        };
-        for (pattern, action) in patterns {
-            if pattern.trim() != "*" && matches!(action.as_str(), Some("deny" | "ask")) {
-                self.narrowed.push((
-                    pattern.clone(),
-                    format!("`\"{pattern}\": {action}` in {from}"),
-                ));
+    /// The narrowed patterns of `bash`, and of `*` (every permission).
+    fn read_permission(&mut self, host: &Configs, permission: Option<&Value>, from: &str) {
+        for key in ["bash", "*"] {
+            let Some(Value::Object(patterns)) = permission.and_then(|p| p.get(key)) else {
+                continue;
+            };
+            for (pattern, action) in patterns {
+                if pattern.trim() != "*" && matches!(action.as_str(), Some("deny" | "ask")) {
+                    self.narrowed.push((
+                        pattern.clone(),
+                        format!(
+                            "your {} permission rule `\"{pattern}\": {action}` in {from}",
+                            host.name
+                        ),
+                    ));
+                }
             }
         }
     }
@@ -151,9 +226,7 @@ impl Rules {
                 .split('*')
                 .all(|part| super::common::may_occur(part, line))
             {
-                return Some(format!(
-                    "your OpenCode permission rule {shown} may refuse or ask about this command"
-                ));
+                return Some(format!("{shown} may refuse or ask about this command"));
             }
         }
         if let Some(why) = &self.unknown {
@@ -161,7 +234,8 @@ impl Rules {
         }
         outside(line, root).map(|word| {
             format!(
-                "`{word}` may name a place outside the project, which OpenCode asks about (external_directory) and cannot see in a changed command"
+                "`{word}` may name a place outside the project, which {} asks about (external_directory) and cannot see in a changed command",
+                self.host
             )
         })
     }
@@ -189,6 +263,7 @@ mod tests {
     fn narrowed_rules_that_may_match_and_places_outside_refuse() {
         let mut rules = Rules::default();
         rules.read_config(
+            &OPENCODE,
             r#"{ // comments are allowed
   "permission": { "bash": { "*": "ask", "git push *": "deny", "ls *": "allow" } },
   "agent": { "build": { "permission": { "bash": { "rm *": "ask" } } } }
@@ -220,10 +295,10 @@ mod tests {
         }
         // A whole-tool rule judges the changed command alike.
         let mut whole = Rules::default();
-        whole.read_config(r#"{"permission": {"bash": "ask"}}"#, "x");
+        whole.read_config(&OPENCODE, r#"{"permission": {"bash": "ask"}}"#, "x");
         assert_eq!(whole.refusal("c=$(echo ls); $c", Some(root)), None);
         let mut broken = Rules::default();
-        broken.read_config("{", "bad.json");
+        broken.read_config(&KILO, "{", "bad.json");
         assert!(
             broken
                 .refusal("x", Some(root))

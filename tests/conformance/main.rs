@@ -1580,31 +1580,44 @@ fn opencode() {
     turns.never_says("opencode", "failed to load plugin");
 
     supervised_turns("opencode", &scratch, &turn);
-    // The user's own rule holds: with `"git push *": "deny"` in the
-    // project's opencode.json, a line hookc cannot read that may be a `git
-    // push` is not handed over (OpenCode would match the rule against the
-    // changed command, which it no longer fits), and the model is told why.
-    if hookc::runtime::supervised::available().is_ok() {
-        scratch.write(
-            &scratch.repo.join("opencode.json"),
-            r#"{"permission": {"bash": {"git push *": "deny"}}}"#,
-        );
-        let line = "m=$(date +%s); git push origin main $m; touch rule-ran";
-        let model = Model::start(&scratch, line);
-        let ran = turn(&model);
-        let told = tool_results(&model.exchanges());
-        drop(model);
-        let _ = fs::remove_file(scratch.repo.join("opencode.json"));
-        assert!(
-            !scratch.repo.join("rule-ran").exists(),
-            "opencode: `{line}` ran past the user's deny rule.\n{ran}"
-        );
-        assert!(
-            told.iter()
-                .any(|r| r.contains("your OpenCode permission rule `\"git push *\": \"deny\"`")),
-            "opencode: `{line}` was not refused by hookc naming the user's rule: {told:#?}\n{ran}"
-        );
+    plugin_rule_holds("opencode", "OpenCode", "opencode.json", &scratch, &turn);
+}
+
+/// The user's own rule holds where a plugin hands a call over: with `"git
+/// push *": "deny"` in the project's `config` file, a line hookc cannot
+/// read that may be a `git push` is not handed over (the host would match
+/// the rule against the changed command, which it no longer fits), and the
+/// model is told which rule.
+fn plugin_rule_holds(
+    harness: &str,
+    name: &str,
+    config: &str,
+    scratch: &Scratch,
+    turn: &dyn Fn(&Model) -> Ran,
+) {
+    if hookc::runtime::supervised::available().is_err() {
+        return;
     }
+    let config = scratch.repo.join(config);
+    scratch.write(
+        &config,
+        r#"{"permission": {"bash": {"git push *": "deny"}}}"#,
+    );
+    let line = "m=$(date +%s); git push origin main $m; touch rule-ran";
+    let model = Model::start(scratch, line);
+    let ran = turn(&model);
+    let told = tool_results(&model.exchanges());
+    drop(model);
+    let _ = fs::remove_file(&config);
+    assert!(
+        !scratch.repo.join("rule-ran").exists(),
+        "{harness}: `{line}` ran past the user's deny rule.\n{ran}"
+    );
+    let rule = format!("your {name} permission rule `\"git push *\": \"deny\"`");
+    assert!(
+        told.iter().any(|r| r.contains(&rule)),
+        "{harness}: `{line}` was not refused by hookc naming the user's rule: {told:#?}\n{ran}"
+    );
 }
 
 #[test]
@@ -1626,7 +1639,7 @@ fn kilo() {
         "Kilo does not find hookc's plugin: {:#}",
         resolved["plugin"]
     );
-    let turns = scratch.refuses_and_allows(|model| {
+    let turn = |model: &Model| {
         let mut turn = scratch.command(&kilo);
         quiet(turn.env("KILO_CONFIG", scripted_provider(&scratch, model)));
         // `--auto`: a headless turn would otherwise refuse any call Kilo's
@@ -1640,8 +1653,12 @@ fn kilo() {
             PROMPT,
         ]);
         scratch.check(&mut turn)
-    });
+    };
+    let turns = scratch.refuses_and_allows(turn);
     turns.never_says("kilo", "failed to load plugin");
+
+    supervised_turns("kilo", &scratch, &turn);
+    plugin_rule_holds("kilo", "Kilo Code CLI", "kilo.json", &scratch, &turn);
 }
 
 /// Issue 35: OpenCode with the managed tree over `/etc` (see

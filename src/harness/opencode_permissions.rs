@@ -18,7 +18,7 @@
 //! * an agent file (`agent/*.md`) that names `bash`, whose rules hookc does
 //!   not read;
 //! * a word that may name a place outside the project (`/…` other than
-//!   `/dev/null`, `~…`, `..`);
+//!   `/dev/null`, `~…`, `$HOME…`, `..`);
 //! * a config hookc cannot read.
 //!
 //! Everything else (no rules, rules for the whole tool, allow rules) judges
@@ -242,7 +242,8 @@ impl Rules {
 }
 
 /// A word of `line` that may name a place outside `root`: an absolute path
-/// not under it (but `/dev/null`), one from the home folder, or one going up.
+/// not under it (but `/dev/null`), one from the home folder (`~`, `$HOME`),
+/// or one going up.
 fn outside(line: &str, root: Option<&Path>) -> Option<String> {
     line.split(|c: char| c.is_whitespace() || ";&|()<>=`".contains(c))
         .map(|w| w.trim_matches(|c| c == '\'' || c == '"'))
@@ -250,7 +251,9 @@ fn outside(line: &str, root: Option<&Path>) -> Option<String> {
             let absolute = w.starts_with('/')
                 && *w != "/dev/null"
                 && !root.is_some_and(|r| Path::new(w).starts_with(r));
-            absolute || w.starts_with('~') || w.contains("..")
+            // OpenCode expands `$HOME` (and `$PWD`) itself before it looks.
+            let home = w.starts_with("$HOME") || w.starts_with("${HOME}");
+            absolute || home || w.starts_with('~') || w.contains("..")
         })
         .map(str::to_owned)
 }
@@ -290,6 +293,7 @@ mod tests {
             "f=$(ls); cat /etc/$f",
             "cd ~/x && $c",
             "c=$(echo ls); $c ../up",
+            "c=cat; $c $HOME/.ssh/config",
         ] {
             assert!(rules.refusal(line, Some(root)).is_some(), "{line}");
         }

@@ -714,36 +714,22 @@ impl Harness for Claude {
 /// (`permissions`); a refusal where one of them may deny the command, or
 /// where the input is not there to change.
 fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
-    let refuse = |reason: String| {
-        let mut refused = verdict.clone();
-        refused.decision = Decision::Deny;
-        for hit in &mut refused.hits {
-            hit.decision = Decision::Deny;
-            hit.reason.push(' ');
-            hit.reason.push_str(&reason);
-        }
-        refused.rewritten = None;
-        Claude.answer(Event::PreTool, Some(&refused))
+    let refuse = |why: String| {
+        Claude.answer(
+            Event::PreTool,
+            Some(&super::supervised_refused(verdict, &why)),
+        )
     };
-    let Some(input) = super::rewritten_input(payload, "/tool_input", verdict) else {
-        return refuse(
-            "(The call's input could not be changed to run under hookc's run-time judge.)"
-                .to_owned(),
-        );
+    let handover = match super::Handover::of(payload, verdict, "CLAUDE_PROJECT_DIR") {
+        Ok(handover) => handover,
+        Err(refused) => return Claude.answer(Event::PreTool, Some(&refused)),
     };
-    let line = payload
-        .pointer("/tool_input/command")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
-        .map(std::path::PathBuf::from)
-        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let rules = permissions::Rules::visible(project.as_deref(), home.as_deref());
+    let (input, line) = (handover.input, handover.line.as_str());
+    let rules = permissions::Rules::visible(handover.project.as_deref(), handover.home.as_deref());
     let mode = payload.get("permission_mode").and_then(Value::as_str);
-    let guards = verdict.guard_names().join(", ");
     let context = format!(
-        "hookc could not read all of this command before it runs (guards: {guards}), so it runs under hookc's run-time judge (`hookc exec`), which stops any program or file access the project's policy refuses, with the reason in the output. A `cd` in it does not carry over to later calls."
+        "{} A `cd` in it does not carry over to later calls.",
+        handover.context
     );
     let asked = verdict.decision == Decision::Ask;
     let (decision, shown) = match rules.keep(line, mode) {

@@ -615,39 +615,21 @@ impl Harness for Gemini {
 /// refusal where one of them may refuse the command, where nobody could
 /// answer a question, or where the input is not there to change.
 fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
-    let refuse = |reason: String| {
-        let mut refused = verdict.clone();
-        refused.decision = Decision::Deny;
-        for hit in &mut refused.hits {
-            hit.decision = Decision::Deny;
-            hit.reason.push(' ');
-            hit.reason.push_str(&reason);
-        }
-        refused.rewritten = None;
-        Gemini.answer(Event::PreTool, Some(&refused))
+    let refuse = |why: String| {
+        Gemini.answer(
+            Event::PreTool,
+            Some(&super::supervised_refused(verdict, &why)),
+        )
     };
-    let Some(input) = super::rewritten_input(payload, "/tool_input", verdict) else {
-        return refuse(
-            "(The call's input could not be changed to run under hookc's run-time judge.)"
-                .to_owned(),
-        );
+    let handover = match super::Handover::of(payload, verdict, "GEMINI_PROJECT_DIR") {
+        Ok(handover) => handover,
+        Err(refused) => return Gemini.answer(Event::PreTool, Some(&refused)),
     };
-    let line = payload
-        .pointer("/tool_input/command")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let project = std::env::var_os("GEMINI_PROJECT_DIR")
-        .map(std::path::PathBuf::from)
-        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let rules = policies::Rules::visible(project.as_deref(), home.as_deref());
-    let guards = verdict.guard_names().join(", ");
-    let context = format!(
-        "hookc could not read all of this command before it runs (guards: {guards}), so it runs under hookc's run-time judge (`hookc exec`), which stops any program or file access the project's policy refuses, with the reason in the output."
-    );
+    let (project, context) = (handover.project.as_deref(), &handover.context);
+    let rules = policies::Rules::visible(project, handover.home.as_deref());
     let asked = verdict.decision == Decision::Ask;
     // Why the user is asked about the changed call, if they are.
-    let ask = match rules.keep(line, project_hook(project.as_deref())) {
+    let ask = match rules.keep(&handover.line, project_hook(project)) {
         policies::Keep::Refuse(rule) => {
             return refuse(format!(
                 "(Your Gemini CLI policy ({rule}) may refuse this command, and a command hookc runs under its run-time judge is not matched against it, so hookc refuses it instead.)"
@@ -660,7 +642,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
     let mut out = json!({
         "hookSpecificOutput": {
             "hookEventName": "BeforeTool",
-            "tool_input": input,
+            "tool_input": handover.input,
             "additionalContext": context,
         }
     });

@@ -398,6 +398,61 @@ pub fn rewrite_as_refusal(verdict: &Verdict) -> Verdict {
     }
 }
 
+/// What a harness whose hook changes `/tool_input` needs to hand a call
+/// over to hookc's run-time judge: the changed input, the original line,
+/// the project (the variable `project_var`, else the payload's `cwd`), the
+/// home folder, and what to tell the model.
+pub struct Handover {
+    pub input: Value,
+    pub line: String,
+    pub project: Option<std::path::PathBuf>,
+    pub home: Option<std::path::PathBuf>,
+    pub context: String,
+}
+
+impl Handover {
+    /// `Err` with the verdict refused instead where the payload has no
+    /// input to change.
+    pub fn of(payload: &Value, verdict: &Verdict, project_var: &str) -> Result<Handover, Verdict> {
+        let Some(input) = rewritten_input(payload, "/tool_input", verdict) else {
+            return Err(supervised_refused(
+                verdict,
+                "(The call's input could not be changed to run under hookc's run-time judge.)",
+            ));
+        };
+        let guards = verdict.guard_names().join(", ");
+        Ok(Handover {
+            input,
+            line: payload
+                .pointer("/tool_input/command")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            project: std::env::var_os(project_var)
+                .map(std::path::PathBuf::from)
+                .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into)),
+            home: std::env::var_os("HOME").map(std::path::PathBuf::from),
+            context: format!(
+                "hookc could not read all of this command before it runs (guards: {guards}), so it runs under hookc's run-time judge (`hookc exec`), which stops any program or file access the project's policy refuses, with the reason in the output."
+            ),
+        })
+    }
+}
+
+/// `verdict`, on a call hookc would have run under its run-time judge,
+/// refused instead: every hit denies, with `why` after its reason.
+pub fn supervised_refused(verdict: &Verdict, why: &str) -> Verdict {
+    let mut refused = verdict.clone();
+    refused.decision = Decision::Deny;
+    for hit in &mut refused.hits {
+        hit.decision = Decision::Deny;
+        hit.reason.push(' ');
+        hit.reason.push_str(why);
+    }
+    refused.rewritten = None;
+    refused
+}
+
 /// The complete tool input a rewrite hands back: the call's own input object
 /// (at `pointer` in the payload) with its `command` replaced. Harnesses that
 /// take this object replace the whole input with it, so every other key is

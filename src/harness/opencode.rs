@@ -592,16 +592,10 @@ impl Host {
             // The policy asks about it, and a plugin cannot ask.
             (_, None) => return self.answer(Some(verdict)),
         };
-        let mut refused = verdict.clone();
-        refused.decision = Decision::Deny;
-        for hit in &mut refused.hits {
-            hit.decision = Decision::Deny;
-            hit.reason = format!(
-                "{} (hookc would run it under its run-time judge, but {why_not}, so hookc refuses it instead.)",
-                hit.reason
-            );
-        }
-        self.answer(Some(&refused))
+        let why = format!(
+            "(hookc would run it under its run-time judge, but {why_not}, so hookc refuses it instead.)"
+        );
+        self.answer(Some(&super::supervised_refused(verdict, &why)))
     }
 
     pub fn answer(&self, verdict: Option<&Verdict>) -> Answer {

@@ -234,11 +234,6 @@ impl Harness for Kilo {
     }
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
-        match verdict {
-            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
-                HOST.supervised_answer(payload, v)
-            }
-            _ => HOST.answer(verdict),
-        }
+        HOST.answer_call(event, payload, verdict)
     }
 }

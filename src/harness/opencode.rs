@@ -298,12 +298,7 @@ impl Harness for Opencode {
     }
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
-        match verdict {
-            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
-                HOST.supervised_answer(payload, v)
-            }
-            _ => HOST.answer(verdict),
-        }
+        HOST.answer_call(event, payload, verdict)
     }
 }
 
@@ -553,6 +548,17 @@ impl Host {
             also: Vec::new(),
         });
         Ok(call)
+    }
+
+    /// The answer to a call, with a supervised one handed over where it can
+    /// be (see [`Host::supervised_answer`]).
+    pub fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                self.supervised_answer(payload, v)
+            }
+            _ => self.answer(verdict),
+        }
     }
 
     /// A call run under hookc's run-time judge: exit 0 and `{"command":

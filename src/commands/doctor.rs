@@ -159,9 +159,17 @@ mod managed;
 /// call, so its absence is a note, not a failure.
 fn run_time_layer() -> Check {
     match crate::runtime::supervised::available() {
-        Ok(()) => ok(
-            "the run-time judge works here: `hookc exec` can supervise a call (ptrace and seccomp's user notification are allowed), so Claude Code runs a line hookc cannot read under it instead of refusing it",
-        ),
+        Ok(()) => {
+            let names: Vec<&str> = crate::harness::all()
+                .iter()
+                .filter(|h| h.supervises())
+                .map(|h| h.profile().name)
+                .collect();
+            ok(format!(
+                "the run-time judge works here: `hookc exec` can supervise a call (ptrace and seccomp's user notification are allowed), so {} run a line hookc cannot read under it instead of refusing it",
+                names.join(", ")
+            ))
+        }
         Err(why) => note(
             format!(
                 "the run-time judge is not available here ({why}); only the static guard protects calls, and it refuses a line it cannot read"

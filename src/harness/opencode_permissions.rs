@@ -222,8 +222,9 @@ impl Rules {
     /// about the changed command, if it might; `root` is the project.
     pub(super) fn refusal(&self, line: &str, root: Option<&Path>) -> Option<String> {
         for (pattern, shown) in &self.narrowed {
+            // OpenCode's wildcards: `*` any run of characters, `?` one.
             if pattern
-                .split('*')
+                .split(['*', '?'])
                 .all(|part| super::common::may_occur(part, line))
             {
                 return Some(format!("{shown} may refuse or ask about this command"));
@@ -268,7 +269,7 @@ mod tests {
         rules.read_config(
             &OPENCODE,
             r#"{ // comments are allowed
-  "permission": { "bash": { "*": "ask", "git push *": "deny", "ls *": "allow" } },
+  "permission": { "bash": { "*": "ask", "git push *": "deny", "ls *": "allow", "git reset -?": "deny" } },
   "agent": { "build": { "permission": { "bash": { "rm *": "ask" } } } }
 }"#,
             "opencode.jsonc",
@@ -283,6 +284,11 @@ mod tests {
             rules
                 .refusal("f=$(ls); rm -f \"$f\"", Some(root))
                 .is_some_and(|r| r.contains("agent build"))
+        );
+        assert!(
+            rules
+                .refusal("x=$(date); git reset -f $x", Some(root))
+                .is_some_and(|r| r.contains("git reset -?"))
         );
         assert_eq!(
             rules.refusal("c=$(echo ls); $c 2>/dev/null", Some(root)),

@@ -402,8 +402,8 @@ fn main() {
     }
 
     // The benign corpus: misses fail; false refusals are counted, and the
-    // lines Claude Code runs supervised among them (refused by the other
-    // harnesses).
+    // lines the harnesses that hand a call over run supervised among them
+    // (refused by the other harnesses).
     let mut fr = Vec::new();
     for (e, v) in benign.iter().zip(vb) {
         if v.miss() {
@@ -415,14 +415,14 @@ fn main() {
     }
     let _ = writeln!(
         report,
-        "\n== benign.txt: {} lines, {} false refusals ({} of them run supervised in Claude Code on Linux) ==",
+        "\n== benign.txt: {} lines, {} false refusals ({} of them run supervised on Linux in Claude Code, Gemini CLI, OpenCode and Kilo Code CLI) ==",
         benign.len(),
         fr.len(),
         fr.iter().filter(|(_, s)| *s).count()
     );
     for (l, supervised) in &fr {
         let how = if *supervised {
-            " (supervised in Claude Code)"
+            " (supervised where the harness hands it over)"
         } else {
             ""
         };

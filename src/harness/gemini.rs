@@ -667,16 +667,23 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
 }
 
 /// Whether the hook that runs is the project's own, which Gemini CLI runs
-/// only in a folder it trusts: this `hookc guard` was given the project's
-/// compiled policy (`--policy PROJECT/.hookc/gemini/../policy.json`, as
-/// the project's shim passes it), not a managed install's.
+/// only in a folder it trusts: this `hookc guard` was given a policy inside
+/// the project's `.hookc`, as written (`--policy PROJECT/.hookc/gemini/../policy.json`,
+/// as the project's shim passes it), not a managed install's. The path is
+/// compared as written, never resolved: a repository that commits
+/// `.hookc/policy.json` as a link to the managed policy must not make the
+/// managed hook look like the project's.
 fn project_hook(project: Option<&Path>) -> bool {
     let policy = std::env::args().skip_while(|a| a != "--policy").nth(1);
+    policy_is_projects(policy.as_deref(), project)
+}
+
+/// Whether `policy`, as written, lies in `project`'s `.hookc` folder.
+fn policy_is_projects(policy: Option<&str>, project: Option<&Path>) -> bool {
     let (Some(policy), Some(project)) = (policy, project) else {
         return false;
     };
-    let real = |p: &Path| std::fs::canonicalize(p).ok();
-    real(Path::new(&policy)).is_some_and(|p| Some(p) == real(&project.join(".hookc/policy.json")))
+    project.is_absolute() && Path::new(policy).starts_with(project.join(".hookc"))
 }
 
 /// The names a matcher needs for one guard tool, as regex fragments.
@@ -763,6 +770,26 @@ fn matcher_subject(event: &str) -> crate::profile::MatcherSubject {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_policy_in_the_projects_own_hookc_folder_is_the_projects_hook() {
+        let repo = Some(Path::new("/repo"));
+        assert!(policy_is_projects(
+            Some("/repo/.hookc/gemini/../policy.json"),
+            repo
+        ));
+        // A managed install's, whatever the repository links to it.
+        assert!(!policy_is_projects(Some("/etc/hookc/policy.json"), repo));
+        assert!(!policy_is_projects(
+            Some("/etc/hookc/policy.json"),
+            Some(Path::new("/"))
+        ));
+        assert!(!policy_is_projects(
+            Some("x/.hookc/policy.json"),
+            Some(Path::new("x"))
+        ));
+        assert!(!policy_is_projects(None, repo));
+    }
 
     #[test]
     fn mcp_names_follow_gemini() {

@@ -720,7 +720,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
             Some(&super::supervised_refused(verdict, &why)),
         )
     };
-    let handover = match super::Handover::of(payload, verdict, "CLAUDE_PROJECT_DIR") {
+    let handover = match super::Handover::of(payload, verdict, Some("CLAUDE_PROJECT_DIR")) {
         Ok(handover) => handover,
         Err(refused) => return Claude.answer(Event::PreTool, Some(&refused)),
     };

@@ -621,7 +621,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
             Some(&super::supervised_refused(verdict, &why)),
         )
     };
-    let handover = match super::Handover::of(payload, verdict, "GEMINI_PROJECT_DIR") {
+    let handover = match super::Handover::of(payload, verdict, Some("GEMINI_PROJECT_DIR")) {
         Ok(handover) => handover,
         Err(refused) => return Gemini.answer(Event::PreTool, Some(&refused)),
     };

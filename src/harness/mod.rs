@@ -400,7 +400,8 @@ pub fn rewrite_as_refusal(verdict: &Verdict) -> Verdict {
 
 /// What a harness whose hook changes `/tool_input` needs to hand a call
 /// over to hookc's run-time judge: the changed input, the original line,
-/// the project (the variable `project_var`, else the payload's `cwd`), the
+/// the project (the variable `project_var`, where the harness sets one,
+/// else the payload's `cwd`), the
 /// home folder, and what to tell the model.
 pub struct Handover {
     pub input: Value,
@@ -413,7 +414,11 @@ pub struct Handover {
 impl Handover {
     /// `Err` with the verdict refused instead where the payload has no
     /// input to change.
-    pub fn of(payload: &Value, verdict: &Verdict, project_var: &str) -> Result<Handover, Verdict> {
+    pub fn of(
+        payload: &Value,
+        verdict: &Verdict,
+        project_var: Option<&str>,
+    ) -> Result<Handover, Verdict> {
         let Some(input) = rewritten_input(payload, "/tool_input", verdict) else {
             return Err(supervised_refused(
                 verdict,
@@ -428,7 +433,8 @@ impl Handover {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned(),
-            project: std::env::var_os(project_var)
+            project: project_var
+                .and_then(std::env::var_os)
                 .map(std::path::PathBuf::from)
                 .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into)),
             home: std::env::var_os("HOME").map(std::path::PathBuf::from),

@@ -84,7 +84,6 @@ impl Outcome {
         self
     }
 
-    /// One word for people: `proceeds`, `asks` or `blocks`.
     /// Whether the call runs under hookc's run-time judge (`hookc exec`):
     /// the input the harness runs instead is such a command.
     pub fn supervised(&self) -> bool {
@@ -95,6 +94,7 @@ impl Outcome {
             .is_some_and(|c| c.contains("' exec --harness "))
     }
 
+    /// One word for people: `supervises`, `proceeds`, `asks` or `blocks`.
     pub fn word(&self) -> &'static str {
         if self.supervised() {
             "supervises"

@@ -20,12 +20,18 @@
 //!   start and output that is not that JSON let the call through, unless
 //!   the table says `strict = true`: then each of them refuses, and the
 //!   model reads stderr (or what went wrong). hookc's tables are strict.
+//! - `hook_specific_output.tool_input` on stdout, with exit 0, replaces the
+//!   call's input, and Vibe judges the changed call with its own rules and
+//!   runs it: a call hookc runs under its run-time judge (see
+//!   [`permissions`] for what hookc keeps of Vibe's rules).
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
 use super::common;
+#[path = "vibe_permissions.rs"]
+mod permissions;
 use super::payload::ToolCall;
 use super::{Answer, Harness, HookCommand, MachineCheck, Profile, windows};
 use crate::diag::{Code, suggest};
@@ -238,7 +244,33 @@ impl Harness for Vibe {
         Ok(call)
     }
 
+    fn supervises(&self) -> bool {
+        true
+    }
+
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                supervised_answer(payload, v)
+            }
+            _ => self.answer(event, verdict),
+        }
+    }
+
     fn answer(&self, _event: Event, verdict: Option<&Verdict>) -> Answer {
+        // A supervised call comes here only where it cannot be handed over
+        // (see `answer_call`): it is refused.
+        let refused;
+        let verdict = match verdict {
+            Some(v) if v.decision == Decision::Supervise => {
+                refused = super::supervised_refused(
+                    v,
+                    "(hookc could not hand it to its run-time judge.)",
+                );
+                Some(&refused)
+            }
+            other => other,
+        };
         match common::refusal_reason(verdict, "a Mistral Vibe") {
             Some(reason) => Answer {
                 stdout: format!("{}\n", json!({ "decision": "deny", "reason": reason })),
@@ -273,12 +305,17 @@ impl Harness for Vibe {
             return Outcome::blocks(None, "stdout that is not a JSON object refuses (strict)");
         };
         if str_at(&j, "/decision").as_deref() == Some("deny") {
-            Outcome::blocks(
+            return Outcome::blocks(
                 str_at(&j, "/reason").or_else(|| Some("Blocked by a pre_tool hook.".to_owned())),
                 "`decision: deny` refuses; the model reads the reason",
+            );
+        }
+        match j.pointer("/hook_specific_output/tool_input") {
+            Some(input) if input.is_object() => Outcome::proceeds(
+                "exit 0 with `hook_specific_output.tool_input`: the call runs with that input",
             )
-        } else {
-            Outcome::proceeds("exit 0 without `decision: deny`: the call proceeds")
+            .runs(Some(input.clone())),
+            _ => Outcome::proceeds("exit 0 without `decision: deny`: the call proceeds"),
         }
     }
 
@@ -460,6 +497,48 @@ fn lint_hooks(file: &SourceFile, report: &mut FileReport) {
     }
 }
 
+/// A call run under hookc's run-time judge: exit 0 and the call's input
+/// with `command` changed to run it under `hookc exec`, behind
+/// [`permissions::MARK`] so that Vibe asks about that exact line wherever
+/// it asks at all; refused instead where Vibe's own deny lists might have
+/// refused the original line (`permissions`), or where the policy asks,
+/// which a Vibe hook cannot.
+fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    if verdict.decision != Decision::Supervise {
+        return Vibe.answer(Event::PreTool, Some(verdict));
+    }
+    let handover = match super::Handover::of(payload, verdict, None) {
+        Ok(handover) => handover,
+        Err(refused) => return Vibe.answer(Event::PreTool, Some(&refused)),
+    };
+    let rules = permissions::Rules::visible(
+        handover.project.as_deref(),
+        vibe_home(handover.home.as_deref()).as_deref(),
+    );
+    if let Some(why_not) = rules.refusal(&handover.line) {
+        let why = format!(
+            "(hookc would run it under its run-time judge, but {why_not}, and Vibe does not see the commands of a line hookc runs, so hookc refuses it instead.)"
+        );
+        return Vibe.answer(
+            Event::PreTool,
+            Some(&super::supervised_refused(verdict, &why)),
+        );
+    }
+    let mut input = handover.input;
+    if let Some(command) = input.get("command").and_then(Value::as_str) {
+        input["command"] = json!(format!("{} {command}", permissions::MARK));
+    }
+    let out = json!({
+        "system_message": handover.context,
+        "hook_specific_output": { "tool_input": input },
+    });
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
+    }
+}
+
 /// What could undo hookc's table: Vibe runs the `pre_tool` hooks in order,
 /// the project's file first, and a hook after hookc's sees the call hookc
 /// let through and may rewrite it into another; a table of hookc's name
@@ -607,6 +686,11 @@ mod tests {
         assert!(!observed(Some(1), r#"{"decision":"allow"}"#).proceeds);
         assert!(!observed(Some(0), "not json").proceeds);
         assert!(observed(Some(0), r#"{"decision":"block","reason":"x"}"#).proceeds);
+        let changed = observed(
+            Some(0),
+            r#"{"hook_specific_output":{"tool_input":{"command":"HOOKC_SUPERVISED=vibe '/h' exec --harness vibe --policy '/p' -- '/bin/bash' -c 'x'"}}}"#,
+        );
+        assert!(changed.proceeds && changed.supervised());
         assert!(observed(Some(0), "").proceeds);
         assert!(!observed(None, "").proceeds);
     }

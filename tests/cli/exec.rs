@@ -273,8 +273,9 @@ fn doctor_reports_the_run_time_layer() {
     let r = p.hookc(&["doctor"]);
     assert!(
         r.stdout.contains("the run-time judge works here")
-            && r.stdout
-                .contains("so Claude Code, Gemini CLI, OpenCode, Kilo Code CLI run a line"),
+            && r.stdout.contains(
+                "so Claude Code, Gemini CLI, OpenCode, Kilo Code CLI, Mistral Vibe run a line"
+            ),
         "{}{}",
         r.stdout,
         r.stderr

@@ -9,7 +9,9 @@ use std::process::Command;
 use hookc::ir::HarnessId;
 use serde_json::{Value, json};
 
-use crate::support::{BARE_PATH, Project, Run, path_with_hookc, pre_tool_outcome, run};
+use crate::support::{
+    BARE_PATH, Project, Run, make_executable, path_with_hookc, pre_tool_outcome, run,
+};
 
 const POLICY: &str = r#"targets "vibe"
 timeout 7
@@ -292,4 +294,86 @@ fn lint_reads_hooks_toml_as_vibe_does() {
     }
     // Not read as Kimi Code's config, whose advice would break Vibe's.
     assert!(!out.contains("Kimi"), "{out}");
+}
+
+/// hookc's command run as [`hook`] does, but under a stand-in `vibe`
+/// process (hookc reads how Vibe was started from its command line), with
+/// `VIBE_HOME` in the project.
+fn hook_under_vibe(p: &Project, stdin: &str) -> Run {
+    hook_under_vibe_with(p, stdin, &[])
+}
+
+/// [`hook_under_vibe`], the stand-in started with `args` after the hook's
+/// command.
+fn hook_under_vibe_with(p: &Project, stdin: &str, args: &[&str]) -> Run {
+    let vibe = p.path("stand-in/vibe");
+    p.write("stand-in/vibe", "#!/bin/sh\n/bin/sh -c \"$1\"\n");
+    make_executable(&vibe);
+    let root = p.dir.path();
+    run(
+        Command::new(&vibe)
+            .arg(table(p)["command"].as_str().unwrap())
+            .args(args)
+            .current_dir(root)
+            .env_clear()
+            .env("PATH", path_with_hookc())
+            .env("HOME", root)
+            .env("PWD", root)
+            .env("VIBE_HOME", p.path("vibe-home")),
+        Some(stdin.as_bytes()),
+    )
+}
+
+/// On Linux a line hookc cannot read runs under `hookc exec`: the hook
+/// hands Vibe the changed `tool_input`, behind an assignment that makes
+/// Vibe ask about that exact line wherever it asks, unless a deny list of
+/// Vibe's, which it would no longer match, may refuse the line.
+#[test]
+fn a_line_hookc_cannot_read_runs_supervised_unless_vibes_deny_list_may_refuse_it() {
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let p = built();
+    let root = p.dir.path();
+    let call = |line: &str| {
+        pre_tool(
+            root,
+            "file_system.bash",
+            json!({"command": line, "timeout": 120}),
+        )
+    };
+    let line = "c=$(printf 'gi%s' t); $c push --force origin main";
+    let r = hook_under_vibe(&p, &call(line));
+    assert_eq!(r.status, 0, "{r:?}");
+    assert!(outcome(&r).supervised(), "{r:?}");
+    let answer: Value = serde_json::from_str(&r.stdout).unwrap();
+    let input = &answer["hook_specific_output"]["tool_input"];
+    assert_eq!(input["timeout"], 120, "{answer}");
+    let command = input["command"].as_str().unwrap();
+    assert!(command.starts_with("HOOKC_SUPERVISED=vibe '"), "{command}");
+    let ran = crate::support::run_supervised(command, root);
+    assert!(
+        ran.stderr
+            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
+        "{ran:?}"
+    );
+
+    // Under `vibe run-server`, which takes the user's config from its
+    // client, hookc cannot read Vibe's rules: refused.
+    let server = hook_under_vibe_with(&p, &call(line), &["run-server"]);
+    assert_eq!(outcome(&server).word(), "blocks", "{server:?}");
+    assert!(server.stdout.contains("`run-server`"), "{server:?}");
+
+    // An entry of the user's deny list that may start a command of the
+    // line keeps it refused, named.
+    p.write(
+        "vibe-home/config.toml",
+        "[tools.bash]\ndenylist = [\"git push\"]\n",
+    );
+    let r = hook_under_vibe(&p, &call("m=$(date); git push origin main $m"));
+    assert_eq!(outcome(&r).word(), "blocks", "{r:?}");
+    assert!(r.stdout.contains("`tools.bash.denylist`"), "{r:?}");
+    // So does one of Vibe's own defaults (`vim`).
+    let r = hook_under_vibe(&p, &call("f=$(ls); vim \"$f\""));
+    assert!(r.stdout.contains("Vibe's defaults"), "{r:?}");
 }

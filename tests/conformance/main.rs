@@ -2102,7 +2102,7 @@ fn vibe() {
     // Vibe reads the project's hooks only in a trusted folder: `--trust`
     // trusts it for the one run. The model is a provider of Vibe's own,
     // named in its settings' environment variables.
-    scratch.refuses_and_allows(|model| {
+    let turn_with = |model: &Model, approve: &[&str]| {
         let providers = json!([{
             "name": "local",
             "api_base": format!("{}/v1", model.url),
@@ -2111,23 +2111,60 @@ fn vibe() {
         }]);
         let models = json!([{"name": "scripted", "provider": "local", "alias": "scripted"}]);
         let mut turn = scratch.command(&vibe);
-        turn.args([
-            "-p",
-            PROMPT,
-            "--auto-approve",
-            "--output",
-            "json",
-            "--trust",
-        ])
-        .env("VIBE_HOME", scratch.home.join(".vibe"))
-        .env("VIBE_ACTIVE_MODEL", "scripted")
-        .env("VIBE_PROVIDERS", providers.to_string())
-        .env("VIBE_MODELS", models.to_string())
-        .env("VIBE_ENABLE_UPDATE_CHECKS", "false")
-        .env("VIBE_ENABLE_AUTO_UPDATE", "false")
-        .env("VIBE_ENABLE_TELEMETRY", "false");
+        turn.args(["-p", PROMPT, "--output", "json", "--trust"])
+            .args(approve)
+            .env("VIBE_HOME", scratch.home.join(".vibe"))
+            .env("VIBE_ACTIVE_MODEL", "scripted")
+            .env("VIBE_PROVIDERS", providers.to_string())
+            .env("VIBE_MODELS", models.to_string())
+            .env("VIBE_ENABLE_UPDATE_CHECKS", "false")
+            .env("VIBE_ENABLE_AUTO_UPDATE", "false")
+            .env("VIBE_ENABLE_TELEMETRY", "false");
         scratch.check(&mut turn)
-    });
+    };
+    let turn = |model: &Model| turn_with(model, &["--auto-approve"]);
+    scratch.refuses_and_allows(turn);
+    supervised_turns("vibe", &scratch, &turn);
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    // Without `--auto-approve` Vibe asks the user about the changed line,
+    // even where its `permission = "always"` would run a plain command
+    // unasked (hookc puts an assignment in front of it), and a session
+    // that cannot ask does not run it: Vibe's question is not lost.
+    let config = scratch.home.join(".vibe/config.toml");
+    scratch.write(&config, "[tools.bash]\npermission = \"always\"\n");
+    let line = "c=$(printf 'tou%s' ch); $c asked-ran";
+    let model = Model::start(&scratch, line);
+    let ran = turn_with(&model, &[]);
+    let told = tool_results(&model.exchanges());
+    drop(model);
+    assert!(
+        !scratch.repo.join("asked-ran").exists()
+            && told
+                .iter()
+                .any(|r| r.contains("denied by approval callback")),
+        "vibe: `{line}` was not left to Vibe's own question.\ntool results: {told:#?}\n{ran}"
+    );
+    // The user's deny list holds: an entry that may start a command of the
+    // line keeps hookc from handing it over (Vibe, which applies it where
+    // it asks, would not see the line's commands and would only ask), and
+    // the model is told which entry.
+    scratch.write(&config, "[tools.bash]\ndenylist = [\"git push\"]\n");
+    let line = "m=$(date +%s); git push origin main $m; touch denied-ran";
+    let model = Model::start(&scratch, line);
+    let ran = turn_with(&model, &[]);
+    let told = tool_results(&model.exchanges());
+    drop(model);
+    fs::remove_file(&config).unwrap();
+    assert!(
+        !scratch.repo.join("denied-ran").exists(),
+        "vibe: `{line}` ran past the user's deny list.\n{ran}"
+    );
+    assert!(
+        told.iter().any(|r| r.contains("`tools.bash.denylist`")),
+        "vibe: `{line}` was not refused by hookc naming the user's deny list: {told:#?}\n{ran}"
+    );
 }
 
 #[test]

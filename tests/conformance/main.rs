@@ -2267,9 +2267,8 @@ fn codebuddy_turn(scratch: &Scratch, model: &Model, shell: &str) -> Ran {
 #[test]
 #[ignore = "installs Factory Droid and runs its config validator; see book/src/conformance.md"]
 fn droid() {
-    // Droid runs no turn without a Factory login, so only its own validator
-    // judges the output: `droid doctor --config` checks the hooks schema of
-    // the project's .factory/settings.json.
+    // Droid's own validator first: `droid doctor --config` checks the hooks
+    // schema of the project's .factory/settings.json.
     let scratch = Scratch::build("droid", &[]);
     let droid = installed("droid/node_modules/@factory/cli-linux-x64/bin/droid");
     let settings = ".factory/settings.json";
@@ -2314,4 +2313,19 @@ fn droid() {
         "droid {}: `droid doctor --config` accepts {settings}, and rejects it with a wrong handler type",
         pinned("droid")
     );
+    scratch.write(&scratch.repo.join(settings), &built.to_string());
+
+    // Headless turns: `droid exec` talks to Factory's API for the account,
+    // the session and the model (`/api/llm/o/v1/responses`, OpenAI's
+    // Responses protocol). `FACTORY_API_BASE_URL` points all of it at the
+    // scripted model, which answers every call it does not know with `{}`:
+    // a stand-in for Factory's service, with any key. `--auto high` runs
+    // commands without asking.
+    scratch.refuses_and_allows(|model| {
+        let mut turn = scratch.command(&droid);
+        turn.args(["exec", "--auto", "high", PROMPT])
+            .env("FACTORY_API_BASE_URL", &model.url)
+            .env("FACTORY_API_KEY", "fk-conformance");
+        scratch.check(&mut turn)
+    });
 }

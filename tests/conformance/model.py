@@ -9,13 +9,17 @@ text "done". It speaks just enough of each wire protocol the harnesses use
 for that:
 
   POST …/v1/messages                     Anthropic Messages (Claude Code)
-  POST …/v1/responses                    OpenAI Responses (Codex CLI)
+  POST …/v1/responses                    OpenAI Responses (Codex CLI; Factory
+                                         Droid, through Factory's API path)
   POST …/v1/chat/completions             OpenAI Chat Completions (Copilot CLI,
                                          Kimi Code CLI, OpenCode, Letta Code,
                                          Mistral Vibe, OpenHands, Cline)
   POST …/models/M:streamGenerateContent  Gemini (Gemini CLI)
 
-each streamed (server-sent events) when the request asks for it.
+each streamed (server-sent events) when the request asks for it. Any other
+POST is answered `{}`, and any other GET with a list of one model: enough of
+a vendor's own service for a harness that will not start without one (Factory
+Droid's account, session and settings calls).
 
 For every request it appends one JSON line to LOG_FILE: the protocol, the
 tools offered, the call it asked for, and the text of any tool result the
@@ -44,6 +48,7 @@ SHELL_TOOLS = (
     "Shell",
     "terminal",
     "run_commands",
+    "Execute",
 )
 
 log_lock = threading.Lock()
@@ -277,15 +282,35 @@ class Model(BaseHTTPRequestHandler):
         }
         if not request.get("stream"):
             return self.send_json(response)
-        self.send_events(
-            [
-                (
-                    "response.created",
-                    {"type": "response.created", "response": dict(response, status="in_progress", output=[])},
-                ),
-                ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
-                ("response.completed", {"type": "response.completed", "response": response}),
+        # The whole event sequence, as OpenAI streams it: some clients build
+        # the call from the deltas (Factory Droid), others from the done item.
+        events = [
+            {"type": "response.created", "response": dict(response, status="in_progress", output=[])},
+            {"type": "response.output_item.added", "output_index": 0,
+             "item": dict(item, status="in_progress", **({"arguments": ""} if call else {"content": []}))},
+        ]
+        if call:
+            events += [
+                {"type": "response.function_call_arguments.delta", "output_index": 0,
+                 "item_id": item["id"], "delta": item["arguments"]},
+                {"type": "response.function_call_arguments.done", "output_index": 0,
+                 "item_id": item["id"], "arguments": item["arguments"]},
             ]
+        else:
+            part = item["content"][0]
+            where = {"output_index": 0, "item_id": item["id"], "content_index": 0}
+            events += [
+                dict(where, type="response.content_part.added", part=dict(part, text="")),
+                dict(where, type="response.output_text.delta", delta=part["text"]),
+                dict(where, type="response.output_text.done", text=part["text"]),
+                dict(where, type="response.content_part.done", part=part),
+            ]
+        events += [
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+            {"type": "response.completed", "response": response},
+        ]
+        self.send_events(
+            [(e["type"], dict(e, sequence_number=n)) for n, e in enumerate(events)]
         )
 
     @staticmethod

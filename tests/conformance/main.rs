@@ -2167,6 +2167,46 @@ fn vibe() {
     );
 }
 
+/// Issue 35: Factory Droid with the managed tree over `/etc` (see
+/// `claude_managed`): the organisation settings hookc writes in
+/// `/etc/factory/settings.json` (with `allowManagedHooksOnly`) refuse the
+/// probe in a headless turn, while the project has a hook of its own that
+/// lets everything through, and while it turns every hook off.
+#[test]
+#[ignore = "installs and runs Factory Droid; see book/src/conformance.md"]
+fn droid_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("droid");
+    let droid = installed("droid/node_modules/@factory/cli-linux-x64/bin/droid");
+    let settings = scratch.repo.join(".factory/settings.json");
+    let allow_all = r#"{"hooks":{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"touch project-hook-ran; exit 0"}]}]}}"#;
+    scratch.write(&settings, allow_all);
+    let turn = |model: &Model| {
+        let mut turn = scratch.on_managed_machine(&tree, &droid);
+        turn.args(["exec", "--auto", "high", PROMPT])
+            .env("FACTORY_API_BASE_URL", &model.url)
+            .env("FACTORY_API_KEY", "fk-conformance");
+        scratch.check(&mut turn)
+    };
+    scratch.managed_refuses_and_allows("with a project hook", &turn);
+    assert!(
+        !scratch.repo.join("project-hook-ran").exists(),
+        "the project's own hook ran although the managed settings allow managed hooks only"
+    );
+    // The project tries to switch every hook off.
+    scratch.write(
+        &settings,
+        &allow_all.replacen('{', r#"{"hooksDisabled":true,"#, 1),
+    );
+    scratch.managed_refuses_and_allows("with the project's hooksDisabled", &turn);
+    eprintln!(
+        "droid {}: the managed guard refused `{DENIED}`; a project hook and the project's hooksDisabled did not get around it",
+        pinned("droid")
+    );
+}
+
 #[test]
 #[ignore = "installs and runs OpenHands; see book/src/conformance.md"]
 fn openhands() {

@@ -586,6 +586,11 @@ struct Model {
 impl Model {
     /// Start a model that asks for `command`.
     fn start(scratch: &Scratch, command: &str) -> Model {
+        Model::start_with(scratch, command, &[])
+    }
+
+    /// [`start`](Self::start), with `env` set for the model (see model.py).
+    fn start_with(scratch: &Scratch, command: &str, env: &[(&str, &str)]) -> Model {
         let n = scratch.runs.get();
         let port_file = scratch.root.join(format!("runs/model-{n}.port"));
         let log = scratch.root.join(format!("runs/model-{n}.jsonl"));
@@ -593,6 +598,7 @@ impl Model {
             .arg(here().join("model.py"))
             .args([&port_file, &log])
             .arg(command)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .spawn()
             .expect("python3 is needed for the scripted model");
@@ -2164,6 +2170,47 @@ fn vibe() {
     assert!(
         told.iter().any(|r| r.contains("`tools.bash.denylist`")),
         "vibe: `{line}` was not refused by hookc naming the user's deny list: {told:#?}\n{ran}"
+    );
+}
+
+/// Auggie, headless (`auggie --print`), offline: it talks only to
+/// Augment's own API, where the account's feature flags decide whether it
+/// runs hooks at all. The scripted model stands in for that API (its
+/// `/get-models` and `/chat-stream`), with `enable_hooks` on, and once off.
+#[test]
+#[ignore = "installs and runs Auggie; see book/src/conformance.md"]
+fn auggie() {
+    let scratch = Scratch::build("auggie", &[]);
+    let auggie = installed("auggie/node_modules/@augmentcode/auggie/augment.mjs");
+    let turn = |model: &Model| {
+        let session = json!({
+            "accessToken": "conformance",
+            "tenantURL": format!("{}/", model.url),
+            "scopes": ["read", "write"],
+        });
+        let mut turn = scratch.command(node());
+        turn.arg(&auggie)
+            .args(["--print", PROMPT])
+            .env("AUGMENT_SESSION_AUTH", session.to_string())
+            .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
+        scratch.check(&mut turn)
+    };
+    scratch.refuses_and_allows(turn);
+
+    // With the account's `enable_hooks` off, Auggie runs no hook at all:
+    // the denied command runs. hookc cannot close that (`hookc doctor` and
+    // the build say so); the test fails when a release changes it.
+    let _ = fs::remove_file(scratch.repo.join("denied-ran"));
+    let model = Model::start_with(&scratch, DENIED, &[("SCRIPTED_AUGMENT_HOOKS", "0")]);
+    let ran = turn(&model);
+    drop(model);
+    assert!(
+        scratch.repo.join("denied-ran").exists(),
+        "auggie: with the account's enable_hooks off, `{DENIED}` did not run: Auggie now runs hooks without the flag, and the book's warning can go.\n{ran}"
+    );
+    eprintln!(
+        "auggie {}: with enable_hooks off, no hook ran and `{DENIED}` ran",
+        pinned("auggie")
     );
 }
 

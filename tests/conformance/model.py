@@ -15,6 +15,10 @@ for that:
                                          Kimi Code CLI, OpenCode, Letta Code,
                                          Mistral Vibe, OpenHands, Cline)
   POST …/models/M:streamGenerateContent  Gemini (Gemini CLI)
+  POST /chat-stream                      Augment's own API (Auggie), with
+                                         its /get-models, whose feature
+                                         flags turn Auggie's hooks on
+                                         (SCRIPTED_AUGMENT_HOOKS=0: off)
 
 each streamed (server-sent events) when the request asks for it. Any other
 POST is answered `{}`, and any other GET with a list of one model: enough of
@@ -49,6 +53,7 @@ SHELL_TOOLS = (
     "terminal",
     "run_commands",
     "Execute",
+    "launch-process",
 )
 
 log_lock = threading.Lock()
@@ -161,7 +166,17 @@ class Model(BaseHTTPRequestHandler):
         except ValueError:
             request = {}
         path = self.path.split("?")[0]
-        if path.endswith("/messages"):
+        if path == "/get-models":
+            hooks = os.environ.get("SCRIPTED_AUGMENT_HOOKS", "1") != "0"
+            model = {"name": "scripted", "suggested_prefix_char_count": 0, "suggested_suffix_char_count": 0}
+            return self.send_json(
+                {"default_model": "scripted", "models": [model], "feature_flags": {"enable_hooks": hooks}}
+            )
+        if path == "/agents/list-remote-tools":
+            return self.send_json({"tools": []})
+        if path == "/chat-stream":
+            protocol = "augment"
+        elif path.endswith("/messages"):
             protocol = "anthropic"
         elif path.endswith("/responses"):
             protocol = "responses"
@@ -328,6 +343,41 @@ class Model(BaseHTTPRequestHandler):
         ]
         return tools, results
 
+
+    # Augment's chat stream -----------------------------------------------
+
+    @staticmethod
+    def parse_augment(request):
+        tools = {}
+        for tool in request.get("tool_definitions") or []:
+            try:
+                tools[tool.get("name")] = json.loads(tool.get("input_schema_json") or "{}")
+            except ValueError:
+                tools[tool.get("name")] = {}
+        results = [
+            text_of(node["tool_result_node"].get("content"))
+            for node in request.get("nodes") or []
+            if isinstance(node, dict) and isinstance(node.get("tool_result_node"), dict)
+        ]
+        return tools, results
+
+    def answer_augment(self, request, call):
+        if call:
+            name, args = call
+            # Wait for the process, so that its end is the tool's result, in
+            # the folder Auggie runs in (`cwd` is the schema's filler).
+            args = dict(args, wait=True, max_wait_seconds=60) if "wait" in args else args
+            args.pop("cwd", None)
+            use = {"tool_use_id": new_id("toolu"), "tool_name": name, "input_json": json.dumps(args)}
+            chunk = {"text": "", "nodes": [{"id": 1, "type": 5, "content": "", "tool_use": use}], "stop_reason": 3}
+        else:
+            chunk = {"text": "done", "nodes": [], "stop_reason": 1}
+        data = (json.dumps(chunk) + "\n").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     # OpenAI Chat Completions --------------------------------------------
 

@@ -2214,6 +2214,62 @@ fn auggie() {
     );
 }
 
+/// Issue 35: Auggie with the managed tree over `/etc` (see `claude_managed`):
+/// the hooks hookc merges into `/etc/augment/settings.json` refuse the
+/// probe; with the account's `enable_hooks` off no hook runs (what
+/// `hookc::managed-not-enforced` warns of), unless the service lets clients
+/// override feature flags, where the file's `featureFlagOverrides` turns
+/// them back on.
+#[test]
+#[ignore = "installs and runs Auggie; see book/src/conformance.md"]
+fn auggie_managed() {
+    if !can_mount() {
+        return;
+    }
+    let (scratch, tree) = Scratch::build_managed("auggie");
+    let auggie = installed("auggie/node_modules/@augmentcode/auggie/augment.mjs");
+    let turn = |model: &Model| {
+        let session = json!({
+            "accessToken": "conformance",
+            "tenantURL": format!("{}/", model.url),
+            "scopes": ["read", "write"],
+        });
+        let mut turn = scratch.on_managed_machine(&tree, node());
+        turn.arg(&auggie)
+            .args(["--print", PROMPT])
+            .env("AUGMENT_SESSION_AUTH", session.to_string())
+            .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
+        scratch.check(&mut turn)
+    };
+    scratch.managed_refuses_and_allows("with hooks on for the account", &turn);
+
+    let denied_with = |flags: &[(&str, &str)]| {
+        let _ = fs::remove_file(scratch.repo.join("denied-ran"));
+        let model = Model::start_with(&scratch, DENIED, flags);
+        let ran = turn(&model);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        (scratch.repo.join("denied-ran").exists(), told, ran)
+    };
+    let (ran_off, _, ran) = denied_with(&[("SCRIPTED_AUGMENT_HOOKS", "0")]);
+    assert!(
+        ran_off,
+        "auggie: with the account's enable_hooks off, the managed hooks ran anyway: the managed-not-enforced warning can go.\n{ran}"
+    );
+    let (ran_over, told, ran) = denied_with(&[
+        ("SCRIPTED_AUGMENT_HOOKS", "0"),
+        ("SCRIPTED_AUGMENT_OVERRIDES", "1"),
+    ]);
+    assert!(
+        !ran_over && told.iter().any(|r| r.contains(DENY_REASON)),
+        "auggie: with client overrides allowed, the managed file's featureFlagOverrides did not turn the hooks on.\ntool results: {told:#?}\n{ran}"
+    );
+    eprintln!(
+        "auggie {}: the managed guard refused `{DENIED}`; with enable_hooks off it ran, and with client overrides allowed the managed file turned the hooks back on",
+        pinned("auggie")
+    );
+}
+
 /// Issue 35: Factory Droid with the managed tree over `/etc` (see
 /// `claude_managed`): the organisation settings hookc writes in
 /// `/etc/factory/settings.json` (with `allowManagedHooksOnly`) refuse the

@@ -18,7 +18,9 @@ for that:
   POST /chat-stream                      Augment's own API (Auggie), with
                                          its /get-models, whose feature
                                          flags turn Auggie's hooks on
-                                         (SCRIPTED_AUGMENT_HOOKS=0: off)
+                                         (SCRIPTED_AUGMENT_HOOKS=0: off) and
+                                         let its settings override them
+                                         (SCRIPTED_AUGMENT_OVERRIDES=1)
 
 each streamed (server-sent events) when the request asks for it. Any other
 POST is answered `{}`, and any other GET with a list of one model: enough of
@@ -167,11 +169,12 @@ class Model(BaseHTTPRequestHandler):
             request = {}
         path = self.path.split("?")[0]
         if path == "/get-models":
-            hooks = os.environ.get("SCRIPTED_AUGMENT_HOOKS", "1") != "0"
+            flags = {
+                "enable_hooks": os.environ.get("SCRIPTED_AUGMENT_HOOKS", "1") != "0",
+                "allow_client_feature_flag_overrides": os.environ.get("SCRIPTED_AUGMENT_OVERRIDES") == "1",
+            }
             model = {"name": "scripted", "suggested_prefix_char_count": 0, "suggested_suffix_char_count": 0}
-            return self.send_json(
-                {"default_model": "scripted", "models": [model], "feature_flags": {"enable_hooks": hooks}}
-            )
+            return self.send_json({"default_model": "scripted", "models": [model], "feature_flags": flags})
         if path == "/agents/list-remote-tools":
             return self.send_json({"tools": []})
         if path == "/chat-stream":

@@ -2182,19 +2182,8 @@ fn vibe() {
 fn auggie() {
     let scratch = Scratch::build("auggie", &[]);
     let auggie = installed("auggie/node_modules/@augmentcode/auggie/augment.mjs");
-    let turn = |model: &Model| {
-        let session = json!({
-            "accessToken": "conformance",
-            "tenantURL": format!("{}/", model.url),
-            "scopes": ["read", "write"],
-        });
-        let mut turn = scratch.command(node());
-        turn.arg(&auggie)
-            .args(["--print", PROMPT])
-            .env("AUGMENT_SESSION_AUTH", session.to_string())
-            .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
-        scratch.check(&mut turn)
-    };
+    let turn =
+        |model: &Model| scratch.check(&mut auggie_print(scratch.command(node()), &auggie, model));
     scratch.refuses_and_allows(turn);
 
     // With the account's `enable_hooks` off, Auggie runs no hook at all:
@@ -2229,17 +2218,8 @@ fn auggie_managed() {
     let (scratch, tree) = Scratch::build_managed("auggie");
     let auggie = installed("auggie/node_modules/@augmentcode/auggie/augment.mjs");
     let turn = |model: &Model| {
-        let session = json!({
-            "accessToken": "conformance",
-            "tenantURL": format!("{}/", model.url),
-            "scopes": ["read", "write"],
-        });
-        let mut turn = scratch.on_managed_machine(&tree, node());
-        turn.arg(&auggie)
-            .args(["--print", PROMPT])
-            .env("AUGMENT_SESSION_AUTH", session.to_string())
-            .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
-        scratch.check(&mut turn)
+        let node = scratch.on_managed_machine(&tree, node());
+        scratch.check(&mut auggie_print(node, &auggie, model))
     };
     scratch.managed_refuses_and_allows("with hooks on for the account", &turn);
 
@@ -2287,11 +2267,10 @@ fn droid_managed() {
     let allow_all = r#"{"hooks":{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"touch project-hook-ran; exit 0"}]}]}}"#;
     scratch.write(&settings, allow_all);
     let turn = |model: &Model| {
-        let mut turn = scratch.on_managed_machine(&tree, &droid);
-        turn.args(["exec", "--auto", "high", PROMPT])
-            .env("FACTORY_API_BASE_URL", &model.url)
-            .env("FACTORY_API_KEY", "fk-conformance");
-        scratch.check(&mut turn)
+        scratch.check(&mut droid_exec(
+            scratch.on_managed_machine(&tree, &droid),
+            model,
+        ))
     };
     scratch.managed_refuses_and_allows("with a project hook", &turn);
     assert!(
@@ -2464,11 +2443,31 @@ fn droid() {
     // scripted model, which answers every call it does not know with `{}`:
     // a stand-in for Factory's service, with any key. `--auto high` runs
     // commands without asking.
-    scratch.refuses_and_allows(|model| {
-        let mut turn = scratch.command(&droid);
-        turn.args(["exec", "--auto", "high", PROMPT])
-            .env("FACTORY_API_BASE_URL", &model.url)
-            .env("FACTORY_API_KEY", "fk-conformance");
-        scratch.check(&mut turn)
+    scratch
+        .refuses_and_allows(|model| scratch.check(&mut droid_exec(scratch.command(&droid), model)));
+}
+
+/// `droid exec` of the probe, headless, with Droid's calls to Factory's
+/// service going to the scripted model, which stands in for it.
+fn droid_exec(mut droid: Command, model: &Model) -> Command {
+    droid
+        .args(["exec", "--auto", "high", PROMPT])
+        .env("FACTORY_API_BASE_URL", &model.url)
+        .env("FACTORY_API_KEY", "fk-conformance");
+    droid
+}
+
+/// `auggie --print` of the probe (`auggie` is its script, `node` the
+/// command that runs it), with the scripted model as Augment's service.
+fn auggie_print(mut node: Command, auggie: &Path, model: &Model) -> Command {
+    let session = json!({
+        "accessToken": "conformance",
+        "tenantURL": format!("{}/", model.url),
+        "scopes": ["read", "write"],
     });
+    node.arg(auggie)
+        .args(["--print", PROMPT])
+        .env("AUGMENT_SESSION_AUTH", session.to_string())
+        .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
+    node
 }

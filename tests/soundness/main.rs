@@ -413,12 +413,18 @@ fn main() {
             fr.push((e.line.clone(), v.decision == Decision::Supervised));
         }
     }
+    let supervising: Vec<&str> = hookc::harness::all()
+        .iter()
+        .filter(|h| h.supervises())
+        .map(|h| h.profile().name)
+        .collect();
     let _ = writeln!(
         report,
-        "\n== benign.txt: {} lines, {} false refusals ({} of them run supervised on Linux in Claude Code, Gemini CLI, OpenCode and Kilo Code CLI) ==",
+        "\n== benign.txt: {} lines, {} false refusals ({} of them run supervised on Linux in {}) ==",
         benign.len(),
         fr.len(),
-        fr.iter().filter(|(_, s)| *s).count()
+        fr.iter().filter(|(_, s)| *s).count(),
+        supervising.join(", ")
     );
     for (l, supervised) in &fr {
         let how = if *supervised {

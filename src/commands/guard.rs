@@ -9,12 +9,17 @@ pub fn guard(args: &GuardArgs) -> i32 {
     let started = std::time::Instant::now();
     let deadline = match args.deadline {
         Some(limit) if cfg!(unix) => {
-            let refuser = runtime::keeper::Refuser {
-                shim: args.shim.as_deref(),
-                harness: args.harness,
-                event: args.event,
+            let keeping = runtime::keeper::Keeping {
+                limit,
+                refuser: runtime::keeper::Refuser {
+                    shim: args.shim.as_deref(),
+                    harness: args.harness,
+                    event: args.event,
+                },
+                wait_taken: crate::harness::get(args.harness)
+                    .is_some_and(|h| h.drops_output_at_exit()),
             };
-            runtime::keeper::keep(limit, &refuser);
+            runtime::keeper::keep(&keeping);
             Deadline::kept(started, args.harness, args.event)
         }
         _ => Deadline::start(started, args.harness, args.event),

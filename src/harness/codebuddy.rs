@@ -18,6 +18,9 @@
 //!   deny rules, so hookc answers a refusal with both and never allows.
 //!   `ask` stalls a `-p` run. Exit 1 lets the call through; a timeout, a
 //!   crash and a shell that cannot start refuse. `timeout` is seconds.
+//! - The hook runner takes a hook's answer on the process's `exit` event
+//!   and then destroys its pipes, so output still unread is lost (see
+//!   [`Harness::drops_output_at_exit`]).
 //! - Matchers are unanchored JavaScript regexes over the tool's name; tools
 //!   are Claude Code's (`Bash`, `PowerShell`, `Read`, `Write`, `Edit`, …),
 //!   and MCP tools `mcp__<server>__<tool>`.
@@ -161,6 +164,14 @@ fn command(event: Event) -> String {
 impl Harness for CodeBuddy {
     fn profile(&self) -> &'static Profile {
         &PROFILE
+    }
+
+    /// CodeBuddy's hook runner listens for the process's `exit`, then
+    /// destroys its stdout and stderr: output not read by then is lost, and
+    /// an exit 2 with no output reaches the model as a bare "Blocked by
+    /// PreToolUse hook".
+    fn drops_output_at_exit(&self) -> bool {
+        true
     }
 
     fn machine_checks(&self, root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {

@@ -179,6 +179,16 @@ pub trait Harness: Sync {
     /// Answer in the harness's protocol. `None`: no guard matched.
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer;
 
+    /// Whether the harness may throw away what a hook wrote once it sees
+    /// the hook's process end, rather than reading its output to the end
+    /// (Node's `exit` event instead of `close`). Then hookc's keeper, after
+    /// it writes the answer, waits a moment for the harness to take it
+    /// before ending (see `runtime::keeper`), so a refusal does not reach
+    /// the model without its reason.
+    fn drops_output_at_exit(&self) -> bool {
+        false
+    }
+
     /// Whether this harness can run a shell call under hookc's run-time
     /// judge: its hook can change the call into `hookc exec …` without
     /// weakening the harness's own permission checks. Its `answer_call`

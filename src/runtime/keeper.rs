@@ -34,8 +34,17 @@
 //! SCRIPT`: then the keeper refuses in its place, by running the script
 //! again (see [`keep`]), and ends with the script's answer.
 //!
+//! A harness that reads a hook's answer only until it sees the hook's
+//! process end (CodeBuddy Code, see [`Harness::drops_output_at_exit`])
+//! loses what it has not read by then. For such a harness the keeper, once
+//! the answer is written, waits until the harness has taken it (on Linux:
+//! until nothing of it is left unread in the pipe or socket), for at most
+//! [`TAKEN_WAIT`], before it ends.
+//!
 //! Only Unix processes can be kept this way; elsewhere `--deadline` is read
 //! and the guard runs with its inner deadline only.
+//!
+//! [`Harness::drops_output_at_exit`]: crate::harness::Harness::drops_output_at_exit
 #![allow(unsafe_code)]
 
 use std::time::Duration;
@@ -49,6 +58,11 @@ pub const UNKEPT: i32 = 125;
 /// The most the keeper holds of the guard's stdout and stderr together: a
 /// guard's answer is a few kilobytes.
 pub const MAX_ANSWER: usize = 16 << 20;
+/// The longest the keeper waits for a harness that drops a hook's unread
+/// output at its exit to take the answer. A harness reading as it should
+/// takes it within a millisecond or two; one that reads only after the
+/// hook has ended never does, and gets the answer this much later.
+pub const TAKEN_WAIT: Duration = Duration::from_millis(500);
 
 /// Who refuses the call when the guard gives no answer of its contract.
 pub struct Refuser<'a> {
@@ -63,16 +77,30 @@ pub struct Refuser<'a> {
     pub event: Event,
 }
 
+/// The keeper's rules for the guard it keeps.
+pub struct Keeping<'a> {
+    /// How long the guard has to answer.
+    pub limit: Duration,
+    /// Who refuses when it does not.
+    pub refuser: Refuser<'a>,
+    /// Whether to wait, once the answer is written, until the harness has
+    /// taken it (see the module's notes).
+    pub wait_taken: bool,
+}
+
 /// Fork, and return in the child, which is the guard. The parent never
 /// returns: it ends the process with the child's answer, or else with a
 /// refusal (when the shim has handed its process over: `--shim`) or a
 /// status that says why there is no answer.
 #[cfg(unix)]
-pub fn keep(limit: Duration, refuser: &Refuser) {
+pub fn keep(keeping: &Keeping) {
     let started = std::time::Instant::now();
+    let refuser = &keeping.refuser;
     let status = match unix::fork_with_pipes() {
         Ok(unix::Side::Child) => return,
-        Ok(unix::Side::Parent(kept)) => unix::wait(kept, started + limit),
+        Ok(unix::Side::Parent(kept)) => {
+            unix::wait(kept, started + keeping.limit, keeping.wait_taken)
+        }
         Err(e) => {
             eprintln!("hookc guard: could not start the guard under its outer deadline: {e}");
             UNKEPT
@@ -85,7 +113,7 @@ pub fn keep(limit: Duration, refuser: &Refuser) {
 }
 
 #[cfg(not(unix))]
-pub fn keep(_limit: Duration, _refuser: &Refuser) {}
+pub fn keep(_keeping: &Keeping) {}
 
 /// The guard that names the keeper in its own refusal.
 pub const GUARD: &str = "hookc-keeper";
@@ -139,7 +167,7 @@ mod unix {
     use std::io::{self, Write};
     use std::time::Instant;
 
-    use super::{LATE, MAX_ANSWER, UNKEPT};
+    use super::{LATE, MAX_ANSWER, TAKEN_WAIT, UNKEPT};
 
     pub enum Side {
         Child,
@@ -215,7 +243,7 @@ mod unix {
 
     /// Read the child's answer until both pipes end, then reap it; the
     /// status the keeper ends with.
-    pub fn wait(kept: Kept, due: Instant) -> i32 {
+    pub fn wait(kept: Kept, due: Instant, wait_taken: bool) -> i32 {
         let mut answer = [Vec::new(), Vec::new()];
         let mut fds = [
             libc::pollfd {
@@ -293,7 +321,48 @@ mod unix {
             let _ = io::stdout().write_all(&out);
             let _ = io::stdout().flush();
         }
+        if wait_taken {
+            await_taken(Instant::now() + TAKEN_WAIT);
+        }
         code
+    }
+
+    /// Wait until the reader of stdout and stderr has taken everything
+    /// written to them, or `until`.
+    fn await_taken(until: Instant) {
+        for fd in [1, 2] {
+            while unread(fd).is_some_and(|n| n > 0) && Instant::now() < until {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        }
+    }
+
+    /// How much of what was written to `fd` its reader has not read yet:
+    /// for a pipe, what its buffer holds; for a socket (Node's and libuv's
+    /// child pipes are socket pairs), what has been sent and not received.
+    /// `None` for anything else, or where the system cannot tell.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn unread(fd: libc::c_int) -> Option<libc::c_int> {
+        // SAFETY: `stat` is plain data that fstat fills.
+        let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: `stat` is a valid stat for fstat to fill.
+        if unsafe { libc::fstat(fd, &mut stat) } < 0 {
+            return None;
+        }
+        let request = match stat.st_mode & libc::S_IFMT {
+            libc::S_IFIFO => libc::FIONREAD,
+            // SIOCOUTQ, which Linux numbers as TIOCOUTQ.
+            libc::S_IFSOCK => libc::TIOCOUTQ,
+            _ => return None,
+        };
+        let mut n: libc::c_int = 0;
+        // SAFETY: both requests fill one int.
+        (unsafe { libc::ioctl(fd, request, &mut n) } >= 0).then_some(n)
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn unread(_fd: libc::c_int) -> Option<libc::c_int> {
+        None
     }
 
     /// Milliseconds left until `due`, rounded up; `None` once it has passed.

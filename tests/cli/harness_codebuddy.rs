@@ -60,25 +60,27 @@ fn pre_tool(cwd: &Path, tool: &str, input: Value) -> String {
 /// The PreToolUse command of `.codebuddy/settings.json`, run as CodeBuddy
 /// runs it with `shell` as the user's shell.
 fn hook(p: &Project, shell: &str, path: &str, stdin: &str) -> Run {
+    run(&mut hook_command(p, shell, path), Some(stdin.as_bytes()))
+}
+
+fn hook_command(p: &Project, shell: &str, path: &str) -> Command {
     let settings = json_file(p, ".codebuddy/settings.json");
     let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap()
         .to_owned();
     let root = p.dir.path();
-    run(
-        Command::new(shell)
-            .arg("-c")
-            .arg(command)
-            .current_dir(root)
-            .env_clear()
-            .env("PATH", path)
-            .env("HOME", root)
-            .env("SHELL", shell)
-            .env("CODEBUDDY_PROJECT_DIR", root)
-            .env("CLAUDE_PROJECT_DIR", root),
-        Some(stdin.as_bytes()),
-    )
+    let mut hook = Command::new(shell);
+    hook.arg("-c")
+        .arg(command)
+        .current_dir(root)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", root)
+        .env("SHELL", shell)
+        .env("CODEBUDDY_PROJECT_DIR", root)
+        .env("CLAUDE_PROJECT_DIR", root);
+    hook
 }
 
 fn outcome(r: &Run) -> hookc::harness::Outcome {
@@ -188,4 +190,50 @@ fn doctor_fails_local_pre_tool_hooks_that_could_outvote_hookcs() {
         out.contains(".codebuddy/settings.local.json has PreToolUse hooks of its own"),
         "{out}"
     );
+}
+
+/// CodeBuddy takes a hook's answer when it sees the process end, and then
+/// throws away whatever it has not read from the hook's pipes (Node's
+/// `exit`, not `close`). So the hook does not end before its answer has
+/// been read: a harness that reads late still gets the reason, not a bare
+/// "Blocked by PreToolUse hook".
+#[cfg(target_os = "linux")]
+#[test]
+fn the_hook_ends_only_once_codebuddy_has_read_its_answer() {
+    use std::io::Read;
+    use std::os::unix::net::UnixStream;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let p = built();
+    let root = p.dir.path();
+    for shell in user_shells() {
+        // Node hands a child socket pairs for its pipes.
+        let (mut out, child_out) = UnixStream::pair().unwrap();
+        let (mut err, child_err) = UnixStream::pair().unwrap();
+        let mut child = hook_command(&p, shell, &path_with_hookc())
+            .stdin(Stdio::piped())
+            .stdout(std::os::fd::OwnedFd::from(child_out))
+            .stderr(std::os::fd::OwnedFd::from(child_err))
+            .spawn()
+            .unwrap();
+        let payload = pre_tool(root, "Bash", json!({"command": "git push -f"}));
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), payload.as_bytes()).unwrap();
+        // The answer is written long before this; the reader has not read it.
+        let unread_until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < unread_until {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "{shell}: the hook ended before its answer was read"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let mut answer = String::new();
+        out.read_to_string(&mut answer).unwrap();
+        let mut message = String::new();
+        err.read_to_string(&mut message).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(2), "{shell}: {message}");
+        assert!(answer.contains("Push without --force"), "{shell}: {answer}");
+    }
 }

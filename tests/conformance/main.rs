@@ -2331,7 +2331,30 @@ fn codebuddy() {
     );
     // CodeBuddy runs hook commands with the user's `$SHELL -c`, like Letta.
     for shell in user_shells() {
-        scratch.refuses_and_allows(|model| codebuddy_turn(&scratch, model, shell));
+        let turns = || scratch.refuses_and_allows(|model| codebuddy_turn(&scratch, model, shell));
+        // CodeBuddy takes a hook's answer when it sees the process end and
+        // throws away what it has not read by then; hookc's keeper waits
+        // until its answer is read (`Harness::drops_output_at_exit`). Once,
+        // in CI, the model still read only CodeBuddy's bare "Blocked by
+        // PreToolUse hook": that turn, and only that, runs once more, with
+        // CodeBuddy's own account of the hook in the log. Twice fails.
+        if let Err(lost) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(turns)) {
+            let message = lost
+                .downcast_ref::<String>()
+                .map_or("", String::as_str)
+                .to_owned();
+            if !(message.contains("the model was not told why")
+                && message.contains("Blocked by PreToolUse hook"))
+            {
+                std::panic::resume_unwind(lost);
+            }
+            eprintln!(
+                "codebuddy: WARNING: under SHELL={shell} the refusal reached the model without \
+                 hookc's reason; CodeBuddy's log of its hooks:\n{}\nrunning the turns once more",
+                codebuddy_hook_log(&scratch)
+            );
+            turns();
+        }
         eprintln!("codebuddy: the turns above ran with SHELL={shell}");
     }
 
@@ -2363,6 +2386,28 @@ fn codebuddy() {
 
 /// One `codebuddy -p` turn against `model`, as a model of the user's own,
 /// with `shell` as the user's shell.
+/// What CodeBuddy logged of the hooks it ran (under `~/.codebuddy/logs/`):
+/// each start, exit status and message.
+fn codebuddy_hook_log(scratch: &Scratch) -> String {
+    let mut lines = Vec::new();
+    let mut dirs = vec![scratch.home.join(".codebuddy/logs")];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if let Ok(text) = fs::read_to_string(&path) {
+                lines.extend(
+                    text.lines()
+                        .filter(|l| l.contains("[HookExecutor]") || l.contains("Hook "))
+                        .map(|l| l.chars().take(400).collect::<String>()),
+                );
+            }
+        }
+    }
+    lines.join("\n")
+}
+
 fn codebuddy_turn(scratch: &Scratch, model: &Model, shell: &str) -> Ran {
     let codebuddy = installed("codebuddy/node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
     let models = json!({

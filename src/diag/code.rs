@@ -374,8 +374,8 @@ for one guard and harness with `allow-degraded \"harness\"` once you have read i
 "A `rewrite` guard changes a shell command before it runs (and tells the model what changed).
 Only some harnesses let a hook hand back a changed tool input: Claude Code (`updatedInput`
 with an explicit `allow`), the Claude Agent SDK (the same fields, from a callback), Codex
-(`updatedInput` with `allow`, for shell commands) and Gemini CLI (`tool_input`, which replaces
-the whole argument object). Elsewhere hookc has no channel that changes the call, and running
+(`updatedInput` with `allow`, for shell commands), Gemini CLI (`tool_input`, which replaces
+the whole argument object) and Mistral Vibe (`hook_specific_output.tool_input`). Elsewhere hookc has no channel that changes the call, and running
 the call unchanged or refusing it would both silently differ from the policy, so the build
 stops.
 

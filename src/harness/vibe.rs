@@ -22,8 +22,9 @@
 //!   model reads stderr (or what went wrong). hookc's tables are strict.
 //! - `hook_specific_output.tool_input` on stdout, with exit 0, replaces the
 //!   call's input, and Vibe judges the changed call with its own rules and
-//!   runs it: a call hookc runs under its run-time judge (see
-//!   [`permissions`] for what hookc keeps of Vibe's rules).
+//!   runs it: a call hookc runs under its run-time judge, and a `rewrite`
+//!   guard's command (see [`permissions`] for what hookc keeps of Vibe's
+//!   rules).
 
 use std::path::Path;
 
@@ -66,7 +67,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool],
     honours_ask: &[],
-    can_rewrite: false,
+    can_rewrite: true,
     options: &[],
     todo: &[
         "install hookc on every machine that runs Mistral Vibe in this repo (or set HOOKC_BIN)",
@@ -252,6 +253,9 @@ impl Harness for Vibe {
         match verdict {
             Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
                 supervised_answer(payload, v)
+            }
+            Some(v) if v.decision == Decision::Rewrite && event == Event::PreTool => {
+                rewrite_answer(payload, v)
             }
             _ => self.answer(event, verdict),
         }
@@ -531,6 +535,46 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
     let out = json!({
         "system_message": handover.context,
         "hook_specific_output": { "tool_input": input },
+    });
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
+    }
+}
+
+/// A `rewrite` guard's answer: exit 0 and the call's input with the
+/// policy's command. Vibe judges that command with its own rules, as if
+/// the model had written it (the `decision: allow` only says so: Vibe
+/// applies any answer but a deny), and the note goes to `system_message`,
+/// which Vibe shows the user; the model reads no note before a tool runs.
+/// Where Vibe's deny lists might have refused the line as the model wrote
+/// it, hookc refuses instead and names the command: a rewrite must not
+/// carry a call past the user's rules (`npm install` on the deny list,
+/// rewritten to `pnpm install`).
+fn rewrite_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    let refuse = |verdict: &Verdict| Vibe.answer(Event::PreTool, Some(verdict));
+    let Ok(handover) = super::Handover::of(payload, verdict, None) else {
+        return refuse(&super::rewrite_as_refusal(verdict));
+    };
+    let rules = permissions::Rules::visible(
+        handover.project.as_deref(),
+        vibe_home(handover.home.as_deref()).as_deref(),
+    );
+    if let Some(why_not) = rules.refusal(&handover.line) {
+        return refuse(&super::supervised_refused(
+            &super::rewrite_as_refusal(verdict),
+            &format!(
+                "(hookc did not change the call for you, because {why_not}, and Vibe would judge only the changed one.)"
+            ),
+        ));
+    }
+    let reason = verdict.reason();
+    let out = json!({
+        "decision": "allow",
+        "reason": reason,
+        "system_message": reason,
+        "hook_specific_output": { "tool_input": handover.input },
     });
     Answer {
         stdout: format!("{out}\n"),

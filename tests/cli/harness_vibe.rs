@@ -377,3 +377,62 @@ fn a_line_hookc_cannot_read_runs_supervised_unless_vibes_deny_list_may_refuse_it
     let r = hook_under_vibe(&p, &call("f=$(ls); vim \"$f\""));
     assert!(r.stdout.contains("Vibe's defaults"), "{r:?}");
 }
+
+/// A `rewrite` guard hands Vibe the call's input with the policy's command
+/// (every other key kept), which Vibe then judges with its own rules; where
+/// Vibe's deny list may refuse the line as the model wrote it, hookc
+/// refuses instead and names the command, so that a rewrite never carries a
+/// call past the user's rules.
+#[test]
+fn a_rewrite_hands_vibe_the_changed_input_unless_its_deny_list_may_refuse_the_original() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r##"targets "vibe"
+guard "pnpm" {
+    command "npm" "install"
+    rewrite "hookc ran pnpm, which this project uses, instead of npm." {
+        replace #"^npm "# "pnpm "
+    }
+    example "npm install" expect="rewrite"
+}
+"##,
+    );
+    p.build();
+    let root = p.dir.path();
+    let call = pre_tool(
+        root,
+        "file_system.bash",
+        json!({"command": "npm install", "timeout": 120}),
+    );
+    let r = hook_under_vibe(&p, &call);
+    assert_eq!(r.status, 0, "{r:?}");
+    let answer: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        answer["hook_specific_output"]["tool_input"],
+        json!({"command": "pnpm install", "timeout": 120}),
+        "{answer}"
+    );
+    assert!(
+        answer["system_message"]
+            .as_str()
+            .is_some_and(|m| m.contains("hookc ran pnpm")),
+        "{answer}"
+    );
+    let o = outcome(&r);
+    assert!(o.proceeds, "{o:?}");
+    assert_eq!(o.runs.as_ref().unwrap()["command"], "pnpm install");
+
+    // The user's deny list refuses `npm install`, and would not refuse
+    // `pnpm install`: hookc refuses, naming the entry and the command.
+    p.write(
+        "vibe-home/config.toml",
+        "[tools.bash]\ndenylist = [\"npm install\"]\n",
+    );
+    let r = hook_under_vibe(&p, &call);
+    let o = outcome(&r);
+    assert_eq!(o.word(), "blocks", "{r:?}");
+    let said = o.model_reads.unwrap_or_default();
+    assert!(said.contains("`tools.bash.denylist`"), "{said}");
+    assert!(said.contains("Run this instead: pnpm install"), "{said}");
+}

@@ -230,7 +230,7 @@ fn deny_beats_ask_beats_allow_beats_context_in_every_harness() {
 }
 
 const REWRITES: &str = r##"
-targets "claude" "codex" "gemini" "claude-agent-sdk"
+targets "claude" "codex" "gemini" "claude-agent-sdk" "vibe"
 guard "git-no-pager" {
     command "git" "log"
     rewrite "hookc ran this with --no-pager so git did not wait for a pager; the output is the same." {
@@ -276,7 +276,13 @@ const REWRITERS: &[(HarnessId, &str)] = &[
     ),
     (HarnessId::Codex, "/hookSpecificOutput/updatedInput"),
     (HarnessId::Gemini, "/hookSpecificOutput/tool_input"),
+    (HarnessId::Vibe, "/hook_specific_output/tool_input"),
 ];
+
+/// The harnesses whose model reads no note before a tool runs: Gemini CLI
+/// reads no added context there, and Mistral Vibe shows a hook's
+/// `system_message` to the user only.
+const NO_NOTE: &[HarnessId] = &[HarnessId::Gemini, HarnessId::Vibe];
 
 #[test]
 fn the_harnesses_that_can_rewrite_are_the_ones_hookc_rewrites_for() {
@@ -313,12 +319,12 @@ fn a_rewrite_hands_back_the_complete_input_with_an_explicit_allow_and_tells_the_
         assert_eq!(decision, Some(&json!("allow")), "{id}: {out}");
         assert!(
             out.pointer("/hookSpecificOutput/additionalContext")
+                .or_else(|| out.get("system_message"))
                 .and_then(Value::as_str)
                 .is_some_and(|c| c.contains("--no-pager")),
             "{id}: {out}"
         );
-        if *id != HarnessId::Gemini {
-            // Gemini reads no added context before a tool runs.
+        if !NO_NOTE.contains(id) {
             assert!(
                 o.model_reads
                     .as_deref()
@@ -333,11 +339,16 @@ fn a_rewrite_hands_back_the_complete_input_with_an_explicit_allow_and_tells_the_
 /// (the hook counts as failed), which is why hookc always pairs them there.
 /// Claude Code applies one with `allow`, `ask` or no decision, and then
 /// judges the new input by the user's own rules (Claude Code 2.1.332's
-/// code; `runtime::supervised` relies on it).
+/// code; `runtime::supervised` relies on it). (Gemini's and Vibe's answers
+/// have another shape; Vibe applies a new input with any answer but a
+/// deny.)
 #[test]
 fn an_updated_input_without_allow_is_ignored_which_is_why_hookc_always_pairs_them() {
     let p = project(REWRITES);
-    for (id, _) in REWRITERS.iter().filter(|(id, _)| *id != HarnessId::Gemini) {
+    for (id, _) in REWRITERS
+        .iter()
+        .filter(|(id, _)| !matches!(id, HarnessId::Gemini | HarnessId::Vibe))
+    {
         let payload = shell_payload(*id, "git log --oneline", p.dir.path());
         let (obs, o) = answer(&p, *id, &payload);
         assert!(o.runs.is_some(), "{id}: {o:?}");
@@ -388,7 +399,7 @@ fn rewrites_apply_in_order_below_deny_and_ask_and_above_allow() {
             "{id}: {out}"
         );
         let note = o.model_reads.clone().unwrap_or_default();
-        if *id != HarnessId::Gemini {
+        if !NO_NOTE.contains(id) {
             assert!(
                 note.contains("1. hookc ran this") && note.contains("2. hookc added"),
                 "{id}: {note}"

@@ -2131,6 +2131,50 @@ fn vibe() {
     let turn = |model: &Model| turn_with(model, &["--auto-approve"]);
     scratch.refuses_and_allows(turn);
     supervised_turns("vibe", &scratch, &turn);
+    let config = scratch.home.join(".vibe/config.toml");
+
+    // A `rewrite` guard: Vibe runs the policy's command instead of the
+    // model's, and judges it with its own rules, as the model's own.
+    let policy = scratch.repo.join("policy.kdl");
+    let mut text = fs::read_to_string(&policy).unwrap();
+    text.push_str(
+        "guard \"rewrite-probe\" {\n    command \"touch\" \"rewrite-me\"\n    \
+         rewrite \"hookc changed the file name.\" { replace \"rewrite-me\" \"rewritten-ran\"; }\n}\n",
+    );
+    scratch.write(&policy, &text);
+    scratch.check(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
+    let rewrite = |approve: &[&str]| {
+        let model = Model::start(&scratch, "touch rewrite-me");
+        let ran = turn_with(&model, approve);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        let done = ["rewrite-me", "rewritten-ran"].map(|f| scratch.repo.join(f).exists());
+        (done, told, ran)
+    };
+    let (done, _, ran) = rewrite(&["--auto-approve"]);
+    assert_eq!(
+        done,
+        [false, true],
+        "vibe: `touch rewrite-me` did not run as the policy's `touch rewritten-ran` \
+         ([rewrite-me, rewritten-ran] made).\n{ran}"
+    );
+    fs::remove_file(scratch.repo.join("rewritten-ran")).unwrap();
+    scratch.write(
+        &config,
+        "[tools.bash]\npermission = \"always\"\ndenylist = [\"touch rewritten-ran\"]\n",
+    );
+    let (done, told, ran) = rewrite(&[]);
+    fs::remove_file(&config).unwrap();
+    assert!(
+        done == [false, false] && told.iter().any(|r| r.contains("matches denylist pattern")),
+        "vibe: the user's deny list did not refuse the rewritten `touch rewritten-ran` \
+         ([rewrite-me, rewritten-ran] made: {done:?}).\ntool results: {told:#?}\n{ran}"
+    );
+    eprintln!(
+        "vibe {}: a rewrite guard's command ran in place of the model's, and Vibe's deny list judged it",
+        pinned("vibe")
+    );
+
     if hookc::runtime::supervised::available().is_err() {
         return;
     }
@@ -2138,7 +2182,6 @@ fn vibe() {
     // even where its `permission = "always"` would run a plain command
     // unasked (hookc puts an assignment in front of it), and a session
     // that cannot ask does not run it: Vibe's question is not lost.
-    let config = scratch.home.join(".vibe/config.toml");
     scratch.write(&config, "[tools.bash]\npermission = \"always\"\n");
     let line = "c=$(printf 'tou%s' ch); $c asked-ran";
     let model = Model::start(&scratch, line);

@@ -21,6 +21,9 @@
 //! - The hook runner takes a hook's answer on the process's `exit` event
 //!   and then destroys its pipes, so output still unread is lost (see
 //!   [`Harness::drops_output_at_exit`]).
+//! - A hook's `updatedInput` runs in place of the call's input; the user's
+//!   permission rules judge the input as the model wrote it (unless a
+//!   hook's `allow` skips them): hookc's supervised calls rely on it.
 //! - Matchers are unanchored JavaScript regexes over the tool's name; tools
 //!   are Claude Code's (`Bash`, `PowerShell`, `Read`, `Write`, `Edit`, …),
 //!   and MCP tools `mcp__<server>__<tool>`.
@@ -150,6 +153,56 @@ static PROFILE: Profile = Profile {
         complete: false,
     }),
 };
+
+/// A call run under hookc's run-time judge: exit 0 and
+/// `hookSpecificOutput.updatedInput`, the call's input with `command`
+/// changed to run it under `hookc exec`, and no `permissionDecision`.
+/// CodeBuddy then judges the call with the user's permission rules on the
+/// input as the model wrote it, and runs the changed one (2.117.0's
+/// `needsApproval`, then `executeToolWithHooks`), so no rule of theirs is
+/// lost. Refused where the policy asks (a `-p` run cannot), and where the
+/// shell that runs CodeBuddy's commands (`$SHELL`) is not a POSIX one:
+/// fish reads backslashes inside single quotes, which would change the line.
+fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    let refuse = |why: &str| {
+        CodeBuddy.answer(
+            Event::PreTool,
+            Some(&super::supervised_refused(verdict, why)),
+        )
+    };
+    if verdict.decision != Decision::Supervise {
+        return refuse(
+            "(The policy wants the user to confirm it, and CodeBuddy Code cannot ask from a hook. Ask the user in the chat.)",
+        );
+    }
+    let posix = std::env::var_os("SHELL").is_none_or(|shell| {
+        let name = Path::new(&shell).file_name().unwrap_or_default();
+        ["bash", "zsh", "sh", "dash", "ksh"]
+            .iter()
+            .any(|n| name == *n)
+    });
+    if !posix {
+        return refuse(
+            "(CodeBuddy Code runs commands with your $SHELL, which is not a POSIX shell, so hookc cannot hand the call to its run-time judge.)",
+        );
+    }
+    let handover = match super::Handover::of(payload, verdict, Some("CODEBUDDY_PROJECT_DIR")) {
+        Ok(handover) => handover,
+        Err(refused) => return CodeBuddy.answer(Event::PreTool, Some(&refused)),
+    };
+    let out = json!({
+        "systemMessage": handover.context,
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "updatedInput": handover.input,
+        },
+    });
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
+    }
+}
 
 /// The hook command for the shim of `event`: `/bin/sh -c` and one
 /// single-quoted word (see [`super::letta`]'s), the shim found from
@@ -293,11 +346,33 @@ impl Harness for CodeBuddy {
         };
         match verdict.decision {
             Decision::Deny | Decision::Block => refuse(reason),
+            // A supervised call comes here only where it cannot be handed
+            // over (see `answer_call`): it is refused.
+            Decision::Supervise => refuse(
+                super::supervised_refused(
+                    verdict,
+                    "(hookc could not hand it to its run-time judge.)",
+                )
+                .reason(),
+            ),
             Decision::Ask => refuse(format!(
                 "{reason}\n(The policy wants the user to confirm this call, and CodeBuddy Code cannot ask from a hook, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)"
             )),
             // No explicit allow: it would override the user's own deny rules.
             _ => Answer::default(),
+        }
+    }
+
+    fn supervises(&self) -> bool {
+        true
+    }
+
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
+                supervised_answer(payload, v)
+            }
+            _ => self.answer(event, verdict),
         }
     }
 
@@ -342,7 +417,16 @@ impl Harness for CodeBuddy {
                 text(&o.stdout).or_else(|| text(&o.stderr)),
                 "exit 2 blocks; the model reads stdout, or stderr when stdout is empty",
             ),
-            Some(0) => Outcome::proceeds("exit 0 without a JSON deny: the call proceeds"),
+            Some(0) => match json
+                .as_ref()
+                .and_then(|j| j.pointer("/hookSpecificOutput/updatedInput"))
+            {
+                Some(input) if input.is_object() => Outcome::proceeds(
+                    "exit 0 with `updatedInput` and no decision: the user's rules judge the call as written, and the changed input runs",
+                )
+                .runs(Some(input.clone())),
+                _ => Outcome::proceeds("exit 0 without a JSON deny: the call proceeds"),
+            },
             _ => Outcome::proceeds(
                 "exit 1 (or any code but 0 and 2) is a warning for the user: the call proceeds",
             )

@@ -237,3 +237,52 @@ fn the_hook_ends_only_once_codebuddy_has_read_its_answer() {
         assert!(answer.contains("Push without --force"), "{shell}: {answer}");
     }
 }
+
+/// On Linux a line hookc cannot read runs under `hookc exec`: the hook
+/// hands CodeBuddy the changed input with no decision, so that CodeBuddy
+/// still judges the call as the model wrote it by the user's own rules.
+/// Where CodeBuddy's shell is not a POSIX one (fish), it is refused.
+#[test]
+fn a_line_hookc_cannot_read_runs_supervised_with_the_users_rules_judging_it_as_written() {
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let p = built();
+    let root = p.dir.path();
+    let line = "c=$(printf 'gi%s' t); $c push --force origin main";
+    let call = pre_tool(
+        root,
+        "Bash",
+        json!({"command": line, "description": "push"}),
+    );
+    let r = hook(&p, "/bin/bash", &path_with_hookc(), &call);
+    assert_eq!(r.status, 0, "{r:?}");
+    let o = outcome(&r);
+    assert!(o.supervised(), "{o:?}");
+    let answer: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    let specific = &answer["hookSpecificOutput"];
+    assert_eq!(specific["updatedInput"]["description"], "push", "{answer}");
+    assert!(
+        specific.get("permissionDecision").is_none(),
+        "a decision would skip the user's rules: {answer}"
+    );
+    let command = specific["updatedInput"]["command"].as_str().unwrap();
+    let ran = crate::support::run_supervised(command, root);
+    assert!(
+        ran.stderr
+            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
+        "{ran:?}"
+    );
+
+    if Path::new("/usr/bin/fish").is_file() {
+        let fish = hook(&p, "/usr/bin/fish", &path_with_hookc(), &call);
+        let o = outcome(&fish);
+        assert_eq!(o.word(), "blocks", "{fish:?}");
+        assert!(
+            o.model_reads
+                .unwrap_or_default()
+                .contains("not a POSIX shell"),
+            "{fish:?}"
+        );
+    }
+}

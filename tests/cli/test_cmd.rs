@@ -572,7 +572,7 @@ fn a_line_hookc_cannot_read_is_supervised_where_the_harness_can_and_refused_else
     let p = Project::new();
     p.write(
         "policy.kdl",
-        r#"targets "claude" "gemini" "opencode" "kilo" "vibe" "codex"
+        r#"targets "claude" "gemini" "opencode" "kilo" "vibe" "codebuddy" "codex"
 guard "no-force-push" {
     command "git" "push" { flag "--force" "-f"; }
     deny "Push without --force."
@@ -599,7 +599,7 @@ guard "no-force-push" {
             .clone()
     };
     let supervises = hookc::runtime::supervised::available().is_ok();
-    for harness in ["claude", "gemini", "opencode", "kilo", "vibe"] {
+    for harness in ["claude", "gemini", "opencode", "kilo", "vibe", "codebuddy"] {
         let row = example(harness);
         assert_eq!(
             row["got"],

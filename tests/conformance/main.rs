@@ -2401,6 +2401,33 @@ fn codebuddy() {
         eprintln!("codebuddy: the turns above ran with SHELL={shell}");
     }
 
+    // Issue 38: a line hookc cannot read runs under `hookc exec`, and the
+    // user's own permission rules still judge it as the model wrote it
+    // (hookc hands the changed input back with no decision).
+    let turn = |model: &Model| codebuddy_turn(&scratch, model, "/bin/bash");
+    supervised_turns("codebuddy", &scratch, &turn);
+    if hookc::runtime::supervised::available().is_ok() {
+        let line = "c=$(printf 'tou%s' ch); $c ruled-ran";
+        let user = scratch.home.join(".codebuddy/settings.json");
+        let rules = json!({"permissions": {"deny": [format!("Bash({line})")]}});
+        scratch.write(&user, &rules.to_string());
+        let model = Model::start(&scratch, line);
+        let ran = turn(&model);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        fs::remove_file(&user).unwrap();
+        assert!(
+            !scratch.repo.join("ruled-ran").exists()
+                && told.iter().any(|r| r.contains("has been denied")),
+            "codebuddy: the user's deny rule for `{line}` did not hold once hookc ran it \
+             under its run-time judge.\ntool results: {told:#?}\n{ran}"
+        );
+        eprintln!(
+            "codebuddy {}: the user's deny rule `Bash({line})` refused the line hookc would supervise; tool results: {told:?}",
+            pinned("codebuddy")
+        );
+    }
+
     // The last JSON answer of CodeBuddy's hooks wins, even over an exit 2:
     // a local hook that says `allow` lets the denied command through. This
     // is why `hookc doctor` fails a project with local PreToolUse hooks.

@@ -641,9 +641,7 @@ impl Harness for Claude {
             Some(v) if v.decision == Decision::Rewrite => {
                 super::rewrite_answer(self, payload, v, &rewrite_json)
             }
-            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
-                supervised_answer(payload, v)
-            }
+            Some(v) if super::hands_over(event, v) => supervised_answer(payload, v),
             _ => self.answer(event, verdict),
         }
     }

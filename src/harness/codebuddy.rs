@@ -369,9 +369,7 @@ impl Harness for CodeBuddy {
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
-            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
-                supervised_answer(payload, v)
-            }
+            Some(v) if super::hands_over(event, v) => supervised_answer(payload, v),
             _ => self.answer(event, verdict),
         }
     }

@@ -455,6 +455,14 @@ impl Handover {
     }
 }
 
+/// Whether `verdict` hands a pre-tool call over to hookc's run-time judge:
+/// kept supervised, with the command that runs it under `hookc exec`
+/// (`runtime::supervised::resolve`). A harness that
+/// [supervises](Harness::supervises) answers it with the changed call.
+pub fn hands_over(event: Event, verdict: &Verdict) -> bool {
+    event == Event::PreTool && verdict.supervises() && verdict.rewritten.is_some()
+}
+
 /// `verdict`, on a call hookc would have run under its run-time judge,
 /// refused instead: every hit denies, with `why` after its reason.
 pub fn supervised_refused(verdict: &Verdict, why: &str) -> Verdict {

@@ -554,9 +554,7 @@ impl Host {
     /// be (see [`Host::supervised_answer`]).
     pub fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
-            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
-                self.supervised_answer(payload, v)
-            }
+            Some(v) if super::hands_over(event, v) => self.supervised_answer(payload, v),
             _ => self.answer(verdict),
         }
     }

@@ -251,9 +251,7 @@ impl Harness for Vibe {
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
-            Some(v) if v.supervises() && v.rewritten.is_some() && event == Event::PreTool => {
-                supervised_answer(payload, v)
-            }
+            Some(v) if super::hands_over(event, v) => supervised_answer(payload, v),
             Some(v) if v.decision == Decision::Rewrite && event == Event::PreTool => {
                 rewrite_answer(payload, v)
             }

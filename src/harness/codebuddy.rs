@@ -161,7 +161,7 @@ static PROFILE: Profile = Profile {
 /// input as the model wrote it, and runs the changed one (2.117.0's
 /// `needsApproval`, then `executeToolWithHooks`), so no rule of theirs is
 /// lost. Refused where the policy asks (a `-p` run cannot), and where the
-/// shell that runs CodeBuddy's commands (`$SHELL`) is not a POSIX one:
+/// shell that runs CodeBuddy's commands is not a POSIX one:
 /// fish reads backslashes inside single quotes, which would change the line.
 fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
     let refuse = |why: &str| {
@@ -175,7 +175,12 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
             "(The policy wants the user to confirm it, and CodeBuddy Code cannot ask from a hook. Ask the user in the chat.)",
         );
     }
-    let posix = std::env::var_os("SHELL").is_none_or(|shell| {
+    // CodeBuddy's shell: `$CODEBUDDY_CODE_SHELL` (a path or a type such as
+    // `bash`), else `$SHELL`, else `/bin/sh`; hooks run with its environment.
+    let shell = ["CODEBUDDY_CODE_SHELL", "SHELL"]
+        .iter()
+        .find_map(|var| std::env::var_os(var).filter(|v| !v.is_empty()));
+    let posix = shell.is_none_or(|shell| {
         let name = Path::new(&shell).file_name().unwrap_or_default();
         ["bash", "zsh", "sh", "dash", "ksh"]
             .iter()
@@ -183,7 +188,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
     });
     if !posix {
         return refuse(
-            "(CodeBuddy Code runs commands with your $SHELL, which is not a POSIX shell, so hookc cannot hand the call to its run-time judge.)",
+            "(CodeBuddy Code runs commands with a shell that is not a POSIX shell ($CODEBUDDY_CODE_SHELL, else $SHELL), so hookc cannot hand the call to its run-time judge.)",
         );
     }
     let handover = match super::Handover::of(payload, verdict, Some("CODEBUDDY_PROJECT_DIR")) {

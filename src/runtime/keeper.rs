@@ -39,7 +39,7 @@
 //! loses what it has not read by then. For such a harness the keeper, once
 //! the answer is written, waits until the harness has taken it (on Linux:
 //! until nothing of it is left unread in the pipe or socket), for at most
-//! [`TAKEN_WAIT`], before it ends.
+//! [`TAKEN_WAIT`] and never past its deadline, before it ends.
 //!
 //! Only Unix processes can be kept this way; elsewhere `--deadline` is read
 //! and the guard runs with its inner deadline only.
@@ -322,7 +322,8 @@ mod unix {
             let _ = io::stdout().flush();
         }
         if wait_taken {
-            await_taken(Instant::now() + TAKEN_WAIT);
+            // Never past the deadline: the harness's own clock runs out soon after.
+            await_taken((Instant::now() + TAKEN_WAIT).min(due));
         }
         code
     }

@@ -274,6 +274,12 @@ fn a_line_hookc_cannot_read_runs_supervised_with_the_users_rules_judging_it_as_w
         "{ran:?}"
     );
 
+    // CodeBuddy's own shell setting comes first.
+    let r = run(
+        hook_command(&p, "/bin/bash", &path_with_hookc()).env("CODEBUDDY_CODE_SHELL", "fish"),
+        Some(call.as_bytes()),
+    );
+    assert_eq!(outcome(&r).word(), "blocks", "{r:?}");
     if Path::new("/usr/bin/fish").is_file() {
         let fish = hook(&p, "/usr/bin/fish", &path_with_hookc(), &call);
         let o = outcome(&fish);

@@ -2454,8 +2454,6 @@ fn codebuddy() {
     );
 }
 
-/// One `codebuddy -p` turn against `model`, as a model of the user's own,
-/// with `shell` as the user's shell.
 /// What CodeBuddy logged of the hooks it ran (under `~/.codebuddy/logs/`):
 /// each start, exit status and message.
 fn codebuddy_hook_log(scratch: &Scratch) -> String {
@@ -2478,6 +2476,8 @@ fn codebuddy_hook_log(scratch: &Scratch) -> String {
     lines.join("\n")
 }
 
+/// One `codebuddy -p` turn against `model`, as a model of the user's own,
+/// with `shell` as the user's shell.
 fn codebuddy_turn(scratch: &Scratch, model: &Model, shell: &str) -> Ran {
     let codebuddy = installed("codebuddy/node_modules/@tencent-ai/agent-sdk/cli/bin/codebuddy");
     let models = json!({

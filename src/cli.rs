@@ -191,7 +191,7 @@ pub enum Command {
     /// NUL byte) are shown as the hook gives them; no approval is taken and nothing is logged.
     /// A line the policy supervises is a refusal in the verdict, which is for no harness in
     /// particular, and is answered as run under `hookc exec` by the harnesses that can, on a
-    /// machine that can (the line under the verdict names them). Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
+    /// machine that can (the line under the verdict names them). A note beside a call that goes on (`rewrite`, `context`) is marked under each harness that does not hand it to the model. Exit 0: explained (whatever the verdict); 1: the policy has errors; 2: bad usage.
     #[command(after_help = EXIT_STATUS)]
     Why(WhyArgs),
 

@@ -16,7 +16,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::eval::{self, Call, Evaluator, GuardTrace, Verdict};
 use crate::exit::ExitStatus;
 use crate::harness::{self, Harness, Observation};
-use crate::ir::{Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
+use crate::ir::{Decision, Event, ExampleCall, HarnessId, Policy, Tool, ToolKind};
 use crate::runtime::prepare;
 use crate::shell;
 
@@ -692,7 +692,11 @@ fn human(
             if supervising.len() == 1 { "s" } else { "" }
         );
     }
-    write_answers(out, answers);
+    write_answers(
+        out,
+        answers,
+        verdict.is_some_and(|v| !v.reason().is_empty()),
+    );
 }
 
 /// What was called: the tool and event, the command, paths or text.
@@ -839,7 +843,15 @@ fn write_verdict(out: &mut String, verdict: Option<&Verdict>) {
             );
             let reason = v.reason();
             if !reason.is_empty() {
-                let _ = writeln!(out, "  the model reads:");
+                // A refusal's reason reaches the model in every harness; a
+                // note beside a call that goes on does not in some (each
+                // harness's line below says where).
+                let label = match v.decision {
+                    Decision::Rewrite | Decision::Context => "the note for the model:",
+                    Decision::Ask => "the reason given:",
+                    _ => "the model reads:",
+                };
+                let _ = writeln!(out, "  {label}");
                 for l in reason.lines() {
                     let _ = writeln!(out, "    {l}");
                 }
@@ -852,7 +864,8 @@ fn write_verdict(out: &mut String, verdict: Option<&Verdict>) {
 }
 
 /// What each harness is answered, exactly as `hookc guard` writes it.
-fn write_answers(out: &mut String, answers: &[HarnessAnswer]) {
+/// `noted`: the verdict carries a note for the model.
+fn write_answers(out: &mut String, answers: &[HarnessAnswer], noted: bool) {
     if !answers.is_empty() {
         let _ = writeln!(
             out,
@@ -873,6 +886,13 @@ fn write_answers(out: &mut String, answers: &[HarnessAnswer]) {
                     "refused"
                 };
                 let _ = writeln!(out, "  {}: exit {}, {what}", a.name, ans.exit);
+                if o.proceeds && !o.asks && noted && o.model_reads.is_none() {
+                    let _ = writeln!(
+                        out,
+                        "    the model reads no note here: {} passes none to it before a tool runs",
+                        a.name
+                    );
+                }
                 if !a.shape_known {
                     let _ = writeln!(
                         out,

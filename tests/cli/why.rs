@@ -187,6 +187,58 @@ fn a_supervised_line_is_shown_as_each_harness_is_answered() {
     );
 }
 
+/// A rewrite's note is not a refusal: where a harness hands it to the model
+/// the answer carries it; where it passes none before a tool runs (Gemini
+/// CLI, Mistral Vibe), `why` says so under that harness instead of
+/// promising the model reads it.
+#[test]
+fn a_rewrite_says_which_harnesses_pass_its_note_to_the_model() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r##"targets "claude" "gemini" "vibe"
+guard "git-no-pager" {
+    command "git" "log"
+    rewrite "hookc ran this with --no-pager; the output is the same." {
+        replace #"^git "# "git --no-pager "
+    }
+}
+"##,
+    );
+    std::fs::create_dir_all(p.path("home")).unwrap();
+    let run = why(&p, &["git log --oneline"], None);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "  the note for the model:\n    hookc ran this with --no-pager; the output is the same.\n  runs instead: git --no-pager log --oneline\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let answer = |name: &str| {
+        let rest = run
+            .stdout
+            .split(&format!("\n  {name}: "))
+            .nth(1)
+            .unwrap_or_default();
+        rest.split("\n  ").take(2).collect::<Vec<_>>().join("\n  ")
+    };
+    for name in ["Gemini CLI", "Mistral Vibe"] {
+        assert!(
+            answer(name).contains(&format!(
+                "the model reads no note here: {name} passes none to it before a tool runs"
+            )),
+            "{name}: {}",
+            run.stdout
+        );
+    }
+    assert!(
+        !answer("Claude Code").contains("no note") && answer("Claude Code").contains("exit 0"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn an_opaque_line_says_what_could_not_be_read() {
     let p = project();

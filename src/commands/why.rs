@@ -695,7 +695,9 @@ fn human(
     write_answers(
         out,
         answers,
-        verdict.is_some_and(|v| !v.reason().is_empty()),
+        verdict.is_some_and(|v| {
+            matches!(v.decision, Decision::Rewrite | Decision::Context) && !v.reason().is_empty()
+        }),
     );
 }
 
@@ -864,7 +866,9 @@ fn write_verdict(out: &mut String, verdict: Option<&Verdict>) {
 }
 
 /// What each harness is answered, exactly as `hookc guard` writes it.
-/// `noted`: the verdict carries a note for the model.
+/// `noted`: the verdict lets the call go on with a note for the model
+/// (`rewrite`, `context`); a refusal's reason is not such a note, even
+/// where a harness runs the call supervised instead.
 fn write_answers(out: &mut String, answers: &[HarnessAnswer], noted: bool) {
     if !answers.is_empty() {
         let _ = writeln!(

@@ -197,6 +197,10 @@ fn a_rewrite_says_which_harnesses_pass_its_note_to_the_model() {
     p.write(
         "policy.kdl",
         r##"targets "claude" "gemini" "vibe"
+guard "no-env" {
+    path ".env*"
+    deny "Do not read .env files."
+}
 guard "git-no-pager" {
     command "git" "log"
     rewrite "hookc ran this with --no-pager; the output is the same." {
@@ -236,6 +240,29 @@ guard "git-no-pager" {
         !answer("Claude Code").contains("no note") && answer("Claude Code").contains("exit 0"),
         "{}",
         run.stdout
+    );
+    // A refusal's reason is no note beside a call: where Mistral Vibe runs
+    // the line supervised instead, its answer is not marked as missing one.
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let supervised = crate::support::run(
+        Command::new(HOOKC)
+            .args(["why", "cat \"$(ls -a | grep env)\""])
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("HOOKC_SUPERVISE")
+            .env_remove("HOOKC_POLICY"),
+        None,
+    );
+    assert!(
+        supervised
+            .stdout
+            .contains("\n  Mistral Vibe: exit 0, the call goes on\n")
+            && !supervised.stdout.contains("reads no note"),
+        "{}",
+        supervised.stdout
     );
 }
 

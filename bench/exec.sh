@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `hookc exec` (the run-time judge, Linux) costs, next to the same command run directly,
-# in one run: `true`, `git status` in a small repository, and a step of 200 processes
-# (`for i in $(seq 200); do /bin/true; done` under sh). Each round runs the direct and the
+# in one run: `true`, `git status` in a small repository, a step of 200 processes
+# (`for i in $(seq 200); do /bin/true; done` under sh), and 2,000 opens of one file by one
+# shell (what a file call costs: the difference over 2,000). Each round runs the direct and the
 # supervised commands one after the other, so load on the machine hits both alike. Two
 # supervised columns: the repository's policy, which guards reading `.env` files (so every
 # open that reads goes to the supervisor), and the same policy without that guard (only opens
@@ -48,6 +49,7 @@ steps=(
   "true|$work|true"
   "git status|$work/repo|git status"
   "200 processes|$work|sh -c 'for i in \$(seq 200); do /bin/true; done'"
+  "2000 opens|$work|sh -c 'for i in \$(seq 2000); do : < policy.kdl; done'"
 )
 printf '%-16s %10s %10s %7s %12s %7s\n' "command" "direct ms" "exec ms" "ratio" "no-reads ms" "ratio"
 for step in "${steps[@]}"; do

@@ -60,6 +60,14 @@ const TABLE: &[(&str, Kind)] = &[
     ("core.ignorecase", Kind::Harmless),
     ("core.precomposeunicode", Kind::Harmless),
     ("core.longpaths", Kind::Harmless),
+    // How git checks the work tree against its index: threads, caches and
+    // which file times it trusts (`core.fsmonitor`, which names a program,
+    // is a command above).
+    ("core.preloadindex", Kind::Harmless),
+    ("core.untrackedcache", Kind::Harmless),
+    ("core.trustctime", Kind::Harmless),
+    ("core.checkstat", Kind::Harmless),
+    ("index.threads", Kind::Harmless),
     ("commit.gpgsign", Kind::Harmless),
     ("tag.gpgsign", Kind::Harmless),
     ("pull.rebase", Kind::Harmless),
@@ -158,6 +166,9 @@ mod tests {
         assert_eq!(kind("push.followTags", Some("true")), Kind::Harmless);
         assert_eq!(kind("user.email", Some("a@b")), Kind::Harmless);
         assert_eq!(kind("color.ui", Some("never")), Kind::Harmless);
+        assert_eq!(kind("core.preloadIndex", Some("false")), Kind::Harmless);
+        assert_eq!(kind("index.threads", Some("1")), Kind::Harmless);
+        assert_eq!(kind("core.fsmonitor", Some("./watch")), Kind::Command);
         assert_eq!(kind("core.sshCommand", Some("ssh -i k")), Kind::Command);
         assert_eq!(kind("core.pager", Some("cat")), Kind::Command);
         assert_eq!(kind("remote.origin.mirror", Some("true")), Kind::Force);

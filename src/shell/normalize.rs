@@ -2917,6 +2917,7 @@ mod tests {
         for line in [
             "git -c push.default=current push",
             "git -c push.followTags=true push origin main",
+            "git -c core.preloadIndex=false status",
             "git -c core.sshCommand='ssh -i ~/.ssh/deploy_key' push origin main",
             "git config alias.undo 'reset --soft HEAD~1'",
             "git config --global alias.st status",

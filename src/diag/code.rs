@@ -375,7 +375,8 @@ for one guard and harness with `allow-degraded \"harness\"` once you have read i
 Only some harnesses let a hook hand back a changed tool input: Claude Code (`updatedInput`
 with an explicit `allow`), the Claude Agent SDK (the same fields, from a callback), Codex
 (`updatedInput` with `allow`, for shell commands), Gemini CLI (`tool_input`, which replaces
-the whole argument object) and Mistral Vibe (`hook_specific_output.tool_input`). Elsewhere
+the whole argument object), Mistral Vibe (`hook_specific_output.tool_input`) and GitHub
+Copilot CLI (`modifiedArgs`, for its shell tool). Elsewhere
 hookc has no channel that changes the call, and running the call unchanged or refusing it would
 both silently differ from the policy, so the build stops.
 

@@ -17,6 +17,13 @@
 //!   call through).
 //! - `allow` approves the call without asking, `ask` asks (and is refused
 //!   when nobody can answer, as in `copilot -p`).
+//! - `modifiedArgs` on stdout, with exit 0, replaces the call's arguments,
+//!   and Copilot's own rules (`--deny-tool`, `--allow-tool`) then judge the
+//!   changed call, not the model's: with `--deny-tool 'shell(touch)'`, a
+//!   `touch` changed into `mkdir` ran, and `shell(mkdir)` refused it. With
+//!   `permissionDecision: "allow"` beside it the changed call skipped the
+//!   deny rule too, so a `rewrite` is answered without a decision. Its
+//!   `additionalContext` reaches the model, after the tool's output.
 //! - Copilot also runs the repo's `.claude/settings.json` hooks, with a
 //!   Claude-shaped payload (`hook_event_name`, `tool_name: "Bash"`, an ISO
 //!   `timestamp`, no `transcript_path`), and reads this file's flat JSON
@@ -155,7 +162,7 @@ static PROFILE: Profile = Profile {
     ],
     can_block: &[Event::PreTool, Event::Stop, Event::SubagentStop],
     honours_ask: &[Event::PreTool],
-    can_rewrite: false,
+    can_rewrite: true,
     options: &[],
     todo: &[
         "install hookc on every machine that runs Copilot CLI in this repo (or set HOOKC_BIN)",
@@ -308,7 +315,20 @@ impl Harness for Copilot {
             Some(0) => match json.as_ref().and_then(|j| str_at(j, "/permissionDecision")).as_deref() {
                 Some("deny") => Outcome::blocks(reason.map(|r| format!("Denied by preToolUse hook: {r}")), "exit 0 with JSON permissionDecision deny").user(user),
                 Some("ask") => Outcome::asks(reason, "exit 0 with JSON permissionDecision ask"),
-                _ => Outcome::proceeds("exit 0 without a refusal: the normal permission flow"),
+                _ => {
+                    let json = json.as_ref();
+                    let note = json
+                        .and_then(|j| str_at(j, "/additionalContext"))
+                        .map(|c| format!("Additional context from preToolUse hook:\n{c}"));
+                    let changed = json.and_then(|j| j.get("modifiedArgs").or_else(|| j.get("updatedInput")));
+                    if changed.is_some() {
+                        Outcome::proceeds("exit 0 with `modifiedArgs`: the changed call goes through the normal permission flow")
+                            .runs(changed.cloned())
+                            .model(note)
+                    } else {
+                        Outcome::proceeds("exit 0 without a refusal: the normal permission flow").model(note)
+                    }
+                }
             },
             _ => Outcome::blocks(
                 Some("Denied by preToolUse hook (hook errored)".to_owned()),
@@ -493,13 +513,22 @@ impl Harness for Copilot {
         Ok(call)
     }
 
+    fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
+        match verdict {
+            Some(v) if v.decision == Decision::Rewrite && event == Event::PreTool => {
+                rewrite_answer(payload, v)
+            }
+            _ => self.answer(event, verdict),
+        }
+    }
+
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
         let Some(verdict) = verdict else {
             return Answer::default();
         };
         if verdict.decision == Decision::Rewrite {
-            // This harness cannot change a call; `hookc guard` converts
-            // rewrites before answering, and so does this.
+            // Without the call's arguments there is nothing to change: the
+            // answer names the command to run instead.
             return self.answer(event, Some(&super::rewrite_as_refusal(verdict)));
         }
         let reason = verdict.reason();
@@ -653,6 +682,29 @@ fn tool_kind(name: &str, args: &Value, claude_shaped: bool) -> Option<ToolKind> 
             .map(|(_, k)| *k)
     } else {
         PROFILE.tool_kind(name)
+    }
+}
+
+/// A `rewrite` guard's answer: exit 0 and `modifiedArgs`, the call's own
+/// arguments with the policy's command, and the note as
+/// `additionalContext`. No `permissionDecision`: Copilot's rules then judge
+/// the changed call as if the model had written it, where an `allow` would
+/// have skipped even its deny rules. Only Copilot's own shell tool, from its
+/// own payload, is changed; anything else is refused with the command to
+/// run.
+fn rewrite_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    let args = match tool_and_args(payload) {
+        Ok(("bash", Value::Object(args), false)) => args,
+        _ => return Copilot.answer(Event::PreTool, Some(&super::rewrite_as_refusal(verdict))),
+    };
+    let Some(input) = super::rewritten_input(&Value::Object(args), "", verdict) else {
+        return Copilot.answer(Event::PreTool, Some(&super::rewrite_as_refusal(verdict)));
+    };
+    let out = json!({ "modifiedArgs": input, "additionalContext": verdict.reason() });
+    Answer {
+        stdout: format!("{out}\n"),
+        stderr: String::new(),
+        exit: 0,
     }
 }
 

@@ -329,3 +329,55 @@ guard "check-output" {
         assert!(run.stderr.contains(text), "{text}\n{}", run.stderr);
     }
 }
+
+/// A `rewrite` guard hands Copilot `modifiedArgs`: the shell call's own
+/// arguments with the policy's command (every other key kept), and the note
+/// as `additionalContext`, with no `permissionDecision`: Copilot then judges
+/// the changed call by its own rules, which an `allow` would skip (see
+/// src/harness/copilot.rs). A call of another tool is not changed: it is
+/// refused with the command to run.
+#[test]
+fn a_rewrite_hands_copilot_the_changed_arguments_without_a_decision() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r##"targets "copilot"
+guard "pnpm" {
+    command "npm" "install"
+    rewrite "hookc ran pnpm, which this project uses, instead of npm." {
+        replace #"^npm "# "pnpm "
+    }
+    example "npm install" expect="rewrite"
+}
+"##,
+    );
+    p.build();
+    let run = fire(&p, &bash(&p, "npm install"));
+    assert_eq!(run.status, 0, "{run:?}");
+    let answer = output(&run);
+    assert_eq!(
+        answer,
+        json!({
+            "modifiedArgs": { "command": "pnpm install", "description": "run it" },
+            "additionalContext": "hookc ran pnpm, which this project uses, instead of npm."
+        }),
+        "{answer}"
+    );
+    let run = fire(
+        &p,
+        &payload(
+            &p,
+            "write_bash",
+            json!({ "shellId": "1", "input": "npm install\n" }),
+        ),
+    );
+    let answer = output(&run);
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+    assert!(answer.get("modifiedArgs").is_none(), "{answer}");
+    assert!(
+        answer["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("pnpm install")),
+        "{answer}"
+    );
+}

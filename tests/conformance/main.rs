@@ -1095,7 +1095,9 @@ fn codex_hooks_list(scratch: &Scratch, mut codex: Command) -> Value {
 #[test]
 #[ignore = "installs and runs Copilot CLI; see book/src/conformance.md"]
 fn copilot() {
-    copilot_checks(Scratch::build("copilot", &[]));
+    let scratch = Scratch::build("copilot", &[]);
+    copilot_checks(&scratch);
+    copilot_rewrites(&scratch);
 }
 
 #[test]
@@ -1103,10 +1105,10 @@ fn copilot() {
 fn copilot_beside_every_target() {
     // Copilot CLI also runs the hooks in .claude/settings.json, so in a
     // project built for every target a call passes through hookc twice.
-    copilot_checks(Scratch::build_every_target("copilot"));
+    copilot_checks(&Scratch::build_every_target("copilot"));
 }
 
-fn copilot_checks(scratch: Scratch) {
+fn copilot_checks(scratch: &Scratch) {
     let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
     let mut declared: usize = scratch.read_json(".github/hooks/hookc.json")["hooks"]
         .as_object()
@@ -1159,6 +1161,55 @@ fn copilot_checks(scratch: Scratch) {
         ran
     });
     turns.never_says("copilot", "Invalid hook configuration");
+}
+
+/// A `rewrite` guard: Copilot runs the policy's command instead of the
+/// model's, and judges it with its own rules as the model's own. hookc sends
+/// `modifiedArgs` without an `allow`, which would skip even `--deny-tool`:
+/// a deny rule on the changed command (and not on the model's) refuses it.
+fn copilot_rewrites(scratch: &Scratch) {
+    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
+    let policy = scratch.repo.join("policy.kdl");
+    let mut text = fs::read_to_string(&policy).unwrap();
+    text.push_str(
+        "guard \"rewrite-probe\" {\n    command \"touch\" \"rewrite-me\"\n    \
+         rewrite \"hookc made a folder instead.\" { replace \"^touch rewrite-me\" \"mkdir rewritten-ran\"; }\n}\n",
+    );
+    scratch.write(&policy, &text);
+    scratch.check(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
+    let rewrite = |extra: &[&str]| {
+        let model = Model::start(scratch, "touch rewrite-me");
+        let mut turn = scratch.command(&copilot);
+        turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
+            .env("COPILOT_PROVIDER_API_KEY", "scripted")
+            .env("COPILOT_MODEL", "gpt-4.1")
+            .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
+            .args(["--disable-client-telemetry", "--no-auto-update"])
+            .args(extra);
+        let ran = scratch.check(&mut turn);
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        let done = ["rewrite-me", "rewritten-ran"].map(|f| scratch.repo.join(f).exists());
+        (done, told, ran)
+    };
+    let (done, _, ran) = rewrite(&[]);
+    assert_eq!(
+        done,
+        [false, true],
+        "copilot: `touch rewrite-me` did not run as the policy's `mkdir rewritten-ran` \
+         ([rewrite-me, rewritten-ran] made).\n{ran}"
+    );
+    fs::remove_dir(scratch.repo.join("rewritten-ran")).unwrap();
+    let (done, told, ran) = rewrite(&["--deny-tool", "shell(mkdir)"]);
+    assert!(
+        done == [false, false] && told.iter().any(|r| r.contains("denied")),
+        "copilot: `--deny-tool shell(mkdir)` did not refuse the rewritten `mkdir rewritten-ran` \
+         ([rewrite-me, rewritten-ran] made: {done:?}).\ntool results: {told:#?}\n{ran}"
+    );
+    eprintln!(
+        "copilot {}: a rewrite guard's command ran in place of the model's, and Copilot's --deny-tool judged it",
+        pinned("copilot")
+    );
 }
 
 /// Issue 35: Copilot CLI with the managed tree over `/etc` (see

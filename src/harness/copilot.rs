@@ -15,7 +15,9 @@
 //!   the stdout JSON is merged. Any other non-zero exit of a `preToolUse`
 //!   hook is a denial too ("hook errored"); a timeout is not (it lets the
 //!   call through).
-//! - `allow` approves the call without asking, `ask` asks (and is refused
+//! - `allow` approves the call without asking, and overrides the user's
+//!   `--deny-tool` rules too (a `touch` ran under `--deny-tool
+//!   'shell(touch)'`), so hookc never sends it; `ask` asks (and is refused
 //!   when nobody can answer, as in `copilot -p`).
 //! - `modifiedArgs` on stdout, with exit 0, replaces the call's arguments,
 //!   and Copilot's own rules (`--deny-tool`, `--allow-tool`) then judge the
@@ -544,7 +546,10 @@ impl Harness for Copilot {
                 json!({ "permissionDecision": "ask", "permissionDecisionReason": nonempty(&reason) }),
                 0,
             ),
-            (Event::PreTool, _) => (json!({ "permissionDecision": "allow" }), 0),
+            // An `allow` from a hook overrides even Copilot's `--deny-tool`
+            // rules (1.0.102), where hookc's `allow` keeps the harness's
+            // own rules: nothing is said, and Copilot's rules decide.
+            (Event::PreTool, _) => return Answer::default(),
             (Event::Stop | Event::SubagentStop, _) => (
                 json!({ "decision": "block", "reason": nonempty(&reason) }),
                 0,
@@ -805,6 +810,12 @@ fn warn_degraded(guard: &Guard, cx: &mut EmitCx) {
             HarnessId::Copilot,
             "Copilot's userPromptSubmitted hooks cannot refuse a prompt".to_owned(),
             "the prompt goes through; the user sees the reason as a hook warning".to_owned(),
+        ),
+        (Event::PreTool, Decision::Allow) => cx.unsupported(
+            guard,
+            HarnessId::Copilot,
+            "Copilot's preToolUse hooks cannot approve a call without overriding the user's own deny rules (`--deny-tool`)".to_owned(),
+            "the guard stays silent and Copilot's own rules decide, asking where they would".to_owned(),
         ),
         _ => {}
     }

@@ -37,7 +37,7 @@ guard "ask-deploy" {
 guard "allow-make" {
     command "make"
     allow
-    allow-degraded "codex"
+    allow-degraded "codex" "copilot"
 }
 guard "note-npm" {
     command "npm"
@@ -263,7 +263,7 @@ guard "ask-deploy" {
 guard "allow-make" {
     command "make"
     allow
-    allow-degraded "codex"
+    allow-degraded "codex" "copilot"
 }
 "##;
 

@@ -1098,6 +1098,7 @@ fn copilot() {
     let scratch = Scratch::build("copilot", &[]);
     copilot_checks(&scratch);
     copilot_rewrites(&scratch);
+    copilot_allow_keeps_deny_rules(&scratch);
 }
 
 #[test]
@@ -1208,6 +1209,38 @@ fn copilot_rewrites(scratch: &Scratch) {
     );
     eprintln!(
         "copilot {}: a rewrite guard's command ran in place of the model's, and Copilot's --deny-tool judged it",
+        pinned("copilot")
+    );
+}
+
+/// An `allow` guard: Copilot would let a hook's `permissionDecision:
+/// "allow"` override even `--deny-tool`, so hookc says nothing and the
+/// user's deny rule still refuses the call.
+fn copilot_allow_keeps_deny_rules(scratch: &Scratch) {
+    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
+    let policy = scratch.repo.join("policy.kdl");
+    let mut text = fs::read_to_string(&policy).unwrap();
+    text.push_str("guard \"allow-probe\" {\n    command \"touch\" \"allow-me\"\n    allow\n}\n");
+    scratch.write(&policy, &text);
+    scratch.check(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
+    let model = Model::start(scratch, "touch allow-me");
+    let mut turn = scratch.command(&copilot);
+    turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
+        .env("COPILOT_PROVIDER_API_KEY", "scripted")
+        .env("COPILOT_MODEL", "gpt-4.1")
+        .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
+        .args(["--disable-client-telemetry", "--no-auto-update"])
+        .args(["--deny-tool", "shell(touch)"]);
+    let ran = scratch.check(&mut turn);
+    let told = tool_results(&model.exchanges());
+    drop(model);
+    assert!(
+        !scratch.repo.join("allow-me").exists() && told.iter().any(|r| r.contains("denied")),
+        "copilot: the policy's `allow` carried `touch allow-me` past `--deny-tool shell(touch)`.\n\
+         tool results: {told:#?}\n{ran}"
+    );
+    eprintln!(
+        "copilot {}: an allow guard left Copilot's --deny-tool in force",
         pinned("copilot")
     );
 }

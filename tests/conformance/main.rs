@@ -473,6 +473,14 @@ impl Scratch {
         fs::write(path, contents).unwrap();
     }
 
+    /// Add `guard` (KDL) to the project's policy and build it again.
+    fn add_guard(&self, guard: &str) {
+        let policy = self.repo.join("policy.kdl");
+        let text = fs::read_to_string(&policy).unwrap();
+        self.write(&policy, &format!("{text}{guard}"));
+        self.check(self.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
+    }
+
     fn read_json(&self, file: &str) -> Value {
         let text = fs::read_to_string(self.repo.join(file))
             .unwrap_or_else(|error| panic!("{}: hookc wrote no {file}: {error}", self.harness));
@@ -1110,7 +1118,6 @@ fn copilot_beside_every_target() {
 }
 
 fn copilot_checks(scratch: &Scratch) {
-    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
     let mut declared: usize = scratch.read_json(".github/hooks/hookc.json")["hooks"]
         .as_object()
         .unwrap()
@@ -1126,15 +1133,8 @@ fn copilot_checks(scratch: &Scratch) {
     // starts, and its debug log says how many and what it rejected.
     let turns = scratch.refuses_and_allows(|model| {
         let _ = fs::remove_dir_all(&logs);
-        let mut turn = scratch.command(&copilot);
-        // "Bring your own key": a custom provider needs no GitHub login.
-        turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
-            .env("COPILOT_PROVIDER_API_KEY", "scripted")
-            .env("COPILOT_MODEL", "gpt-4.1")
-            .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
-            .args(["--disable-client-telemetry", "--no-auto-update"])
-            .args(["--log-level", "debug", "--log-dir"])
-            .arg(&logs);
+        let mut turn = copilot_turn(scratch, model);
+        turn.args(["--log-level", "debug", "--log-dir"]).arg(&logs);
         let ran = scratch.check(&mut turn);
         let log: String = fs::read_dir(&logs)
             .into_iter()
@@ -1164,30 +1164,32 @@ fn copilot_checks(scratch: &Scratch) {
     turns.never_says("copilot", "Invalid hook configuration");
 }
 
+/// A headless Copilot CLI turn in a trusted folder that may run every tool,
+/// against the scripted model. "Bring your own key": a custom provider
+/// needs no GitHub login.
+fn copilot_turn(scratch: &Scratch, model: &Model) -> Command {
+    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
+    let mut turn = scratch.command(&copilot);
+    turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
+        .env("COPILOT_PROVIDER_API_KEY", "scripted")
+        .env("COPILOT_MODEL", "gpt-4.1")
+        .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
+        .args(["--disable-client-telemetry", "--no-auto-update"]);
+    turn
+}
+
 /// A `rewrite` guard: Copilot runs the policy's command instead of the
 /// model's, and judges it with its own rules as the model's own. hookc sends
 /// `modifiedArgs` without an `allow`, which would skip even `--deny-tool`:
 /// a deny rule on the changed command (and not on the model's) refuses it.
 fn copilot_rewrites(scratch: &Scratch) {
-    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
-    let policy = scratch.repo.join("policy.kdl");
-    let mut text = fs::read_to_string(&policy).unwrap();
-    text.push_str(
+    scratch.add_guard(
         "guard \"rewrite-probe\" {\n    command \"touch\" \"rewrite-me\"\n    \
          rewrite \"hookc made a folder instead.\" { replace \"^touch rewrite-me\" \"mkdir rewritten-ran\"; }\n}\n",
     );
-    scratch.write(&policy, &text);
-    scratch.check(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
     let rewrite = |extra: &[&str]| {
         let model = Model::start(scratch, "touch rewrite-me");
-        let mut turn = scratch.command(&copilot);
-        turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
-            .env("COPILOT_PROVIDER_API_KEY", "scripted")
-            .env("COPILOT_MODEL", "gpt-4.1")
-            .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
-            .args(["--disable-client-telemetry", "--no-auto-update"])
-            .args(extra);
-        let ran = scratch.check(&mut turn);
+        let ran = scratch.check(copilot_turn(scratch, &model).args(extra));
         let told = tool_results(&model.exchanges());
         drop(model);
         let done = ["rewrite-me", "rewritten-ran"].map(|f| scratch.repo.join(f).exists());
@@ -1217,21 +1219,10 @@ fn copilot_rewrites(scratch: &Scratch) {
 /// "allow"` override even `--deny-tool`, so hookc says nothing and the
 /// user's deny rule still refuses the call.
 fn copilot_allow_keeps_deny_rules(scratch: &Scratch) {
-    let copilot = installed("copilot/node_modules/@github/copilot-*/copilot");
-    let policy = scratch.repo.join("policy.kdl");
-    let mut text = fs::read_to_string(&policy).unwrap();
-    text.push_str("guard \"allow-probe\" {\n    command \"touch\" \"allow-me\"\n    allow\n}\n");
-    scratch.write(&policy, &text);
-    scratch.check(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
+    scratch
+        .add_guard("guard \"allow-probe\" {\n    command \"touch\" \"allow-me\"\n    allow\n}\n");
     let model = Model::start(scratch, "touch allow-me");
-    let mut turn = scratch.command(&copilot);
-    turn.env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url))
-        .env("COPILOT_PROVIDER_API_KEY", "scripted")
-        .env("COPILOT_MODEL", "gpt-4.1")
-        .args(["-p", PROMPT, "--allow-all-tools", "--trust-folder"])
-        .args(["--disable-client-telemetry", "--no-auto-update"])
-        .args(["--deny-tool", "shell(touch)"]);
-    let ran = scratch.check(&mut turn);
+    let ran = scratch.check(copilot_turn(scratch, &model).args(["--deny-tool", "shell(touch)"]));
     let told = tool_results(&model.exchanges());
     drop(model);
     assert!(
@@ -2219,14 +2210,10 @@ fn vibe() {
 
     // A `rewrite` guard: Vibe runs the policy's command instead of the
     // model's, and judges it with its own rules, as the model's own.
-    let policy = scratch.repo.join("policy.kdl");
-    let mut text = fs::read_to_string(&policy).unwrap();
-    text.push_str(
+    scratch.add_guard(
         "guard \"rewrite-probe\" {\n    command \"touch\" \"rewrite-me\"\n    \
          rewrite \"hookc changed the file name.\" { replace \"rewrite-me\" \"rewritten-ran\"; }\n}\n",
     );
-    scratch.write(&policy, &text);
-    scratch.check(scratch.command(env!("CARGO_BIN_EXE_hookc")).arg("build"));
     let rewrite = |approve: &[&str]| {
         let model = Model::start(&scratch, "touch rewrite-me");
         let ran = turn_with(&model, approve);

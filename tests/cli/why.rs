@@ -57,6 +57,20 @@ fn why(p: &Project, args: &[&str], stdin: Option<&str>) -> Run {
     )
 }
 
+/// [`why`] where the machine's run-time judge decides (not switched off).
+fn why_supervised(p: &Project, line: &str) -> Run {
+    run(
+        Command::new(HOOKC)
+            .args(["why", line])
+            .current_dir(p.dir.path())
+            .env("HOME", p.path("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("HOOKC_SUPERVISE")
+            .env_remove("HOOKC_POLICY"),
+        None,
+    )
+}
+
 fn pinned(name: &str, run: &Run) {
     assert_eq!(run.status, 0, "{name}: {}", run.stderr);
     assert_eq!(run.stderr, "", "{name}");
@@ -150,16 +164,7 @@ fn a_file_named_at_run_time_says_which_rule_refused_and_what_passes() {
 #[test]
 fn a_supervised_line_is_shown_as_each_harness_is_answered() {
     let p = project();
-    let run = run(
-        Command::new(HOOKC)
-            .args(["why", "cat \"$(ls -a | grep env)\""])
-            .current_dir(p.dir.path())
-            .env("HOME", p.path("home"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env_remove("HOOKC_SUPERVISE")
-            .env_remove("HOOKC_POLICY"),
-        None,
-    );
+    let run = why_supervised(&p, "cat \"$(ls -a | grep env)\"");
     assert_eq!(run.status, 0, "{}", run.stderr);
     if hookc::runtime::supervised::available().is_err() {
         return;
@@ -246,16 +251,7 @@ guard "git-no-pager" {
     if hookc::runtime::supervised::available().is_err() {
         return;
     }
-    let supervised = crate::support::run(
-        Command::new(HOOKC)
-            .args(["why", "cat \"$(ls -a | grep env)\""])
-            .current_dir(p.dir.path())
-            .env("HOME", p.path("home"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env_remove("HOOKC_SUPERVISE")
-            .env_remove("HOOKC_POLICY"),
-        None,
-    );
+    let supervised = why_supervised(&p, "cat \"$(ls -a | grep env)\"");
     assert!(
         supervised
             .stdout

@@ -538,7 +538,7 @@ impl Harness for Copilot {
             (_, Decision::Context) | (Event::PostTool, _) => {
                 (json!({ "additionalContext": reason }), 0)
             }
-            (Event::PreTool, Decision::Deny) => (
+            (Event::PreTool, d) if d.refuses() => (
                 json!({ "permissionDecision": "deny", "permissionDecisionReason": nonempty(&reason) }),
                 2,
             ),
@@ -903,6 +903,24 @@ impl Quirks for Copilot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Before a tool runs only an `allow` is silent (a hook's own `allow`
+    /// would override Copilot's deny rules); every decision that refuses,
+    /// a supervised call that reached this answer among them, is a denial.
+    #[test]
+    fn before_a_tool_only_an_allow_is_silent() {
+        let answer =
+            |d| Copilot.answer(Event::PreTool, Some(&super::super::test_verdict(d, "No.")));
+        assert_eq!(answer(Decision::Allow), Answer::default());
+        for d in [Decision::Deny, Decision::Block, Decision::Supervise] {
+            let a = answer(d);
+            assert_eq!(a.exit, 2, "{d}: {a:?}");
+            assert!(
+                a.stdout.contains("\"permissionDecision\":\"deny\""),
+                "{d}: {a:?}"
+            );
+        }
+    }
 
     #[test]
     fn mcp_names_split_every_way() {

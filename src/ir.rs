@@ -302,6 +302,12 @@ impl Decision {
         !matches!(self, Decision::Allow)
     }
 
+    /// Whether the reason is a note beside a call that goes on (`rewrite`,
+    /// `context`) rather than why the call stops or waits.
+    pub fn is_note(self) -> bool {
+        matches!(self, Decision::Rewrite | Decision::Context)
+    }
+
     /// Whether the call does not run as asked: a refusal, or (for a
     /// harness's answer, which refuses it unless it can run it supervised)
     /// `supervise`.

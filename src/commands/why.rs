@@ -695,9 +695,7 @@ fn human(
     write_answers(
         out,
         answers,
-        verdict.is_some_and(|v| {
-            matches!(v.decision, Decision::Rewrite | Decision::Context) && !v.reason().is_empty()
-        }),
+        verdict.is_some_and(|v| v.decision.is_note() && !v.reason().is_empty()),
     );
 }
 
@@ -849,7 +847,7 @@ fn write_verdict(out: &mut String, verdict: Option<&Verdict>) {
                 // note beside a call that goes on does not in some (each
                 // harness's line below says where).
                 let label = match v.decision {
-                    Decision::Rewrite | Decision::Context => "the note for the model:",
+                    d if d.is_note() => "the note for the model:",
                     Decision::Ask => "the reason given:",
                     _ => "the model reads:",
                 };

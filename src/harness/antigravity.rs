@@ -400,17 +400,12 @@ impl Harness for Antigravity {
     }
 
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
-        let reply = |value: Value| Answer {
-            stdout: format!("{value}\n"),
-            stderr: String::new(),
-            exit: 0,
-        };
         if event == Event::Stop {
             return match verdict {
                 Some(v) if v.decision.refuses() => {
-                    reply(json!({ "decision": "continue", "reason": v.reason() }))
+                    Answer::print(json!({ "decision": "continue", "reason": v.reason() }))
                 }
-                _ => reply(json!({ "decision": "" })),
+                _ => Answer::print(json!({ "decision": "" })),
             };
         }
         let Some(verdict) = verdict else {
@@ -425,11 +420,13 @@ impl Harness for Antigravity {
             // A supervised call is this harness's only where it can run one:
             // `hookc guard` refuses it first (`runtime::prepare`).
             Decision::Deny | Decision::Block | Decision::Rewrite | Decision::Supervise => {
-                reply(json!({ "decision": "deny", "reason": verdict.reason() }))
+                Answer::print(json!({ "decision": "deny", "reason": verdict.reason() }))
             }
             // A policy `ask` is not to be skipped by an earlier "always allow".
-            Decision::Ask => reply(json!({ "decision": "force_ask", "reason": verdict.reason() })),
-            Decision::Allow => reply(json!({ "decision": "allow" })),
+            Decision::Ask => {
+                Answer::print(json!({ "decision": "force_ask", "reason": verdict.reason() }))
+            }
+            Decision::Allow => Answer::print(json!({ "decision": "allow" })),
             Decision::Context => Answer::default(),
         }
     }

@@ -375,24 +375,19 @@ impl Harness for Auggie {
         }
         let reason = verdict.reason();
         let refuse = Answer::exit_2;
-        let json_answer = |value: Value| Answer {
-            stdout: format!("{value}\n"),
-            stderr: String::new(),
-            exit: 0,
-        };
         match (event, verdict.decision) {
             (Event::PreTool, Decision::Deny | Decision::Block) => refuse(reason),
             (Event::PreTool, Decision::Ask) => refuse(format!(
                 "{reason}\n(The policy wants the user to confirm this call, and Auggie cannot ask from a hook, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)"
             )),
-            (Event::Stop, d) if d.refuses() => json_answer(json!({
+            (Event::Stop, d) if d.refuses() => Answer::print(json!({
                 "hookSpecificOutput": {"hookEventName": "Stop", "decision": "block", "reason": reason}
             })),
-            (Event::SessionStart, Decision::Context) => json_answer(json!({
+            (Event::SessionStart, Decision::Context) => Answer::print(json!({
                 "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": reason}
             })),
             (Event::Prompt, Decision::Context) => {
-                json_answer(json!({ "additionalContext": reason }))
+                Answer::print(json!({ "additionalContext": reason }))
             }
             _ => Answer::default(),
         }

@@ -761,11 +761,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
     // No `systemMessage`: the guards' messages say what they refused, and
     // this call runs.
     let out = json!({ "hookSpecificOutput": specific });
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// A rewrite in Claude's protocol (the Agent SDK's too): `updatedInput` is

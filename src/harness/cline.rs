@@ -275,11 +275,7 @@ impl Harness for Cline {
             }
             _ => return Answer::default(),
         };
-        Answer {
-            stdout: format!("{out}\n"),
-            stderr: String::new(),
-            exit: 0,
-        }
+        Answer::print(out)
     }
 
     fn outcome(&self, event: Event, o: &super::Observation) -> super::Outcome {

@@ -202,11 +202,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
             "updatedInput": handover.input,
         },
     });
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// The hook command for the shim of `event`: `/bin/sh -c` and one

@@ -706,11 +706,7 @@ fn rewrite_answer(payload: &Value, verdict: &Verdict) -> Answer {
         return Copilot.answer(Event::PreTool, Some(&super::rewrite_as_refusal(verdict)));
     };
     let out = json!({ "modifiedArgs": input, "additionalContext": verdict.reason() });
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// The tool name and arguments, from a native or a Claude-shaped payload.

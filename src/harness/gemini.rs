@@ -657,11 +657,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
             format!("{context} hookc asks because {why}.")
         });
     }
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// Whether the hook that runs is the project's own, which Gemini CLI runs

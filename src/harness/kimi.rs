@@ -468,11 +468,7 @@ impl Harness for Kimi {
             (_, Decision::Ask) => refuse(format!(
                 "{reason}\n(The policy wants the user to confirm this call, and Kimi Code cannot ask from a hook, so hookc refused it. Ask the user in the chat; if they agree, they can run it themselves.)"
             )),
-            (Event::Prompt, Decision::Context) => Answer {
-                stdout: format!("{reason}\n"),
-                stderr: String::new(),
-                exit: 0,
-            },
+            (Event::Prompt, Decision::Context) => Answer::print(reason),
             _ => Answer::default(),
         }
     }

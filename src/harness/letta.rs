@@ -337,11 +337,7 @@ impl Harness for Letta {
             )),
             // Letta gives the model a prompt hook's stdout as a reminder,
             // and a session-start hook's as context.
-            (Event::Prompt | Event::SessionStart, Decision::Context) => Answer {
-                stdout: format!("{reason}\n"),
-                stderr: String::new(),
-                exit: 0,
-            },
+            (Event::Prompt | Event::SessionStart, Decision::Context) => Answer::print(reason),
             _ => Answer::default(),
         }
     }

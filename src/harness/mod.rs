@@ -347,6 +347,15 @@ impl Answer {
             exit: 2,
         }
     }
+
+    /// An answer on stdout (JSON, or text a harness hands the model), exit 0.
+    pub fn print(text: impl std::fmt::Display) -> Answer {
+        Answer {
+            stdout: format!("{text}\n"),
+            stderr: String::new(),
+            exit: 0,
+        }
+    }
 }
 
 /// `pub use` of every harness type, and [`all`]'s table, from the registry.
@@ -507,11 +516,7 @@ pub fn rewrite_answer(
     if let Some(message) = verdict.message() {
         out["systemMessage"] = Value::String(message);
     }
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// One guard tool as regex fragments of a harness's tool names, for the

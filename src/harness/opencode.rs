@@ -586,11 +586,7 @@ impl Host {
         );
         let why_not = match (&verdict.rewritten, rules.refusal(line, root.as_deref())) {
             (Some(command), None) if verdict.decision == Decision::Supervise => {
-                return Answer {
-                    stdout: format!("{}\n", json!({ "command": command })),
-                    stderr: String::new(),
-                    exit: 0,
-                };
+                return Answer::print(json!({ "command": command }));
             }
             (_, Some(why)) => why,
             // The policy asks about it, and a plugin cannot ask.

@@ -274,11 +274,7 @@ impl Harness for Vibe {
             other => other,
         };
         match common::refusal_reason(verdict, "a Mistral Vibe") {
-            Some(reason) => Answer {
-                stdout: format!("{}\n", json!({ "decision": "deny", "reason": reason })),
-                stderr: String::new(),
-                exit: 0,
-            },
+            Some(reason) => Answer::print(json!({ "decision": "deny", "reason": reason })),
             None => Answer::default(),
         }
     }
@@ -534,11 +530,7 @@ fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
         "system_message": handover.context,
         "hook_specific_output": { "tool_input": input },
     });
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// A `rewrite` guard's answer: exit 0 and the call's input with the
@@ -574,11 +566,7 @@ fn rewrite_answer(payload: &Value, verdict: &Verdict) -> Answer {
         "system_message": reason,
         "hook_specific_output": { "tool_input": handover.input },
     });
-    Answer {
-        stdout: format!("{out}\n"),
-        stderr: String::new(),
-        exit: 0,
-    }
+    Answer::print(out)
 }
 
 /// What could undo hookc's table: Vibe runs the `pre_tool` hooks in order,

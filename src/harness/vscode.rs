@@ -352,11 +352,7 @@ impl Harness for VsCode {
         if out.is_empty() {
             return Answer::default();
         }
-        Answer {
-            stdout: format!("{}\n", Value::Object(out)),
-            stderr: String::new(),
-            exit: 0,
-        }
+        Answer::print(Value::Object(out))
     }
 
     fn recognizes(&self, payload: &Value) -> bool {

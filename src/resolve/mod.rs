@@ -1158,10 +1158,7 @@ fn resolve_decision(
             "the model reads this",
             format!("write what to do instead, e.g. `{decision} \"Push to a new branch and open a pull request instead.\"`"),
         );
-    } else if !matches!(decision, Decision::Context | Decision::Rewrite)
-        && !reason.is_empty()
-        && only_complains(&reason)
-    {
+    } else if !decision.is_note() && !reason.is_empty() && only_complains(&reason) {
         cx.diags.push(
             Diagnostic::new(Code::ComplainingReason, "this reason says no, but not what to do instead")
                 .severity(Severity::Warning)

@@ -20,7 +20,8 @@ pub fn import(args: &ImportArgs, ui: &Ui) -> ExitStatus {
     if imported.files.is_empty() {
         if imported.skipped.is_empty() {
             eprintln!(
-                "error: found no hand-written hooks to import (looked for .claude/settings*.json, .codex/hooks.json, .cursor/hooks.json, .gemini/settings.json, .github/hooks/*.json, .agents/hooks.json, .kimi*/config.toml, .opencode/plugin*/)"
+                "error: found no hand-written hooks to import (looked for {})",
+                crate::lint::project_globs().join(", ")
             );
         } else {
             eprintln!("error: found hook files, but no hook in them that hookc can import:");

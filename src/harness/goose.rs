@@ -84,8 +84,9 @@ static PROFILE: Profile = Profile {
         "AfterShellExecution",
         "Stop",
     ],
+    // Every plugin's hooks, hookc's own (`hookc`) and hand-written ones.
     files: &[HookFile {
-        dir: ".agents/plugins/hookc/hooks",
+        dir: ".agents/plugins/*/hooks",
         names: &["hooks.json"],
         format: FileFormat::HooksJson,
         in_project: true,

@@ -123,6 +123,47 @@ impl Harness for Vibe {
         }
     }
 
+    /// The `[[hooks]]` tables, each with its `type` and `command`; `match`
+    /// as a regex over whole tool names (see [`matcher_regex`]). A table
+    /// Vibe would drop (no `name`) is left out, as Vibe leaves it.
+    fn hooks_in(
+        &self,
+        format: FileFormat,
+        rel: &str,
+        text: &str,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<crate::profile::WrittenHook>, String> {
+        let mut out = Vec::new();
+        if format != FileFormat::VibeHooks {
+            return Ok(out);
+        }
+        let doc: toml_edit::DocumentMut = text
+            .parse()
+            .map_err(|e: toml_edit::TomlError| e.to_string())?;
+        let Some(tables) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) else {
+            return Ok(out);
+        };
+        for (i, t) in tables.iter().enumerate() {
+            let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+            let origin = format!("{rel} [[hooks]][{i}]");
+            let (Some(_), Some(event), Some(command)) = (get("name"), get("type"), get("command"))
+            else {
+                notes.push(format!(
+                    "{origin}: Mistral Vibe drops a table without `name`, `type` and `command`; not imported"
+                ));
+                continue;
+            };
+            out.push(crate::profile::WrittenHook {
+                origin,
+                event,
+                matcher: get("match").and_then(|m| matcher_regex(&m)),
+                command,
+                args: None,
+            });
+        }
+        Ok(out)
+    }
+
     fn user_hook_files(&self, home: &Path) -> Vec<(std::path::PathBuf, FileFormat)> {
         vibe_home(Some(home))
             .map(|dir| (dir.join("hooks.toml"), FileFormat::VibeHooks))
@@ -633,6 +674,29 @@ fn order_checks(project: &Path, vibe_home: Option<&Path>) -> Vec<MachineCheck> {
     checks
 }
 
+/// A table's `match` as a regex over the whole tool name, as hookc import
+/// reads matchers: `re:` and a regex Vibe matches whole, or a glob, which
+/// Vibe matches without regard to case. `None` for every tool (`*`).
+fn matcher_regex(pattern: &str) -> Option<String> {
+    if let Some(re) = pattern.strip_prefix("re:") {
+        return Some(format!("^(?:{re})$"));
+    }
+    let glob = pattern.trim().to_lowercase();
+    if glob.is_empty() || glob.chars().all(|c| c == '*') {
+        return None;
+    }
+    let mut re = String::from("^(?:");
+    for c in glob.chars() {
+        match c {
+            '*' => re.push_str(".*"),
+            '?' => re.push('.'),
+            c => re.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    re.push_str(")$");
+    Some(re)
+}
+
 /// Vibe's own folder: `$VIBE_HOME`, else `~/.vibe`.
 fn vibe_home(home: Option<&Path>) -> Option<std::path::PathBuf> {
     std::env::var_os("VIBE_HOME")
@@ -675,6 +739,24 @@ mod tests {
 
     fn verdict(decision: Decision) -> Verdict {
         super::super::test_verdict(decision, "Do not force-push.")
+    }
+
+    /// `match` as hookc import reads it: a glob, whatever its case, over
+    /// the whole name; `re:` as written, anchored; `*` every tool.
+    #[test]
+    fn a_match_reads_as_a_regex_over_whole_names() {
+        assert_eq!(matcher_regex("Bash").as_deref(), Some("^(?:bash)$"));
+        assert_eq!(matcher_regex("*_file").as_deref(), Some("^(?:.*_file)$"));
+        assert_eq!(
+            matcher_regex("file_system.?ash").as_deref(),
+            Some(r"^(?:file_system\..ash)$")
+        );
+        assert_eq!(
+            matcher_regex("re:bash|edit").as_deref(),
+            Some("^(?:bash|edit)$")
+        );
+        assert_eq!(matcher_regex("*"), None);
+        assert_eq!(matcher_regex(""), None);
     }
 
     fn observed(exit: Option<i32>, stdout: &str) -> super::super::Outcome {

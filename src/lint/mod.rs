@@ -48,6 +48,24 @@ fn hook_files() -> impl Iterator<Item = (HarnessId, &'static HookFile)> {
         .flat_map(|h| h.profile().files.iter().map(move |f| (h.id(), f)))
 }
 
+/// Where [`discover`] looks in a project, as `folder/name` globs
+/// (`.kiro/agents/*.json`), in registry order, each once.
+pub fn project_globs() -> Vec<String> {
+    let mut globs: Vec<String> = Vec::new();
+    for (_, file) in hook_files().filter(|(_, f)| f.in_project) {
+        for name in file.names {
+            let glob = match file.dir {
+                "" => (*name).to_owned(),
+                dir => format!("{dir}/{name}"),
+            };
+            if !globs.contains(&glob) {
+                globs.push(glob);
+            }
+        }
+    }
+    globs
+}
+
 /// The registered hook file `path` is, by folder and name.
 fn hook_file(path: &Path) -> Option<(HarnessId, &'static HookFile)> {
     let s = path.to_string_lossy().replace('\\', "/");

@@ -448,7 +448,7 @@ fn import_elsewhere_writes_nothing_into_the_project_and_skips_hookcs_own_files()
     let q = Project::new();
     q.write(
         "policy.kdl",
-        "targets \"claude\" \"opencode\" \"cursor\"\nguard \"x\" {\n    command \"git\" \"push\"\n    deny \"Open a pull request instead.\"\n}\n",
+        "targets \"claude\" \"opencode\" \"cursor\" \"vibe\" \"goose\"\nguard \"x\" {\n    command \"git\" \"push\"\n    deny \"Open a pull request instead.\"\n}\n",
     );
     q.build();
     let out = q.hookc(&["import", "--output", "-"]);
@@ -458,4 +458,109 @@ fn import_elsewhere_writes_nothing_into_the_project_and_skips_hookcs_own_files()
         "{}",
         out.stderr
     );
+    // It says where it looked: every harness's project files.
+    for place in [
+        ".vibe/hooks.toml",
+        ".agents/plugins/*/hooks/hooks.json",
+        ".kiro/agents/*.json",
+    ] {
+        assert!(out.stderr.contains(place), "{place}: {}", out.stderr);
+    }
+}
+
+/// Mistral Vibe's `[[hooks]]` tables and the hooks of a hand-written Goose
+/// plugin (any folder under `.agents/plugins/`) are read too, each in its
+/// harness's own terms, and the built guards refuse what the hooks refused.
+#[test]
+fn vibe_tables_and_goose_plugins_are_imported() {
+    let p = Project::new();
+    p.write(
+        ".vibe/hooks.toml",
+        r#"[[hooks]]
+name = "no-force-push"
+type = "pre_tool"
+match = "Bash"
+strict = true
+command = "grep -q 'push --force' && echo '{\"decision\": \"deny\", \"reason\": \"Push without --force.\"}'; exit 0"
+
+[[hooks]]
+name = "files"
+type = "pre_tool"
+match = "re:write_file|edit"
+strict = true
+command = ".vibe/check-write.sh"
+
+[[hooks]]
+type = "pre_tool"
+command = "exit 0"
+"#,
+    );
+    p.write(
+        ".agents/plugins/safety/hooks/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "developer__shell", "hooks": [
+            {"type": "command", "command":
+                "jq -r .tool_input.command | grep -qF 'git reset --hard' && { echo 'Stash your changes instead.' >&2; exit 2; }; exit 0"}
+        ]}]}})
+        .to_string(),
+    );
+    let out = p.hookc(&["import"]);
+    assert_eq!(out.status, 0, "{}{}", out.stdout, out.stderr);
+    let policy = p.read("policy.kdl");
+    for origin in [
+        "// from .vibe/hooks.toml [[hooks]][0]",
+        "// from .vibe/hooks.toml [[hooks]][1]",
+        "// from .agents/plugins/safety/hooks/hooks.json PreToolUse[0]",
+    ] {
+        assert!(policy.contains(origin), "{origin} in {policy}");
+    }
+    // `match` as Vibe reads it: a glob without regard to case, `re:` a regex.
+    assert!(policy.contains("tool \"shell\"\n"), "{policy}");
+    assert!(policy.contains("tool \"write\" \"edit\"\n"), "{policy}");
+    assert!(
+        policy.contains("[[hooks]][2]: Mistral Vibe drops a table without `name`"),
+        "{policy}"
+    );
+
+    p.build();
+    let guard = |harness: &str, payload: serde_json::Value| {
+        crate::support::run(
+            std::process::Command::new(crate::support::HOOKC)
+                .args(["guard", "--harness", harness, "--event", "pre-tool"])
+                .current_dir(p.dir.path())
+                .env("PATH", path_with_hookc()),
+            Some(payload.to_string().as_bytes()),
+        )
+    };
+    let vibe = |command: &str| {
+        guard(
+            "vibe",
+            serde_json::json!({"session_id": "s", "cwd": p.dir.path(), "hook_event_name": "pre_tool",
+                "tool_name": "bash", "tool_call_id": "c", "tool_input": {"command": command}}),
+        )
+    };
+    let r = vibe("git push --force origin main");
+    assert!(
+        r.stdout.contains("Push without --force."),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = vibe("git push origin main");
+    assert_eq!((r.status, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    let goose = |command: &str| {
+        guard(
+            "goose",
+            serde_json::json!({"event": "PreToolUse", "tool_name": "developer__shell",
+                "tool_input": {"command": command}, "working_dir": p.dir.path()}),
+        )
+    };
+    let r = goose("git reset --hard");
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("Stash your changes instead."),
+        "{}",
+        r.stderr
+    );
+    let r = goose("git status");
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
 }

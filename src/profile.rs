@@ -91,6 +91,12 @@ pub struct Profile {
     /// its calls in its protocol; `hookc guard` must then decide, not stay
     /// silent as it does for a harness whose own hooks also run.
     pub hooks_from: &'static [HarnessId],
+    /// Harnesses whose hook files this one runs beside its own, calling its
+    /// tools by their names there, with payloads `hookc guard` tells apart
+    /// and answers in this harness's protocol (Cursor and Copilot CLI run
+    /// `.claude/settings.json`). Where the policy targets the other harness
+    /// alone, the build says these hooks reach this one too.
+    pub also_runs: &'static [HarnessId],
     /// Harnesses hookc does not target that also run this harness's hook
     /// files, calling their tools by names of their own (Devin CLI runs
     /// `.claude/settings.json`, and its shell tool is `exec`, which a

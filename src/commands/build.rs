@@ -623,6 +623,15 @@ impl<'p> Reach<'p> {
                     tools.join(", ")
                 ));
             }
+            let visitors = visitors(profile.id, policy);
+            if !visitors.is_empty() {
+                line.push_str(&format!(
+                    "; {} run{} them too, answered in {} own protocol",
+                    visitors.join(" and "),
+                    if visitors.len() == 1 { "s" } else { "" },
+                    if visitors.len() == 1 { "its" } else { "their" }
+                ));
+            }
         }
         if !self.partly.is_empty() {
             line.push_str(&format!("; only in part: {}", self.partly.join(", ")));
@@ -638,6 +647,18 @@ impl<'p> Reach<'p> {
         }
         line
     }
+}
+
+/// The harnesses `policy` does not target that run `host`'s hook files
+/// beside their own, with `host`'s tool names
+/// ([`harness::Profile::also_runs`]).
+fn visitors(host: crate::ir::HarnessId, policy: &Policy) -> Vec<&'static str> {
+    harness::all()
+        .iter()
+        .map(|h| h.profile())
+        .filter(|p| p.also_runs.contains(&host) && !policy.targets.contains(&p.id))
+        .map(|p| p.name)
+        .collect()
 }
 
 /// The harnesses hookc does not target that run `profile`'s hooks too

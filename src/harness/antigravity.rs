@@ -138,6 +138,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".agents/hooks.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,

@@ -201,6 +201,7 @@ static PROFILE: Profile = Profile {
     ],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[DEVIN],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$CLAUDE_PROJECT_DIR\"",

@@ -267,6 +267,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".codex/hooks.json", "~/.codex/shell_snapshots/x.sh"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$(git rev-parse --show-toplevel)\"",

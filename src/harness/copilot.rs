@@ -246,6 +246,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".github/hooks/hookc.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[HarnessId::Claude],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,
     hook_vars: Some(crate::profile::HookVars {

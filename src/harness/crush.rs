@@ -136,6 +136,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[CONFIG],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "an absolute path",

@@ -266,6 +266,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".cursor/hooks.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[HarnessId::Claude],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,
     hook_vars: Some(crate::profile::HookVars {

@@ -130,6 +130,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[CONFIG, ".devin/hooks.v1.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$DEVIN_PROJECT_DIR\"",

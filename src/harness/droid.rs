@@ -130,6 +130,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".factory/settings.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,

@@ -221,6 +221,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".gemini/settings.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "\"$GEMINI_PROJECT_DIR\"",

@@ -136,6 +136,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[HOOKS, ".config/goose/settings.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,
     hook_vars: Some(crate::profile::HookVars {

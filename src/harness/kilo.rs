@@ -131,6 +131,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".kilo/plugin/hookc.js"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,

@@ -161,6 +161,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &["~/.kimi-code/config.toml"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Session {
         root: "an absolute path",

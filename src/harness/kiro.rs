@@ -183,6 +183,7 @@ static PROFILE: Profile = Profile {
         "kiro-cli settings chat.defaultAgent reviewer",
     )],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     // Workspace agents are read from the folder Kiro starts in, and that
     // is where their hooks run.

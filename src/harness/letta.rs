@@ -150,6 +150,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[SETTINGS],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::ProjectRoot,
     hook_vars: Some(crate::profile::HookVars {

@@ -173,6 +173,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".qwen/settings.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,

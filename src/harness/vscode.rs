@@ -145,6 +145,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".github/hooks/hookc.json", ".vscode/settings.json"],
     settings_commands: &[],
     hooks_from: &[HarnessId::Copilot],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,

@@ -122,6 +122,7 @@ static PROFILE: Profile = Profile {
     protected_examples: &[".windsurf/hooks.json"],
     settings_commands: &[],
     hooks_from: &[],
+    also_runs: &[],
     guests: &[],
     hook_dir: crate::profile::HookDir::Unknown,
     hook_vars: None,

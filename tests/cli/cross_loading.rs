@@ -108,6 +108,32 @@ fn under_cursor_the_claude_hook_says_no_objection_in_cursors_protocol() {
     assert_eq!(records[1]["evaluated"], false);
 }
 
+/// The build says who else runs `.claude/settings.json`: the harnesses
+/// the policy does not target, since a targeted one's own hooks decide.
+#[test]
+fn the_build_names_the_harnesses_that_also_run_claudes_hooks() {
+    let claude_line = |targets: &str| {
+        let p = bundled_for(targets);
+        let out = p.hookc(&["build"]);
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        let line = out.stdout.lines().find(|l| l.starts_with("Claude Code:"));
+        line.unwrap_or_else(|| panic!("{}", out.stdout)).to_owned()
+    };
+    let alone = claude_line("\"claude\"");
+    assert!(
+        alone.contains(
+            "; GitHub Copilot CLI and Cursor run them too, answered in their own protocol"
+        ),
+        "{alone}"
+    );
+    let beside = claude_line("\"claude\" \"cursor\"");
+    assert!(
+        beside.contains("; GitHub Copilot CLI runs them too, answered in its own protocol"),
+        "{beside}"
+    );
+    assert!(!beside.contains("Cursor run"), "{beside}");
+}
+
 #[test]
 fn a_claude_only_policy_under_cursor_is_checked_and_answered_for_cursor() {
     let p = built("\"claude\"");

@@ -12,8 +12,8 @@
 //! Adding a harness is writing `src/harness/<module>.rs` and adding its line
 //! here. The compiler then asks for its `mod` line in `src/harness/mod.rs`
 //! (and refuses a `mod` line without a line here: the type would be unused),
-//! the tests for its book page and a recorded payload (see the book's
-//! contributing notes in `book/src/harnesses/README.md`).
+//! the tests for its book page and a recorded payload (the steps are in
+//! `README.md`, the item "Adding a harness").
 //!
 //! The list lives here, below every other module, because the IR names
 //! harnesses (`targets`) and the harness modules sit far above it; a

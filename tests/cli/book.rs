@@ -106,6 +106,21 @@ fn every_summary_link_leads_to_a_page() {
     }
 }
 
+/// Nothing of hookc has run on Windows, and each harness page says so in
+/// the same words, in its list of what is not verified or known gaps,
+/// until it has.
+#[test]
+fn every_harness_page_says_windows_has_not_run() {
+    for h in harness::all() {
+        let page = format!("harnesses/{}.md", h.id().word());
+        let text = std::fs::read_to_string(src().join(&page)).unwrap();
+        assert!(
+            text.contains("\n- Windows: from documentation, not run."),
+            "{page} has no item \"- Windows: from documentation, not run.\""
+        );
+    }
+}
+
 #[test]
 fn every_page_is_in_the_summary() {
     let summary = std::fs::read_to_string(src().join("SUMMARY.md")).unwrap();

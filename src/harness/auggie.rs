@@ -44,6 +44,9 @@ pub struct Auggie;
 const MARKER: &str = "/.hookc/auggie/";
 const SETTINGS: &str = ".augment/settings.json";
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run Auggie on Windows in WSL";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Auggie,
     name: "Auggie CLI",
@@ -233,6 +236,7 @@ impl Harness for Auggie {
                 "\"$AUGMENT_PROJECT_DIR\"/.hookc/auggie/{}.sh",
                 event.word()
             ));
+            let command = common::refusing_on_windows(event, command, &PROFILE, WINDOWS_FIX);
             (command, Vec::new())
         });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
@@ -309,8 +313,8 @@ impl Harness for Auggie {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "Auggie runs a command with shell characters in it through cmd.exe on Windows, which cannot run hookc's POSIX command, and lets the call through",
-            fix: "run Auggie on Windows in WSL",
+            what: "Auggie runs a command with shell characters in it through cmd.exe on Windows; hookc's command refuses every call there (its first part is a refusal in cmd.exe and PowerShell), so nothing is checked and nothing runs",
+            fix: WINDOWS_FIX,
         }
     }
 

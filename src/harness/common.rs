@@ -277,6 +277,23 @@ pub fn managed_command(
     managed_source_shim(&cx.managed_shim(policy, profile, (event, native), on_error, install))
 }
 
+/// A hook's POSIX `command` for a harness that runs its one command string
+/// in PowerShell or `cmd.exe` on Windows, where the command cannot start and
+/// the call would go ahead: on an event where the harness can refuse, it
+/// refuses there instead, telling the model to have the user `fix` it
+/// ([`super::windows::refusing_outside_posix`]). A stop is let be (refusing
+/// it would keep the agent working forever), as is an event that cannot
+/// refuse.
+pub fn refusing_on_windows(event: Event, command: String, profile: &Profile, fix: &str) -> String {
+    if !profile.can_block.contains(&event) || matches!(event, Event::Stop | Event::SubagentStop) {
+        return command;
+    }
+    super::windows::refusing_outside_posix(
+        &command,
+        &super::windows::posix_only_message(profile.name, fix),
+    )
+}
+
 /// [`source_shim`] with `refuse` (shell text) run before the `exit 2` of a
 /// shim that cannot be read, for a harness that takes the reason from
 /// somewhere other than stderr.

@@ -57,6 +57,9 @@ pub(super) const TOOLS: &[(ToolKind, &[&str])] = &[
     (ToolKind::WebFetch, &["webfetch"]),
 ];
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run Devin CLI in WSL on Windows machines";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Devin,
     name: "Devin CLI",
@@ -188,10 +191,15 @@ impl Harness for Devin {
                 cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
                 json!({
                     "type": "command",
-                    "command": common::source_shim(&format!(
-                        "\"$DEVIN_PROJECT_DIR\"/.hookc/devin/{}.sh",
-                        event.word()
-                    )),
+                    "command": common::refusing_on_windows(
+                        event,
+                        common::source_shim(&format!(
+                            "\"$DEVIN_PROJECT_DIR\"/.hookc/devin/{}.sh",
+                            event.word()
+                        )),
+                        &PROFILE,
+                        WINDOWS_FIX,
+                    ),
                     "timeout": policy.timeout,
                 })
             },
@@ -201,8 +209,8 @@ impl Harness for Devin {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "which shell Devin CLI runs hook commands in on Windows is not documented; if it is PowerShell or cmd, hookc's POSIX command cannot start there, and a hook that fails lets the call through",
-            fix: "run Devin CLI in WSL on Windows machines",
+            what: "which shell Devin CLI runs hook commands in on Windows is not documented; in PowerShell or cmd.exe hookc's command refuses every call (its first part is a refusal there), and where no shell can start it a hook that fails lets the call through",
+            fix: WINDOWS_FIX,
         }
     }
 

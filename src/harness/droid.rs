@@ -50,6 +50,9 @@ const SETTINGS: &str = ".factory/settings.json";
 /// `settings.json`'s event by event.
 const HOOKS_FILES: [&str; 2] = [".factory/hooks.json", ".factory/hooks/hooks.json"];
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run Factory Droid on Windows in WSL";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Droid,
     name: "Factory Droid",
@@ -244,10 +247,11 @@ impl Harness for Droid {
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-            common::source_shim(&format!(
+            let command = common::source_shim(&format!(
                 "\"$FACTORY_PROJECT_DIR\"/.hookc/droid/{}.sh",
                 event.word()
-            ))
+            ));
+            common::refusing_on_windows(event, command, &PROFILE, WINDOWS_FIX)
         });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
@@ -296,8 +300,8 @@ impl Harness for Droid {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "Factory Droid's Windows build is not on npm, so which shell runs its hooks there is not known; a hook that cannot run lets the call through",
-            fix: "run Factory Droid on Windows in WSL",
+            what: "Factory Droid's Windows build is not on npm, so which shell runs its hooks there is not known; in PowerShell or cmd.exe hookc's command refuses every call (its first part is a refusal there), and where no shell can start it a hook that fails lets the call through",
+            fix: WINDOWS_FIX,
         }
     }
 

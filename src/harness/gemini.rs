@@ -122,6 +122,9 @@ fn hook_entries(
 }
 const SETTINGS: &str = ".gemini/settings.json";
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run Gemini CLI on Windows in WSL";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Gemini,
     name: "Gemini CLI",
@@ -373,10 +376,11 @@ impl Harness for Gemini {
     fn emit(&self, policy: &Policy, cx: &mut EmitCx) {
         let entries = hook_entries(policy, cx, &mut |cx, event, native| {
             cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-            common::source_shim(&format!(
+            let command = common::source_shim(&format!(
                 "$GEMINI_PROJECT_DIR/.hookc/gemini/{}.sh",
                 event.word()
-            ))
+            ));
+            common::refusing_on_windows(event, command, &PROFILE, WINDOWS_FIX)
         });
         cx.hook_entries(SETTINGS, entries, Vec::new(), MARKER);
     }
@@ -447,8 +451,8 @@ impl Harness for Gemini {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "Gemini CLI runs hooks in PowerShell on Windows and has no Windows command field; hookc's POSIX command fails there and Gemini lets the call through",
-            fix: "run Gemini CLI on Windows in WSL",
+            what: "Gemini CLI runs hooks in PowerShell on Windows and has no Windows command field; hookc's command refuses every call there (its first part is a refusal in PowerShell and cmd.exe), so nothing is checked and nothing runs",
+            fix: WINDOWS_FIX,
         }
     }
 

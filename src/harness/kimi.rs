@@ -88,6 +88,9 @@ const LEGACY_TOOLS: &[(&str, Option<&str>)] = &[
 /// Keys of a `[[hooks]]` table (strict: another key drops every hook).
 const HOOK_KEYS: &[&str] = &["event", "matcher", "command", "timeout"];
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run Kimi Code on Windows in WSL";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Kimi,
     name: "Kimi Code CLI",
@@ -406,8 +409,8 @@ impl Harness for Kimi {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "Kimi Code runs hooks in cmd.exe on Windows and has no Windows command field; hookc's POSIX command fails there and Kimi lets the call through",
-            fix: "run Kimi Code on Windows in WSL",
+            what: "Kimi Code runs hooks in cmd.exe on Windows and has no Windows command field; hookc's command refuses every call there (its first part is a refusal in cmd.exe and PowerShell), so nothing is checked and nothing runs",
+            fix: WINDOWS_FIX,
         }
     }
 
@@ -487,7 +490,12 @@ fn tables() -> Vec<Value> {
             json!({
                 "event": native,
                 "matcher": "",
-                "command": common::locate_shim(HarnessId::Kimi, event, &common::source_shim("$f"), "exit 0", INCOMPLETE),
+                "command": common::refusing_on_windows(
+                    event,
+                    common::locate_shim(HarnessId::Kimi, event, &common::source_shim("$f"), "exit 0", INCOMPLETE),
+                    &PROFILE,
+                    WINDOWS_FIX,
+                ),
                 "timeout": TIMEOUT,
             })
         })

@@ -121,6 +121,9 @@ const INERT: &[&str] = &[
     "aws",
 ];
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run Kiro CLI on Windows in WSL";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::Kiro,
     name: "Kiro CLI",
@@ -345,7 +348,12 @@ impl Harness for Kiro {
             return;
         }
         cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
-        let command = common::source_shim(&format!("\"$PWD\"/.hookc/kiro/{}.sh", event.word()));
+        let command = common::refusing_on_windows(
+            event,
+            common::source_shim(&format!("\"$PWD\"/.hookc/kiro/{}.sh", event.word())),
+            &PROFILE,
+            WINDOWS_FIX,
+        );
         let agent = json!({
             "name": AGENT_NAME,
             "description": "Kiro's tools, with this project's hookc guards before every call. Written by `hookc build`: do not edit; rebuild instead.",
@@ -380,8 +388,8 @@ impl Harness for Kiro {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "Kiro CLI runs hook commands with `cmd /C` on Windows, which cannot run hookc's POSIX command; the hook fails and Kiro lets the call through",
-            fix: "run Kiro CLI on Windows in WSL",
+            what: "Kiro CLI runs hook commands with `cmd /C` on Windows; hookc's command refuses every call there (its first part is a refusal in cmd.exe and PowerShell), so nothing is checked and nothing runs",
+            fix: WINDOWS_FIX,
         }
     }
 

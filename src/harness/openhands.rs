@@ -39,6 +39,9 @@ pub struct OpenHands;
 const MARKER: &str = "/.hookc/openhands/";
 const HOOKS: &str = ".openhands/hooks.json";
 
+/// What the user should do on Windows, where these hooks cannot check a call.
+const WINDOWS_FIX: &str = "run OpenHands on Windows in WSL or its Docker runtime";
+
 static PROFILE: Profile = Profile {
     id: HarnessId::OpenHands,
     name: "OpenHands",
@@ -176,10 +179,15 @@ impl Harness for OpenHands {
                 cx.shim(policy, &PROFILE, event, native, policy.on_error_for(event));
                 json!({
                     "type": "command",
-                    "command": common::source_shim(&format!(
-                        "\"$OPENHANDS_PROJECT_DIR\"/.hookc/openhands/{}.sh",
-                        event.word()
-                    )),
+                    "command": common::refusing_on_windows(
+                        event,
+                        common::source_shim(&format!(
+                            "\"$OPENHANDS_PROJECT_DIR\"/.hookc/openhands/{}.sh",
+                            event.word()
+                        )),
+                        &PROFILE,
+                        WINDOWS_FIX,
+                    ),
                     "timeout": policy.timeout,
                 })
             },
@@ -189,8 +197,8 @@ impl Harness for OpenHands {
 
     fn on_windows(&self, _: &Policy) -> windows::OnWindows {
         windows::OnWindows::Unguarded {
-            what: "OpenHands runs hook commands with the system shell, which on Windows is cmd.exe and cannot run hookc's POSIX command; the failed hook lets the call through",
-            fix: "run OpenHands on Windows in WSL or its Docker runtime",
+            what: "OpenHands runs hook commands with the system shell, which on Windows is cmd.exe; hookc's command refuses every call there (its first part is a refusal in cmd.exe and PowerShell), so nothing is checked and nothing runs",
+            fix: WINDOWS_FIX,
         }
     }
 

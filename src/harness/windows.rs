@@ -11,13 +11,18 @@
 //! fails, and most harnesses let a call through when its hook fails.
 //!
 //! So a harness with a Windows field gets a PowerShell command there
-//! (`templates/windows/guard.ps1.hbs`), fail-closed like the POSIX shim; the
-//! others say, through [`OnWindows`], what happens on Windows, and a policy
-//! that declares `platforms … "windows"` gets a warning for each target that
-//! cannot be guarded there. None of this has run on Windows: this machine
-//! has neither Windows nor PowerShell. What is checked here is the text (a
-//! golden file per harness), that each harness's real loader accepts the
-//! extra field, and that the text survives `cmd.exe`'s quoting rules.
+//! (`templates/windows/guard.ps1.hbs`), fail-closed like the POSIX shim.
+//! Where a harness has one command string and refuses on exit status 2,
+//! the string starts with a refusal that PowerShell and `cmd.exe` read and
+//! sh steps over ([`refusing_outside_posix`]): every call is refused there
+//! rather than let through. Each harness says, through [`OnWindows`], what
+//! happens on Windows, and a policy that declares `platforms … "windows"`
+//! gets a warning for each target that cannot be guarded there. None of
+//! this has run on Windows: this machine has neither Windows nor
+//! PowerShell. What is checked here is the text (a golden file per
+//! harness), that each harness's real loader accepts the extra field, that
+//! the text survives `cmd.exe`'s quoting rules, that PowerShell's grammar
+//! reads the scripts, and that Wine's `cmd.exe` refuses on the one line.
 
 use serde::Serialize;
 
@@ -162,6 +167,52 @@ fn one_line(text: &str) -> String {
         .join("; ")
 }
 
+/// `command`, a POSIX hook command, behind a prefix that PowerShell and
+/// `cmd.exe` read as a refusal with `message` on stderr and exit status 2.
+/// For a harness with one command string, which it runs with sh on Linux
+/// and macOS but in PowerShell or `cmd.exe` on Windows, and which refuses a
+/// call on exit status 2: there the POSIX command alone fails to start, and
+/// the call goes ahead.
+///
+/// The three shells split the same text differently:
+/// - sh: `set` and one double-quoted word (inside it `\"` is a quote), which
+///   only sets `$1` (the shim sets its own arguments), then `; command`.
+/// - PowerShell: `set "\"` (a variable named `\`: a backslash escapes
+///   nothing there), a string cast to `[void]`, the message on stderr and
+///   `exit 2`; then `#` makes the rest of the line a comment (with what
+///   Gemini CLI appends to a hook's line).
+/// - `cmd.exe`, which knows no `'` quotes: `set` with its complaint sent to
+///   `nul`, then after each `&` outside double quotes, the message on
+///   stderr and `exit 2`. The rest of the line never runs, but is parsed:
+///   `command` must keep its double quotes paired.
+///
+/// `message` holds only letters, digits, spaces and `.,:-`, which each shell
+/// reads as plain text where it stands.
+pub fn refusing_outside_posix(command: &str, message: &str) -> String {
+    assert!(
+        message
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " .,:-".contains(c)),
+        "{message}"
+    );
+    assert!(
+        !command.contains(['\n', '\r']) && command.matches('"').count().is_multiple_of(2),
+        "{command}"
+    );
+    format!(
+        "set \"\\\" ; [void]' 2>nul & echo {message} 1>&2 & exit 2 & ' ; \
+         [Console]::Error.WriteLine('{message}') ; exit 2 ; #\\\"\" ; {command}"
+    )
+}
+
+/// The message of [`refusing_outside_posix`] for a harness, with what to do
+/// instead (its [`OnWindows`] fix, which must be plain words).
+pub fn posix_only_message(harness: &str, fix: &str) -> String {
+    format!(
+        "hookc refused this call: the guard hooks of this project need a POSIX shell, and {harness} ran them in PowerShell or cmd.exe. Tell the user to {fix}. Do not try to get around the guard."
+    )
+}
+
 /// Windows PowerShell by its absolute path, on a Windows installed on `C:`.
 pub const WINDOWS_POWERSHELL: &str = r"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe";
 
@@ -272,6 +323,36 @@ mod tests {
             "[Console]::Error.WriteLine($r); exit 2",
             "cargo install hookc --locked --version '0.1'",
         )
+    }
+
+    /// sh steps over the part that refuses in PowerShell and cmd.exe: it
+    /// prints nothing, and the POSIX command runs with its own status.
+    #[test]
+    fn sh_runs_the_posix_command_after_the_refusal_for_other_shells() {
+        let line = refusing_outside_posix(
+            "printf '%s' \"ran $#\"; exit 7",
+            &posix_only_message("Gemini CLI", "run Gemini CLI on Windows in WSL"),
+        );
+        for shell in ["/bin/sh", "/bin/bash", "/bin/dash"] {
+            if !std::path::Path::new(shell).exists() {
+                continue;
+            }
+            let out = std::process::Command::new(shell)
+                .args(["-c", &line])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(7), "{shell}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "ran 1", "{shell}");
+            assert!(out.stderr.is_empty(), "{shell}: {out:?}");
+        }
+    }
+
+    /// A message or a command that one of the shells would read as more
+    /// than text is a bug in hookc, caught when the line is made.
+    #[test]
+    #[should_panic]
+    fn a_message_with_a_quote_is_refused() {
+        refusing_outside_posix("true", "do not use 'quotes'");
     }
 
     /// What cmd.exe sees holds nothing it or Rust's argument quoting would

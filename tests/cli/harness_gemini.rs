@@ -125,10 +125,16 @@ fn settings_use_gemini_events_command_handlers_and_milliseconds() {
     let handler = &group["hooks"][0];
     assert_eq!(handler["type"], "command");
     assert_eq!(handler["timeout"], 7000);
-    // A bare `$GEMINI_PROJECT_DIR`, which Gemini replaces with the quoted directory.
+    // A bare `$GEMINI_PROJECT_DIR`, which Gemini replaces with the quoted
+    // directory, after the part that refuses in PowerShell (Windows).
     let command = handler["command"].as_str().unwrap();
+    let (windows, posix) = command.split_once(" ; hookc_shim=").unwrap();
     assert!(
-        command.starts_with("hookc_shim=$GEMINI_PROJECT_DIR/.hookc/gemini/pre-tool.sh; ")
+        windows.starts_with("set \"\\\" ; ") && !windows.contains('$'),
+        "{command}"
+    );
+    assert!(
+        posix.starts_with("$GEMINI_PROJECT_DIR/.hookc/gemini/pre-tool.sh; ")
             && command.ends_with("; . \"$hookc_shim\""),
         "{command}"
     );

@@ -403,3 +403,178 @@ fn first_error(node: tree_sitter::Node, text: &str) -> String {
             |child| first_error(child, text),
         )
 }
+
+/// Where a harness runs its one POSIX command string in PowerShell or
+/// `cmd.exe` on Windows, the command refuses there instead of failing to
+/// start (which lets the call through): its first part is a refusal in
+/// both, and sh reads it as `set` with one argument
+/// (`windows::refusing_outside_posix`). The harnesses' own tests run the
+/// commands under sh. PowerShell: the line parses with tree-sitter's grammar,
+/// its statements are `set`, a string cast to `[void]`, the message on
+/// stderr and `exit 2`, and the POSIX command is a comment. `cmd.exe`: Wine's
+/// (`.ci/run` installs it from Debian; without it the test says so and
+/// checks PowerShell only) exits 2 with the message alone on stderr.
+#[test]
+fn posix_hook_lines_refuse_in_powershell_and_cmd() {
+    let targets = [
+        "gemini",
+        "kimi",
+        "openhands",
+        "auggie",
+        "kiro",
+        "devin",
+        "droid",
+    ];
+    let p = crate::support::bundled_for(&targets.map(|t| format!("\"{t}\"")).join(" "));
+    p.build();
+    // Each file's hook commands that read a shim: (file, command).
+    let mut commands: Vec<(String, String)> = Vec::new();
+    fn strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    match x.as_str() {
+                        Some(s) if k == "command" && s.contains("hookc_shim") => {
+                            out.push(s.to_owned());
+                        }
+                        _ => strings(x, out),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+            _ => {}
+        }
+    }
+    for file in [
+        ".gemini/settings.json",
+        ".openhands/hooks.json",
+        ".augment/settings.json",
+        ".kiro/agents/hookc.json",
+        ".devin/config.json",
+        ".factory/settings.json",
+    ] {
+        let config = json_file(&p, file);
+        let events = config["hooks"].as_object();
+        assert!(events.is_some(), "{file} has no hooks");
+        for (event, hooks) in events.into_iter().flatten() {
+            let mut found = Vec::new();
+            strings(hooks, &mut found);
+            commands.extend(found.into_iter().map(|c| (format!("{file} {event}"), c)));
+        }
+    }
+    let kimi: toml_edit::DocumentMut = p.read(".hookc/kimi/config.toml").parse().unwrap();
+    for table in kimi["hooks"].as_array_of_tables().unwrap() {
+        let command = table["command"].as_str().unwrap().to_owned();
+        let event = table["event"].as_str().unwrap();
+        commands.push((format!("kimi {event}"), command));
+    }
+
+    let prefix = "set \"\\\" ; [void]' 2>nul & echo hookc refused this call:";
+    // A refusal of a stop would keep the agent working: those stay as they were.
+    let mut stops = 0;
+    for (what, command) in &commands {
+        let event = what.rsplit(' ').next().unwrap();
+        if event == "AfterAgent" || event.to_lowercase().ends_with("stop") {
+            assert!(!command.starts_with("set "), "{what}: {command}");
+            stops += 1;
+        }
+    }
+    assert!(stops > 0, "no stop hook among {commands:#?}");
+    let refusing: Vec<&(String, String)> = commands
+        .iter()
+        .filter(|(_, c)| c.starts_with("set "))
+        .collect();
+    for file in [
+        ".gemini",
+        ".openhands",
+        ".augment",
+        ".kiro",
+        ".devin",
+        ".factory",
+        "kimi",
+    ] {
+        assert!(
+            refusing.iter().any(|(what, _)| what.starts_with(file)),
+            "{file}: no pre-tool command refuses outside sh: {commands:#?}"
+        );
+    }
+
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_powershell::LANGUAGE.into())
+        .unwrap();
+    for (what, command) in &refusing {
+        assert!(command.starts_with(prefix), "{what}: {command}");
+        let tree = parser.parse(command.as_str(), None).unwrap();
+        let root = tree.root_node();
+        assert!(
+            !root.has_error(),
+            "{what} does not parse as PowerShell, at {}",
+            first_error(root, command)
+        );
+        // What PowerShell runs: the statements before the comment.
+        let comment = descendants(root)
+            .into_iter()
+            .find(|n| n.kind() == "comment")
+            .unwrap_or_else(|| panic!("{what}: no comment in {}", root.to_sexp()));
+        assert_eq!(comment.end_byte(), command.len(), "{what}");
+        let runs = &command[..comment.start_byte()];
+        let statements: Vec<&str> = runs.split(" ; ").map(str::trim).collect();
+        assert_eq!(statements.len(), 5, "{what}: {statements:?}");
+        assert_eq!(statements[0], "set \"\\\"");
+        assert!(
+            statements[1].starts_with("[void]'"),
+            "{what}: {statements:?}"
+        );
+        assert!(
+            statements[2].starts_with("[Console]::Error.WriteLine('hookc refused this call:"),
+            "{what}: {statements:?}"
+        );
+        assert_eq!(statements[3..], ["exit 2", ""], "{what}");
+    }
+
+    let Some(wine) = ["/usr/lib/wine/wine64", "/usr/bin/wine64", "/usr/bin/wine"]
+        .into_iter()
+        .find(|w| std::path::Path::new(w).is_file())
+    else {
+        eprintln!("Wine is not installed: the commands were not run in cmd.exe");
+        return;
+    };
+    // Wine's own folder, kept between runs; its first start, which fills it
+    // and says so on stderr, is not one of the runs judged.
+    let prefix = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("wine");
+    let cmd = |line: &str| {
+        run(
+            std::process::Command::new(wine)
+                .args(["cmd", "/C", line])
+                .env("WINEDEBUG", "-all")
+                .env("WINEPREFIX", &prefix)
+                .current_dir(p.dir.path()),
+            None,
+        )
+    };
+    assert_eq!(cmd("exit 0").status, 0, "Wine's cmd.exe does not start");
+    for (what, command) in &refusing {
+        let r = cmd(command);
+        assert_eq!(r.status, 2, "{what}: {r:?}");
+        let message = r.stderr.trim();
+        assert!(
+            message.starts_with(
+                "hookc refused this call: the guard hooks of this project need a POSIX shell"
+            ) && message.ends_with("Do not try to get around the guard.")
+                && !message.contains('\n'),
+            "{what}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// Every node under `node`, depth first.
+fn descendants(node: tree_sitter::Node) -> Vec<tree_sitter::Node> {
+    let mut out = vec![node];
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        out.extend(descendants(child));
+    }
+    out
+}

@@ -294,6 +294,25 @@ pub fn refusing_on_windows(event: Event, command: String, profile: &Profile, fix
     )
 }
 
+/// The `[[hooks]]` tables of a TOML hook file (Kimi Code's config, Mistral
+/// Vibe's `hooks.toml`), each as its string values by key, for `hookc
+/// import`; `Err` when the file is not TOML.
+pub fn toml_hook_tables(text: &str) -> Result<Vec<BTreeMap<String, String>>, String> {
+    let doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let tables = doc.get("hooks").and_then(|h| h.as_array_of_tables());
+    Ok(tables
+        .into_iter()
+        .flat_map(|t| t.iter())
+        .map(|t| {
+            t.iter()
+                .filter_map(|(k, v)| Some((k.to_owned(), v.as_str()?.to_owned())))
+                .collect()
+        })
+        .collect())
+}
+
 /// [`source_shim`] with `refuse` (shell text) run before the `exit 2` of a
 /// shim that cannot be read, for a harness that takes the reason from
 /// somewhere other than stderr.

@@ -202,21 +202,16 @@ impl Harness for Kimi {
         if !matches!(format, FileFormat::KimiToml { .. }) {
             return Ok(out);
         }
-        let doc: toml_edit::DocumentMut = text
-            .parse()
-            .map_err(|e: toml_edit::TomlError| e.to_string())?;
-        if let Some(tables) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) {
-            for (i, t) in tables.iter().enumerate() {
-                let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-                if let (Some(event), Some(command)) = (get("event"), get("command")) {
-                    out.push(crate::profile::WrittenHook {
-                        origin: format!("{rel} [[hooks]][{i}]"),
-                        event,
-                        matcher: get("matcher"),
-                        command,
-                        args: None,
-                    });
-                }
+        for (i, t) in common::toml_hook_tables(text)?.iter().enumerate() {
+            let get = |k: &str| t.get(k).cloned();
+            if let (Some(event), Some(command)) = (get("event"), get("command")) {
+                out.push(crate::profile::WrittenHook {
+                    origin: format!("{rel} [[hooks]][{i}]"),
+                    event,
+                    matcher: get("matcher"),
+                    command,
+                    args: None,
+                });
             }
         }
         Ok(out)

@@ -138,14 +138,8 @@ impl Harness for Vibe {
         if format != FileFormat::VibeHooks {
             return Ok(out);
         }
-        let doc: toml_edit::DocumentMut = text
-            .parse()
-            .map_err(|e: toml_edit::TomlError| e.to_string())?;
-        let Some(tables) = doc.get("hooks").and_then(|h| h.as_array_of_tables()) else {
-            return Ok(out);
-        };
-        for (i, t) in tables.iter().enumerate() {
-            let get = |k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+        for (i, t) in common::toml_hook_tables(text)?.iter().enumerate() {
+            let get = |k: &str| t.get(k).cloned();
             let origin = format!("{rel} [[hooks]][{i}]");
             let (Some(_), Some(event), Some(command)) = (get("name"), get("type"), get("command"))
             else {

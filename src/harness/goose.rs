@@ -126,14 +126,21 @@ static PROFILE: Profile = Profile {
     late_hook: LateHook::Refuses,
     hints: &[".agents/plugins/", ".goosehints"],
     protected: &[
-        HOOKS,
+        // Goose runs the hooks of every plugin there: a plugin the agent
+        // wrote would run its commands outside the guards.
+        ".agents/plugins",
+        "~/.agents/plugins",
         // A plugin is switched off by name in these.
         ".config/goose/settings.json",
         ".config/goose/settings.local.json",
         "~/.config/goose/settings.json",
         "~/.config/goose/config.yaml",
     ],
-    protected_examples: &[HOOKS, ".config/goose/settings.json"],
+    protected_examples: &[
+        HOOKS,
+        ".agents/plugins/another/hooks/hooks.json",
+        ".config/goose/settings.json",
+    ],
     settings_commands: &[],
     hooks_from: &[],
     also_runs: &[],

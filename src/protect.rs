@@ -57,12 +57,21 @@ pub const SHELL_PROFILES: &[&str] = &[
     "/etc/environment",
 ];
 
-/// The registered profiles of `targets`, in registry order.
+/// The registered profiles of `targets` and of the harnesses whose hook
+/// files a target runs too (`also_runs`, `hooks_from`), in registry order:
+/// a hook the agent writes into `.claude/settings.json` runs in Cursor and
+/// Copilot CLI even where the policy does not target Claude Code.
 fn profiles(targets: &[HarnessId]) -> impl Iterator<Item = &'static Profile> + '_ {
-    harness::all()
-        .iter()
-        .filter(|h| targets.contains(&h.id()))
-        .map(|h| h.profile())
+    let targeted = || {
+        harness::all()
+            .iter()
+            .filter(|h| targets.contains(&h.id()))
+            .map(|h| h.profile())
+    };
+    harness::all().iter().map(|h| h.profile()).filter(move |p| {
+        targeted()
+            .any(|t| t.id == p.id || t.also_runs.contains(&p.id) || t.hooks_from.contains(&p.id))
+    })
 }
 
 const REASON: &str = "This call would change hookc's own guards (the policy, .hookc/, a harness's hook settings, or a shell profile the hooks run with), which only the user may do. Do not try another way: ask the user to make the change themselves (edit the policy and run `hookc build`).";
@@ -357,5 +366,20 @@ mod tests {
         assert!(text.contains("\"./policy.kdl\""));
         assert!(text.contains("\"./org/base.kdl\""));
         assert!(text.contains("~/.profile"));
+    }
+
+    /// Cursor runs the hooks of `.claude/settings.json` too: a hook the
+    /// agent wrote there would run outside the guards, so a policy for
+    /// Cursor alone protects Claude Code's files (not Copilot CLI's, which
+    /// Cursor does not run).
+    #[test]
+    fn the_files_of_a_harness_whose_hooks_a_target_runs_are_protected() {
+        let text = policy_text("policy.kdl", &[HarnessId::Cursor], &[]);
+        assert!(text.contains(".cursor/hooks.json"), "{text}");
+        assert!(text.contains(".claude/settings.json"), "{text}");
+        assert!(!text.contains(".github/hooks"), "{text}");
+        // VS Code runs Copilot CLI's hook files.
+        let text = policy_text("policy.kdl", &[HarnessId::VsCode], &[]);
+        assert!(text.contains(".github/hooks"), "{text}");
     }
 }

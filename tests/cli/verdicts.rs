@@ -20,7 +20,9 @@ fn all_targets() -> String {
     format!("targets {}", words.join(" "))
 }
 
-const LEVELS: &str = r#"
+/// Guards of every level, each with `@degraded` where [`levels`] puts the
+/// `allow-degraded` list the build asks for.
+const GUARDS: &str = r#"
 guard "no-force-push" {
     command "git" "push" { flag "--force"; }
     deny "Do not force-push; push a new branch instead."
@@ -32,19 +34,67 @@ guard "no-hard-reset" {
 guard "ask-deploy" {
     command "deploy"
     ask "Deploying needs the user's go-ahead; ask them first."
-    allow-degraded "codex" "kimi" "opencode" "kilo" "cursor" "droid" "auggie" "windsurf" "letta" "codebuddy" "qoder" "vibe" "openhands" "crush" "devin" "goose" "kiro"
+    @degraded
 }
 guard "allow-make" {
     command "make"
     allow
-    allow-degraded "codex" "copilot"
+    @degraded
 }
 guard "note-npm" {
     command "npm"
     context "Note: use npm ci with the lockfile instead of npm install."
-    allow-degraded "gemini" "opencode" "kilo" "antigravity" "kimi" "cursor" "qwen" "droid" "auggie" "windsurf" "letta" "codebuddy" "qoder" "vibe" "openhands" "crush" "devin" "goose" "kiro"
+    @degraded
 }
 "#;
+
+/// [`GUARDS`] with each guard's `allow-degraded` list as the build asks for
+/// it: the targets `hookc check` warns cannot carry the guard's decision
+/// (`hookc::unsupported`). So the lists follow the harnesses' profiles, and
+/// the tests below hold the answers to what the build says of them.
+fn levels() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let p = Project::new();
+        p.write(
+            "policy.kdl",
+            &format!(
+                "{}\n{}",
+                all_targets(),
+                GUARDS.replace("    @degraded\n", "")
+            ),
+        );
+        let out = p.hookc(&["check", "--format", "json"]);
+        let report: Value = serde_json::from_str(&out.stdout).expect(&out.stderr);
+        let mut text = String::new();
+        let mut guard = "";
+        for line in GUARDS.lines() {
+            if let Some(name) = line.strip_prefix("guard \"") {
+                guard = name.split('"').next().unwrap();
+            }
+            if line.trim() != "@degraded" {
+                text.push_str(line);
+                text.push('\n');
+                continue;
+            }
+            let label = format!("in guard `{guard}`");
+            let words: Vec<String> = report["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|d| d["code"] == "hookc::unsupported" && d["labels"][0]["text"] == *label)
+                .filter_map(|d| d["message"].as_str()?.split_once(':'))
+                .map(|(word, _)| format!("\"{word}\""))
+                .collect();
+            assert!(
+                !words.is_empty(),
+                "no target degrades `{guard}`: {report:#}"
+            );
+            text.push_str(&format!("    allow-degraded {}\n", words.join(" ")));
+        }
+        text
+    })
+}
 
 fn project(policy: &str) -> Project {
     let p = Project::new();
@@ -148,7 +198,7 @@ const REASON_TO_USER: &[HarnessId] = &[HarnessId::Cline];
 
 #[test]
 fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness() {
-    let p = project(&format!("{}\n{LEVELS}", all_targets()));
+    let p = project(&format!("{}\n{}", all_targets(), levels()));
     for h in harness::all() {
         let payload = shell_payload(h.id(), "git push --force && git reset --hard", p.dir.path());
         let (obs, o) = answer(&p, h.id(), &payload);
@@ -171,7 +221,7 @@ fn two_denying_guards_reach_the_model_as_two_numbered_reasons_in_every_harness()
 
 #[test]
 fn deny_beats_ask_beats_allow_beats_context_in_every_harness() {
-    let p = project(&format!("{}\n{LEVELS}", all_targets()));
+    let p = project(&format!("{}\n{}", all_targets(), levels()));
     let note = "Note: use npm ci";
     let ask = "Deploying needs the user's go-ahead";
     for h in harness::all() {
@@ -209,10 +259,10 @@ fn deny_beats_ask_beats_allow_beats_context_in_every_harness() {
         // context before a tool runs, the model reads it.
         let o = decide("npm ci");
         assert!(o.proceeds, "{id}: {o:?}");
-        // The harnesses LEVELS excuses from `note-npm` are the ones whose
-        // build warns that they cannot pass it; every other one must, and
-        // those must not claim to.
-        let excused = LEVELS
+        // The harnesses excused from `note-npm` are the ones whose build
+        // warns that they cannot pass it; every other one must, and those
+        // must not claim to.
+        let excused = levels()
             .lines()
             .skip_while(|l| !l.contains("\"note-npm\""))
             .find(|l| l.contains("allow-degraded"))

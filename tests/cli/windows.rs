@@ -554,6 +554,25 @@ fn posix_hook_lines_refuse_in_powershell_and_cmd() {
         )
     };
     assert_eq!(cmd("exit 0").status, 0, "Wine's cmd.exe does not start");
+    let owner = |what: &str| {
+        let (file, event) = what.rsplit_once(' ').unwrap();
+        let word = match file {
+            ".gemini/settings.json" => "gemini",
+            ".openhands/hooks.json" => "openhands",
+            ".augment/settings.json" => "auggie",
+            ".kiro/agents/hookc.json" => "kiro",
+            ".devin/config.json" => "devin",
+            ".factory/settings.json" => "droid",
+            "kimi" => "kimi",
+            other => panic!("{other}"),
+        };
+        let h = hookc::harness::all()
+            .iter()
+            .find(|h| h.id().word() == word)
+            .unwrap();
+        let event = h.profile().event_called(event).unwrap();
+        (*h, event)
+    };
     for (what, command) in &refusing {
         let r = cmd(command);
         assert_eq!(r.status, 2, "{what}: {r:?}");
@@ -565,6 +584,22 @@ fn posix_hook_lines_refuse_in_powershell_and_cmd() {
                 && !message.contains('\n'),
             "{what}: {}",
             r.stderr
+        );
+        // What the harness makes of that answer: a refusal, with the message.
+        let (harness, event) = owner(what);
+        let o = harness.outcome(
+            event,
+            &hookc::harness::Observation {
+                exit: Some(r.status),
+                stdout: r.stdout.clone(),
+                stderr: r.stderr.clone(),
+                ..hookc::harness::Observation::default()
+            },
+        );
+        let said = format!("{:?} {:?}", o.model_reads, o.user_sees);
+        assert!(
+            !o.proceeds && said.contains("need a POSIX shell"),
+            "{what}: {o:?}"
         );
     }
 }

@@ -25,7 +25,9 @@
 //!   `touch` changed into `mkdir` ran, and `shell(mkdir)` refused it. With
 //!   `permissionDecision: "allow"` beside it the changed call skipped the
 //!   deny rule too, so a `rewrite` is answered without a decision. Its
-//!   `additionalContext` reaches the model, after the tool's output.
+//!   `additionalContext` reaches the model, after the tool's output. A
+//!   line hookc hands to its run-time judge is changed the same way, where
+//!   the user's rules allow (see `copilot_permissions.rs`).
 //! - Copilot also runs the repo's `.claude/settings.json` hooks, with a
 //!   Claude-shaped payload (`hook_event_name`, `tool_name: "Bash"`, an ISO
 //!   `timestamp`, no `transcript_path`), and reads this file's flat JSON
@@ -34,6 +36,9 @@
 use std::path::Path;
 
 use super::MachineCheck;
+
+#[path = "copilot_permissions.rs"]
+mod permissions;
 
 use serde_json::{Value, json};
 
@@ -518,11 +523,16 @@ impl Harness for Copilot {
 
     fn answer_call(&self, event: Event, payload: &Value, verdict: Option<&Verdict>) -> Answer {
         match verdict {
+            Some(v) if super::hands_over(event, v) => supervised_answer(payload, v),
             Some(v) if v.decision == Decision::Rewrite && event == Event::PreTool => {
                 rewrite_answer(payload, v)
             }
             _ => self.answer(event, verdict),
         }
+    }
+
+    fn supervises(&self) -> bool {
+        true
     }
 
     fn answer(&self, event: Event, verdict: Option<&Verdict>) -> Answer {
@@ -708,6 +718,50 @@ fn rewrite_answer(payload: &Value, verdict: &Verdict) -> Answer {
     };
     let out = json!({ "modifiedArgs": input, "additionalContext": verdict.reason() });
     Answer::print(out)
+}
+
+/// A call run under hookc's run-time judge: `modifiedArgs` with the bash
+/// tool's command changed into `hookc exec … -- SHELL -c 'LINE'`
+/// (`verdict.rewritten`), and no decision, so that Copilot CLI's own flow
+/// judges the changed call; a refusal where one of the user's rules could
+/// not judge it as it would have judged the model's (`permissions`), or
+/// where the call is not Copilot's own bash tool from its own payload.
+fn supervised_answer(payload: &Value, verdict: &Verdict) -> Answer {
+    let refuse = |why: &str| {
+        Copilot.answer(
+            Event::PreTool,
+            Some(&super::supervised_refused(verdict, why)),
+        )
+    };
+    let args = match tool_and_args(payload) {
+        Ok(("bash", args @ Value::Object(_), false)) => args,
+        _ => {
+            return refuse(
+                "(Only Copilot CLI's own bash tool can be changed to run under hookc's run-time judge.)",
+            );
+        }
+    };
+    if verdict.decision == Decision::Ask {
+        // Whether Copilot CLI would run the changed call or the model's
+        // once the user says yes is not known: hookc does not ask.
+        return refuse(
+            "(The project's policy also asks about it, and hookc asks Copilot CLI's user only about calls it runs unchanged.)",
+        );
+    }
+    let project = payload.get("cwd").and_then(Value::as_str).map(Path::new);
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    if let Some(why) = permissions::Rules::visible(project, home.as_deref()).refusal() {
+        return refuse(&why);
+    }
+    let handover = match super::Handover::of(&json!({ "tool_input": args }), verdict, None) {
+        Ok(handover) => handover,
+        Err(refused) => return Copilot.answer(Event::PreTool, Some(&refused)),
+    };
+    let context = format!(
+        "{} A `cd` or variable in it does not carry over to later calls.",
+        handover.context
+    );
+    Answer::print(json!({ "modifiedArgs": handover.input, "additionalContext": context }))
 }
 
 /// The tool name and arguments, from a native or a Claude-shaped payload.

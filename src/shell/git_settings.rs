@@ -80,6 +80,9 @@ const TABLE: &[(&str, Kind)] = &[
     ("protocol.version", Kind::Harmless),
     ("maintenance.auto", Kind::Harmless),
     ("fetch.prune", Kind::Harmless),
+    // Whether git may ask for credentials in the terminal (Copilot CLI's
+    // shell sets `never`); which helper answers is `credential.helper`.
+    ("credential.interactive", Kind::Harmless),
     // Which branch a plain push updates, and what it takes along: never a
     // force (a non-fast-forward is still refused by the remote).
     ("push.default", Kind::Harmless),
@@ -113,6 +116,11 @@ fn key_matches(pattern: &str, key: &str) -> bool {
     }
 }
 
+/// Whether `value` is one of git's spellings of false.
+fn is_false(value: Option<&str>) -> bool {
+    value.is_some_and(|v| ["false", "no", "off", "0"].contains(&v.to_ascii_lowercase().as_str()))
+}
+
 /// What `key` set to `value` (`None`: no value, or one known only when the
 /// line runs) does. `alias.*` is not here: an alias is a subcommand of its
 /// own (see `normalize`).
@@ -120,6 +128,19 @@ pub fn kind(key: &str, value: Option<&str>) -> Kind {
     let key = key.to_ascii_lowercase();
     if value == Some("") && EMPTIED.iter().any(|p| key_matches(p, &key)) {
         return Kind::Harmless;
+    }
+    if key == "core.fsmonitor" && is_false(value) {
+        // A boolean or the program to run: false runs none.
+        return Kind::Harmless;
+    }
+    if key == "safe.barerepository" {
+        // Whether git uses a bare repository it finds without being told:
+        // `explicit` only narrows what git does, and `all` is its default
+        // (Copilot CLI's shell sets `explicit` for every command it runs).
+        return match value.map(str::to_ascii_lowercase).as_deref() {
+            Some("explicit" | "all") => Kind::Harmless,
+            _ => Kind::Opaque,
+        };
     }
     let Some(&(pattern, kind)) = TABLE.iter().find(|(p, _)| key_matches(p, &key)) else {
         return Kind::Opaque;
@@ -130,7 +151,7 @@ pub fn kind(key: &str, value: Option<&str>) -> Kind {
     if pattern.ends_with(".mirror") {
         // A boolean: only a false one pushes as usual.
         return match value.map(str::to_ascii_lowercase).as_deref() {
-            Some("false" | "no" | "off" | "0") => Kind::Harmless,
+            _ if is_false(value) => Kind::Harmless,
             Some("true" | "yes" | "on" | "1" | "") | None => Kind::Force,
             Some(_) => Kind::Opaque,
         };
@@ -146,6 +167,25 @@ pub fn kind(key: &str, value: Option<&str>) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_settings_copilot_clis_shell_sets_are_harmless_with_their_values() {
+        assert_eq!(
+            kind("safe.bareRepository", Some("explicit")),
+            Kind::Harmless
+        );
+        assert_eq!(kind("safe.barerepository", Some("all")), Kind::Harmless);
+        assert_eq!(kind("safe.bareRepository", None), Kind::Opaque);
+        assert_eq!(kind("safe.bareRepository", Some("x")), Kind::Opaque);
+        // What Copilot CLI's shell sets for every command it runs.
+        assert_eq!(
+            kind("credential.interactive", Some("never")),
+            Kind::Harmless
+        );
+        assert_eq!(kind("core.fsmonitor", Some("false")), Kind::Harmless);
+        assert_eq!(kind("core.fsmonitor", Some("true")), Kind::Command);
+        assert_eq!(kind("core.fsmonitor", Some("./hook")), Kind::Command);
+    }
 
     #[test]
     fn an_emptied_helper_or_hooks_folder_runs_nothing_new() {

@@ -274,7 +274,7 @@ fn doctor_reports_the_run_time_layer() {
     assert!(
         r.stdout.contains("the run-time judge works here")
             && r.stdout.contains(
-                "so Claude Code, Gemini CLI, OpenCode, Kilo Code CLI, CodeBuddy Code, Mistral Vibe run a line"
+                "so Claude Code, GitHub Copilot CLI, Gemini CLI, OpenCode, Kilo Code CLI, CodeBuddy Code, Mistral Vibe run a line"
             ),
         "{}{}",
         r.stdout,

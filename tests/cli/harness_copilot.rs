@@ -2,10 +2,13 @@
 //! Copilot runs them: the `bash` string through a shell in the project root,
 //! with `COPILOT_PROJECT_DIR` and `COPILOT_CLI` set, a camelCase payload.
 
+use std::process::Command;
+
 use serde_json::{Value, json};
 
 use crate::support::{
-    BARE_PATH, Project, Run, bundled_for, fake_hookc, json_file, path_with_hookc, sh_c,
+    BARE_PATH, HOOKC, Project, Run, bundled_for, fake_hookc, json_file, make_executable,
+    path_with_hookc, run, sh_c,
 };
 
 const HOOKS: &str = ".github/hooks/hookc.json";
@@ -389,4 +392,102 @@ guard "pnpm" {
             .is_some_and(|r| r.contains("pnpm install")),
         "{answer}"
     );
+}
+
+/// `hookc guard` run by a stand-in `copilot` with `flags` on its command
+/// line, which hookc reads as Copilot CLI's, and `HOME` inside the project.
+fn guard_under_copilot(p: &Project, flags: &[&str], stdin: &str) -> Run {
+    let payload = p.path("payload.json");
+    std::fs::write(&payload, stdin).unwrap();
+    let copilot = p.path("stand-in/copilot");
+    p.write(
+        "stand-in/copilot",
+        &format!(
+            "#!/bin/sh\n'{HOOKC}' guard --harness copilot --event pre-tool --policy '{}' < '{}'\n",
+            p.path(".hookc/policy.json").display(),
+            payload.display()
+        ),
+    );
+    make_executable(&copilot);
+    let mut command = Command::new(&copilot);
+    command
+        .args(flags)
+        .current_dir(p.dir.path())
+        .env("HOME", p.path("home"))
+        .env_remove("COPILOT_HOME")
+        .env_remove("COPILOT_ALLOW_ALL")
+        .env_remove("HOOKC_SUPERVISE")
+        .env_remove("HOOKC_DEBUG");
+    run(&mut command, None)
+}
+
+/// On Linux a line hookc cannot read runs under `hookc exec`: Copilot CLI
+/// takes `modifiedArgs` without a decision and judges the changed command
+/// by its own rules, so hookc hands the line over only where those rules
+/// would have judged it alike (see src/harness/copilot_permissions.rs).
+#[test]
+fn a_line_hookc_cannot_read_is_handed_over_where_copilots_rules_allow() {
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let p = built();
+    std::fs::create_dir_all(p.path("home")).unwrap();
+    let call = bash(&p, "c=$(printf 'gi%s' t); $c push --force origin main");
+
+    let run = guard_under_copilot(&p, &["-p", "go", "--yolo"], &call);
+    assert_eq!(run.status, 0, "{run:?}");
+    let answer = output(&run);
+    assert!(answer.get("permissionDecision").is_none(), "{answer}");
+    let args = &answer["modifiedArgs"];
+    assert_eq!(args["description"], "run it", "{answer}");
+    let command = args["command"].as_str().unwrap();
+    assert!(
+        command.contains("' exec --harness copilot --policy '"),
+        "{command}"
+    );
+    let ran = crate::support::run_supervised(command, p.dir.path());
+    assert!(
+        ran.stderr
+            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
+        "{ran:?}"
+    );
+
+    for (flags, why) in [
+        (
+            &["--yolo", "--deny-tool", "shell(git push)"][..],
+            "`--deny-tool shell(git push)` may refuse it",
+        ),
+        (
+            &["--allow-all", "--deny-url=evil.example"],
+            "`--deny-url evil.example`",
+        ),
+        (
+            &["--allow-tool", "shell(bash)"],
+            "would approve it without asking",
+        ),
+        (&["-p", "go", "--allow-all-tools"], "--allow-all-paths"),
+    ] {
+        let run = guard_under_copilot(&p, flags, &call);
+        let answer = output(&run);
+        assert_eq!(
+            (run.status, &answer["permissionDecision"]),
+            (2, &json!("deny")),
+            "{flags:?}: {answer}"
+        );
+        assert!(answer.get("modifiedArgs").is_none(), "{flags:?}: {answer}");
+        let reason = answer["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.contains(why), "{flags:?}: {reason}");
+    }
+
+    // What the user's settings deny, too.
+    p.write(
+        "home/.copilot/config.json",
+        "// Copilot CLI's own\n{\"deniedUrls\": [\"evil.example\"]}\n",
+    );
+    let run = guard_under_copilot(&p, &["--yolo"], &call);
+    let reason = output(&run)["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(reason.contains("`deniedUrls` in"), "{reason}");
 }

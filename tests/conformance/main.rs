@@ -1107,6 +1107,11 @@ fn copilot() {
     copilot_checks(&scratch);
     copilot_rewrites(&scratch);
     copilot_allow_keeps_deny_rules(&scratch);
+    // Supervised calls need a session that may reach hookc's program.
+    let turn =
+        |model: &Model| scratch.check(copilot_turn(&scratch, model).arg("--allow-all-paths"));
+    supervised_turns("copilot", &scratch, &turn);
+    copilot_supervised_keeps_deny_rules(&scratch);
 }
 
 #[test]
@@ -1211,6 +1216,44 @@ fn copilot_rewrites(scratch: &Scratch) {
     );
     eprintln!(
         "copilot {}: a rewrite guard's command ran in place of the model's, and Copilot's --deny-tool judged it",
+        pinned("copilot")
+    );
+}
+
+/// Copilot CLI judges a changed call by its own rules as the model's
+/// (`copilot_rewrites`), and a rule narrowed to a command does not match
+/// it inside `hookc exec … -c '…'`: with `--deny-tool 'shell(git push)'`
+/// a line hookc cannot read is not handed over, and the model is told
+/// which rule refused it. A `-p` session that may not reach every path
+/// would ask about hookc's own program, and cannot: hookc refuses and
+/// says which flags let it supervise.
+fn copilot_supervised_keeps_deny_rules(scratch: &Scratch) {
+    if hookc::runtime::supervised::available().is_err() {
+        return;
+    }
+    let line = "m=$(date +%s); git push origin main $m; touch rule-ran";
+    for (flags, told_why) in [
+        (
+            &["--allow-all-paths", "--deny-tool", "shell(git push)"][..],
+            "`--deny-tool shell(git push)` may refuse it",
+        ),
+        (&[], "run it with --allow-all-tools and --allow-all-paths"),
+    ] {
+        let model = Model::start(scratch, line);
+        let ran = scratch.check(copilot_turn(scratch, &model).args(flags));
+        let told = tool_results(&model.exchanges());
+        drop(model);
+        assert!(
+            !scratch.repo.join("rule-ran").exists(),
+            "copilot {flags:?}: `{line}` ran.\n{ran}"
+        );
+        assert!(
+            told.iter().any(|r| r.contains(told_why)),
+            "copilot {flags:?}: `{line}` was not refused with {told_why:?}: {told:#?}\n{ran}"
+        );
+    }
+    eprintln!(
+        "copilot {}: a line hookc would supervise was refused, with why, under `--deny-tool shell(git push)` and without --allow-all-paths",
         pinned("copilot")
     );
 }

@@ -2,13 +2,10 @@
 //! Copilot runs them: the `bash` string through a shell in the project root,
 //! with `COPILOT_PROJECT_DIR` and `COPILOT_CLI` set, a camelCase payload.
 
-use std::process::Command;
-
 use serde_json::{Value, json};
 
 use crate::support::{
-    BARE_PATH, HOOKC, Project, Run, bundled_for, fake_hookc, json_file, make_executable,
-    path_with_hookc, run, sh_c,
+    BARE_PATH, Project, Run, bundled_for, fake_hookc, json_file, path_with_hookc, sh_c,
 };
 
 const HOOKS: &str = ".github/hooks/hookc.json";
@@ -397,28 +394,14 @@ guard "pnpm" {
 /// `hookc guard` run by a stand-in `copilot` with `flags` on its command
 /// line, which hookc reads as Copilot CLI's, and `HOME` inside the project.
 fn guard_under_copilot(p: &Project, flags: &[&str], stdin: &str) -> Run {
-    let payload = p.path("payload.json");
-    std::fs::write(&payload, stdin).unwrap();
-    let copilot = p.path("stand-in/copilot");
-    p.write(
-        "stand-in/copilot",
-        &format!(
-            "#!/bin/sh\n'{HOOKC}' guard --harness copilot --event pre-tool --policy '{}' < '{}'\n",
-            p.path(".hookc/policy.json").display(),
-            payload.display()
-        ),
-    );
-    make_executable(&copilot);
-    let mut command = Command::new(&copilot);
-    command
-        .args(flags)
-        .current_dir(p.dir.path())
-        .env("HOME", p.path("home"))
-        .env_remove("COPILOT_HOME")
-        .env_remove("COPILOT_ALLOW_ALL")
-        .env_remove("HOOKC_SUPERVISE")
-        .env_remove("HOOKC_DEBUG");
-    run(&mut command, None)
+    crate::support::guard_under(
+        p,
+        "copilot",
+        ("copilot", ".hookc/policy.json"),
+        flags,
+        &[],
+        stdin,
+    )
 }
 
 /// On Linux a line hookc cannot read runs under `hookc exec`: Copilot CLI

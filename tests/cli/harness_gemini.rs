@@ -503,7 +503,7 @@ fn garbage_stdin_and_a_crashing_hookc_are_refused_in_json() {
     ] {
         let fake = p.path(&format!("fake-{name}"));
         std::fs::write(&fake, format!("#!/bin/sh\n{body}\n")).unwrap();
-        make_executable(&fake);
+        crate::support::make_executable(&fake);
         let run = fire(
             &p,
             Some(&fake),
@@ -535,38 +535,22 @@ fn on_error_ask_asks_instead() {
     assert_eq!(outcome(&run).0, "ask");
 }
 
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 /// `hookc guard` on `stdin` as a child of a stand-in `gemini` process
 /// started with `args` (the hook reads the session's mode and policy files
 /// from its command line), with the project's own policy, as the project's
 /// hook runs it.
 fn guard_under_gemini(p: &Project, args: &str, stdin: &str) -> Run {
-    let payload = p.path("payload.json");
-    std::fs::write(&payload, stdin).unwrap();
-    let gemini = p.path("stand-in/gemini");
-    p.write(
-        "stand-in/gemini",
-        &format!(
-            "#!/bin/sh\n'{}' guard --harness gemini --event pre-tool --policy '{}' < '{}'\n",
-            HOOKC,
-            p.path(".hookc/gemini/../policy.json").display(),
-            payload.display()
-        ),
-    );
-    make_executable(&gemini);
-    let mut command = Command::new(&gemini);
-    command
-        .args(args.split_whitespace())
-        .current_dir(p.dir.path())
-        .env("GEMINI_PROJECT_DIR", p.dir.path())
-        .env("HOME", p.path("home"))
-        .env_remove("HOOKC_SUPERVISE")
-        .env_remove("HOOKC_DEBUG");
-    run(&mut command, None)
+    let project = p.path(".");
+    let project = project.to_str().unwrap();
+    let args: Vec<&str> = args.split_whitespace().collect();
+    crate::support::guard_under(
+        p,
+        "gemini",
+        ("gemini", ".hookc/gemini/../policy.json"),
+        &args,
+        &[("GEMINI_PROJECT_DIR", project)],
+        stdin,
+    )
 }
 
 /// On Linux a line hookc cannot read runs under `hookc exec`: Gemini CLI

@@ -315,15 +315,7 @@ fn a_grep_becomes_a_regex_and_a_script_a_run_guard() {
     std::fs::remove_file(p.path(".claude/settings.json")).unwrap();
     let build = p.hookc(&["build"]);
     assert_eq!(build.status, 0, "{}{}", build.stdout, build.stderr);
-    let guard = |payload: String| {
-        crate::support::run(
-            std::process::Command::new(crate::support::HOOKC)
-                .args(["guard", "--harness", "claude", "--event", "pre-tool"])
-                .current_dir(p.dir.path())
-                .env("PATH", path_with_hookc()),
-            Some(payload.as_bytes()),
-        )
-    };
+    let guard = |payload: String| crate::support::guard(&p, "claude", "pre-tool", payload);
     let r = guard(crate::support::claude_bash("git push --force origin main"));
     assert!(
         r.stdout.contains("Push without --force."),
@@ -522,15 +514,7 @@ command = "exit 0"
     );
 
     p.build();
-    let guard = |harness: &str, payload: serde_json::Value| {
-        crate::support::run(
-            std::process::Command::new(crate::support::HOOKC)
-                .args(["guard", "--harness", harness, "--event", "pre-tool"])
-                .current_dir(p.dir.path())
-                .env("PATH", path_with_hookc()),
-            Some(payload.to_string().as_bytes()),
-        )
-    };
+    let guard = |harness, payload| crate::support::guard(&p, harness, "pre-tool", payload);
     let vibe = |command: &str| {
         guard(
             "vibe",

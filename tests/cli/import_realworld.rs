@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::support::{HOOKC, Project, Run, realworld_project, realworld_projects, run};
+use crate::support::{Project, guard, realworld_project, realworld_projects};
 
 /// The fixture project `name`, copied into a fresh folder and imported.
 fn imported(name: &str) -> Project {
@@ -19,18 +19,6 @@ fn imported(name: &str) -> Project {
         r.stdout, r.stderr
     );
     p
-}
-
-/// `hookc guard` for `harness` on `event`, in the project, with `payload`.
-fn guard(p: &Project, harness: &str, event: &str, payload: &Value) -> Run {
-    let mut command = std::process::Command::new(HOOKC);
-    command
-        .args(["guard", "--harness", harness, "--event", event, "--policy"])
-        .arg(p.path(".hookc/policy.json"))
-        .current_dir(p.dir.path())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("HOOKC_DEBUG");
-    run(&mut command, Some(payload.to_string().as_bytes()))
 }
 
 /// The hand-written hooks of the JSON hook files under `root`: where each
@@ -146,7 +134,7 @@ fn hooks_that_give_context_keep_giving_it_where_their_matcher_says() {
             &p,
             "claude",
             "session-start",
-            &json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": p.dir.path(), "source": source}),
+            json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": p.dir.path(), "source": source}),
         );
         assert_eq!(r.status, 0, "{source}: {}", r.stderr);
         let out: Value = serde_json::from_str(r.stdout.trim()).unwrap_or(Value::Null);
@@ -166,7 +154,7 @@ fn hooks_that_give_context_keep_giving_it_where_their_matcher_says() {
         &p,
         "claude",
         "prompt",
-        &json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": p.dir.path(), "prompt": "hi"}),
+        json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": p.dir.path(), "prompt": "hi"}),
     );
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Current branch: "), "{}", r.stdout);
@@ -180,7 +168,7 @@ fn an_exec_form_hook_gets_its_arguments_as_written() {
         &p,
         "claude",
         "pre-tool",
-        &json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": p.dir.path(),
+        json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": p.dir.path(),
                 "tool_name": "Bash", "tool_input": {"command": "ls"}}),
     );
     let root = p.dir.path().canonicalize().unwrap();
@@ -209,7 +197,7 @@ fn a_subagent_hook_runs_only_for_the_agent_its_matcher_names() {
             &p,
             "claude",
             "subagent-stop",
-            &json!({"hook_event_name": "SubagentStop", "session_id": "s", "cwd": p.dir.path(),
+            json!({"hook_event_name": "SubagentStop", "session_id": "s", "cwd": p.dir.path(),
                     "agent_id": "a1", "agent_type": agent, "stop_hook_active": false}),
         )
     };

@@ -249,6 +249,62 @@ pub fn sh_c(command: &str, cwd: &Path, path: &str, env: &[(&str, &str)], stdin: 
     run(&mut c, Some(stdin.as_bytes()))
 }
 
+/// `hookc guard --harness HARNESS --event EVENT` on `payload`, with the
+/// project's compiled policy, run in the project as a hook's command would
+/// be run (no `HOOKC_DEBUG`, no `CLAUDE_PROJECT_DIR` from the test's
+/// environment).
+pub fn guard(p: &Project, harness: &str, event: &str, payload: impl std::fmt::Display) -> Run {
+    let mut command = Command::new(HOOKC);
+    command
+        .args(["guard", "--harness", harness, "--event", event, "--policy"])
+        .arg(p.path(".hookc/policy.json"))
+        .current_dir(p.dir.path())
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOKC_DEBUG");
+    run(&mut command, Some(payload.to_string().as_bytes()))
+}
+
+/// `hookc guard --harness HARNESS --event pre-tool --policy POLICY` on
+/// `payload`, started by a stand-in for the harness's own process: a script
+/// `stand-in/NAME` in the project, given `args`, which hookc finds among its
+/// ancestors and reads as the harness's command line. Runs in the project
+/// with `HOME` at `home` there (which the caller creates and fills), and
+/// without the test's `HOOKC_SUPERVISE`, `HOOKC_DEBUG` and Copilot CLI's
+/// settings; `env` is added.
+pub fn guard_under(
+    p: &Project,
+    name: &str,
+    (harness, policy): (&str, &str),
+    args: &[&str],
+    env: &[(&str, &str)],
+    payload: &str,
+) -> Run {
+    let file = p.path("payload.json");
+    std::fs::write(&file, payload).unwrap();
+    let rel = format!("stand-in/{name}");
+    // Not `exec`: the stand-in stays the guard's parent.
+    p.write(
+        &rel,
+        &format!(
+            "#!/bin/sh\n'{HOOKC}' guard --harness {harness} --event pre-tool --policy '{}' < '{}'\nexit $?\n",
+            p.path(policy).display(),
+            file.display()
+        ),
+    );
+    make_executable(&p.path(&rel));
+    let mut command = Command::new(p.path(&rel));
+    command
+        .args(args)
+        .current_dir(p.dir.path())
+        .env("HOME", p.path("home"))
+        .env_remove("HOOKC_SUPERVISE")
+        .env_remove("HOOKC_DEBUG")
+        .env_remove("COPILOT_HOME")
+        .env_remove("COPILOT_ALLOW_ALL")
+        .envs(env.iter().copied());
+    run(&mut command, None)
+}
+
 /// The lines `hookc guard` appended to a `HOOKC_DEBUG` log, parsed.
 pub fn debug_log(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)

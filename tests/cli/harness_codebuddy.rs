@@ -267,12 +267,7 @@ fn a_line_hookc_cannot_read_runs_supervised_with_the_users_rules_judging_it_as_w
         "a decision would skip the user's rules: {answer}"
     );
     let command = specific["updatedInput"]["command"].as_str().unwrap();
-    let ran = crate::support::run_supervised(command, root);
-    assert!(
-        ran.stderr
-            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
-        "{ran:?}"
-    );
+    crate::support::assert_supervised_push_is_stopped(command, root);
 
     // CodeBuddy's own shell setting comes first.
     let r = run(

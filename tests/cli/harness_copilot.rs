@@ -428,12 +428,7 @@ fn a_line_hookc_cannot_read_is_handed_over_where_copilots_rules_allow() {
         command.contains("' exec --harness copilot --policy '"),
         "{command}"
     );
-    let ran = crate::support::run_supervised(command, p.dir.path());
-    assert!(
-        ran.stderr
-            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
-        "{ran:?}"
-    );
+    crate::support::assert_supervised_push_is_stopped(command, p.dir.path());
 
     for (flags, why) in [
         (

@@ -588,12 +588,7 @@ fn a_line_hookc_cannot_read_is_handed_back_to_run_supervised() {
         command.contains("' exec --harness gemini --policy '"),
         "{command}"
     );
-    let ran = crate::support::run_supervised(command, p.dir.path());
-    assert!(
-        ran.stderr
-            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
-        "{ran:?}"
-    );
+    crate::support::assert_supervised_push_is_stopped(command, p.dir.path());
 
     // Outside YOLO mode Gemini's own checks would read the command: the
     // user is asked about the changed one, or, with nobody to ask, refused.

@@ -351,12 +351,7 @@ fn a_line_hookc_cannot_read_runs_supervised_unless_vibes_deny_list_may_refuse_it
     assert_eq!(input["timeout"], 120, "{answer}");
     let command = input["command"].as_str().unwrap();
     assert!(command.starts_with("HOOKC_SUPERVISED=vibe '"), "{command}");
-    let ran = crate::support::run_supervised(command, root);
-    assert!(
-        ran.stderr
-            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
-        "{ran:?}"
-    );
+    crate::support::assert_supervised_push_is_stopped(command, root);
 
     // Under `vibe run-server`, which takes the user's config from its
     // client, hookc cannot read Vibe's rules: refused.

@@ -175,6 +175,18 @@ pub fn run_supervised(command: &str, dir: &Path) -> Run {
     )
 }
 
+/// The command a hook handed back to run `c=$(printf 'gi%s' t); $c push
+/// --force origin main` under hookc's run-time judge, run in `dir`: the
+/// judge stops it at the push, with the bundled policy's guard named.
+pub fn assert_supervised_push_is_stopped(command: &str, dir: &Path) {
+    let ran = run_supervised(command, dir);
+    assert!(
+        ran.stderr
+            .contains("hookc exec: guard no-force-push stopped git push --force origin main"),
+        "{command}: {ran:?}"
+    );
+}
+
 pub fn claude_bash(command: &str) -> String {
     serde_json::json!({
         "session_id": "s1",

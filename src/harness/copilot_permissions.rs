@@ -16,11 +16,16 @@
 //! * an `--allow-tool` rule that would approve the changed command itself
 //!   (`shell(hookc)`, or a shell such as `shell(bash)`), where the model's
 //!   line might have been asked about: no rewrite;
+//! * a session that may not reach every path (`--allow-all-paths`;
+//!   `--allow-all` and `--yolo` are that and more): Copilot checks the
+//!   paths a shell command names against the folders it may reach, and
+//!   would check the changed command's (`/bin/bash`, hookc's program:
+//!   without the flag even the harmless changed line was refused in `-p`)
+//!   in place of the model's, which it may not find inside the quoted
+//!   line: no rewrite, with that reason;
 //! * a session run with `-p` that may not run every tool
-//!   (`--allow-all-tools` or `COPILOT_ALLOW_ALL`) and reach every path
-//!   (`--allow-all-paths`; `--allow-all` and `--yolo` are both) would have
-//!   to ask about the changed command, which names hookc's program outside
-//!   the project, and cannot: no rewrite, with that reason;
+//!   (`--allow-all-tools` or `COPILOT_ALLOW_ALL`) would have to ask about
+//!   the changed command, and cannot: no rewrite, with that reason;
 //! * a session whose command line hookc cannot find, or a settings file it
 //!   cannot read: no rewrite.
 //!
@@ -132,11 +137,13 @@ impl Rules {
                 "(Copilot CLI would judge the command hookc runs under its run-time judge, not this one, by its own rules, and {rule}, so hookc refuses it instead.)"
             ));
         }
-        // The changed command names hookc's own program, outside the
-        // project: Copilot CLI asks about that path unless it may reach
-        // any.
-        (self.headless && !(self.allow_all && self.all_paths)).then(|| {
-            "(hookc would run it under its run-time judge, but Copilot CLI would have to ask the user about the changed command, which names hookc's program outside the project, and a session run with -p cannot ask: run it with --allow-all-tools and --allow-all-paths (or --yolo) to let hookc supervise such lines.)".to_owned()
+        if !self.all_paths {
+            return Some(
+                "(hookc would run it under its run-time judge, but Copilot CLI checks the paths a command names, and would check hookc's command in place of this one, so hookc hands lines over only to a session that may reach every path: start Copilot CLI with --allow-all-paths (or --yolo).)".to_owned(),
+            );
+        }
+        (self.headless && !self.allow_all).then(|| {
+            "(hookc would run it under its run-time judge, but Copilot CLI would have to ask the user about the changed command, and a session run with -p cannot ask: start it with --allow-all-tools (or --yolo).)".to_owned()
         })
     }
 }
@@ -250,39 +257,43 @@ mod tests {
     #[test]
     fn other_rules_leave_copilot_to_decide() {
         for argv in [
-            &[
-                "copilot",
-                "--allow-all-tools",
-                "--deny-tool",
-                "write",
-                "--trust-folder",
-            ][..],
+            &["copilot", "--allow-all", "--deny-tool", "write"][..],
             &["copilot", "-p", "do it", "--yolo"],
             &[
                 "copilot",
                 "-p",
-                "do it",
+                "go",
                 "--allow-all-tools",
                 "--allow-all-paths",
             ],
             &[
                 "copilot",
+                "--allow-all-paths",
                 "--allow-tool",
                 "shell(git:*)",
-                "github(create_issue)",
+                "gh(x)",
             ],
-            &["copilot"],
+            &["copilot", "--allow-all-paths"],
         ] {
             assert_eq!(rules(argv).refusal(), None, "{argv:?}");
         }
     }
 
     #[test]
-    fn a_prompt_run_that_must_ask_is_refused() {
-        let r = rules(&["copilot", "-p", "do it", "--allow-tool", "shell(git:*)"]);
-        assert!(r.refusal().is_some_and(|r| r.contains("cannot ask")));
+    fn a_session_that_checks_paths_or_must_ask_in_a_prompt_run_is_refused() {
+        let r = rules(&["copilot", "--allow-all-tools"]);
+        assert!(r.refusal().is_some_and(|r| r.contains("--allow-all-paths")));
         let r = rules(&["copilot", "--prompt=do it", "--allow-all-tools"]);
         assert!(r.refusal().is_some_and(|r| r.contains("--allow-all-paths")));
+        let r = rules(&[
+            "copilot",
+            "-p",
+            "do it",
+            "--allow-all-paths",
+            "--allow-tool",
+            "shell(git:*)",
+        ]);
+        assert!(r.refusal().is_some_and(|r| r.contains("cannot ask")));
         let r = rules(&["copilot", "--prompt=do it", "--allow-all"]);
         assert_eq!(r.refusal(), None);
     }

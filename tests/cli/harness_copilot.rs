@@ -444,6 +444,8 @@ fn a_line_hookc_cannot_read_is_handed_over_where_copilots_rules_allow() {
             "would approve it without asking",
         ),
         (&["-p", "go", "--allow-all-tools"], "--allow-all-paths"),
+        (&["--allow-all-tools"], "--allow-all-paths"),
+        (&["-p", "go", "--allow-all-paths"], "--allow-all-tools"),
     ] {
         let run = guard_under_copilot(&p, flags, &call);
         let answer = output(&run);

@@ -1224,9 +1224,9 @@ fn copilot_rewrites(scratch: &Scratch) {
 /// (`copilot_rewrites`), and a rule narrowed to a command does not match
 /// it inside `hookc exec … -c '…'`: with `--deny-tool 'shell(git push)'`
 /// a line hookc cannot read is not handed over, and the model is told
-/// which rule refused it. A `-p` session that may not reach every path
-/// would ask about hookc's own program, and cannot: hookc refuses and
-/// says which flags let it supervise.
+/// which rule refused it. A session that may not reach every path checks
+/// the changed command's paths in place of the model's: hookc refuses and
+/// says which flag lets it supervise.
 fn copilot_supervised_keeps_deny_rules(scratch: &Scratch) {
     if hookc::runtime::supervised::available().is_err() {
         return;
@@ -1237,7 +1237,7 @@ fn copilot_supervised_keeps_deny_rules(scratch: &Scratch) {
             &["--allow-all-paths", "--deny-tool", "shell(git push)"][..],
             "`--deny-tool shell(git push)` may refuse it",
         ),
-        (&[], "run it with --allow-all-tools and --allow-all-paths"),
+        (&[], "start Copilot CLI with --allow-all-paths"),
     ] {
         let model = Model::start(scratch, line);
         let ran = scratch.check(copilot_turn(scratch, &model).args(flags));

@@ -2700,3 +2700,4 @@ fn auggie_print(mut node: Command, auggie: &Path, model: &Model) -> Command {
         .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
     node
 }
+

@@ -189,10 +189,10 @@ impl Harness for VsCode {
             },
         );
         // With Copilot CLI targeted, its `.github/hooks/hookc.json` is the
-        // file VS Code runs: a second one would run every hook twice.
-        if policy.targets.contains(&HarnessId::Copilot) {
-            return;
-        }
+        // file VS Code runs: a second one would run every hook twice. The
+        // guards VS Code cannot see are warned about all the same: VS Code
+        // decodes the calls itself, whichever file runs the hook.
+        let beside_copilot = policy.targets.contains(&HarnessId::Copilot);
         // Alone, `vscode` writes the file in Copilot CLI's format too, which
         // VS Code documents reading (event names mapped one to one), so that
         // Copilot CLI, which reads the same folder, never meets a format it
@@ -203,7 +203,9 @@ impl Harness for VsCode {
             let Some(file_event) = copilot.and_then(|p| p.event_name(event)) else {
                 continue;
             };
-            if common::route(policy, event, &PROFILE, cx, &matcher_names).is_none() {
+            if common::route(policy, event, &PROFILE, cx, &matcher_names).is_none()
+                || beside_copilot
+            {
                 continue;
             }
             let script = format!(".hookc/vscode/{}.sh", event.word());

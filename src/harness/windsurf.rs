@@ -330,8 +330,12 @@ impl Harness for Windsurf {
     }
 
     fn payload(&self, event: Event, call: &ExampleCall, root: &Path) -> Option<Value> {
-        let (action, info) = match event {
-            Event::PreTool => {
+        let (action, info) = match (event, &call.tool) {
+            (Event::PreTool, Some(Tool::Mcp { server, tool })) => (
+                "pre_mcp_tool_use",
+                json!({"mcp_server_name": server, "mcp_tool_name": tool, "mcp_tool_arguments": {}}),
+            ),
+            (Event::PreTool, _) => {
                 let t = ToolCall::of(&PROFILE, call, root)?;
                 match t.kind {
                     ToolKind::Shell => (
@@ -345,7 +349,7 @@ impl Harness for Windsurf {
                     ),
                 }
             }
-            Event::Prompt => (
+            (Event::Prompt, _) => (
                 "pre_user_prompt",
                 json!({"user_prompt": text_of(event, call)?}),
             ),

@@ -317,6 +317,30 @@ pub fn guard_under(
     run(&mut command, None)
 }
 
+/// For each guard of the project's policy, the targets whose harness
+/// `hookc check` warns cannot carry it as written (`hookc::unsupported`),
+/// by their words (`codex`).
+pub fn unsupported_targets(p: &Project) -> std::collections::BTreeMap<String, Vec<String>> {
+    let out = p.hookc(&["check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect(&out.stderr);
+    let mut targets = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for d in report["diagnostics"].as_array().into_iter().flatten() {
+        let guard = d["labels"][0]["text"]
+            .as_str()
+            .and_then(|l| l.strip_prefix("in guard `")?.strip_suffix('`'));
+        let word = d["message"]
+            .as_str()
+            .and_then(|m| Some(m.split_once(':')?.0));
+        if let (true, Some(guard), Some(word)) = (d["code"] == "hookc::unsupported", guard, word) {
+            targets
+                .entry(guard.to_owned())
+                .or_default()
+                .push(word.to_owned());
+        }
+    }
+    targets
+}
+
 /// The lines `hookc guard` appended to a `HOOKC_DEBUG` log, parsed.
 pub fn debug_log(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)

@@ -11,25 +11,18 @@ const POLICY: &str = r#"guard "no-refunds" {
 }
 "#;
 
-/// Harnesses whose MCP tool calls `hookc test` cannot send (their MCP
-/// naming is not established, their payloads carry no MCP call, or, in
-/// Letta Code, MCP tools are called through the shell tool).
-const NO_MCP_PAYLOAD: &[&str] = &[
-    "antigravity",
-    "auggie",
-    "windsurf",
-    "vscode",
-    "letta",
-    "vibe",
-    "openhands",
-];
-
 #[test]
 fn mcp_examples_run_through_the_hooks_of_every_harness_that_names_mcp_tools() {
     let p = Project::new();
     p.write("policy.kdl", POLICY);
     let build = p.hookc(&["build"]);
     assert_eq!(build.status, 0, "{}", build.stderr);
+    // The harnesses whose MCP calls the guard does not see, as the build
+    // warns (their MCP naming is not established, their payloads carry no
+    // MCP call, or, in Letta Code, MCP tools are called through the shell
+    // tool): `hookc test` has no call of theirs to send.
+    let unsupported = crate::support::unsupported_targets(&p);
+    let unseen = &unsupported["no-refunds"];
     let r = run(
         std::process::Command::new(crate::support::HOOKC)
             .args(["test", "--format", "json"])
@@ -46,7 +39,7 @@ fn mcp_examples_run_through_the_hooks_of_every_harness_that_names_mcp_tools() {
     for h in hookc::harness::all() {
         let profile = h.profile();
         let harness = profile.id.word();
-        let named = !NO_MCP_PAYLOAD.contains(&harness);
+        let named = !unseen.iter().any(|w| w == harness);
         for (case, expected) in [
             ("mcp payments/refund_all", "blocks"),
             ("mcp payments/charge", "proceeds"),
@@ -58,13 +51,13 @@ fn mcp_examples_run_through_the_hooks_of_every_harness_that_names_mcp_tools() {
             if !named {
                 assert!(
                     row["not_applicable"].is_string(),
-                    "{harness} now sends MCP calls: take it out of NO_MCP_PAYLOAD in tests/cli/test_mcp.rs: {row:#}"
+                    "{harness} sends MCP calls the build warns it cannot see: {row:#}"
                 );
                 continue;
             }
             assert!(
                 row["not_applicable"].is_null(),
-                "{harness} sends no MCP call in `hookc test`: give it MCP payloads, or add it to NO_MCP_PAYLOAD in tests/cli/test_mcp.rs: {row:#}"
+                "{harness} sends no MCP call in `hookc test`, and the build does not warn that the guard misses MCP calls there: give it MCP payloads, or the build a warning: {row:#}"
             );
             assert_eq!(row["got"], expected, "{harness} {case}: {row:#}");
             assert_eq!(row["ok"], true, "{row:#}");

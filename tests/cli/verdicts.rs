@@ -64,8 +64,7 @@ fn levels() -> &'static str {
                 GUARDS.replace("    @degraded\n", "")
             ),
         );
-        let out = p.hookc(&["check", "--format", "json"]);
-        let report: Value = serde_json::from_str(&out.stdout).expect(&out.stderr);
+        let unsupported = crate::support::unsupported_targets(&p);
         let mut text = String::new();
         let mut guard = "";
         for line in GUARDS.lines() {
@@ -77,18 +76,15 @@ fn levels() -> &'static str {
                 text.push('\n');
                 continue;
             }
-            let label = format!("in guard `{guard}`");
-            let words: Vec<String> = report["diagnostics"]
-                .as_array()
+            let words: Vec<String> = unsupported
+                .get(guard)
                 .into_iter()
                 .flatten()
-                .filter(|d| d["code"] == "hookc::unsupported" && d["labels"][0]["text"] == *label)
-                .filter_map(|d| d["message"].as_str()?.split_once(':'))
-                .map(|(word, _)| format!("\"{word}\""))
+                .map(|word| format!("\"{word}\""))
                 .collect();
             assert!(
                 !words.is_empty(),
-                "no target degrades `{guard}`: {report:#}"
+                "no target degrades `{guard}`: {unsupported:#?}"
             );
             text.push_str(&format!("    allow-degraded {}\n", words.join(" ")));
         }

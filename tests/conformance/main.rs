@@ -2700,4 +2700,3 @@ fn auggie_print(mut node: Command, auggie: &Path, model: &Model) -> Command {
         .env("AUGMENT_DISABLE_AUTO_UPDATE", "1");
     node
 }
-

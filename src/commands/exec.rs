@@ -147,6 +147,7 @@ fn judge_touch(files: &eval::Files, touch: &Touch) -> Option<Stop> {
 fn refuse(why: &str) -> i32 {
     eprintln!(
         "hookc exec: cannot run the call under supervision: {why}. Nothing ran. \
+         Write the command so hookc can read it before it runs (plain program names and literal arguments, no variables or substitutions as programs) and run it again. \
          Without the run-time judge only the static guard protects calls (`hookc doctor` shows which layers work here)."
     );
     UNAVAILABLE

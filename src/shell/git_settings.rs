@@ -134,11 +134,13 @@ pub fn kind(key: &str, value: Option<&str>) -> Kind {
         return Kind::Harmless;
     }
     if key == "safe.barerepository" {
-        // Whether git uses a bare repository it finds without being told:
-        // `explicit` only narrows what git does, and `all` is its default
-        // (Copilot CLI's shell sets `explicit` for every command it runs).
+        // Whether git uses a bare repository it finds without being told
+        // (Copilot CLI's shell sets `explicit` for every command it runs):
+        // `explicit` only narrows what git does; `all` may undo a user's
+        // `explicit` and let git read the settings of a bare repository
+        // planted in the project, which may name programs.
         return match value.map(str::to_ascii_lowercase).as_deref() {
-            Some("explicit" | "all") => Kind::Harmless,
+            Some("explicit") => Kind::Harmless,
             _ => Kind::Opaque,
         };
     }
@@ -174,7 +176,7 @@ mod tests {
             kind("safe.bareRepository", Some("explicit")),
             Kind::Harmless
         );
-        assert_eq!(kind("safe.barerepository", Some("all")), Kind::Harmless);
+        assert_eq!(kind("safe.barerepository", Some("all")), Kind::Opaque);
         assert_eq!(kind("safe.bareRepository", None), Kind::Opaque);
         assert_eq!(kind("safe.bareRepository", Some("x")), Kind::Opaque);
         // What Copilot CLI's shell sets for every command it runs.

@@ -254,7 +254,10 @@ fn where_supervision_is_refused_nothing_runs() {
     assert!(r.stderr.contains("this system refuses ptrace"), "{r:?}");
     assert!(r.stderr.contains("Nothing ran"), "{r:?}");
     // The model reads this in place of the call's output: what to do next.
-    assert!(r.stderr.contains("Write the command so hookc can read it"), "{r:?}");
+    assert!(
+        r.stderr.contains("Write the command so hookc can read it"),
+        "{r:?}"
+    );
     assert!(ran(&p).is_empty(), "{:?}", ran(&p));
     // And without a compiled policy.
     let bare = Project::new();

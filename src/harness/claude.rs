@@ -333,27 +333,16 @@ impl Harness for Claude {
 
     fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
-        let mut checks = Vec::new();
-        for path in [
-            Some(root.join(".claude/settings.json")),
-            Some(root.join(".claude/settings.local.json")),
-            common::under_home(home, ".claude/settings.json"),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if common::read_json(Some(path.clone()))
-                .is_some_and(|v| v["disableAllHooks"] == json!(true))
-            {
-                checks.push(MachineCheck::fail(
-                    format!(
-                        "{name}: {} turns every hook off (disableAllHooks)",
-                        path.display()
-                    ),
-                    format!("remove `\"disableAllHooks\": true` from {}", path.display()),
-                ));
-            }
-        }
+        let mut checks = common::disable_all_hooks_checks(
+            name,
+            [
+                Some(root.join(".claude/settings.json")),
+                Some(root.join(".claude/settings.local.json")),
+                common::under_home(home, ".claude/settings.json"),
+            ]
+            .into_iter()
+            .flatten(),
+        );
         checks.extend(on_failure_check(root));
         checks.push(MachineCheck::note(
                 format!("{name} runs project hooks only once the folder's trust dialog is accepted"),

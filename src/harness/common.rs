@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::Profile;
+use super::{MachineCheck, Profile};
 use crate::emit::EmitCx;
 use crate::ir::{Decision, Event, Guard, HarnessId, Policy, Tool};
 
@@ -411,6 +411,31 @@ pub fn under_home(home: Option<&Path>, rel: &str) -> Option<PathBuf> {
 }
 
 /// A JSON (or JSONC) file's value; `None` when it is missing or unreadable.
+/// A failing check for each of `paths` (a settings file of `name`'s)
+/// whose `disableAllHooks` is true, which turns every hook off, hookc's
+/// too.
+pub fn disable_all_hooks_checks(
+    name: &str,
+    paths: impl IntoIterator<Item = PathBuf>,
+) -> Vec<MachineCheck> {
+    paths
+        .into_iter()
+        .filter(|path| {
+            read_json(Some(path.clone()))
+                .is_some_and(|v| v["disableAllHooks"] == serde_json::json!(true))
+        })
+        .map(|path| {
+            MachineCheck::fail(
+                format!(
+                    "{name}: {} turns every hook off (disableAllHooks)",
+                    path.display()
+                ),
+                format!("remove `\"disableAllHooks\": true` from {}", path.display()),
+            )
+        })
+        .collect()
+}
+
 pub fn read_json(path: Option<PathBuf>) -> Option<serde_json::Value> {
     let text = crate::disk::read_text(&path?).ok()??;
     jsonc_parser::parse_to_serde_value::<serde_json::Value>(&text, &Default::default()).ok()

@@ -239,8 +239,13 @@ static PROFILE: Profile = Profile {
     own_timeout: None,
     late_hook: LateHook::Proceeds,
     hints: &[".github/hooks/", ".github/copilot-instructions.md"],
+    // The repository's settings files hold hooks of their own and
+    // `disableAllHooks`, which switches hookc's off (a `-p` run with it in
+    // `.github/copilot/settings.json` ran a denied command).
     protected: &[
         ".github/hooks",
+        ".github/copilot/settings.json",
+        ".github/copilot/settings.local.json",
         "~/.copilot/hooks",
         "~/.copilot/settings.json",
         "~/.copilot/config.json",
@@ -248,7 +253,7 @@ static PROFILE: Profile = Profile {
         "$COPILOT_HOME/settings.json",
         "$COPILOT_HOME/config.json",
     ],
-    protected_examples: &[".github/hooks/hookc.json"],
+    protected_examples: &[".github/hooks/hookc.json", ".github/copilot/settings.json"],
     settings_commands: &[],
     hooks_from: &[],
     also_runs: &[HarnessId::Claude],
@@ -275,9 +280,23 @@ impl Harness for Copilot {
         self
     }
 
-    fn machine_checks(&self, _root: &Path, _home: Option<&Path>) -> Vec<MachineCheck> {
+    fn machine_checks(&self, root: &Path, home: Option<&Path>) -> Vec<MachineCheck> {
         let name = PROFILE.name;
-        let mut checks = Vec::new();
+        let user = std::env::var_os("COPILOT_HOME")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".copilot")));
+        let mut checks = common::disable_all_hooks_checks(
+            name,
+            [
+                Some(root.join(".github/copilot/settings.json")),
+                Some(root.join(".github/copilot/settings.local.json")),
+                user.as_ref().map(|u| u.join("settings.json")),
+                user.as_ref().map(|u| u.join("config.json")),
+            ]
+            .into_iter()
+            .flatten(),
+        );
         checks.push(MachineCheck::note(
             format!("{name} runs project hooks only in a trusted folder"),
             format!("trust the folder when {name} asks"),

@@ -150,6 +150,26 @@ fn each_problem_comes_with_its_fix() {
         "{doc}"
     );
 
+    // Copilot CLI's, in the repository's settings, which an agent could
+    // write were they not protected.
+    let p = built_with(&POLICY.replace("targets \"claude\" \"kimi\"", "targets \"copilot\""));
+    let (_, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert!(
+        !failures(&doc).join("\n").contains("disableAllHooks"),
+        "{doc}"
+    );
+    p.write(
+        ".github/copilot/settings.json",
+        "// the project's\n{\"disableAllHooks\": true}\n",
+    );
+    let (_, doc) = doctor(&p, &path_with_hookc(), &[]);
+    assert!(
+        failures(&doc)
+            .join("\n")
+            .contains(".github/copilot/settings.json turns every hook off (disableAllHooks)"),
+        "{doc}"
+    );
+
     // Kimi Code without the user-level install.
     let p = Project::new();
     p.write("policy.kdl", POLICY);

@@ -805,12 +805,19 @@ fn read_program(
         }
     } else if program == "alias" {
         // What an alias stands for runs wherever its name is typed, as a
-        // function's body does: read as commands that may run.
+        // function's body does, with the words typed after the name behind
+        // it: read as commands that may run with any words after them
+        // (`alias ls='git push'`, then `ls --force`).
         for value in rest
             .iter()
             .filter_map(|w| w.text.split_once('=').map(|(_, v)| v))
         {
-            script(out, value, d, &redirects);
+            script(
+                out,
+                &format!("{value} \"${{words_after_the_alias[@]}}\""),
+                d,
+                &redirects,
+            );
         }
     }
     match reader(program) {
@@ -1985,20 +1992,38 @@ fn awk_program(rest: &[Word]) -> Option<&str> {
 }
 
 /// Builtins that define names for commands (`hash -p PATH NAME`, `alias`,
-/// `enable -f`) or run a string later (`trap`, `compgen -C`, `complete -C`,
-/// `mapfile -C`, `bind -x`): what runs under the new name, or later, is not
-/// what the line says.
+/// `enable -f`), run a string later (`trap`, `compgen -C`, `complete -C`,
+/// `mapfile -C`, `bind -x`) or change how bash reads the commands after
+/// them (`set -k` turns every `NAME=VALUE` argument into the program's
+/// environment, `set -H` lets `!!` stand for an earlier command): what runs
+/// under the new name, or later, is not what the line says. In a harness
+/// that keeps one shell for the whole session, "later" is the next call too.
 fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
-    let any = |opts: &[&str]| {
+    // Options are letters, several to a word (`hash -rp`); a word whose
+    // value hookc does not know may be any of them.
+    let options = || {
         rest.iter()
-            .any(|w| opts.iter().any(|o| w.text.starts_with(o)))
+            .take_while(|w| w.text != "--")
+            .filter(|w| w.opaque || w.has_param || (w.text.starts_with('-') && w.text != "-"))
     };
+    let any = |letters: &[char]| {
+        options().any(|w| w.opaque || w.has_param || w.text[1..].contains(letters))
+    };
+    let named = |names: &[&str]| rest.iter().any(|w| names.contains(&w.text.as_str()));
     let why = match program {
-        "hash" if any(&["-p"]) => "hash -p renames a program",
-        "enable" => "enable loads or switches builtins",
-        "compgen" | "complete" if any(&["-C", "-F"]) => "a completion command",
-        "mapfile" | "readarray" if any(&["-C"]) => "mapfile -C runs a callback",
-        "bind" if any(&["-x"]) => "bind -x runs a command",
+        "hash" if any(&['p']) => "hash -p, which renames a program",
+        "enable" => "enable, which loads or switches builtins",
+        "compgen" | "complete" if any(&['C', 'F']) => "a completion command",
+        "mapfile" | "readarray" if any(&['C']) => "mapfile -C, which runs a callback",
+        "bind" if any(&['x']) => "bind -x, which runs a command",
+        "set" if any(&['k', 'H']) || named(&["keyword", "histexpand"]) => {
+            "set -k or set -H, which change what the commands after them run"
+        }
+        "shopt"
+            if named(&["keyword", "histexpand"]) || options().any(|w| w.opaque || w.has_param) =>
+        {
+            "shopt -o keyword or histexpand, which change what the commands after them run"
+        }
         _ => return None,
     };
     Some(why.to_owned())
@@ -2681,9 +2706,17 @@ mod tests {
         finds("alias gp='git push --force'", "git", "--force");
         finds("alias gs='git status' gp='rm -rf /'", "rm", "-rf");
         assert!(!analyze("alias ll='ls -la'").is_opaque());
+        // The words typed after the name follow the value (`ls --force`
+        // after `alias ls='git push'` runs `git push --force`): words
+        // whose value is known only when they are typed.
+        const AFTER: &str = "${words_after_the_alias[@]}";
         assert_eq!(
             cmds("alias ll='ls -la'"),
-            [sc("ls", &["-la"]), sc("alias", &["ll=ls -la"])]
+            [sc("ls", &["-la", AFTER]), sc("alias", &["ll=ls -la"])]
+        );
+        assert_eq!(
+            cmds("alias ls='git push'"),
+            [sc("git", &["push", AFTER]), sc("alias", &["ls=git push"])]
         );
     }
 
@@ -2878,7 +2911,19 @@ mod tests {
             "echo 'import os' | python3",
             "python3 - < script.py",
             "hash -p /bin/rm r; r -rf build",
+            "hash -rp /bin/rm r; r -rf build",
+            "hash \"$o\" /bin/rm r; r -rf build",
             "alias r=rm; r -rf build",
+            // bash's keyword option turns `NAME=VALUE` arguments into the
+            // program's environment, here a git alias that runs rm.
+            "set -k; git st GIT_CONFIG_PARAMETERS=\"'alias.st=!rm -rf build'\"",
+            "set -ek; git st GIT_CONFIG_PARAMETERS=\"'alias.st=!rm -rf build'\"",
+            "set -o keyword; git st GIT_CONFIG_PARAMETERS=\"'alias.st=!rm -rf build'\"",
+            "shopt -so keyword; git st GIT_CONFIG_PARAMETERS=\"'alias.st=!rm -rf build'\"",
+            // History expansion: a later `!!:1*` runs what an earlier line
+            // only printed.
+            "set -H -o history",
+            "set -o histexpand",
             "compgen -C 'cat .env' x",
             "mapfile -C 'cat .env' -c 1 a < x",
             "test -v 'a[$(rm -rf build)]'",
@@ -2930,6 +2975,17 @@ mod tests {
             "git",
             "receive-pack",
         );
+        // Options that do not change what later commands run stay readable.
+        for line in [
+            "set -euo pipefail",
+            "set +k",
+            "set -- a -k",
+            "shopt -s nullglob globstar",
+            "hash -r",
+            "hash git",
+        ] {
+            assert!(!analyze(line).is_opaque(), "{line:?}");
+        }
         // PATH picks which file a name runs, not the name a guard matches.
         for line in ["PATH=.:$PATH git push", "PS1='(venv) ' ls"] {
             assert!(!analyze(line).is_opaque(), "{line:?}");

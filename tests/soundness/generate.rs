@@ -451,6 +451,11 @@ pub fn layers() -> Vec<Layer> {
             path_of(&w[0]),
             rest(w)
         ))),
+        word!("hash-p-after-other-options", 3, |w| Some(format!(
+            "hash -rp {} r; r {}",
+            path_of(&w[0]),
+            rest(w)
+        ))),
         word!("alias", 3, |w| Some(format!(
             "shopt -s expand_aliases 2>/dev/null; alias r={}\nr {}",
             w[0],
@@ -584,6 +589,16 @@ pub fn layers() -> Vec<Layer> {
             Some(format!(
                 "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0={} git x {others}",
                 sq(&format!("{sub} {opts}"))
+            ))
+        }),
+        // bash's keyword option: a `NAME=VALUE` argument anywhere is the
+        // program's environment, here git's settings.
+        word!("git-alias-keyword", 7, |w| {
+            let (sub, opts, others) = git_sub(w)?;
+            let setting = format!("'alias.x={sub} {opts}'");
+            Some(format!(
+                "set -k; git x {others} GIT_CONFIG_PARAMETERS={}",
+                sq(&setting)
             ))
         }),
         word!("git-push-refspec", 7, |w| {

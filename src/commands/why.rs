@@ -52,7 +52,7 @@ pub fn why(args: &WhyArgs, ui: &Ui) -> ExitStatus {
         Ok(()) => decide(&call, args.event, None, &Value::Null, &setting),
     };
     let traces = eval::trace(&policy, &call);
-    let reading = call.command.as_deref().map(|c| Reading::new(c, &call));
+    let reading = call.analysed_line().map(|c| Reading::new(&c, &call));
     let answers: Vec<HarnessAnswer> = request
         .harnesses
         .iter()

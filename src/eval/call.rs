@@ -22,6 +22,14 @@ pub struct Call {
     pub tool: Option<CallTool>,
     /// The shell command line, for shell calls.
     pub command: Option<String>,
+    /// The command was typed into a program an earlier call started
+    /// (Copilot's `write_bash`, Letta's `write_stdin`, Qoder's
+    /// `BashInput`): a shell, for all hookc knows, standing in whatever
+    /// folder earlier input left it, so its analysis starts in a folder
+    /// hookc does not know ([`keys::in_unknown_folder`]).
+    ///
+    /// [`keys::in_unknown_folder`]: crate::shell::keys::in_unknown_folder
+    pub typed: bool,
     /// The language [`command`](Self::command) is written in.
     pub shell: Shell,
     /// Files the call touches, as the harness gave them (read by a read
@@ -235,7 +243,8 @@ impl Call {
     /// configuration applied to its git commands; `None` without a command.
     /// Made once per call, however many ask.
     pub fn analysis(&self) -> Option<Arc<Analysis>> {
-        let command = self.command.as_deref()?;
+        let command = self.analysed_line()?;
+        let command = command.as_ref();
         let mut kept = self.analysed.0.lock().unwrap_or_else(|e| e.into_inner());
         // Compared in place: a line may be a megabyte, and each guard asks.
         if let Some(((line, dir, folds, git), analysis)) = kept.as_ref()
@@ -264,6 +273,17 @@ impl Call {
         let analysis = Arc::new(analysis);
         *kept = Some((key, analysis.clone()));
         Some(analysis)
+    }
+
+    /// The line the shell reads, as hookc analyses it: the command, after a
+    /// `cd` to a folder hookc does not know when it was [typed](Self::typed).
+    pub fn analysed_line(&self) -> Option<std::borrow::Cow<'_, str>> {
+        let command = self.command.as_deref()?;
+        Some(if self.typed {
+            shell::keys::in_unknown_folder(command).into()
+        } else {
+            command.into()
+        })
     }
 
     /// The directory the call's command runs in, when known: the files
@@ -298,6 +318,7 @@ impl Call {
             event: Some(event),
             tool,
             command: example.command.clone(),
+            typed: false,
             shell: Shell::Posix,
             paths: example.path.iter().cloned().collect(),
             globs: Vec::new(),

@@ -1624,6 +1624,7 @@ guard "generated-12" {
             path in prop::sample::select(vec!["", ".env", "src/.env.local", "migrations/1.sql", "README.md", "generated/1/a", "generated/12/b", "generated/x.rs", "gen/x.rs"]),
             tool in prop::sample::select(vec![ToolKind::Shell, ToolKind::Read, ToolKind::Edit, ToolKind::Write]),
             powershell in prop::bool::weighted(0.2),
+            typed in prop::bool::weighted(0.2),
         ) {
             static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(|| bundled_plus(EXTRA));
             let policy = &*POLICY;
@@ -1631,6 +1632,7 @@ guard "generated-12" {
                 event: Some(Event::PreTool),
                 tool: Some(CallTool { kind: Some(tool), mcp: None, native: tool.word().to_owned(), also: Vec::new() }),
                 command: (tool == ToolKind::Shell).then(|| words.join(" ")),
+                typed: typed && tool == ToolKind::Shell,
                 shell: if powershell && tool == ToolKind::Shell { Shell::PowerShell } else { Shell::Posix },
                 paths: (!path.is_empty() && tool != ToolKind::Shell).then(|| path.to_owned()).into_iter().collect(),
                 globs: Vec::new(),

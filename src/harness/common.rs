@@ -211,9 +211,10 @@ pub fn source_shim(path: &str) -> String {
 /// control key or escape sequence (Ctrl-U, an arrow, Ctrl-C then more
 /// text), a tab (completion picks the word), `!` or a line that starts
 /// with `^` (history expansion), and `fc`, `r` or `history` (they run
-/// earlier lines again: `echo git push -f`, then `fc -s echo=`). Where the
-/// harness decodes backslash escapes itself (`escapes`), `\r` and `\n` end
-/// a line and any other backslash is refused.
+/// earlier lines again: `echo git push -f`, then `fc -s echo=`). A call
+/// of the lines is [`typed`](crate::eval::Call::typed). Where the harness
+/// decodes backslash escapes itself (`escapes`), `\r` and `\n` end a line
+/// and any other backslash is refused.
 pub fn typed_lines(text: &str, escapes: bool) -> Result<String, String> {
     const INSTEAD: &str = "type plain text, or run the command with the shell tool";
     let text = if escapes {
@@ -233,12 +234,7 @@ pub fn typed_lines(text: &str, escapes: bool) -> Result<String, String> {
             "hookc cannot read typed text with control keys or tabs (they edit, complete or recall the line); {INSTEAD}"
         ));
     }
-    let recalls = text.contains('!')
-        || text.lines().any(|l| l.trim_start().starts_with('^'))
-        || text
-            .split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c))
-            .any(|w| matches!(w, "fc" | "r" | "history"));
-    if recalls {
+    if crate::shell::keys::recalls_history(&text) {
         return Err(format!(
             "hookc cannot read typed text that expands or runs the shell's history (`!`, `^`, `fc`, `r`, `history`); {INSTEAD}"
         ));

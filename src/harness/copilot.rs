@@ -669,7 +669,8 @@ fn decode_tool(call: &mut Call, payload: &Value) -> Result<(), String> {
     };
     match tool.kind {
         Some(ToolKind::Shell) => {
-            call.command = Some(if name.starts_with("write_") {
+            call.typed = name.starts_with("write_");
+            call.command = Some(if call.typed {
                 crate::shell::keys::typed_line(string_at(&args, "/input")?)?
             } else {
                 string_at(&args, "/command")?.to_owned()

@@ -285,6 +285,7 @@ impl Harness for Letta {
                 match (kind, name) {
                     (Some(ToolKind::Shell), _) => {
                         call.command = Some(shell_line(name, input)?);
+                        call.typed = name == "write_stdin";
                         call.cwd = common::work_dir(input, "workdir", dir.as_deref());
                     }
                     (Some(ToolKind::Edit), "ApplyPatch") => {

@@ -252,6 +252,7 @@ impl Harness for Qoder {
                 let kind = PROFILE.tool_kind(name);
                 if name == "BashInput" {
                     call.command = Some(typed(input)?);
+                    call.typed = true;
                 } else {
                     common::claude_shaped_input(&mut call, name, kind, input)?;
                 }

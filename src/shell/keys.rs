@@ -9,8 +9,10 @@
 //! for a later call to complete. Anything else is refused with a reason the
 //! model can act on.
 
-/// The command lines `input` runs, joined by newlines; an error (the reason
-/// for the refusal) when it cannot be read as whole lines.
+/// The command lines `input` runs, joined by newlines (the decoder marks
+/// its call as typed, `Call::typed`); an error (the reason for the
+/// refusal) when it cannot be read as whole lines or uses the shell's
+/// history.
 pub fn typed_line(input: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = input;
@@ -50,7 +52,34 @@ pub fn typed_line(input: &str) -> Result<String, String> {
                 .to_owned(),
         );
     }
+    if recalls_history(&out) {
+        return Err(
+            "the input to the shell expands or runs its history (`!`, a line starting with `^`, `fc`, `r`, `history`), which brings back words of earlier lines, so hookc cannot check it. Send each command as plain text ending in {enter}, or run it with the bash tool."
+                .to_owned(),
+        );
+    }
     Ok(out)
+}
+
+/// Whether typed text uses the history of the interactive shell it may be
+/// typed into: `!` (`!!:1*` runs the words an earlier `echo` printed), a
+/// line that starts with `^` (`^echo ^` runs the line before without its
+/// `echo`), or `fc`, `r` and `history`, which run earlier lines again.
+pub fn recalls_history(text: &str) -> bool {
+    text.contains('!')
+        || text.lines().any(|l| l.trim_start().starts_with('^'))
+        || text
+            .split(|c: char| c.is_whitespace() || ";&|()`'\"".contains(c))
+            .any(|w| matches!(w, "fc" | "r" | "history"))
+}
+
+/// Typed lines as hookc reads them: in a folder it does not know. A shell
+/// the agent types into stays where earlier input left it (`cd .github`,
+/// then `rm -rf hooks`), so a relative path in the lines may name a file
+/// anywhere, as after a `cd` to a value known only when it runs. What
+/// guards match as text (a `regex`, a `rewrite`) stays the typed lines.
+pub fn in_unknown_folder(lines: &str) -> String {
+    format!("cd \"$FOLDER_OF_THE_SHELL_TYPED_INTO\"\n{lines}")
 }
 
 /// Names of keys a terminal input tool may accept.
@@ -97,6 +126,22 @@ mod tests {
             "echo {a,b} ${x}\n"
         );
         assert_eq!(typed_line("").unwrap(), "");
+    }
+
+    /// The shell typed into is an interactive one, whose history brings
+    /// back words hookc saw as data (`echo git push --force`, then `^echo ^`).
+    #[test]
+    fn input_that_uses_the_shells_history_is_refused() {
+        for input in [
+            "^echo ^{enter}",
+            "!!:1*{enter}",
+            "!-1{enter}",
+            "fc -s echo={enter}",
+            "r echo={enter}",
+        ] {
+            let e = typed_line(input).unwrap_err();
+            assert!(e.contains("history"), "{input}: {e}");
+        }
     }
 
     #[test]

@@ -183,6 +183,15 @@ fn copilot_write_bash_is_decoded_or_refused() {
         "{up}{enter}",
         "git push --for",
         "echo x > .hookc/policy.json{enter}",
+        // The shell's history brings back what an earlier line only
+        // printed (`echo git push --force origin main`, then `^echo ^`).
+        "^echo ^{enter}",
+        "!-1{enter}",
+        "fc -s echo={enter}",
+        // The shell is where earlier input left it, perhaps `.github` or
+        // `.hookc`.
+        "rm -rf hooks{enter}",
+        "rm -f policy.json{enter}",
     ] {
         let r = call(input);
         assert!(

@@ -358,6 +358,13 @@ guard "pnpm" {
     }
     example "npm install" expect="rewrite"
 }
+guard "ripgrep" {
+    command "grep"
+    rewrite "hookc ran rg, which this project uses, instead of grep." {
+        replace #"^grep "# "rg "
+    }
+    example "grep -n TODO notes.txt" expect="rewrite"
+}
 "##,
     );
     p.build();
@@ -372,12 +379,14 @@ guard "pnpm" {
         }),
         "{answer}"
     );
+    // Typed into a shell that may stand in any folder, where `npm install`
+    // would run scripts of a package.json hookc cannot find: `grep` instead.
     let run = fire(
         &p,
         &payload(
             &p,
             "write_bash",
-            json!({ "shellId": "1", "input": "npm install\n" }),
+            json!({ "shellId": "1", "input": "grep -n TODO notes.txt\n" }),
         ),
     );
     let answer = output(&run);
@@ -386,7 +395,7 @@ guard "pnpm" {
     assert!(
         answer["permissionDecisionReason"]
             .as_str()
-            .is_some_and(|r| r.contains("pnpm install")),
+            .is_some_and(|r| r.contains("rg -n TODO notes.txt")),
         "{answer}"
     );
 }

@@ -1112,6 +1112,27 @@ fn copilot() {
         |model: &Model| scratch.check(copilot_turn(&scratch, model).arg("--allow-all-paths"));
     supervised_turns("copilot", &scratch, &turn);
     copilot_supervised_keeps_deny_rules(&scratch);
+    copilot_starts_each_call_in_a_fresh_shell(&scratch);
+}
+
+/// hookc reads each line as the first in a fresh shell: what one call
+/// defines must be gone in the next, or an alias, a function or an option
+/// set alone would change what a later line runs.
+fn copilot_starts_each_call_in_a_fresh_shell(scratch: &Scratch) {
+    let first = "fresh_probe() { echo function-kept; }; fresh_var=variable-kept; echo first-ran";
+    let second = "echo \"second-ran[$fresh_var]\"; fresh_probe; true";
+    let model = Model::start(scratch, &format!("{first}\x1e{second}"));
+    let ran = scratch.check(&mut copilot_turn(scratch, &model));
+    let told = tool_results(&model.exchanges()).join("\n");
+    drop(model);
+    assert!(
+        told.contains("first-ran") && told.contains("second-ran[]"),
+        "copilot: the two calls did not both run: {told}\n{ran}"
+    );
+    assert!(
+        !told.contains("variable-kept") && !told.contains("function-kept"),
+        "copilot: a later call saw what an earlier one defined, so its shell lives on between calls: {told}\n{ran}"
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@ usage: model.py PORT_FILE LOG_FILE COMMAND
 
 It answers the first request of a turn by asking for one call of the shell
 tool the harness offers, running COMMAND, and every later request with the
-text "done". It speaks just enough of each wire protocol the harnesses use
+text "done" (COMMAND may hold several commands, separated by the ASCII
+record separator: each is asked for in turn, once the one before has its
+result). It speaks just enough of each wire protocol the harnesses use
 for that:
 
   POST …/v1/messages                     Anthropic Messages (Claude Code)
@@ -41,7 +43,8 @@ import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PORT_FILE, LOG_FILE, COMMAND = sys.argv[1:4]
+PORT_FILE, LOG_FILE, COMMANDS = sys.argv[1:4]
+COMMANDS = COMMANDS.split("\x1e")
 
 # The harnesses' names for "run a shell command", most specific first.
 SHELL_TOOLS = (
@@ -70,8 +73,8 @@ def new_id(prefix):
     return f"{prefix}_{uuid.uuid4().hex[:12]}"
 
 
-def arguments(schema):
-    """Arguments for a shell tool, filled from its JSON schema."""
+def arguments(schema, command):
+    """Arguments for a shell tool running command, filled from its JSON schema."""
     schema = schema or {}
     properties = schema.get("properties") or {}
     args = {}
@@ -81,9 +84,9 @@ def arguments(schema):
         if isinstance(kind, list):
             kind = next((k for k in kind if k != "null"), "string")
         if name in ("command", "cmd"):
-            args[name] = ["bash", "-c", COMMAND] if kind == "array" else COMMAND
+            args[name] = ["bash", "-c", command] if kind == "array" else command
         elif name == "commands" and kind == "array":
-            args[name] = [COMMAND]
+            args[name] = [command]
         elif kind == "string" and "enum" in spec:
             args[name] = spec["enum"][0]
         elif kind == "string":
@@ -98,15 +101,15 @@ def arguments(schema):
             args[name] = {}
     for name in ("command", "cmd"):
         if name in properties and name not in args:
-            args[name] = COMMAND
+            args[name] = command
     return args
 
 
-def shell_call(tools):
+def shell_call(tools, command):
     """(name, arguments) for the shell tool among `tools` {name: schema}."""
     for name in SHELL_TOOLS:
         if name in tools:
-            return name, arguments(tools[name])
+            return name, arguments(tools[name], command)
     return None
 
 
@@ -194,7 +197,7 @@ class Model(BaseHTTPRequestHandler):
             record({"path": path, "protocol": "unknown"})
             return self.send_json({})
         tools, results = getattr(self, "parse_" + protocol)(request)
-        call = None if results else shell_call(tools)
+        call = shell_call(tools, COMMANDS[len(results)]) if len(results) < len(COMMANDS) else None
         record(
             {
                 "path": path,

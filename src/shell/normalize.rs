@@ -581,8 +581,20 @@ fn command_start(
 ) -> Option<usize> {
     let mut i = 0;
     loop {
+        let program = ws[i..].iter().find(|w| !is_assignment(w));
+        let reads = program
+            .is_some_and(|w| !w.quoted && w.plain_prefix == w.text.len() && w.text == "read");
         while i < ws.len() && is_assignment(&ws[i]) {
-            assignment_effects(out, &ws[i], depth);
+            match assignment(&ws[i]) {
+                // `IFS= read -r line`: IFS for `read` alone, which splits
+                // its input by it into values known only when the line runs.
+                Some(("IFS", None, value)) if reads => {
+                    if !ws[i].opaque {
+                        evaluated_text(out, value, depth);
+                    }
+                }
+                _ => assignment_effects(out, &ws[i], depth),
+            }
             i += 1;
         }
         let Some(w) = ws.get(i) else {
@@ -819,6 +831,9 @@ fn read_program(
                 &redirects,
             );
         }
+    }
+    if let Some(reason) = sets_what_runs(program, rest) {
+        push_opaque(out, reason);
     }
     match reader(program) {
         Some(read) => read(out, program, rest, redirects, d),
@@ -2053,6 +2068,108 @@ fn evaluates_arguments(program: &str) -> bool {
     )
 }
 
+/// Why a builtin that sets variables named by its words may change what
+/// runs, as an assignment of the same name would: `read NAME`, `printf -v
+/// NAME`, `mapfile NAME` and `getopts OPTIONS NAME` setting a name of
+/// [`programs::changes_what_runs`] or a command variable (`printf -v
+/// 'BASH_CMDS[ls]' /bin/rm`, then `ls -rf .` runs rm), or a name known only
+/// when the line runs; and a nameref (`declare -n r=BASH_CMDS`), through
+/// which every later assignment to `r` sets another variable.
+fn sets_what_runs(program: &str, rest: &[Word]) -> Option<String> {
+    let names = match program {
+        "read" => variable_words(rest, "dinNptu", Some('a'), true),
+        "printf" => variable_words(rest, "", Some('v'), false),
+        "mapfile" | "readarray" => variable_words(rest, "dnOsuCc", None, true),
+        "getopts" => rest
+            .get(1)
+            .map(|w| (w.text.as_str(), w.opaque || w.has_param))
+            .into_iter()
+            .collect(),
+        "declare" | "typeset" | "local"
+            if rest
+                .iter()
+                .take_while(|w| w.text != "--")
+                .any(|w| w.text.starts_with('-') && w.text[1..].contains('n')) =>
+        {
+            return Some(format!("`{program} -n`, a name that sets another variable"));
+        }
+        _ => return None,
+    };
+    names.into_iter().find_map(|(name, unknown)| {
+        let bare = name.split('[').next().unwrap_or(name);
+        if unknown {
+            Some(format!(
+                "`{program}` setting a variable whose name is known only when the line runs"
+            ))
+        } else if programs::changes_what_runs(bare) || programs::COMMAND_VARIABLES.contains(&bare) {
+            Some(format!(
+                "{bare} set by `{program}` (it changes which code runs)"
+            ))
+        } else {
+            None
+        }
+    })
+}
+
+/// The variable names among a builtin's words, with whether each is known
+/// only when the line runs: the value of the option letter `names` (`read
+/// -a NAME`, `printf -v NAME`), and the operands after the options when
+/// `operands` are names. `takes_value` are the other letters with a value.
+fn variable_words<'a>(
+    rest: &'a [Word],
+    takes_value: &str,
+    names: Option<char>,
+    operands: bool,
+) -> Vec<(&'a str, bool)> {
+    let unknown = |w: &Word| w.opaque || w.has_param;
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(w) = rest.get(i) {
+        i += 1;
+        if w.text == "--" {
+            break;
+        }
+        if unknown(w) {
+            if operands {
+                // An option or a name: any of them.
+                found.push((w.text.as_str(), true));
+                continue;
+            }
+            // Perhaps the option of `names`: the word after it may be one.
+            found.extend(rest.get(i).map(|v| (v.text.as_str(), unknown(v))));
+            break;
+        }
+        let Some(letters) = w.text.strip_prefix('-').filter(|l| !l.is_empty()) else {
+            i -= 1;
+            break;
+        };
+        for (at, c) in letters.char_indices() {
+            if Some(c) != names && !takes_value.contains(c) {
+                continue;
+            }
+            let attached = &letters[at + c.len_utf8()..];
+            let value = if attached.is_empty() {
+                i += 1;
+                rest.get(i - 1).map(|v| (v.text.as_str(), unknown(v)))
+            } else {
+                Some((attached, false))
+            };
+            if Some(c) == names {
+                found.extend(value);
+            }
+            break;
+        }
+    }
+    if operands {
+        found.extend(
+            rest[i.min(rest.len())..]
+                .iter()
+                .map(|w| (w.text.as_str(), unknown(w))),
+        );
+    }
+    found
+}
+
 /// Builtins that set variables by name, where a name may carry a subscript.
 fn declares(program: &str) -> bool {
     matches!(
@@ -2924,6 +3041,22 @@ mod tests {
             // only printed.
             "set -H -o history",
             "set -o histexpand",
+            // bash's table of the file each name runs, set by assignment,
+            // by builtins that set a variable by name, or through a nameref.
+            "BASH_CMDS[ls]=/bin/rm; ls -rf build",
+            "BASH_ALIASES[ls]='rm -rf'",
+            "printf -v 'BASH_CMDS[ls]' /bin/rm; ls -rf build",
+            "printf -v'BASH_CMDS[ls]' /bin/rm; ls -rf build",
+            "read 'BASH_CMDS[ls]' <<< /bin/rm; ls -rf build",
+            "read -ra BASH_CMDS <<< /bin/rm",
+            "mapfile -t BASH_ALIASES < x",
+            "getopts ab BASH_ENV",
+            "read \"$v\" <<< /bin/rm",
+            "declare -n r=BASH_CMDS; r[ls]=/bin/rm; ls -rf build",
+            "local -rn r=x",
+            // IFS lasts past `read` when set alone, or before another program.
+            "IFS=. ; read x <<< a.b",
+            "IFS=. export x",
             "compgen -C 'cat .env' x",
             "mapfile -C 'cat .env' -c 1 a < x",
             "test -v 'a[$(rm -rf build)]'",
@@ -2975,8 +3108,15 @@ mod tests {
             "git",
             "receive-pack",
         );
-        // Options that do not change what later commands run stay readable.
+        // Options that do not change what later commands run stay readable,
+        // as do variables set by name that change nothing else.
         for line in [
+            "while IFS= read -r line; do echo \"$line\"; done < notes.txt",
+            "IFS=, read -r a b <<< x,y",
+            "read -p 'Continue? ' answer",
+            "printf -v out '%s' hi; echo \"$out\"",
+            "printf \"$fmt\" a b",
+            "mapfile -t lines < notes.txt",
             "set -euo pipefail",
             "set +k",
             "set -- a -k",

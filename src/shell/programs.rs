@@ -774,8 +774,10 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 /// Variables that change which code runs without naming a command: a file
 /// the shell sources (`BASH_ENV`, `ENV`), a prompt the shell expands (`PS4`
 /// under `set -x`), what is loaded into every process (`LD_PRELOAD`), git's
-/// own configuration, the program npm runs its scripts with. Setting one makes the line opaque; its value is still
-/// read for the substitutions the shell will expand in it.
+/// own configuration, the program npm runs its scripts with, bash's tables
+/// of the file each name runs and of aliases (`BASH_CMDS[ls]=/bin/rm`, then
+/// `ls -rf .` runs rm). Setting one makes the line opaque; its value is
+/// still read for the substitutions the shell will expand in it.
 ///
 /// `PATH` is not one: it changes which file a name runs, never the name a
 /// guard matches (`git` is `git` wherever it is found). A file the line
@@ -805,6 +807,8 @@ pub fn changes_what_runs(name: &str) -> bool {
             | "GIT_CONFIG_PARAMETERS"
             | "GIT_CONFIG_COUNT"
             | "BASH_FUNC_"
+            | "BASH_CMDS"
+            | "BASH_ALIASES"
             | "SHELLOPTS"
             | "BASHOPTS"
             | "IFS"

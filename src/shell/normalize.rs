@@ -2011,8 +2011,9 @@ fn awk_program(rest: &[Word]) -> Option<&str> {
 /// `mapfile -C`, `bind -x`) or change how bash reads the commands after
 /// them (`set -k` turns every `NAME=VALUE` argument into the program's
 /// environment, `set -H` lets `!!` stand for an earlier command): what runs
-/// under the new name, or later, is not what the line says. In a harness
-/// that keeps one shell for the whole session, "later" is the next call too.
+/// under the new name, or later, is not what the line says. In a shell that
+/// lives on between calls (one the agent types into), "later" is the next
+/// call too.
 fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
     // Options are letters, several to a word (`hash -rp`); a word whose
     // value hookc does not know may be any of them.

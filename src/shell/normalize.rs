@@ -2028,7 +2028,15 @@ fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
     let named = |names: &[&str]| rest.iter().any(|w| names.contains(&w.text.as_str()));
     let why = match program {
         "hash" if any(&['p']) => "hash -p, which renames a program",
+        // zsh's `hash NAME=PATH` does the same.
+        "hash" if rest.iter().any(|w| w.text.contains('=')) => {
+            "hash NAME=PATH, which renames a program"
+        }
         "enable" => "enable, which loads or switches builtins",
+        // zsh: `zmodload zsh/files` brings builtins such as `zf_rm`;
+        // `autoload` defines functions from files on `fpath`.
+        "zmodload" => "zmodload, which loads builtins",
+        "autoload" => "autoload, which defines functions from files hookc does not read",
         "compgen" | "complete" if any(&['C', 'F']) => "a completion command",
         "mapfile" | "readarray" if any(&['C']) => "mapfile -C, which runs a callback",
         "bind" if any(&['x']) => "bind -x, which runs a command",
@@ -3055,6 +3063,12 @@ mod tests {
             "read \"$v\" <<< /bin/rm",
             "declare -n r=BASH_CMDS; r[ls]=/bin/rm; ls -rf build",
             "local -rn r=x",
+            // zsh's tables, its `hash NAME=PATH`, its modules of builtins.
+            "functions[ls]='rm -rf build'; ls",
+            "commands[ls]=/bin/rm; ls -rf build",
+            "hash ls=/bin/rm; ls -rf build",
+            "zmodload zsh/files; zf_rm -rf build",
+            "fpath=(. $fpath); autoload -U f; f",
             // IFS lasts past `read` when set alone, or before another program.
             "IFS=. ; read x <<< a.b",
             "IFS=. export x",

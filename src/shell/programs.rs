@@ -776,7 +776,7 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 /// under `set -x`), what is loaded into every process (`LD_PRELOAD`), git's
 /// own configuration, the program npm runs its scripts with, bash's tables
 /// of the file each name runs and of aliases (`BASH_CMDS[ls]=/bin/rm`, then
-/// `ls -rf .` runs rm). Setting one makes the line opaque; its value is
+/// `ls -rf .` runs rm), and zsh's (`functions[ls]='rm -rf .'`, `fpath`). Setting one makes the line opaque; its value is
 /// still read for the substitutions the shell will expand in it.
 ///
 /// `PATH` is not one: it changes which file a name runs, never the name a
@@ -809,6 +809,16 @@ pub fn changes_what_runs(name: &str) -> bool {
             | "BASH_FUNC_"
             | "BASH_CMDS"
             | "BASH_ALIASES"
+            // zsh's tables (the zsh/parameter module): setting an element
+            // defines a function, an alias or the file a name runs.
+            | "functions"
+            | "commands"
+            | "aliases"
+            | "galiases"
+            | "saliases"
+            | "options"
+            | "fpath"
+            | "FPATH"
             | "SHELLOPTS"
             | "BASHOPTS"
             | "IFS"

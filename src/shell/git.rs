@@ -26,6 +26,9 @@ pub struct GitConfig {
     forced_push: bool,
     /// A file that could not be read in full: what git does is unknown.
     unreadable: Option<String>,
+    /// `GIT_DIR` names the repository, wherever git runs: a relative one
+    /// names another after a `cd`.
+    git_dir: bool,
 }
 
 /// How deep aliases of aliases are followed.
@@ -90,6 +93,7 @@ impl GitConfig {
                 files.extend(home.map(|h| h.join(".gitconfig")));
             }
         }
+        config.git_dir = var("GIT_DIR").is_some();
         match env("GIT_DIR") {
             Some(dir) => files.push(cwd.map_or(dir.clone(), |c| c.join(&dir)).join("config")),
             None => files.extend(cwd.and_then(|d| repository_config(d, home))),
@@ -213,15 +217,70 @@ impl GitConfig {
     }
 
     /// Rewrite the git commands of `analysis` to what git will run.
+    ///
+    /// These settings are the ones where the line starts. A git that works
+    /// in another repository (`git -C ../other`, `find -execdir`, after a
+    /// `cd` anywhere in the line: a loop or a function may run it first)
+    /// reads that repository's settings instead, which hookc has not read
+    /// and the agent may have written. What they can change is which
+    /// command a name runs and whether a push forces, so such a git running
+    /// a name that is not one of git's own commands, or a push, is opaque.
     pub fn apply(&self, analysis: &mut Analysis) {
+        let moved = self.moves(analysis);
         let commands = std::mem::take(&mut analysis.commands);
         for cmd in commands {
-            if cmd.program == "git" {
-                self.resolve(analysis, cmd, 0);
-            } else {
+            if cmd.program != "git" {
                 analysis.commands.push(cmd);
+            } else if cmd.repo_elsewhere || moved {
+                let own = cmd.repo_elsewhere;
+                Self::elsewhere(analysis, cmd, own);
+            } else {
+                self.resolve(analysis, cmd, 0);
             }
         }
+    }
+
+    /// Whether a command of the line may run in a folder other than the
+    /// one it starts in: a `cd` (or a wrapper's `-C DIR`) to a folder that
+    /// is not, by its name, that one.
+    fn moves(&self, analysis: &Analysis) -> bool {
+        let cds = analysis
+            .commands
+            .iter()
+            .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
+        if !cds {
+            return false;
+        }
+        match analysis.folders_run_in.as_deref() {
+            Some([start, rest @ ..]) => self.git_dir || rest.iter().any(|f| f != start),
+            _ => true,
+        }
+    }
+
+    /// A git in another repository (see [`apply`](Self::apply)). `own`:
+    /// git's own options sent it there (`-C`), so it decides from settings
+    /// no program start shows; after a `cd`, the run-time judge sees it
+    /// start in that folder and reads them.
+    fn elsewhere(analysis: &mut Analysis, cmd: SimpleCommand, own: bool) {
+        let sub = cmd.args.first().map_or("", String::as_str);
+        if sub.is_empty() || (BUILTIN.contains(&sub) && sub != "push") {
+            analysis.commands.push(cmd);
+            return;
+        }
+        let how = if own {
+            "works in another repository (-C, --git-dir, -execdir, a submodule)"
+        } else {
+            "runs after a cd to another folder"
+        };
+        let reason = format!(
+            "`git {}` {how}, whose settings hookc did not read: an alias or a mirror remote there may make it another command or a forced push. Run it in a call of its own that starts in that repository",
+            super::normalize::short(sub)
+        );
+        if own {
+            analysis.within.push(("git".to_owned(), reason.clone()));
+        }
+        super::lex::push_reason(&mut analysis.opaque, reason);
+        analysis.commands.push(cmd);
     }
 
     fn resolve(&self, analysis: &mut Analysis, mut cmd: SimpleCommand, depth: usize) {
@@ -265,11 +324,17 @@ impl GitConfig {
                         line.push_str(&super::sh_word(arg));
                     }
                     let inner = super::analyze(&line);
+                    let moved = self.moves(&inner);
                     for o in inner.opaque {
                         super::lex::push_reason(&mut analysis.opaque, o.reason);
                     }
                     for c in inner.commands {
-                        self.resolve_any(analysis, c, depth + 1);
+                        if c.program == "git" && (c.repo_elsewhere || moved) {
+                            let own = c.repo_elsewhere;
+                            Self::elsewhere(analysis, c, own);
+                        } else {
+                            self.resolve_any(analysis, c, depth + 1);
+                        }
                     }
                     analysis.commands.push(cmd);
                     return;
@@ -870,5 +935,68 @@ mod tests {
         .unwrap();
         let c = GitConfig::load(Some(&dir.path().join("repo/src/deep")), Some(dir.path()));
         assert!(has(&seen(&c, "git pf"), "git", &["push", "--force"]));
+    }
+
+    /// What the repository where the line starts says holds only for a git
+    /// that works there: elsewhere an alias may be another command and a
+    /// plain push a forced one. git's own commands other than push mean the
+    /// same in every repository.
+    #[test]
+    fn a_git_in_another_repository_does_not_take_these_settings() {
+        let c = config("[alias]\n pf = push --force\n");
+        let placed = |line: &str| {
+            let mut a = super::super::analyze_in(line, Some(Path::new("/work/app")), false);
+            c.apply(&mut a);
+            a
+        };
+        let opaque = |a: &Analysis| {
+            a.opaque
+                .iter()
+                .any(|o| o.reason.contains("settings hookc did not read"))
+        };
+        for line in [
+            "git -C ../other pf origin main",
+            "git -C ../other push origin main",
+            "git --git-dir=../other/.git push origin main",
+            "cd ../other && git pf origin main",
+            "cd ../other && git push origin main",
+            "cd docs && git push origin main",
+            "env -C ../other git pf",
+            "sudo -D ../other git pf",
+            "f() { git pf; }; cd ../other; f",
+            "for d in . ../other; do git pf; cd \"$d\"; done",
+            "pushd ../other && git pf",
+            "find .. -name other -execdir git -C other pf \\;",
+            "find .. -execdir git pf \\;",
+            "git submodule foreach git pf",
+            "git -c alias.x='!cd ../other && git pf' x",
+        ] {
+            assert!(opaque(&placed(line)), "{line}");
+        }
+        // Where the line stays, the settings read hold.
+        for line in [
+            "git pf",
+            "git -C . pf",
+            "cd /work/app && git pf",
+            "cd /work/app/ && git pf",
+            "cd . && git pf",
+        ] {
+            let a = placed(line);
+            assert!(!opaque(&a), "{line}");
+            assert!(has(&a, "git", &["push", "--force"]), "{line}");
+        }
+        // git's own commands other than push mean the same everywhere.
+        for line in [
+            "git -C ../other status",
+            "cd ../other && git log --oneline",
+            "git -C docs diff",
+        ] {
+            assert!(!opaque(&placed(line)), "{line}");
+        }
+        // `-C` is git's own choice, which no later program start shows: the
+        // run-time judge refuses it too. After a `cd`, git starts in that
+        // folder, where the judge reads its settings.
+        assert!(!placed("git -C ../other pf").within.is_empty());
+        assert!(placed("cd ../other && git pf").within.is_empty());
     }
 }

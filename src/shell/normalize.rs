@@ -78,6 +78,13 @@ pub struct Analysis {
     /// anywhere.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cdpath: bool,
+    /// Every folder a command of the line may run in, the one it starts in
+    /// first, where each is known (`cd docs`, `env -C /srv/app`); `None`
+    /// when a `cd` goes where hookc cannot follow (`cd "$D"`, `pushd`), or
+    /// the line was read without a place. git reads the settings of the
+    /// repository where it runs (see `git::GitConfig::apply`).
+    #[serde(skip)]
+    pub folders_run_in: Option<Vec<PathBuf>>,
     /// While the line is read: the directory it runs in, where a sourced
     /// file is read from; `None` when unknown (an analysis without a place,
     /// or after `cd`).
@@ -241,7 +248,10 @@ pub fn analyze_in(
     out.attached = 0;
     out.lone = false;
     out.placed = false;
-    out.folders = None;
+    out.folders_run_in = out
+        .folders
+        .take()
+        .map(|folders| folders.into_iter().map(|f| f.path).collect());
     out
 }
 
@@ -1153,6 +1163,13 @@ fn read_eval(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>,
     script(out, &joined, d, &redirects);
 }
 
+/// A wrapper's command runs in `dir`, as after `cd DIR`.
+fn moved_to(out: &mut Analysis, dir: Word) {
+    out.dir = None;
+    followed_cd(out, "cd", std::slice::from_ref(&dir));
+    emit(out, "cd", &[dir], Vec::new());
+}
+
 /// After `cd`, relative paths name other files.
 fn read_cd(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
     out.dir = None;
@@ -1296,7 +1313,7 @@ fn moved_by_options(out: &mut Analysis, program: &str, opts: &[Word]) {
                         .cloned()
                         .unwrap_or_else(|| unknown_folder(program)),
                 };
-                emit(out, "cd", &[dir], Vec::new());
+                moved_to(out, dir);
             }
             continue;
         }
@@ -1322,7 +1339,7 @@ fn moved_by_options(out: &mut Analysis, program: &str, opts: &[Word]) {
                     .cloned()
                     .unwrap_or_else(|| unknown_folder(program))
             };
-            emit(out, "cd", &[dir], Vec::new());
+            moved_to(out, dir);
         }
     }
     if root {
@@ -2596,9 +2613,13 @@ fn find_exec(out: &mut Analysis, rest: &[Word], depth: usize) {
                 let found = super::find::found(rest);
                 let args: Vec<String> = rest.iter().map(|w| w.text.clone()).collect();
                 let on_disk = super::find::lists_files_for_exec(&args);
+                // `-execdir` runs the command in each found file's folder,
+                // which may be another repository.
+                let elsewhere = rest[k].text.ends_with("dir");
                 for c in &mut out.commands[before..] {
                     c.found.clone_from(&found);
                     c.found_on_disk = on_disk;
+                    c.repo_elsewhere |= elsewhere && c.program == "git";
                 }
             }
             k = end + 1;
@@ -2663,7 +2684,12 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
                 .skip_while(|w| w.text.starts_with("--"))
                 .collect();
             let joined: Vec<String> = body.iter().map(|w| w.text.clone()).collect();
+            let before = out.commands.len();
             script(out, &joined.join(" "), depth, &[]);
+            // The body runs in each submodule: repositories of their own.
+            for c in &mut out.commands[before..] {
+                c.repo_elsewhere |= c.program == "git";
+            }
         }
         Some("config") => {
             let positionals: Vec<&str> = args[1..]
@@ -2701,9 +2727,13 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         return emit(out, "git", &forced, redirects);
     }
     emit(out, "git", args, redirects);
-    let elsewhere = rest[..n].iter().any(|w| {
+    // `-C .` (and `-C ''`, which git ignores) stays where the line is.
+    let elsewhere = rest[..n].iter().enumerate().any(|(k, w)| {
         let t = w.text.as_str();
-        t == "-C" || t.starts_with("--git-dir") || t.starts_with("--work-tree")
+        let here = rest.get(k + 1).is_some_and(|d| {
+            !d.opaque && !d.has_param && matches!(d.text.as_str(), "." | "" | "./")
+        });
+        (t == "-C" && !here) || t.starts_with("--git-dir") || t.starts_with("--work-tree")
     });
     if let Some(last) = out.commands.last_mut() {
         last.repo_elsewhere = elsewhere;

@@ -522,6 +522,68 @@ fn git_configuration_cannot_turn_a_harmless_command_into_a_force_push() {
     }
 }
 
+/// A git sent to another repository reads that repository's settings, which
+/// an earlier call may have written (`git init` and `git config` outside the
+/// project are ordinary work): there `git st` may be a forced push.
+#[test]
+fn git_settings_of_another_repository_are_not_taken_for_the_project_s() {
+    let p = built();
+    let other = tempfile::tempdir().unwrap();
+    let in_other = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(other.path())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !in_other(&["init", "-q"]) || !in_other(&["config", "alias.st", "push --force"]) {
+        return; // No git here.
+    }
+    let other = other.path().display().to_string();
+    for line in [
+        format!("git -C {other} st origin main"),
+        format!("cd {other} && git st origin main"),
+        format!("f() {{ git st origin main; }}; cd {other}; f"),
+    ] {
+        let run = claude(&p, &[("HOOKC_BIN", HOOKC)], &line);
+        // Refused, or held to the run-time judge, which reads the settings
+        // where git starts (after `cd`) or refuses a git whose own `-C`
+        // chooses them.
+        match crate::support::supervised_command(&run.stdout) {
+            None => {
+                assert_eq!(run.status, 2, "{line}: {}", run.stderr);
+                assert!(
+                    run.stderr.contains("settings hookc did not read"),
+                    "{line}: {}",
+                    run.stderr
+                );
+            }
+            Some(command) => {
+                let ran = crate::support::run(
+                    Command::new("sh")
+                        .args(["-c", &command])
+                        .current_dir(p.dir.path()),
+                    None,
+                );
+                assert_eq!(ran.status, 87, "{line} under hookc exec: {ran:?}");
+                assert!(
+                    ran.stderr.contains("Do not force-push")
+                        || ran.stderr.contains("settings hookc did not read"),
+                    "{line}: {ran:?}"
+                );
+            }
+        }
+    }
+    // git's own commands mean the same in every repository.
+    let run = claude(
+        &p,
+        &[("HOOKC_BIN", HOOKC)],
+        &format!("git -C {other} status"),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(crate::support::supervised_command(&run.stdout), None);
+}
+
 /// Item 12: a project is bounded by its file system. A session in a mount
 /// below a project's directory is refused (the `.hookc` above it belongs to
 /// another file system), never guarded by whatever lies there. Needs root

@@ -5,9 +5,9 @@
 # (tests/soundness/main.rs), so that what hookc asks git there (which files
 # a switch rewrites, what `git ls-files` prints) is what the line meets.
 #
-# Sourced; `make_template T` makes T/home, T/repo and T/origin.git. RGIT and
-# RCAT name the git and cat to use (the sandbox's real ones, kept before
-# its stand-ins are bound over them); HOME becomes T/home.
+# Sourced; `make_template T` makes T/home, T/repo, T/origin.git and
+# T/other. RGIT and RCAT name the git and cat to use (the sandbox's real
+# ones, kept before its stand-ins are bound over them); HOME becomes T/home.
 #
 # The template project: a repository whose main has diverged from its
 # bare origin (so only a forced push can move origin's main), canary .env
@@ -85,5 +85,17 @@ ACTIVATE
     $RGIT reset -q --hard HEAD~1
     printf 'ours\n' > docs/ours.md; $RGIT add -A; $RGIT commit -q -m ours
     $RGIT branch -q feature
+    # Another repository beside the project, whose settings the agent may
+    # have written in an earlier call: there `git st` is a forced push, and
+    # a push to `mirror` mirrors (forces every branch).
+    cd "$T" || exit 1
+    $RGIT clone -q origin.git other
+    cd other || exit 1
+    [ "$PWD" = "$T/other" ] || exit 1
+    $RGIT reset -q --hard HEAD~1
+    printf 'other\n' > docs/other.md; $RGIT add -A; $RGIT commit -q -m other
+    $RGIT config alias.st 'push --force'
+    $RGIT remote add mirror ../origin.git
+    $RGIT config remote.mirror.mirror true
   )
 }

@@ -206,9 +206,19 @@ fn judge(
             home: home.clone(),
             git: is_git.then(|| {
                 let environment = environment();
+                // git finds the user's settings from its own HOME, which the
+                // line may have set (`HOME=/tmp/x git st`); a relative one
+                // is counted from where it starts.
+                let own_home = environment.get("HOME").filter(|h| !h.is_empty()).map(|h| {
+                    start
+                        .cwd
+                        .as_deref()
+                        .map_or_else(|| PathBuf::from(h), |cwd| Path::new(cwd).join(h))
+                });
+                let home = own_home.or_else(|| home.as_deref().map(PathBuf::from));
                 GitConfig::load_with(
                     start.cwd.as_deref().map(Path::new),
-                    home.as_deref().map(Path::new),
+                    home.as_deref(),
                     &|name| environment.get(name).map(Into::into),
                 )
             }),

@@ -2077,6 +2077,20 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             after || !a.starts_with('-')
         })
     };
+    // `--output FILE` (diff, log, show, format-patch, archive…) writes the
+    // file, whatever it holds (`git show --output=F HEAD:blob` copies a
+    // blob); `-o` is the same for archive and format-patch (a folder).
+    let mut args = rest.iter().take_while(|a| *a != "--");
+    while let Some(a) = args.next() {
+        let short = a == "-o" && matches!(sub.as_str(), "archive" | "format-patch");
+        if let Some(file) = a.strip_prefix("--output=") {
+            push(out, file, Write);
+        } else if (a == "--output" || short)
+            && let Some(file) = args.next()
+        {
+            push(out, file, Write);
+        }
+    }
     match sub.as_str() {
         "show" | "cat-file" => {
             for o in operands() {

@@ -776,8 +776,10 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 /// under `set -x`), what is loaded into every process (`LD_PRELOAD`), git's
 /// own configuration, the program npm runs its scripts with, bash's tables
 /// of the file each name runs and of aliases (`BASH_CMDS[ls]=/bin/rm`, then
-/// `ls -rf .` runs rm), and zsh's (`functions[ls]='rm -rf .'`, `fpath`). Setting one makes the line opaque; its value is
-/// still read for the substitutions the shell will expand in it.
+/// `ls -rf .` runs rm), zsh's (`functions[ls]='rm -rf .'`, `fpath`), and
+/// where the user's settings are found (`HOME`). Setting one makes the
+/// line opaque; its value is still read for the substitutions the shell
+/// will expand in it.
 ///
 /// `PATH` is not one: it changes which file a name runs, never the name a
 /// guard matches (`git` is `git` wherever it is found). A file the line
@@ -822,6 +824,10 @@ pub fn changes_what_runs(name: &str) -> bool {
             | "SHELLOPTS"
             | "BASHOPTS"
             | "IFS"
+            // Where git and ssh find the user's settings, which hookc reads
+            // where the call runs (`HOME=/tmp/x git st`: an alias there).
+            | "HOME"
+            | "XDG_CONFIG_HOME"
     ) || name.eq_ignore_ascii_case("npm_config_script_shell")
         || name.starts_with("GIT_CONFIG_KEY_")
         || name.starts_with("GIT_CONFIG_VALUE_")

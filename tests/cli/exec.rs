@@ -400,3 +400,59 @@ guard "no-force-push" {
     assert!(r.stderr.contains("(core.hooksPath)"), "{r:?}");
     assert!(ran(&p).is_empty(), "{:?}", ran(&p));
 }
+
+/// git finds the user's settings from its own HOME: a line that moves HOME
+/// to a folder whose `.gitconfig` makes `st` a forced push is stopped at
+/// git's start, where the judge reads that file.
+#[test]
+fn a_git_started_with_another_home_reads_that_home_s_settings() {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+guard "no-force-push" {
+    tool "shell"
+    command "git" "push" { flag "--force" "-f"; }
+    deny "Push without --force."
+    example "git push --force" expect="deny"
+    example "git push" expect="allow"
+}
+"#,
+    );
+    p.build();
+    p.write("elsewhere/.gitconfig", "[alias]\n\tst = push --force\n");
+    let marker = p.path("ran").display().to_string();
+    p.write(
+        "bin/git",
+        &format!("#!/bin/sh\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"),
+    );
+    make_executable(&p.path("bin/git"));
+    let path = format!(
+        "{}:{}",
+        p.path("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let under = |line: &str| {
+        run(
+            Command::new(HOOKC)
+                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+                .arg(line)
+                .current_dir(p.dir.path())
+                .env("PATH", &path)
+                .env("GIT_CONFIG_NOSYSTEM", "1"),
+            None,
+        )
+    };
+    for line in [
+        "HOME=elsewhere git st origin main",
+        "HOME=$PWD/elsewhere git st origin main",
+    ] {
+        let r = under(line);
+        assert_eq!(r.status, 87, "{line}: {r:?}");
+        assert!(r.stderr.contains("Push without --force"), "{line}: {r:?}");
+        assert!(ran(&p).is_empty(), "{line}: {:?}", ran(&p));
+    }
+    let r = under("git st origin main");
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(ran(&p), ["git st origin main"]);
+}

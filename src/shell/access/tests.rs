@@ -436,6 +436,14 @@ fn git_paths() {
     );
     check("git checkout main", &[]);
     check("git log -p", &[]);
+    // `--output` writes a file, whatever it holds.
+    check("git diff --output=.git/config", &[(".git/config", "w")]);
+    check(
+        "git show --output .env HEAD:notes.txt",
+        &[(".env", "w"), ("notes.txt", "r")],
+    );
+    check("git archive -o ../src.tgz HEAD", &[("../src.tgz", "w")]);
+    check("git log -o x", &[]);
 }
 
 #[test]

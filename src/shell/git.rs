@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::git_settings as settings;
 use super::normalize::{Analysis, SimpleCommand};
 
 /// What git's configuration changes about the commands it runs.
@@ -26,10 +27,28 @@ pub struct GitConfig {
     forced_push: bool,
     /// A file that could not be read in full: what git does is unknown.
     unreadable: Option<String>,
+    /// Settings that hold a command git runs (`core.pager`,
+    /// `filter.lfs.clean`, a credential helper): full name and value. A file
+    /// an earlier call wrote may hold any of them.
+    commands: Vec<(String, String)>,
+    /// The system's and the user's files, each read or looked for.
+    base: Vec<PathBuf>,
+    /// The user's home, where `~/` in an include points.
+    home: Option<PathBuf>,
+    /// The settings file of the repository read, when there is one.
+    repository: Option<PathBuf>,
+    /// Every file read or looked for, includes too: what a line must not
+    /// write before a git reads it.
+    files: Vec<PathBuf>,
     /// `GIT_DIR` names the repository, wherever git runs: a relative one
     /// names another after a `cd`.
     git_dir: bool,
 }
+
+/// How many settings that run commands are read. Real configurations have
+/// a few (a pager, an editor, the filters of git-lfs); each is read as a
+/// shell line for every git command.
+const MAX_COMMANDS: usize = 64;
 
 /// How deep aliases of aliases are followed.
 const MAX_ALIAS_DEPTH: usize = 8;
@@ -93,11 +112,14 @@ impl GitConfig {
                 files.extend(home.map(|h| h.join(".gitconfig")));
             }
         }
+        config.base.clone_from(&files);
+        config.home = home.map(Path::to_path_buf);
         config.git_dir = var("GIT_DIR").is_some();
-        match env("GIT_DIR") {
-            Some(dir) => files.push(cwd.map_or(dir.clone(), |c| c.join(&dir)).join("config")),
-            None => files.extend(cwd.and_then(|d| repository_config(d, home))),
-        }
+        config.repository = match env("GIT_DIR") {
+            Some(dir) => Some(cwd.map_or(dir.clone(), |c| c.join(&dir)).join("config")),
+            None => cwd.and_then(|d| repository_config(d, home)),
+        };
+        files.extend(config.repository.clone());
         let mut reading = Reading::default();
         for file in files {
             config.read(&file, home, 0, false, &mut reading);
@@ -120,6 +142,9 @@ impl GitConfig {
     ) {
         if self.unreadable.is_some() {
             return;
+        }
+        if self.files.len() < MAX_FILES && !self.files.iter().any(|f| f == file) {
+            self.files.push(file.to_path_buf());
         }
         if depth > MAX_INCLUDE_DEPTH {
             self.unreadable = Some(format!(
@@ -169,7 +194,7 @@ impl GitConfig {
         let bytes = bytes.strip_prefix(BOM).unwrap_or(&bytes);
         let text = String::from_utf8_lossy(bytes);
         reading.open.push(id);
-        for (section, key, value) in entries(&text) {
+        for (section, key, value, full) in entries(&text) {
             match (section.as_str(), key.as_str()) {
                 ("alias", name) => match self.aliases.get_mut(name) {
                     // git may or may not read this file: the alias is either
@@ -210,73 +235,206 @@ impl GitConfig {
                         self.read(&path, home, depth + 1, conditional, reading);
                     }
                 }
+                // A command git runs, whichever file says it (a later one
+                // may replace it, or not apply: each counts).
+                _ if settings::kind(&full, Some(&value)) == settings::Kind::Command => {
+                    if self.commands.len() >= MAX_COMMANDS {
+                        self.unreadable = Some(format!(
+                            "more than {MAX_COMMANDS} settings that run commands"
+                        ));
+                        return;
+                    }
+                    self.commands.push((full, value));
+                }
                 _ => {}
             }
         }
         reading.open.pop();
     }
 
-    /// Rewrite the git commands of `analysis` to what git will run.
+    /// Rewrite the git commands of `analysis` to what git will run, and add
+    /// the commands its settings run (a pager, a filter, a credential
+    /// helper: a file an earlier call wrote may hold any of them).
     ///
     /// These settings are the ones where the line starts. A git that works
-    /// in another repository (`git -C ../other`, `find -execdir`, after a
+    /// elsewhere (`git -C ../other`, `find -execdir`, a submodule, after a
     /// `cd` anywhere in the line: a loop or a function may run it first)
-    /// reads that repository's settings instead, which hookc has not read
-    /// and the agent may have written. What they can change is which
-    /// command a name runs and whether a push forces, so such a git running
-    /// a name that is not one of git's own commands, or a push, is opaque.
+    /// reads the settings of the repository there. hookc reads them too
+    /// where it can name the folder and the line cannot have written them
+    /// first (see [`Line::keeps_settings`]); otherwise that git is opaque.
+    /// So is every git of a line that writes git's settings files before a
+    /// git reads them (`>> ~/.gitconfig`, a `.git` folder copied in).
     pub fn apply(&self, analysis: &mut Analysis) {
-        let moved = self.moves(analysis);
+        let line = Line::of(analysis, self);
         let commands = std::mem::take(&mut analysis.commands);
+        let mut read: Vec<GitConfig> = Vec::new();
         for cmd in commands {
             if cmd.program != "git" {
                 analysis.commands.push(cmd);
-            } else if cmd.repo_elsewhere || moved {
-                let own = cmd.repo_elsewhere;
-                Self::elsewhere(analysis, cmd, own);
+                continue;
+            }
+            if let Some(file) = &line.writes_settings {
+                let reason = format!(
+                    "`git {}` after the line writes {file}, git's settings, which hookc read as they were before",
+                    super::normalize::short(cmd.args.first().map_or("", String::as_str))
+                );
+                super::lex::push_reason(&mut analysis.opaque, reason);
+                analysis.commands.push(cmd);
+                continue;
+            }
+            match self.settings_for(&cmd, &line) {
+                Some(None) => {
+                    self.resolve(analysis, cmd, 0);
+                    if !read.contains(self) {
+                        read.push(self.clone());
+                    }
+                }
+                Some(Some(there)) => {
+                    there.resolve(analysis, cmd, 0);
+                    if !read.contains(&there) {
+                        read.push(there);
+                    }
+                }
+                None => Self::elsewhere(analysis, cmd),
+            }
+        }
+        // A credential helper and an ssh command run only for a git that
+        // connects (`push`, `fetch`, an alias of one).
+        let connects = analysis.commands.iter().any(|c| {
+            c.program == "git" && {
+                let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+                super::ssh_config::connects("git", &args)
+            }
+        });
+        for config in &read {
+            config.run_commands(analysis, connects);
+        }
+    }
+
+    /// The settings a git of the line reads: `Some(None)` these,
+    /// `Some(Some(..))` another repository's, read now, `None` settings
+    /// hookc cannot read.
+    fn settings_for(&self, cmd: &SimpleCommand, line: &Line) -> Option<Option<GitConfig>> {
+        if !cmd.repo_elsewhere && !line.moves {
+            return Some(None);
+        }
+        if self.git_dir || !line.keeps_settings {
+            return None;
+        }
+        let start = line.start.as_deref()?;
+        let bases: Vec<PathBuf> = if line.moves {
+            line.folders.clone()?
+        } else {
+            vec![start.to_path_buf()]
+        };
+        let dirs: Vec<PathBuf> = match (&cmd.repo_folder, cmd.repo_elsewhere) {
+            (_, false) => bases,
+            (Some(folder), true) => bases.iter().map(|b| b.join(folder)).collect(),
+            (None, true) => return None,
+        };
+        let same = |a: &Option<PathBuf>, b: &Option<PathBuf>| match (a, b) {
+            (Some(a), Some(b)) => {
+                a == b
+                    || a.canonicalize()
+                        .ok()
+                        .is_some_and(|a| b.canonicalize().ok() == Some(a))
+            }
+            _ => a == b,
+        };
+        let mut found: Option<GitConfig> = None;
+        for dir in &dirs {
+            // The folder as the file system resolves it: `-C link/..` is
+            // where the link points, and a folder not there yet may be
+            // anything.
+            let dir = dir.canonicalize().ok()?;
+            let there = if same(
+                &repository_config(&dir, self.home.as_deref()),
+                &self.repository,
+            ) {
+                self.clone()
             } else {
-                self.resolve(analysis, cmd, 0);
+                self.at(&dir)
+            };
+            match &found {
+                Some(f) if *f != there => return None,
+                _ => found = Some(there),
+            }
+        }
+        let found = found?;
+        Some((found != *self).then_some(found))
+    }
+
+    /// These settings with the repository around `dir` instead of this
+    /// one's.
+    fn at(&self, dir: &Path) -> GitConfig {
+        let mut config = GitConfig {
+            base: self.base.clone(),
+            home: self.home.clone(),
+            repository: repository_config(dir, self.home.as_deref()),
+            ..GitConfig::default()
+        };
+        let mut reading = Reading::default();
+        let files: Vec<PathBuf> = config
+            .base
+            .iter()
+            .chain(&config.repository)
+            .cloned()
+            .collect();
+        for file in files {
+            let home = config.home.clone();
+            config.read(&file, home.as_deref(), 0, false, &mut reading);
+        }
+        config
+    }
+
+    /// Add what the command settings run, each read as the shell line git
+    /// runs it as; those of connections only when a git of the line
+    /// `connects`.
+    fn run_commands(&self, analysis: &mut Analysis, connects: bool) {
+        for (key, value) in &self.commands {
+            if connects || !settings::connecting(key) {
+                self.run_line(analysis, &settings::command_line(key, value), 1);
             }
         }
     }
 
-    /// Whether a command of the line may run in a folder other than the
-    /// one it starts in: a `cd` (or a wrapper's `-C DIR`) to a folder that
-    /// is not, by its name, that one.
-    fn moves(&self, analysis: &Analysis) -> bool {
-        let cds = analysis
+    /// Read `line`, which git runs (a `!` alias, a setting's command), and
+    /// add what it runs.
+    fn run_line(&self, analysis: &mut Analysis, line: &str, depth: usize) {
+        let inner = super::analyze(line);
+        let moves = inner
             .commands
             .iter()
             .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
-        if !cds {
-            return false;
+        for o in inner.opaque {
+            super::lex::push_reason(&mut analysis.opaque, o.reason);
         }
-        match analysis.folders_run_in.as_deref() {
-            Some([start, rest @ ..]) => self.git_dir || rest.iter().any(|f| f != start),
-            _ => true,
+        for c in inner.commands {
+            if c.program == "git" && (c.repo_elsewhere || moves) {
+                Self::elsewhere(analysis, c);
+            } else {
+                self.resolve_any(analysis, c, depth);
+            }
         }
     }
 
-    /// A git in another repository (see [`apply`](Self::apply)). `own`:
-    /// git's own options sent it there (`-C`), so it decides from settings
-    /// no program start shows; after a `cd`, the run-time judge sees it
-    /// start in that folder and reads them.
-    fn elsewhere(analysis: &mut Analysis, cmd: SimpleCommand, own: bool) {
+    /// A git in another repository whose settings hookc cannot read (see
+    /// [`apply`](Self::apply)). When git's own options sent it there
+    /// (`-C`), it decides from settings no program start shows, so the
+    /// run-time judge refuses it too; after a `cd`, the judge sees it start
+    /// in that folder and reads them.
+    fn elsewhere(analysis: &mut Analysis, cmd: SimpleCommand) {
         let sub = cmd.args.first().map_or("", String::as_str);
-        if sub.is_empty() || (BUILTIN.contains(&sub) && sub != "push") {
-            analysis.commands.push(cmd);
-            return;
-        }
-        let how = if own {
+        let how = if cmd.repo_elsewhere {
             "works in another repository (-C, --git-dir, -execdir, a submodule)"
         } else {
             "runs after a cd to another folder"
         };
         let reason = format!(
-            "`git {}` {how}, whose settings hookc did not read: an alias or a mirror remote there may make it another command or a forced push. Run it in a call of its own that starts in that repository",
+            "`git {}` {how}, whose settings hookc could not read: there an alias may be another command, a push may mirror, and a pager or filter may run anything. Run it in a call of its own that starts in that repository, or name the folder literally in a line that writes no files",
             super::normalize::short(sub)
         );
-        if own {
+        if cmd.repo_elsewhere {
             analysis.within.push(("git".to_owned(), reason.clone()));
         }
         super::lex::push_reason(&mut analysis.opaque, reason);
@@ -323,19 +481,7 @@ impl GitConfig {
                         line.push(' ');
                         line.push_str(&super::sh_word(arg));
                     }
-                    let inner = super::analyze(&line);
-                    let moved = self.moves(&inner);
-                    for o in inner.opaque {
-                        super::lex::push_reason(&mut analysis.opaque, o.reason);
-                    }
-                    for c in inner.commands {
-                        if c.program == "git" && (c.repo_elsewhere || moved) {
-                            let own = c.repo_elsewhere;
-                            Self::elsewhere(analysis, c, own);
-                        } else {
-                            self.resolve_any(analysis, c, depth + 1);
-                        }
-                    }
+                    self.run_line(analysis, &line, depth + 1);
                     analysis.commands.push(cmd);
                     return;
                 }
@@ -388,6 +534,141 @@ impl GitConfig {
     }
 }
 
+/// What decides which settings the gits of a line read.
+struct Line {
+    /// The folder the line starts in, when known.
+    start: Option<PathBuf>,
+    /// A command may run in another folder (a `cd` to one not, by its
+    /// name, the start).
+    moves: bool,
+    /// Every folder a command may run in, the start first, when known.
+    folders: Option<Vec<PathBuf>>,
+    /// Nothing in the line can write git's settings before a git reads
+    /// them: it is only `cd`s, filters that write no file (`head`, `grep`,
+    /// `wc`), and gits of commands that write no settings and leave the
+    /// work tree alone (`status`, `log`, `push`), but for one (an alias,
+    /// `config`, `checkout`) that no later one follows;
+    /// with one git, what ssh's settings run when it connects.
+    keeps_settings: bool,
+    /// A settings file git reads, or a `.git` folder, that the line writes.
+    writes_settings: Option<String>,
+}
+
+/// Programs that only print what they read: they write no file but through
+/// a redirection.
+const FILTERS: &[&str] = &[
+    "head", "tail", "grep", "egrep", "fgrep", "wc", "cut", "tr", "cat", "echo", "printf", "true",
+    "false", "test", "[", "nl", "less", "more",
+];
+
+/// git's commands that never write its settings, nor change the work tree
+/// (where a checkout may put a link to another repository in place of a
+/// folder a later `cd` enters).
+const KEEPS: &[&str] = &[
+    "add",
+    "annotate",
+    "blame",
+    "branch",
+    "cat-file",
+    "cherry",
+    "commit",
+    "describe",
+    "diff",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "fetch",
+    "for-each-ref",
+    "format-patch",
+    "grep",
+    "log",
+    "ls-files",
+    "ls-remote",
+    "ls-tree",
+    "merge-base",
+    "push",
+    "range-diff",
+    "reflog",
+    "rev-list",
+    "rev-parse",
+    "shortlog",
+    "show",
+    "show-branch",
+    "show-ref",
+    "status",
+    "tag",
+    "version",
+    "whatchanged",
+];
+
+impl Line {
+    fn of(analysis: &Analysis, config: &GitConfig) -> Line {
+        let folders = analysis.folders_run_in.clone();
+        let cds = analysis
+            .commands
+            .iter()
+            .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
+        let moves = cds
+            && match folders.as_deref() {
+                Some([start, rest @ ..]) => rest.iter().any(|f| f != start),
+                _ => true,
+            };
+        let gits: Vec<&SimpleCommand> = analysis
+            .commands
+            .iter()
+            .filter(|c| c.program == "git")
+            .collect();
+        let keeps = |c: &SimpleCommand| c.args.first().is_some_and(|s| KEEPS.contains(&s.as_str()));
+        // What ssh's settings run when the one git connects runs after git
+        // has read its own.
+        let others_keep = analysis.commands.iter().all(|c| match c.program.as_str() {
+            "cd" | "pushd" | "popd" | "git" => true,
+            _ if c.from_settings && gits.len() == 1 => true,
+            p => FILTERS.contains(&p) && c.redirects.is_empty(),
+        });
+        let writers = gits.iter().filter(|c| !keeps(c)).count();
+        let last_writes = gits.last().is_some_and(|c| !keeps(c));
+        let keeps_settings =
+            others_keep && (writers == 0 || (writers == 1 && last_writes && !analysis.repeats));
+        Line {
+            start: folders.as_ref().and_then(|f| f.first().cloned()),
+            moves,
+            folders,
+            keeps_settings,
+            writes_settings: (!gits.is_empty() && analysis.commands.len() > 1)
+                .then(|| writes_settings(analysis, config))
+                .flatten(),
+        }
+    }
+}
+
+/// A file of git's settings, or a `.git` folder, that the line writes:
+/// the first, as the line names it.
+fn writes_settings(analysis: &Analysis, config: &GitConfig) -> Option<String> {
+    let start = analysis.folders_run_in.as_ref().and_then(|f| f.first());
+    super::access::touches(analysis)
+        .into_iter()
+        .filter(|t| t.access.writes())
+        .map(|t| t.path)
+        .find(|path| {
+            let plain = super::pattern::normalize_arg(path);
+            let named = Path::new(plain.as_ref());
+            if named.components().any(|c| c.as_os_str() == ".git")
+                || named.file_name().is_some_and(|n| n == ".gitconfig")
+                || plain.ends_with("git/config")
+            {
+                return true;
+            }
+            let full = match (plain.strip_prefix("~/"), &config.home, start) {
+                (Some(rest), Some(home), _) => home.join(rest),
+                (None, _, _) if named.is_absolute() => named.to_path_buf(),
+                (None, _, Some(start)) => start.join(named),
+                _ => return false,
+            };
+            config.files.contains(&full)
+        })
+}
+
 /// What tells one file from another, whatever path led to it.
 #[cfg(unix)]
 fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
@@ -434,12 +715,16 @@ fn repository_config(dir: &Path, home: Option<&Path>) -> Option<PathBuf> {
     None
 }
 
-/// `(section, key, value)` of a git config file: sections lower-cased (a
-/// subsection is dropped: hookc needs only which kind of setting), keys
-/// lower-cased, values unquoted. A key without `=` is `true`, as in git.
-fn entries(text: &str) -> Vec<(String, String, String)> {
+/// `(section, key, value, full name)` of a git config file: sections and
+/// keys lower-cased, values unquoted, and the full name with the subsection
+/// (`filter.lfs.clean`), which says what a setting runs. A key without `=`
+/// is `true`, as in git.
+fn entries(text: &str) -> Vec<(String, String, String, String)> {
     let mut out = Vec::new();
     let mut section = String::new();
+    // The section with its subsection, as a setting's full name begins
+    // (`filter.lfs`).
+    let mut prefix = String::new();
     let mut pending = String::new();
     for raw in text.lines() {
         // A trailing backslash continues the line.
@@ -457,10 +742,18 @@ fn entries(text: &str) -> Vec<(String, String, String)> {
             let Some(end) = header.find(']') else {
                 continue;
             };
-            let name = header[..end].trim();
-            let name = name.split([' ', '\t', '"']).next().unwrap_or(name);
+            let whole = header[..end].trim();
+            let name = whole.split([' ', '\t', '"']).next().unwrap_or(whole);
             // `[remote.origin]` is the old spelling of `[remote "origin"]`.
             section = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+            let sub = match whole[name.len()..].trim() {
+                "" => name.split_once('.').map(|(_, s)| s),
+                quoted => Some(quoted.trim_matches('"')),
+            };
+            prefix = match sub {
+                Some(sub) => format!("{section}.{sub}"),
+                None => section.clone(),
+            };
             rest = header[end + 1..].trim();
             if rest.is_empty() {
                 continue;
@@ -470,7 +763,9 @@ fn entries(text: &str) -> Vec<(String, String, String)> {
             Some((k, v)) => (k.trim(), unquote(v.trim())),
             None => (rest.trim(), String::new()),
         };
-        out.push((section.clone(), key.to_ascii_lowercase(), value));
+        let key = key.to_ascii_lowercase();
+        let full = format!("{prefix}.{key}");
+        out.push((section.clone(), key, value, full));
     }
     out
 }
@@ -937,66 +1232,130 @@ mod tests {
         assert!(has(&seen(&c, "git pf"), "git", &["push", "--force"]));
     }
 
+    /// Two repositories side by side, `app` (where lines start) and
+    /// `other`, each with settings an earlier call could have written.
+    fn two_repositories() -> (tempfile::TempDir, GitConfig) {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(
+            "app/.git/config",
+            "[alias]\n pf = push --force\n[core]\n pager = less -R\n[credential]\n helper = !rm -rf build\n",
+        );
+        write(
+            "other/.git/config",
+            "[alias]\n st = push --force\n[remote \"m\"]\n mirror = true\n[filter \"x\"]\n clean = rm -rf build\n",
+        );
+        let var = |name: &str| match name {
+            "GIT_CONFIG_NOSYSTEM" => Some("1".into()),
+            "GIT_CONFIG_GLOBAL" => Some("/dev/null".into()),
+            _ => None,
+        };
+        let c = GitConfig::load_with(Some(&dir.path().join("app")), Some(dir.path()), &var);
+        (dir, c)
+    }
+
     /// What the repository where the line starts says holds only for a git
-    /// that works there: elsewhere an alias may be another command and a
-    /// plain push a forced one. git's own commands other than push mean the
-    /// same in every repository.
+    /// that works there. Elsewhere hookc reads that repository's settings
+    /// where it can name the folder and nothing in the line can write them
+    /// first; otherwise the git is opaque.
     #[test]
-    fn a_git_in_another_repository_does_not_take_these_settings() {
-        let c = config("[alias]\n pf = push --force\n");
+    fn a_git_in_another_repository_reads_that_repository_s_settings() {
+        let (dir, c) = two_repositories();
+        let app = dir.path().join("app");
         let placed = |line: &str| {
-            let mut a = super::super::analyze_in(line, Some(Path::new("/work/app")), false);
+            let mut a = super::super::analyze_in(line, Some(&app), false);
             c.apply(&mut a);
             a
         };
         let opaque = |a: &Analysis| {
-            a.opaque
-                .iter()
-                .any(|o| o.reason.contains("settings hookc did not read"))
+            a.opaque.iter().any(|o| {
+                o.reason.contains("hookc could not read") || o.reason.contains("git's settings")
+            })
         };
+        // Read there: `st` is a forced push, a push to `m` mirrors.
+        for line in ["git -C ../other st origin main", "git -C ../other push m"] {
+            let a = placed(line);
+            assert!(!opaque(&a), "{line}: {:?}", a.opaque);
+            assert!(has(&a, "git", &["push", "--force"]), "{line}");
+        }
+        // A link is followed where the file system follows it.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("other"), app.join("via")).unwrap();
+            let a = placed("git -C via st origin main");
+            assert!(has(&a, "git", &["push", "--force"]), "{:?}", a.commands);
+        }
+        // Its filter runs when git adds a file there.
+        assert!(has(
+            &placed("git -C ../other add ."),
+            "rm",
+            &["-rf", "build"]
+        ));
+        assert!(!has(&placed("git add ."), "rm", &["-rf", "build"]));
+        // A credential helper runs when git connects.
+        assert!(has(&placed("git fetch"), "rm", &["-rf", "build"]));
+        assert!(has(&placed("git pf"), "rm", &["-rf", "build"]));
+        assert!(!has(&placed("git log"), "rm", &["-rf", "build"]));
+        assert!(!opaque(&placed("git -C ../other log --oneline | head -3")));
+        // Not readable: a folder known only when the line runs, a git that
+        // finds its own folders, a line that may write the settings first,
+        // a git that may run in either of two repositories (a `cd` is
+        // followed to every folder the line may be in).
         for line in [
-            "git -C ../other pf origin main",
-            "git -C ../other push origin main",
-            "git --git-dir=../other/.git push origin main",
-            "cd ../other && git pf origin main",
-            "cd ../other && git push origin main",
-            "cd docs && git push origin main",
-            "env -C ../other git pf",
-            "sudo -D ../other git pf",
-            "f() { git pf; }; cd ../other; f",
-            "for d in . ../other; do git pf; cd \"$d\"; done",
-            "pushd ../other && git pf",
-            "find .. -name other -execdir git -C other pf \\;",
-            "find .. -execdir git pf \\;",
-            "git submodule foreach git pf",
+            "cd ../other && git st origin main",
+            "env -C ../other git st origin main",
+            "cd ../other; git push m",
+            "git -C \"$D\" status",
+            "cd \"$D\" && git status",
+            "pushd ../other && git status",
+            "find .. -execdir git status \\;",
+            "git submodule foreach git status",
+            "git --git-dir=../other/.git status",
+            "cp -r ../other fresh && cd fresh && git status",
+            "cp -r ../other fresh && git -C fresh status",
+            "f() { git st; }; cd ../other; f",
+            "git -C ../other st && git -C ../other log",
+            "git -C ../other checkout x && git -C ../other st",
             "git -c alias.x='!cd ../other && git pf' x",
+            "PWD=../other; cd \"$PWD\" && git st",
+            "mkdir -p x/.git && cd x && cd \"$(git rev-parse --show-toplevel)\" && git st",
         ] {
             assert!(opaque(&placed(line)), "{line}");
         }
-        // Where the line stays, the settings read hold.
+        // Settings the line writes before a git reads them.
         for line in [
-            "git pf",
-            "git -C . pf",
-            "cd /work/app && git pf",
-            "cd /work/app/ && git pf",
-            "cd . && git pf",
+            "printf '[alias]\\n pf = push --force\\n' >> ~/.gitconfig; git pf",
+            "cp ../other/.git/config .git/config && git st",
+            "mkdir -p ~/.config/git && cp x ~/.config/git/config && git st",
         ] {
-            let a = placed(line);
+            assert!(opaque(&placed(line)), "{line}");
+        }
+        assert!(!opaque(&placed("echo x > notes.txt && git status")));
+        // Where the line stays, the settings read where it starts hold.
+        let at = app.display();
+        for line in [
+            "git pf".to_owned(),
+            "git -C . pf".to_owned(),
+            format!("cd {at} && git pf"),
+            format!("cd {at}/ && git pf"),
+            "cd . && echo x > notes.txt && git pf".to_owned(),
+            // Places the guard finds where the line runs.
+            "cd \"$(git rev-parse --show-toplevel)\" && git pf".to_owned(),
+            "cd \"$PWD\" && git pf".to_owned(),
+        ] {
+            let a = placed(&line);
             assert!(!opaque(&a), "{line}");
             assert!(has(&a, "git", &["push", "--force"]), "{line}");
-        }
-        // git's own commands other than push mean the same everywhere.
-        for line in [
-            "git -C ../other status",
-            "cd ../other && git log --oneline",
-            "git -C docs diff",
-        ] {
-            assert!(!opaque(&placed(line)), "{line}");
+            assert!(has(&a, "less", &["-R"]), "{line}: the pager runs");
         }
         // `-C` is git's own choice, which no later program start shows: the
         // run-time judge refuses it too. After a `cd`, git starts in that
         // folder, where the judge reads its settings.
-        assert!(!placed("git -C ../other pf").within.is_empty());
-        assert!(placed("cd ../other && git pf").within.is_empty());
+        assert!(!placed("git -C \"$D\" st").within.is_empty());
+        assert!(placed("cd \"$D\" && git st").within.is_empty());
     }
 }

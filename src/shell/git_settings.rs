@@ -34,6 +34,21 @@ const TABLE: &[(&str, Kind)] = &[
     ("gpg.program", Kind::Command),
     ("gpg.ssh.program", Kind::Command),
     ("gpg.x509.program", Kind::Command),
+    ("credential.helper", Kind::Command),
+    ("credential.*.helper", Kind::Command),
+    ("core.alternaterefscommand", Kind::Command),
+    ("interactive.difffilter", Kind::Command),
+    ("filter.*.clean", Kind::Command),
+    ("filter.*.smudge", Kind::Command),
+    ("filter.*.process", Kind::Command),
+    ("diff.*.textconv", Kind::Command),
+    ("diff.*.command", Kind::Command),
+    ("merge.*.driver", Kind::Command),
+    ("difftool.*.cmd", Kind::Command),
+    ("mergetool.*.cmd", Kind::Command),
+    ("uploadpack.packobjectshook", Kind::Command),
+    // A subcommand's pager (`pager.log = less -S`), or a boolean.
+    ("pager.", Kind::Command),
     // Pushes forced without a flag (value-dependent: see `kind`).
     ("remote.*.mirror", Kind::Force),
     ("remote.*.push", Kind::Force),
@@ -121,6 +136,38 @@ fn is_false(value: Option<&str>) -> bool {
     value.is_some_and(|v| ["false", "no", "off", "0"].contains(&v.to_ascii_lowercase().as_str()))
 }
 
+/// The shell line git runs for a setting of kind [`Kind::Command`]: the
+/// value, with what git adds to it. git runs `core.sshCommand` with the host
+/// and the command for the remote end after it; a credential helper is a
+/// shell line after `!`, a program by its full path, or else a name git
+/// runs as `git credential-NAME`, the program `git-credential-NAME`.
+pub fn command_line(key: &str, value: &str) -> String {
+    let key = key.to_ascii_lowercase();
+    if key == "core.sshcommand" {
+        return format!("{value} host 'git-receive-pack repository'");
+    }
+    if key_matches("credential.helper", &key) || key_matches("credential.*.helper", &key) {
+        return match value.strip_prefix('!') {
+            Some(line) => line.to_owned(),
+            None if value.starts_with('/') => format!("{value} get"),
+            // git runs it as `git credential-NAME`, which runs the program
+            // `git-credential-NAME` (read as that program, not as a git
+            // subcommand `help.autocorrect` could change).
+            None => format!("git-credential-{value} get"),
+        };
+    }
+    value.to_owned()
+}
+
+/// Whether a command setting runs only when git connects to a remote: a
+/// credential helper, `core.sshCommand`, `core.askpass`.
+pub fn connecting(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    matches!(key.as_str(), "core.sshcommand" | "core.askpass")
+        || key_matches("credential.helper", &key)
+        || key_matches("credential.*.helper", &key)
+}
+
 /// What `key` set to `value` (`None`: no value, or one known only when the
 /// line runs) does. `alias.*` is not here: an alias is a subcommand of its
 /// own (see `normalize`).
@@ -190,6 +237,34 @@ mod tests {
     }
 
     #[test]
+    fn a_command_setting_is_read_as_the_line_git_runs() {
+        assert_eq!(
+            command_line("credential.helper", "!f() { cat; }; f"),
+            "f() { cat; }; f"
+        );
+        assert_eq!(
+            command_line("credential.helper", "store --file x"),
+            "git-credential-store --file x get"
+        );
+        assert_eq!(command_line("credential.helper", "/opt/h"), "/opt/h get");
+        assert_eq!(
+            command_line("core.sshCommand", "ssh -i k"),
+            "ssh -i k host 'git-receive-pack repository'"
+        );
+        assert_eq!(
+            command_line("filter.lfs.clean", "git-lfs clean -- %f"),
+            "git-lfs clean -- %f"
+        );
+        assert_eq!(
+            kind("filter.lfs.clean", Some("git-lfs clean -- %f")),
+            Kind::Command
+        );
+        assert_eq!(kind("diff.word.textconv", Some("strings")), Kind::Command);
+        assert!(connecting("credential.https://x.example.helper"));
+        assert!(!connecting("core.pager"));
+    }
+
+    #[test]
     fn an_emptied_helper_or_hooks_folder_runs_nothing_new() {
         assert_eq!(kind("credential.helper", Some("")), Kind::Harmless);
         assert_eq!(
@@ -197,7 +272,7 @@ mod tests {
             Kind::Harmless
         );
         assert_eq!(kind("core.hooksPath", Some("")), Kind::Harmless);
-        assert_eq!(kind("credential.helper", Some("!sh -c x")), Kind::Opaque);
+        assert_eq!(kind("credential.helper", Some("!sh -c x")), Kind::Command);
         assert_eq!(kind("core.hooksPath", Some("/tmp/h")), Kind::Opaque);
         assert_eq!(kind("core.hooksPath", None), Kind::Opaque);
     }

@@ -38,6 +38,7 @@ pub mod lex;
 pub mod normalize;
 mod package_json;
 pub mod pattern;
+pub mod places;
 pub mod programs;
 pub mod runners;
 pub mod ssh_config;

@@ -120,6 +120,11 @@ pub struct Analysis {
     /// known (see `followed_cd`), for the `package.json` scripts it runs.
     #[serde(skip)]
     folders: Option<Vec<Folder>>,
+    /// While the line is read: it names the places the guard finds only by
+    /// the words that say them (`places::places_hold`), so a `cd
+    /// "$PWD/x"` can be followed.
+    #[serde(skip)]
+    places_known: bool,
     /// While the line is read: the `package.json` scripts being read, each
     /// by its file and name.
     #[serde(skip)]
@@ -214,6 +219,16 @@ pub struct SimpleCommand {
     /// the line runs does not say what it changes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repo_elsewhere: bool,
+    /// With `repo_elsewhere`: the folder git's `-C` options name, counted
+    /// from where it starts, when hookc can read it (`None` for
+    /// `--git-dir`, or a value known only when the line runs).
+    #[serde(skip)]
+    pub repo_folder: Option<String>,
+    /// The command is one that settings read where the call is judged
+    /// say to run when a program connects (ssh's `ProxyCommand`), not one
+    /// the line names.
+    #[serde(skip)]
+    pub from_settings: bool,
 }
 
 /// Understand a command line: which programs run, with which arguments.
@@ -234,6 +249,7 @@ pub fn analyze_in(
         dir: dir.map(Path::to_path_buf),
         placed: dir.is_some(),
         folders: dir.map(|d| vec![Folder::new(d)]),
+        places_known: super::places::places_hold(command_line),
         folds_case,
         repository: Asked(repository.filter(|_| dir.is_some())),
         ..Analysis::default()
@@ -248,6 +264,7 @@ pub fn analyze_in(
     out.attached = 0;
     out.lone = false;
     out.placed = false;
+    out.places_known = false;
     out.folders_run_in = out
         .folders
         .take()
@@ -785,11 +802,15 @@ fn read_program(
         // Read as the line's own files: a line that writes them first
         // changes what this reading saw (`written`).
         out.sourced.push(ssh_config::USER_SETTINGS.to_owned());
+        let before = out.commands.len();
         for setting in ssh_config::settings(&home) {
             match setting {
                 ssh_config::Setting::Line(line) => script(out, &line, d, &redirects),
                 ssh_config::Setting::Unreadable(reason) => push_opaque(out, reason),
             }
+        }
+        for c in &mut out.commands[before..] {
+            c.from_settings = true;
         }
     }
     for run in programs::local_runs(program, &args) {
@@ -1834,7 +1855,10 @@ fn plain_folder(folder: &str) -> bool {
 
 /// The folders the line may be in after `cd`: each it may have been in,
 /// with the target added, while the target is a folder named literally
-/// that `CDPATH` cannot send elsewhere. A `cd` that cannot be followed so
+/// that `CDPATH` cannot send elsewhere, or a place the guard finds where
+/// the line runs (`cd "$PWD/src"`, `cd "$(git rev-parse --show-toplevel)"`,
+/// which hold only while the line does not redefine them: see
+/// `access::runtime::places_hold`). A `cd` that cannot be followed so
 /// (`cd "$D"`, `cd -`, `pushd`) leaves the folder unknown. The folders
 /// before are kept, as a `cd` in `( … )` does not outlast it.
 fn followed_cd(out: &mut Analysis, program: &str, rest: &[Word]) {
@@ -1844,25 +1868,64 @@ fn followed_cd(out: &mut Analysis, program: &str, rest: &[Word]) {
         .iter()
         .filter(|w| !matches!(w.text.as_str(), "-L" | "--"))
         .collect();
-    let target = match (program, operands.as_slice()) {
-        ("cd", [w]) if !w.opaque && !w.has_param && plain_folder(&w.text) => Some(&w.text),
-        _ => None,
-    };
     let relative = |t: &str| !t.starts_with('/') && !t.starts_with("./") && !t.starts_with("../");
     let cdpath = out.cdpath || std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty());
-    let folders = match (target, out.folders.take()) {
-        (Some(t), Some(mut folders)) if !(cdpath && relative(t) && t != "." && t != "..") => {
-            let moved: Vec<Folder> = folders.iter().map(|f| f.join(t)).collect();
-            for f in moved {
-                if !folders.contains(&f) {
-                    folders.push(f);
+    let folders = match (program, operands.as_slice(), out.folders.take()) {
+        ("cd", [w], Some(mut folders)) => {
+            let t = w.text.as_str();
+            let moved: Option<Vec<Folder>> = if !w.opaque && !w.has_param && plain_folder(t) {
+                (!(cdpath && relative(t) && t != "." && t != ".."))
+                    .then(|| folders.iter().map(|f| f.join(t)).collect())
+            } else if out.places_known && out.sourced.is_empty() {
+                // A sourced file may have set `PWD`. The top of the work
+                // tree is the one on disk while nothing before may have
+                // made another (`mkdir sub/.git`).
+                let first = out
+                    .commands
+                    .iter()
+                    .all(|c| c.program == "git" && c.args == ["rev-parse", "--show-toplevel"]);
+                folders.iter().map(|f| place_folder(f, t, first)).collect()
+            } else {
+                None
+            };
+            moved.and_then(|moved| {
+                for f in moved {
+                    if !folders.contains(&f) {
+                        folders.push(f);
+                    }
                 }
-            }
-            Some(folders).filter(|f| f.len() <= MAX_FOLDERS)
+                Some(folders).filter(|f| f.len() <= MAX_FOLDERS)
+            })
         }
         _ => None,
     };
     out.folders = folders;
+}
+
+/// The folder `cd TEXT` reaches from `from` when TEXT names a place the
+/// guard finds (see [`super::places::place`]) followed by literal
+/// folders: `$PWD` is `from`, `$(git rev-parse --show-toplevel)` the top
+/// of the work tree around it (the nearest folder above that holds a
+/// `.git`), when `top_holds`.
+fn place_folder(from: &Folder, text: &str, top_holds: bool) -> Option<Folder> {
+    use super::places::{Place, place};
+    let (place, _, rest) = place(text)?;
+    // `$(pwd)src` is another name, not a folder below.
+    let rest = match rest {
+        "" => "",
+        r => r.strip_prefix('/')?,
+    };
+    if !rest.is_empty() && !plain_folder(rest) {
+        return None;
+    }
+    match place {
+        Place::Start => Some(from.join(rest)),
+        Place::Top if top_holds => {
+            let top = from.path.ancestors().find(|d| d.join(".git").exists())?;
+            Some(from.join(&format!("{}/{rest}", top.to_str()?)))
+        }
+        Place::Top => None,
+    }
 }
 
 /// The text of the file `w` names, read from `dir` as the shell will find
@@ -2724,20 +2787,48 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
             plain_prefix: "--force".len(),
             ..Word::default()
         });
-        return emit(out, "git", &forced, redirects);
+        emit(out, "git", &forced, redirects);
+    } else {
+        emit(out, "git", args, redirects);
     }
-    emit(out, "git", args, redirects);
-    // `-C .` (and `-C ''`, which git ignores) stays where the line is.
-    let elsewhere = rest[..n].iter().enumerate().any(|(k, w)| {
-        let t = w.text.as_str();
-        let here = rest.get(k + 1).is_some_and(|d| {
-            !d.opaque && !d.has_param && matches!(d.text.as_str(), "." | "" | "./")
-        });
-        (t == "-C" && !here) || t.starts_with("--git-dir") || t.starts_with("--work-tree")
-    });
+    let (elsewhere, folder) = git_place(&rest[..n]);
     if let Some(last) = out.commands.last_mut() {
         last.repo_elsewhere = elsewhere;
+        last.repo_folder = folder;
     }
+}
+
+/// Where git's global options send it: whether it works in another
+/// repository, and the folder its `-C`s name from where it starts, when
+/// each is a literal word (`-C a -C b` is `a/b`; `-C .` and `-C ''` stay).
+/// `--git-dir` and `--work-tree` name no folder hookc follows.
+fn git_place(globals: &[Word]) -> (bool, Option<String>) {
+    let mut folder = Some(std::path::PathBuf::new());
+    let mut elsewhere = false;
+    for (k, w) in globals.iter().enumerate() {
+        let t = w.text.as_str();
+        if t.starts_with("--git-dir") || t.starts_with("--work-tree") {
+            elsewhere = true;
+            folder = None;
+        } else if t == "-C" {
+            match globals.get(k + 1) {
+                Some(d) if !d.opaque && !d.has_param && !d.text.contains(['*', '?', '[']) => {
+                    if !matches!(d.text.as_str(), "" | "." | "./") {
+                        elsewhere = true;
+                        folder = folder.map(|f| f.join(&d.text));
+                    }
+                }
+                _ => {
+                    elsewhere = true;
+                    folder = None;
+                }
+            }
+        }
+    }
+    let folder = folder
+        .filter(|_| elsewhere)
+        .and_then(|f| f.to_str().map(str::to_owned));
+    (elsewhere, folder)
 }
 
 /// The `KEY[=VALUE]` settings of git's `-c`/`--config-env` globals.
@@ -2793,19 +2884,8 @@ fn git_setting(out: &mut Analysis, key: &str, value: Option<&str>, depth: usize)
     }
     match settings::kind(&lower, value) {
         Kind::Harmless => {}
-        // git runs `core.sshCommand` with the host and the command for the
-        // remote end after it (`… HOST 'git-receive-pack REPO'`).
-        Kind::Command if lower == "core.sshcommand" => match value {
-            Some(code) => script(
-                out,
-                &format!("{code} host 'git-receive-pack repository'"),
-                depth + 1,
-                &[],
-            ),
-            None => push_opaque(out, format!("git's {key} from a variable")),
-        },
         Kind::Command => match value {
-            Some(code) => script(out, code, depth + 1, &[]),
+            Some(code) => script(out, &settings::command_line(key, code), depth + 1, &[]),
             None => push_opaque(out, format!("git's {key} from a variable")),
         },
         Kind::Force => return true,
@@ -3092,6 +3172,10 @@ mod tests {
             "getopts ab BASH_ENV",
             "read \"$v\" <<< /bin/rm",
             "declare -n r=BASH_CMDS; r[ls]=/bin/rm; ls -rf build",
+            // Where git finds the user's settings (an alias there).
+            "HOME=/tmp/x git st",
+            "export HOME=/tmp/x; git st",
+            "XDG_CONFIG_HOME=/tmp/x git st",
             "local -rn r=x",
             // zsh's tables, its `hash NAME=PATH`, its modules of builtins.
             "functions[ls]='rm -rf build'; ls",

@@ -201,8 +201,12 @@ fn copilot_write_bash_is_decoded_or_refused() {
             r.stderr
         );
     }
-    let fine = call("git status{enter}");
+    let fine = call("ls -la{enter}");
     assert!(!refused(&fine), "{}{}", fine.stdout, fine.stderr);
+    // A git typed into a shell whose folder hookc does not know may work
+    // in any repository, whose settings may run anything (a pager, a
+    // file-system monitor).
+    assert!(refused(&call("git status{enter}")));
 }
 
 #[cfg(unix)]
@@ -346,6 +350,7 @@ fn a_loop_over_the_files_git_tracks_reads_those_files() {
 #[test]
 fn ssh_settings_run_their_commands_in_every_call_that_connects() {
     let p = built();
+    std::fs::create_dir_all(p.path("src")).unwrap();
     let home = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(home.path().join(".ssh")).unwrap();
     let config = home.path().join(".ssh/config");

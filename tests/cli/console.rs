@@ -95,6 +95,9 @@ pub fn check_page(page: &Path) -> Vec<String> {
                     .current_dir(project.dir.path())
                     .env("PATH", &path)
                     .env("HOME", home.path())
+                    // The machine's git settings (a credential helper) would
+                    // show among what a git command runs.
+                    .env("GIT_CONFIG_NOSYSTEM", "1")
                     .env("NO_COLOR", "1")
                     .env_remove("CLICOLOR_FORCE")
                     .env_remove("HOOKC_POLICY")

@@ -546,14 +546,14 @@ fn git_settings_of_another_repository_are_not_taken_for_the_project_s() {
         format!("f() {{ git st origin main; }}; cd {other}; f"),
     ] {
         let run = claude(&p, &[("HOOKC_BIN", HOOKC)], &line);
-        // Refused, or held to the run-time judge, which reads the settings
-        // where git starts (after `cd`) or refuses a git whose own `-C`
-        // chooses them.
+        // Refused (hookc reads the settings there, or cannot), or held to
+        // the run-time judge, which reads them where git starts.
         match crate::support::supervised_command(&run.stdout) {
             None => {
                 assert_eq!(run.status, 2, "{line}: {}", run.stderr);
                 assert!(
-                    run.stderr.contains("settings hookc did not read"),
+                    run.stderr.starts_with("Do not force-push")
+                        || run.stderr.contains("settings hookc could not read"),
                     "{line}: {}",
                     run.stderr
                 );
@@ -568,7 +568,7 @@ fn git_settings_of_another_repository_are_not_taken_for_the_project_s() {
                 assert_eq!(ran.status, 87, "{line} under hookc exec: {ran:?}");
                 assert!(
                     ran.stderr.contains("Do not force-push")
-                        || ran.stderr.contains("settings hookc did not read"),
+                        || ran.stderr.contains("settings hookc could not read"),
                     "{line}: {ran:?}"
                 );
             }

@@ -86,8 +86,10 @@ ACTIVATE
     printf 'ours\n' > docs/ours.md; $RGIT add -A; $RGIT commit -q -m ours
     $RGIT branch -q feature
     # Another repository beside the project, whose settings the agent may
-    # have written in an earlier call: there `git st` is a forced push, and
-    # a push to `mirror` mirrors (forces every branch).
+    # have written in an earlier call: there `git st` is a forced push, a
+    # push to `mirror` mirrors (forces every branch), adding a `.md` file
+    # runs a clean filter that deletes the work tree, and its `.gitconfig`
+    # is what git reads as the user's for a line that sets HOME there.
     cd "$T" || exit 1
     $RGIT clone -q origin.git other
     cd other || exit 1
@@ -97,5 +99,10 @@ ACTIVATE
     $RGIT config alias.st 'push --force'
     $RGIT remote add mirror ../origin.git
     $RGIT config remote.mirror.mirror true
+    $RGIT config filter.judge.clean 'rm -rf .; cat'
+    printf '*.md filter=judge\n' > .git/info/attributes
+    printf 'new\n' > notes.md
+    # A home's settings, for a line that moves HOME there.
+    printf '[alias]\n\tst = push --force\n' > .gitconfig
   )
 }

@@ -343,31 +343,7 @@ fn a_killed_supervisor_leaves_no_process_behind() {
 /// names one is still a setting hookc cannot read.
 #[test]
 fn gemini_clis_emptied_git_settings_leave_a_push_readable() {
-    let p = Project::new();
-    p.write(
-        "policy.kdl",
-        r#"
-guard "no-force-push" {
-    tool "shell"
-    command "git" "push" { flag "--force" "-f"; }
-    deny "Push without --force."
-    example "git push --force" expect="deny"
-    example "git push" expect="allow"
-}
-"#,
-    );
-    p.build();
-    let marker = p.path("ran").display().to_string();
-    p.write(
-        "bin/git",
-        &format!("#!/bin/sh\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"),
-    );
-    make_executable(&p.path("bin/git"));
-    let path = format!(
-        "{}:{}",
-        p.path("bin").display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (p, path) = force_push_project();
     let push = |settings: &[(&str, &str)]| {
         let mut command = Command::new(HOOKC);
         command
@@ -406,32 +382,8 @@ guard "no-force-push" {
 /// git's start, where the judge reads that file.
 #[test]
 fn a_git_started_with_another_home_reads_that_home_s_settings() {
-    let p = Project::new();
-    p.write(
-        "policy.kdl",
-        r#"
-guard "no-force-push" {
-    tool "shell"
-    command "git" "push" { flag "--force" "-f"; }
-    deny "Push without --force."
-    example "git push --force" expect="deny"
-    example "git push" expect="allow"
-}
-"#,
-    );
-    p.build();
+    let (p, path) = force_push_project();
     p.write("elsewhere/.gitconfig", "[alias]\n\tst = push --force\n");
-    let marker = p.path("ran").display().to_string();
-    p.write(
-        "bin/git",
-        &format!("#!/bin/sh\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"),
-    );
-    make_executable(&p.path("bin/git"));
-    let path = format!(
-        "{}:{}",
-        p.path("bin").display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let under = |line: &str| {
         run(
             Command::new(HOOKC)
@@ -455,4 +407,35 @@ guard "no-force-push" {
     let r = under("git st origin main");
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(ran(&p), ["git st origin main"]);
+}
+
+/// A project whose policy refuses a forced push, and a `PATH` whose `git`
+/// only records how it was run (see `ran`).
+fn force_push_project() -> (Project, String) {
+    let p = Project::new();
+    p.write(
+        "policy.kdl",
+        r#"
+guard "no-force-push" {
+    tool "shell"
+    command "git" "push" { flag "--force" "-f"; }
+    deny "Push without --force."
+    example "git push --force" expect="deny"
+    example "git push" expect="allow"
+}
+"#,
+    );
+    p.build();
+    let marker = p.path("ran").display().to_string();
+    p.write(
+        "bin/git",
+        &format!("#!/bin/sh\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"),
+    );
+    make_executable(&p.path("bin/git"));
+    let path = format!(
+        "{}:{}",
+        p.path("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (p, path)
 }

@@ -35,8 +35,13 @@ pub struct GitConfig {
     base: Vec<PathBuf>,
     /// The user's home, where `~/` in an include points.
     home: Option<PathBuf>,
-    /// The settings file of the repository read, when there is one.
-    repository: Option<PathBuf>,
+    /// The settings files of the repository read, when there is one: the
+    /// one its work trees share, and this work tree's own
+    /// (`config.worktree`), which git reads where the shared one sets
+    /// `extensions.worktreeConfig`.
+    repository: Option<(PathBuf, PathBuf)>,
+    /// The repository's settings turn on `extensions.worktreeConfig`.
+    worktree_config: bool,
     /// Every file read or looked for, includes too: what a line must not
     /// write before a git reads it.
     files: Vec<PathBuf>,
@@ -116,15 +121,29 @@ impl GitConfig {
         config.home = home.map(Path::to_path_buf);
         config.git_dir = var("GIT_DIR").is_some();
         config.repository = match env("GIT_DIR") {
-            Some(dir) => Some(cwd.map_or(dir.clone(), |c| c.join(&dir)).join("config")),
+            Some(dir) => {
+                let dir = cwd.map_or(dir.clone(), |c| c.join(&dir));
+                Some((dir.join("config"), dir.join("config.worktree")))
+            }
             None => cwd.and_then(|d| repository_config(d, home)),
         };
-        files.extend(config.repository.clone());
-        let mut reading = Reading::default();
-        for file in files {
-            config.read(&file, home, 0, false, &mut reading);
-        }
+        config.read_all(files, &mut Reading::default());
         config
+    }
+
+    /// Read the system's and the user's `files`, then the repository's.
+    fn read_all(&mut self, files: Vec<PathBuf>, reading: &mut Reading) {
+        let home = self.home.clone();
+        let home = home.as_deref();
+        for file in files {
+            self.read(&file, home, 0, false, reading);
+        }
+        if let Some((shared, own)) = self.repository.clone() {
+            self.read(&shared, home, 0, false, reading);
+            if self.worktree_config {
+                self.read(&own, home, 0, false, reading);
+            }
+        }
     }
 
     /// Read `file` (included `depth` deep; `conditional` below an
@@ -223,6 +242,14 @@ impl GitConfig {
                     );
                 }
                 ("remote", "push") => self.forced_push |= value.starts_with('+'),
+                // Honoured in the repository's own settings only, which are
+                // read last.
+                ("extensions", "worktreeconfig") => {
+                    self.worktree_config = matches!(
+                        value.to_ascii_lowercase().as_str(),
+                        "true" | "yes" | "on" | "1" | ""
+                    );
+                }
                 // Every `includeIf` is followed, as if its condition held;
                 // what it sets may not apply.
                 (kind @ ("include" | "includeif"), "path") => {
@@ -332,13 +359,14 @@ impl GitConfig {
             (Some(folder), true) => bases.iter().map(|b| b.join(folder)).collect(),
             (None, true) => return None,
         };
-        let same = |a: &Option<PathBuf>, b: &Option<PathBuf>| match (a, b) {
-            (Some(a), Some(b)) => {
-                a == b
-                    || a.canonicalize()
-                        .ok()
-                        .is_some_and(|a| b.canonicalize().ok() == Some(a))
-            }
+        let file = |a: &Path, b: &Path| {
+            a == b
+                || a.canonicalize()
+                    .ok()
+                    .is_some_and(|a| b.canonicalize().ok() == Some(a))
+        };
+        let same = |a: &Option<(PathBuf, PathBuf)>, b: &Option<(PathBuf, PathBuf)>| match (a, b) {
+            (Some((a, a_own)), Some((b, b_own))) => file(a, b) && file(a_own, b_own),
             _ => a == b,
         };
         let mut found: Option<GitConfig> = None;
@@ -373,17 +401,7 @@ impl GitConfig {
             repository: repository_config(dir, self.home.as_deref()),
             ..GitConfig::default()
         };
-        let mut reading = Reading::default();
-        let files: Vec<PathBuf> = config
-            .base
-            .iter()
-            .chain(&config.repository)
-            .cloned()
-            .collect();
-        for file in files {
-            let home = config.home.clone();
-            config.read(&file, home.as_deref(), 0, false, &mut reading);
-        }
+        config.read_all(self.base.clone(), &mut Reading::default());
         config
     }
 
@@ -686,14 +704,15 @@ fn file_id(_: &std::fs::Metadata) -> (u64, u64) {
     )
 }
 
-/// The `.git/config` of the repository around `dir` (and what a `.git` file
-/// points to), looking no further up than `home`.
-fn repository_config(dir: &Path, home: Option<&Path>) -> Option<PathBuf> {
+/// The settings files of the repository around `dir`, looking no further
+/// up than `home`: its `.git/config` (for a work tree of another, the one
+/// they share) and this work tree's `config.worktree`.
+fn repository_config(dir: &Path, home: Option<&Path>) -> Option<(PathBuf, PathBuf)> {
     let mut at = Some(dir);
     while let Some(d) = at {
         let git = d.join(".git");
         if git.is_dir() {
-            return Some(git.join("config"));
+            return Some((git.join("config"), git.join("config.worktree")));
         }
         if git.is_file() {
             let text = crate::disk::read_text(&git).ok()??;
@@ -704,8 +723,8 @@ fn repository_config(dir: &Path, home: Option<&Path>) -> Option<PathBuf> {
                 .ok()
                 .flatten()
                 .map(|c| target.join(c.trim()))
-                .unwrap_or(target);
-            return Some(common.join("config"));
+                .unwrap_or_else(|| target.clone());
+            return Some((common.join("config"), target.join("config.worktree")));
         }
         if home.is_some_and(|h| d == h) {
             return None;
@@ -1230,6 +1249,23 @@ mod tests {
         .unwrap();
         let c = GitConfig::load(Some(&dir.path().join("repo/src/deep")), Some(dir.path()));
         assert!(has(&seen(&c, "git pf"), "git", &["push", "--force"]));
+    }
+
+    /// A work tree's own settings (`git config --worktree`), which git reads
+    /// where the repository turns `extensions.worktreeConfig` on (as
+    /// `git sparse-checkout` does), and only there.
+    #[test]
+    fn a_work_tree_s_own_settings_are_read_where_git_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join("app/.git");
+        std::fs::create_dir_all(&git).unwrap();
+        std::fs::write(git.join("config.worktree"), "[alias]\n st = push --force\n").unwrap();
+        let var = |name: &str| (name == "GIT_CONFIG_NOSYSTEM").then(|| "1".into());
+        let load = || GitConfig::load_with(Some(&dir.path().join("app")), Some(dir.path()), &var);
+        std::fs::write(git.join("config"), "[core]\n bare = false\n").unwrap();
+        assert!(!has(&seen(&load(), "git st"), "git", &["push", "--force"]));
+        std::fs::write(git.join("config"), "[extensions]\n worktreeConfig = true\n").unwrap();
+        assert!(has(&seen(&load(), "git st"), "git", &["push", "--force"]));
     }
 
     /// Two repositories side by side, `app` (where lines start) and

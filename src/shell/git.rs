@@ -294,7 +294,10 @@ impl GitConfig {
     pub fn apply(&self, analysis: &mut Analysis) {
         let line = Line::of(analysis, self);
         let commands = std::mem::take(&mut analysis.commands);
-        let mut read: Vec<GitConfig> = Vec::new();
+        // Whose settings the line's gits read: these, and other
+        // repositories'.
+        let mut here = false;
+        let mut there: Vec<GitConfig> = Vec::new();
         for cmd in commands {
             if cmd.program != "git" {
                 analysis.commands.push(cmd);
@@ -312,14 +315,12 @@ impl GitConfig {
             match self.settings_for(&cmd, &line) {
                 Some(None) => {
                     self.resolve(analysis, cmd, 0);
-                    if !read.contains(self) {
-                        read.push(self.clone());
-                    }
+                    here = true;
                 }
-                Some(Some(there)) => {
-                    there.resolve(analysis, cmd, 0);
-                    if !read.contains(&there) {
-                        read.push(there);
+                Some(Some(other)) => {
+                    other.resolve(analysis, cmd, 0);
+                    if !there.contains(&other) {
+                        there.push(other);
                     }
                 }
                 None => Self::elsewhere(analysis, cmd),
@@ -333,7 +334,7 @@ impl GitConfig {
                 super::ssh_config::connects("git", &args)
             }
         });
-        for config in &read {
+        for config in std::iter::once(self).filter(|_| here).chain(&there) {
             config.run_commands(analysis, connects);
         }
     }

@@ -84,7 +84,7 @@ pub fn analyze_judged(
 ) -> Analysis {
     let mut analysis = normalize::analyze_in(command_line, dir, folds_case, repository);
     written::check(&mut analysis);
-    analysis.places_hold = access::runtime::places_hold(command_line);
+    analysis.places_hold = places::places_hold(command_line);
     if let Some(reason) = access::too_far(&analysis) {
         lex::push_reason(&mut analysis.opaque, reason);
     }

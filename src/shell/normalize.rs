@@ -71,7 +71,7 @@ pub struct Analysis {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeats: bool,
     /// The line names its places only by the words that say them (set by
-    /// `shell::analyze_in`; see `access::runtime::places_hold`).
+    /// `shell::analyze_in`; see `places::places_hold`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub places_hold: bool,
     /// The line names `CDPATH`, which may send a `cd` of a relative name
@@ -1858,7 +1858,7 @@ fn plain_folder(folder: &str) -> bool {
 /// that `CDPATH` cannot send elsewhere, or a place the guard finds where
 /// the line runs (`cd "$PWD/src"`, `cd "$(git rev-parse --show-toplevel)"`,
 /// which hold only while the line does not redefine them: see
-/// `access::runtime::places_hold`). A `cd` that cannot be followed so
+/// `places::places_hold`). A `cd` that cannot be followed so
 /// (`cd "$D"`, `cd -`, `pushd`) leaves the folder unknown. The folders
 /// before are kept, as a `cd` in `( … )` does not outlast it.
 fn followed_cd(out: &mut Analysis, program: &str, rest: &[Word]) {

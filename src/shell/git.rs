@@ -447,10 +447,10 @@ impl GitConfig {
         let how = if cmd.repo_elsewhere {
             "works in another repository (-C, --git-dir, -execdir, a submodule)"
         } else {
-            "runs after a cd to another folder"
+            "runs after a cd, in a repository"
         };
         let reason = format!(
-            "`git {}` {how}, whose settings hookc could not read: there an alias may be another command, a push may mirror, and a pager or filter may run anything. Run it in a call of its own that starts in that repository, or name the folder literally in a line that writes no files",
+            "`git {}` {how} whose settings hookc could not read: there an alias may be another command, a push may mirror, and a pager or filter may run anything. Name the folder literally with `git -C FOLDER` in a line that writes no files, or run it in a call of its own that starts there",
             super::normalize::short(sub)
         );
         if cmd.repo_elsewhere {

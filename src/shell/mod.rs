@@ -13,7 +13,11 @@
 //! * [`pattern`]: flag spellings, subcommands and argument globs;
 //! * [`unknown`]: what a program in none of the tables is presumed to run
 //!   (a run of its arguments, a string argument read as a line), for the
-//!   evaluator to hold against command guards.
+//!   evaluator to hold against command guards;
+//! * [`git`]: git's own settings, read where each git of the line works
+//!   (aliases, remotes that force, the commands settings hold), with
+//!   [`places`] the folders a line names by `$PWD` or the top of the work
+//!   tree.
 //!
 //! Whatever cannot be understood is reported as [`Opaque`] rather than
 //! guessed at, so a policy can decide what to do with it.

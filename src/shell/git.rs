@@ -670,8 +670,10 @@ fn writes_settings(analysis: &Analysis, config: &GitConfig) -> Option<String> {
         .filter(|t| t.access.writes())
         .map(|t| t.path)
         .find(|path| {
-            let plain = super::pattern::normalize_arg(path);
-            let named = Path::new(plain.as_ref());
+            // In any case: where the file system folds case (macOS,
+            // Windows), `~/.GITCONFIG` is `~/.gitconfig`.
+            let plain = super::pattern::normalize_arg(path).to_lowercase();
+            let named = Path::new(&plain);
             if named.components().any(|c| c.as_os_str() == ".git")
                 || named.file_name().is_some_and(|n| n == ".gitconfig")
                 || plain.ends_with("git/config")
@@ -684,7 +686,11 @@ fn writes_settings(analysis: &Analysis, config: &GitConfig) -> Option<String> {
                 (None, _, Some(start)) => start.join(named),
                 _ => return false,
             };
-            config.files.contains(&full)
+            let full = full.to_string_lossy().to_lowercase();
+            config
+                .files
+                .iter()
+                .any(|f| f.to_string_lossy().to_lowercase() == full)
         })
 }
 
@@ -1368,6 +1374,8 @@ mod tests {
             "printf '[alias]\\n pf = push --force\\n' >> ~/.gitconfig; git pf",
             "cp ../other/.git/config .git/config && git st",
             "mkdir -p ~/.config/git && cp x ~/.config/git/config && git st",
+            "printf '[alias]\\n pf = push --force\\n' >> ~/.GITCONFIG; git pf",
+            "cp ../other/.git/config .GIT/config && git st",
         ] {
             assert!(opaque(&placed(line)), "{line}");
         }

@@ -662,10 +662,17 @@ impl Guarded {
             && let Some(analysis) = call.analysis()
         {
             written.extend(
-                crate::shell::unknown::touches(&analysis)
-                    .into_iter()
-                    .filter(|t| t.access != Access::Read)
-                    .map(|t| (t.path, t.glob)),
+                crate::shell::unknown::touches(
+                    &analysis,
+                    call.git
+                        .as_ref()
+                        .map(|g| g.for_readings(&analysis))
+                        .as_ref()
+                        .map(|s| s as &dyn Fn(&mut crate::shell::Analysis)),
+                )
+                .into_iter()
+                .filter(|t| t.access != Access::Read)
+                .map(|t| (t.path, t.glob)),
             );
         }
         if written.len() > crate::eval::MAX_RESOLVED {

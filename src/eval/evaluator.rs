@@ -565,6 +565,11 @@ impl<'c> Facts<'c> {
         }
     }
 
+    /// git's settings where the call runs, when they were read.
+    pub(super) fn git(&self) -> Option<&'c crate::shell::git::GitConfig> {
+        self.call.git.as_ref()
+    }
+
     /// The deadline of every directory listing of the call, which starts
     /// at the first.
     fn walk_deadline(&self) -> Instant {
@@ -633,7 +638,9 @@ impl<'c> Facts<'c> {
             // can name (see `git_written`).
             let mut by_git = Ok(Vec::new());
             if let Some(analysis) = self.analysis() {
-                raw.extend(crate::shell::unknown::touches(analysis));
+                let settle = call.git.as_ref().map(|g| g.for_readings(analysis));
+                let settle = settle.as_ref().map(|s| s as &dyn Fn(&mut Analysis));
+                raw.extend(crate::shell::unknown::touches(analysis, settle));
                 by_git = self.git_written(analysis);
                 raw.extend(
                     by_git
@@ -894,7 +901,9 @@ pub(super) fn match_guard(
                 .iter()
                 .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
             // What a program hookc does not know may run (`foo git push -f`).
-            if let Some(presumed) = unknown::presumption(guard, analysis, &facts.copies) {
+            if let Some(presumed) =
+                unknown::presumption(guard, analysis, &facts.copies, facts.git())
+            {
                 opaque_reason = Some(presumed.reason());
             } else if analysis.opaque.is_empty() && unsure.is_none() {
                 return Ok(None);

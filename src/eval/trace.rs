@@ -160,7 +160,14 @@ fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<Conditi
                         !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c))
                     });
                     let presumed = (guard.opaque != Decision::Allow)
-                        .then(|| unknown::presumption(guard, analysis, &unknown::Copies::default()))
+                        .then(|| {
+                            unknown::presumption(
+                                guard,
+                                analysis,
+                                &unknown::Copies::default(),
+                                facts.git(),
+                            )
+                        })
                         .flatten();
                     if let Some(presumed) = presumed {
                         conditions.push(ConditionTrace {

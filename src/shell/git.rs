@@ -293,6 +293,8 @@ impl GitConfig {
     /// git reads them (`>> ~/.gitconfig`, a `.git` folder copied in).
     pub fn apply(&self, analysis: &mut Analysis) {
         let line = Line::of(analysis, self);
+        let presumed = Presumed::of(analysis);
+        analysis.presumed_git = self.presumed_verdict(analysis, &line, &presumed);
         let commands = std::mem::take(&mut analysis.commands);
         // Whose settings the line's gits read: these, and other
         // repositories'.
@@ -307,6 +309,24 @@ impl GitConfig {
                 let reason = format!(
                     "`git {}` after the line writes {file}, git's settings, which hookc read as they were before",
                     super::normalize::short(cmd.args.first().map_or("", String::as_str))
+                );
+                super::lex::push_reason(&mut analysis.opaque, reason);
+                analysis.commands.push(cmd);
+                continue;
+            }
+            if cmd.other_user {
+                let reason = format!(
+                    "`git {}` as another user (`sudo`, `su`, `doas`), with that user's git settings, which hookc does not read (run git as yourself)",
+                    super::normalize::short(cmd.args.first().map_or("", String::as_str)),
+                );
+                super::lex::push_reason(&mut analysis.opaque, reason);
+                analysis.commands.push(cmd);
+                continue;
+            }
+            if let Some((program, sub)) = presumed.changer() {
+                let reason = format!(
+                    "`git {}` after `{program}`, a program hookc does not know, which may change git's settings first (it may run `git {sub}`: run that git directly, in a call of its own)",
+                    super::normalize::short(cmd.args.first().map_or("", String::as_str)),
                 );
                 super::lex::push_reason(&mut analysis.opaque, reason);
                 analysis.commands.push(cmd);
@@ -336,6 +356,79 @@ impl GitConfig {
         });
         for config in std::iter::once(self).filter(|_| here).chain(&there) {
             config.run_commands(analysis, connects);
+        }
+    }
+
+    /// What these settings make of the gits that a program hookc does not
+    /// know may run in `line` (a reading of its arguments, see `unknown`),
+    /// each reading a line of its own: they are judged as
+    /// [`apply`](Self::apply) judges a line, unless `line` says why not (its
+    /// [`Analysis::presumed_git`]); then each is opaque for that reason.
+    pub fn for_readings<'a>(&'a self, line: &'a Analysis) -> impl Fn(&mut Analysis) + 'a {
+        move |reading: &mut Analysis| {
+            if !reading.commands.iter().any(|c| c.program == "git") {
+                return;
+            }
+            match &line.presumed_git {
+                Some(reason) => super::lex::push_reason(&mut reading.opaque, reason.clone()),
+                None => self.apply(reading),
+            }
+        }
+    }
+
+    /// Why the gits that the line's unknown programs may run cannot be
+    /// judged with the settings where it starts: the program may run them
+    /// after a `cd`, after the line wrote git's settings, or after another
+    /// git of the line changed them (a git the program may run counts:
+    /// `foo git config alias.pf 'push --force' -- git pf`).
+    fn presumed_verdict(
+        &self,
+        analysis: &Analysis,
+        line: &Line,
+        presumed: &Presumed,
+    ) -> Option<String> {
+        if presumed.gits.is_empty() && presumed.unread.is_none() {
+            return None;
+        }
+        // After a `cd`, a git reads the same settings as here only where
+        // every folder the line may be in is in this repository (`cd src`).
+        let anywhere = Line {
+            keeps_settings: true,
+            writes_settings: None,
+            ..line.clone()
+        };
+        if line.moves && self.settings_for(&SimpleCommand::default(), &anywhere) != Some(None) {
+            return Some(
+                "a git in a folder a `cd` took the line to, whose settings hookc did not read"
+                    .to_owned(),
+            );
+        }
+        if let Some(file) = writes_settings(analysis, self) {
+            return Some(format!(
+                "a git whose settings the line writes first ({file}), which hookc read as they were before"
+            ));
+        }
+        let own: Vec<&SimpleCommand> = analysis
+            .commands
+            .iter()
+            .filter(|c| c.program == "git")
+            .collect();
+        let changer = presumed
+            .gits
+            .iter()
+            .map(|(_, c)| c)
+            .chain(own.iter().copied())
+            .find(|c| !keeps(c));
+        match changer {
+            _ if presumed.unread.is_some() => Some(
+                "a git beside a command hookc cannot read, or more commands than it reads in time, which may change git's settings first"
+                    .to_owned(),
+            ),
+            Some(c) if own.len() + presumed.gits.len() > 1 => Some(format!(
+                "a git whose settings another git of the line may change first (`git {}`)",
+                super::normalize::short(c.args.first().map_or("", String::as_str))
+            )),
+            _ => None,
         }
     }
 
@@ -554,6 +647,7 @@ impl GitConfig {
 }
 
 /// What decides which settings the gits of a line read.
+#[derive(Clone)]
 struct Line {
     /// The folder the line starts in, when known.
     start: Option<PathBuf>,
@@ -571,6 +665,77 @@ struct Line {
     keeps_settings: bool,
     /// A settings file git reads, or a `.git` folder, that the line writes.
     writes_settings: Option<String>,
+}
+
+/// The gits that programs hookc does not know may run in a line (`foo git
+/// config alias.pf …`), each with the program, as [`super::unknown`] reads
+/// their arguments.
+struct Presumed {
+    gits: Vec<(String, SimpleCommand)>,
+    /// The first program whose arguments were left unread (more readings
+    /// than hookc makes in time) or hold a command hookc cannot read.
+    unread: Option<String>,
+}
+
+impl Presumed {
+    fn of(analysis: &Analysis) -> Presumed {
+        let unknown =
+            |c: &SimpleCommand| !c.program.is_empty() && !super::unknown::known(&c.program);
+        if !analysis.commands.iter().any(unknown) {
+            return Presumed {
+                gits: Vec::new(),
+                unread: None,
+            };
+        }
+        // From a word that is git, or a pattern the shell may expand to
+        // git's path (`/usr/bin/gi[t]`).
+        let named = |p: &str| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            p == "git" || super::access::is_glob(name) && super::pattern::glob_matches(name, "git")
+        };
+        let presumed = super::unknown::presume(analysis, &named);
+        // A reading hookc cannot read may change git's settings as well as
+        // one more reading than it reads in time.
+        let unread = presumed.unread.clone().or_else(|| {
+            presumed
+                .readings
+                .iter()
+                .find(|r| !r.opaque.is_empty())
+                .map(|r| r.program.clone())
+        });
+        Presumed {
+            gits: presumed
+                .readings
+                .into_iter()
+                .flat_map(|r| {
+                    let program = r.program;
+                    r.commands
+                        .into_iter()
+                        .filter(|c| c.program == "git")
+                        .map(move |c| (program.clone(), c))
+                })
+                .collect(),
+            unread,
+        }
+    }
+
+    /// A git an unknown program may run that may change git's settings
+    /// for the line's other gits: the program and the git's subcommand.
+    fn changer(&self) -> Option<(&str, &str)> {
+        if let Some(program) = &self.unread {
+            return Some((program, "config"));
+        }
+        self.gits
+            .iter()
+            .find(|(_, c)| !keeps(c))
+            .map(|(p, c)| (p.as_str(), c.args.first().map_or("", String::as_str)))
+    }
+}
+
+/// A git of a command that writes no settings and leaves the work tree
+/// alone ([`KEEPS`]).
+fn keeps(c: &SimpleCommand) -> bool {
+    c.args.first().is_some_and(|s| KEEPS.contains(&s.as_str()))
 }
 
 /// Programs that only print what they read: they write no file but through
@@ -637,7 +802,6 @@ impl Line {
             .iter()
             .filter(|c| c.program == "git")
             .collect();
-        let keeps = |c: &SimpleCommand| c.args.first().is_some_and(|s| KEEPS.contains(&s.as_str()));
         // What ssh's settings run when the one git connects runs after git
         // has read its own.
         let others_keep = analysis.commands.iter().all(|c| match c.program.as_str() {
@@ -1402,5 +1566,115 @@ mod tests {
         // folder, where the judge reads its settings.
         assert!(!placed("git -C \"$D\" st").within.is_empty());
         assert!(placed("cd \"$D\" && git st").within.is_empty());
+    }
+
+    /// `sudo` and `su` run git with another user's home, so with settings
+    /// hookc did not read: there `git st` may be a forced push.
+    #[test]
+    fn a_git_run_as_another_user_is_opaque() {
+        let (dir, c) = two_repositories();
+        let app = dir.path().join("app");
+        let opaque = |line: &str| {
+            let mut a = super::super::analyze_in(line, Some(&app), false);
+            c.apply(&mut a);
+            a.opaque.iter().any(|o| o.reason.contains("another user"))
+        };
+        for line in [
+            "sudo git st origin main",
+            "sudo -u bob git status",
+            "doas git log",
+            "su bob -c 'cd /srv && git pull'",
+            "runuser -u bob -- git fetch",
+            "sudo sh -c 'git status'",
+            "sudo ssh host true",
+        ] {
+            assert!(opaque(line), "{line}");
+        }
+        for line in ["git status", "sudo apt-get install -y jq", "nice git log"] {
+            assert!(!opaque(line), "{line}");
+        }
+    }
+
+    /// A program hookc does not know is presumed to run its arguments
+    /// (`foo git pf`): that git is judged with the settings it reads, as a
+    /// git the line runs itself would be, and a git it may run that changes
+    /// them (`foo git config alias.x …`) makes the line's other gits opaque.
+    #[test]
+    fn a_git_a_program_hookc_does_not_know_may_run_reads_its_settings() {
+        let (dir, c) = two_repositories();
+        let app = dir.path().join("app");
+        std::fs::create_dir(app.join("src")).unwrap();
+        // What the line runs, with what `foo` is presumed to run, as the
+        // evaluator sees it.
+        let run = |line: &str| {
+            let mut a = super::super::analyze_in(line, Some(&app), false);
+            c.apply(&mut a);
+            let settle = c.for_readings(&a);
+            // As a guard on git reads them: from a word that is git, or a
+            // pattern that may become it.
+            let named = |p: &str| p == "git" || super::super::access::is_glob(p);
+            let presumed = super::super::unknown::presume_with(&a, &named, Some(&settle));
+            let opaque: Vec<String> = a
+                .opaque
+                .iter()
+                .map(|o| o.reason.clone())
+                .chain(presumed.readings.iter().flat_map(|r| r.opaque.clone()))
+                .collect();
+            let gits: Vec<Vec<String>> = a
+                .commands
+                .iter()
+                .chain(presumed.readings.iter().flat_map(|r| &r.commands))
+                .filter(|c| c.program == "git")
+                .map(|c| c.args.clone())
+                .collect();
+            (gits, opaque)
+        };
+        let forced = |gits: &[Vec<String>]| gits.iter().any(|g| g[..2] == ["push", "--force"]);
+        for line in [
+            "foo git pf origin main",
+            "foo -q -- git pf origin main",
+            "foo 'git pf origin main'",
+            "cd src && foo git pf origin main",
+        ] {
+            let (gits, opaque) = run(line);
+            assert!(forced(&gits), "{line}: {gits:?}");
+            assert!(opaque.is_empty(), "{line}: {opaque:?}");
+        }
+        let (gits, opaque) = run("foo git status");
+        assert_eq!(gits, [["status"]]);
+        assert!(opaque.is_empty(), "{opaque:?}");
+        // Settings hookc cannot tell: another repository's, or ones the
+        // line may change before the program runs its git.
+        for line in [
+            "cd ../other && foo git st origin main",
+            "foo git -C ../other st origin main",
+            "foo git config alias.st 'push --force'; git st origin main",
+            "foo /usr/bin/gi[t] config alias.st 'push --force'; git st origin main",
+            "foo hub config alias.st 'push --force'; git st origin main",
+            "foo git config alias.st 'push --force' -- git st origin main",
+            "git config alias.st 'push --force'; foo git st origin main",
+            "printf '[alias] st = push --force' >> .git/config; foo git st origin main",
+        ] {
+            let (gits, opaque) = run(line);
+            assert!(!forced(&gits), "{line}: {gits:?}");
+            assert!(!opaque.is_empty(), "{line}: nothing opaque in {gits:?}");
+        }
+        // The line's own git, after a git that `foo` may run to change the
+        // settings, is opaque itself.
+        for line in [
+            "foo git config alias.st 'push --force'; git st origin main",
+            "foo /usr/bin/gi[t] config alias.st 'push --force'; git st origin main",
+            "foo hub config alias.st 'push --force'; git st origin main",
+        ] {
+            let mut a = super::super::analyze_in(line, Some(&app), false);
+            c.apply(&mut a);
+            assert!(
+                a.opaque
+                    .iter()
+                    .any(|o| o.reason.starts_with("`git st` after `foo`")),
+                "{line}: {:?}",
+                a.opaque
+            );
+        }
     }
 }

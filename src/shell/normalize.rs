@@ -136,6 +136,15 @@ pub struct Analysis {
     /// While the line is read: ssh's settings files have been read.
     #[serde(skip)]
     ssh_settings_read: bool,
+    /// Set by `git::GitConfig::apply`: why a git that a program hookc does
+    /// not know may run (`foo git st`, see `unknown`) cannot be judged with
+    /// the settings where the line starts, when it cannot.
+    #[serde(skip)]
+    pub presumed_git: Option<String>,
+    /// While the line is read: the commands being read run as another
+    /// user ([`programs::changes_user`]).
+    #[serde(skip)]
+    other_user: bool,
 }
 
 /// The [`Repository`] an analysis may ask, if any. Not part of what the
@@ -229,6 +238,10 @@ pub struct SimpleCommand {
     /// the line names.
     #[serde(skip)]
     pub from_settings: bool,
+    /// The command runs as another user (`sudo`, `su`, `doas`), with that
+    /// user's home and so that user's git and ssh settings.
+    #[serde(skip)]
+    pub other_user: bool,
 }
 
 /// Understand a command line: which programs run, with which arguments.
@@ -526,6 +539,7 @@ fn emit(out: &mut Analysis, program: &str, args: &[Word], redirects: Vec<String>
             .filter(|(_, w)| w.quoted && !w.splits && !w.glob)
             .map(|(k, _)| k)
             .collect(),
+        other_user: out.other_user,
         ..SimpleCommand::default()
     });
 }
@@ -786,12 +800,43 @@ fn read_program(
 ) {
     // `grm` is GNU `rm` as Homebrew installs it; `hub` is git.
     let program = programs::other_name(program).unwrap_or(program);
+    if programs::changes_user(program) && !out.other_user {
+        out.other_user = true;
+        read_program_as(out, program, rest, redirects, d);
+        out.other_user = false;
+    } else {
+        read_program_as(out, program, rest, redirects, d);
+    }
+}
+
+/// [`read_program`], as the user the line runs as so far.
+fn read_program_as(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    redirects: Vec<String>,
+    d: usize,
+) {
     let texts = texts(rest);
     let args: Vec<&str> = texts.iter().map(String::as_str).collect();
     // ssh's settings files, unless `-F` names others (read below).
     let settings_named =
         || matches!(program, "ssh" | "scp" | "sftp") && args.iter().any(|a| a.starts_with("-F"));
+    // Another user's settings are read only where the call is judged, as
+    // the caller's are (git's, with git's own: see `git::GitConfig::apply`).
     if ssh_config::connects(program, &args)
+        && out.other_user
+        && program != "git"
+        && !settings_named()
+        && judged_home(out).is_some()
+    {
+        push_opaque(
+            out,
+            format!(
+                "`{program}` as another user, with that user's ssh settings, which hookc does not read"
+            ),
+        );
+    } else if ssh_config::connects(program, &args)
         && !settings_named()
         && !out.ssh_settings_read
         && let Some(home) = judged_home(out)

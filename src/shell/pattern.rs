@@ -599,7 +599,7 @@ thread_local! {
     static GLOBS: RefCell<HashMap<String, Option<GlobMatcher>>> = RefCell::new(HashMap::new());
 }
 
-fn glob_matches(glob: &str, text: &str) -> bool {
+pub fn glob_matches(glob: &str, text: &str) -> bool {
     if !is_glob(glob) {
         return glob == text;
     }

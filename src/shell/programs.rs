@@ -406,6 +406,14 @@ pub fn gnu_name(program: &str) -> Option<&'static str> {
 /// does not add to git.
 const OTHER_NAMES: &[(&str, &str)] = &[("hub", "git")];
 
+/// Whether `program` runs its command as another user, whose home (and so
+/// whose git and ssh settings) may not be the caller's: `sudo` sets `HOME`
+/// to the target user's by default, `su -` and `runuser` start that user's
+/// session.
+pub fn changes_user(program: &str) -> bool {
+    matches!(program, "sudo" | "doas" | "su" | "runuser" | "pkexec")
+}
+
 /// The program `program` is under another name: a `g`-named GNU tool, or
 /// one of [`OTHER_NAMES`].
 pub fn other_name(program: &str) -> Option<&'static str> {

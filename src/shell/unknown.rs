@@ -93,16 +93,33 @@ pub const MAX_READINGS: usize = 64;
 /// whether a program name is one a guard names: only runs starting at such
 /// a name, or at a program that runs others, are read.
 pub fn presume(analysis: &Analysis, named: &dyn Fn(&str) -> bool) -> Presumed {
+    presume_with(analysis, named, None)
+}
+
+/// [`presume`], with each reading settled by `settle` before it is
+/// judged: where the call is judged, git's settings make of a reading's
+/// gits what git will run (`foo git st` runs what the alias `st` says; see
+/// `git::GitConfig::for_readings`).
+pub fn presume_with(
+    analysis: &Analysis,
+    named: &dyn Fn(&str) -> bool,
+    settle: Settle<'_>,
+) -> Presumed {
     let mut out = Presumed::default();
     for cmd in &analysis.commands {
-        presume_command(cmd, named, 0, &mut out);
+        presume_command(cmd, named, settle, 0, &mut out);
     }
     out
 }
 
+/// What is made of each reading, as a line of its own, before it is
+/// judged (git's settings applied to its gits), if anything.
+pub type Settle<'s> = Option<&'s dyn Fn(&mut Analysis)>;
+
 fn presume_command(
     cmd: &SimpleCommand,
     named: &dyn Fn(&str) -> bool,
+    settle: Settle<'_>,
     depth: usize,
     out: &mut Presumed,
 ) {
@@ -125,7 +142,10 @@ fn presume_command(
         }
         // Read as a line of its own, checks of the whole line included (a
         // program it writes and runs: `ln -s /bin/rm ./del && ./del`).
-        let analysis = super::analyze(&line);
+        let mut analysis = super::analyze(&line);
+        if let Some(settle) = settle {
+            settle(&mut analysis);
+        }
         let counts_opaque = (run && depth == 0)
             || spells_a_command(&line, &analysis, named)
             || super::written::runs_what_it_writes(&analysis);
@@ -142,7 +162,7 @@ fn presume_command(
         });
         let inner: Vec<SimpleCommand> = out.readings[at].commands.clone();
         for c in &inner {
-            presume_command(c, named, depth + 1, out);
+            presume_command(c, named, settle, depth + 1, out);
         }
     }
 }
@@ -165,13 +185,17 @@ pub const UNREAD: &str =
 /// program hookc does not know there do not: such a string is as often
 /// text as a command (`psql -c 'SELECT * FROM users'`, `--title 'Fix .env
 /// loading'`), and its first word names no program hookc could check.
-pub fn touches(analysis: &Analysis) -> Vec<access::Touch> {
+///
+/// Each reading is settled first, as in [`presume_with`] (`frob git st`
+/// where the alias `st` is `!cat .env`).
+pub fn touches(analysis: &Analysis, settle: Settle<'_>) -> Vec<access::Touch> {
     let budget = std::cell::Cell::new(MAX_READINGS);
-    touches_within(analysis, 0, &budget)
+    touches_within(analysis, settle, 0, &budget)
 }
 
 fn touches_within(
     analysis: &Analysis,
+    settle: Settle<'_>,
     depth: usize,
     budget: &std::cell::Cell<usize>,
 ) -> Vec<access::Touch> {
@@ -203,8 +227,11 @@ fn touches_within(
             }
             budget.set(budget.get() - 1);
             let by = Box::new((cmd.program.clone(), line.clone()));
-            let reading = super::analyze(&line);
-            let mut found = touches_within(&reading, depth + 1, budget);
+            let mut reading = super::analyze(&line);
+            if let Some(settle) = settle {
+                settle(&mut reading);
+            }
+            let mut found = touches_within(&reading, settle, depth + 1, budget);
             found.extend(unnamed(&line, &reading));
             out.extend(found.into_iter().map(|t| access::Touch {
                 presumed: Some(by.clone()),
@@ -483,7 +510,7 @@ mod tests {
     /// The files each reading of an unknown program's arguments touches,
     /// with the program that may touch them.
     fn touched(line: &str) -> Vec<(String, access::Access, Option<String>)> {
-        touches(&normalize::analyze(line))
+        touches(&normalize::analyze(line), None)
             .into_iter()
             .map(|t| (t.path, t.access, t.presumed.map(|p| p.0)))
             .collect()
@@ -548,7 +575,7 @@ mod tests {
         assert!(touched(&line).iter().all(|(p, ..)| p != UNREAD));
         let line: String =
             (0..=MAX_READINGS).fold("frob".to_owned(), |l, i| l + &format!(" 'cat {i}'"));
-        let seen = touches(&normalize::analyze(&line));
+        let seen = touches(&normalize::analyze(&line), None);
         assert!(
             seen.iter()
                 .any(|t| t.path == UNREAD && t.runtime.as_deref() == Some(UNREAD)),

@@ -522,6 +522,42 @@ fn git_configuration_cannot_turn_a_harmless_command_into_a_force_push() {
     }
 }
 
+/// A program hookc does not know is presumed to run its arguments, and the
+/// git it may run reads the project's settings as any other would: through
+/// `frob`, `git pf` is a forced push. A git it may run that changes those
+/// settings first (`frob git config alias.…`) leaves the line's gits
+/// unreadable. Codex has no run-time judge: the static answer is all.
+#[test]
+fn a_git_run_by_an_unknown_program_reads_the_project_s_settings() {
+    let p = built();
+    p.write(".git/config", "[alias]\n\tpf = push --force\n");
+    let codex = codex_command(&p);
+    let home = p.dir.path().display().to_string();
+    let answer = |line: &str| {
+        sh_c(
+            &codex,
+            p.dir.path(),
+            &crate::support::path_with_hookc(),
+            &[("HOME", &home), ("HOOKC_BIN", HOOKC)],
+            &codex_bash(&p, line),
+        )
+    };
+    for line in ["frob git pf origin main", "frob -q 'git pf origin main'"] {
+        let run = answer(line);
+        assert_eq!(run.status, 2, "{line}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("`frob`") && run.stderr.contains("git push --force origin main"),
+            "{line}: {}",
+            run.stderr
+        );
+    }
+    let run = answer("frob git config alias.st 'push --force'; git st origin main");
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("may change first"), "{}", run.stderr);
+    let run = answer("frob git status");
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+}
+
 /// A git sent to another repository reads that repository's settings, which
 /// an earlier call may have written (`git init` and `git config` outside the
 /// project are ordinary work): there `git st` may be a forced push.

@@ -82,13 +82,13 @@ fn a_shell_line_through_wrappers_is_read_matched_and_answered_per_harness() {
     let p = project();
     let run = why(
         &p,
-        &[r#"sudo env GIT_DIR=.git bash -c 'git -C . push -f origin main' && echo "$(whoami)""#],
+        &[r#"nice env GIT_DIR=.git bash -c 'git -C . push -f origin main' && echo "$(whoami)""#],
         None,
     );
     pinned("shell-deny.txt", &run);
     // What the user checks: the wrapper named, the real command, the guard, the answers.
     assert!(
-        run.stdout.contains("looked through: sudo, env, bash"),
+        run.stdout.contains("looked through: nice, env, bash"),
         "{}",
         run.stdout
     );
@@ -342,7 +342,7 @@ fn a_payload_is_decoded_by_its_harness() {
 #[test]
 fn json_output_has_the_reading_the_guards_and_the_answers() {
     let p = project();
-    let run = why(&p, &["--format", "json", "sudo git push --force"], None);
+    let run = why(&p, &["--format", "json", "nice git push --force"], None);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     golden(
@@ -351,7 +351,7 @@ fn json_output_has_the_reading_the_guards_and_the_answers() {
     );
     assert_eq!(doc["schema_version"], 1);
     assert_eq!(doc["reading"]["runs"][0]["program"], "git");
-    assert_eq!(doc["reading"]["looked_through"][0], "sudo");
+    assert_eq!(doc["reading"]["looked_through"][0], "nice");
     assert_eq!(doc["verdict"]["decision"], "deny");
     assert_eq!(doc["verdict"]["guards"][0], "no-force-push");
     let claude = doc["answers"]

@@ -664,11 +664,7 @@ impl Guarded {
             written.extend(
                 crate::shell::unknown::touches(
                     &analysis,
-                    call.git
-                        .as_ref()
-                        .map(|g| g.for_readings(&analysis))
-                        .as_ref()
-                        .map(|s| s as &dyn Fn(&mut crate::shell::Analysis)),
+                    Some(&|reading: &str| call.read_reading(&analysis, reading)),
                 )
                 .into_iter()
                 .filter(|t| t.access != Access::Read)

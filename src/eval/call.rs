@@ -71,19 +71,27 @@ pub struct Call {
 /// The files the call touches are kept the same way: resolving each
 /// through its links costs system calls, and hookc's built-in guards (the
 /// state folder, the pinned binary) ask as well as the policy's.
+///
+/// So are the readings of its unknown programs' arguments (see
+/// [`Call::read_reading`]), which each guard with command patterns asks
+/// for, and which read files where the call runs: by their text, for the
+/// analysis kept (emptied when it is made again).
 #[derive(Default)]
 pub struct Analysed(
     pub(super) std::sync::Mutex<Option<(AnalysisKey, Arc<Analysis>)>>,
     pub(super) std::sync::Mutex<Option<(TouchedKey, Arc<Vec<Seen>>)>>,
+    pub(super) std::sync::Mutex<std::collections::HashMap<String, Analysis>>,
 );
 
 impl Clone for Analysed {
     fn clone(&self) -> Self {
         let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let touched = self.1.lock().unwrap_or_else(|e| e.into_inner());
+        let readings = self.2.lock().unwrap_or_else(|e| e.into_inner());
         Analysed(
             std::sync::Mutex::new(kept.clone()),
             std::sync::Mutex::new(touched.clone()),
+            std::sync::Mutex::new(readings.clone()),
         )
     }
 }
@@ -272,7 +280,66 @@ impl Call {
         }
         let analysis = Arc::new(analysis);
         *kept = Some((key, analysis.clone()));
+        self.analysed
+            .2
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         Some(analysis)
+    }
+
+    /// A line that a program hookc does not know may run (a reading of its
+    /// arguments, see [`shell::unknown`]) in the call's line `line`, read
+    /// as a line of the call's own: where the call runs, so that what the
+    /// place says is read (a `package.json` script, ssh's settings), in a
+    /// folder hookc does not know when the line may have left it first,
+    /// and with git's settings applied to its gits (see
+    /// `GitConfig::for_readings`).
+    ///
+    /// Kept for the call's own analysis: each guard asks again.
+    pub fn read_reading(&self, line: &Analysis, reading: &str) -> Analysis {
+        let own = self
+            .analysed
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|(_, kept)| std::ptr::eq(kept.as_ref(), line));
+        let readings = &self.analysed.2;
+        if own
+            && let Some(kept) = readings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(reading)
+        {
+            return kept.clone();
+        }
+        let analysis = self.read_reading_anew(line, reading);
+        if own {
+            readings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(reading.to_owned(), analysis.clone());
+        }
+        analysis
+    }
+
+    fn read_reading_anew(&self, line: &Analysis, reading: &str) -> Analysis {
+        let text: std::borrow::Cow<'_, str> = if shell::git::moves(line) {
+            shell::keys::in_unknown_folder(reading).into()
+        } else {
+            reading.into()
+        };
+        let mut analysis = shell::analyze_judged(
+            &text,
+            self.dir(),
+            self.folds_case,
+            Some(&crate::git_writes::Git),
+        );
+        if let Some(git) = &self.git {
+            git.for_readings(line)(&mut analysis);
+        }
+        analysis
     }
 
     /// The line the shell reads, as hookc analyses it: the command, after a

@@ -565,9 +565,9 @@ impl<'c> Facts<'c> {
         }
     }
 
-    /// git's settings where the call runs, when they were read.
-    pub(super) fn git(&self) -> Option<&'c crate::shell::git::GitConfig> {
-        self.call.git.as_ref()
+    /// The call the facts are about.
+    pub(super) fn call(&self) -> &'c Call {
+        self.call
     }
 
     /// The deadline of every directory listing of the call, which starts
@@ -638,9 +638,8 @@ impl<'c> Facts<'c> {
             // can name (see `git_written`).
             let mut by_git = Ok(Vec::new());
             if let Some(analysis) = self.analysis() {
-                let settle = call.git.as_ref().map(|g| g.for_readings(analysis));
-                let settle = settle.as_ref().map(|s| s as &dyn Fn(&mut Analysis));
-                raw.extend(crate::shell::unknown::touches(analysis, settle));
+                let read = |reading: &str| call.read_reading(analysis, reading);
+                raw.extend(crate::shell::unknown::touches(analysis, Some(&read)));
                 by_git = self.git_written(analysis);
                 raw.extend(
                     by_git
@@ -901,8 +900,7 @@ pub(super) fn match_guard(
                 .iter()
                 .find(|c| !c.unknown.is_empty() && guard.commands.iter().any(|p| p.could_match(c)));
             // What a program hookc does not know may run (`foo git push -f`).
-            if let Some(presumed) =
-                unknown::presumption(guard, analysis, &facts.copies, facts.git())
+            if let Some(presumed) = unknown::presumption(guard, analysis, &facts.copies, facts.call)
             {
                 opaque_reason = Some(presumed.reason());
             } else if analysis.opaque.is_empty() && unsure.is_none() {

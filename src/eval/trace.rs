@@ -165,7 +165,7 @@ fn command_conditions(guard: &Guard, facts: &Facts, conditions: &mut Vec<Conditi
                                 guard,
                                 analysis,
                                 &unknown::Copies::default(),
-                                facts.git(),
+                                facts.call(),
                             )
                         })
                         .flatten();

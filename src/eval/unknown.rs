@@ -50,7 +50,7 @@ pub(super) fn presumption(
     guard: &Guard,
     analysis: &Analysis,
     copies: &Copies,
-    git: Option<&crate::shell::git::GitConfig>,
+    call: &crate::eval::Call,
 ) -> Option<Presumption> {
     if guard.commands.is_empty() {
         return None;
@@ -63,9 +63,8 @@ pub(super) fn presumption(
             .iter()
             .any(|c| c.names(p) || (crate::shell::access::is_glob(p) && c.named_by(p)))
     };
-    let settle = git.map(|g| g.for_readings(analysis));
-    let settle = settle.as_ref().map(|s| s as &dyn Fn(&mut Analysis));
-    let presumed: Presumed = unknown::presume_with(analysis, &named, settle);
+    let read = |reading: &str| call.read_reading(analysis, reading);
+    let presumed: Presumed = unknown::presume_with(analysis, &named, Some(&read));
     for reading in &presumed.readings {
         for c in &reading.commands {
             let pattern = guard

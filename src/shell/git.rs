@@ -378,7 +378,8 @@ impl GitConfig {
 
     /// Why the gits that the line's unknown programs may run cannot be
     /// judged with the settings where it starts: the program may run them
-    /// after a `cd`, after the line wrote git's settings, or after another
+    /// after a `cd` (to any folder), after the line wrote git's settings,
+    /// or after another
     /// git of the line changed them (a git the program may run counts:
     /// `foo git config alias.pf 'push --force' -- git pf`).
     fn presumed_verdict(
@@ -390,16 +391,11 @@ impl GitConfig {
         if presumed.gits.is_empty() && presumed.unread.is_none() {
             return None;
         }
-        // After a `cd`, a git reads the same settings as here only where
-        // every folder the line may be in is in this repository (`cd src`).
-        let anywhere = Line {
-            keeps_settings: true,
-            writes_settings: None,
-            ..line.clone()
-        };
-        if line.moves && self.settings_for(&SimpleCommand::default(), &anywhere) != Some(None) {
+        // A reading of a line that moves is read in a folder hookc does not
+        // know (`Call::read_reading`), not in each the line may be in.
+        if line.moves {
             return Some(
-                "a git in a folder a `cd` took the line to, whose settings hookc did not read"
+                "a git in a folder a `cd` may have taken the line to, whose settings hookc did not read"
                     .to_owned(),
             );
         }
@@ -647,7 +643,6 @@ impl GitConfig {
 }
 
 /// What decides which settings the gits of a line read.
-#[derive(Clone)]
 struct Line {
     /// The folder the line starts in, when known.
     start: Option<PathBuf>,
@@ -788,15 +783,7 @@ const KEEPS: &[&str] = &[
 impl Line {
     fn of(analysis: &Analysis, config: &GitConfig) -> Line {
         let folders = analysis.folders_run_in.clone();
-        let cds = analysis
-            .commands
-            .iter()
-            .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
-        let moves = cds
-            && match folders.as_deref() {
-                Some([start, rest @ ..]) => rest.iter().any(|f| f != start),
-                _ => true,
-            };
+        let moves = moves(analysis);
         let gits: Vec<&SimpleCommand> = analysis
             .commands
             .iter()
@@ -822,6 +809,19 @@ impl Line {
                 .then(|| writes_settings(analysis, config))
                 .flatten(),
         }
+    }
+}
+
+/// Whether a command of the line may run in another folder than the one it
+/// starts in: it holds a `cd` to a folder not, by its name, the start.
+pub fn moves(analysis: &Analysis) -> bool {
+    let cds = analysis
+        .commands
+        .iter()
+        .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
+    cds && match analysis.folders_run_in.as_deref() {
+        Some([start, rest @ ..]) => rest.iter().any(|f| f != start),
+        _ => true,
     }
 }
 
@@ -1609,11 +1609,15 @@ mod tests {
         let run = |line: &str| {
             let mut a = super::super::analyze_in(line, Some(&app), false);
             c.apply(&mut a);
-            let settle = c.for_readings(&a);
-            // As a guard on git reads them: from a word that is git, or a
-            // pattern that may become it.
+            // As the evaluator reads them (`Call::read_reading`), from a
+            // word that is git, or a pattern that may become it.
+            let read = |reading: &str| {
+                let mut r = super::super::analyze_in(reading, Some(&app), false);
+                c.for_readings(&a)(&mut r);
+                r
+            };
             let named = |p: &str| p == "git" || super::super::access::is_glob(p);
-            let presumed = super::super::unknown::presume_with(&a, &named, Some(&settle));
+            let presumed = super::super::unknown::presume_with(&a, &named, Some(&read));
             let opaque: Vec<String> = a
                 .opaque
                 .iter()
@@ -1634,7 +1638,8 @@ mod tests {
             "foo git pf origin main",
             "foo -q -- git pf origin main",
             "foo 'git pf origin main'",
-            "cd src && foo git pf origin main",
+            // Read where `-C` sends it.
+            "foo git -C ../other st origin main",
         ] {
             let (gits, opaque) = run(line);
             assert!(forced(&gits), "{line}: {gits:?}");
@@ -1647,7 +1652,7 @@ mod tests {
         // line may change before the program runs its git.
         for line in [
             "cd ../other && foo git st origin main",
-            "foo git -C ../other st origin main",
+            "cd src && foo git pf origin main",
             "foo git config alias.st 'push --force'; git st origin main",
             "foo /usr/bin/gi[t] config alias.st 'push --force'; git st origin main",
             "foo hub config alias.st 'push --force'; git st origin main",

@@ -54,10 +54,16 @@ pub fn known(program: &str) -> bool {
 /// run of an unknown program's arguments starting at one is read. The
 /// wrappers of the table need no run of their own: what they run starts a
 /// run further on, and a string they run is read as a line.
+///
+/// So does a program that runs what the place it runs in says: a package
+/// manager's scripts (`npm run t`), and what ssh's settings run when it
+/// connects (`ProxyCommand`).
 fn runs_others(program: &str) -> bool {
     programs::interpreter(program).is_some()
         || programs::AWKS.contains(&program)
         || normalize::reads_words(program)
+        || runners::is_runner(program)
+        || matches!(program, "ssh" | "scp" | "sftp" | "rsync")
 }
 
 /// One way an unknown program may run its arguments: the program, the
@@ -96,30 +102,39 @@ pub fn presume(analysis: &Analysis, named: &dyn Fn(&str) -> bool) -> Presumed {
     presume_with(analysis, named, None)
 }
 
-/// [`presume`], with each reading settled by `settle` before it is
-/// judged: where the call is judged, git's settings make of a reading's
-/// gits what git will run (`foo git st` runs what the alias `st` says; see
-/// `git::GitConfig::for_readings`).
+/// [`presume`], with each reading read by `read`: where the call is
+/// judged, as a line of the call's own (`foo npm run t` runs what the
+/// script `t` of the `package.json` there says, `foo git st` what the
+/// alias `st` says, `foo ssh host` what ssh's settings run on
+/// connecting; see `Call::read_reading`).
 pub fn presume_with(
     analysis: &Analysis,
     named: &dyn Fn(&str) -> bool,
-    settle: Settle<'_>,
+    read: Reader<'_>,
 ) -> Presumed {
     let mut out = Presumed::default();
     for cmd in &analysis.commands {
-        presume_command(cmd, named, settle, 0, &mut out);
+        presume_command(cmd, named, read, 0, &mut out);
     }
     out
 }
 
-/// What is made of each reading, as a line of its own, before it is
-/// judged (git's settings applied to its gits), if anything.
-pub type Settle<'s> = Option<&'s dyn Fn(&mut Analysis)>;
+/// How a reading, a line of its own, is read: by default as a line read
+/// nowhere ([`super::analyze`]).
+pub type Reader<'r> = Option<&'r dyn Fn(&str) -> Analysis>;
+
+/// A reading read by `read`, or nowhere.
+fn read_line(read: Reader<'_>, line: &str) -> Analysis {
+    match read {
+        Some(read) => read(line),
+        None => super::analyze(line),
+    }
+}
 
 fn presume_command(
     cmd: &SimpleCommand,
     named: &dyn Fn(&str) -> bool,
-    settle: Settle<'_>,
+    read: Reader<'_>,
     depth: usize,
     out: &mut Presumed,
 ) {
@@ -142,10 +157,7 @@ fn presume_command(
         }
         // Read as a line of its own, checks of the whole line included (a
         // program it writes and runs: `ln -s /bin/rm ./del && ./del`).
-        let mut analysis = super::analyze(&line);
-        if let Some(settle) = settle {
-            settle(&mut analysis);
-        }
+        let analysis = read_line(read, &line);
         let counts_opaque = (run && depth == 0)
             || spells_a_command(&line, &analysis, named)
             || super::written::runs_what_it_writes(&analysis);
@@ -162,7 +174,7 @@ fn presume_command(
         });
         let inner: Vec<SimpleCommand> = out.readings[at].commands.clone();
         for c in &inner {
-            presume_command(c, named, settle, depth + 1, out);
+            presume_command(c, named, read, depth + 1, out);
         }
     }
 }
@@ -186,16 +198,16 @@ pub const UNREAD: &str =
 /// text as a command (`psql -c 'SELECT * FROM users'`, `--title 'Fix .env
 /// loading'`), and its first word names no program hookc could check.
 ///
-/// Each reading is settled first, as in [`presume_with`] (`frob git st`
+/// Each reading is read by `read`, as in [`presume_with`] (`frob git st`
 /// where the alias `st` is `!cat .env`).
-pub fn touches(analysis: &Analysis, settle: Settle<'_>) -> Vec<access::Touch> {
+pub fn touches(analysis: &Analysis, read: Reader<'_>) -> Vec<access::Touch> {
     let budget = std::cell::Cell::new(MAX_READINGS);
-    touches_within(analysis, settle, 0, &budget)
+    touches_within(analysis, read, 0, &budget)
 }
 
 fn touches_within(
     analysis: &Analysis,
-    settle: Settle<'_>,
+    reader: Reader<'_>,
     depth: usize,
     budget: &std::cell::Cell<usize>,
 ) -> Vec<access::Touch> {
@@ -227,11 +239,8 @@ fn touches_within(
             }
             budget.set(budget.get() - 1);
             let by = Box::new((cmd.program.clone(), line.clone()));
-            let mut reading = super::analyze(&line);
-            if let Some(settle) = settle {
-                settle(&mut reading);
-            }
-            let mut found = touches_within(&reading, settle, depth + 1, budget);
+            let reading = read_line(reader, &line);
+            let mut found = touches_within(&reading, reader, depth + 1, budget);
             found.extend(unnamed(&line, &reading));
             out.extend(found.into_iter().map(|t| access::Touch {
                 presumed: Some(by.clone()),

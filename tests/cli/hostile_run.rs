@@ -526,7 +526,8 @@ fn git_configuration_cannot_turn_a_harmless_command_into_a_force_push() {
 /// git it may run reads the project's settings as any other would: through
 /// `frob`, `git pf` is a forced push. A git it may run that changes those
 /// settings first (`frob git config alias.…`) leaves the line's gits
-/// unreadable. Codex has no run-time judge: the static answer is all.
+/// unreadable. So does a script of the project's `package.json` that
+/// `frob npm run` runs. Codex has no run-time judge: the static answer is all.
 #[test]
 fn a_git_run_by_an_unknown_program_reads_the_project_s_settings() {
     let p = built();
@@ -542,7 +543,16 @@ fn a_git_run_by_an_unknown_program_reads_the_project_s_settings() {
             &codex_bash(&p, line),
         )
     };
-    for line in ["frob git pf origin main", "frob -q 'git pf origin main'"] {
+    // What the place says is read as well: the project's scripts.
+    p.write(
+        "package.json",
+        r#"{"scripts": {"t": "git push --force origin main"}}"#,
+    );
+    for line in [
+        "frob git pf origin main",
+        "frob -q 'git pf origin main'",
+        "frob npm run t",
+    ] {
         let run = answer(line);
         assert_eq!(run.status, 2, "{line}: {}{}", run.stdout, run.stderr);
         assert!(

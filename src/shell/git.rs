@@ -305,29 +305,22 @@ impl GitConfig {
                 analysis.commands.push(cmd);
                 continue;
             }
-            if let Some(file) = &line.writes_settings {
-                let reason = format!(
-                    "`git {}` after the line writes {file}, git's settings, which hookc read as they were before",
-                    super::normalize::short(cmd.args.first().map_or("", String::as_str))
-                );
-                super::lex::push_reason(&mut analysis.opaque, reason);
-                analysis.commands.push(cmd);
-                continue;
-            }
-            if cmd.other_user {
-                let reason = format!(
-                    "`git {}` as another user (`sudo`, `su`, `doas`), with that user's git settings, which hookc does not read (run git as yourself)",
-                    super::normalize::short(cmd.args.first().map_or("", String::as_str)),
-                );
-                super::lex::push_reason(&mut analysis.opaque, reason);
-                analysis.commands.push(cmd);
-                continue;
-            }
-            if let Some((program, sub)) = presumed.changer() {
-                let reason = format!(
-                    "`git {}` after `{program}`, a program hookc does not know, which may change git's settings first (it may run `git {sub}`: run that git directly, in a call of its own)",
-                    super::normalize::short(cmd.args.first().map_or("", String::as_str)),
-                );
+            // Settings hookc did not read, whatever the repository.
+            let git = super::normalize::short(cmd.args.first().map_or("", String::as_str));
+            let unread = if let Some(file) = &line.writes_settings {
+                Some(format!(
+                    "`git {git}` after the line writes {file}, git's settings, which hookc read as they were before"
+                ))
+            } else if cmd.other_user {
+                Some(format!(
+                    "`git {git}` as another user (`sudo`, `su`, `doas`), with that user's git settings, which hookc does not read (run git as yourself)"
+                ))
+            } else {
+                presumed.changer().map(|(program, sub)| format!(
+                    "`git {git}` after `{program}`, a program hookc does not know, which may change git's settings first (it may run `git {sub}`: run that git directly, in a call of its own)"
+                ))
+            };
+            if let Some(reason) = unread {
                 super::lex::push_reason(&mut analysis.opaque, reason);
                 analysis.commands.push(cmd);
                 continue;

@@ -291,9 +291,9 @@ impl Call {
     /// A line that a program hookc does not know may run (a reading of its
     /// arguments, see [`shell::unknown`]) in the call's line `line`, read
     /// as a line of the call's own: where the call runs, so that what the
-    /// place says is read (a `package.json` script, ssh's settings), in a
-    /// folder hookc does not know when the line may have left it first,
-    /// and with git's settings applied to its gits (see
+    /// place says is read (a `package.json` script, ssh's settings), in
+    /// each folder the line may be in when it moves (see
+    /// `unknown::placed`), and with git's settings applied to its gits (see
     /// `GitConfig::for_readings`).
     ///
     /// Kept for the call's own analysis: each guard asks again.
@@ -325,11 +325,7 @@ impl Call {
     }
 
     fn read_reading_anew(&self, line: &Analysis, reading: &str) -> Analysis {
-        let text: std::borrow::Cow<'_, str> = if shell::git::moves(line) {
-            shell::keys::in_unknown_folder(reading).into()
-        } else {
-            reading.into()
-        };
+        let text = shell::unknown::placed(line, reading);
         let mut analysis = shell::analyze_judged(
             &text,
             self.dir(),

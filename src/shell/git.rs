@@ -294,7 +294,7 @@ impl GitConfig {
     pub fn apply(&self, analysis: &mut Analysis) {
         let line = Line::of(analysis, self);
         let presumed = Presumed::of(analysis);
-        analysis.presumed_git = self.presumed_verdict(analysis, &line, &presumed);
+        analysis.presumed_git = self.presumed_verdict(analysis, &presumed);
         let commands = std::mem::take(&mut analysis.commands);
         // Whose settings the line's gits read: these, and other
         // repositories'.
@@ -370,28 +370,16 @@ impl GitConfig {
     }
 
     /// Why the gits that the line's unknown programs may run cannot be
-    /// judged with the settings where it starts: the program may run them
-    /// after a `cd` (to any folder), after the line wrote git's settings,
-    /// or after another
+    /// judged with the settings where they run: the program may run them
+    /// after the line wrote git's settings, or after another
     /// git of the line changed them (a git the program may run counts:
     /// `foo git config alias.pf 'push --force' -- git pf`).
-    fn presumed_verdict(
-        &self,
-        analysis: &Analysis,
-        line: &Line,
-        presumed: &Presumed,
-    ) -> Option<String> {
+    fn presumed_verdict(&self, analysis: &Analysis, presumed: &Presumed) -> Option<String> {
         if presumed.gits.is_empty() && presumed.unread.is_none() {
             return None;
         }
-        // A reading of a line that moves is read in a folder hookc does not
-        // know (`Call::read_reading`), not in each the line may be in.
-        if line.moves {
-            return Some(
-                "a git in a folder a `cd` may have taken the line to, whose settings hookc did not read"
-                    .to_owned(),
-            );
-        }
+        // After a `cd`, a reading is read in every folder the line may be
+        // in (`unknown::placed`), where its own gits find their settings.
         if let Some(file) = writes_settings(analysis, self) {
             return Some(format!(
                 "a git whose settings the line writes first ({file}), which hookc read as they were before"
@@ -776,7 +764,7 @@ const KEEPS: &[&str] = &[
 impl Line {
     fn of(analysis: &Analysis, config: &GitConfig) -> Line {
         let folders = analysis.folders_run_in.clone();
-        let moves = moves(analysis);
+        let moves = analysis.moves();
         let gits: Vec<&SimpleCommand> = analysis
             .commands
             .iter()
@@ -802,19 +790,6 @@ impl Line {
                 .then(|| writes_settings(analysis, config))
                 .flatten(),
         }
-    }
-}
-
-/// Whether a command of the line may run in another folder than the one it
-/// starts in: it holds a `cd` to a folder not, by its name, the start.
-pub fn moves(analysis: &Analysis) -> bool {
-    let cds = analysis
-        .commands
-        .iter()
-        .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
-    cds && match analysis.folders_run_in.as_deref() {
-        Some([start, rest @ ..]) => rest.iter().any(|f| f != start),
-        _ => true,
     }
 }
 
@@ -1605,7 +1580,8 @@ mod tests {
             // As the evaluator reads them (`Call::read_reading`), from a
             // word that is git, or a pattern that may become it.
             let read = |reading: &str| {
-                let mut r = super::super::analyze_in(reading, Some(&app), false);
+                let text = super::super::unknown::placed(&a, reading);
+                let mut r = super::super::analyze_in(&text, Some(&app), false);
                 c.for_readings(&a)(&mut r);
                 r
             };
@@ -1631,6 +1607,9 @@ mod tests {
             "foo git pf origin main",
             "foo -q -- git pf origin main",
             "foo 'git pf origin main'",
+            // Read in each folder the line may be in, all in this
+            // repository.
+            "cd src && foo git pf origin main",
             // Read where `-C` sends it.
             "foo git -C ../other st origin main",
         ] {
@@ -1645,7 +1624,6 @@ mod tests {
         // line may change before the program runs its git.
         for line in [
             "cd ../other && foo git st origin main",
-            "cd src && foo git pf origin main",
             "foo git config alias.st 'push --force'; git st origin main",
             "foo /usr/bin/gi[t] config alias.st 'push --force'; git st origin main",
             "foo hub config alias.st 'push --force'; git st origin main",

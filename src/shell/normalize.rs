@@ -175,6 +175,20 @@ impl Analysis {
     pub fn is_opaque(&self) -> bool {
         !self.opaque.is_empty()
     }
+
+    /// Whether a command of the line may run in another folder than the
+    /// one it starts in: it holds a `cd` to a folder not, by its name, the
+    /// start.
+    pub fn moves(&self) -> bool {
+        let cds = self
+            .commands
+            .iter()
+            .any(|c| matches!(c.program.as_str(), "cd" | "pushd" | "popd"));
+        cds && match self.folders_run_in.as_deref() {
+            Some([start, rest @ ..]) => rest.iter().any(|f| f != start),
+            _ => true,
+        }
+    }
 }
 
 /// One simple command after unwrapping wrappers.

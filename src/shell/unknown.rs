@@ -123,6 +123,32 @@ pub fn presume_with(
 /// nowhere ([`super::analyze`]).
 pub type Reader<'r> = Option<&'r dyn Fn(&str) -> Analysis>;
 
+/// The text a reading of an unknown program's arguments in `line` is read
+/// as where the call is judged: itself where the line does not move; after
+/// a `cd` to any of the folders the line may be in where hookc knows them
+/// (`cd docs && frob npm run t` may run the script of either), so that
+/// each is read there; otherwise in a folder hookc does not know.
+pub fn placed<'r>(line: &Analysis, reading: &'r str) -> Cow<'r, str> {
+    if !line.moves() {
+        return Cow::Borrowed(reading);
+    }
+    let folders: Option<Vec<&str>> = line
+        .folders_run_in
+        .as_ref()
+        .and_then(|f| f.iter().map(|p| p.to_str()).collect());
+    match folders {
+        Some(folders) => {
+            let arms: String = folders
+                .iter()
+                .enumerate()
+                .map(|(k, f)| format!("{k}) cd -- '{}' ;;\n", f.replace('\'', "'\\''")))
+                .collect();
+            Cow::Owned(format!("case \"$RANDOM\" in\n{arms}esac\n{reading}"))
+        }
+        None => Cow::Owned(super::keys::in_unknown_folder(reading)),
+    }
+}
+
 /// A reading read by `read`, or nowhere.
 fn read_line(read: Reader<'_>, line: &str) -> Analysis {
     match read {

@@ -1624,6 +1624,8 @@ mod tests {
         // line may change before the program runs its git.
         for line in [
             "cd ../other && foo git st origin main",
+            "foo sh -c 'cd ../other && bar git st origin main'",
+            "foo --run='cd ../other && bar git st origin main'",
             "foo git config alias.st 'push --force'; git st origin main",
             "foo /usr/bin/gi[t] config alias.st 'push --force'; git st origin main",
             "foo hub config alias.st 'push --force'; git st origin main",

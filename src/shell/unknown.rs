@@ -114,7 +114,7 @@ pub fn presume_with(
 ) -> Presumed {
     let mut out = Presumed::default();
     for cmd in &analysis.commands {
-        presume_command(cmd, named, read, 0, &mut out);
+        presume_command(cmd, named, read, false, 0, &mut out);
     }
     out
 }
@@ -149,6 +149,17 @@ pub fn placed<'r>(line: &Analysis, reading: &'r str) -> Cow<'r, str> {
     }
 }
 
+/// A reading within a reading that may have left the folder it started in
+/// (`frob sh -c 'cd ../x && bar git st'`) is read in a folder hookc does
+/// not know: [`placed`] places only what the call's own line runs.
+fn elsewhere(moved: bool, line: &str) -> Cow<'_, str> {
+    if moved {
+        Cow::Owned(super::keys::in_unknown_folder(line))
+    } else {
+        Cow::Borrowed(line)
+    }
+}
+
 /// A reading read by `read`, or nowhere.
 fn read_line(read: Reader<'_>, line: &str) -> Analysis {
     match read {
@@ -161,6 +172,7 @@ fn presume_command(
     cmd: &SimpleCommand,
     named: &dyn Fn(&str) -> bool,
     read: Reader<'_>,
+    moved: bool,
     depth: usize,
     out: &mut Presumed,
 ) {
@@ -173,8 +185,9 @@ fn presume_command(
     }
     for (line, run) in lines(cmd, named) {
         // The same words reached another way (`foo bash -c 'bar …'` reads
-        // `bar …` as a run of bash's and as a string) are read once.
-        if out.readings.iter().any(|r| r.spelled == line) {
+        // `bar …` as a run of bash's and as a string) are read once, but
+        // for a reading that may run elsewhere than the first.
+        if !moved && out.readings.iter().any(|r| r.spelled == line) {
             continue;
         }
         if out.readings.len() >= MAX_READINGS {
@@ -183,7 +196,8 @@ fn presume_command(
         }
         // Read as a line of its own, checks of the whole line included (a
         // program it writes and runs: `ln -s /bin/rm ./del && ./del`).
-        let analysis = read_line(read, &line);
+        let analysis = read_line(read, &elsewhere(moved, &line));
+        let moves = moved || analysis.moves();
         let counts_opaque = (run && depth == 0)
             || spells_a_command(&line, &analysis, named)
             || super::written::runs_what_it_writes(&analysis);
@@ -200,7 +214,7 @@ fn presume_command(
         });
         let inner: Vec<SimpleCommand> = out.readings[at].commands.clone();
         for c in &inner {
-            presume_command(c, named, read, depth + 1, out);
+            presume_command(c, named, read, moves, depth + 1, out);
         }
     }
 }
@@ -228,12 +242,13 @@ pub const UNREAD: &str =
 /// where the alias `st` is `!cat .env`).
 pub fn touches(analysis: &Analysis, read: Reader<'_>) -> Vec<access::Touch> {
     let budget = std::cell::Cell::new(MAX_READINGS);
-    touches_within(analysis, read, 0, &budget)
+    touches_within(analysis, read, false, 0, &budget)
 }
 
 fn touches_within(
     analysis: &Analysis,
     reader: Reader<'_>,
+    moved: bool,
     depth: usize,
     budget: &std::cell::Cell<usize>,
 ) -> Vec<access::Touch> {
@@ -265,8 +280,9 @@ fn touches_within(
             }
             budget.set(budget.get() - 1);
             let by = Box::new((cmd.program.clone(), line.clone()));
-            let reading = read_line(reader, &line);
-            let mut found = touches_within(&reading, reader, depth + 1, budget);
+            let reading = read_line(reader, &elsewhere(moved, &line));
+            let moves = moved || reading.moves();
+            let mut found = touches_within(&reading, reader, moves, depth + 1, budget);
             found.extend(unnamed(&line, &reading));
             out.extend(found.into_iter().map(|t| access::Touch {
                 presumed: Some(by.clone()),

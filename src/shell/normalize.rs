@@ -1669,14 +1669,15 @@ fn read_runner(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<
     }
     emit(out, program, rest, redirects.clone());
     // npm, pnpm and yarn take their options anywhere before a `--`: one
-    // naming the program that runs the scripts leaves them unread.
+    // naming the program that runs the scripts, or settings files that may
+    // name it, leaves them unread.
     let options = rest.iter().take_while(|w| w.text != "--");
     if matches!(
         reading.runs,
         Runs::Script(_) | Runs::Named(..) | Runs::Own(_)
     ) && let Some(w) = options
         .into_iter()
-        .find(|w| w.text.starts_with("--script-shell") || w.text.starts_with("--script_shell"))
+        .find(|w| runners::names_script_shell(&w.text))
     {
         return push_opaque(
             out,
@@ -1842,6 +1843,16 @@ fn package_script(out: &mut Analysis, ask: &Script, redirects: &[String], d: usi
             as_program = true;
             continue;
         };
+        // Another user's settings (`sudo npm run reset` reads root's
+        // `~/.npmrc`) are not the ones hookc reads.
+        if out.other_user && package_json::honours_script_shell(runner) {
+            return push_opaque(
+                out,
+                format!(
+                    "`{runner}` as another user (`sudo`, `su`, `doas`), whose settings may name the program that runs its scripts and which hookc does not read (run `{runner}` as yourself)"
+                ),
+            );
+        }
         if let Some(reason) = path
             .parent()
             .and_then(|package| package_json::script_shell(runner, package))

@@ -115,7 +115,7 @@ const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
 /// `/usr/local/etc/npmrc`, `/usr/etc/npmrc`, or `NPM_CONFIG_GLOBALCONFIG`),
 /// or one hookc cannot read. An earlier call may have written any of them.
 pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
-    if !matches!(runner, "npm" | "npx" | "pnpm" | "pnpx" | "yarn") {
+    if !honours_script_shell(runner) {
         return None;
     }
     let names: &[&str] = if runner == "yarn" {
@@ -170,6 +170,12 @@ pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `runner` runs its scripts with the program its settings name
+/// (`script-shell`).
+pub fn honours_script_shell(runner: &str) -> bool {
+    matches!(runner, "npm" | "npx" | "pnpm" | "pnpx" | "yarn")
 }
 
 /// Whether a settings line sets `script-shell` (`script-shell=x`,

@@ -836,11 +836,22 @@ pub fn changes_what_runs(name: &str) -> bool {
             // where the call runs (`HOME=/tmp/x git st`: an alias there).
             | "HOME"
             | "XDG_CONFIG_HOME"
-    ) || name.eq_ignore_ascii_case("npm_config_script_shell")
+    ) || NPM_SETTINGS_VARS
+        .iter()
+        .any(|v| name.eq_ignore_ascii_case(v))
         || name.starts_with("GIT_CONFIG_KEY_")
         || name.starts_with("GIT_CONFIG_VALUE_")
         || name.starts_with("BASH_FUNC_")
 }
+
+/// The variables npm, pnpm and yarn read (in any case) for the program
+/// that runs their scripts, or for the settings files that name it.
+const NPM_SETTINGS_VARS: &[&str] = &[
+    "npm_config_script_shell",
+    "npm_config_userconfig",
+    "npm_config_globalconfig",
+    "yarn_script_shell",
+];
 
 /// Options that take a value, for commands whose options guards name: the
 /// value of `git commit -m` is a message, not an option, and `-ofoo` is

@@ -470,6 +470,26 @@ fn manager(program: &str) -> Option<&'static Manager> {
     MANAGERS.iter().find(|m| m.names.contains(&program))
 }
 
+/// Whether the option `word` of a manager names the program that runs the
+/// package's scripts, or a settings file that may name it: npm's
+/// `--script-shell`, `--userconfig` and `--globalconfig`, which npm takes
+/// abbreviated too (`--userc ./u`), pnpm's `--config.script-shell=…`, and
+/// yarn's `--use-yarnrc`.
+pub fn names_script_shell(word: &str) -> bool {
+    let Some(option) = word.strip_prefix("--") else {
+        return false;
+    };
+    let key = option.split('=').next().unwrap_or_default();
+    let key = key.strip_prefix("config.").unwrap_or(key).replace('_', "-");
+    // `--global` is an option of its own, not `--globalconfig` abbreviated.
+    key == "use-yarnrc"
+        || key.len() >= 3
+            && key != "global"
+            && ["script-shell", "userconfig", "globalconfig"]
+                .iter()
+                .any(|full| full.starts_with(key.as_str()))
+}
+
 /// Whether `program` is one of the managers read here.
 pub fn is_runner(program: &str) -> bool {
     manager(program).is_some()
@@ -1020,9 +1040,22 @@ mod tests {
             "npm --script-shell=./x.sh run reset",
             "npm run reset --script-shell ./x.sh",
             "npm_config_script_shell=./x.sh npm run reset",
+            // Settings files that may name one, and npm's abbreviations.
+            "npm --userconfig ./u run reset",
+            "npm --userc ./u run reset",
+            "npm --script-sh=./x.sh run reset",
+            "npm --globalconfig=./u test",
+            "NPM_CONFIG_USERCONFIG=./u npm run reset",
+            "export npm_config_globalconfig=./u; npm run reset",
+            "pnpm --config.script-shell=./x.sh run reset",
+            "yarn --use-yarnrc ./u run reset",
+            // Another user's settings.
+            "sudo npm run reset",
+            "sudo -u deploy yarn reset",
         ] {
             assert!(opaque(line), "{line}");
         }
+        assert!(!opaque("npm --global run reset"));
         // `--` ends the manager's options: the words are the script's.
         assert!(!opaque("npm run reset -- --script-shell=x"));
         // The project's settings, in the package's folder or above it.

@@ -125,6 +125,10 @@ struct Manager {
     /// Its own commands and the lifecycle scripts each runs; any other
     /// word is read as a script or a program.
     own: &'static [(&'static str, &'static [&'static str])],
+    /// Whether it parses its options as npm does: anywhere before a `--`
+    /// (`npm run reset --prefix web` runs web's `reset`), and long ones
+    /// abbreviated (`--prefi web`).
+    npm_options: bool,
 }
 
 const NPM: Manager = Manager {
@@ -257,6 +261,7 @@ const NPM: Manager = Manager {
         ("diff", &[]),
         ("completion", &[]),
     ],
+    npm_options: true,
 };
 
 const NPX: Manager = Manager {
@@ -269,6 +274,7 @@ const NPX: Manager = Manager {
     script: &[],
     named: &[],
     own: &[],
+    npm_options: true,
 };
 
 const PNPM: Manager = Manager {
@@ -361,11 +367,13 @@ const PNPM: Manager = Manager {
         ("approve-builds", INSTALL),
         ("help", &[]),
     ],
+    npm_options: false,
 };
 
 const PNPX: Manager = Manager {
     names: &["pnpx"],
     valued: &["--package"],
+    npm_options: false,
     ..NPX
 };
 
@@ -422,6 +430,7 @@ const YARN: Manager = Manager {
         ("versions", &[]),
         ("help", &[]),
     ],
+    npm_options: false,
 };
 
 const BUN: Manager = Manager {
@@ -456,11 +465,13 @@ const BUN: Manager = Manager {
         ("build", &[]),
         ("help", &[]),
     ],
+    npm_options: false,
 };
 
 const BUNX: Manager = Manager {
     names: &["bunx"],
     valued: &["-p", "--package"],
+    npm_options: false,
     ..NPX
 };
 
@@ -539,21 +550,81 @@ fn own_options<'w>(m: &Manager, words: &[&'w str]) -> (Vec<OwnOption<'w>>, usize
         if !w.starts_with('-') || w == "-" {
             break;
         }
-        let name = w.split_once('=').map_or(w, |(n, _)| n);
-        let valued = m.valued.contains(&name) && !w.contains('=');
-        let value = if valued {
-            words.get(i + 1).copied()
-        } else {
-            w.split_once('=').map(|(_, v)| v)
-        };
-        options.push(OwnOption {
+        let option = own_option(m, words, i);
+        i += if option.takes_next { 2 } else { 1 };
+        options.push(option.option);
+    }
+    (options, i)
+}
+
+/// The option at `words[i]` of a manager, and whether its value is the
+/// next word.
+struct Parsed<'w> {
+    option: OwnOption<'w>,
+    takes_next: bool,
+}
+
+fn own_option<'w>(m: &Manager, words: &[&'w str], i: usize) -> Parsed<'w> {
+    let w = words[i];
+    let name = full_name(m, w.split_once('=').map_or(w, |(n, _)| n));
+    let takes_next = m.valued.contains(&name) && !w.contains('=');
+    let value = if takes_next {
+        words.get(i + 1).copied()
+    } else {
+        w.split_once('=').map(|(_, v)| v)
+    };
+    Parsed {
+        option: OwnOption {
             word: w,
             name,
             value,
-        });
-        i += if valued { 2 } else { 1 };
+        },
+        takes_next,
     }
-    (options, i)
+}
+
+/// An option's name as the manager reads it: npm takes a long option
+/// abbreviated (`--prefi web` is `--prefix web`), so an abbreviation of an
+/// option read here is that option (one that could be several stops npm
+/// with an error: reading it as one of them is safe).
+fn full_name<'w>(m: &Manager, name: &'w str) -> &'w str {
+    if !m.npm_options || !name.starts_with("--") || name.len() < 5 {
+        return name;
+    }
+    let read = m.valued.iter().chain(m.folder).chain(m.others);
+    let mut found = None;
+    for full in read {
+        if *full == name {
+            return name;
+        }
+        if found.is_none() && full.starts_with(name) {
+            found = Some(*full);
+        }
+    }
+    found.unwrap_or(name)
+}
+
+/// npm's options after its command, up to a `--` (npm reads them
+/// wherever they stand), and the index of the first word that is neither
+/// one of them nor an option's value.
+fn later_options<'w>(m: &Manager, words: &[&'w str], from: usize) -> (Vec<OwnOption<'w>>, usize) {
+    let mut options = Vec::new();
+    let mut operand = None;
+    let mut i = from;
+    while let Some(&w) = words.get(i) {
+        if w == "--" {
+            break;
+        }
+        if !w.starts_with('-') || w == "-" {
+            operand.get_or_insert(i);
+            i += 1;
+            continue;
+        }
+        let option = own_option(m, words, i);
+        i += if option.takes_next { 2 } else { 1 };
+        options.push(option.option);
+    }
+    (options, operand.unwrap_or(i))
 }
 
 /// What `program`'s arguments run, when it is a manager.
@@ -567,8 +638,14 @@ pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
         });
     }
     let mut place = Place::Here;
-    // The manager's own options before its command.
-    let (options, i) = own_options(m, words);
+    // The manager's own options before its command, and npm's after it.
+    let (mut options, i) = own_options(m, words);
+    let (later, operand) = if m.npm_options {
+        later_options(m, words, i + 1)
+    } else {
+        (Vec::new(), first_operand(words, i + 1))
+    };
+    options.extend(later);
     for o in options {
         if m.folder.contains(&o.name) {
             place = match o.value {
@@ -610,7 +687,7 @@ pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
     } else if m.line.contains(&command) {
         Runs::Line(after_dashdash(words, i + 1))
     } else if m.script.contains(&command) {
-        Runs::Script(first_operand(words, i + 1))
+        Runs::Script(operand)
     } else if let Some((_, script)) = m.named.iter().find(|(name, _)| *name == command) {
         Runs::Named(script, i + 1)
     } else if let Some((_, scripts)) = m.own.iter().find(|(name, _)| *name == command) {
@@ -842,6 +919,34 @@ mod tests {
         assert_eq!(foreach.runs, Runs::Script(6));
         assert_eq!(runs("yarn workspace web add zod").runs, Runs::Own(INSTALL));
         assert_eq!(runs("npm run build").place, Place::Here);
+    }
+
+    /// npm reads its options wherever they stand before a `--`, and long
+    /// ones abbreviated (checked with npm 11: `npm run reset --prefi web`
+    /// runs web's `reset`).
+    #[test]
+    fn npm_options_count_anywhere_and_abbreviated() {
+        let web = || Place::Folder("web".into());
+        for line in [
+            "npm run reset --prefix web",
+            "npm run reset --prefix=web",
+            "npm run reset -C web",
+            "npm --prefi web run reset",
+            "npm run reset --prefi=web",
+        ] {
+            assert_eq!(runs(line).place, web(), "{line}");
+        }
+        let later = runs("npm run --prefix web reset");
+        assert_eq!((later.place, later.runs), (web(), Runs::Script(3)));
+        assert_eq!(
+            runs("npm test --workspa=web").place,
+            Place::Others("--workspa=web".into())
+        );
+        // The script's own words after a `--`; pnpm passes its words on.
+        assert_eq!(runs("npm run reset -- --prefix web").place, Place::Here);
+        assert_eq!(runs("pnpm run reset --prefix web").place, Place::Here);
+        // An option npm does not know is a flag.
+        assert_eq!(runs("npm run --foo reset wipe").runs, Runs::Script(2));
     }
 
     #[test]

@@ -129,6 +129,24 @@ pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
         .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
         .collect();
     let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    // pnpm's own: `scriptShell` in a `pnpm-workspace.yaml` of the package's
+    // folder or one above it, and its global `rc` (checked with pnpm 10).
+    if matches!(runner, "pnpm" | "pnpx") {
+        files.extend(
+            package
+                .ancestors()
+                .take(64)
+                .map(|dir| dir.join("pnpm-workspace.yaml")),
+        );
+        let home = var("HOME");
+        files.extend(
+            var("XDG_CONFIG_HOME")
+                .or_else(|| home.as_ref().map(|h| h.join(".config")))
+                .into_iter()
+                .chain(home.map(|h| h.join("Library/Preferences")))
+                .map(|config| config.join("pnpm/rc")),
+        );
+    }
     if var("npm_config_script_shell")
         .or_else(|| var("NPM_CONFIG_SCRIPT_SHELL"))
         .is_some()
@@ -163,7 +181,8 @@ pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
                 "`{runner}` reading its settings from `{shown}`, which hookc cannot read"
             ));
         };
-        if text.lines().any(names_script_shell) {
+        let yaml = file.extension().is_some_and(|e| e == "yaml");
+        if yaml && yaml_may_name_script_shell(&text) || text.lines().any(names_script_shell) {
             return Some(format!(
                 "`{runner}` running its scripts with the program `{shown}` names (`script-shell`), which hookc does not read (run the script's command directly)"
             ));
@@ -190,6 +209,14 @@ fn names_script_shell(line: &str) -> bool {
         .to_ascii_lowercase()
         .replace('_', "-");
     key == "script-shell"
+}
+
+/// Whether a `pnpm-workspace.yaml` may set `scriptShell`: it names it
+/// (in any case, even in a comment), or holds a backslash, which a quoted
+/// YAML key may spell it with (`"script\x53hell"`).
+fn yaml_may_name_script_shell(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.contains("scriptshell") || lower.contains("script-shell") || text.contains('\\')
 }
 
 /// Every `package.json` of the workspace `folder` belongs to: below the

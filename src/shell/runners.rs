@@ -484,8 +484,8 @@ fn manager(program: &str) -> Option<&'static Manager> {
 /// Whether the option `word` of a manager names the program that runs the
 /// package's scripts, or a settings file that may name it: npm's
 /// `--script-shell`, `--userconfig` and `--globalconfig`, which npm takes
-/// abbreviated too (`--userc ./u`), pnpm's `--config.script-shell=…`, and
-/// yarn's `--use-yarnrc`.
+/// abbreviated too (`--userc ./u`), pnpm's `--config.script-shell=…` and
+/// `--config-dir`, and yarn's `--use-yarnrc`.
 pub fn names_script_shell(word: &str) -> bool {
     let Some(option) = word.strip_prefix("--") else {
         return false;
@@ -493,7 +493,7 @@ pub fn names_script_shell(word: &str) -> bool {
     let key = option.split('=').next().unwrap_or_default();
     let key = key.strip_prefix("config.").unwrap_or(key).replace('_', "-");
     // `--global` is an option of its own, not `--globalconfig` abbreviated.
-    key == "use-yarnrc"
+    matches!(key.as_str(), "use-yarnrc" | "config-dir")
         || key.len() >= 3
             && key != "global"
             && ["script-shell", "userconfig", "globalconfig"]
@@ -1176,8 +1176,23 @@ mod tests {
             "cp /tmp/settings ~/.npmrc; npm run reset",
             "cd web && printf 'script-shell=x' > ../.npmrc && npm test",
             "cp -r /tmp/template/ web && cd web && npm test",
+            "echo 'scriptShell: ./x.sh' > pnpm-workspace.yaml; pnpm run reset",
+            "cp /tmp/rc ~/.config/pnpm/rc && pnpm test",
         ] {
             assert!(opaque(line), "{line}");
+        }
+        // pnpm's `scriptShell` in a `pnpm-workspace.yaml` of the package's
+        // folder or one above it, however YAML spells it.
+        p.write("pnpm-workspace.yaml", "packages: [web]\n");
+        assert!(!opaque("cd web && pnpm test"));
+        for yaml in [
+            "scriptShell: ./x.sh\n",
+            "{packages: [web], scriptShell: ./x.sh}\n",
+            "\"script\\x53hell\": ./x.sh\n",
+        ] {
+            p.write("pnpm-workspace.yaml", yaml);
+            assert!(opaque("cd web && pnpm test"), "{yaml}");
+            assert!(!opaque("cd web && npm test"), "{yaml}");
         }
         assert!(!opaque("echo script-shell=x > notes.txt && npm run reset"));
         // yarn 1 reads `.yarnrc` too; npm does not.

@@ -21,7 +21,7 @@ const SHELLS: &[&str] = &[
 
 /// The files whose `script-shell` tells npm, pnpm or yarn which program
 /// runs their scripts.
-const MANAGER_SETTINGS: &[&str] = &[".npmrc", ".yarnrc", "npmrc"];
+const MANAGER_SETTINGS: &[&str] = &[".npmrc", ".yarnrc", "npmrc", "pnpm-workspace.yaml"];
 
 /// Mark the analysis opaque where the line runs a file it has just written
 /// in a way no guard can read.
@@ -71,7 +71,7 @@ pub fn check(analysis: &mut Analysis) {
         if let Some(t) = writes.iter().find(|t| {
             let name = normalize_arg(&t.path);
             let last = name.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-            scripts_run && MANAGER_SETTINGS.contains(&last)
+            scripts_run && (MANAGER_SETTINGS.contains(&last) || name.ends_with("pnpm/rc"))
         }) {
             reasons.push(format!(
                 "`{}`, settings the line writes before a package manager reads them to run its scripts",

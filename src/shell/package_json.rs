@@ -128,7 +128,16 @@ pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
         .take(64)
         .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
         .collect();
-    let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    // npm reads its variables in any case (`npm_config_userconfig`).
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .or_else(|| {
+                std::env::vars_os()
+                    .find(|(k, _)| k.to_str().is_some_and(|k| k.eq_ignore_ascii_case(name)))
+                    .map(|(_, v)| v)
+            })
+            .map(PathBuf::from)
+    };
     // pnpm's own: `scriptShell` in a `pnpm-workspace.yaml` of the package's
     // folder or one above it, and its global `rc` (checked with pnpm 10).
     if matches!(runner, "pnpm" | "pnpx") {
@@ -147,13 +156,12 @@ pub fn script_shell(runner: &str, package: &Path) -> Option<String> {
                 .map(|config| config.join("pnpm/rc")),
         );
     }
-    if var("npm_config_script_shell")
-        .or_else(|| var("NPM_CONFIG_SCRIPT_SHELL"))
-        .is_some()
-    {
-        return Some(format!(
-            "`{runner}` running its scripts with the program `npm_config_script_shell` names, which hookc does not read (run the script's command directly)"
-        ));
+    for name in ["npm_config_script_shell", "yarn_script_shell"] {
+        if var(name).is_some() && (runner == "yarn" || name.starts_with("npm")) {
+            return Some(format!(
+                "`{runner}` running its scripts with the program `{name}` names, which hookc does not read (run the script's command directly)"
+            ));
+        }
     }
     match (var("NPM_CONFIG_USERCONFIG"), var("HOME")) {
         (Some(user), _) => files.push(user),

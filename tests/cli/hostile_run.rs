@@ -568,6 +568,53 @@ fn a_git_run_by_an_unknown_program_reads_the_project_s_settings() {
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
 }
 
+/// A package manager runs its scripts with the program its settings name
+/// (`script-shell`), from the environment the hook inherits as much as from
+/// files an earlier call wrote in the user's home: npm's variables in any
+/// case, yarn's own, and pnpm's global `rc`.
+#[test]
+fn a_package_manager_s_settings_from_home_and_environment_are_read() {
+    let p = built();
+    p.write("package.json", r#"{"scripts": {"reset": "echo reset"}}"#);
+    let codex = codex_command(&p);
+    let home = p.dir.path().join("home");
+    std::fs::create_dir_all(home.join(".config/pnpm")).unwrap();
+    std::fs::write(home.join("u"), "script-shell=./x.sh\n").unwrap();
+    let home = home.display().to_string();
+    let answer = |env: &[(&str, &str)], line: &str| {
+        let mut env = env.to_vec();
+        env.extend([("HOME", home.as_str()), ("HOOKC_BIN", HOOKC)]);
+        sh_c(
+            &codex,
+            p.dir.path(),
+            &crate::support::path_with_hookc(),
+            &env,
+            &codex_bash(&p, line),
+        )
+    };
+    for line in ["npm run reset", "yarn run reset", "pnpm run reset"] {
+        let run = answer(&[], line);
+        assert_eq!(run.status, 0, "{line}: {}{}", run.stdout, run.stderr);
+    }
+    let user = format!("{home}/u");
+    for (env, line) in [
+        (("npm_config_userconfig", user.as_str()), "npm run reset"),
+        (("YARN_SCRIPT_SHELL", "./x.sh"), "yarn run reset"),
+    ] {
+        let run = answer(&[env], line);
+        assert_eq!(run.status, 2, "{line}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("run the script's command directly"),
+            "{}",
+            run.stderr
+        );
+    }
+    std::fs::write(format!("{home}/.config/pnpm/rc"), "script-shell=./x.sh\n").unwrap();
+    let run = answer(&[], "pnpm run reset");
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("pnpm/rc"), "{}", run.stderr);
+}
+
 /// A git sent to another repository reads that repository's settings, which
 /// an earlier call may have written (`git init` and `git config` outside the
 /// project are ordinary work): there `git st` may be a forced push.

@@ -1555,6 +1555,13 @@ mod tests {
             "runuser -u bob -- git fetch",
             "sudo sh -c 'git status'",
             "sudo ssh host true",
+            // Programs that switch user in containers and service trees.
+            "gosu postgres git status",
+            "su-exec app:app git st origin main",
+            "setpriv --reuid 1000 --init-groups git log",
+            "chpst -u app git fetch",
+            "s6-setuidgid app git status",
+            "chroot /srv/jail git status",
         ] {
             assert!(opaque(line), "{line}");
         }

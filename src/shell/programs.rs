@@ -90,6 +90,38 @@ pub const WRAPPERS: &[Wrapper] = &[
         )
     },
     argv("chroot", "", &["userspec", "groups"], 1),
+    // Programs that switch user (`changes_user`): gosu and su-exec in
+    // containers, daemontools', runit's and s6's in service trees.
+    argv("gosu", "", &[], 1),
+    argv("su-exec", "", &[], 1),
+    argv("setuidgid", "", &[], 1),
+    argv("envuidgid", "", &[], 1),
+    argv("s6-setuidgid", "", &[], 1),
+    argv("chpst", "uUbe/nlLmdopfcrt", &[], 0),
+    argv(
+        "setpriv",
+        "",
+        &[
+            "reuid",
+            "regid",
+            "ruid",
+            "euid",
+            "rgid",
+            "egid",
+            "groups",
+            "inh-caps",
+            "ambient-caps",
+            "bounding-set",
+            "securebits",
+            "pdeathsig",
+            "selinux-label",
+            "apparmor-profile",
+            "landlock-access",
+            "landlock-rule",
+            "seccomp-filter",
+        ],
+        0,
+    ),
     argv(
         "unshare",
         "RwSGl",
@@ -409,9 +441,26 @@ const OTHER_NAMES: &[(&str, &str)] = &[("hub", "git")];
 /// Whether `program` runs its command as another user, whose home (and so
 /// whose git and ssh settings) may not be the caller's: `sudo` sets `HOME`
 /// to the target user's by default, `su -` and `runuser` start that user's
-/// session.
+/// session, `gosu` and `su-exec` (in containers) set `HOME` to the user's,
+/// `chpst -e` sets variables from files, and `chroot` makes another tree
+/// the root, home and settings included.
 pub fn changes_user(program: &str) -> bool {
-    matches!(program, "sudo" | "doas" | "su" | "runuser" | "pkexec")
+    matches!(
+        program,
+        "sudo"
+            | "doas"
+            | "su"
+            | "runuser"
+            | "pkexec"
+            | "gosu"
+            | "su-exec"
+            | "setpriv"
+            | "chpst"
+            | "setuidgid"
+            | "s6-setuidgid"
+            | "envuidgid"
+            | "chroot"
+    )
 }
 
 /// The program `program` is under another name: a `g`-named GNU tool, or

@@ -3,7 +3,7 @@
 //! hookc reads a command line through its tables of what programs do with
 //! their words ([`programs::WRAPPERS`], the interpreters, the readers of
 //! the normaliser, the access table, the data builtins below). A program in
-//! none of them may be a wrapper nobody listed (`setpriv`, `xcrun`, `npm
+//! none of them may be a wrapper nobody listed (`arch`, `xcrun`, `npm
 //! exec`, `tmux new-session`, a script the project ships), so a command
 //! guard does not take it for a leaf: it is presumed to run
 //!
@@ -522,7 +522,7 @@ mod tests {
             runs("foo git push --force origin main", "git"),
             ["git push --force origin main"]
         );
-        assert_eq!(runs("setpriv --no-new-privs rm -rf /", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("arch -arm64 rm -rf /", "rm"), ["rm -rf /"]);
         assert_eq!(runs("tmux new-session -d 'rm -rf /'", "rm"), ["rm -rf /"]);
         assert_eq!(runs("nix-shell --run='rm -rf /'", "rm"), ["rm -rf /"]);
         // Through a known wrapper inside, and an unknown one inside that.

@@ -47,6 +47,10 @@ const TABLE: &[(&str, Kind)] = &[
     ("difftool.*.cmd", Kind::Command),
     ("mergetool.*.cmd", Kind::Command),
     ("uploadpack.packobjectshook", Kind::Command),
+    // The program git starts for the other end of a push or a fetch
+    // (through a shell, for a remote on this machine).
+    ("remote.*.receivepack", Kind::Command),
+    ("remote.*.uploadpack", Kind::Command),
     // A subcommand's pager (`pager.log = less -S`), or a boolean.
     ("pager.", Kind::Command),
     // Pushes forced without a flag (value-dependent: see `kind`).
@@ -142,6 +146,9 @@ fn is_false(value: Option<&str>) -> bool {
 /// shell line after `!`, a program by its full path, or else a name git
 /// runs as `git credential-NAME`, the program `git-credential-NAME`.
 pub fn command_line(key: &str, value: &str) -> String {
+    if let Some(url) = ext_url(key, Some(value)) {
+        return ext_command(url).unwrap_or_default();
+    }
     let key = key.to_ascii_lowercase();
     if key == "core.sshcommand" {
         return format!("{value} host 'git-receive-pack repository'");
@@ -160,12 +167,81 @@ pub fn command_line(key: &str, value: &str) -> String {
 }
 
 /// Whether a command setting runs only when git connects to a remote: a
-/// credential helper, `core.sshCommand`, `core.askpass`.
+/// credential helper, `core.sshCommand`, `core.askpass`, the program for
+/// the other end, a remote's `ext::` URL.
 pub fn connecting(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     matches!(key.as_str(), "core.sshcommand" | "core.askpass")
-        || key_matches("credential.helper", &key)
-        || key_matches("credential.*.helper", &key)
+        || [
+            "credential.helper",
+            "credential.*.helper",
+            "remote.*.receivepack",
+            "remote.*.uploadpack",
+            "remote.*.url",
+            "remote.*.pushurl",
+        ]
+        .iter()
+        .any(|p| key_matches(p, &key))
+        || key.starts_with("url.ext::")
+}
+
+/// The URL of git's `ext::` transport that a setting gives, which names a
+/// program git starts to talk to the remote: a remote's URL, or the
+/// subsection of `url.<ext::…>.insteadOf`, which rewrites other URLs to it.
+fn ext_url<'a>(key: &'a str, value: Option<&'a str>) -> Option<&'a str> {
+    let lower = key.to_ascii_lowercase();
+    let ext = |text: &str| {
+        text.get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("ext::"))
+    };
+    if ["remote.*.url", "remote.*.pushurl"]
+        .iter()
+        .any(|p| key_matches(p, &lower))
+    {
+        return value.filter(|v| ext(v));
+    }
+    let (url, name) = key.get(4..)?.rsplit_once('.')?;
+    (lower.starts_with("url.")
+        && ext(url)
+        && ["insteadof", "pushinsteadof"].contains(&name.to_ascii_lowercase().as_str()))
+    .then_some(url)
+}
+
+/// The shell line for the program an `ext::` URL starts (git runs it
+/// without a shell): words split at spaces, `% ` a space within a word,
+/// `%%` a percent sign, `%s` and `%S` the service (`git-upload-pack`,
+/// `upload-pack`), `%G…` and `%V…` words git keeps for itself.
+pub fn ext_command(url: &str) -> Option<String> {
+    let spec = url
+        .get(5..)
+        .filter(|_| url[..5].eq_ignore_ascii_case("ext::"))?;
+    let mut words = vec![String::new()];
+    let mut own = false;
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        let word = words.last_mut()?;
+        match c {
+            ' ' => {
+                words.push(String::new());
+                own = false;
+            }
+            '%' => match chars.next() {
+                Some('G' | 'V') => own = true,
+                Some('s') if !own => word.push_str("git-upload-pack"),
+                Some('S') if !own => word.push_str("upload-pack"),
+                Some(c) if !own => word.push(c),
+                _ => {}
+            },
+            c if !own => word.push(c),
+            _ => {}
+        }
+    }
+    let words: Vec<String> = words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| super::sh_word(w))
+        .collect();
+    Some(words.join(" "))
 }
 
 /// What `key` set to `value` (`None`: no value, or one known only when the
@@ -190,6 +266,9 @@ pub fn kind(key: &str, value: Option<&str>) -> Kind {
             Some("explicit") => Kind::Harmless,
             _ => Kind::Opaque,
         };
+    }
+    if ext_url(&key, value).is_some() {
+        return Kind::Command;
     }
     let Some(&(pattern, kind)) = TABLE.iter().find(|(p, _)| key_matches(p, &key)) else {
         return Kind::Opaque;
@@ -234,6 +313,36 @@ mod tests {
         assert_eq!(kind("core.fsmonitor", Some("false")), Kind::Harmless);
         assert_eq!(kind("core.fsmonitor", Some("true")), Kind::Command);
         assert_eq!(kind("core.fsmonitor", Some("./hook")), Kind::Command);
+    }
+
+    /// A remote's `ext::` URL, or one `url.*.insteadOf` rewrites to, names
+    /// a program git starts; so do a remote's `receivepack` and
+    /// `uploadpack`.
+    #[test]
+    fn settings_that_name_the_program_for_the_other_end_are_commands() {
+        assert_eq!(
+            ext_command("ext::sh -c git% push% -f%% %G/repo %s").as_deref(),
+            Some("'sh' '-c' 'git push -f%' 'git-upload-pack'")
+        );
+        assert_eq!(ext_command("https://example.com/x.git"), None);
+        assert_eq!(
+            kind("remote.origin.url", Some("ext::sh -c x")),
+            Kind::Command
+        );
+        assert_eq!(kind("remote.origin.pushurl", Some("EXT::x")), Kind::Command);
+        assert_eq!(kind("remote.origin.url", Some("../x.git")), Kind::Opaque);
+        assert_eq!(
+            kind("url.ext::sh -c x.insteadOf", Some("../x")),
+            Kind::Command
+        );
+        assert_eq!(kind("url.https://a/.insteadOf", Some("../x")), Kind::Opaque);
+        assert_eq!(kind("remote.origin.receivepack", Some("x")), Kind::Command);
+        assert_eq!(kind("remote.origin.uploadpack", Some("x")), Kind::Command);
+        assert_eq!(
+            command_line("url.ext::git push -F.insteadOf", "../x"),
+            "'git' 'push' '-F'"
+        );
+        assert!(connecting("remote.origin.url") && connecting("url.ext::x.insteadof"));
     }
 
     #[test]

@@ -2788,6 +2788,84 @@ fn git_globals(rest: &[Word]) -> usize {
     j.min(rest.len())
 }
 
+/// Options of git's subcommands whose value is a command git starts on
+/// this machine, through a shell: the program for the other end of a push
+/// or fetch (for a remote on this machine), an archive's, difftool's, and
+/// the pager `git grep -O` opens files in. By subcommand: short options,
+/// long ones (git takes them abbreviated).
+const GIT_COMMAND_OPTIONS: &[(&str, &str, &[&str])] = &[
+    ("push", "", &["receive-pack", "exec"]),
+    ("send-pack", "", &["receive-pack", "exec"]),
+    ("fetch", "", &["upload-pack"]),
+    ("pull", "", &["upload-pack"]),
+    ("ls-remote", "", &["upload-pack", "exec"]),
+    ("clone", "u", &["upload-pack"]),
+    ("fetch-pack", "", &["upload-pack", "exec"]),
+    ("archive", "", &["exec"]),
+    ("difftool", "x", &["extcmd"]),
+    ("grep", "O", &["open-files-in-pager"]),
+];
+
+/// The commands `git SUBCOMMAND args…` starts through its options
+/// ([`GIT_COMMAND_OPTIONS`]) and through `ext::` URLs among its words, as
+/// shell lines.
+fn git_option_commands(args: &[Word]) -> Vec<String> {
+    let mut found = Vec::new();
+    let sub = args.first().map_or("", |w| w.text.as_str());
+    let options = GIT_COMMAND_OPTIONS.iter().find(|(name, _, _)| *name == sub);
+    let (valued, _) = programs::value_options("git", &[sub.to_owned()]);
+    let mut i = 1;
+    let mut options_end = false;
+    while let Some(w) = args.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        if let Some(code) = super::git_settings::ext_command(t) {
+            found.push(code);
+            continue;
+        }
+        options_end |= t == "--";
+        let Some((_, short, long)) = options.filter(|_| !options_end) else {
+            continue;
+        };
+        // `--receive-pack=CMD`, `--rec CMD`: an abbreviation git accepts.
+        if let Some(name) = t.strip_prefix("--").filter(|n| n.len() >= 2) {
+            let (name, glued) = match name.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (name, None),
+            };
+            if long.iter().any(|l| l.starts_with(name)) {
+                // `git grep --open-files-in-pager` alone opens the
+                // default pager, which is a setting.
+                match glued {
+                    Some(v) => found.push(v.to_owned()),
+                    None if sub != "grep" => {
+                        found.extend(args.get(i).map(|v| v.text.clone()));
+                        i += 1;
+                    }
+                    None => {}
+                }
+            }
+        } else if let Some(flags) = t.strip_prefix('-').filter(|f| !f.is_empty()) {
+            // `-u CMD`, `-quCMD`, `-x CMD`; `grep -OCMD` only glued. In
+            // a cluster, the letters after another option's that takes a
+            // value are that value.
+            let at = flags
+                .find(|c| short.contains(c) || valued.contains(c))
+                .filter(|&k| short.contains(&flags[k..k + 1]));
+            if let Some(at) = at {
+                let value = &flags[at + 1..];
+                if !value.is_empty() {
+                    found.push(value.to_owned());
+                } else if sub != "grep" {
+                    found.extend(args.get(i).map(|v| v.text.clone()));
+                    i += 1;
+                }
+            }
+        }
+    }
+    found
+}
+
 /// `git [GLOBALS] SUBCOMMAND …`: globals removed; settings given with `-c`
 /// that hold commands are analysed, others that may change what git runs
 /// are opaque; subcommands that run commands (`rebase -x`, `bisect run`,
@@ -2801,6 +2879,17 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
     }
     let args = &rest[n..];
     let sub = args.first().map(|w| w.text.as_str());
+    // Options whose value is a command git starts here, and URLs of the
+    // `ext::` transport, which name one.
+    for code in git_option_commands(args) {
+        script(out, &code, depth, &[]);
+    }
+    // `--mirror` forces every branch of the remote.
+    forces |= matches!(sub, Some("push" | "send-pack"))
+        && args[1..]
+            .iter()
+            .take_while(|w| w.text != "--")
+            .any(|w| w.text.len() >= 4 && "--mirror".starts_with(w.text.as_str()));
     match sub {
         Some("rebase") => {
             if let Some(cmd) = option_value(&args[1..], &["-x", "--exec"]) {
@@ -2849,9 +2938,17 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         }
         _ => {}
     }
+    // `git send-pack`, the plumbing under `git push`, is read as the push
+    // it is.
+    let mut args = args.to_vec();
+    if sub == Some("send-pack") {
+        args[0].text = "push".to_owned();
+        args[0].plain_prefix = "push".len();
+    }
+    let sub = args.first().map(|w| w.text.as_str());
     if forces && sub == Some("push") {
         // `git -c remote.origin.mirror=true push` is a forced push.
-        let mut forced = args.to_vec();
+        let mut forced = args.clone();
         forced.push(Word {
             text: "--force".to_owned(),
             plain_prefix: "--force".len(),
@@ -2859,7 +2956,7 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
         });
         emit(out, "git", &forced, redirects);
     } else {
-        emit(out, "git", args, redirects);
+        emit(out, "git", &args, redirects);
     }
     let (elsewhere, folder) = git_place(&rest[..n]);
     if let Some(last) = out.commands.last_mut() {

@@ -1046,6 +1046,57 @@ mod tests {
         }
     }
 
+    /// git options whose value is a command git starts here (each checked
+    /// with git 2.x, forcing a push), and URLs of its `ext::` transport.
+    #[test]
+    fn a_command_a_git_option_names_is_read_as_a_line() {
+        let pushes = |line: &str| {
+            crate::shell::analyze(line).commands.iter().any(|c| {
+                c.program == "git"
+                    && c.args.first().is_some_and(|a| a == "push")
+                    && c.args.iter().any(|a| a == "-f" || a == "--force")
+            })
+        };
+        for line in [
+            "git push --receive-pack='git push -f; git-receive-pack' origin main",
+            "git push --exec='git push -f' origin main",
+            "git push --rec 'git push -f' origin main",
+            "git send-pack --exec='git push -f' ../x.git main",
+            "git ls-remote --upload-pack='git push -f; git-upload-pack' origin",
+            "git fetch --upload-pack='git push -f' origin",
+            "git pull --upload-p='git push -f' origin main",
+            "git clone -u 'git push -f' ../x.git ../c",
+            "git clone -quCMD ../x.git ../c; git clone -qu'git push -f' ../x.git ../c",
+            "git fetch-pack --exec='git push -f' ../x.git",
+            "git archive --remote=origin --exec='git push -f' main",
+            "git difftool -y -x 'git push -f #' HEAD~1",
+            "git difftool --extcmd='git push -f #' HEAD~1",
+            "git grep -O'git push -f #' hi",
+            "git ls-remote 'ext::sh -c git% push% -f'",
+            "git clone -- 'ext::git push -f %G/repo' ../c",
+            // A mirror push, and the plumbing under push, are pushes.
+            "git push --mirror origin",
+            "git push --mirr origin",
+            "git send-pack --force ../x.git main",
+        ] {
+            assert!(
+                pushes(line),
+                "{line:?}: {:?}",
+                crate::shell::analyze(line).commands
+            );
+        }
+        for line in [
+            "git push origin main",
+            "git clone -o upstream ../x.git ../c",
+            "git grep -O hi",
+            "git grep -e -Ox hi",
+            "git log -- --exec=x",
+            "git push --mirror-x origin",
+        ] {
+            assert!(!pushes(line), "{line:?}");
+        }
+    }
+
     #[test]
     fn every_wrapper_is_listed_once() {
         let mut names: Vec<&str> = WRAPPERS.iter().map(|w| w.name).collect();

@@ -1654,6 +1654,13 @@ impl<'a> Lexer<'a> {
             }
         }
         w.glob = unquoted.glob;
+        // A tilde-prefix other than `~` alone names a folder known only when
+        // the line runs: `~+` the current one, `~-` the previous one, `~2`
+        // one of `pushd`'s, `~root` a user's home.
+        if w.plain_prefix > 0 && w.text.starts_with('~') {
+            let prefix = w.text.split('/').next().unwrap_or_default();
+            w.has_param |= prefix != "~";
+        }
         if w.values.is_some() && !values::one_expansion(&w.text) {
             w.values = None;
         }
@@ -2397,6 +2404,10 @@ mod tests {
         assert!(w[2].has_param);
         assert_eq!(w[2].text, "$Z");
         assert_eq!(w[3].plain_prefix, 2);
+        // A tilde-prefix other than `~` is a value the running shell gives.
+        let l = lex("ls ~ ~/x ~+ ~-/x ~1 ~root '~+'");
+        let params: Vec<bool> = l.commands[0].words.iter().map(|w| w.has_param).collect();
+        assert_eq!(params, [false, false, false, true, true, true, true, false]);
     }
 
     #[test]

@@ -22,13 +22,19 @@ pub use crate::shell::places::{Place, place, places_hold};
 /// performs only when the line runs: a parameter, a command or process
 /// substitution, or the names a program reads from standard input. `$HOME`
 /// followed by literal text is known where the guard runs (paths read it
-/// as `~`).
+/// as `~`). So is a tilde-prefix other than `~` (`~+`, `~-`, `~2`,
+/// `~root`): a folder only the running shell knows.
 pub fn is_runtime_word(text: &str) -> bool {
-    if text == FROM_INPUT {
+    if text == FROM_INPUT || runtime_tilde(text) {
         return true;
     }
     let expands = text.contains(['$', '`']) || text.contains("<(") || text.contains(">(");
     expands && !home_relative(text)
+}
+
+/// Whether `text` starts with a tilde-prefix other than `~` alone.
+fn runtime_tilde(text: &str) -> bool {
+    text.starts_with('~') && text.split('/').next() != Some("~")
 }
 
 fn home_relative(text: &str) -> bool {
@@ -84,6 +90,13 @@ mod tests {
         assert!(!is_runtime_word("${HOME}"));
         assert!(!is_runtime_word("notes.txt"));
         assert!(!is_runtime_word("*.pyc"));
+        // Tilde-prefixes: the current, the previous and a `pushd` folder,
+        // a user's home; `~` alone is the caller's home.
+        for word in ["~+", "~+/.env", "~-/x", "~2", "~root/.ssh"] {
+            assert!(is_runtime_word(word), "{word}");
+        }
+        assert!(!is_runtime_word("~"));
+        assert!(!is_runtime_word("~/notes.txt"));
     }
 
     #[test]
@@ -94,6 +107,10 @@ mod tests {
             ["$(ls -a | grep env)"]
         );
         assert_eq!(runtime("echo x > \"$out\""), ["$out"]);
+        assert_eq!(
+            runtime("echo x > ~+/.codex/hooks.json"),
+            ["~+/.codex/hooks.json"]
+        );
         assert_eq!(runtime("sort < $in"), ["$in"]);
         assert_eq!(runtime("echo .env | xargs cat"), [FROM_INPUT]);
         // The destination, and the name it would be in it as a folder.

@@ -901,9 +901,17 @@ fn read_program_as(
             evaluated_text(out, &word.text, d);
         }
     } else if declares(program) {
-        // `export BASH_ENV=…`, `declare 'a[$(…)]=1'`: assignments like any other.
+        // `export BASH_ENV=…`: assignments like any other. The builtin
+        // reads each word itself, quoted or not, so the subscript of
+        // `declare 'a[$(…)]=1'` is arithmetic too.
         for word in rest {
             assignment_effects(out, word, d);
+            if assignment(word).is_none()
+                && !word.opaque
+                && let Some(subscript) = declared_subscript(&word.text)
+            {
+                evaluated_text(out, subscript, d);
+            }
         }
     } else if program == "alias" {
         // What an alias stands for runs wherever its name is typed, as a
@@ -2206,7 +2214,8 @@ fn renames_programs(program: &str, rest: &[Word]) -> Option<String> {
 /// Builtins that evaluate their arguments again as arithmetic, where an
 /// array subscript runs the `$(…)` in it: every numeric argument (`test 1
 /// -eq X`, `kill X`, `exit X`, `let`, `(( ))`) and every variable name with
-/// a subscript (`test -v`, `printf -v`, `read`). Checked with bash 5.2.
+/// a subscript (`test -v`, `printf -v`, `read`, `unset`). Checked with bash
+/// 5.2.
 fn evaluates_arguments(program: &str) -> bool {
     matches!(
         program,
@@ -2224,6 +2233,7 @@ fn evaluates_arguments(program: &str) -> bool {
             | "exit"
             | "ulimit"
             | "getopts"
+            | "unset"
     )
 }
 
@@ -2327,6 +2337,20 @@ fn variable_words<'a>(
         );
     }
     found
+}
+
+/// The subscript of a name a declaring builtin is given (`a[k]`, `a[k]=v`),
+/// however it was quoted.
+fn declared_subscript(text: &str) -> Option<&str> {
+    let open = text.find('[')?;
+    let name = &text[..open];
+    let named = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let close = text.find("]=").or_else(|| text.rfind(']'))?;
+    (named && close > open).then(|| &text[open + 1..close])
 }
 
 /// Builtins that set variables by name, where a name may carry a subscript.
@@ -3357,6 +3381,9 @@ mod tests {
             "mapfile -C 'cat .env' -c 1 a < x",
             "test -v 'a[$(rm -rf build)]'",
             "let 'x=a[$(rm -rf build)]'",
+            "declare 'a[$(rm -rf build)]=1'",
+            "declare -a 'a[$(rm -rf build)]'",
+            "a=(x); unset 'a[$(rm -rf build)]'",
             "BASH_ENV='$(git push --force origin main)' bash -c true",
             "ENV=/tmp/x sh -c true",
             "env BASH_ENV=/tmp/x bash -c true",

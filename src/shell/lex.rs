@@ -501,6 +501,13 @@ fn mentions(text: &str) -> Vec<String> {
     out
 }
 
+/// A line that ends in an unescaped backslash, without it: the shell
+/// joins the next line to it.
+fn continued(line: &str) -> Option<&str> {
+    let backslashes = line.len() - line.trim_end_matches('\\').len();
+    (backslashes % 2 == 1).then(|| &line[..line.len() - 1])
+}
+
 /// `${a[1]}`, `${a[@]}`, `${#a[*]}`, `${!a[@]}`: an array element or all
 /// of them, by a subscript that is no arithmetic (digits, `@` or `*`).
 fn literal_subscript(body: &str) -> bool {
@@ -1532,6 +1539,12 @@ impl<'a> Lexer<'a> {
     fn skip_bodies(&mut self, pending: Vec<(String, bool, bool, usize)>) {
         for (delim, strip, quoted, n) in pending {
             let mut body = String::new();
+            // In an unquoted body a line ending in `\` continues on the
+            // next: bash and zsh look for the delimiter in the joined line,
+            // dash in each line as written (`EO\` then `F` ends the body
+            // for bash only, `a\` then `EOF` for dash only).
+            let mut joined: Option<String> = None;
+            let mut disagree = false;
             loop {
                 let rest = self.rest();
                 if rest.is_empty() {
@@ -1547,11 +1560,23 @@ impl<'a> Lexer<'a> {
                 } else {
                     line
                 };
+                if !quoted {
+                    let whole = joined.take().map_or_else(|| line.to_owned(), |j| j + line);
+                    disagree |= whole != line && (whole == delim || line == delim);
+                    if let Some(head) = continued(&whole) {
+                        joined = Some(head.to_owned());
+                    }
+                }
                 if line == delim {
                     break;
                 }
                 body.push_str(line);
                 body.push('\n');
+            }
+            if disagree {
+                self.opaque(
+                    "a here-document whose end the shells find in different places (a line continued with `\\` before its delimiter)",
+                );
             }
             let data = quoted || !body.contains(['$', '`', '\\']);
             if !quoted {
@@ -2381,6 +2406,31 @@ mod tests {
         }
         let apostrophe = "x=\"$(cat <<EOF\ndon't )\nEOF\n)\"; git push -f";
         assert!(argv(apostrophe).iter().any(|c| c == &["git", "push", "-f"]));
+    }
+
+    /// A body line continued with `\` moves where bash and zsh end the
+    /// document, but not where dash does (each checked): such a line is
+    /// opaque; continued lines away from the delimiter are not.
+    #[test]
+    fn a_heredoc_whose_end_the_shells_disagree_on_is_opaque() {
+        for line in [
+            "cat <<EOF\nEO\\\nF\ngit push -f\nEOF",
+            "cat <<EOF\na\\\nEOF\ncat <<Y\nEOF\ngit push -f\nY",
+            "cat <<-EOF\n\tEO\\\nF\nEOF",
+        ] {
+            assert!(!lex(line).opaque.is_empty(), "{line:?}");
+        }
+        for line in [
+            "cat <<EOF > x.sh\nfoo \\\n  --bar\nEOF",
+            "cat <<'EOF'\nEO\\\nF\nEOF",
+            "cat <<EOF\na\\\\\nEOF",
+        ] {
+            assert!(
+                lex(line).opaque.is_empty(),
+                "{line:?}: {:?}",
+                lex(line).opaque
+            );
+        }
     }
 
     #[test]

@@ -481,6 +481,25 @@ fn assignment_effects(out: &mut Analysis, w: &Word, depth: usize) {
     }
     if programs::COMMAND_VARIABLES.contains(&name) {
         script(out, value, depth + 1, &[]);
+    } else if name == "TAR_OPTIONS" {
+        // Options tar reads before its own, split as the shell splits
+        // words (`exec=git\ push`): the commands they name.
+        let lexed = super::lex::lex(&format!(": {value}"));
+        match &lexed.commands[..] {
+            [one] if lexed.opaque.is_empty() && !w.opaque && !w.has_param => {
+                let words: Vec<&str> = one.words[1..].iter().map(|w| w.text.as_str()).collect();
+                tar_commands(out, &words, depth + 1);
+            }
+            _ => push_opaque(
+                out,
+                "TAR_OPTIONS that hookc cannot split into tar's options",
+            ),
+        }
+    } else if name == "NODE_OPTIONS" && !programs::harmless_node_options(value) {
+        push_opaque(
+            out,
+            "NODE_OPTIONS that may load code into every node process (name the module's file in a command of its own)",
+        );
     } else if programs::changes_what_runs(name) {
         push_opaque(
             out,
@@ -1160,28 +1179,76 @@ fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>
 
 /// Options whose value tar runs as a command.
 fn read_tar(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
-    for (k, w) in rest.iter().enumerate() {
-        let t = w.text.as_str();
-        let value = [
-            "--checkpoint-action=exec=",
-            "--to-command=",
-            "--use-compress-program=",
-            "--info-script=",
-            "--new-volume-script=",
-            "--rsh-command=",
-        ]
-        .iter()
-        .find_map(|p| t.strip_prefix(p))
-        .or_else(|| {
-            matches!(t, "-I" | "-F" | "--to-command" | "--use-compress-program")
-                .then(|| rest.get(k + 1).map(|v| v.text.as_str()))
-                .flatten()
-        });
+    let words = texts(rest);
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    tar_commands(out, &refs, d);
+    emit(out, program, rest, redirects);
+}
+
+/// Read the commands tar's options `words` name (on its command line, or in
+/// `TAR_OPTIONS`): `--checkpoint-action=exec=CMD`, `--to-command`,
+/// `--use-compress-program` (`-I`), `--info-script` (`-F`),
+/// `--new-volume-script` and `--rsh-command`, abbreviated as tar takes them
+/// (`--checkpoint-act`), their value attached or the next word. An
+/// old-style first word (`tar cIf CMD x.tar`) takes its values in order:
+/// one with `I` or `F` is opaque.
+fn tar_commands(out: &mut Analysis, words: &[&str], d: usize) {
+    const LONG: &[&str] = &[
+        "checkpoint-action",
+        "to-command",
+        "use-compress-program",
+        "info-script",
+        "new-volume-script",
+        "rsh-command",
+    ];
+    if let Some(first) = words.first()
+        && !first.starts_with('-')
+        && first.contains(['I', 'F'])
+    {
+        push_opaque(
+            out,
+            "tar's old-style options naming a program (write them as `-I CMD`)",
+        );
+    }
+    let mut k = 0;
+    while let Some(&t) = words.get(k) {
+        k += 1;
+        if t == "--" {
+            break;
+        }
+        let value = if let Some(long) = t.strip_prefix("--") {
+            let (name, glued) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let Some(full) = LONG.iter().find(|l| name.len() >= 4 && l.starts_with(name)) else {
+                continue;
+            };
+            let value = glued.or_else(|| {
+                k += 1;
+                words.get(k - 1).copied()
+            });
+            if *full == "checkpoint-action" {
+                value.and_then(|v| v.strip_prefix("exec="))
+            } else {
+                value
+            }
+        } else if let Some(flags) = t.strip_prefix('-').filter(|f| !f.is_empty()) {
+            match flags.find(['I', 'F']) {
+                Some(at) if at + 1 < flags.len() => Some(&flags[at + 1..]),
+                Some(_) => {
+                    k += 1;
+                    words.get(k - 1).copied()
+                }
+                None => None,
+            }
+        } else {
+            None
+        };
         if let Some(code) = value {
             script(out, code, d, &[]);
         }
     }
-    emit(out, program, rest, redirects);
 }
 
 fn read_watch(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {

@@ -491,6 +491,11 @@ pub enum LocalRun<'a> {
 
 /// The [`LocalRun`]s among `program`'s arguments.
 pub fn local_runs<'a>(program: &str, args: &[&'a str]) -> Vec<LocalRun<'a>> {
+    match program {
+        "zip" => return zip_runs(args),
+        "strace" | "ltrace" => return trace_runs(args),
+        _ => {}
+    }
     // Short options that take a value, and of them the ones that name a
     // program to run, a file of ssh settings and a library to load.
     let (valued, runs, settings, library): (&str, &str, &str, &str) = match program {
@@ -822,6 +827,7 @@ pub const COMMAND_VARIABLES: &[&str] = &[
     "GIT_SEQUENCE_EDITOR",
     "GIT_EXTERNAL_DIFF",
     "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
     "SSH_ASKPASS",
     "MANPAGER",
     "LESSOPEN",
@@ -858,7 +864,10 @@ pub fn changes_what_runs(name: &str) -> bool {
             | "GIT_EXEC_PATH"
             | "GIT_SSH"
             | "GIT_DIR"
+            | "GIT_COMMON_DIR"
             | "GIT_WORK_TREE"
+            // Lets git run the program an `ext::` URL names.
+            | "GIT_ALLOW_PROTOCOL"
             | "GIT_TEMPLATE_DIR"
             | "GIT_CONFIG"
             | "GIT_CONFIG_GLOBAL"
@@ -891,6 +900,81 @@ pub fn changes_what_runs(name: &str) -> bool {
         || name.starts_with("GIT_CONFIG_KEY_")
         || name.starts_with("GIT_CONFIG_VALUE_")
         || name.starts_with("BASH_FUNC_")
+}
+
+/// `zip -TT CMD` and `--unzip-command CMD`: the command zip runs to test
+/// the archive it wrote.
+fn zip_runs<'a>(args: &[&'a str]) -> Vec<LocalRun<'a>> {
+    let mut found = Vec::new();
+    for (k, w) in args.iter().enumerate() {
+        if *w == "--" {
+            break;
+        }
+        if let Some(value) = w.strip_prefix("--unzip-command=") {
+            found.push(LocalRun::Line(value));
+        } else if matches!(*w, "-TT" | "--unzip-command") {
+            found.extend(args.get(k + 1).map(|v| LocalRun::Line(v)));
+        }
+    }
+    found
+}
+
+/// `strace -o '|CMD'` (or `!CMD`, `--output=|CMD`): the output piped to a
+/// command, which strace runs through a shell.
+fn trace_runs<'a>(args: &[&'a str]) -> Vec<LocalRun<'a>> {
+    let mut found = Vec::new();
+    let mut k = 0;
+    while let Some(&w) = args.get(k) {
+        k += 1;
+        // The traced command starts at the first operand.
+        if w == "--" || !w.starts_with('-') {
+            break;
+        }
+        let value = if let Some(v) = w.strip_prefix("--output=") {
+            Some(v)
+        } else if w == "--output" || w == "-o" {
+            k += 1;
+            args.get(k - 1).copied()
+        } else {
+            w.strip_prefix("-o").filter(|v| !v.is_empty())
+        };
+        if let Some(line) = value.and_then(|v| v.strip_prefix(['|', '!'])) {
+            found.push(LocalRun::Line(line));
+        }
+    }
+    found
+}
+
+/// Whether `NODE_OPTIONS=value` holds only options that change how node
+/// runs, never what: a memory limit, warnings, source maps, the TLS and DNS
+/// defaults. Any other (`--require`, `--import=data:…`, `--loader`, a
+/// quoted word, a value known only when the line runs) may load code into
+/// every node process of the line.
+pub fn harmless_node_options(value: &str) -> bool {
+    const HARMLESS: &[&str] = &[
+        "--max-old-space-size",
+        "--max-semi-space-size",
+        "--max-http-header-size",
+        "--stack-trace-limit",
+        "--enable-source-maps",
+        "--no-warnings",
+        "--no-deprecation",
+        "--trace-warnings",
+        "--trace-deprecation",
+        "--trace-uncaught",
+        "--unhandled-rejections",
+        "--openssl-legacy-provider",
+        "--use-openssl-ca",
+        "--use-bundled-ca",
+        "--dns-result-order",
+        "--experimental-vm-modules",
+        "--disable-warning",
+        "--heapsnapshot-near-heap-limit",
+    ];
+    value.split_whitespace().all(|option| {
+        let name = option.split_once('=').map_or(option, |(n, _)| n);
+        HARMLESS.contains(&name) && !option.contains(['$', '`', '"', '\'', '\\'])
+    })
 }
 
 /// The variables npm, pnpm and yarn read (in any case) for the program
@@ -1014,6 +1098,15 @@ mod tests {
             ("man -P 'rm -rf .' ls", "rm"),
             ("man --pager='git push -f' ls", "git"),
             ("ssh -o ProxyCommand='ssh -W %h:%p bastion' host", "ssh"),
+            ("strace -o '|git push -f #' true", "git"),
+            ("strace -f --output='!rm -rf .' true", "rm"),
+            ("ltrace -o'|rm -rf .' true", "rm"),
+            ("zip -T -TT 'rm -rf . #' x.zip README.md", "rm"),
+            ("zip --unzip-command='rm -rf .' x.zip README.md", "rm"),
+            ("tar --checkpoint-act=exec='rm -rf .' -cf x .", "rm"),
+            ("tar --checkpoint-action 'exec=rm -rf .' -cf x .", "rm"),
+            ("TAR_OPTIONS='--to-command=rm\\ -rf\\ .' tar xf x.tar", "rm"),
+            ("GIT_PROXY_COMMAND='rm -rf .' git fetch git://h/r", "rm"),
         ] {
             assert!(
                 runs(line, program),
@@ -1028,6 +1121,11 @@ mod tests {
             "scp -F cfg x host:y",
             "ssh -o ProxyCommand=\"$P\" host",
             "ssh -oUser=W host",
+            "tar cIf 'rm -rf .' x.tar src",
+            "NODE_OPTIONS=\"--import=data:text/javascript,x\" node -e 1",
+            "export NODE_OPTIONS='--require ./x.js'; node -e 1",
+            "GIT_COMMON_DIR=../other/.git git st",
+            "GIT_ALLOW_PROTOCOL=ext git ls-remote origin",
         ] {
             assert!(
                 crate::shell::analyze(line).is_opaque(),
@@ -1041,6 +1139,10 @@ mod tests {
             "ssh -fN -L 8080:localhost:80 host",
             "rsync -avz -e 'ssh -p 2222' x host:y",
             "man -k printf",
+            "strace -f -o trace.log make",
+            "zip -r x.zip src",
+            "tar czf src.tgz src",
+            "NODE_OPTIONS='--max-old-space-size=4096 --enable-source-maps' npm test",
         ] {
             assert!(!crate::shell::analyze(line).is_opaque(), "{line:?} is read");
         }

@@ -377,6 +377,12 @@ fn lines(cmd: &SimpleCommand, named: &dyn Fn(&str) -> bool) -> Vec<(String, bool
         {
             lines.push((value.to_owned(), false));
         }
+        // A console's shell escape (`gdb -ex '!git push -f'`, psql's
+        // `\!`, a `|` that pipes to a command): the rest is a line.
+        let value = word.split_once('=').map_or(word.as_str(), |(_, v)| v);
+        if let Some(line) = shell_escape(value).or_else(|| shell_escape(word)) {
+            lines.push((line.to_owned(), false));
+        }
     }
     lines
 }
@@ -467,6 +473,16 @@ fn looks_like_a_name(name: &str) -> bool {
 
 /// An argument a program may hand to a shell: more than one word, or shell
 /// syntax in it.
+/// The command after a shell escape many programs' command languages
+/// share: `!CMD` (gdb, vim, ed, less, ftp), `\!CMD` (psql, mysql), `|CMD`.
+fn shell_escape(text: &str) -> Option<&str> {
+    let text = text.trim_start();
+    let rest = ["\\!", "!", "|"]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))?;
+    (!rest.trim().is_empty()).then_some(rest)
+}
+
 fn holds_a_line(word: &str) -> bool {
     word.chars()
         .any(|c| c.is_whitespace() || ";&|`$()<>".contains(c))
@@ -529,6 +545,10 @@ mod tests {
         assert_eq!(runs("foo sudo rm -rf /", "rm"), ["rm -rf /"]);
         assert_eq!(runs("foo bash -c 'bar rm -rf /'", "rm"), ["rm -rf /"]);
         assert_eq!(runs("foo grm -rf /", "rm"), ["rm -rf /"]);
+        // A console's shell escape.
+        assert_eq!(runs("gdb -batch -ex '!rm -rf /'", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("psql -c '\\!rm -rf /'", "rm"), ["rm -rf /"]);
+        assert_eq!(runs("foo --out='|rm -rf /'", "rm"), ["rm -rf /"]);
     }
 
     #[test]

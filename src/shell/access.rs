@@ -364,7 +364,15 @@ pub const ROWS: &[Row] = &[
         // another (`head -n 5`, `tac -s SEP`): a word after an option is
         // read as a file, which a count or a separator never names. Only
         // the output file is known for all of them.
-        values: &[("-o", Write), ("--output", Write)],
+        // `--files0-from FILE` (wc, sort, du) reads names from the file, and
+        // diff's `--from-file`/`--to-file` compare it.
+        values: &[
+            ("-o", Write),
+            ("--output", Write),
+            ("--files0-from", Read),
+            ("--from-file", Read),
+            ("--to-file", Read),
+        ],
         ..row(
             &[
                 "cat",
@@ -427,7 +435,6 @@ pub const ROWS: &[Row] = &[
                 "pdftotext",
                 "csplit",
                 "split",
-                "uniq",
                 "source",
                 ".",
                 "lp",
@@ -551,6 +558,35 @@ pub const ROWS: &[Row] = &[
         values: COPY_VALUES,
         ..row(&["cp", "install", "ln", "link"], Copies(Read))
     },
+    // `uniq [INPUT [OUTPUT]]`: the second operand is written.
+    Row {
+        values: &[
+            ("-f", Not),
+            ("--skip-fields", Not),
+            ("-s", Not),
+            ("--skip-chars", Not),
+            ("-w", Not),
+            ("--check-chars", Not),
+        ],
+        ..row(&["uniq"], Copies(Read))
+    },
+    // `date -f FILE` reads a date from each line (and prints the bad ones).
+    Row {
+        values: &[
+            ("-f", Read),
+            ("--file", Read),
+            ("-d", Not),
+            ("--date", Not),
+            ("-r", Not),
+            ("--reference", Not),
+        ],
+        ..row(&["date"], All(Not))
+    },
+    // `mktemp [-p DIR] [TEMPLATE]` makes a file or folder of that name.
+    Row {
+        values: &[("-p", Write), ("--tmpdir", Write), ("--suffix", Not)],
+        ..row(&["mktemp"], All(Write))
+    },
     // `cpio -p DIR` writes into its operand; its `-m` and `-o` are flags.
     row(&["cpio"], All(Both)),
     Row {
@@ -655,7 +691,6 @@ pub const ROWS: &[Row] = &[
             "exa",
             "eza",
             "pwd",
-            "date",
             "sleep",
             "kill",
             "export",
@@ -692,7 +727,6 @@ pub const ROWS: &[Row] = &[
             "pkill",
             "lsof",
             "ssh-keygen",
-            "mktemp",
         ],
         All(Not),
     ),
@@ -2091,7 +2125,52 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             push(out, file, Write);
         }
     }
+    // Options whose value is a file git reads: a message (`commit -F`), a
+    // template, the contents to blame, a file to add to an archive, the
+    // settings file `config -f` reads and writes.
+    let mut args = rest.iter().take_while(|a| *a != "--");
+    let (short, long, role): (&str, &[&str], Role) = match sub.as_str() {
+        "commit" => ("Ft", &["--file", "--template"], Read),
+        "tag" | "merge" | "notes" | "fmt-merge-msg" => ("F", &["--file"], Read),
+        "blame" | "annotate" => ("", &["--contents"], Read),
+        "archive" => ("", &["--add-file"], Read),
+        "config" => ("f", &["--file"], Both),
+        _ => ("", &[], Read),
+    };
+    while let Some(a) = args.next() {
+        let value = if let Some((_, v)) = a.split_once('=').filter(|(n, _)| long.contains(n)) {
+            Some(v)
+        } else if long.contains(&a.as_str()) {
+            args.next().map(String::as_str)
+        } else if let Some(flags) = a.strip_prefix('-').filter(|f| !f.starts_with('-')) {
+            match flags.find(|c| short.contains(c)) {
+                Some(at) if at + 1 < flags.len() => Some(&flags[at + 1..]),
+                Some(_) => args.next().map(String::as_str),
+                None => None,
+            }
+        } else {
+            None
+        };
+        if let Some(file) = value.filter(|f| *f != "-") {
+            push(out, file, role);
+        }
+    }
     match sub.as_str() {
+        // Each operand a file: trailers read from them, a merge of three
+        // (written into the first unless `-p`), patches mailed.
+        "interpret-trailers" | "send-email" => {
+            for o in operands().filter(|o| looks_like_path(o)) {
+                push(out, o, Read);
+            }
+        }
+        "merge-file" => {
+            let printed = rest.iter().any(|a| a == "-p" || a == "--stdout");
+            for (k, o) in operands().enumerate() {
+                push(out, o, if k == 0 && !printed { Both } else { Read });
+            }
+        }
+        // New repositories and work trees, and a bundle, written whole.
+        "init" | "clone" | "bundle" | "worktree" => git_creates(sub, rest, out),
         "show" | "cat-file" => {
             for o in operands() {
                 if let Some((_, path)) = o.split_once(':') {
@@ -2124,6 +2203,72 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         }
         "grep" => git_grep(rest, out),
         _ => {}
+    }
+}
+
+/// What `git init [DIR]`, `git clone REPO [DIR]`, `git worktree add DIR`
+/// and `git bundle create FILE` write: the folder (or file) they make, with
+/// everything in it. A clone without a folder makes one named after the
+/// repository.
+fn git_creates(sub: &str, rest: &[String], out: &mut Vec<Touch>) {
+    // Options that take a value, so that it is not taken for an operand.
+    const VALUED: &[&str] = &[
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "-c",
+        "--config",
+        "--depth",
+        "-j",
+        "--jobs",
+        "--reference",
+        "--template",
+        "--separate-git-dir",
+        "-u",
+        "--upload-pack",
+        "--object-format",
+        "--shared",
+        "--initial-branch",
+        "-B",
+        "--reason",
+    ];
+    let mut operands = Vec::new();
+    let mut args = rest.iter();
+    let mut options = true;
+    while let Some(a) = args.next() {
+        if options && a == "--" {
+            options = false;
+        } else if options && a.starts_with('-') && a.len() > 1 {
+            if VALUED.contains(&a.as_str()) {
+                args.next();
+            }
+        } else {
+            operands.push(a.as_str());
+        }
+    }
+    let made = match (sub, &operands[..]) {
+        // `git init` alone (re)makes the `.git` here, which keeps what it
+        // holds.
+        ("init", [dir, ..]) => Some((*dir).to_owned()),
+        ("clone", [_, dir, ..]) => Some((*dir).to_owned()),
+        ("clone", [repo]) => {
+            let name = repo
+                .trim_end_matches('/')
+                .rsplit(['/', ':'])
+                .next()
+                .unwrap_or(repo);
+            Some(name.strip_suffix(".git").unwrap_or(name).to_owned())
+        }
+        ("worktree", ["add", dir, ..]) => Some((*dir).to_owned()),
+        ("bundle", ["create", file, ..]) => Some((*file).to_owned()),
+        _ => None,
+    };
+    if let Some(path) = made.filter(|p| !p.is_empty()) {
+        out.push(Touch {
+            tree: sub != "bundle",
+            ..Touch::new(&path, Access::Write)
+        });
     }
 }
 

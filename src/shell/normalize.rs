@@ -1034,20 +1034,45 @@ fn read_awk(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<Str
             out,
             format!("{program} code that can run commands (system or a pipe)"),
         );
+    } else if code.is_some_and(programs::awk_opens_files) {
+        push_opaque(
+            out,
+            format!(
+                "{program} code that opens a file it names (`getline <`, `print >`): name the files as operands or redirections"
+            ),
+        );
     }
     emit(out, program, rest, redirects);
 }
 
-fn read_sed(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
-    if sed_scripts(rest)
-        .is_none_or(|scripts| scripts.iter().any(|s| programs::sed_runs_commands(s)))
-    {
+/// sed: a script that can run commands is opaque; the files its `r`, `R`,
+/// `w` and `W` commands name are read and written as a redirection's are.
+fn read_sed(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    mut redirects: Vec<String>,
+    _: usize,
+) {
+    let files = sed_scripts(rest).and_then(|scripts| {
+        scripts
+            .iter()
+            .map(|s| programs::sed_files(s))
+            .collect::<Option<Vec<_>>>()
+    });
+    let Some(files) = files else {
         push_opaque(
             out,
             format!("{program} script that can run commands (the e command or flag)"),
         );
-    }
+        return emit(out, program, rest, redirects);
+    };
+    let (writes, reads): (Vec<_>, Vec<_>) = files.into_iter().flatten().partition(|f| f.1);
+    redirects.extend(writes.into_iter().map(|(name, _)| name));
     emit(out, program, rest, redirects);
+    if let Some(sed) = out.commands.last_mut() {
+        sed.reads.extend(reads.into_iter().map(|(name, _)| name));
+    }
 }
 
 /// `trap 'STRING' SIGNAL…`: the shell runs STRING later, as a script.
@@ -1109,7 +1134,15 @@ fn read_command(
     }
 }
 
-fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+fn read_xargs(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, d: usize) {
+    let before = out.commands.len();
+    let own = read_xargs_runs(out, rest, redirects, d);
+    let (reads, _) = wrapper_files(program, rest, own);
+    reads_of_commands_since(out, before, &reads);
+}
+
+/// What xargs runs; the number of its own option words.
+fn read_xargs_runs(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, d: usize) -> usize {
     // Names that reach the command as they were found: not read from a
     // file (`-a`), not put in place of a string (`-I`), not cut at an
     // end-of-file string (`-E`).
@@ -1160,7 +1193,7 @@ fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>
             c.found_on_disk = true;
             c.found_split = !null;
         }
-        return;
+        return n;
     }
     if n >= rest.len() {
         // xargs runs `echo` by default.
@@ -1175,6 +1208,7 @@ fn read_xargs(out: &mut Analysis, _: &str, rest: &[Word], redirects: Vec<String>
         ws.push(from_input());
         words(out, &ws, redirects, d);
     }
+    n
 }
 
 /// Options whose value tar runs as a command.
@@ -1523,10 +1557,103 @@ fn table_wrapper(
     out: &mut Analysis,
     wrapper: &programs::Wrapper,
     rest: &[Word],
-    redirects: Vec<String>,
+    mut redirects: Vec<String>,
     depth: usize,
 ) {
     let own = parse_opts(rest, wrapper.short_val, wrapper.long_val, |_| {});
+    // The wrapper's own files: what it writes is written around the
+    // command it runs, as a redirection is; what it reads, the command's
+    // reads.
+    let (reads, writes) = wrapper_files(wrapper.name, rest, own);
+    redirects.extend(writes);
+    let before = out.commands.len();
+    table_wrapper_runs(out, wrapper, rest, own, redirects, depth);
+    reads_of_commands_since(out, before, &reads);
+}
+
+/// Files read for the commands emitted since `before` (a wrapper's own),
+/// as a redirection's are.
+fn reads_of_commands_since(out: &mut Analysis, before: usize, reads: &[String]) {
+    if reads.is_empty() {
+        return;
+    }
+    if out.commands.len() == before {
+        out.commands.push(SimpleCommand::default());
+    }
+    for c in &mut out.commands[before..] {
+        c.reads.extend(reads.iter().cloned());
+    }
+}
+
+/// The files a wrapper reads and writes itself: `strace -o FILE`, `time -o
+/// FILE`, `script`'s typescript and logs, `flock`'s lock file (created
+/// when missing), `xargs -a FILE` (read for the command's arguments).
+fn wrapper_files(program: &str, rest: &[Word], own: usize) -> (Vec<String>, Vec<String>) {
+    let value = |names: &[&str]| -> Vec<String> {
+        let mut found = Vec::new();
+        let mut k = 0;
+        while k < own {
+            let t = rest[k].text.as_str();
+            k += 1;
+            for name in names {
+                if t == *name {
+                    found.extend(rest.get(k).map(|v| v.text.clone()));
+                } else if let Some(v) = t
+                    .strip_prefix(name)
+                    .and_then(|v| {
+                        if name.starts_with("--") {
+                            v.strip_prefix('=')
+                        } else {
+                            Some(v)
+                        }
+                    })
+                    .filter(|v| !v.is_empty())
+                {
+                    found.push(v.to_owned());
+                }
+            }
+        }
+        found
+    };
+    let mut reads = Vec::new();
+    let mut writes = match program {
+        "strace" | "ltrace" | "time" => value(&["-o", "--output"]),
+        "script" => value(&[
+            "-T",
+            "--log-timing",
+            "-I",
+            "--log-in",
+            "-O",
+            "--log-out",
+            "-B",
+            "--log-io",
+        ]),
+        "xargs" => {
+            reads = value(&["-a", "--arg-file"]);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
+    // strace's `|CMD` is a command (`programs::local_runs`), not a file.
+    writes.retain(|f| !f.starts_with(['|', '!']));
+    match program {
+        // `script [FILE]`: the typescript, after the options.
+        "script" => writes.extend(rest.get(own).map(|w| w.text.clone())),
+        "flock" => writes.extend(rest.get(own).map(|w| w.text.clone())),
+        _ => {}
+    }
+    (reads, writes)
+}
+
+/// What a table wrapper runs (see [`table_wrapper`]).
+fn table_wrapper_runs(
+    out: &mut Analysis,
+    wrapper: &programs::Wrapper,
+    rest: &[Word],
+    own: usize,
+    redirects: Vec<String>,
+    depth: usize,
+) {
     let start = own + wrapper.operands;
     moved_by_options(out, wrapper.name, &rest[..own]);
     // A script option among the wrapper's own options, or right after its

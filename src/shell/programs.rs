@@ -686,17 +686,42 @@ pub fn awk_runs_commands(program: &str) -> bool {
     program.contains("system") || program.contains('|')
 }
 
+/// Whether an awk program opens a file its code names: `getline < FILE`,
+/// or `print > FILE` (`>>` too) in a statement that prints. A `>` that
+/// compares (`$3 > 5 {print}`) stands outside one.
+pub fn awk_opens_files(program: &str) -> bool {
+    let getline = program
+        .match_indices("getline")
+        .any(|(at, _)| program[at..].trim_start_matches("getline").contains('<'));
+    let prints = program.split([';', '{', '}', '\n']).any(|statement| {
+        let statement = statement.trim_start();
+        (statement.starts_with("print") || statement.contains(" print"))
+            && statement
+                .split_once("print")
+                .is_some_and(|(_, rest)| rest.contains('>'))
+    });
+    getline || prints
+}
+
 /// Whether a sed script can run a command: GNU sed's `e` command, or the `e`
 /// flag of `s///`, runs the pattern space (or its argument) through a shell.
 /// The script is scanned command by command as sed reads it; anything the
 /// scan does not follow counts as able to run one.
 pub fn sed_runs_commands(script: &str) -> bool {
-    SedScan {
+    sed_files(script).is_none()
+}
+
+/// The files a sed script reads (`r FILE`, `R FILE`) and writes (`w FILE`,
+/// `W FILE`, the `w FILE` flag of `s///`), with `true` for a write; `None`
+/// when it can run a command (see [`sed_runs_commands`]).
+pub fn sed_files(script: &str) -> Option<Vec<(String, bool)>> {
+    let mut scan = SedScan {
         b: script.as_bytes(),
         i: 0,
-    }
-    .runs_none()
-    .is_none()
+        files: Vec::new(),
+    };
+    scan.runs_none()?;
+    Some(scan.files)
 }
 
 /// A sed script read from `i` on, one command at a time. Each step returns
@@ -705,6 +730,8 @@ pub fn sed_runs_commands(script: &str) -> bool {
 struct SedScan<'a> {
     b: &'a [u8],
     i: usize,
+    /// The files named so far, `true` for a write.
+    files: Vec<(String, bool)>,
 }
 
 impl SedScan<'_> {
@@ -776,13 +803,28 @@ impl SedScan<'_> {
             .map_or(self.b.len(), |p| self.i + p);
     }
 
+    /// The rest of the line, a file name (after blanks), which the command
+    /// reads or writes.
+    fn file(&mut self, write: bool) {
+        let from = self.i;
+        self.skip_line();
+        let name = String::from_utf8_lossy(&self.b[from..self.i]);
+        let name = name.trim_start_matches([' ', '\t']);
+        if !name.is_empty() {
+            self.files.push((name.to_owned(), write));
+        }
+    }
+
     /// The command letter just read, and its arguments.
     fn command(&mut self, command: u8) -> Option<()> {
         match command {
             b'e' => return None,
             b's' | b'y' => self.substitution(command)?,
-            // Text, a file name or a comment: the rest of the line.
-            b'a' | b'i' | b'c' | b'r' | b'R' | b'w' | b'W' | b'#' => self.skip_line(),
+            // A file name: the rest of the line.
+            b'r' | b'R' => self.file(false),
+            b'w' | b'W' => self.file(true),
+            // Text or a comment: the rest of the line.
+            b'a' | b'i' | b'c' | b'#' => self.skip_line(),
             // A label: up to `;` or the line's end.
             b':' | b'b' | b't' | b'T' => self.skip_while(|c| !matches!(c, b';' | b'\n')),
             // `q`/`Q`/`l` may take a number.
@@ -805,7 +847,10 @@ impl SedScan<'_> {
             while self.i < self.b.len() && !matches!(self.b[self.i], b';' | b'\n' | b'}') {
                 match self.b[self.i] {
                     b'e' => return None,
-                    b'w' => self.skip_line(),
+                    b'w' => {
+                        self.i += 1;
+                        self.file(true);
+                    }
                     _ => self.i += 1,
                 }
             }

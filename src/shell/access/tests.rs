@@ -283,6 +283,10 @@ fn jq_takes_a_filter_first() {
 fn awk_takes_its_program_first() {
     check("awk '{print $1}' .env", &[(".env", "r")]);
     check("awk -f prog.awk data", &[("prog.awk", "r"), ("data", "r")]);
+    // A file its code opens is opaque (see `programs::awk_opens_files`).
+    assert!(analyze("awk -v f=.env 'BEGIN{while((getline l<f)>0)print l}'").is_opaque());
+    assert!(analyze("awk '{print > \".codex/hooks.json\"}' x").is_opaque());
+    assert!(!analyze("awk '$3 > 5 {print $1}' data").is_opaque());
 }
 
 #[test]
@@ -294,6 +298,30 @@ fn sed_in_place_reads_and_writes() {
         "sed --in-place -f script.sed x",
         &[("script.sed", "r"), ("x", "rw")],
     );
+    // The files the script's commands name.
+    check("sed -n 'w out' x", &[("out", "w"), ("x", "r")]);
+    check("sed 's/a/b/w out' x", &[("out", "w"), ("x", "r")]);
+    check("sed -e '1r .env' -e d x", &[(".env", "r"), ("x", "r")]);
+    check("sed 'R .env' x", &[(".env", "r"), ("x", "r")]);
+}
+
+#[test]
+fn files_of_options_and_of_wrappers() {
+    check("diff --from-file=.env x", &[(".env", "r"), ("x", "r")]);
+    check("wc --files0-from=.env", &[(".env", "r")]);
+    check("date -f .env", &[(".env", "r")]);
+    check("date -d tomorrow +%s", &[]);
+    // Read as a copy is: the output may be a folder (uniq refuses one).
+    check("uniq in out", &[("in", "r"), ("out", "w"), ("out/in", "w")]);
+    check("uniq -c in", &[("in", "r")]);
+    check("mktemp -p .hookc", &[(".hookc", "w")]);
+    check("mktemp", &[]);
+    check("xargs -a .env echo", &[(".env", "r")]);
+    check("strace -o trace.log true", &[("trace.log", "w")]);
+    check("script -q -c true log.txt", &[("log.txt", "w")]);
+    // bash's keyword `time` takes no `-o`: the program does.
+    check("/usr/bin/time -o t.txt true", &[("t.txt", "w")]);
+    check("flock .lock true", &[(".lock", "w")]);
 }
 
 #[test]
@@ -444,6 +472,34 @@ fn git_paths() {
     );
     check("git archive -o ../src.tgz HEAD", &[("../src.tgz", "w")]);
     check("git log -o x", &[]);
+    // Files an option names: a message, the contents to blame, a file put
+    // in an archive, a settings file.
+    check("git commit --allow-empty -F .env", &[(".env", "r")]);
+    check("git commit -qF.env", &[(".env", "r")]);
+    check("git commit -m msg -F -", &[]);
+    check("git tag --file=.env v1", &[(".env", "r")]);
+    check("git blame --contents .env x", &[(".env", "r")]);
+    check("git archive --add-file=.env HEAD", &[(".env", "r")]);
+    check("git config -f .env -l", &[(".env", "rw")]);
+    check("git interpret-trailers .env", &[(".env", "r")]);
+    check(
+        "git merge-file a base b",
+        &[("a", "rw"), ("base", "r"), ("b", "r")],
+    );
+    check(
+        "git merge-file -p .env x y",
+        &[(".env", "r"), ("x", "r"), ("y", "r")],
+    );
+    // What a new repository, work tree or bundle is written into.
+    check("git init .hookc", &[(".hookc", "w")]);
+    check("git init", &[]);
+    check("git clone -q -b main . .hookc/x", &[(".hookc/x", "w")]);
+    check("git clone https://h/a/b.git", &[("b", "w")]);
+    check("git worktree add -b x .hookc/wt", &[(".hookc/wt", "w")]);
+    check(
+        "git bundle create .codex/hooks.json HEAD",
+        &[(".codex/hooks.json", "w")],
+    );
 }
 
 #[test]

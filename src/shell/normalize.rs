@@ -282,6 +282,12 @@ pub fn analyze_in(
         ..Analysis::default()
     };
     script(&mut out, command_line, 0, &[]);
+    if widens_globs(command_line) && out.commands.iter().any(|c| !c.globs.is_empty()) {
+        push_opaque(
+            &mut out,
+            "a glob after a shell option that widens what globs match (dotglob, nocaseglob, GLOBIGNORE): name the files",
+        );
+    }
     out.repository = Asked(None);
     out.ssh_settings_read = false;
     out.dir = None;
@@ -297,6 +303,28 @@ pub fn analyze_in(
         .take()
         .map(|folders| folders.into_iter().map(|f| f.path).collect());
     out
+}
+
+/// Whether the line may set a shell option that makes a glob match more
+/// than hookc reads it to: dotfiles (bash's `dotglob`, or `GLOBIGNORE`,
+/// which turns it on; zsh's `globdots`), another case (`nocaseglob`, zsh's
+/// `no_case_glob`, `unsetopt caseglob`) or patterns of their own
+/// (`extglob`, zsh's `extendedglob` and `kshglob`). Read from the text,
+/// however it is spelt: zsh ignores case and underscores in option names.
+fn widens_globs(line: &str) -> bool {
+    let text = line.to_ascii_lowercase().replace('_', "");
+    [
+        "dotglob",
+        "globdots",
+        "caseglob",
+        "globignore",
+        "extglob",
+        "extendedglob",
+        "kshglob",
+        "globasciiranges",
+    ]
+    .iter()
+    .any(|option| text.contains(option))
 }
 
 /// A word shortened for display in an opaque reason: reasons are read by
@@ -3575,6 +3603,12 @@ mod tests {
             "mapfile -C 'cat .env' -c 1 a < x",
             "test -v 'a[$(rm -rf build)]'",
             "let 'x=a[$(rm -rf build)]'",
+            // Shell options that widen what a glob matches.
+            "shopt -s dotglob; cat *env",
+            "GLOBIGNORE=x; cat *env",
+            "shopt -s nocaseglob; cat .EN[V]",
+            "setopt GLOB_DOTS; cat *env",
+            "unsetopt caseglob; cat .EN?",
             "declare 'a[$(rm -rf build)]=1'",
             "declare -a 'a[$(rm -rf build)]'",
             "a=(x); unset 'a[$(rm -rf build)]'",

@@ -165,12 +165,20 @@ pub struct Word {
     /// The values a `for NAME in …` loop of literal words gives the word,
     /// when the word is that loop's `$NAME` alone, inside its body (see
     /// [`values`]): the command runs once with each.
-    pub values: Option<Vec<String>>,
+    pub values: Option<Vec<LoopValue>>,
     /// True when the shell may make the word several words, or none: an
     /// expansion outside double quotes (split at blanks), `"$@"` or
     /// `"${a[@]}"`, brace expansion. A quoted `"$x"` is one word, whatever
     /// `x` holds.
     pub splits: bool,
+}
+
+/// One value a `for` loop gives its variable: a literal word, or a glob
+/// (`for f in src/*.rs`), each of whose matches is a value in turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopValue {
+    pub text: String,
+    pub glob: bool,
 }
 
 /// The words and write-redirections of one simple command, as written
@@ -354,7 +362,7 @@ struct Lexer<'a> {
     literals: HashMap<String, String>,
     /// The variables of `for` loops of literal words being read, with
     /// their values (see [`values`]).
-    loops: HashMap<String, Vec<String>>,
+    loops: HashMap<String, Vec<LoopValue>>,
     /// The line mentions `IFS`: an unquoted value may split otherwise.
     ifs: bool,
     /// True while every command so far was such an assignment, run in

@@ -651,7 +651,13 @@ fn each_value(out: &mut Analysis, ws: &[Word], k: usize, redirects: Vec<String>,
     let values = ws[k].values.clone().unwrap_or_default();
     let mut ws = ws.to_vec();
     let cost = combinations.saturating_mul(ws.len());
-    if combinations > MAX_LOOP_COMMANDS || out.words.saturating_add(cost) > lex::MAX_WORDS {
+    // A glob's match is one word only in `"$f"`: unquoted, the shell
+    // splits it and expands it again.
+    let respread = !ws[k].quoted && values.iter().any(|v| v.glob);
+    if respread
+        || combinations > MAX_LOOP_COMMANDS
+        || out.words.saturating_add(cost) > lex::MAX_WORDS
+    {
         for w in &mut ws {
             w.values = None;
         }
@@ -659,11 +665,14 @@ fn each_value(out: &mut Analysis, ws: &[Word], k: usize, redirects: Vec<String>,
     }
     out.words += cost;
     for value in values {
+        // A glob stands for each name it matches, as the word of a
+        // pattern does (read where the call runs).
         ws[k] = Word {
             plain_prefix: 0,
-            quoted: true,
+            quoted: !value.glob,
+            glob: value.glob,
             ..Word {
-                text: value,
+                text: value.text,
                 ..Word::default()
             }
         };

@@ -28,7 +28,7 @@
 
 use std::collections::HashMap;
 
-use super::{Lexed, Word};
+use super::{Lexed, LoopValue, Word};
 
 /// What each `$(git ls-files ARGS)` of a line prints, split into the words
 /// the shell makes of it, by ARGS.
@@ -162,7 +162,7 @@ pub(super) const MAX_LOOP_VALUES: usize = 16;
 pub(super) fn literal_loop(
     words: &[Word],
     listed: Option<&HashMap<String, Vec<String>>>,
-) -> Option<(String, Vec<String>)> {
+) -> Option<(String, Vec<LoopValue>)> {
     let [keyword, name, inn, list @ ..] = words else {
         return None;
     };
@@ -185,11 +185,28 @@ pub(super) fn literal_loop(
     {
         return None;
     }
+    // A glob of literal text: each name it matches, as the shell finds
+    // them (the normaliser reads the pattern as a word that expands).
+    let pattern = |w: &Word| {
+        !w.has_param
+            && !w.opaque
+            && w.glob
+            && !w.splits
+            && stays_one_word(&w.text.replace(['*', '?', '[', ']'], ""))
+    };
     let mut values = Vec::new();
     for w in list {
+        let value = |glob| LoopValue {
+            text: w.text.clone(),
+            glob,
+        };
         match listed.and_then(|l| l.get(&w.text)).filter(|_| !w.quoted) {
-            Some(names) => values.extend(names.iter().cloned()),
-            None if literal(w) => values.push(w.text.clone()),
+            Some(names) => values.extend(names.iter().map(|n| LoopValue {
+                text: n.clone(),
+                glob: false,
+            })),
+            None if literal(w) => values.push(value(false)),
+            None if pattern(w) => values.push(value(true)),
             None => return None,
         }
     }
@@ -321,8 +338,23 @@ mod tests {
             .iter()
             .rev()
             .find(|c| c.words.first().is_some_and(|w| w.text == "do"));
-        body.map(|c| c.words.iter().map(|w| w.values.clone()).collect())
+        body.map(|c| c.words.iter().map(|w| texts(w.values.as_deref())).collect())
             .unwrap_or_default()
+    }
+
+    /// A loop's values as text, a glob marked with a `glob:` in front.
+    fn texts(values: Option<&[super::LoopValue]>) -> Option<Vec<String>> {
+        values.map(|v| {
+            v.iter()
+                .map(|v| {
+                    if v.glob {
+                        format!("glob:{}", v.text)
+                    } else {
+                        v.text.clone()
+                    }
+                })
+                .collect()
+        })
     }
 
     #[test]
@@ -337,7 +369,13 @@ mod tests {
         assert_eq!(v.last(), Some(&None));
         let v = loop_values("for b in a $c; do git push origin \"$b\"; done");
         assert_eq!(v.last(), Some(&None));
-        let v = loop_values("for b in *.rs; do cat \"$b\"; done");
+        // A glob's matches, each in turn.
+        let v = loop_values("for b in src/*.rs a; do cat \"$b\"; done");
+        assert_eq!(
+            v.last(),
+            Some(&Some(vec!["glob:src/*.rs".to_owned(), "a".to_owned()]))
+        );
+        let v = loop_values("for b in $(ls)*.rs; do cat \"$b\"; done");
         assert_eq!(v.last(), Some(&None));
         // Changed in the body.
         let v = loop_values("for b in a c; do read b; do cat \"$b\"; done");
@@ -358,7 +396,7 @@ mod tests {
             .iter()
             .rev()
             .find(|c| c.words.first().is_some_and(|w| w.text == "do"));
-        let values = body.and_then(|c| c.words.iter().find_map(|w| w.values.clone()));
+        let values = body.and_then(|c| c.words.iter().find_map(|w| texts(w.values.as_deref())));
         (values, asked)
     }
 

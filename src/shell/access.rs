@@ -2191,6 +2191,18 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                 push(out, ".", Write);
             }
         }
+        // `git add -f DIR` reads ignored files below it too (a `.env` into
+        // the index, where `git diff --cached` prints it).
+        "add"
+            if rest.iter().take_while(|a| *a != "--").any(|a| {
+                a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
+            }) =>
+        {
+            for o in operands() {
+                out.push(Touch::new(o, Access::Read));
+                out.push(Touch::below(o, &[]));
+            }
+        }
         "add" | "apply" | "am" | "hash-object" => {
             for o in operands().filter(|o| looks_like_path(o)) {
                 push(out, o, Read);

@@ -491,6 +491,8 @@ fn git_paths() {
         &[(".env", "r"), ("x", "r"), ("y", "r")],
     );
     // What a new repository, work tree or bundle is written into.
+    check("git add -f .", &[(".", "r"), ("**", "r")]);
+    check("git add --force -- src", &[("src", "r"), ("src/**", "r")]);
     check("git init .hookc", &[(".hookc", "w")]);
     check("git init", &[]);
     check("git clone -q -b main . .hookc/x", &[(".hookc/x", "w")]);

@@ -1064,22 +1064,42 @@ fn read_console(
     emit(out, program, rest, redirects);
 }
 
-fn read_awk(out: &mut Analysis, program: &str, rest: &[Word], redirects: Vec<String>, _: usize) {
+/// awk: code that can run commands is opaque, and so is code that opens a
+/// file whose name it works out; a file it names literally is read or
+/// written as a redirection's is.
+fn read_awk(
+    out: &mut Analysis,
+    program: &str,
+    rest: &[Word],
+    mut redirects: Vec<String>,
+    _: usize,
+) {
     let code = awk_program(rest);
+    let mut reads = Vec::new();
     if code.is_none_or(programs::awk_runs_commands) {
         push_opaque(
             out,
             format!("{program} code that can run commands (system or a pipe)"),
         );
-    } else if code.is_some_and(programs::awk_opens_files) {
+    } else if let Some(files) = code.and_then(programs::awk_files) {
+        for (name, write) in files {
+            if write {
+                redirects.push(name);
+            } else {
+                reads.push(name);
+            }
+        }
+    } else {
         push_opaque(
             out,
             format!(
-                "{program} code that opens a file it names (`getline <`, `print >`): name the files as operands or redirections"
+                "{program} code that opens a file whose name it works out (`getline < f`, `print > $2`): name the file as a literal string, an operand or a redirection"
             ),
         );
     }
+    let before = out.commands.len();
     emit(out, program, rest, redirects);
+    reads_of_commands_since(out, before, &reads);
 }
 
 /// sed: a script that can run commands is opaque; the files its `r`, `R`,

@@ -686,21 +686,51 @@ pub fn awk_runs_commands(program: &str) -> bool {
     program.contains("system") || program.contains('|')
 }
 
-/// Whether an awk program opens a file its code names: `getline < FILE`,
-/// or `print > FILE` (`>>` too) in a statement that prints. A `>` that
-/// compares (`$3 > 5 {print}`) stands outside one.
-pub fn awk_opens_files(program: &str) -> bool {
-    let getline = program
-        .match_indices("getline")
-        .any(|(at, _)| program[at..].trim_start_matches("getline").contains('<'));
-    let prints = program.split([';', '{', '}', '\n']).any(|statement| {
-        let statement = statement.trim_start();
-        (statement.starts_with("print") || statement.contains(" print"))
-            && statement
-                .split_once("print")
-                .is_some_and(|(_, rest)| rest.contains('>'))
-    });
-    getline || prints
+/// The files an awk program opens itself, named by string literals:
+/// `getline < "FILE"` reads one, `print > "FILE"` (`>>` too) writes one,
+/// with `true` for a write. `None` when a name is not a literal (`getline <
+/// f`, `print > $2`): it is known only when the program runs. A `>` inside
+/// parentheses compares (`print ($3 > 5)`); outside them, in a statement
+/// that prints, it redirects.
+pub fn awk_files(program: &str) -> Option<Vec<(String, bool)>> {
+    // The literal at the start of `rest` (after blanks), if it is one.
+    fn literal(rest: &str) -> Option<String> {
+        let body = rest.trim_start().strip_prefix('"')?;
+        let end = body.find('"')?;
+        let name = &body[..end];
+        (!name.contains('\\')).then(|| name.to_owned())
+    }
+    let mut files = Vec::new();
+    for (at, _) in program.match_indices("getline") {
+        let after = program[at + "getline".len()..].trim_start();
+        // `getline VAR < FILE`: past the variable's name.
+        let after = after
+            .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            .trim_start();
+        if let Some(rest) = after.strip_prefix('<') {
+            files.push((literal(rest)?, false));
+        }
+    }
+    for statement in program.split([';', '{', '}', '\n']) {
+        let Some((_, printed)) = statement.split_once("print") else {
+            continue;
+        };
+        let (mut depth, mut quoted) = (0usize, false);
+        for (k, c) in printed.char_indices() {
+            match c {
+                '"' => quoted = !quoted,
+                '(' if !quoted => depth += 1,
+                ')' if !quoted => depth = depth.saturating_sub(1),
+                '>' if !quoted && depth == 0 => {
+                    let rest = printed[k + 1..].trim_start_matches('>');
+                    files.push((literal(rest)?, true));
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(files)
 }
 
 /// Whether a sed script can run a command: GNU sed's `e` command, or the `e`

@@ -283,10 +283,24 @@ fn jq_takes_a_filter_first() {
 fn awk_takes_its_program_first() {
     check("awk '{print $1}' .env", &[(".env", "r")]);
     check("awk -f prog.awk data", &[("prog.awk", "r"), ("data", "r")]);
-    // A file its code opens is opaque (see `programs::awk_opens_files`).
+    // Files its code opens: named literally, they are touched; worked out,
+    // the line is opaque (see `programs::awk_files`).
+    check(
+        "awk '{print > \".codex/hooks.json\"}' x",
+        &[(".codex/hooks.json", "w"), ("x", "r")],
+    );
+    check(
+        "awk 'BEGIN{while((getline l < \".env\") > 0) print l}'",
+        &[(".env", "r")],
+    );
+    check(
+        "awk '{print $1 > \"/dev/stderr\"}' x",
+        &[("/dev/stderr", "w"), ("x", "r")],
+    );
     assert!(analyze("awk -v f=.env 'BEGIN{while((getline l<f)>0)print l}'").is_opaque());
-    assert!(analyze("awk '{print > \".codex/hooks.json\"}' x").is_opaque());
+    assert!(analyze("awk '{print > $2}' x").is_opaque());
     assert!(!analyze("awk '$3 > 5 {print $1}' data").is_opaque());
+    assert!(!analyze("awk '{print ($3 > 5)}' data").is_opaque());
 }
 
 #[test]

@@ -3152,6 +3152,15 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
     for (key, value) in git_settings(&rest[..n]) {
         forces |= git_setting(out, &key, value.as_deref(), depth);
     }
+    // `--exec-path=DIR` is `GIT_EXEC_PATH`: the programs git starts for
+    // its commands and helpers (`git-receive-pack` for a local push) come
+    // from that folder.
+    if rest[..n].iter().any(|w| w.text.starts_with("--exec-path=")) {
+        push_opaque(
+            out,
+            "git's own programs taken from another folder (--exec-path=…)",
+        );
+    }
     let args = &rest[n..];
     let sub = args.first().map(|w| w.text.as_str());
     // Options whose value is a command git starts here, and URLs of the
@@ -3658,6 +3667,7 @@ mod tests {
             "bash -c \"git config alias.pf 'push -f'; git pf\"",
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.pf GIT_CONFIG_VALUE_0='push -f' git pf",
             "LD_PRELOAD=./x.so git status",
+            "git --exec-path=./x push ../origin.git main",
         ] {
             opaque(line);
         }

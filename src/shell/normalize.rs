@@ -1653,20 +1653,21 @@ fn wrapper_files(program: &str, rest: &[Word], own: usize) -> (Vec<String>, Vec<
             let t = rest[k].text.as_str();
             k += 1;
             for name in names {
-                if t == *name {
-                    found.extend(rest.get(k).map(|v| v.text.clone()));
-                } else if let Some(v) = t
-                    .strip_prefix(name)
-                    .and_then(|v| {
-                        if name.starts_with("--") {
-                            v.strip_prefix('=')
-                        } else {
-                            Some(v)
-                        }
-                    })
-                    .filter(|v| !v.is_empty())
-                {
-                    found.push(v.to_owned());
+                let glued = match name.strip_prefix("--") {
+                    Some(_) => t.strip_prefix(name).and_then(|v| v.strip_prefix('=')),
+                    // `-o FILE`, `-oFILE`, or last in a cluster (`-qT FILE`):
+                    // the letters after it are its value.
+                    None => t
+                        .strip_prefix('-')
+                        .filter(|f| !f.starts_with('-'))
+                        .and_then(|f| f.split_once(&name[1..]))
+                        .map(|(_, v)| v),
+                };
+                match glued {
+                    Some("") => found.extend(rest.get(k).map(|v| v.text.clone())),
+                    Some(v) => found.push(v.to_owned()),
+                    None if t == *name => found.extend(rest.get(k).map(|v| v.text.clone())),
+                    None => {}
                 }
             }
         }

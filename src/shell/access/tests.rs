@@ -333,6 +333,11 @@ fn files_of_options_and_of_wrappers() {
     check("xargs -a .env echo", &[(".env", "r")]);
     check("strace -o trace.log true", &[("trace.log", "w")]);
     check("script -q -c true log.txt", &[("log.txt", "w")]);
+    check(
+        "script -qT .hookc/t -c true log.txt",
+        &[(".hookc/t", "w"), ("log.txt", "w")],
+    );
+    check("strace -fo trace.log true", &[("trace.log", "w")]);
     // bash's keyword `time` takes no `-o`: the program does.
     check("/usr/bin/time -o t.txt true", &[("t.txt", "w")]);
     check("flock .lock true", &[(".lock", "w")]);

@@ -604,9 +604,11 @@ fn full_name<'w>(m: &Manager, name: &'w str) -> &'w str {
     found.unwrap_or(name)
 }
 
-/// npm's options after its command, up to a `--` (npm reads them
-/// wherever they stand), and the index of the first word that is neither
-/// one of them nor an option's value.
+/// The manager's options after its command, and the index of the first
+/// word that is neither one of them nor an option's value: up to a `--`
+/// for npm, which reads them wherever they stand; up to that first
+/// operand for the others (`pnpm run --dir web reset` runs web's `reset`;
+/// after the script's name, words are the script's).
 fn later_options<'w>(m: &Manager, words: &[&'w str], from: usize) -> (Vec<OwnOption<'w>>, usize) {
     let mut options = Vec::new();
     let mut operand = None;
@@ -617,6 +619,9 @@ fn later_options<'w>(m: &Manager, words: &[&'w str], from: usize) -> (Vec<OwnOpt
         }
         if !w.starts_with('-') || w == "-" {
             operand.get_or_insert(i);
+            if !m.npm_options {
+                break;
+            }
             i += 1;
             continue;
         }
@@ -638,13 +643,9 @@ pub fn read(program: &str, words: &[&str]) -> Option<Reading> {
         });
     }
     let mut place = Place::Here;
-    // The manager's own options before its command, and npm's after it.
+    // The manager's own options before its command, and after it.
     let (mut options, i) = own_options(m, words);
-    let (later, operand) = if m.npm_options {
-        later_options(m, words, i + 1)
-    } else {
-        (Vec::new(), first_operand(words, i + 1))
-    };
+    let (later, operand) = later_options(m, words, i + 1);
     options.extend(later);
     for o in options {
         if m.folder.contains(&o.name) {
@@ -766,15 +767,6 @@ fn after_dashdash(words: &[&str], from: usize) -> usize {
     } else {
         from
     }
-}
-
-/// The first word from `from` on that is not an option (`npm run
-/// --silent build`).
-fn first_operand(words: &[&str], from: usize) -> usize {
-    words[from.min(words.len())..]
-        .iter()
-        .position(|w| !w.starts_with('-') || *w == "-")
-        .map_or(words.len(), |k| from + k)
 }
 
 /// `bun ./x.ts`, `bun server.js`: a file bun runs as code.
@@ -925,7 +917,7 @@ mod tests {
     /// ones abbreviated (checked with npm 11: `npm run reset --prefi web`
     /// runs web's `reset`).
     #[test]
-    fn npm_options_count_anywhere_and_abbreviated() {
+    fn a_managers_options_count_where_it_reads_them() {
         let web = || Place::Folder("web".into());
         for line in [
             "npm run reset --prefix web",
@@ -942,9 +934,16 @@ mod tests {
             runs("npm test --workspa=web").place,
             Place::Others("--workspa=web".into())
         );
-        // The script's own words after a `--`; pnpm passes its words on.
+        // The script's own words after a `--`; pnpm passes on the words
+        // after the script's name, and reads those before it (checked with
+        // pnpm 10).
         assert_eq!(runs("npm run reset -- --prefix web").place, Place::Here);
-        assert_eq!(runs("pnpm run reset --prefix web").place, Place::Here);
+        assert_eq!(runs("pnpm run reset --dir web").place, Place::Here);
+        let before = runs("pnpm run --dir web reset");
+        assert_eq!((before.place, before.runs), (web(), Runs::Script(3)));
+        let filtered = runs("pnpm run --filter web reset");
+        assert_eq!(filtered.place, Place::Others("--filter".into()));
+        assert_eq!(filtered.runs, Runs::Script(3));
         // An option npm does not know is a flag.
         assert_eq!(runs("npm run --foo reset wipe").runs, Runs::Script(2));
     }

@@ -282,6 +282,14 @@ pub struct Lexed {
     pub listings: Vec<Vec<String>>,
 }
 
+/// Whether `text` starts with a tilde-prefix other than `~` alone, which
+/// names a folder known only when the line runs: `~+` the current one, `~-`
+/// the previous one, `~2` one of `pushd`'s, `~root` a user's home. (The
+/// caller knows whether the tilde was unquoted.)
+pub fn runtime_tilde(text: &str) -> bool {
+    text.starts_with('~') && text.split('/').next() != Some("~")
+}
+
 /// Lex a command line. Never panics; see the module documentation for the
 /// exact rules.
 pub fn lex(input: &str) -> Lexed {
@@ -1687,12 +1695,8 @@ impl<'a> Lexer<'a> {
             }
         }
         w.glob = unquoted.glob;
-        // A tilde-prefix other than `~` alone names a folder known only when
-        // the line runs: `~+` the current one, `~-` the previous one, `~2`
-        // one of `pushd`'s, `~root` a user's home.
-        if w.plain_prefix > 0 && w.text.starts_with('~') {
-            let prefix = w.text.split('/').next().unwrap_or_default();
-            w.has_param |= prefix != "~";
+        if w.plain_prefix > 0 {
+            w.has_param |= runtime_tilde(&w.text);
         }
         if w.values.is_some() && !values::one_expansion(&w.text) {
             w.values = None;

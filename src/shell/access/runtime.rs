@@ -10,6 +10,7 @@
 //! this, so only what is really unknown is left.
 
 use super::Touch;
+use crate::shell::lex::runtime_tilde;
 use crate::shell::normalize::SimpleCommand;
 
 /// The word `xargs` and `parallel` add for the names they read from
@@ -30,11 +31,6 @@ pub fn is_runtime_word(text: &str) -> bool {
     }
     let expands = text.contains(['$', '`']) || text.contains("<(") || text.contains(">(");
     expands && !home_relative(text)
-}
-
-/// Whether `text` starts with a tilde-prefix other than `~` alone.
-fn runtime_tilde(text: &str) -> bool {
-    text.starts_with('~') && text.split('/').next() != Some("~")
 }
 
 fn home_relative(text: &str) -> bool {

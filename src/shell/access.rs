@@ -429,19 +429,13 @@ pub const ROWS: &[Row] = &[
                 "zstdcat",
                 "zless",
                 "zmore",
-                "gunzip",
-                "openssl",
                 "gpg",
                 "pdftotext",
-                "csplit",
-                "split",
                 "source",
                 ".",
                 "lp",
                 "lpr",
                 "mail",
-                "sqlite3",
-                "duckdb",
                 "code",
                 "cloc",
                 "tokei",
@@ -663,73 +657,72 @@ pub const ROWS: &[Row] = &[
     },
     row(
         &[
-            "ls",
-            "ll",
-            "dir",
-            "stat",
-            "test",
-            "[",
-            "[[",
-            "echo",
-            "printf",
-            "true",
-            "false",
-            "cd",
-            "pushd",
-            "popd",
-            "basename",
-            "dirname",
-            "realpath",
-            "readlink",
-            "which",
-            "type",
-            "whereis",
-            "command",
-            "du",
-            "df",
-            "tree",
-            "exa",
-            "eza",
-            "pwd",
-            "sleep",
-            "kill",
-            "export",
-            "unset",
-            "declare",
-            "local",
-            "read",
-            "exit",
-            "return",
-            "set",
-            "shift",
-            "wait",
-            "hash",
-            "alias",
-            "umask",
-            "id",
-            "whoami",
-            "uname",
-            "hostname",
-            "seq",
-            "yes",
-            "tr",
-            "expr",
-            "let",
-            "history",
-            "jobs",
-            "env",
-            "printenv",
-            "man",
-            "help",
-            "info",
-            "ps",
-            "pgrep",
-            "pkill",
-            "lsof",
-            "ssh-keygen",
+            "ls", "ll", "dir", "stat", "test", "[", "[[", "echo", "printf", "true", "false", "cd",
+            "pushd", "popd", "basename", "dirname", "realpath", "readlink", "which", "type",
+            "whereis", "command", "df", "tree", "exa", "eza", "pwd", "sleep", "kill", "export",
+            "unset", "declare", "local", "read", "exit", "return", "set", "shift", "wait", "hash",
+            "alias", "umask", "id", "whoami", "uname", "hostname", "seq", "yes", "tr", "expr",
+            "let", "jobs", "env", "printenv", "help", "ps", "pgrep", "pkill", "lsof",
         ],
         All(Not),
     ),
+    // `du` reads the names in `--files0-from FILE`, not what its folders
+    // hold.
+    Row {
+        values: &[("--files0-from", Read)],
+        ..row(&["du"], All(Not))
+    },
+    // Programs that read a file and may write it: a database, a key file,
+    // the shell's history file (`history -w FILE`), an output file given
+    // as a single-dash long option (`openssl … -out FILE`).
+    row(
+        &["openssl", "sqlite3", "duckdb", "history", "ssh-keygen"],
+        All(Both),
+    ),
+    // Manual pages: `man -l FILE` and `man ./page.1` read a file, and a
+    // page's name is no file of the project.
+    row(&["man", "info"], All(Read)),
+    // Compressors replace each file with its compressed form (and with
+    // `-r`, every file below a folder); with `-c`, `-t` or `-l` they only
+    // read it.
+    Row {
+        modes: &[
+            ("-c", Read),
+            ("--stdout", Read),
+            ("--to-stdout", Read),
+            ("-t", Read),
+            ("--test", Read),
+            ("-l", Read),
+            ("--list", Read),
+        ],
+        ..row(
+            &[
+                "gzip",
+                "gunzip",
+                "pigz",
+                "unpigz",
+                "bzip2",
+                "bunzip2",
+                "xz",
+                "unxz",
+                "lzma",
+                "unlzma",
+                "zstd",
+                "unzstd",
+                "lzip",
+                "compress",
+                "uncompress",
+                "brotli",
+            ],
+            All(Both),
+        )
+    },
+    // lz4's `-l` is a format, not a listing.
+    row(&["lz4"], All(Both)),
+    // Mounting over a folder hides what it holds.
+    row(&["mount", "umount"], All(Both)),
+    row(&["split", "csplit"], Custom(split)),
+    row(&["patch"], Custom(patch)),
     row(&["tar", "gtar", "bsdtar"], Custom(tar)),
     row(&["zip"], Custom(zip)),
     row(&["unzip"], Custom(unzip)),
@@ -1481,9 +1474,15 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     push(out, o, Both);
                 }
             }
-            // `--config=FILE` of a program hookc does not know.
+            // `--config=FILE` and `-oFILE` of a program hookc does not know.
             for t in &cmd.args {
-                if let Some((_, v)) = t.strip_prefix("--").and_then(|l| l.split_once('='))
+                let attached = match t.strip_prefix("--") {
+                    Some(long) => long.split_once('=').map(|(_, v)| v),
+                    None => t
+                        .strip_prefix('-')
+                        .and_then(|short| short.chars().next().map(|c| &short[c.len_utf8()..])),
+                };
+                if let Some(v) = attached
                     && (looks_like_path(v) || runtime::is_runtime_word(v))
                 {
                     push(out, v, Both);
@@ -1607,7 +1606,17 @@ fn tar(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         Some(d) if is_relative(p) => format!("{d}/{p}"),
         _ => p.to_owned(),
     };
+    // `--remove-files` (or an abbreviation of it) deletes each member once
+    // it is in the archive.
+    let removes = cmd
+        .args
+        .iter()
+        .any(|a| a.len() >= "--rem".len() && "--remove-files".starts_with(a.as_str()));
+    if removes && !line.lists.is_empty() {
+        named_when_run("(the files the list names, which tar removes)", out);
+    }
     let (archive, members) = match line.mode {
+        'c' | 'r' | 'u' | 'A' if removes => (Write, Some(Both)),
         'c' | 'r' | 'u' | 'A' => (Write, Some(Read)),
         'x' => (Read, Some(Write)),
         _ => (Read, None),
@@ -1826,10 +1835,232 @@ fn zip(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             operands.push(t.as_str());
         }
     }
+    // `-m` (`--move`, or in a cluster: `-rm`) deletes each file once it is
+    // in the archive.
+    let moves = cmd
+        .args
+        .iter()
+        .any(|a| a == "--move" || (a.starts_with('-') && !a.starts_with("--") && a.contains('m')));
     if let Some((archive, files)) = operands.split_first() {
         push(out, archive, Both);
         for f in files {
-            push(out, f, Read);
+            push(out, f, if moves { Both } else { Read });
+        }
+    }
+}
+
+/// A write whose file only the running program names: the pieces of a
+/// `split` with an odd suffix, the files a patch names.
+fn named_when_run(word: &str, out: &mut Vec<Touch>) {
+    out.push(Touch {
+        runtime: Some(word.to_owned()),
+        ..Touch::file(word, Access::Write)
+    });
+}
+
+/// `split [FILE [PREFIX]]` and `csplit FILE PATTERN…`: the input is read
+/// and the pieces written, each named by the prefix (`x`, `xx` by default)
+/// and a suffix the program counts up (csplit's `-b` format, split's
+/// `--additional-suffix` after it): a glob of those names. A prefix or a
+/// suffix that is itself a glob, or an option hookc does not know (an
+/// abbreviation), leaves the names to the program.
+fn split(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let csplit = cmd.program == "csplit";
+    // Options that take a value, short and long.
+    let valued: &[(&str, &str)] = if csplit {
+        &[
+            ("-b", "--suffix-format"),
+            ("-f", "--prefix"),
+            ("-n", "--digits"),
+        ]
+    } else {
+        &[
+            ("-a", "--suffix-length"),
+            ("-b", "--bytes"),
+            ("-C", "--line-bytes"),
+            ("-l", "--lines"),
+            ("-n", "--number"),
+            ("-t", "--separator"),
+            ("", "--additional-suffix"),
+            ("", "--filter"),
+        ]
+    };
+    let flags: &[&str] = if csplit {
+        &[
+            "--keep-files",
+            "--suppress-matched",
+            "--quiet",
+            "--silent",
+            "--elide-empty-files",
+        ]
+    } else {
+        &[
+            "--elide-empty-files",
+            "--unbuffered",
+            "--verbose",
+            "--numeric-suffixes",
+            "--hex-suffixes",
+        ]
+    };
+    let mut operands = Vec::new();
+    let mut given: Vec<(&str, &str)> = Vec::new();
+    let mut known = true;
+    let mut i = 0;
+    let mut options = true;
+    while let Some(t) = cmd.args.get(i) {
+        let t = t.as_str();
+        i += 1;
+        if !options || t == "-" || !t.starts_with('-') {
+            operands.push(t);
+        } else if t == "--" {
+            options = false;
+        } else if let Some(long) = t.strip_prefix("--") {
+            let (name, value) = long.split_once('=').unwrap_or((long, ""));
+            let name = &t[..name.len() + 2];
+            if let Some(&(_, full)) = valued.iter().find(|(_, l)| *l == name) {
+                let value = if t.contains('=') {
+                    Some(value)
+                } else {
+                    i += 1;
+                    cmd.args.get(i - 1).map(String::as_str)
+                };
+                given.extend(value.map(|v| (full, v)));
+            } else if !flags.contains(&name) {
+                known = false;
+            }
+        } else {
+            for (at, c) in t[1..].char_indices() {
+                let short = &t[at + 1..at + 1 + c.len_utf8()];
+                let Some(&(_, full)) = valued
+                    .iter()
+                    .find(|(s, _)| s.len() == 2 && s[1..] == *short)
+                else {
+                    continue;
+                };
+                let rest = &t[at + 1 + c.len_utf8()..];
+                let value = if rest.is_empty() {
+                    i += 1;
+                    cmd.args.get(i - 1).map(String::as_str)
+                } else {
+                    Some(rest)
+                };
+                given.extend(value.map(|v| (full, v)));
+                break;
+            }
+        }
+    }
+    let value = |name: &str| {
+        given
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+    };
+    if let Some(input) = operands.first() {
+        push(out, input, Read);
+    }
+    if value("--filter").is_some() {
+        // The pieces go to the filter's standard input (see `local_runs`).
+        return;
+    }
+    let (prefix, suffix) = if csplit {
+        let format = value("--suffix-format").map(|f| {
+            let mut glob = String::new();
+            let mut rest = f;
+            while let Some(at) = rest.find('%') {
+                glob.push_str(&rest[..at]);
+                let conversion = rest[at + 1..].find(|c: char| c.is_ascii_alphabetic() || c == '%');
+                match conversion {
+                    Some(end) if rest.as_bytes()[at + 1 + end] == b'%' => glob.push('%'),
+                    Some(_) => glob.push('*'),
+                    None => {}
+                }
+                rest = conversion.map_or("", |end| &rest[at + 2 + end..]);
+            }
+            glob.push_str(rest);
+            glob
+        });
+        (
+            value("--prefix").unwrap_or("xx"),
+            format.unwrap_or_else(|| "*".to_owned()),
+        )
+    } else {
+        let extra = value("--additional-suffix").unwrap_or_default();
+        (operands.get(1).copied().unwrap_or("x"), format!("*{extra}"))
+    };
+    let pieces = format!("{prefix}{suffix}");
+    let plain = |t: &str| !t.contains(['*', '?', '[', ']', '{', '}', '\\']);
+    if known
+        && plain(prefix)
+        && plain(&suffix.replace('*', ""))
+        && !runtime::is_runtime_word(&pieces)
+    {
+        push(out, &pieces, Write);
+    } else {
+        named_when_run(&pieces, out);
+    }
+}
+
+/// `patch [ORIGFILE [PATCHFILE]]`: the file named is patched; with none,
+/// the patch itself names the files it changes (`+++ b/src/main.rs`),
+/// which only the running program reads. So do a folder to work in (`-d`)
+/// and a prefix for backups (`-B`, `-Y`).
+fn patch(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    const PATCH: Row = Row {
+        values: &[
+            ("-i", Read),
+            ("--input", Read),
+            ("-o", Write),
+            ("--output", Write),
+            ("-r", Write),
+            ("--reject-file", Write),
+            ("-p", Not),
+            ("--strip", Not),
+            ("-D", Not),
+            ("--ifdef", Not),
+            ("-F", Not),
+            ("--fuzz", Not),
+            ("-V", Not),
+            ("--version-control", Not),
+            ("-z", Not),
+            ("--suffix", Not),
+            ("-g", Not),
+            ("--get", Not),
+            ("--quoting-style", Not),
+            ("-d", Not),
+            ("--directory", Not),
+            ("-B", Not),
+            ("--prefix", Not),
+            ("-Y", Not),
+            ("--basename-prefix", Not),
+        ],
+        ..row(&["patch"], Custom(patch))
+    };
+    let p = parse(&cmd.args, &PATCH);
+    for &(v, role, _) in &p.values {
+        push(out, v, role);
+    }
+    let elsewhere = p.values.iter().any(|(_, _, n)| {
+        matches!(
+            *n,
+            "-d" | "--directory" | "-B" | "--prefix" | "-Y" | "--basename-prefix"
+        )
+    });
+    let output = p
+        .values
+        .iter()
+        .any(|(_, _, n)| matches!(*n, "-o" | "--output"));
+    match p.operands.as_slice() {
+        [] if output && !elsewhere => {}
+        [] => named_when_run("(the files the patch names)", out),
+        [file, rest @ ..] => {
+            push(out, file, Both);
+            for r in rest {
+                push(out, r, Read);
+            }
+            if elsewhere {
+                named_when_run("(the files the patch names)", out);
+            }
         }
     }
 }

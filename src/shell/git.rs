@@ -241,7 +241,12 @@ impl GitConfig {
                         "true" | "yes" | "on" | "1" | ""
                     );
                 }
-                ("remote", "push") => self.forced_push |= value.starts_with('+'),
+                // `+src:dst` forces; `:dst` deletes the remote branch
+                // (`:` alone pushes the matching branches).
+                ("remote", "push") => {
+                    self.forced_push |=
+                        value.starts_with('+') || value.len() > 1 && value.starts_with(':')
+                }
                 // Honoured in the repository's own settings only, which are
                 // read last.
                 ("extensions", "worktreeconfig") => {
@@ -1161,6 +1166,10 @@ mod tests {
         let c = config("[remote \"origin\"]\n\tpush = +refs/heads/main:refs/heads/main\n");
         assert!(has(&seen(&c, "git push"), "git", &["--force"]));
         let c = config("[remote \"origin\"]\n\tpush = refs/heads/main:refs/heads/main\n");
+        assert!(!has(&seen(&c, "git push"), "git", &["--force"]));
+        let c = config("[remote \"origin\"]\n\tpush = :refs/heads/main\n");
+        assert!(has(&seen(&c, "git push"), "git", &["--force"]));
+        let c = config("[remote \"origin\"]\n\tpush = :\n");
         assert!(!has(&seen(&c, "git push"), "git", &["--force"]));
     }
 

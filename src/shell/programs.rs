@@ -494,6 +494,9 @@ pub fn local_runs<'a>(program: &str, args: &[&'a str]) -> Vec<LocalRun<'a>> {
     match program {
         "zip" => return zip_runs(args),
         "strace" | "ltrace" => return trace_runs(args),
+        "split" => return long_option_runs(args, "--filter"),
+        "sort" => return long_option_runs(args, "--compress-program"),
+        "sdiff" | "diff3" => return long_option_runs(args, "--diff-program"),
         _ => {}
     }
     // Short options that take a value, and of them the ones that name a
@@ -994,6 +997,37 @@ fn zip_runs<'a>(args: &[&'a str]) -> Vec<LocalRun<'a>> {
     found
 }
 
+/// The value of a long option that names a command or a program to run
+/// (`split --filter=CMD`, `sort --compress-program=PROG`, `sdiff
+/// --diff-program=PROG`), spelled in full or abbreviated as GNU programs
+/// accept (`--filt`).
+fn long_option_runs<'a>(args: &[&'a str], option: &str) -> Vec<LocalRun<'a>> {
+    let mut found = Vec::new();
+    let mut k = 0;
+    while let Some(&w) = args.get(k) {
+        k += 1;
+        if w == "--" {
+            break;
+        }
+        let Some(long) = w.strip_prefix("--").filter(|l| !l.is_empty()) else {
+            continue;
+        };
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        if name.is_empty() || !option[2..].starts_with(name) {
+            continue;
+        }
+        let value = value.or_else(|| {
+            k += 1;
+            args.get(k - 1).copied()
+        });
+        found.extend(value.map(LocalRun::Line));
+    }
+    found
+}
+
 /// `strace -o '|CMD'` (or `!CMD`, `--output=|CMD`): the output piped to a
 /// command, which strace runs through a shell.
 fn trace_runs<'a>(args: &[&'a str]) -> Vec<LocalRun<'a>> {
@@ -1178,6 +1212,11 @@ mod tests {
             ("ltrace -o'|rm -rf .' true", "rm"),
             ("zip -T -TT 'rm -rf . #' x.zip README.md", "rm"),
             ("zip --unzip-command='rm -rf .' x.zip README.md", "rm"),
+            ("split --filter='rm -rf .' README.md", "rm"),
+            ("split -n1 --filt 'git push -f' README.md", "git"),
+            ("sort --compress-program=sh x", "sh"),
+            ("sdiff --diff-prog=./evil a b", "evil"),
+            ("diff3 --diff-program ./evil a b c", "evil"),
             ("tar --checkpoint-act=exec='rm -rf .' -cf x .", "rm"),
             ("tar --checkpoint-action 'exec=rm -rf .' -cf x .", "rm"),
             ("TAR_OPTIONS='--to-command=rm\\ -rf\\ .' tar xf x.tar", "rm"),

@@ -273,6 +273,50 @@ fn a_write_into_a_folder_that_holds_hookcs_files_is_refused_in_every_harness() {
     refused_everywhere(&pinned, "mv src2 src3", &[], ".env");
 }
 
+/// Programs whose way of writing the static guard once missed (an
+/// adversarial review): an output option of their own spelling, a file
+/// they replace or delete once archived, pieces named by a prefix, the
+/// files a patch names. In every harness; their plain uses go ahead.
+#[test]
+fn programs_that_write_through_options_and_archives_are_refused_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    p.write("notes.txt", "notes\n");
+    for line in [
+        "openssl enc -in notes.txt -out .hookc/policy.json",
+        "history -w .hookc/policy.json",
+        "cc -o.claude/settings.json x.c",
+        "yes | ssh-keygen -q -N '' -f .claude/settings.json",
+        "sqlite3 .claude/settings.local.json 'create table t(x)'",
+        "csplit -s -f .hookc/policy -b '.json%.0d' notes.txt 1",
+        "split -l 1 notes.txt .hookc/policy.",
+        "gzip -r .claude",
+        "zstd -qr --rm .hookc",
+        "zip -qrm a.zip .hookc",
+        "tar --remove-files -cf a.tar .hookc",
+        "mount --bind empty .claude",
+    ] {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
+    // The files a patch changes are named in it, not on the line.
+    refused_everywhere(
+        &pinned,
+        "patch -p1 < fix.patch",
+        &[],
+        "could not check which file",
+    );
+    for line in [
+        "openssl sha256 notes.txt",
+        "gzip -k notes.txt",
+        "split -l 1 notes.txt part_",
+        "patch notes.txt < fix.patch",
+        "zip -qr a.zip notes.txt",
+        "cc -Wall -o build/x x.c",
+    ] {
+        allowed_everywhere(&pinned, line, &[]);
+    }
+}
+
 /// A `cd` may fail, go back, or go where only the run names: every folder
 /// the line may be in counts, in every harness.
 #[test]

@@ -1010,3 +1010,111 @@ fn places_the_guard_finds_out_are_marked_not_run_time() {
         assert!(ts.iter().any(|t| t.2.is_some()), "{line}: {ts:?}");
     }
 }
+
+/// Programs that write files through options or in ways their old rows
+/// missed (an adversarial review of b4c540d).
+#[test]
+fn writers_found_in_review() {
+    // A database, a key file, the history file, openssl's `-out`.
+    check(
+        "sqlite3 .claude/settings.local.json 'create table t(x)'",
+        &[
+            (".claude/settings.local.json", "rw"),
+            ("create table t(x)", "rw"),
+        ],
+    );
+    check(
+        "history -w .hookc/policy.json",
+        &[(".hookc/policy.json", "rw")],
+    );
+    check(
+        "ssh-keygen -q -N '' -f .codex/hooks.json",
+        &[(".codex/hooks.json", "rw")],
+    );
+    check(
+        "openssl enc -in a.txt -out .hookc/policy.json",
+        &[("enc", "rw"), ("a.txt", "rw"), (".hookc/policy.json", "rw")],
+    );
+    // Compressors replace their files, and only read them with -c.
+    check("gzip -r .codex", &[(".codex", "rw")]);
+    check("gunzip x.gz", &[("x.gz", "rw")]);
+    check("gzip -dc x.gz", &[("x.gz", "r")]);
+    assert!(
+        touches(&analyze("zstd -qr --rm .codex"))
+            .iter()
+            .all(|t| t.tree)
+    );
+    // Archives that delete what they take in.
+    check(
+        "zip -qrm /tmp/a.zip .hookc",
+        &[("/tmp/a.zip", "rw"), (".hookc", "rw")],
+    );
+    check(
+        "zip -qr /tmp/a.zip .hookc",
+        &[("/tmp/a.zip", "rw"), (".hookc", "r"), (".hookc/**", "r")],
+    );
+    check(
+        "tar --remove-files -cf /tmp/a.tar .hookc",
+        &[("/tmp/a.tar", "w"), (".hookc", "rw")],
+    );
+    check(
+        "mount --bind /tmp/x .codex",
+        &[("/tmp/x", "rw"), (".codex", "rw")],
+    );
+    // A short option's attached value, for a program hookc does not know.
+    check(
+        "cc -o.codex/hooks.json x.c",
+        &[("x.c", "rw"), (".codex/hooks.json", "rw")],
+    );
+    check("cc -Wall -c x.c", &[("x.c", "rw")]);
+    // Readers of files named in options.
+    check("man -l .env", &[(".env", "r")]);
+    check("du --files0-from=.env", &[(".env", "r")]);
+    check("du -sh .", &[]);
+}
+
+/// `split` and `csplit` write pieces named by a prefix and a counted
+/// suffix; `patch` writes the files its patch names.
+#[test]
+fn pieces_and_patches() {
+    check(
+        "split -l 10 big.txt part_",
+        &[("big.txt", "r"), ("part_*", "w")],
+    );
+    check("split -l 10 big.txt", &[("big.txt", "r"), ("x*", "w")]);
+    check(
+        "split --additional-suffix=.json big.txt .hookc/p",
+        &[("big.txt", "r"), (".hookc/p*.json", "w")],
+    );
+    check(
+        "csplit -s -f .hookc/policy -b '.json%.0d' a.md 2",
+        &[("a.md", "r"), (".hookc/policy.json*", "w")],
+    );
+    check("csplit a.md 2", &[("a.md", "r"), ("xx*", "w")]);
+    // An abbreviated option: the names are the program's.
+    let runtime = |line: &str| {
+        touches(&analyze(line))
+            .into_iter()
+            .filter_map(|t| t.runtime)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(runtime("split --additional=.json big.txt p"), ["p*"]);
+    assert!(runtime("split -l 10 big.txt p").is_empty());
+    assert_eq!(
+        runtime("patch -p1 < fix.patch"),
+        ["(the files the patch names)"]
+    );
+    assert_eq!(
+        runtime("patch -d src a.c < fix.patch"),
+        ["(the files the patch names)"]
+    );
+    assert!(runtime("patch src/a.c < fix.patch").is_empty());
+    check(
+        "patch src/a.c < fix.patch",
+        &[("fix.patch", "r"), ("src/a.c", "rw")],
+    );
+    check(
+        "patch -o out.c a.c -i fix.patch",
+        &[("out.c", "w"), ("fix.patch", "r"), ("a.c", "rw")],
+    );
+}

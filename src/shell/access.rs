@@ -2298,6 +2298,12 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     push(out, v, Write);
                 }
             }
+            // The starting points, read from a file.
+            "-files0-from" => {
+                if let Some(v) = args.get(i) {
+                    push(out, v, Read);
+                }
+            }
             "-delete" => {
                 // What find deletes exists when it runs: the files on disk
                 // that its tests name (`-name '*.orig'` deletes no `.env`).
@@ -2354,6 +2360,19 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             && let Some(file) = args.next()
         {
             push(out, file, Write);
+        }
+    }
+    // `--pathspec-from-file=FILE` (add, reset, rm, commit, checkout,
+    // restore, stash): the names are read from the file, and a message
+    // about each may print them.
+    let mut args = rest.iter().take_while(|a| *a != "--");
+    while let Some(a) = args.next() {
+        if let Some(file) = a.strip_prefix("--pathspec-from-file=") {
+            push(out, file, Read);
+        } else if a == "--pathspec-from-file"
+            && let Some(file) = args.next()
+        {
+            push(out, file, Read);
         }
     }
     // Options whose value is a file git reads: a message (`commit -F`), a
@@ -2423,10 +2442,12 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             }
         }
         // `git add -f DIR` reads ignored files below it too (a `.env` into
-        // the index, where `git diff --cached` prints it).
+        // the index, where `git diff --cached` prints it); `--f`, `--fo`, …
+        // abbreviate `--force`.
         "add"
             if rest.iter().take_while(|a| *a != "--").any(|a| {
-                a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
+                (a.len() >= 3 && "--force".starts_with(a.as_str()))
+                    || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
             }) =>
         {
             for o in operands() {

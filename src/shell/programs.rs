@@ -703,6 +703,11 @@ pub fn awk_files(program: &str) -> Option<Vec<(String, bool)>> {
         let name = &body[..end];
         (!name.contains('\\')).then(|| name.to_owned())
     }
+    // The operands themselves, changed by the code (`ARGV[1] = ".e" "nv"`):
+    // awk reads whatever they hold when it runs.
+    if program.contains("ARGV") || program.contains("ARGC") {
+        return None;
+    }
     let mut files = Vec::new();
     for (at, _) in program.match_indices("getline") {
         let after = program[at + "getline".len()..].trim_start();

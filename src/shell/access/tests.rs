@@ -1118,3 +1118,15 @@ fn pieces_and_patches() {
         &[("out.c", "w"), ("fix.patch", "r"), ("a.c", "rw")],
     );
 }
+
+/// Files named in options of find and git, and awk's operands changed by
+/// its code (an adversarial review of b4c540d).
+#[test]
+fn names_read_from_files_and_changed_operands() {
+    check("find -files0-from .env", &[(".env", "r")]);
+    check("git add --pathspec-from-file=.env", &[(".env", "r")]);
+    check("git reset --pathspec-from-file .env", &[(".env", "r")]);
+    check("git add --fo .", &[(".", "r"), ("**", "r")]);
+    check("git add --dry-run .", &[(".", "r")]);
+    assert!(analyze("awk 'BEGIN{ARGV[1]=\".e\" \"nv\"; ARGC=2} {print}'").is_opaque());
+}

@@ -1,6 +1,20 @@
 //! The seccomp program every process of a supervised tree runs under (see
 //! the module documentation of [`super`]): which system calls are refused,
 //! which go to the supervisor, and which run.
+//!
+//! No process of the tree may come by a descriptor to a file other than
+//! through an open the supervisor judged. The calls that hand out such a
+//! descriptor without a path open are refused with `EPERM`:
+//! `fanotify_init` and `fanotify_mark` (a listener for `FAN_OPEN` events
+//! receives a descriptor to each file opened, opened again with the flags
+//! the listener chose, read-write included), `name_to_handle_at` and
+//! `open_by_handle_at` (a file by its handle), `pidfd_getfd` (another
+//! process's descriptor), and `open_tree`, `open_tree_attr`, `fsopen`,
+//! `fspick`, `fsmount`, `move_mount` (a mount, or a tree of one, as a
+//! descriptor). `memfd_create` and `memfd_secret` make new anonymous memory,
+//! no file of the file system, and run. A descriptor passed over a socket
+//! (`SCM_RIGHTS`) comes from a process that opened it: inside the tree
+//! that open was judged; a process outside the tree is not supervised.
 
 use libc::{c_long, sock_filter};
 
@@ -78,13 +92,18 @@ pub(super) const FILE_CALLS: &[c_long] = &[
     libc::SYS_futimesat,
 ];
 
-/// Refused with `EPERM`: ways to leave supervision or to see the file
-/// system otherwise than the supervisor does.
+/// Refused with `EPERM`: ways to leave supervision, to see the file
+/// system otherwise than the supervisor does, or to come by a descriptor
+/// to a file without an open the supervisor judged (see the module
+/// documentation).
 const REFUSED: &[c_long] = &[
     libc::SYS_ptrace,
     libc::SYS_process_vm_writev,
     libc::SYS_pidfd_getfd,
+    libc::SYS_name_to_handle_at,
     libc::SYS_open_by_handle_at,
+    libc::SYS_fanotify_init,
+    libc::SYS_fanotify_mark,
     libc::SYS_unshare,
     libc::SYS_setns,
     libc::SYS_chroot,
@@ -336,6 +355,19 @@ mod tests {
         }
         assert_eq!(verdict(&all, libc::SYS_read, [0; 6]), ALLOW);
         assert_eq!(verdict(&all, libc::SYS_ptrace, [0; 6]), errno(libc::EPERM));
+        for nr in [
+            libc::SYS_fanotify_init,
+            libc::SYS_fanotify_mark,
+            libc::SYS_name_to_handle_at,
+            libc::SYS_open_by_handle_at,
+            libc::SYS_pidfd_getfd,
+            libc::SYS_open_tree,
+            libc::SYS_fsopen,
+            libc::SYS_fsmount,
+            libc::SYS_move_mount,
+        ] {
+            assert_eq!(verdict(&writes_only, nr, [0; 6]), errno(libc::EPERM), "{nr}");
+        }
         assert_eq!(
             verdict(&all, libc::SYS_openat2, [0; 6]),
             errno(libc::ENOSYS)

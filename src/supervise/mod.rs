@@ -29,7 +29,9 @@
 //! `process_vm_writev`, `pidfd_getfd`, `clone` with `CLONE_UNTRACED` or a
 //! new namespace, `clone3` (whose flags a filter cannot read; C libraries
 //! fall back to `clone`), namespaces, mounts and `chroot`, `io_uring` (which
-//! opens files without system calls), handles (`open_by_handle_at`), the
+//! opens files without system calls), handles (`name_to_handle_at`,
+//! `open_by_handle_at`), `fanotify` (whose events carry a descriptor to
+//! each file opened, opened again with the listener's flags), the
 //! system calls that newer kernels added to open or change files
 //! (`openat2`, `fchmodat2`, `setxattrat`, …: answered `ENOSYS`, so C
 //! libraries use the older calls), and every system call newer than this

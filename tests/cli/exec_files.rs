@@ -262,3 +262,50 @@ for what, path, mode in [("mem", "/proc/self/mem", "r+b"),
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(r.stdout, "mem refused\nparent refused\n", "{r:?}");
 }
+
+/// fanotify hands a listener a descriptor to every file opened, opened
+/// again with the listener's flags: an allowed read of `config/app.toml`
+/// would give the tree a read-write descriptor to it that no judged open
+/// made. `fanotify_init` is refused (it needs root, so the attack is only
+/// tried as root); the read itself still runs.
+#[test]
+fn fanotify_hands_out_no_descriptor_the_supervisor_never_judged() {
+    if !have("python3") {
+        return;
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    if !root {
+        eprintln!("skipped: fanotify needs root, and this test does not run as root");
+        return;
+    }
+    let p = project();
+    let before = state(&p, "config/app.toml");
+    let attack = r#"
+import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.fanotify_init(0, os.O_RDWR)  # FAN_CLASS_NOTIF, event descriptors read-write
+print("init", fd, ctypes.get_errno(), flush=True)
+if fd >= 0:
+    # FAN_MARK_ADD, FAN_OPEN, on the guarded file
+    libc.fanotify_mark(fd, 1, ctypes.c_uint64(0x20), -100, b"config/app.toml")
+print(open("config/app.toml").read(), end="", flush=True)
+if fd >= 0:
+    event = os.read(fd, 4096)
+    _, _, _, _, _, efd, _ = struct.unpack_from("IBBHQii", event)
+    os.lseek(efd, 0, 0)
+    os.write(efd, b"keep = false\n")
+    print("wrote", flush=True)
+"#;
+    let r = run(
+        Command::new(HOOKC)
+            .args(["exec", "--harness", "claude", "--", "python3", "-c", attack])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(r.stdout, "init -1 1\nkeep = true\n", "{r:?}");
+    assert_eq!(state(&p, "config/app.toml"), before, "{r:?}");
+}

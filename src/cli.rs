@@ -101,8 +101,10 @@ pub enum Command {
     /// `hookc exec --harness H -- sh -c LINE` runs the program under ptrace and judges each
     /// program start (every process, thread, vfork and clone of the call, however it was
     /// spelled) by its real argument vector, with the command patterns of the policy's
-    /// guards; and each file the call opens, makes, removes, renames, links or changes, by
-    /// its real path (links resolved), with the path guards, before it happens. A start or a
+    /// guards (a program the dynamic loader runs, `ld.so PROGRAM ARGS`, is judged as
+    /// `PROGRAM ARGS`); and each file the call opens, makes, removes, renames, links or
+    /// changes, by its real path (links resolved), with the path guards, before it happens.
+    /// A start or a
     /// file access that a `deny` or `ask` guard describes stops the whole process tree.
     /// Processes the call leaves running when its program exits are killed.
     ///

@@ -171,10 +171,19 @@ fn judge(
                 .to_owned(),
         });
     }
-    let readings = readings(start, programs);
     // A git command's settings also come from its environment: read once.
     let environment = std::cell::OnceCell::new();
     let environment = || environment.get_or_init(|| environment_of(start.pid));
+    let mut readings = readings(start, programs);
+    match through_loader(start, programs, environment()) {
+        Ok(loaded) => readings.extend(loaded.readings),
+        Err(reason) => {
+            return Some(Stop {
+                guard: "hookc-exec".to_owned(),
+                reason,
+            });
+        }
+    }
     for argv in readings.iter().filter(|a| !a.is_empty()) {
         if programs.out_of_reach(argv) {
             continue;
@@ -396,6 +405,207 @@ fn readings(start: &Start, programs: &eval::Programs) -> Vec<Vec<String>> {
     readings
 }
 
+/// The dynamic loader's options that take a value (glibc's; musl's
+/// `--library-path`, `--preload` and `--argv0` are among them).
+const LOADER_VALUED: &[&str] = &[
+    "--library-path",
+    "--preload",
+    "--audit",
+    "--argv0",
+    "--inhibit-rpath",
+    "--glibc-hwcaps-prepend",
+    "--glibc-hwcaps-mask",
+];
+
+/// The dynamic loader's options that take none.
+const LOADER_FLAGS: &[&str] = &[
+    "--list",
+    "--verify",
+    "--inhibit-cache",
+    "--list-tunables",
+    "--list-diagnostics",
+    "--help",
+    "--version",
+];
+
+/// The options of the dynamic loader that load code of the caller's
+/// choosing into the program it runs.
+const LOADER_LOADS: &[&str] = &["--library-path", "--preload", "--audit"];
+
+/// The dynamic loader run as a program, read from its arguments.
+#[derive(Debug, Default, PartialEq)]
+struct LoaderRun {
+    /// The program it is given, as given, then that program's arguments;
+    /// empty when it is given none (`--help`).
+    argv: Vec<String>,
+    /// Its options that load code of the caller's choosing, each as
+    /// `--preload VALUE` (see [`LOADER_LOADS`]).
+    loads: Vec<String>,
+    /// The folders `--library-path` names.
+    library_path: Option<String>,
+}
+
+/// The dynamic loader's arguments (after its own name) read as glibc's and
+/// musl's loaders read them: options while a word starts with `--`, then
+/// the program and its arguments. `--argv0` changes the name the program
+/// sees, not which program runs. musl's `--name=value` forms and its `--`
+/// that ends the options are read too. An option neither knows is an
+/// `Err` naming it: hookc cannot tell what the loader would do with it.
+fn loader_run(args: &[String]) -> Result<LoaderRun, String> {
+    let mut run = LoaderRun::default();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        if !word.starts_with("--") {
+            run.argv.push(word.clone());
+            break;
+        }
+        if LOADER_FLAGS.contains(&word.as_str()) {
+            continue;
+        }
+        let (option, value) = match word.split_once('=') {
+            Some((option, value)) => (option, Some(value.to_owned())),
+            None => (word.as_str(), None),
+        };
+        if !LOADER_VALUED.contains(&option) {
+            return Err(format!("`{word}`"));
+        }
+        // An option without its value: the loader prints its usage and
+        // runs nothing.
+        let Some(value) = value.or_else(|| words.next().cloned()) else {
+            return Ok(LoaderRun::default());
+        };
+        if LOADER_LOADS.contains(&option) && !value.is_empty() {
+            run.loads.push(format!("{option} {value}"));
+        }
+        if option == "--library-path" {
+            run.library_path = Some(value);
+        }
+    }
+    if run.argv.is_empty() {
+        run.argv.extend(words.next().cloned());
+    }
+    if !run.argv.is_empty() {
+        run.argv.extend(words.cloned());
+    }
+    Ok(run)
+}
+
+/// The folders the dynamic loader looks in for a program given without a
+/// `/` (it looks for it as for a library), after `--library-path` and
+/// `LD_LIBRARY_PATH`.
+const LIBRARY_FOLDERS: &[&str] = &[
+    "/lib64",
+    "/usr/lib64",
+    "/lib",
+    "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib/aarch64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/local/lib",
+];
+
+/// What the dynamic loader run as a program runs: its readings, and the
+/// loader options that load code of the caller's choosing.
+#[derive(Debug, Default)]
+struct Loaded {
+    readings: Vec<Vec<String>>,
+    loads: Vec<String>,
+}
+
+/// When the program file `start` runs is the dynamic loader
+/// (`/lib64/ld-linux-x86-64.so.2 /usr/bin/git push --force`), the program
+/// the loader is given is what runs, with the arguments after it: it is
+/// read as a start of its own would be, by the name it is given, by its
+/// file, and by the guarded program that file is. A loader given a loader
+/// is followed (a few deep). `Err`: why hookc cannot tell what runs.
+fn through_loader(
+    start: &Start,
+    programs: &eval::Programs,
+    environment: &std::collections::HashMap<String, String>,
+) -> Result<Loaded, String> {
+    let mut loaded = Loaded::default();
+    // The image the kernel runs, by its link in /proc.
+    let mut file = PathBuf::from(format!("/proc/{}/exe", start.pid));
+    let mut args = start.argv.get(1..).unwrap_or_default().to_vec();
+    for _ in 0..4 {
+        if !programs.is_loader(&file) {
+            return Ok(loaded);
+        }
+        let run = loader_run(&args).map_err(|option| {
+            format!(
+                "this starts the dynamic loader with the option {option}, which hookc does not know, so it cannot tell which program runs; run the program directly, without the loader"
+            )
+        })?;
+        let Some((given, rest)) = run.argv.split_first() else {
+            return Ok(loaded);
+        };
+        loaded.loads.extend(run.loads.iter().cloned());
+        loaded.readings.push(run.argv.clone());
+        let with_program = |program: &str| {
+            let mut argv = vec![program.to_owned()];
+            argv.extend_from_slice(rest);
+            argv
+        };
+        let files = loader_program_files(start, given, run.library_path.as_deref(), environment);
+        for found in &files {
+            loaded.readings.push(with_program(&found.to_string_lossy()));
+            if let Some(program) = programs.named(found) {
+                loaded.readings.push(with_program(program));
+            }
+        }
+        let Some(first) = files.into_iter().next() else {
+            return Ok(loaded);
+        };
+        file = first;
+        args = rest.to_vec();
+    }
+    Err("this starts the dynamic loader through itself more than four deep; run the program directly, without the loader".to_owned())
+}
+
+/// The files the dynamic loader may run for the program `given`: with a
+/// `/`, the file it names (from the program's folder); without one, each
+/// file of that name in the folders the loader searches, in its order.
+fn loader_program_files(
+    start: &Start,
+    given: &str,
+    library_path: Option<&str>,
+    environment: &std::collections::HashMap<String, String>,
+) -> Vec<PathBuf> {
+    let real = |p: PathBuf| std::fs::canonicalize(&p).unwrap_or(p);
+    if given.contains('/') {
+        return vec![real(the_programs_file(start, given))];
+    }
+    let mut folders: Vec<String> = Vec::new();
+    for list in [
+        library_path,
+        environment.get("LD_LIBRARY_PATH").map(String::as_str),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        folders.extend(list.split([':', ';']).map(str::to_owned));
+    }
+    folders.extend(LIBRARY_FOLDERS.iter().map(|f| (*f).to_owned()));
+    let mut files: Vec<PathBuf> = Vec::new();
+    for folder in folders {
+        // An empty folder is the working folder.
+        let folder = if folder.is_empty() {
+            ".".to_owned()
+        } else {
+            folder
+        };
+        let path = real(the_programs_file(start, &format!("{folder}/{given}")));
+        if path.is_file() && !files.contains(&path) {
+            files.push(path);
+        }
+    }
+    files
+}
+
 /// The file a path `given` by the started program names, from the
 /// supervisor: relative to the program's folder, and with `/proc/self`,
 /// `/proc/thread-self` and `/dev/fd` (which here would name the supervisor)
@@ -469,6 +679,36 @@ fn project_root(policy: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_dynamic_loader_s_options_are_read_as_it_reads_them() {
+        let words = |line: &str| line.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let run = loader_run(&words(
+            "--argv0 git --library-path /tmp/l --inhibit-cache /usr/bin/git push --force",
+        ))
+        .unwrap();
+        assert_eq!(run.argv, words("/usr/bin/git push --force"));
+        assert_eq!(run.loads, ["--library-path /tmp/l"]);
+        assert_eq!(run.library_path.as_deref(), Some("/tmp/l"));
+        let run = loader_run(&words(
+            "--preload=/tmp/p.so --audit /tmp/a.so -- git --list",
+        ))
+        .unwrap();
+        assert_eq!(run.argv, words("git --list"));
+        assert_eq!(run.loads, ["--preload /tmp/p.so", "--audit /tmp/a.so"]);
+        // A program's own options are its own; a word with one dash is a
+        // program to glibc's loader.
+        assert_eq!(loader_run(&words("-x y")).unwrap().argv, words("-x y"));
+        assert_eq!(loader_run(&words("--help")).unwrap(), LoaderRun::default());
+        assert_eq!(
+            loader_run(&words("--preload")).unwrap(),
+            LoaderRun::default()
+        );
+        assert_eq!(
+            loader_run(&words("--frobnicate git push")).unwrap_err(),
+            "`--frobnicate`"
+        );
+    }
 
     #[test]
     fn git_settings_come_from_both_forms_of_the_environment() {

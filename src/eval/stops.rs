@@ -332,8 +332,89 @@ pub struct Programs {
     globbed: bool,
     /// Each guarded program's files.
     files: Vec<Program>,
+    /// The command patterns' programs (`git`, `{rm,unlink}`, `python*`).
+    patterns: Vec<crate::shell::pattern::CommandPattern>,
+    /// The dynamic loaders of this machine as files, found when first asked.
+    loaders: std::cell::OnceCell<Vec<(u64, u64, u64, std::path::PathBuf)>>,
     /// Digests of the files read so far, by device and inode.
     digests: std::cell::RefCell<std::collections::HashMap<FileId, Option<[u8; 32]>>>,
+}
+
+/// Programs whose program interpreter (`PT_INTERP`) names the machine's
+/// dynamic loader: any one of them that is there will do.
+const LOADER_USERS: &[&str] = &[
+    "/bin/sh",
+    "/usr/bin/sh",
+    "/usr/bin/env",
+    "/bin/true",
+    "/usr/bin/true",
+];
+
+/// Whether a file name is one a dynamic loader is installed under:
+/// glibc's `ld-linux*.so*` (`ld-linux-x86-64.so.2`,
+/// `ld-linux-aarch64.so.1`), `ld64.so*` and `ld.so`, musl's `ld-musl-*.so*`.
+pub fn is_loader_name(name: &str) -> bool {
+    let so = |rest: &str| rest.contains(".so");
+    name == "ld.so"
+        || name.strip_prefix("ld-linux").is_some_and(so)
+        || name.strip_prefix("ld64").is_some_and(so)
+        || name.strip_prefix("ld-musl-").is_some_and(so)
+}
+
+/// The program interpreter an ELF file names (`PT_INTERP`: the dynamic
+/// loader the kernel starts for it), read from at most its first pages.
+fn interpreter_of(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = crate::disk::open_nonblocking(path).ok()?;
+    let mut header = [0u8; 64];
+    file.read_exact(&mut header).ok()?;
+    // Little-endian ELF only: the machines the run-time judge runs on.
+    if header[..4] != *b"\x7fELF" || header[5] != 1 {
+        return None;
+    }
+    let wide = header[4] == 2;
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as u64;
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as u64;
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let (phoff, phentsize, phnum) = if wide {
+        (
+            u64_at(&header, 32),
+            u16_at(&header, 54),
+            u16_at(&header, 56),
+        )
+    } else {
+        (
+            u32_at(&header, 28),
+            u16_at(&header, 42),
+            u16_at(&header, 44),
+        )
+    };
+    let size = phentsize.checked_mul(phnum)?;
+    if size > 64 * 1024 || phentsize < if wide { 56 } else { 32 } {
+        return None;
+    }
+    let mut headers = vec![0u8; size as usize];
+    file.seek(SeekFrom::Start(phoff)).ok()?;
+    file.read_exact(&mut headers).ok()?;
+    let (offset, length) = headers
+        .chunks_exact(phentsize as usize)
+        .find(|h| u32_at(h, 0) == 3)
+        .map(|h| {
+            if wide {
+                (u64_at(h, 8), u64_at(h, 32))
+            } else {
+                (u32_at(h, 4), u32_at(h, 16))
+            }
+        })?;
+    if length == 0 || length > 4096 {
+        return None;
+    }
+    let mut name = vec![0u8; length as usize];
+    file.seek(SeekFrom::Start(offset)).ok()?;
+    file.read_exact(&mut name).ok()?;
+    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    name.truncate(end);
+    String::from_utf8(name).ok().map(Into::into)
 }
 
 /// The literal names a command pattern's program gives (`{rm,unlink}` is
@@ -397,12 +478,16 @@ impl Programs {
     ) -> Programs {
         let mut names: Vec<String> = Vec::new();
         let mut globbed = false;
+        let mut patterns = Vec::new();
         for guard in guards {
             for c in &guard.commands {
                 globbed |= program_names(&c.program, &mut names);
+                patterns.push(c.clone());
             }
         }
-        Programs::from_names(names, globbed, path)
+        let mut programs = Programs::from_names(names, globbed, path);
+        programs.patterns = patterns;
+        programs
     }
 
     /// The files of the program a command pattern names (`git`, or
@@ -462,8 +547,64 @@ impl Programs {
             names,
             globbed,
             files,
+            patterns: Vec::new(),
+            loaders: Default::default(),
             digests: Default::default(),
         }
+    }
+
+    /// Whether a command guard names the program `name` (a file name, by
+    /// a literal name or a glob).
+    pub fn guarded(&self, name: &str) -> bool {
+        self.patterns.iter().any(|p| p.names(name))
+    }
+
+    /// Whether the file at `path` is a dynamic loader: installed under a
+    /// loader's name (see [`is_loader_name`], by its real path), or the
+    /// loader this machine's programs name (`PT_INTERP` of `/bin/sh`) under
+    /// another name: a link, a hard link, a copy (known by its bytes).
+    pub fn is_loader(&self, path: &std::path::Path) -> bool {
+        let real = std::fs::canonicalize(path).ok();
+        if real
+            .as_deref()
+            .and_then(|r| r.file_name())
+            .and_then(|n| n.to_str())
+            .is_some_and(is_loader_name)
+        {
+            return true;
+        }
+        let loaders = self.loaders.get_or_init(|| {
+            let mut found = Vec::new();
+            for user in LOADER_USERS {
+                let Some(loader) = interpreter_of(std::path::Path::new(user)) else {
+                    continue;
+                };
+                if let Ok(meta) = std::fs::metadata(&loader)
+                    && let Some((dev, ino, size)) = identity(&meta)
+                    && !found.iter().any(|&(d, i, _, _)| (d, i) == (dev, ino))
+                {
+                    found.push((dev, ino, size, loader));
+                }
+            }
+            found
+        });
+        let Some((dev, ino, size)) = std::fs::metadata(path).ok().as_ref().and_then(identity)
+        else {
+            return false;
+        };
+        if loaders.iter().any(|&(d, i, _, _)| (d, i) == (dev, ino)) {
+            return true;
+        }
+        let same_size: Vec<_> = loaders.iter().filter(|l| l.2 == size).collect();
+        if same_size.is_empty() {
+            return false;
+        }
+        let Some(digest) = self.digest((dev, ino), path) else {
+            return false;
+        };
+        same_size
+            .iter()
+            .any(|(d, i, _, p)| self.digest((*d, *i), p) == Some(digest))
     }
 
     /// Whether no command guard can describe a program start of these

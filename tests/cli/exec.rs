@@ -439,3 +439,103 @@ guard "no-force-push" {
     );
     (p, path)
 }
+
+/// The machine's dynamic loader, when it is where glibc puts it.
+fn loader() -> Option<&'static str> {
+    ["/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"]
+        .into_iter()
+        .find(|l| Path::new(l).is_file())
+}
+
+/// [`force_push_project`] with a `git` that is a program file (the
+/// dynamic loader runs ELF files, not scripts), built with `cc`; `None`
+/// where there is no C compiler.
+fn force_push_project_elf() -> Option<(Project, String)> {
+    if !have("cc") {
+        eprintln!("skipped: no C compiler (cc) to build a stand-in git");
+        return None;
+    }
+    let (p, path) = force_push_project();
+    let marker = p.path("ran").display().to_string();
+    p.write(
+        "git.c",
+        &format!(
+            r#"#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+int main(int argc, char **argv) {{
+    char name[4096] = "{marker}/git";
+    mkdir("{marker}", 0755);
+    for (int i = 1; i < argc; i++) {{
+        strncat(name, " ", sizeof name - strlen(name) - 1);
+        strncat(name, argv[i], sizeof name - strlen(name) - 1);
+    }}
+    FILE *f = fopen(name, "w");
+    if (f) {{ fputs("ran\n", f); fclose(f); }}
+    return 0;
+}}
+"#
+        ),
+    );
+    let built = Command::new("cc")
+        .args(["-o", "bin/git", "git.c"])
+        .current_dir(p.dir.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(built, "cc could not build the stand-in git");
+    Some((p, path))
+}
+
+/// `ld.so PROGRAM ARGS` runs PROGRAM: its start is judged as PROGRAM's
+/// own would be, however the loader is named or given the program
+/// (`--argv0`, a path, a search of `--library-path`, a copy of either),
+/// and a loader option hookc does not know stops the call. The loader
+/// running a harmless program still runs it.
+#[test]
+fn a_program_run_by_the_dynamic_loader_is_judged_as_that_program() {
+    let Some(ld) = loader() else {
+        eprintln!("skipped: no glibc dynamic loader at its usual path");
+        return;
+    };
+    let Some((p, path)) = force_push_project_elf() else {
+        return;
+    };
+    let under = |line: &str| {
+        run(
+            Command::new(HOOKC)
+                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+                .arg(line)
+                .current_dir(p.dir.path())
+                .env("PATH", &path),
+            None,
+        )
+    };
+    std::fs::copy(ld, p.path("loader")).unwrap();
+    std::fs::copy(p.path("bin/git"), p.path("g")).unwrap();
+    for line in [
+        format!("{ld} bin/git push --force origin main"),
+        format!("{ld} --argv0 ls \"$PWD/bin/git\" push --force origin main"),
+        format!("{ld} --inhibit-cache --library-path bin git push --force origin main"),
+        format!("{ld} ./g push --force origin main"),
+        "./loader bin/git push -f origin main".to_owned(),
+    ] {
+        let r = under(&line);
+        assert_eq!(r.status, 87, "{line}: {r:?}");
+        assert!(r.stderr.contains("Push without --force."), "{line}: {r:?}");
+        assert!(ran(&p).is_empty(), "{line}: {:?}", ran(&p));
+    }
+    let r = under(&format!(
+        "{ld} --frobnicate bin/git push --force origin main"
+    ));
+    assert_eq!(r.status, 87, "{r:?}");
+    assert!(r.stderr.contains("`--frobnicate`"), "{r:?}");
+    assert!(r.stderr.contains("run the program directly"), "{r:?}");
+    assert!(ran(&p).is_empty(), "{:?}", ran(&p));
+    // Harmless neighbours run.
+    let r = under(&format!(
+        "{ld} /bin/echo hi && {ld} bin/git push origin main"
+    ));
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(r.stdout, "hi\n", "{r:?}");
+    assert_eq!(ran(&p), ["git push origin main"]);
+}

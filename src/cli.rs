@@ -104,8 +104,10 @@ pub enum Command {
     /// guards (a program the dynamic loader runs, `ld.so PROGRAM ARGS`, is judged as
     /// `PROGRAM ARGS`); and each file the call opens, makes, removes, renames, links or
     /// changes, by its real path (links resolved), with the path guards, before it happens.
-    /// A start or a
-    /// file access that a `deny` or `ask` guard describes stops the whole process tree.
+    /// A start or a file access that a `deny` or `ask` guard describes stops the whole
+    /// process tree, and so does the start of a program a guard names with code of the
+    /// caller's choosing loaded into it (`LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH` or
+    /// `GCONV_PATH` set, or the loader's `--preload`, `--audit`, `--library-path`).
     /// Processes the call leaves running when its program exits are killed.
     ///
     /// Exit status: the program's own (128+N when killed by signal N); 87: a guard stopped a

@@ -171,19 +171,23 @@ fn judge(
                 .to_owned(),
         });
     }
-    // A git command's settings also come from its environment: read once.
-    let environment = std::cell::OnceCell::new();
-    let environment = || environment.get_or_init(|| environment_of(start.pid));
+    // The environment the program starts with, read once when needed.
+    let environ = std::cell::OnceCell::new();
+    let whole_environment = || environ.get_or_init(|| environment_of(start.pid));
+    let environment = || &whole_environment().vars;
     let mut readings = readings(start, programs);
-    match through_loader(start, programs, environment()) {
-        Ok(loaded) => readings.extend(loaded.readings),
+    let loads = match through_loader(start, programs, &environment) {
+        Ok(loaded) => {
+            readings.extend(loaded.readings);
+            loaded.loads
+        }
         Err(reason) => {
             return Some(Stop {
                 guard: "hookc-exec".to_owned(),
                 reason,
             });
         }
-    }
+    };
     for argv in readings.iter().filter(|a| !a.is_empty()) {
         if programs.out_of_reach(argv) {
             continue;
@@ -249,21 +253,101 @@ fn judge(
             Ok(None) => {}
         }
     }
-    None
+    // A program a guard names must run its own code: what the guards
+    // judged at its start is then all it does.
+    let guarded = readings.iter().find(|argv| {
+        argv.first()
+            .and_then(|p| Path::new(p).file_name())
+            .is_some_and(|name| programs.guarded(&name.to_string_lossy()))
+    })?;
+    let reason = loads_code(guarded, &loads, whole_environment())?;
+    Some(Stop {
+        guard: "hookc-exec".to_owned(),
+        reason,
+    })
 }
 
-/// The environment of process `pid` (`/proc/PID/environ`; empty when it
-/// cannot be read).
-fn environment_of(pid: i32) -> std::collections::HashMap<String, String> {
-    let bytes = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-    bytes
-        .split(|&b| b == 0)
-        .filter_map(|entry| {
-            let entry = String::from_utf8_lossy(entry);
-            let (name, value) = entry.split_once('=')?;
-            Some((name.to_owned(), value.to_owned()))
-        })
-        .collect()
+/// The environment a program starts with.
+#[derive(Debug, Default)]
+struct Environment {
+    /// Each variable's value (of a name given twice, the last).
+    vars: std::collections::HashMap<String, String>,
+    /// The variables that load code of the caller's choosing
+    /// ([`CODE_VARIABLES`]) with a value, each as given.
+    loads: Vec<(String, String)>,
+    /// Whether all of it was read.
+    whole: bool,
+}
+
+/// The most of a process's environment hookc reads. The kernel holds a
+/// program's arguments and environment together to at most three
+/// quarters of 8 MiB (`_STK_LIM`), so a whole one always fits.
+const ENVIRONMENT_LIMIT: u64 = 8 << 20;
+
+/// Variables that make the dynamic loader or the C library load code of
+/// the caller's choosing into a program: a library before the program's
+/// own (`LD_PRELOAD`), an auditing library (`LD_AUDIT`), the folders
+/// libraries are looked for in first (`LD_LIBRARY_PATH`), the folder
+/// `iconv` loads its converters from (`GCONV_PATH`).
+const CODE_VARIABLES: &[&str] = &["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH"];
+
+/// The environment of process `pid`, at its exec stop: `/proc/PID/environ`
+/// is then the new image's initial environment, in memory no other
+/// process shares, before the program's first instruction (as its
+/// arguments, see `supervise`). Read to [`ENVIRONMENT_LIMIT`]; `whole` is
+/// false when it could not be read or was longer.
+fn environment_of(pid: i32) -> Environment {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(format!("/proc/{pid}/environ"))
+        .and_then(|file| file.take(ENVIRONMENT_LIMIT + 1).read_to_end(&mut bytes));
+    let whole = read.is_ok() && bytes.len() as u64 <= ENVIRONMENT_LIMIT;
+    let mut environment = Environment {
+        whole,
+        ..Environment::default()
+    };
+    for entry in bytes.split(|&b| b == 0) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((name, value)) = entry.split_once('=') else {
+            continue;
+        };
+        if CODE_VARIABLES.contains(&name) && !value.is_empty() {
+            environment.loads.push((name.to_owned(), value.to_owned()));
+        }
+        environment.vars.insert(name.to_owned(), value.to_owned());
+    }
+    environment
+}
+
+/// Why the start of a program a guard names, read as `argv`, may run code
+/// of the caller's choosing rather than its own (what its start was judged
+/// by): a variable of its environment ([`CODE_VARIABLES`]), or an option
+/// of the dynamic loader that runs it (`loads`); and how to run it
+/// instead. `None` when nothing does.
+fn loads_code(argv: &[String], loads: &[String], environment: &Environment) -> Option<String> {
+    let command = spell(argv, "");
+    let program = argv
+        .first()
+        .and_then(|p| Path::new(p).file_name())
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    if !environment.whole {
+        return Some(format!(
+            "hookc could not read the whole environment `{program}` starts with (unreadable, or longer than {} MiB), so it cannot tell whether it loads code of the caller's choosing; run `{command}` with a smaller environment",
+            ENVIRONMENT_LIMIT >> 20
+        ));
+    }
+    if let Some((name, value)) = environment.loads.first() {
+        return Some(format!(
+            "`{program}` would start with {name}={} in its environment, which loads code of the caller's choosing into it after hookc judged its start, so the guards on `{program}` would not hold. Run it without {name}: leave `{name}=…` off the line, or run `env -u {name} {command}`",
+            shortened(&spell(std::slice::from_ref(value), ""))
+        ));
+    }
+    if let Some(option) = loads.first() {
+        return Some(format!(
+            "the dynamic loader would run `{program}` with `{option}`, which loads code of the caller's choosing into it after hookc judged its start, so the guards on `{program}` would not hold. Run the program directly, without the loader: `{command}`"
+        ));
+    }
+    None
 }
 
 /// The git settings an environment gives a git command, `key=value` each:
@@ -522,10 +606,10 @@ struct Loaded {
 /// read as a start of its own would be, by the name it is given, by its
 /// file, and by the guarded program that file is. A loader given a loader
 /// is followed (a few deep). `Err`: why hookc cannot tell what runs.
-fn through_loader(
+fn through_loader<'e>(
     start: &Start,
     programs: &eval::Programs,
-    environment: &std::collections::HashMap<String, String>,
+    environment: &dyn Fn() -> &'e std::collections::HashMap<String, String>,
 ) -> Result<Loaded, String> {
     let mut loaded = Loaded::default();
     // The image the kernel runs, by its link in /proc.
@@ -550,7 +634,7 @@ fn through_loader(
             argv.extend_from_slice(rest);
             argv
         };
-        let files = loader_program_files(start, given, run.library_path.as_deref(), environment);
+        let files = loader_program_files(start, given, run.library_path.as_deref(), environment());
         for found in &files {
             loaded.readings.push(with_program(&found.to_string_lossy()));
             if let Some(program) = programs.named(found) {
@@ -604,6 +688,14 @@ fn loader_program_files(
         }
     }
     files
+}
+
+/// `text`, cut to its first 120 characters (and `…`) when longer.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(120) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
 }
 
 /// The file a path `given` by the started program names, from the

@@ -539,3 +539,88 @@ fn a_program_run_by_the_dynamic_loader_is_judged_as_that_program() {
     assert_eq!(r.stdout, "hi\n", "{r:?}");
     assert_eq!(ran(&p), ["git push origin main"]);
 }
+
+/// Code loaded into a guarded program after its start was judged would do
+/// what the guards never saw: a preloaded library's constructor here turns
+/// `git push --dry-run` into `git push --force`. A program a guard names
+/// does not start with a variable that loads code of the caller's choosing
+/// (`LD_PRELOAD`, `LD_AUDIT`, `LD_LIBRARY_PATH`, `GCONV_PATH`) nor under a
+/// loader told to (`--preload`); every other program does.
+#[test]
+fn code_loaded_into_a_guarded_program_after_its_start_is_refused() {
+    let Some((p, path)) = force_push_project_elf() else {
+        return;
+    };
+    p.write(
+        "pre.c",
+        r#"#include <string.h>
+__attribute__((constructor)) static void rewrite(int argc, char **argv, char **envp) {
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--dry-run") == 0)
+            argv[i] = "--force";
+}
+"#,
+    );
+    let built = Command::new("cc")
+        .args(["-shared", "-fPIC", "-o", "pre.so", "pre.c"])
+        .current_dir(p.dir.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(built, "cc could not build the preloaded library");
+    let under = |line: &str| {
+        run(
+            Command::new(HOOKC)
+                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+                .arg(line)
+                .current_dir(p.dir.path())
+                .env("PATH", &path),
+            None,
+        )
+    };
+    let mut lines = vec![
+        (
+            "LD_PRELOAD=$PWD/pre.so git push --dry-run origin main".to_owned(),
+            "LD_PRELOAD",
+        ),
+        (
+            "LD_AUDIT=$PWD/pre.so git push --dry-run origin main".to_owned(),
+            "LD_AUDIT",
+        ),
+        (
+            "LD_LIBRARY_PATH=/tmp git push origin main".to_owned(),
+            "LD_LIBRARY_PATH",
+        ),
+        (
+            "GCONV_PATH=/tmp git push origin main".to_owned(),
+            "GCONV_PATH",
+        ),
+        // A copy is the program it copies.
+        (
+            "cp bin/git g; LD_PRELOAD=$PWD/pre.so ./g push --dry-run origin main".to_owned(),
+            "LD_PRELOAD",
+        ),
+    ];
+    if let Some(ld) = loader() {
+        lines.push((
+            format!("{ld} --preload ./pre.so bin/git push --dry-run origin main"),
+            "--preload ./pre.so",
+        ));
+    }
+    for (line, why) in &lines {
+        let r = under(line);
+        assert_eq!(r.status, 87, "{line}: {r:?}");
+        assert!(r.stderr.contains(why), "{line}: {r:?}");
+        assert!(
+            r.stderr.contains("env -u ") || r.stderr.contains("without the loader"),
+            "{line}: {r:?}"
+        );
+        assert!(ran(&p).is_empty(), "{line}: {:?}", ran(&p));
+    }
+    // Programs no guard names keep them; git without them runs.
+    let r = under(
+        "LD_LIBRARY_PATH=/tmp true && LD_PRELOAD=$PWD/pre.so /bin/echo hi --dry-run && git push --dry-run origin main",
+    );
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(r.stdout, "hi --force\n", "{r:?}");
+    assert_eq!(ran(&p), ["git push --dry-run origin main"]);
+}

@@ -102,6 +102,12 @@ pub struct Run {
 }
 
 pub fn run(command: &mut Command, stdin: Option<&[u8]>) -> Run {
+    // `cargo test` sets LD_LIBRARY_PATH (its build folders) for the tests;
+    // no user's call has it, and `hookc exec` stops a guarded program that
+    // starts with it. A test that wants it sets it itself.
+    if !command.get_envs().any(|(k, _)| k == "LD_LIBRARY_PATH") {
+        command.env_remove("LD_LIBRARY_PATH");
+    }
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -73,17 +73,19 @@ pub fn exec(args: &ExecArgs) -> i32 {
         Ok(programs) => programs,
         Err(e) => return refuse(&e),
     };
+    let held = Held::default();
     let mut start = |start: &Start| {
         judge(
             &loaded.evaluator,
             &programs,
+            &held,
             args.harness,
             &root,
             &home,
             start,
         )
     };
-    let touch = |touch: &Touch| judge_touch(&files, touch);
+    let touch = |touch: &Touch| held.touch(touch).or_else(|| judge_touch(&files, touch));
     let judge = supervise::Judge {
         start: &mut start,
         touch: &touch,
@@ -157,6 +159,7 @@ fn refuse(why: &str) -> i32 {
 fn judge(
     evaluator: &eval::Evaluator,
     programs: &eval::Programs,
+    held: &Held,
     harness: HarnessId,
     root: &Option<String>,
     home: &Option<String>,
@@ -188,6 +191,8 @@ fn judge(
             });
         }
     };
+    // The settings files the judgement read (git's).
+    let mut read: Vec<PathBuf> = Vec::new();
     for argv in readings.iter().filter(|a| !a.is_empty()) {
         if programs.out_of_reach(argv) {
             continue;
@@ -238,6 +243,16 @@ fn judge(
             harness: Some(harness),
             ..Call::default()
         };
+        if let Some(git) = &call.git {
+            read.extend(git.files().iter().cloned());
+            // Where git looks for its repository: a `.git` made there later
+            // would be another repository's settings.
+            let mut at = start.cwd.as_deref().map(Path::new);
+            while let Some(folder) = at {
+                read.push(folder.join(".git"));
+                at = folder.parent();
+            }
+        }
         match eval::exec_stop(evaluator, &call) {
             Err(e) => {
                 return Some(Stop {
@@ -255,16 +270,215 @@ fn judge(
     }
     // A program a guard names must run its own code: what the guards
     // judged at its start is then all it does.
-    let guarded = readings.iter().find(|argv| {
+    if let Some(guarded) = readings.iter().find(|argv| {
         argv.first()
             .and_then(|p| Path::new(p).file_name())
             .is_some_and(|name| programs.guarded(&name.to_string_lossy()))
-    })?;
-    let reason = loads_code(guarded, &loads, whole_environment())?;
-    Some(Stop {
-        guard: "hookc-exec".to_owned(),
-        reason,
+    }) && let Some(reason) = loads_code(guarded, &loads, whole_environment())
+    {
+        return Some(Stop {
+            guard: "hookc-exec".to_owned(),
+            reason,
+        });
+    }
+    held.hold(start, &read)
+}
+
+/// A settings file the judgement of a program start read, held unchanged
+/// while that program runs.
+struct HeldFile {
+    /// Its real path (for a file looked for and missing, where it would be).
+    path: PathBuf,
+    /// Its device and inode, when it is there.
+    id: Option<(u64, u64)>,
+    /// The process that started with it, and how it was started.
+    owner: i32,
+    program: String,
+}
+
+/// The files the judge read at program starts (git's settings files, and
+/// where git looks for its repository), so that what a program reads after
+/// its start is what the judge read: no process of the tree holds one open
+/// for writing (or mapped for writing) when the program starts, and while
+/// it runs no other process of the tree writes, replaces, moves or removes
+/// one (the program and its children may: git writes its own settings,
+/// `git push -u`, after reading them).
+#[derive(Default)]
+struct Held(std::cell::RefCell<Vec<HeldFile>>);
+
+/// A file's device and inode.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// `path` with every link resolved as far as it exists, the rest as given.
+fn real_path(path: &Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => real_path(parent).join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Whether process (or thread) `pid` is `owner` or was started below it.
+fn descends(pid: i32, owner: i32) -> bool {
+    let mut at = pid;
+    for _ in 0..256 {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{at}/status")) else {
+            return false;
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.trim().parse::<i32>().ok())
+        };
+        if field("Tgid:") == Some(owner) {
+            return true;
+        }
+        match field("PPid:") {
+            Some(parent) if parent > 1 => at = parent,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// A process of the tree that may still write one of the files `ids`, and
+/// which: one that holds it open for writing or has it mapped shared and
+/// writable.
+fn writer_of(pids: &[i32], ids: &[(u64, u64)]) -> Option<(i32, (u64, u64))> {
+    // The device as /proc/PID/maps spells it (`major:minor`, hex).
+    let spelled: Vec<(String, String)> = ids
+        .iter()
+        .map(|&(dev, ino)| {
+            let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+            let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+            (format!("{major:02x}:{minor:02x}"), ino.to_string())
+        })
+        .collect();
+    pids.iter().copied().find_map(|pid| {
+        let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .into_iter()
+            .flatten()
+            .flatten();
+        let open = fds.into_iter().find_map(|fd| {
+            let id = file_id(&fd.path()).filter(|id| ids.contains(id))?;
+            std::fs::read_to_string(format!(
+                "/proc/{pid}/fdinfo/{}",
+                fd.file_name().to_string_lossy()
+            ))
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find_map(|l| l.strip_prefix("flags:"))
+                    .and_then(|f| i32::from_str_radix(f.trim(), 8).ok())
+            })
+            .is_none_or(|flags| flags & libc::O_ACCMODE != libc::O_RDONLY)
+            .then_some(id)
+        });
+        let mapped = || {
+            std::fs::read_to_string(format!("/proc/{pid}/maps"))
+                .unwrap_or_default()
+                .lines()
+                .find_map(|line| {
+                    let fields: Vec<&str> = line.split_whitespace().collect();
+                    if fields.len() < 5 || !fields[1].contains('w') || !fields[1].ends_with('s') {
+                        return None;
+                    }
+                    let at = spelled
+                        .iter()
+                        .position(|(dev, ino)| fields[3] == dev && fields[4] == ino)?;
+                    Some(ids[at])
+                })
+        };
+        open.or_else(mapped).map(|id| (pid, id))
     })
+}
+
+/// Whether process `pid` is there and has not ended (a zombie has).
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        !s.rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+impl Held {
+    /// At `start`, whose judgement read `files`: `Some` when a process of
+    /// the tree may still write one; else they are held while it runs.
+    fn hold(&self, start: &Start, files: &[PathBuf]) -> Option<Stop> {
+        if files.is_empty() {
+            return None;
+        }
+        let program = spell(&start.argv, "");
+        let mut pids = start.others.clone();
+        pids.push(start.pid);
+        let files: Vec<HeldFile> = files
+            .iter()
+            .map(|file| {
+                let path = real_path(file);
+                HeldFile {
+                    id: file_id(&path),
+                    path,
+                    owner: start.pid,
+                    program: program.clone(),
+                }
+            })
+            .collect();
+        let ids: Vec<(u64, u64)> = files.iter().filter_map(|f| f.id).collect();
+        if let Some((writer, id)) = writer_of(&pids, &ids) {
+            let path = files
+                .iter()
+                .find(|f| f.id == Some(id))
+                .map_or_else(String::new, |f| f.path.display().to_string());
+            return Some(Stop {
+                guard: "hookc-exec".to_owned(),
+                reason: format!(
+                    "process {writer} of this call holds {path} open for writing, and `{program}` reads its settings from it: they could change after hookc read them. Close the file first, or run `{program}` in a call of its own"
+                ),
+            });
+        }
+        self.0.borrow_mut().extend(files);
+        None
+    }
+
+    /// At a file access: `Some` when it would change a file held for a
+    /// program still running, from outside that program.
+    fn touch(&self, touch: &Touch) -> Option<Stop> {
+        if touch.access == supervise::Access::Read {
+            return None;
+        }
+        let mut held = self.0.borrow_mut();
+        // A program that ended holds nothing.
+        held.retain(|h| running(h.owner));
+        if held.is_empty() {
+            return None;
+        }
+        let path = Path::new(&touch.path);
+        let id = std::fs::symlink_metadata(path).ok().map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        });
+        let hit = held.iter().find(|h| {
+            (h.path == path || touch.tree && h.path.starts_with(path) || id.is_some() && h.id == id)
+                && !descends(touch.pid, h.owner)
+        })?;
+        Some(Stop {
+            guard: "hookc-exec".to_owned(),
+            reason: format!(
+                "`{}` read its settings from {} when it started and is still running: changing the file now would change what it does after hookc judged it. Let it finish first (`wait`), or change the file in a call of its own",
+                hit.program,
+                hit.path.display()
+            ),
+        })
+    }
 }
 
 /// The environment a program starts with.

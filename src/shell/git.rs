@@ -89,6 +89,11 @@ struct Reading {
 }
 
 impl GitConfig {
+    /// Every settings file read or looked for, includes too.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
     /// The configuration a git command started in `cwd` reads, with this
     /// process's environment.
     pub fn load(cwd: Option<&Path>, home: Option<&Path>) -> GitConfig {

@@ -65,6 +65,8 @@ pub struct Start {
     pub execfn: Option<String>,
     /// The process's working directory, when it can be read.
     pub cwd: Option<String>,
+    /// The tree's other processes and threads at this start.
+    pub others: Vec<i32>,
 }
 
 /// What a system call does to the file it names.

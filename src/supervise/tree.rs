@@ -686,7 +686,8 @@ fn follow<T>(
         let signal = libc::WSTOPSIG(status);
         let event = (status >> 16) & 0xff;
         if signal == libc::SIGTRAP && event == libc::PTRACE_EVENT_EXEC {
-            let start = read_start(pid);
+            let mut start = read_start(pid);
+            start.others = tree.known.iter().copied().filter(|&p| p != pid).collect();
             tree.programs.insert(pid, Arc::new(start.argv.clone()));
             if let Some(verdict) = judge(&start) {
                 tree.end();
@@ -764,6 +765,7 @@ fn read_start(pid: i32) -> Start {
         exe: link("exe").unwrap_or_default(),
         execfn: exec_file_name(pid),
         cwd: link("cwd"),
+        others: Vec::new(),
     }
 }
 

@@ -624,3 +624,63 @@ __attribute__((constructor)) static void rewrite(int argc, char **argv, char **e
     assert_eq!(r.stdout, "hi --force\n", "{r:?}");
     assert_eq!(ran(&p), ["git push --dry-run origin main"]);
 }
+
+/// The judge reads git's settings at git's start; a process of the call
+/// that rewrites them before git reads them would make git do what the
+/// judge never saw. Here git reads them a moment after its start (a
+/// stand-in that sleeps first, then runs `st` as the alias it finds): a
+/// writer that had the file open before the start stops the start, and
+/// one that opens it while git runs is stopped at the open. Settings
+/// written before git starts, or after it ends, are judged as usual.
+#[test]
+fn settings_git_read_cannot_change_while_it_runs() {
+    let (p, path) = force_push_project();
+    // The user's settings, where git finds them (a repository's own are
+    // guarded by hookc's self-protection already).
+    p.write("cfg", "[core]\n\tpager = cat\n");
+    let marker = p.path("ran").display().to_string();
+    p.write(
+        "bin/git",
+        &format!(
+            "#!/bin/sh\nsleep 0.5\nif [ \"$1\" = st ] && grep -q 'st = push --force' \"$GIT_CONFIG_GLOBAL\"; then shift; set -- push --force \"$@\"; fi\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"
+        ),
+    );
+    let under = |line: &str| {
+        run(
+            Command::new(HOOKC)
+                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+                .arg(line)
+                .current_dir(p.dir.path())
+                .env("PATH", &path)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", p.path("cfg")),
+            None,
+        )
+    };
+    let alias = "printf '[alias]\\n\\tst = push --force\\n'";
+    for (line, why) in [
+        (
+            format!("exec 3>>cfg; git st origin main & sleep 0.2; {alias} >&3; wait"),
+            "open for writing",
+        ),
+        (
+            format!("git st origin main & sleep 0.2; {alias} >> cfg; wait"),
+            "is still running",
+        ),
+        (
+            format!("git st origin main & sleep 0.2; {alias} > c; mv c cfg; wait"),
+            "is still running",
+        ),
+    ] {
+        let r = under(&line);
+        assert_eq!(r.status, 87, "{line}: {r:?}");
+        assert!(r.stderr.contains(why), "{line}: {r:?}");
+        assert!(ran(&p).is_empty(), "{line}: {:?}", ran(&p));
+        p.write("cfg", "[core]\n\tpager = cat\n");
+    }
+    let r = under(&format!(
+        "printf '[user]\\n\\tname = x\\n' >> cfg; git st origin main; {alias} >> cfg"
+    ));
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(ran(&p), ["git st origin main"]);
+}

@@ -696,4 +696,33 @@ mod tests {
         let dropdb = Programs::named_files("dropdb", Some(d.as_os_str()));
         assert_eq!(dropdb.named(&d.join("createdb")), None);
     }
+
+    /// The dynamic loader is known by its names, and under another name as
+    /// the loader `/bin/sh` names (a copy); other programs are not loaders.
+    #[test]
+    fn the_dynamic_loader_is_known_by_its_name_and_by_its_bytes() {
+        for name in [
+            "ld-linux-x86-64.so.2",
+            "ld-linux-aarch64.so.1",
+            "ld-linux.so.2",
+            "ld64.so.2",
+            "ld.so",
+            "ld-musl-x86_64.so.1",
+        ] {
+            assert!(is_loader_name(name), "{name}");
+        }
+        for name in ["ld", "ld.bfd", "ld-linux", "libc.so.6", "ldd"] {
+            assert!(!is_loader_name(name), "{name}");
+        }
+        let Some(loader) = interpreter_of(std::path::Path::new("/bin/sh")) else {
+            // A static /bin/sh names no loader.
+            return;
+        };
+        let programs = Programs::named_files("git", None);
+        assert!(programs.is_loader(&loader));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(&loader, dir.path().join("runner")).unwrap();
+        assert!(programs.is_loader(&dir.path().join("runner")));
+        assert!(!programs.is_loader(std::path::Path::new("/bin/sh")));
+    }
 }

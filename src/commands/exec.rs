@@ -351,6 +351,9 @@ fn descends(pid: i32, owner: i32) -> bool {
 /// which: one that holds it open for writing or has it mapped shared and
 /// writable.
 fn writer_of(pids: &[i32], ids: &[(u64, u64)]) -> Option<(i32, (u64, u64))> {
+    if ids.is_empty() {
+        return None;
+    }
     // The device as /proc/PID/maps spells it (`major:minor`, hex).
     let spelled: Vec<(String, String)> = ids
         .iter()

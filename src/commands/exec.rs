@@ -528,7 +528,10 @@ fn environment_of(pid: i32) -> Environment {
         let Some((name, value)) = entry.split_once('=') else {
             continue;
         };
-        if CODE_VARIABLES.contains(&name) && !value.is_empty() {
+        // A value `hookc exec` itself was started with came from the
+        // harness, not from the line (a user's `LD_LIBRARY_PATH` for CUDA).
+        let inherited = std::env::var_os(name).is_some_and(|own| own == *value);
+        if CODE_VARIABLES.contains(&name) && !value.is_empty() && !inherited {
             environment.loads.push((name.to_owned(), value.to_owned()));
         }
         environment.vars.insert(name.to_owned(), value.to_owned());

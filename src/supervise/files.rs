@@ -883,8 +883,18 @@ fn may_wait(kind: u32, fd: &OwnedFd) -> bool {
 
 /// Writes that would reach the supervision itself: another process's
 /// memory (`/proc/PID/mem`, which could change a program's arguments
-/// after the judge read them).
+/// after the judge read them), and the dynamic loader's own settings
+/// (`/etc/ld.so.preload`, `/etc/ld.so.conf`, `/etc/ld.so.conf.d/`, the
+/// cache built from them), which load code into every program after its
+/// start was judged, as `LD_PRELOAD` would (only root can write them).
 fn protects_supervision(path: &str) -> bool {
+    if path == "/etc/ld.so.preload"
+        || path == "/etc/ld.so.cache"
+        || path == "/etc/ld.so.conf"
+        || path.starts_with("/etc/ld.so.conf.d/")
+    {
+        return true;
+    }
     let Some(rest) = path.strip_prefix("/proc/") else {
         return false;
     };

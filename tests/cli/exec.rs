@@ -623,6 +623,25 @@ __attribute__((constructor)) static void rewrite(int argc, char **argv, char **e
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(r.stdout, "hi --force\n", "{r:?}");
     assert_eq!(ran(&p), ["git push --dry-run origin main"]);
+    // A value hookc exec was started with is the harness's, not the line's.
+    let r = run(
+        Command::new(HOOKC)
+            .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+            .arg("git push origin main")
+            .current_dir(p.dir.path())
+            .env("PATH", &path)
+            .env("LD_LIBRARY_PATH", "/tmp"),
+        None,
+    );
+    assert_eq!(r.status, 0, "{r:?}");
+    assert_eq!(
+        ran(&p),
+        ["git push --dry-run origin main", "git push origin main"]
+    );
+    assert_eq!(
+        under("LD_LIBRARY_PATH=/tmp/x git push origin main").status,
+        87
+    );
 }
 
 /// The judge reads git's settings at git's start; a process of the call

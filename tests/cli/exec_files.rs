@@ -233,7 +233,9 @@ stop = True
 }
 
 /// The supervision itself is out of reach: no process may write another's
-/// memory through /proc, nor reach the supervisor's descriptors.
+/// memory through /proc, nor the dynamic loader's settings (as root, which
+/// would load code into every program), nor reach the supervisor's
+/// descriptors.
 #[test]
 fn the_supervision_cannot_be_written_or_reached_through_proc() {
     if !have("python3") {
@@ -243,6 +245,7 @@ fn the_supervision_cannot_be_written_or_reached_through_proc() {
     let probe = r#"
 import os
 for what, path, mode in [("mem", "/proc/self/mem", "r+b"),
+                         ("preload", "/etc/ld.so.preload", "ab"),
                          ("parent", f"/proc/{os.getppid()}/fd", None)]:
     try:
         if mode:
@@ -260,7 +263,10 @@ for what, path, mode in [("mem", "/proc/self/mem", "r+b"),
         None,
     );
     assert_eq!(r.status, 0, "{r:?}");
-    assert_eq!(r.stdout, "mem refused\nparent refused\n", "{r:?}");
+    assert_eq!(
+        r.stdout, "mem refused\npreload refused\nparent refused\n",
+        "{r:?}"
+    );
 }
 
 /// fanotify hands a listener a descriptor to every file opened, opened

@@ -62,7 +62,10 @@ const TABLE: &[(&str, Kind)] = &[
     ("committer.", Kind::Harmless),
     ("color.", Kind::Harmless),
     ("advice.", Kind::Harmless),
-    ("init.", Kind::Harmless),
+    // Not `init.templateDir`: the hooks a new repository starts with.
+    ("init.defaultbranch", Kind::Harmless),
+    ("init.defaultobjectformat", Kind::Harmless),
+    ("init.defaultrefformat", Kind::Harmless),
     ("i18n.", Kind::Harmless),
     ("column.", Kind::Harmless),
     ("log.", Kind::Harmless),

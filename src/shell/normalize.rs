@@ -3164,6 +3164,20 @@ fn git(out: &mut Analysis, rest: &[Word], redirects: Vec<String>, depth: usize) 
     }
     let args = &rest[n..];
     let sub = args.first().map(|w| w.text.as_str());
+    // `--template=DIR` (clone, init; `--templ` abbreviated): the hooks in
+    // that folder are copied into the new repository, and a clone runs its
+    // `post-checkout` at once.
+    if matches!(sub, Some("clone" | "init"))
+        && args[1..].iter().take_while(|w| w.text != "--").any(|w| {
+            let name = w.text.split('=').next().unwrap_or_default();
+            name.len() >= "--te".len() && "--template".starts_with(name)
+        })
+    {
+        push_opaque(
+            out,
+            "a new repository's hooks taken from a template folder (--template), which git runs",
+        );
+    }
     // Options whose value is a command git starts here, and URLs of the
     // `ext::` transport, which name one.
     for code in git_option_commands(args) {

@@ -23,6 +23,73 @@ const SHELLS: &[&str] = &[
 /// runs their scripts.
 const MANAGER_SETTINGS: &[&str] = &[".npmrc", ".yarnrc", "npmrc", "pnpm-workspace.yaml"];
 
+/// Build and test tools, and the files each runs that it finds by name
+/// where it runs (a build's rules, a test runner's set-up and tests, a
+/// package's build script): a line that writes one and then runs the tool
+/// runs what it wrote, as `bash x.sh` runs `x.sh`. A name starting with
+/// `*` is a suffix.
+const RUNS_BY_NAME: &[(&[&str], &[&str])] = &[
+    (
+        &["make", "gmake", "bmake"],
+        &["Makefile", "makefile", "GNUmakefile", "*.mk"],
+    ),
+    (&["just"], &["justfile", "Justfile", ".justfile", "*.just"]),
+    (&["rake"], &["Rakefile", "rakefile", "*.rake"]),
+    (&["ninja"], &["build.ninja", "*.ninja"]),
+    (&["cmake"], &["CMakeLists.txt", "*.cmake"]),
+    (&["meson"], &["meson.build", "meson_options.txt"]),
+    (
+        &[
+            "pytest", "py.test", "tox", "nox", "pip", "pip3", "uv", "poetry", "hatch",
+        ],
+        &[
+            "*.py",
+            "pytest.ini",
+            "pyproject.toml",
+            "setup.cfg",
+            "tox.ini",
+        ],
+    ),
+    (&["cargo"], &["*.rs", "Cargo.toml", "config.toml"]),
+    (&["go"], &["*.go", "go.mod"]),
+    (
+        &["gradle", "gradlew", "mvn", "mvnw", "ant"],
+        &[
+            "*.gradle",
+            "*.gradle.kts",
+            "gradle.properties",
+            "pom.xml",
+            "build.xml",
+            "*.java",
+        ],
+    ),
+    (&["bundle", "rspec"], &["Gemfile", "*.rb"]),
+    (
+        &["deno", "bun"],
+        &["*.ts", "*.js", "deno.json", "bunfig.toml"],
+    ),
+];
+
+/// The tool `cmd` runs, as [`RUNS_BY_NAME`] names it: its program, or the
+/// module of `python -m MODULE`.
+fn tool(cmd: &SimpleCommand) -> &str {
+    let program = cmd.program.rsplit('/').next().unwrap_or_default();
+    if programs::interpreter(program).is_some_and(|i| i.names.contains(&"python*"))
+        && let Some(at) = cmd.args.iter().position(|a| a == "-m")
+    {
+        return cmd.args.get(at + 1).map_or("", String::as_str);
+    }
+    program
+}
+
+/// Whether a written file's last name is one `patterns` lists.
+fn named_by(name: &str, patterns: &[&str]) -> bool {
+    patterns.iter().any(|p| match p.strip_prefix('*') {
+        Some(suffix) => name.ends_with(suffix),
+        None => name == *p,
+    })
+}
+
 /// Mark the analysis opaque where the line runs a file it has just written
 /// in a way no guard can read.
 pub fn check(analysis: &mut Analysis) {
@@ -82,6 +149,27 @@ pub fn check(analysis: &mut Analysis) {
     // A set: a line of many commands that write is looked up once a command.
     let written: std::collections::HashSet<String> = written_names(&analysis.commands);
     for cmd in &analysis.commands {
+        let tool = tool(cmd);
+        if let Some((_, patterns)) = RUNS_BY_NAME.iter().find(|(tools, _)| tools.contains(&tool)) {
+            // `make -f FILE` runs FILE, whatever its name.
+            let given = cmd
+                .args
+                .iter()
+                .position(|a| matches!(a.as_str(), "-f" | "--file" | "--makefile"))
+                .and_then(|at| cmd.args.get(at + 1))
+                .filter(|_| matches!(tool, "make" | "gmake" | "bmake" | "just"))
+                .and_then(|f| f.rsplit('/').next());
+            let mut names: Vec<&String> = written
+                .iter()
+                .filter(|n| named_by(n, patterns) || Some(n.as_str()) == given)
+                .collect();
+            names.sort();
+            if let Some(name) = names.first() {
+                reasons.push(format!(
+                    "`{name}`, a file the line itself writes and `{tool}` then runs"
+                ));
+            }
+        }
         if written.contains(&cmd.program) {
             reasons.push(format!(
                 "`{}`, a program the line itself writes (copies, links or moves into place) and runs",
@@ -175,6 +263,25 @@ mod tests {
 
     fn opaque(line: &str) -> bool {
         analyze(line).is_opaque()
+    }
+
+    #[test]
+    fn a_build_or_test_tool_after_the_line_writes_its_files_is_opaque() {
+        assert!(opaque("printf 'all:\\n\\tcat .env\\n' > Makefile && make"));
+        assert!(opaque("echo x > rules.txt; make -f rules.txt"));
+        assert!(opaque(
+            "printf 'import os' > conftest.py && python3 -m pytest"
+        ));
+        assert!(opaque("cp /tmp/evil.py setup.py && pip install ."));
+        assert!(opaque(
+            "cat > build.rs <<'EOF'\nfn main() {}\nEOF\ncargo build"
+        ));
+        // What it does not run by name, or a tool that runs nothing the
+        // line wrote.
+        assert!(!opaque("make > build.log"));
+        assert!(!opaque("echo hi > notes.txt && make"));
+        assert!(!opaque("cargo test 2>&1 | tee test.log"));
+        assert!(!opaque("python3 -m pytest -q > out.txt"));
     }
 
     #[test]

@@ -149,6 +149,17 @@ pub fn check(analysis: &mut Analysis) {
     // A set: a line of many commands that write is looked up once a command.
     let written: std::collections::HashSet<String> = written_names(&analysis.commands);
     for cmd in &analysis.commands {
+        // What `git add` and `git stash -u` take depends on git's ignore
+        // files: after the line changes one, they may take a secret.
+        let ignores = ["gitignore", ".gitignore", "exclude"];
+        if cmd.program == "git"
+            && matches!(cmd.args.first().map(String::as_str), Some("add" | "stash"))
+            && let Some(name) = ignores.iter().find(|n| written.contains(**n))
+        {
+            reasons.push(format!(
+                "`{name}`, an ignore file the line changes before git takes files by it"
+            ));
+        }
         let tool = tool(cmd);
         if let Some((_, patterns)) = RUNS_BY_NAME.iter().find(|(tools, _)| tools.contains(&tool)) {
             // `make -f FILE` runs FILE, whatever its name.
@@ -282,6 +293,15 @@ mod tests {
         assert!(!opaque("echo hi > notes.txt && make"));
         assert!(!opaque("cargo test 2>&1 | tee test.log"));
         assert!(!opaque("python3 -m pytest -q > out.txt"));
+    }
+
+    #[test]
+    fn git_add_after_the_line_changes_an_ignore_file_is_opaque() {
+        assert!(opaque("rm .gitignore && git add -A && git diff --cached"));
+        assert!(opaque("printf '!.env\\n' >> .gitignore && git add ."));
+        assert!(opaque("echo x > .git/info/exclude; git stash -u"));
+        assert!(!opaque("echo x > notes.txt && git add notes.txt"));
+        assert!(!opaque("git add . && git commit -m x"));
     }
 
     #[test]

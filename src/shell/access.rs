@@ -210,12 +210,33 @@ fn recursion(cmd: &SimpleCommand) -> Option<bool> {
         })
     };
     match cmd.program.as_str() {
+        // `-d recurse` (`--directories=recurse`) is `-r`.
         "grep" | "egrep" | "fgrep" | "zgrep" | "ugrep" | "pcregrep" => {
-            (flag('r', &["--recursive"]) || flag('R', &["--dereference-recursive"])).then_some(true)
+            (flag('r', &["--recursive"])
+                || flag('R', &["--dereference-recursive"])
+                || cmd.args.iter().any(|a| a == "--directories=recurse")
+                || cmd
+                    .args
+                    .windows(2)
+                    .any(|w| matches!(w[0].as_str(), "-d" | "--directories") && w[1] == "recurse")
+                || cmd.args.iter().any(|a| a == "-drecurse"))
+            .then_some(true)
         }
-        "rg" | "ag" => (flag('.', &["--hidden", "--unrestricted"])
-            || cmd.args.iter().any(|a| a.starts_with("-uu")))
-        .then_some(true),
+        // rg searches hidden files with `-uu` (two `-u`s, in one word or
+        // two); ag with one.
+        "rg" | "ag" => {
+            let us: usize = cmd
+                .args
+                .iter()
+                .take_while(|a| *a != "--")
+                .filter(|a| a.starts_with('-') && !a.starts_with("--"))
+                .map(|a| a.matches('u').count())
+                .sum::<usize>()
+                + cmd.args.iter().filter(|a| *a == "--unrestricted").count();
+            let needed = if cmd.program == "ag" { 1 } else { 2 };
+            (flag('.', &["--hidden"]) || us >= needed).then_some(true)
+        }
+        "diff" | "colordiff" | "gdiff" => (flag('r', &["--recursive"])).then_some(false),
         "ack" => Some(true),
         "cp" => (flag('r', &["--recursive", "--archive"]) || flag('R', &[]) || flag('a', &[]))
             .then_some(false),
@@ -372,6 +393,9 @@ pub const ROWS: &[Row] = &[
             ("--files0-from", Read),
             ("--from-file", Read),
             ("--to-file", Read),
+            // cloc's reports.
+            ("--report-file", Write),
+            ("--out", Write),
         ],
         ..row(
             &[
@@ -429,7 +453,6 @@ pub const ROWS: &[Row] = &[
                 "zstdcat",
                 "zless",
                 "zmore",
-                "gpg",
                 "pdftotext",
                 "source",
                 ".",
@@ -503,7 +526,9 @@ pub const ROWS: &[Row] = &[
             ("-n", Not),
             ("-name", Not),
         ],
-        ..row(&["xxd"], All(Read))
+        // `xxd IN OUT` (and `xxd -r IN OUT`, which patches OUT) writes its
+        // second operand.
+        ..row(&["xxd"], Copies(Read))
     },
     Row {
         values: &[
@@ -611,6 +636,8 @@ pub const ROWS: &[Row] = &[
             ("--slurpfile", Not),
             ("--indent", Not),
         ],
+        // yq's and jaq's `-i` (`--in-place`) rewrite their files.
+        modes: &[("-i", Both), ("--in-place", Both)],
         // `--rawfile NAME FILE` and `--slurpfile NAME FILE` take two words:
         // the name is taken as the value, and then the first operand is
         // counted as a file, not as the filter (which is read too).
@@ -659,10 +686,10 @@ pub const ROWS: &[Row] = &[
         &[
             "ls", "ll", "dir", "stat", "test", "[", "[[", "echo", "printf", "true", "false", "cd",
             "pushd", "popd", "basename", "dirname", "realpath", "readlink", "which", "type",
-            "whereis", "command", "df", "tree", "exa", "eza", "pwd", "sleep", "kill", "export",
-            "unset", "declare", "local", "read", "exit", "return", "set", "shift", "wait", "hash",
-            "alias", "umask", "id", "whoami", "uname", "hostname", "seq", "yes", "tr", "expr",
-            "let", "jobs", "env", "printenv", "help", "ps", "pgrep", "pkill", "lsof",
+            "whereis", "command", "df", "exa", "eza", "pwd", "sleep", "kill", "export", "unset",
+            "declare", "local", "read", "exit", "return", "set", "shift", "wait", "hash", "alias",
+            "umask", "id", "whoami", "uname", "seq", "yes", "tr", "expr", "let", "jobs", "env",
+            "printenv", "help", "ps", "pgrep", "pkill", "lsof",
         ],
         All(Not),
     ),
@@ -679,6 +706,32 @@ pub const ROWS: &[Row] = &[
         &["openssl", "sqlite3", "duckdb", "history", "ssh-keygen"],
         All(Both),
     ),
+    // gpg writes next to its files (`--enarmor F` makes `F.asc`) and keeps
+    // its keys in `--homedir DIR`.
+    Row {
+        values: &[("--homedir", Both), ("-o", Write), ("--output", Write)],
+        ..row(&["gpg", "gpg2"], All(Both))
+    },
+    // `tree --fromfile F` lists the names F holds; `-o F` writes the
+    // listing. `hostname -F F` sets the name F holds.
+    Row {
+        values: &[
+            ("-o", Write),
+            ("-L", Not),
+            ("-P", Not),
+            ("-I", Not),
+            ("--charset", Not),
+            ("--filelimit", Not),
+            ("--timefmt", Not),
+            ("-H", Not),
+        ],
+        modes: &[("--fromfile", Read)],
+        ..row(&["tree"], All(Not))
+    },
+    Row {
+        values: &[("-F", Read), ("--file", Read)],
+        ..row(&["hostname"], All(Not))
+    },
     // Manual pages: `man -l FILE` and `man ./page.1` read a file, and a
     // page's name is no file of the project.
     row(&["man", "info"], All(Read)),
@@ -1364,6 +1417,8 @@ struct Parsed<'a> {
     /// Option values, with their role and the option's name.
     values: Vec<(&'a str, Role, &'static str)>,
     mode: Option<Role>,
+    /// Values of long options the row does not list (`--magic-file=F`).
+    unlisted: Vec<&'a str>,
 }
 
 fn lookup(table: &'static [(&'static str, Role)], name: &str) -> Option<(&'static str, Role)> {
@@ -1405,6 +1460,8 @@ fn parse<'a>(args: &'a [String], row: &Row) -> Parsed<'a> {
                 }
             } else if let Some((_, role)) = lookup(row.modes, &name) {
                 p.mode = Some(role);
+            } else if let Some(v) = value {
+                p.unlisted.push(v);
             }
             continue;
         }
@@ -1448,6 +1505,18 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     let p = parse(&cmd.args, row);
     for &(v, role, _) in &p.values {
         push(out, v, role);
+    }
+    // A program that reads or writes files may take one through an option
+    // the row does not list (`file --magic-file=.env`): a value that looks
+    // like a path is one, read or written.
+    let handles_files = match row.operands {
+        All(role) | AfterFirst(role, _) | Copies(role) => role.access().is_some(),
+        _ => false,
+    };
+    if handles_files {
+        for v in p.unlisted.iter().filter(|v| looks_like_path(v)) {
+            push(out, v, Both);
+        }
     }
     let files = |role: Role| p.mode.unwrap_or(role);
     match row.operands {
@@ -1511,7 +1580,8 @@ fn copies(cmd: &SimpleCommand, p: &Parsed, role: Role, out: &mut Vec<Touch>) {
         options().any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
     };
     let long = |name: &str| options().any(|a| a == name);
-    let symbolic = program == "ln" && (short('s') || long("--symbolic"));
+    let symbolic = (program == "ln" && (short('s') || long("--symbolic")))
+        || (program == "cp" && (short('s') || long("--symbolic-link")));
     let hard_link = (program == "ln" && !symbolic)
         || program == "link"
         || (program == "cp" && (short('l') || long("--link")));
@@ -1528,13 +1598,32 @@ fn copies(cmd: &SimpleCommand, p: &Parsed, role: Role, out: &mut Vec<Touch>) {
         (None, Some((last, rest))) if !rest.is_empty() => (rest, Some(*last)),
         _ => (&p.operands[..], None),
     };
-    let source_role = if hard_link { Both } else { role };
+    // A link, hard or symbolic, is a second name for its source, through
+    // which the line (or a later call) may write it and what it holds.
+    let source_role = if hard_link || symbolic { Both } else { role };
     for o in sources {
         push(out, o, source_role);
     }
     let Some(dest) = dest.filter(|d| !d.is_empty() && *d != "-") else {
         return;
     };
+    // A symbolic link's relative target is counted from the folder the
+    // link is made in: the destination's, or the destination itself when
+    // it is a folder (`ln -s ../.hookc docs/h` points at `.hookc`).
+    if symbolic {
+        let parent = match dest.trim_end_matches('/').rsplit_once('/') {
+            Some(("", _)) => "/".to_owned(),
+            Some((dir, _)) => dir.to_owned(),
+            None => ".".to_owned(),
+        };
+        for o in sources.iter().filter(|o| is_relative(o)) {
+            for dir in [parent.as_str(), dest.trim_end_matches('/')] {
+                if !matches!(dir, "" | ".") {
+                    push(out, &format!("{}/{o}", dir.trim_end_matches('/')), Both);
+                }
+            }
+        }
+    }
     if whole {
         out.push(Touch {
             tree: recursive,
@@ -2334,7 +2423,43 @@ fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
 /// repository, which holds what was committed); `checkout`/`restore`/`rm`/
 /// `mv` write the paths they name; `add` reads them; `diff --no-index` and
 /// `apply` read files. Other subcommands name revisions, not files.
+/// What stands for a file a git command touches in a repository whose
+/// folder hookc cannot name (`--git-dir`, `--work-tree`, a `-C` with a
+/// value known only when the line runs).
+const GIT_ELSEWHERE: &str =
+    "(a file of a repository git is sent to by --git-dir, --work-tree or -C)";
+
+/// A git command's files, counted from the folder its `-C` options name
+/// (`git -C .hookc rm policy.json` removes `.hookc/policy.json`, and `git
+/// -C DIR init` makes `DIR/.git`); where hookc cannot name the folder,
+/// each is known only when the line runs.
 fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let start = out.len();
+    git_here(cmd, out);
+    if !cmd.repo_elsewhere {
+        return;
+    }
+    match &cmd.repo_folder {
+        Some(folder) => {
+            let init = cmd.args.first().is_some_and(|s| s == "init");
+            if init && out.len() == start {
+                push(out, ".git", Write);
+            }
+            for t in &mut out[start..] {
+                if is_relative(&t.path) {
+                    t.path = format!("{}/{}", folder.trim_end_matches('/'), t.path);
+                }
+            }
+        }
+        None => {
+            for t in &mut out[start..] {
+                t.runtime = Some(GIT_ELSEWHERE.to_owned());
+            }
+        }
+    }
+}
+
+fn git_here(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     let Some((sub, rest)) = cmd.args.split_first() else {
         return;
     };
@@ -2409,8 +2534,23 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         // Each operand a file: trailers read from them, a merge of three
         // (written into the first unless `-p`), patches mailed.
         "interpret-trailers" | "send-email" => {
+            let in_place = sub == "interpret-trailers" && rest.iter().any(|a| a == "--in-place");
             for o in operands().filter(|o| looks_like_path(o)) {
-                push(out, o, Read);
+                push(out, o, if in_place { Both } else { Read });
+            }
+        }
+        // `git mailinfo MSG PATCH` writes both; `git mailsplit -oDIR`
+        // writes into DIR.
+        "mailinfo" => {
+            for o in operands() {
+                push(out, o, Write);
+            }
+        }
+        "mailsplit" => {
+            for a in rest {
+                if let Some(dir) = a.strip_prefix("-o").filter(|d| !d.is_empty()) {
+                    push(out, dir, Write);
+                }
             }
         }
         "merge-file" => {
@@ -2455,14 +2595,17 @@ fn git(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                 out.push(Touch::below(o, &[]));
             }
         }
-        "add" | "apply" | "am" | "hash-object" => {
+        // `git update-index --add F` takes F whether git ignores it or not.
+        "add" | "apply" | "am" | "hash-object" | "update-index" => {
             for o in operands().filter(|o| looks_like_path(o)) {
                 push(out, o, Read);
             }
         }
+        // Two folders are compared file by file.
         "diff" if rest.iter().any(|a| a == "--no-index") => {
             for o in operands() {
                 push(out, o, Read);
+                out.push(Touch::below(o, &[]));
             }
         }
         "grep" => git_grep(rest, out),
@@ -2504,8 +2647,16 @@ fn git_creates(sub: &str, rest: &[String], out: &mut Vec<Touch>) {
         if options && a == "--" {
             options = false;
         } else if options && a.starts_with('-') && a.len() > 1 {
-            if VALUED.contains(&a.as_str()) {
-                args.next();
+            // The repository itself goes to `--separate-git-dir DIR`.
+            if let Some(dir) = a.strip_prefix("--separate-git-dir=") {
+                push(out, dir, Write);
+            } else if VALUED.contains(&a.as_str()) {
+                let value = args.next();
+                if a == "--separate-git-dir"
+                    && let Some(dir) = value
+                {
+                    push(out, dir, Write);
+                }
             }
         } else {
             operands.push(a.as_str());
@@ -2678,6 +2829,47 @@ fn interpreter(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             // `-i`, `-pi`, `-i.bak`: edit the files in place.
             in_place = true;
         }
+        // node's options whose value is a file or a folder it reads or
+        // writes: the settings it loads, where warnings, reports and
+        // profiles go.
+        const NODE_FILES: &[&str] = &[
+            "--env-file",
+            "--env-file-if-exists",
+            "--redirect-warnings",
+            "--cpu-prof-dir",
+            "--heap-prof-dir",
+            "--report-directory",
+            "--report-dir",
+            "--diagnostic-dir",
+            "--report-filename",
+            "--cpu-prof-name",
+            "--heap-prof-name",
+            "--experimental-config-file",
+        ];
+        let (name, glued) = t.split_once('=').unwrap_or((t, ""));
+        if interp.names.contains(&"node") && NODE_FILES.contains(&name) {
+            let value = if t.contains('=') {
+                Some(glued)
+            } else {
+                i += 1;
+                args.get(i - 1).map(String::as_str)
+            };
+            push(out, value.unwrap_or_default(), Both);
+            continue;
+        }
+        // `python -m MODULE ARGS`: the module is the program, and the
+        // rest its words.
+        if interp.names.contains(&"python*") && t.starts_with("-m") {
+            let module = match &t[2..] {
+                "" => args.get(i).map(String::as_str),
+                glued => Some(glued),
+            };
+            let from = if t == "-m" { i + 1 } else { i };
+            if let Some(module) = module {
+                python_module(module, args.get(from..).unwrap_or_default(), out);
+            }
+            return;
+        }
         if matches!(t.as_str(), "-m" | "-r" | "-I" | "-M" | "-W" | "-X") {
             i += 1;
         }
@@ -2689,6 +2881,62 @@ fn interpreter(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             push(out, o, Both);
         } else if looks_like_path(o) {
             push(out, o, Read);
+        }
+    }
+}
+
+/// The files of `python -m MODULE ARGS`. Tools that only read what they
+/// are given (test runners, linters, `pip`) read the operands that look
+/// like paths; modules that make or empty a folder (`venv --clear .`
+/// deletes what it holds), unpack an archive into one or compile every
+/// file below one write everything below their operands; `json.tool IN
+/// OUT` and `cProfile -o OUT` write their output; any other module is a
+/// program hookc does not know.
+fn python_module(module: &str, args: &[String], out: &mut Vec<Touch>) {
+    let operands = || {
+        args.iter()
+            .map(String::as_str)
+            .filter(|a| !a.starts_with('-') && looks_like_path(a))
+    };
+    match module {
+        "pytest" | "pip" | "pip3" | "unittest" | "mypy" | "pylint" | "flake8" | "pyflakes"
+        | "pycodestyle" | "pydoc" | "doctest" | "timeit" | "pdb" | "site" | "this"
+        | "http.server" | "py_compile" | "tokenize" | "ast" | "dis" | "calendar" => {
+            for o in operands() {
+                push(out, o, Read);
+            }
+        }
+        "venv" | "virtualenv" | "compileall" | "tarfile" | "zipfile" | "gzip" | "ensurepip" => {
+            for o in operands() {
+                push(out, o, Both);
+            }
+        }
+        "json.tool" => {
+            for (k, o) in operands().enumerate() {
+                push(out, o, if k == 0 { Read } else { Write });
+            }
+        }
+        "cProfile" | "profile" => {
+            let mut words = args.iter().map(String::as_str);
+            while let Some(w) = words.next() {
+                if w == "-o" || w == "--outfile" {
+                    push(out, words.next().unwrap_or_default(), Write);
+                } else if let Some(file) = w
+                    .strip_prefix("--outfile=")
+                    .or_else(|| w.strip_prefix("-o").filter(|f| !f.is_empty()))
+                {
+                    push(out, file, Write);
+                } else if !w.starts_with('-') && looks_like_path(w) {
+                    push(out, w, Read);
+                }
+            }
+        }
+        _ => {
+            let cmd = SimpleCommand {
+                args: args.to_vec(),
+                ..SimpleCommand::default()
+            };
+            table_row(&row(&[], Operands::PathLike), &cmd, out);
         }
     }
 }

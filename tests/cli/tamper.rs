@@ -317,6 +317,51 @@ fn programs_that_write_through_options_and_archives_are_refused_in_every_harness
     }
 }
 
+/// More ways to write hookc's files found by review: git sent into
+/// `.hookc` by `-C`, a symbolic link made in the line and written through,
+/// a Python module that empties a folder, an option whose value is a
+/// folder the program writes into, in-place and output modes. In every
+/// harness; their plain uses go ahead.
+#[test]
+fn writes_through_another_folder_a_link_or_a_module_are_refused_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(p.dir.path())
+        .status();
+    assert!(git.is_ok_and(|s| s.success()));
+    p.write("notes.txt", "notes\n");
+    p.write("src/main.rs", "fn main() {}\n");
+    for line in [
+        "git -C .hookc rm -q policy.json",
+        "git -C .claude checkout -- settings.json",
+        "ln -s .hookc h && rm -r h/claude",
+        "ln -s .claude c; cp notes.txt c/settings.json",
+        "python3 -m venv --clear .hookc",
+        "python3 -m json.tool notes.txt .hookc/policy.json",
+        "node --redirect-warnings .claude/settings.json w.js",
+        "gpg --homedir .hookc --list-keys",
+        "git init --separate-git-dir=.hookc/g x",
+        "yq -i '.x=1' .claude/settings.json",
+        "xxd notes.txt .claude/settings.json",
+        "tree -o .claude/settings.json",
+        "cloc --report-file=.claude/settings.json notes.txt",
+    ] {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
+    for line in [
+        "git -C src status",
+        "ln -s notes.txt notes-link.txt",
+        "python3 -m venv .venv",
+        "python3 -m json.tool notes.txt",
+        "xxd notes.txt",
+        "tree -L 2",
+    ] {
+        allowed_everywhere(&pinned, line, &[]);
+    }
+}
+
 /// A `cd` may fail, go back, or go where only the run names: every folder
 /// the line may be in counts, in every harness.
 #[test]

@@ -176,7 +176,12 @@ fn copies_read_sources_and_write_the_destination() {
     );
     check(
         "ln -s .env link",
-        &[(".env", "r"), ("link", "w"), ("link/.env", "w")],
+        &[
+            (".env", "rw"),
+            ("link/.env", "rw"),
+            ("link", "w"),
+            ("link/.env", "w"),
+        ],
     );
     check(
         "mv .hookc/policy.json x",
@@ -231,7 +236,19 @@ fn a_hard_link_writes_its_source() {
         "cp -al .hookc ../copy",
         &[(".hookc", "rw"), ("../copy", "w"), ("../copy/.hookc", "w")],
     );
-    check("ln -s a b/", &[("a", "r"), ("b/a", "w")]);
+    // A symbolic link is a second name too; its relative target counts
+    // from the folder it is made in.
+    check("ln -s a b/", &[("a", "rw"), ("b/a", "rw"), ("b/a", "w")]);
+    check(
+        "ln -s ../.hookc docs/h",
+        &[
+            ("../.hookc", "rw"),
+            ("docs/../.hookc", "rw"),
+            ("docs/h/../.hookc", "rw"),
+            ("docs/h", "w"),
+            ("docs/h/.hookc", "w"),
+        ],
+    );
 }
 
 #[test]
@@ -555,7 +572,12 @@ fn readers_of_issue_31() {
     );
     check(
         "git diff --no-index /dev/null .env",
-        &[("/dev/null", "r"), (".env", "r")],
+        &[
+            ("/dev/null", "r"),
+            ("/dev/null/**", "r"),
+            (".env", "r"),
+            (".env/**", "r"),
+        ],
     );
     check(
         "git grep --no-index '' -- .env",

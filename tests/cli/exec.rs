@@ -384,17 +384,7 @@ fn gemini_clis_emptied_git_settings_leave_a_push_readable() {
 fn a_git_started_with_another_home_reads_that_home_s_settings() {
     let (p, path) = force_push_project();
     p.write("elsewhere/.gitconfig", "[alias]\n\tst = push --force\n");
-    let under = |line: &str| {
-        run(
-            Command::new(HOOKC)
-                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
-                .arg(line)
-                .current_dir(p.dir.path())
-                .env("PATH", &path)
-                .env("GIT_CONFIG_NOSYSTEM", "1"),
-            None,
-        )
-    };
+    let under = |line: &str| exec_sh(&p, &path, line, &[("GIT_CONFIG_NOSYSTEM", "1".as_ref())]);
     for line in [
         "HOME=elsewhere git st origin main",
         "HOME=$PWD/elsewhere git st origin main",
@@ -411,6 +401,21 @@ fn a_git_started_with_another_home_reads_that_home_s_settings() {
 
 /// A project whose policy refuses a forced push, and a `PATH` whose `git`
 /// only records how it was run (see `ran`).
+/// `hookc exec --harness claude -- sh -c LINE` in the project, with `path`
+/// as PATH and the variables `env`.
+fn exec_sh(p: &Project, path: &str, line: &str, env: &[(&str, &std::ffi::OsStr)]) -> Run {
+    let mut command = Command::new(HOOKC);
+    command
+        .args(["exec", "--harness", "claude", "--", "sh", "-c"])
+        .arg(line)
+        .current_dir(p.dir.path())
+        .env("PATH", path);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    run(&mut command, None)
+}
+
 fn force_push_project() -> (Project, String) {
     let p = Project::new();
     p.write(
@@ -500,16 +505,7 @@ fn a_program_run_by_the_dynamic_loader_is_judged_as_that_program() {
     let Some((p, path)) = force_push_project_elf() else {
         return;
     };
-    let under = |line: &str| {
-        run(
-            Command::new(HOOKC)
-                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
-                .arg(line)
-                .current_dir(p.dir.path())
-                .env("PATH", &path),
-            None,
-        )
-    };
+    let under = |line: &str| exec_sh(&p, &path, line, &[]);
     std::fs::copy(ld, p.path("loader")).unwrap();
     std::fs::copy(p.path("bin/git"), p.path("g")).unwrap();
     for line in [
@@ -567,16 +563,7 @@ __attribute__((constructor)) static void rewrite(int argc, char **argv, char **e
         .status()
         .is_ok_and(|s| s.success());
     assert!(built, "cc could not build the preloaded library");
-    let under = |line: &str| {
-        run(
-            Command::new(HOOKC)
-                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
-                .arg(line)
-                .current_dir(p.dir.path())
-                .env("PATH", &path),
-            None,
-        )
-    };
+    let under = |line: &str| exec_sh(&p, &path, line, &[]);
     let mut lines = vec![
         (
             "LD_PRELOAD=$PWD/pre.so git push --dry-run origin main".to_owned(),
@@ -624,14 +611,11 @@ __attribute__((constructor)) static void rewrite(int argc, char **argv, char **e
     assert_eq!(r.stdout, "hi --force\n", "{r:?}");
     assert_eq!(ran(&p), ["git push --dry-run origin main"]);
     // A value hookc exec was started with is the harness's, not the line's.
-    let r = run(
-        Command::new(HOOKC)
-            .args(["exec", "--harness", "claude", "--", "sh", "-c"])
-            .arg("git push origin main")
-            .current_dir(p.dir.path())
-            .env("PATH", &path)
-            .env("LD_LIBRARY_PATH", "/tmp"),
-        None,
+    let r = exec_sh(
+        &p,
+        &path,
+        "git push origin main",
+        &[("LD_LIBRARY_PATH", "/tmp".as_ref())],
     );
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(
@@ -664,16 +648,16 @@ fn settings_git_read_cannot_change_while_it_runs() {
             "#!/bin/sh\nsleep 0.5\nif [ \"$1\" = st ] && grep -q 'st = push --force' \"$GIT_CONFIG_GLOBAL\"; then shift; set -- push --force \"$@\"; fi\nmkdir -p {marker}\necho ran > \"{marker}/git $*\"\n"
         ),
     );
+    let cfg = p.path("cfg");
     let under = |line: &str| {
-        run(
-            Command::new(HOOKC)
-                .args(["exec", "--harness", "claude", "--", "sh", "-c"])
-                .arg(line)
-                .current_dir(p.dir.path())
-                .env("PATH", &path)
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_CONFIG_GLOBAL", p.path("cfg")),
-            None,
+        exec_sh(
+            &p,
+            &path,
+            line,
+            &[
+                ("GIT_CONFIG_NOSYSTEM", "1".as_ref()),
+                ("GIT_CONFIG_GLOBAL", cfg.as_os_str()),
+            ],
         )
     };
     let alias = "printf '[alias]\\n\\tst = push --force\\n'";

@@ -375,6 +375,14 @@ const SYNC_VALUES: &[(&str, Role)] = &[
     ("--backup-dir", Write),
     ("-T", Both),
     ("--temp-dir", Write),
+    // rsync's batch files and the folder it keeps partial files in.
+    ("--write-batch", Write),
+    ("--only-write-batch", Write),
+    ("--read-batch", Read),
+    ("--partial-dir", Both),
+    ("--compare-dest", Read),
+    ("--copy-dest", Read),
+    ("--link-dest", Both),
 ];
 
 /// The table. Programs not listed read their path-like operands.
@@ -1168,7 +1176,70 @@ pub fn touches_with(
         cwd.after(cmd, known);
         only_top_before &= cmd.program == "git" && cmd.args == ["rev-parse", "--show-toplevel"];
     }
+    reopened(analysis, &mut out);
     out
+}
+
+/// The descriptor a path opens again, and what follows it: `/dev/stdin`
+/// (0), `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` (or
+/// any process's, `thread-self`'s), `/dev/fd/3/x` (below a folder opened
+/// as 3).
+fn descriptor(path: &str) -> Option<(u32, &str)> {
+    let numbered = |rest: &str| -> Option<(u32, usize)> {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let fd = rest[..digits].parse().ok()?;
+        (rest[digits..].is_empty() || rest[digits..].starts_with('/')).then_some((fd, digits))
+    };
+    for (name, fd) in [("/dev/stdin", 0), ("/dev/stdout", 1), ("/dev/stderr", 2)] {
+        if let Some(rest) = path.strip_prefix(name)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            return Some((fd, rest));
+        }
+    }
+    let after_fd = if let Some(rest) = path.strip_prefix("/dev/fd/") {
+        rest
+    } else {
+        let rest = path.strip_prefix("/proc/")?;
+        let (_, rest) = rest.split_once("/fd/")?;
+        rest
+    };
+    let (fd, digits) = numbered(after_fd)?;
+    Some((fd, &after_fd[digits..]))
+}
+
+/// A file named through a descriptor (`cat /dev/fd/3 3>>.env`, `cp x
+/// /dev/stdin < policy.kdl`) is opened again, with any access: it is each
+/// file the line redirects, read and written (the line's own redirections
+/// are the only files it can have put there). A descriptor above 2 the
+/// line opens on nothing is one hookc cannot see: known only when it runs.
+fn reopened(analysis: &Analysis, out: &mut Vec<Touch>) {
+    let redirected: Vec<&String> = analysis
+        .commands
+        .iter()
+        .flat_map(|c| c.redirects.iter().chain(&c.reads))
+        .filter(|f| descriptor(f).is_none())
+        .collect();
+    let mut more = Vec::new();
+    for t in out.iter_mut() {
+        let Some((fd, rest)) = descriptor(&t.path) else {
+            continue;
+        };
+        let rest = rest.to_owned();
+        if redirected.is_empty() {
+            if fd > 2 {
+                t.runtime = Some(t.path.clone());
+            }
+            continue;
+        }
+        for f in &redirected {
+            more.push(Touch {
+                tree: true,
+                ..Touch::new(&format!("{}{rest}", f.trim_end_matches('/')), Access::Both)
+            });
+        }
+    }
+    out.extend(more);
 }
 
 /// Why the line is opaque for its `cd`s: one goes to a path longer than
@@ -2375,7 +2446,19 @@ fn wget(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
 fn find(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     let args = &cmd.args;
     if cmd.program.starts_with("fd") {
-        // fd lists; its `-x`/`-X` commands are beyond this model.
+        // fd lists. With `-x`/`-X` it hands what it finds to a command,
+        // which may read or write any of it (hidden files with `-H`).
+        let runs = args.iter().any(|a| {
+            matches!(a.as_str(), "-x" | "-X" | "--exec" | "--exec-batch")
+                || a.starts_with("--exec=")
+                || a.starts_with("--exec-batch=")
+        });
+        if runs {
+            out.push(Touch {
+                access: Access::Both,
+                ..Touch::below(".", &[])
+            });
+        }
         return;
     }
     let mut i = 0;
@@ -2507,7 +2590,18 @@ fn git_here(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     let (short, long, role): (&str, &[&str], Role) = match sub.as_str() {
         "commit" => ("Ft", &["--file", "--template"], Read),
         "tag" | "merge" | "notes" | "fmt-merge-msg" => ("F", &["--file"], Read),
-        "blame" | "annotate" => ("", &["--contents"], Read),
+        "blame" | "annotate" => ("S", &["--contents", "--ignore-revs-file"], Read),
+        // Marks files, read and written.
+        "fast-export" | "fast-import" => (
+            "",
+            &[
+                "--export-marks",
+                "--import-marks",
+                "--import-marks-if-exists",
+            ],
+            Both,
+        ),
+        "credential-store" => ("", &["--file"], Both),
         "archive" => ("", &["--add-file"], Read),
         "config" => ("f", &["--file"], Both),
         _ => ("", &[], Read),
@@ -2602,7 +2696,8 @@ fn git_here(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
             }
         }
         // Two folders are compared file by file.
-        "diff" if rest.iter().any(|a| a == "--no-index") => {
+        // (difftool hands both files to the program `-x` names.)
+        "diff" | "difftool" if rest.iter().any(|a| a == "--no-index") => {
             for o in operands() {
                 push(out, o, Read);
                 out.push(Touch::below(o, &[]));

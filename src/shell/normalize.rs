@@ -1690,8 +1690,26 @@ fn wrapper_files(program: &str, rest: &[Word], own: usize) -> (Vec<String>, Vec<
             reads = value(&["-a", "--arg-file"]);
             Vec::new()
         }
+        // ssh's log (`-E FILE`) and identity; rlwrap's and xvfb-run's logs.
+        "ssh" => {
+            reads = value(&["-i"]);
+            value(&["-E"])
+        }
+        "rlwrap" => value(&["-l", "--logfile"]),
+        "xvfb-run" => value(&["-e", "--error-file", "-f", "--auth-file"]),
         _ => Vec::new(),
     };
+    // Any other `--opt=VALUE` of the wrapper's own whose value looks like a
+    // path (`valgrind --log-file=F`, `unshare --mount=F`): read and written.
+    for w in &rest[..own.min(rest.len())] {
+        if let Some((_, v)) = w.text.strip_prefix("--").and_then(|l| l.split_once('='))
+            && v.contains(['/', '.'])
+            && !v.contains("://")
+        {
+            reads.push(v.to_owned());
+            writes.push(v.to_owned());
+        }
+    }
     // strace's `|CMD` is a command (`programs::local_runs`), not a file.
     writes.retain(|f| !f.starts_with(['|', '!']));
     match program {

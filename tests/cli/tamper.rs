@@ -362,6 +362,32 @@ fn writes_through_another_folder_a_link_or_a_module_are_refused_in_every_harness
     }
 }
 
+/// A file opened again through a descriptor the line opened on it
+/// (`/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`), a wrapper's own log
+/// file, git's marks files: refused in every harness; the streams the
+/// harness gives go ahead.
+#[test]
+fn writes_through_a_descriptor_or_a_log_option_are_refused_in_every_harness() {
+    let pinned = Pinned::new();
+    let p = &pinned.p;
+    p.write("notes.txt", "notes\n");
+    for line in [
+        "cat notes.txt < policy.kdl > /dev/stdin",
+        "cat notes.txt 3< policy.kdl > /dev/fd/3",
+        "exec 3<policy.kdl; echo x > /proc/self/fd/3",
+        "truncate -s0 /dev/stdin < .hookc/policy.json",
+        "rm -rf /dev/fd/3/.hookc 3<.",
+        "valgrind --tool=none --log-file=.claude/settings.json true",
+        "ssh -E .claude/settings.json -o BatchMode=yes nonexistent.invalid true",
+        "git fast-export --export-marks=.claude/settings.json HEAD",
+    ] {
+        refused_everywhere(&pinned, line, &[], "only the user may do");
+    }
+    for line in ["echo hi | cat /dev/stdin", "echo x > /dev/stderr"] {
+        allowed_everywhere(&pinned, line, &[]);
+    }
+}
+
 /// A `cd` may fail, go back, or go where only the run names: every folder
 /// the line may be in counts, in every harness.
 #[test]

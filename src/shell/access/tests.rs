@@ -1152,3 +1152,71 @@ fn names_read_from_files_and_changed_operands() {
     check("git add --dry-run .", &[(".", "r")]);
     assert!(analyze("awk 'BEGIN{ARGV[1]=\".e\" \"nv\"; ARGC=2} {print}'").is_opaque());
 }
+
+/// A path that opens a descriptor again names what the line opened on it
+/// (an adversarial review of 47f2ad2): any file it redirects, read and
+/// written; a descriptor it opens on nothing is known only when it runs.
+#[test]
+fn a_descriptor_opened_again_is_each_file_the_line_redirects() {
+    let both = |line: &str, file: &str| {
+        touches(&analyze(line))
+            .iter()
+            .any(|t| t.path == file && t.access == Access::Both && t.runtime.is_none())
+    };
+    assert!(both("cat /dev/fd/3 3>>.env", ".env"));
+    assert!(both("cat /dev/stderr 2>>.env", ".env"));
+    assert!(both("cp README.md /dev/stdin < policy.kdl", "policy.kdl"));
+    assert!(both(
+        "exec 3<policy.kdl; echo x > /proc/self/fd/3",
+        "policy.kdl"
+    ));
+    assert!(both("rm -rf /dev/fd/3/.hookc 3<.", "./.hookc"));
+    assert!(
+        touches(&analyze("cat /dev/fd/5"))
+            .iter()
+            .any(|t| t.runtime.is_some())
+    );
+    // The harness's own standard streams, with nothing redirected.
+    assert!(
+        touches(&analyze("echo hi | cat /dev/stdin"))
+            .iter()
+            .all(|t| t.runtime.is_none() && t.access == Access::Read)
+    );
+}
+
+/// git options that name a file to read or write, and programs that hand
+/// what they find to a command (an adversarial review of 47f2ad2).
+#[test]
+fn git_marks_and_revision_files_and_fd_exec() {
+    check(
+        "git fast-export --export-marks=.codex/hooks.json HEAD",
+        &[(".codex/hooks.json", "rw")],
+    );
+    check("git blame -S .env README.md", &[(".env", "r")]);
+    check(
+        "git blame --ignore-revs-file .env README.md",
+        &[(".env", "r")],
+    );
+    check(
+        "git difftool --no-index -y -x cat .env README.md",
+        &[
+            ("cat", "r"),
+            ("cat/**", "r"),
+            (".env", "r"),
+            (".env/**", "r"),
+            ("README.md", "r"),
+            ("README.md/**", "r"),
+        ],
+    );
+    check(
+        "rsync --write-batch b.bin a/ host:b",
+        &[
+            ("b.bin", "w"),
+            ("a/", "r"),
+            ("host:b", "w"),
+            ("host:b", "w"),
+        ],
+    );
+    check("fd -H -x cat", &[("**", "rw")]);
+    check("fd -e rs", &[]);
+}

@@ -2684,9 +2684,14 @@ fn git_here(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
             }) =>
         {
+            // With no path (`git add -A -f`), the whole work tree.
+            let mut any = false;
             for o in operands() {
-                out.push(Touch::new(o, Access::Read));
-                out.push(Touch::below(o, &[]));
+                any = true;
+                pathspec_read(o, out);
+            }
+            if !any {
+                out.push(Touch::below(".", &[]));
             }
         }
         // `git update-index --add F` takes F whether git ignores it or not.
@@ -2835,10 +2840,27 @@ fn git_grep(rest: &[String], out: &mut Vec<Touch>) {
         out.push(Touch::below(".", &[]));
     }
     for p in paths {
+        pathspec_read(p, out);
+    }
+}
+
+/// The files a git pathspec reads, with ignored ones (`git add -f`, `git
+/// grep --no-index`): a path and everything below it. git's own wildcards
+/// match a leading dot too (`*` names `.env`), so a pattern is every file
+/// below the working directory; a magic pathspec (`:/`, `:(glob)**`,
+/// `:(exclude)x`) may reach the whole work tree, which only the running git
+/// names.
+fn pathspec_read(p: &str, out: &mut Vec<Touch>) {
+    if p.starts_with(':') {
+        out.push(Touch {
+            runtime: Some(p.to_owned()),
+            ..Touch::file(p, Access::Read)
+        });
+    } else if is_glob(p) || p.contains('\\') {
+        out.push(Touch::below(".", &[]));
+    } else {
         push(out, p, Read);
-        if !is_glob(p) {
-            out.push(Touch::below(p, &[]));
-        }
+        out.push(Touch::below(p, &[]));
     }
 }
 

@@ -68,6 +68,10 @@ const RUNS_BY_NAME: &[(&[&str], &[&str])] = &[
         &["deno", "bun"],
         &["*.ts", "*.js", "deno.json", "bunfig.toml"],
     ),
+    (
+        &["npm", "npx", "pnpm", "pnpx", "yarn"],
+        &["package.json", "*.js", "*.mjs", "*.cjs", "*.ts"],
+    ),
 ];
 
 /// The tool `cmd` runs, as [`RUNS_BY_NAME`] names it: its program, or the
@@ -148,20 +152,35 @@ pub fn check(analysis: &mut Analysis) {
     }
     // A set: a line of many commands that write is looked up once a command.
     let written: std::collections::HashSet<String> = written_names(&analysis.commands);
+    // Every name the line writes, moves away or copies into place, a copy
+    // that keeps its name included.
+    let changed: std::collections::HashSet<String> = changed_names(&analysis.commands);
     for cmd in &analysis.commands {
         // What `git add` and `git stash -u` take depends on git's ignore
         // files: after the line changes one, they may take a secret.
         let ignores = ["gitignore", ".gitignore", "exclude"];
         if cmd.program == "git"
             && matches!(cmd.args.first().map(String::as_str), Some("add" | "stash"))
-            && let Some(name) = ignores.iter().find(|n| written.contains(**n))
+            && let Some(name) = ignores.iter().find(|n| changed.contains(**n))
         {
             reasons.push(format!(
                 "`{name}`, an ignore file the line changes before git takes files by it"
             ));
         }
         let tool = tool(cmd);
-        if let Some((_, patterns)) = RUNS_BY_NAME.iter().find(|(tools, _)| tools.contains(&tool)) {
+        // Python looks for modules in the script's folder or the working
+        // one first, and loads `sitecustomize` and `.pth` files at start.
+        let python: &[&str] = &["*.py", "*.pth"];
+        let patterns = RUNS_BY_NAME
+            .iter()
+            .find(|(tools, _)| tools.contains(&tool))
+            .map(|(_, p)| *p)
+            .or_else(|| {
+                programs::interpreter(&cmd.program)
+                    .is_some_and(|i| i.names.contains(&"python*"))
+                    .then_some(python)
+            });
+        if let Some(patterns) = patterns {
             // `make -f FILE` runs FILE, whatever its name.
             let given = cmd
                 .args
@@ -170,7 +189,7 @@ pub fn check(analysis: &mut Analysis) {
                 .and_then(|at| cmd.args.get(at + 1))
                 .filter(|_| matches!(tool, "make" | "gmake" | "bmake" | "just"))
                 .and_then(|f| f.rsplit('/').next());
-            let mut names: Vec<&String> = written
+            let mut names: Vec<&String> = changed
                 .iter()
                 .filter(|n| named_by(n, patterns) || Some(n.as_str()) == given)
                 .collect();
@@ -225,6 +244,22 @@ fn script_operand(cmd: &SimpleCommand) -> Option<&str> {
         .iter()
         .find(|a| !a.starts_with('-') && !a.starts_with('+'))
         .map(String::as_str)
+}
+
+/// The last path component of every file the line writes or moves away.
+fn changed_names(commands: &[SimpleCommand]) -> std::collections::HashSet<String> {
+    let mut names = std::collections::HashSet::new();
+    for cmd in commands {
+        let mut touches = Vec::new();
+        access::command(cmd, &mut touches);
+        for t in touches.iter().filter(|t| t.access.writes()) {
+            let path = normalize_arg(&t.path);
+            if let Some(name) = path.rsplit('/').next().filter(|n| !n.is_empty()) {
+                names.insert(name.to_owned());
+            }
+        }
+    }
+    names
 }
 
 /// The last path component of every file the line writes.
@@ -302,6 +337,22 @@ mod tests {
         assert!(opaque("echo x > .git/info/exclude; git stash -u"));
         assert!(!opaque("echo x > notes.txt && git add notes.txt"));
         assert!(!opaque("git add . && git commit -m x"));
+        assert!(opaque("mv .gitignore /tmp/gi; git add -A"));
+    }
+
+    #[test]
+    fn python_or_a_package_manager_after_the_line_writes_their_code_is_opaque() {
+        assert!(opaque("base64 -d < x.b64 > x.py; python3 -m x"));
+        assert!(opaque(
+            "cp /tmp/j.py json.py; python3 -m json.tool README.md"
+        ));
+        assert!(opaque(
+            "echo x > sitecustomize.py; PYTHONPATH=. python3 -c 1"
+        ));
+        assert!(opaque("base64 -d < p.b64 > package.json; npm test"));
+        assert!(opaque("cp /tmp/Makefile . && make"));
+        assert!(!opaque("python3 -m json.tool package.json > out.json"));
+        assert!(!opaque("npm test > test.log"));
     }
 
     #[test]

@@ -1220,3 +1220,21 @@ fn git_marks_and_revision_files_and_fd_exec() {
     check("fd -H -x cat", &[("**", "rw")]);
     check("fd -e rs", &[]);
 }
+
+/// git's own wildcards match a leading dot, and a magic pathspec may name
+/// the whole work tree (an adversarial review of 6f85f3c).
+#[test]
+fn git_pathspecs_with_wildcards_or_magic_reach_every_file() {
+    check("git add -f '*'", &[("**", "r")]);
+    check("git add -A -f", &[("**", "r")]);
+    check("git grep --no-index SECRET -- '*'", &[("**", "r")]);
+    assert!(
+        touches(&analyze("git add -f ':/'"))
+            .iter()
+            .any(|t| t.runtime.is_some())
+    );
+    check(
+        "git add -f build/out.bin",
+        &[("build/out.bin", "r"), ("build/out.bin/**", "r")],
+    );
+}

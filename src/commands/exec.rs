@@ -306,10 +306,27 @@ struct HeldFile {
 #[derive(Default)]
 struct Held(std::cell::RefCell<Vec<HeldFile>>);
 
+/// A file's device and inode (links followed, or the link itself).
+#[cfg(unix)]
+fn file_id_of(path: &Path, follow: bool) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = if follow {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    };
+    meta.ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// (Supervision runs on Linux only.)
+#[cfg(not(unix))]
+fn file_id_of(_path: &Path, _follow: bool) -> Option<(u64, u64)> {
+    None
+}
+
 /// A file's device and inode.
 fn file_id(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    file_id_of(path, true)
 }
 
 /// `path` with every link resolved as far as it exists, the rest as given.
@@ -380,7 +397,8 @@ fn writer_of(pids: &[i32], ids: &[(u64, u64)]) -> Option<(i32, (u64, u64))> {
                     .find_map(|l| l.strip_prefix("flags:"))
                     .and_then(|f| i32::from_str_radix(f.trim(), 8).ok())
             })
-            .is_none_or(|flags| flags & libc::O_ACCMODE != libc::O_RDONLY)
+            // `O_ACCMODE` bits other than `O_RDONLY` (Linux's values).
+            .is_none_or(|flags| flags & 0o3 != 0)
             .then_some(id)
         });
         let mapped = || {
@@ -465,10 +483,7 @@ impl Held {
             return None;
         }
         let path = Path::new(&touch.path);
-        let id = std::fs::symlink_metadata(path).ok().map(|m| {
-            use std::os::unix::fs::MetadataExt;
-            (m.dev(), m.ino())
-        });
+        let id = file_id_of(path, false);
         let hit = held.iter().find(|h| {
             (h.path == path || touch.tree && h.path.starts_with(path) || id.is_some() && h.id == id)
                 && !descends(touch.pid, h.owner)

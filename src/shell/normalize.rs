@@ -2295,6 +2295,15 @@ fn source_text(dir: Option<&Path>, w: &Word) -> Option<Option<String>> {
     } else {
         dir?.join(name)
     };
+    // `/dev/stdin`, `/proc/self/fd/0` and links to them name the shell's
+    // descriptors when the line runs; here they would be the guard's own.
+    let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    if [&path, &real]
+        .iter()
+        .any(|p| p.starts_with("/dev") || p.starts_with("/proc"))
+    {
+        return None;
+    }
     match std::fs::metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(None),
         Ok(m) if m.is_file() && m.len() <= MAX => {

@@ -152,16 +152,25 @@ pub fn check(analysis: &mut Analysis) {
     }
     // A set: a line of many commands that write is looked up once a command.
     let written: std::collections::HashSet<String> = written_names(&analysis.commands);
-    // Every name the line writes, moves away or copies into place, a copy
-    // that keeps its name included.
-    let changed: std::collections::HashSet<String> = changed_names(&analysis.commands);
-    for cmd in &analysis.commands {
+    // Every name each command writes, moves away or copies into place, a
+    // copy that keeps its name included.
+    let changed: Vec<std::collections::HashSet<String>> =
+        analysis.commands.iter().map(changed_names).collect();
+    for (at, cmd) in analysis.commands.iter().enumerate() {
+        // What the other commands of the line change (a tool's own
+        // operands are its inputs, `pytest tests/test_x.py`).
+        let changed_by_others = |name: &str| {
+            changed
+                .iter()
+                .enumerate()
+                .any(|(k, names)| k != at && names.contains(name))
+        };
         // What `git add` and `git stash -u` take depends on git's ignore
         // files: after the line changes one, they may take a secret.
         let ignores = ["gitignore", ".gitignore", "exclude"];
         if cmd.program == "git"
             && matches!(cmd.args.first().map(String::as_str), Some("add" | "stash"))
-            && let Some(name) = ignores.iter().find(|n| changed.contains(**n))
+            && let Some(name) = ignores.iter().find(|n| changed_by_others(n))
         {
             reasons.push(format!(
                 "`{name}`, an ignore file the line changes before git takes files by it"
@@ -191,8 +200,12 @@ pub fn check(analysis: &mut Analysis) {
                 .and_then(|f| f.rsplit('/').next());
             let mut names: Vec<&String> = changed
                 .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != at)
+                .flat_map(|(_, names)| names)
                 .filter(|n| named_by(n, patterns) || Some(n.as_str()) == given)
                 .collect();
+            names.dedup();
             names.sort();
             if let Some(name) = names.first() {
                 reasons.push(format!(
@@ -246,20 +259,21 @@ fn script_operand(cmd: &SimpleCommand) -> Option<&str> {
         .map(String::as_str)
 }
 
-/// The last path component of every file the line writes or moves away.
-fn changed_names(commands: &[SimpleCommand]) -> std::collections::HashSet<String> {
-    let mut names = std::collections::HashSet::new();
-    for cmd in commands {
-        let mut touches = Vec::new();
-        access::command(cmd, &mut touches);
-        for t in touches.iter().filter(|t| t.access.writes()) {
+/// The last path component of every file a command writes or moves away.
+fn changed_names(cmd: &SimpleCommand) -> std::collections::HashSet<String> {
+    let mut touches = Vec::new();
+    access::command(cmd, &mut touches);
+    touches
+        .iter()
+        .filter(|t| t.access.writes())
+        .filter_map(|t| {
             let path = normalize_arg(&t.path);
-            if let Some(name) = path.rsplit('/').next().filter(|n| !n.is_empty()) {
-                names.insert(name.to_owned());
-            }
-        }
-    }
-    names
+            path.rsplit('/')
+                .next()
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned)
+        })
+        .collect()
 }
 
 /// The last path component of every file the line writes.
@@ -353,6 +367,8 @@ mod tests {
         assert!(opaque("cp /tmp/Makefile . && make"));
         assert!(!opaque("python3 -m json.tool package.json > out.json"));
         assert!(!opaque("npm test > test.log"));
+        // A tool's own operands are its inputs.
+        assert!(!opaque("pytest tests/test_parser.py -q"));
     }
 
     #[test]

@@ -46,16 +46,8 @@ use globset::{GlobBuilder, GlobSet};
 /// Without a project root, relative paths stay relative (resolved
 /// lexically; leading `..` are kept).
 pub fn normalize(path: &str, project_root: Option<&str>, home: Option<&str>) -> String {
-    let path = path.replace('\\', "/");
-    let path = expand_home(&path, home);
     let root = project_root.map(|r| clean(&r.replace('\\', "/")));
-    let joined = match &root {
-        Some(r) if !is_absolute(&path) && !path.starts_with('~') && is_absolute(r) => {
-            format!("{r}/{path}")
-        }
-        _ => path,
-    };
-    let cleaned = clean(&joined);
+    let cleaned = clean(&joined(path, project_root, home));
     if let Some(r) = root.filter(|r| is_absolute(r))
         && is_absolute(&cleaned)
     {
@@ -72,6 +64,20 @@ pub fn normalize(path: &str, project_root: Option<&str>, home: Option<&str>) -> 
         }
     }
     cleaned
+}
+
+/// `path` as [`normalize`] reads it before resolving `.` and `..`: with
+/// `/` for `\\`, `~` expanded, and joined on `project_root` (cleaned)
+/// when relative. The kernel resolves a `..` after a link from
+/// where the link leads, so a walk that follows links starts from this.
+pub fn joined(path: &str, project_root: Option<&str>, home: Option<&str>) -> String {
+    let path = expand_home(&path.replace('\\', "/"), home);
+    match project_root.map(|r| clean(&r.replace('\\', "/"))) {
+        Some(r) if !is_absolute(&path) && !path.starts_with('~') && is_absolute(&r) => {
+            format!("{r}/{path}")
+        }
+        _ => path,
+    }
 }
 
 /// `path` as seen from `dir`: a relative path joined onto `dir` when `dir` is

@@ -553,6 +553,11 @@ impl Seen {
 /// is taken to write the whole work tree.
 const GIT_UNKNOWN: &str = "(hookc cannot tell which files this git command will change before it runs, so it counts as changing every file of the work tree: `git pull` fetches before it merges, a patch names its own files, a command earlier in the line may move what a branch names. To bring in others' work, run `git fetch` on its own, then the merge, rebase or switch in a call of its own: hookc checks what those change.)";
 
+/// Why a path that goes through a link into `/proc` is known only when
+/// the line runs; told after the path.
+pub(super) const THROUGH_PROCESS: &str = "goes through a link into a process's own places \
+     (`/proc`, `/dev/fd`), which lead somewhere else for each process and at each moment";
+
 impl<'c> Facts<'c> {
     pub(super) fn new(call: &'c Call) -> Self {
         Self {
@@ -676,14 +681,23 @@ impl<'c> Facts<'c> {
                     });
                     break;
                 }
-                if t.glob.is_none()
-                    && let Some(real) = links.resolve(&path, home)
-                {
-                    out.push(Seen {
-                        tree: t.tree,
-                        presumed: t.presumed.clone(),
-                        ..Seen::new(real.clone(), paths::home_form(&real, root, home), t.access)
-                    });
+                if t.glob.is_none() {
+                    let raw = paths::joined(&in_dir, root, home);
+                    match links.resolve(&raw, &path, home) {
+                        None => {}
+                        Some(Led::To(real)) => out.push(Seen {
+                            tree: t.tree,
+                            presumed: t.presumed.clone(),
+                            ..Seen::new(real.clone(), paths::home_form(&real, root, home), t.access)
+                        }),
+                        // Through a link into a process's places: the
+                        // file it names then.
+                        Some(Led::Kernel) => out.push(Seen {
+                            runtime: Some(t.path.clone()),
+                            because: Some(THROUGH_PROCESS),
+                            ..Seen::new(path.clone(), None, t.access)
+                        }),
+                    }
                 }
                 out.push(Seen {
                     glob: t.glob,
@@ -803,7 +817,7 @@ struct Links {
     /// The project root, and the root with its own links resolved.
     root: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// What each path resolved to, so that a name repeated costs once.
-    known: std::collections::HashMap<String, Option<String>>,
+    known: std::collections::HashMap<String, Option<Led>>,
 }
 
 impl Links {
@@ -824,48 +838,168 @@ impl Links {
         self.root.is_some() && self.known.len() >= MAX_RESOLVED
     }
 
-    /// The normalised path of what `path` (normalised) leads to, when a
-    /// link on the way makes it another file; `None` otherwise (and where
-    /// nothing exists: an example's root, a file yet to be written below a
-    /// real directory is resolved through its directory).
-    fn resolve(&mut self, path: &str, home: Option<&str>) -> Option<String> {
-        if let Some(known) = self.known.get(path) {
+    /// What `path` (normalised) leads to, when a link on the way makes it
+    /// another file; `None` otherwise (and where nothing exists: an
+    /// example's root; a file yet to be written below a real directory is
+    /// resolved through its directory). `raw` is the same path before its
+    /// `..` were resolved ([`paths::joined`]): the kernel takes a `..`
+    /// after a link from where the link leads (`l/../x`, with `l` a link
+    /// to `a/b`, is `a/x`), never from the link's own folder.
+    fn resolve(&mut self, raw: &str, path: &str, home: Option<&str>) -> Option<Led> {
+        if let Some(known) = self.known.get(raw) {
             return known.clone();
         }
-        let real = self.resolve_uncached(path, home);
+        let real = self.resolve_uncached(raw, path, home);
         if self.root.is_some() {
-            self.known.insert(path.to_owned(), real.clone());
+            self.known.insert(raw.to_owned(), real.clone());
         }
         real
     }
 
-    fn resolve_uncached(&self, path: &str, home: Option<&str>) -> Option<String> {
+    fn resolve_uncached(&self, raw: &str, path: &str, home: Option<&str>) -> Option<Led> {
         let (root, real_root) = self.root.as_ref()?;
-        let lexical = if path.starts_with('/') {
-            std::path::PathBuf::from(path)
-        } else if path == "." {
-            root.clone()
-        } else {
-            root.join(path)
-        };
-        let real = std::fs::canonicalize(&lexical).ok().or_else(|| {
-            let parent = std::fs::canonicalize(lexical.parent()?).ok()?;
-            Some(parent.join(lexical.file_name()?))
-        })?;
-        let real_lexical = match lexical.strip_prefix(root) {
-            Ok(rest) => real_root.join(rest),
-            Err(_) => lexical.clone(),
-        };
-        if real == real_lexical || real == lexical {
+        // A process's own places spelled as such are followed from the
+        // line itself (`access`): here they would be the guard's own.
+        if kernel_place(std::path::Path::new(path)) {
             return None;
         }
+        let raw = std::path::Path::new(raw);
+        let (from, rest) = match raw.strip_prefix(root) {
+            Ok(rest) => (real_root.clone(), rest),
+            Err(_) if raw.is_absolute() => (std::path::PathBuf::new(), raw),
+            Err(_) => return None,
+        };
+        let real = match walk(from, rest)? {
+            Walked::Real(real) => real,
+            Walked::Kernel => return Some(Led::Kernel),
+        };
         let real = match real.strip_prefix(real_root) {
             Ok(rest) => root.join(rest),
             Err(_) => real,
         };
-        let text = real.to_str()?;
-        Some(paths::normalize(text, root.to_str(), home))
+        let real = paths::normalize(real.to_str()?, root.to_str(), home);
+        (real != path).then_some(Led::To(real))
     }
+}
+
+/// Where a path leads through its links.
+#[derive(Clone)]
+enum Led {
+    /// Another file (normalised).
+    To(String),
+    /// Into a process's own places (`/proc/…`, `/dev/fd`): what is there
+    /// is known only when the line runs.
+    Kernel,
+}
+
+enum Walked {
+    Real(std::path::PathBuf),
+    Kernel,
+}
+
+/// At most this many links are followed on one path, as the kernel does
+/// (Linux's `MAXSYMLINKS`): past it, the path names nothing.
+const MAX_LINKS: usize = 40;
+
+/// What the kernel reaches for `rest` from `from` (a directory without
+/// links, or nothing when `rest` is absolute): each link on the way is
+/// followed, and a `..` after it is taken from where it leads. What does
+/// not exist yet is appended as it is. `None` for a path that reaches
+/// nothing (a loop of links).
+fn walk(mut real: std::path::PathBuf, rest: &std::path::Path) -> Option<Walked> {
+    use std::path::{Component, Path, PathBuf};
+    enum Step {
+        Root(PathBuf),
+        Up,
+        Name(std::ffi::OsString),
+    }
+    // The steps of a path, last first (so that a link's own are pushed on).
+    let steps = |p: &Path| {
+        let mut root = PathBuf::new();
+        let mut out = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::Prefix(_) | Component::RootDir => root.push(c),
+                Component::CurDir => {}
+                Component::ParentDir => out.push(Step::Up),
+                Component::Normal(n) => out.push(Step::Name(n.to_owned())),
+            }
+        }
+        if !root.as_os_str().is_empty() {
+            out.insert(0, Step::Root(root));
+        }
+        out.reverse();
+        out
+    };
+    let mut todo = steps(rest);
+    let mut links = 0;
+    let mut missing = false;
+    while let Some(step) = todo.pop() {
+        let name = match step {
+            Step::Root(root) => {
+                real = root;
+                continue;
+            }
+            Step::Up => {
+                real.pop();
+                continue;
+            }
+            Step::Name(name) => name,
+        };
+        let next = real.join(&name);
+        if missing {
+            real = next;
+            continue;
+        }
+        match std::fs::symlink_metadata(&next) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                links += 1;
+                if links > MAX_LINKS {
+                    return None;
+                }
+                let target = std::fs::read_link(&next).ok()?;
+                if kernel_place(&lexical(&real.join(&target))) {
+                    return Some(Walked::Kernel);
+                }
+                todo.extend(steps(&target));
+            }
+            Ok(_) => real = next,
+            Err(_) => {
+                missing = true;
+                real = next;
+            }
+        }
+    }
+    Some(Walked::Real(real))
+}
+
+/// `path` with `.` and `..` taken as written.
+fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether an absolute path is in a process's own places, which the
+/// kernel fills for whoever looks: `/proc`, `/dev/fd`, `/dev/stdin`.
+fn kernel_place(path: &std::path::Path) -> bool {
+    [
+        "/proc",
+        "/dev/fd",
+        "/dev/stdin",
+        "/dev/stdout",
+        "/dev/stderr",
+    ]
+    .iter()
+    .any(|p| path.starts_with(p))
 }
 
 /// How the guard meets the call, `None` when it does not match; an `Err`

@@ -57,7 +57,7 @@ pub use trace::{ConditionTrace, GuardTrace, trace};
 // For the modules below: `index` and `trace` work with the evaluator's
 // facts and matching, `opacity` and `unknown` are part of it.
 use evaluator::{
-    Facts, asks_for, compile, match_guard, opaque_instruction, path_set, regex_subjects,
-    tool_applies, touches_guard,
+    Facts, THROUGH_PROCESS, asks_for, compile, match_guard, opaque_instruction, path_set,
+    regex_subjects, tool_applies, touches_guard,
 };
 use index::FirstBytes;

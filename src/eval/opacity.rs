@@ -14,7 +14,7 @@
 //! Both are judged only when no file the call names literally is the
 //! guard's: then the guard's own decision and reason apply.
 
-use super::{ConditionTrace, Facts, Seen, asks_for, opaque_instruction};
+use super::{ConditionTrace, Facts, Seen, THROUGH_PROCESS, asks_for, opaque_instruction};
 use crate::ir::{Decision, Guard};
 use crate::shell::access::{Access, CLIMBED, runtime::FROM_INPUT};
 use crate::shell::normalize::short;
@@ -101,6 +101,14 @@ fn instruction(seen: &Seen) -> String {
             short(program),
             short(reading),
             short(program)
+        );
+    }
+    if seen.because == Some(THROUGH_PROCESS) {
+        return format!(
+            "hookc could not check which file this shell command {} because {} {THROUGH_PROCESS}. \
+             Name the file by the path the link leads to, without the link, and run it again.",
+            verb(seen.access),
+            shown(word)
         );
     }
     format!(

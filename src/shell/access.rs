@@ -22,6 +22,7 @@
 //! the machine where the call runs (see `eval`), so a link to `.env` is `.env`.
 
 use super::normalize::{Analysis, SimpleCommand};
+use super::pattern::glob_matches;
 use super::{programs, runners};
 use runtime::Place;
 
@@ -1126,6 +1127,9 @@ pub fn touches_with(
         let from = out.len();
         command(cmd, &mut out);
         more(cmd, from, &mut out);
+        for t in &mut out[from..] {
+            through_process(t);
+        }
         if cmd.found_on_disk && wrote {
             // A file the line made before find lists it: each name it
             // could take counts.
@@ -1180,6 +1184,126 @@ pub fn touches_with(
     out
 }
 
+/// Where a path that goes through the kernel's links to a process's own
+/// places leads, spelled as the guard reads paths: `/proc/self/cwd/x` is
+/// `x` (the command's own directory, which its `cd`s then move),
+/// `/proc/self/root/x` is `/x`, and `/dev/./stdin`, `/dev/../dev/fd/3` and
+/// `/proc/thread-self/fd/3` are the descriptors `/proc/self/fd/0` and
+/// `/proc/self/fd/3`, which [`reopened`] follows. Each `..` is taken where
+/// the kernel takes it: after a link, from what the link leads to
+/// (`/proc/self/cwd/..` is `..`). Another process's directory, root or
+/// descriptor (`/proc/1/cwd`) is known only when the line runs: that
+/// process may have moved by then.
+fn through_process(t: &mut Touch) {
+    if !t.path.starts_with('/') || t.runtime.is_some() {
+        return;
+    }
+    match kernel_path(&t.path) {
+        KernelPath::Plain => {}
+        KernelPath::Leads(path) => t.path = path,
+        KernelPath::Elsewhere => t.runtime = Some(t.path.clone()),
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum KernelPath {
+    /// No link of the kernel's on the way: the path stays as written.
+    Plain,
+    Leads(String),
+    /// Through another process's place.
+    Elsewhere,
+}
+
+fn kernel_path(path: &str) -> KernelPath {
+    // A word that is a glob may be each name it matches.
+    let may_be = |word: &str, names: &[&str]| {
+        if is_glob(word) {
+            names.iter().any(|n| glob_matches(word, n))
+        } else {
+            names.contains(&word)
+        }
+    };
+    let process = |pid: &str| {
+        may_be(pid, &["self", "thread-self", "1"]) || pid.bytes().all(|b| b.is_ascii_digit())
+    };
+    // The components so far, from `/` (or from the command's directory
+    // once `cwd` is passed), and whether a link of the kernel's was taken.
+    let mut at: Vec<&str> = Vec::new();
+    let mut relative = false;
+    let mut linked = false;
+    let mut parts = path.split('/');
+    while let Some(part) = parts.next() {
+        match part {
+            "" | "." => continue,
+            ".." if relative && at.last().is_none_or(|p| *p == "..") => at.push(".."),
+            ".." => {
+                at.pop();
+                continue;
+            }
+            _ => at.push(part),
+        }
+        if relative {
+            continue;
+        }
+        match at.as_slice() {
+            ["dev", "fd"] => at = vec!["proc", "self", "fd"],
+            ["dev", "stdin"] => at = vec!["proc", "self", "fd", "0"],
+            ["dev", "stdout"] => at = vec!["proc", "self", "fd", "1"],
+            ["dev", "stderr"] => at = vec!["proc", "self", "fd", "2"],
+            ["dev", name]
+                if is_glob(name) && may_be(name, &["fd", "stdin", "stdout", "stderr"]) =>
+            {
+                return KernelPath::Elsewhere;
+            }
+            ["proc", "thread-self"] => at = vec!["proc", "self", "task", "self"],
+            _ => {}
+        }
+        let (pid, place) = match at.as_slice() {
+            ["proc", pid, place] | ["proc", pid, "task", _, place] => (*pid, *place),
+            ["proc", pid, "fd", fd] | ["proc", pid, "task", _, "fd", fd] => (*pid, *fd),
+            _ => continue,
+        };
+        if !process(pid) || !may_be(place, &["cwd", "root", "fd"]) && at[at.len() - 2] != "fd" {
+            continue;
+        }
+        if pid != "self" || is_glob(place) {
+            return KernelPath::Elsewhere;
+        }
+        linked = true;
+        match place {
+            "cwd" => {
+                at.clear();
+                relative = true;
+            }
+            "root" => at.clear(),
+            "fd" => {}
+            _ => {
+                // A descriptor: what follows it is below what it opens,
+                // which `reopened` joins on.
+                let mut out = format!("/{}", at.join("/"));
+                for p in parts.filter(|p| !p.is_empty()) {
+                    out.push('/');
+                    out.push_str(p);
+                }
+                return if descriptor(path) == descriptor(&out) {
+                    KernelPath::Plain
+                } else {
+                    KernelPath::Leads(out)
+                };
+            }
+        }
+    }
+    if !linked {
+        return KernelPath::Plain;
+    }
+    let spelled = at.join("/");
+    KernelPath::Leads(match (relative, spelled.is_empty()) {
+        (true, true) => ".".to_owned(),
+        (true, false) => spelled,
+        (false, _) => format!("/{spelled}"),
+    })
+}
+
 /// The descriptor a path opens again, and what follows it: `/dev/stdin`
 /// (0), `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` (or
 /// any process's, `thread-self`'s), `/dev/fd/3/x` (below a folder opened
@@ -1218,7 +1342,11 @@ fn reopened(analysis: &Analysis, out: &mut Vec<Touch>) {
         .commands
         .iter()
         .flat_map(|c| c.redirects.iter().chain(&c.reads))
-        .filter(|f| descriptor(f).is_none())
+        .filter(|f| match kernel_path(f) {
+            KernelPath::Plain => descriptor(f).is_none(),
+            KernelPath::Leads(p) => descriptor(&p).is_none(),
+            KernelPath::Elsewhere => false,
+        })
         .collect();
     let mut more = Vec::new();
     for t in out.iter_mut() {

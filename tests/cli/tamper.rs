@@ -363,15 +363,26 @@ fn writes_through_another_folder_a_link_or_a_module_are_refused_in_every_harness
 }
 
 /// A file opened again through a descriptor the line opened on it
-/// (`/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`), a wrapper's own log
-/// file, git's marks files: refused in every harness; the streams the
-/// harness gives go ahead.
+/// (`/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`, however spelled), a
+/// folder reached through `/proc/self/cwd` or through `..` after a link, a
+/// wrapper's own log file, git's marks files: refused in every harness;
+/// the streams the harness gives go ahead.
 #[test]
-fn writes_through_a_descriptor_or_a_log_option_are_refused_in_every_harness() {
+fn writes_through_a_descriptor_a_link_or_a_log_option_are_refused_in_every_harness() {
     let pinned = Pinned::new();
     let p = &pinned.p;
     p.write("notes.txt", "notes\n");
+    p.write("a/b/keep.txt", "keep\n");
+    p.write("src/main.rs", "fn main() {}\n");
+    // Links an earlier call made: the kernel takes `l/..` from `a/b`.
+    std::os::unix::fs::symlink("a/b", p.path("l")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/cwd", p.path("here")).unwrap();
     for line in [
+        "cat notes.txt < policy.kdl > //dev/stdin",
+        "cat notes.txt < policy.kdl > /dev/./stdin",
+        "cat notes.txt < policy.kdl > /proc/self/root/dev/stdin",
+        "cd src && rm /proc/self/cwd/../.hookc/policy.json",
+        "rm l/../../.hookc/policy.json",
         "cat notes.txt < policy.kdl > /dev/stdin",
         "cat notes.txt 3< policy.kdl > /dev/fd/3",
         "exec 3<policy.kdl; echo x > /proc/self/fd/3",
@@ -383,7 +394,18 @@ fn writes_through_a_descriptor_or_a_log_option_are_refused_in_every_harness() {
     ] {
         refused_everywhere(&pinned, line, &[], "only the user may do");
     }
-    for line in ["echo hi | cat /dev/stdin", "echo x > /dev/stderr"] {
+    refused_everywhere(
+        &pinned,
+        "cd .hookc && rm ../here/policy.json",
+        &[],
+        "a link into a process's own places",
+    );
+    for line in [
+        "echo hi | cat /dev/stdin",
+        "echo x > /dev/stderr",
+        "cat l/../../notes.txt",
+        "cat /proc/self/cwd/notes.txt",
+    ] {
         allowed_everywhere(&pinned, line, &[]);
     }
 }

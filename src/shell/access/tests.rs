@@ -1184,6 +1184,69 @@ fn a_descriptor_opened_again_is_each_file_the_line_redirects() {
     );
 }
 
+/// A descriptor, a directory or the root reached through the kernel's own
+/// links is where those lead, however the path is spelled: the kernel
+/// takes a `..` after a link from where the link leads.
+#[test]
+fn paths_through_the_kernels_links_lead_where_the_kernel_goes() {
+    let leads = |path: &str| match kernel_path(path) {
+        KernelPath::Leads(p) => p,
+        other => panic!("{path}: {other:?}"),
+    };
+    for spelled in [
+        "//dev/stdin",
+        "/dev/./stdin",
+        "/dev/../dev/stdin",
+        "/proc/self/root/dev/stdin",
+        "/proc/self/fd/../fd/0",
+        "/proc/self/root/dev/./stdin",
+    ] {
+        assert_eq!(leads(spelled), "/proc/self/fd/0", "{spelled}");
+    }
+    assert_eq!(leads("/dev/./fd/3/x/../y"), "/proc/self/fd/3/x/../y");
+    assert_eq!(leads("/proc/self/cwd/../.hookc"), "../.hookc");
+    assert_eq!(leads("/proc/self/cwd/./a/../b"), "b");
+    assert_eq!(leads("/proc/self/cwd"), ".");
+    assert_eq!(leads("/proc/self/root/proc/self/root/etc"), "/etc");
+    for plain in [
+        "/dev/stdin",
+        "/dev/fd/3",
+        "/proc/thread-self/fd/0",
+        "/proc/self/status",
+        "/dev/null",
+        "/tmp/../etc/x",
+    ] {
+        assert_eq!(kernel_path(plain), KernelPath::Plain, "{plain}");
+    }
+    for elsewhere in [
+        "/proc/1/cwd/x",
+        "/proc/42/root/etc",
+        "/proc/42/fd/3",
+        "/proc/*/cwd/x",
+        "/proc/self/c?d/x",
+        "/dev/std[i]n",
+    ] {
+        assert_eq!(kernel_path(elsewhere), KernelPath::Elsewhere, "{elsewhere}");
+    }
+    // As the line's touches: the descriptor follows what the line
+    // redirects, the directory what its `cd`s do.
+    let touched = |line: &str, file: &str| touches(&analyze(line)).iter().any(|t| t.path == file);
+    assert!(touched(
+        "cat README.md < policy.kdl > //dev/stdin",
+        "policy.kdl"
+    ));
+    assert!(touched("cat /dev/../dev/fd/3 3>>.env", ".env"));
+    assert!(touched(
+        "cd src && rm /proc/self/cwd/../.hookc/policy.json",
+        "src/../.hookc/policy.json"
+    ));
+    assert!(
+        touches(&analyze("rm /proc/1/cwd/x"))
+            .iter()
+            .all(|t| t.runtime.is_some())
+    );
+}
+
 /// git options that name a file to read or write, and programs that hand
 /// what they find to a command (an adversarial review of 47f2ad2).
 #[test]

@@ -154,8 +154,11 @@ pub fn check(analysis: &mut Analysis) {
     let written: std::collections::HashSet<String> = written_names(&analysis.commands);
     // Every name each command writes, moves away or copies into place, a
     // copy that keeps its name included.
-    let changed: Vec<std::collections::HashSet<String>> =
-        analysis.commands.iter().map(changed_names).collect();
+    let changed: Vec<std::collections::HashSet<String>> = analysis
+        .commands
+        .iter()
+        .map(|c| changed_names(c, false))
+        .collect();
     for (at, cmd) in analysis.commands.iter().enumerate() {
         // What the other commands of the line change (a tool's own
         // operands are its inputs, `pytest tests/test_x.py`).
@@ -259,48 +262,39 @@ fn script_operand(cmd: &SimpleCommand) -> Option<&str> {
         .map(String::as_str)
 }
 
-/// The last path component of every file a command writes or moves away.
-fn changed_names(cmd: &SimpleCommand) -> std::collections::HashSet<String> {
+/// The last path component of every file a command writes or moves away;
+/// `but_copies` leaves out a name it also reads: a copy that keeps its name
+/// (`cp /usr/bin/git /tmp/`) runs as what it is, and so does the source of
+/// a hard link.
+fn changed_names(cmd: &SimpleCommand, but_copies: bool) -> std::collections::HashSet<String> {
     let mut touches = Vec::new();
     access::command(cmd, &mut touches);
+    let last = |t: &access::Touch| {
+        let path = normalize_arg(&t.path);
+        path.rsplit('/')
+            .next()
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+    };
+    let sources: std::collections::HashSet<String> = touches
+        .iter()
+        .filter(|t| but_copies && t.access.reads())
+        .filter_map(last)
+        .collect();
     touches
         .iter()
         .filter(|t| t.access.writes())
-        .filter_map(|t| {
-            let path = normalize_arg(&t.path);
-            path.rsplit('/')
-                .next()
-                .filter(|n| !n.is_empty())
-                .map(str::to_owned)
-        })
+        .filter_map(last)
+        .filter(|n| !sources.contains(n))
         .collect()
 }
 
-/// The last path component of every file the line writes.
+/// The last path component of every file the line writes, but copies.
 fn written_names(commands: &[SimpleCommand]) -> std::collections::HashSet<String> {
-    let mut names = std::collections::HashSet::new();
-    for cmd in commands {
-        let mut touches = Vec::new();
-        access::command(cmd, &mut touches);
-        // A copy that keeps its name (`cp /usr/bin/git /tmp/`) runs as
-        // what it is; so does the source of a hard link.
-        let sources: std::collections::HashSet<String> = touches
-            .iter()
-            .filter(|t| t.access.reads())
-            .filter_map(|t| normalize_arg(&t.path).rsplit('/').next().map(str::to_owned))
-            .collect();
-        for t in touches.iter().filter(|t| t.access.writes()) {
-            let path = normalize_arg(&t.path);
-            if let Some(name) = path
-                .rsplit('/')
-                .next()
-                .filter(|n| !n.is_empty() && !sources.contains(*n))
-            {
-                names.insert(name.to_owned());
-            }
-        }
-    }
-    names
+    commands
+        .iter()
+        .flat_map(|c| changed_names(c, true))
+        .collect()
 }
 
 /// Whether the written path `written` (a file, a folder, or a glob) may be

@@ -16,7 +16,7 @@
 
 use super::{ConditionTrace, Facts, Seen, THROUGH_PROCESS, asks_for, opaque_instruction};
 use crate::ir::{Decision, Guard};
-use crate::shell::access::{Access, CLIMBED, runtime::FROM_INPUT};
+use crate::shell::access::{Access, CLIMBED, THROUGH_MADE, runtime::FROM_INPUT};
 use crate::shell::normalize::short;
 use crate::shell::unknown::{GIT_IN_A_READING, UNREAD, UNREADABLE};
 
@@ -44,7 +44,13 @@ fn runtime_touch<'f>(guard: &Guard, facts: &'f Facts) -> Option<&'f Seen> {
 
 /// How the word is shown to the model.
 fn shown(word: &str) -> String {
-    if word == FROM_INPUT {
+    if let Some((path, made)) = through_made(word) {
+        format!(
+            "`{}`, through `{}`, which the line makes first and which may be a symbolic link",
+            short(path),
+            short(made)
+        )
+    } else if word == FROM_INPUT {
         "a name it reads from standard input (`xargs`, `parallel`)".to_owned()
     } else if let Some(reason) = word.strip_prefix(UNREADABLE) {
         format!("a part hookc cannot read ({reason}")
@@ -61,6 +67,12 @@ fn verb(access: Access) -> &'static str {
         Access::Write => "writes",
         Access::Both => "reads or writes",
     }
+}
+
+/// The path and the name it goes through, of a write through a name the
+/// line made.
+fn through_made(word: &str) -> Option<(&str, &str)> {
+    word.strip_prefix(THROUGH_MADE)?.split_once('\0')
 }
 
 /// What the model reads when a run-time word names the file.
@@ -101,6 +113,19 @@ fn instruction(seen: &Seen) -> String {
             short(program),
             short(reading),
             short(program)
+        );
+    }
+    if let Some((path, made)) = through_made(word) {
+        return format!(
+            "hookc could not check which file this shell command {} at `{}`: the path goes \
+             through `{}`, which a command before it in the line makes, and which may be a \
+             symbolic link to any folder (a copy or move keeps links, an archive or git checks \
+             them out). Run the command that makes `{}` in a call of its own first; then the \
+             guard sees where it leads.",
+            verb(seen.access),
+            short(path),
+            short(made),
+            short(made)
         );
     }
     if seen.because == Some(THROUGH_PROCESS) {

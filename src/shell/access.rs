@@ -22,7 +22,7 @@
 //! the machine where the call runs (see `eval`), so a link to `.env` is `.env`.
 
 use super::normalize::{Analysis, SimpleCommand};
-use super::pattern::glob_matches;
+use super::pattern::{glob_matches, normalize_arg};
 use super::{programs, runners};
 use runtime::Place;
 
@@ -212,6 +212,8 @@ fn recursion(cmd: &SimpleCommand) -> Option<bool> {
     };
     match cmd.program.as_str() {
         // `-d recurse` (`--directories=recurse`) is `-r`.
+        // `rgrep` is `grep -r`.
+        "rgrep" => Some(true),
         "grep" | "egrep" | "fgrep" | "zgrep" | "ugrep" | "pcregrep" => {
             (flag('r', &["--recursive"])
                 || flag('R', &["--dereference-recursive"])
@@ -237,7 +239,14 @@ fn recursion(cmd: &SimpleCommand) -> Option<bool> {
             let needed = if cmd.program == "ag" { 1 } else { 2 };
             (flag('.', &["--hidden"]) || us >= needed).then_some(true)
         }
-        "diff" | "colordiff" | "gdiff" => (flag('r', &["--recursive"])).then_some(false),
+        // Two directories compared without `-r` are compared file by file
+        // (hidden ones too) at their top level: counted as read through.
+        "diff" | "colordiff" | "gdiff" | "sdiff" => Some(false),
+        // Archivers that take in a whole directory named to them.
+        "jar" | "gpgtar" | "ptar" => Some(false),
+        p if COMPRESSORS.contains(&p) || LZ4.contains(&p) => {
+            flag('r', &["--recursive"]).then_some(false)
+        }
         "ack" => Some(true),
         "cp" => (flag('r', &["--recursive", "--archive"]) || flag('R', &[]) || flag('a', &[]))
             .then_some(false),
@@ -257,6 +266,37 @@ fn recursion(cmd: &SimpleCommand) -> Option<bool> {
         _ => None,
     }
 }
+
+/// Compressors, and the names they are installed under too (`zstdmt`,
+/// `pzstd`): each takes `-c` to write to standard output, and `-r` to go
+/// through directories.
+const COMPRESSORS: &[&str] = &[
+    "gzip",
+    "gunzip",
+    "pigz",
+    "unpigz",
+    "bzip2",
+    "bunzip2",
+    "pbzip2",
+    "lbzip2",
+    "xz",
+    "unxz",
+    "pixz",
+    "lzma",
+    "unlzma",
+    "zstd",
+    "unzstd",
+    "zstdmt",
+    "pzstd",
+    "lzip",
+    "plzip",
+    "compress",
+    "uncompress",
+    "brotli",
+];
+
+/// lz4 under each of its names.
+const LZ4: &[&str] = &["lz4", "lz4c", "unlz4"];
 
 /// What a program's operands (its words that are not options) are.
 #[derive(Clone, Copy)]
@@ -629,7 +669,7 @@ pub const ROWS: &[Row] = &[
         values: SEARCH_VALUES,
         ..row(
             &[
-                "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ugrep", "pcregrep",
+                "grep", "egrep", "fgrep", "zgrep", "rgrep", "rg", "ag", "ack", "ugrep", "pcregrep",
                 "git-grep",
             ],
             AfterFirst(Read, &["-e", "--regexp", "-f", "--file"]),
@@ -757,32 +797,16 @@ pub const ROWS: &[Row] = &[
             ("-l", Read),
             ("--list", Read),
         ],
-        ..row(
-            &[
-                "gzip",
-                "gunzip",
-                "pigz",
-                "unpigz",
-                "bzip2",
-                "bunzip2",
-                "xz",
-                "unxz",
-                "lzma",
-                "unlzma",
-                "zstd",
-                "unzstd",
-                "lzip",
-                "compress",
-                "uncompress",
-                "brotli",
-            ],
-            All(Both),
-        )
+        ..row(COMPRESSORS, All(Both))
     },
     // lz4's `-l` is a format, not a listing.
-    row(&["lz4"], All(Both)),
+    row(LZ4, All(Both)),
     // Mounting over a folder hides what it holds.
-    row(&["mount", "umount"], All(Both)),
+    row(&["mount", "umount"], Custom(mount)),
+    // Archivers of whole directories (read through, see `recursion`),
+    // which also extract; `hardlink` makes every alike file below a
+    // directory one file (a write to one is a write to all).
+    row(&["jar", "gpgtar", "ptar", "hardlink"], All(Both)),
     row(&["split", "csplit"], Custom(split)),
     row(&["patch"], Custom(patch)),
     row(&["tar", "gtar", "bsdtar"], Custom(tar)),
@@ -1115,6 +1139,8 @@ pub fn touches_with(
     // Some command so far may have written a file (git may have checked
     // one out).
     let mut wrote = false;
+    // What the line's commands so far wrote that may be a symbolic link.
+    let mut made: Vec<String> = Vec::new();
     for cmd in &analysis.commands {
         let knows = |place: Place, cwd: &Cwd| {
             analysis.places_hold
@@ -1170,6 +1196,26 @@ pub fn touches_with(
             }
         }
         out.extend(moved);
+        for t in out[from..].iter_mut().filter(|t| t.runtime.is_none()) {
+            if t.access.writes()
+                && let Some(link) = through_made(&t.path, &made)
+            {
+                t.runtime = Some(format!("{THROUGH_MADE}{}\0{link}", t.path));
+            }
+        }
+        if !git_writes(cmd).is_empty() {
+            // The files git checks out, which may be links, only the
+            // repository names.
+            made.push(".".to_owned());
+        }
+        if may_make_links(cmd) {
+            made.extend(
+                out[from..]
+                    .iter()
+                    .filter(|t| t.access.writes() && !cmd.redirects.contains(&t.path))
+                    .map(|t| t.path.clone()),
+            );
+        }
         let known = runtime::place(
             cmd.args
                 .iter()
@@ -1183,6 +1229,78 @@ pub fn touches_with(
     reopened(analysis, &mut out);
     out
 }
+
+/// Whether a command may leave a symbolic link where it writes: one that
+/// makes links, copies or moves them as they are (`cp -P /usr/bin/X11 me`
+/// makes `me` a link to `.`), unpacks them from an archive or from git's
+/// objects, or a program hookc does not know. A redirection or `mkdir`
+/// makes a plain file or folder.
+fn may_make_links(cmd: &SimpleCommand) -> bool {
+    const MAKERS: &[&str] = &[
+        "ln",
+        "link",
+        "cp",
+        "mv",
+        "rsync",
+        "scp",
+        "tar",
+        "gtar",
+        "bsdtar",
+        "ptar",
+        "unzip",
+        "7z",
+        "7za",
+        "7zr",
+        "cpio",
+        "pax",
+        "jar",
+        "gpgtar",
+        "git",
+        "patch",
+        "busybox",
+        "toybox",
+        "unsquashfs",
+        "bsdcpio",
+        "hardlink",
+    ];
+    let program = cmd.program.as_str();
+    MAKERS.contains(&program) || (!program.is_empty() && row_of(program).is_none())
+}
+
+/// Whether `path` goes through one of `made` to a name below it: the
+/// kernel follows a link there, to whatever it leads to (the line wrote
+/// it, so the guard cannot look). `.` (or a glob) made is every folder of
+/// the path.
+fn through_made<'m>(path: &str, made: &'m [String]) -> Option<&'m str> {
+    if made.is_empty() {
+        return None;
+    }
+    // `l/` and `l/.` are what `l` leads to.
+    let into = path.ends_with('/') || path.ends_with("/.");
+    let path = normalize_arg(path);
+    let path = path.strip_prefix("./").unwrap_or(&path);
+    let through = |m: &str| {
+        let m = normalize_arg(m);
+        let m = m.strip_prefix("./").unwrap_or(&m);
+        let m = m.strip_suffix("/**").unwrap_or(m);
+        if m == "." || m == "**" {
+            return is_relative(path) && path.contains('/');
+        }
+        if is_glob(m) {
+            // Each folder on the way.
+            return path
+                .match_indices('/')
+                .any(|(i, _)| glob_matches(m, &path[..i]));
+        }
+        path.strip_prefix(m)
+            .is_some_and(|rest| rest.starts_with('/') || (into && rest.is_empty()))
+    };
+    made.iter().map(String::as_str).find(|m| through(m))
+}
+
+/// The start of the run-time word of a path written through a name the
+/// line made ([`through_made`]): the path follows, then `\0` and the name.
+pub const THROUGH_MADE: &str = "(through a name the line made: ";
 
 /// Where a path that goes through the kernel's links to a process's own
 /// places leads, spelled as the guard reads paths: `/proc/self/cwd/x` is
@@ -1554,9 +1672,19 @@ fn files_of(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     }
     if let Some(default_here) = recursion(cmd) {
         let except = exclusions(cmd);
+        // Programs whose every operand is read and written (a compressor
+        // replaces each file) read through each folder too; a copy's or
+        // an archive's own are the link's source or the archive.
+        let both_read_through = COMPRESSORS.contains(&program)
+            || LZ4.contains(&program)
+            || matches!(program, "jar" | "gpgtar" | "ptar");
         let dirs: Vec<Touch> = out[start..]
             .iter()
-            .filter(|t| t.access == Access::Read && t.glob.is_none() && !t.path.contains("{}"))
+            .filter(|t| {
+                (t.access == Access::Read || (t.access == Access::Both && both_read_through))
+                    && t.glob.is_none()
+                    && !t.path.contains("{}")
+            })
             .map(|t| Touch::below(&t.path, &except))
             .collect();
         if dirs.is_empty() && default_here {
@@ -1701,6 +1829,77 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     if let Custom(f) = row.operands {
         return f(cmd, out);
     }
+    let from = out.len();
+    files_of_row(row, cmd, out);
+    // A word `@FILE` is a response file to many programs (gcc, ld,
+    // binutils, java, javac): they read FILE for more arguments, which
+    // name files of their own.
+    let responses: Vec<Touch> = out[from..]
+        .iter()
+        .filter_map(|t| {
+            let file = t.path.strip_prefix('@').filter(|f| !f.is_empty())?;
+            Some(Touch {
+                tree: false,
+                ..Touch::new(
+                    file,
+                    match t.access {
+                        Access::Read => Access::Read,
+                        _ => Access::Both,
+                    },
+                )
+            })
+        })
+        .collect();
+    out.extend(responses);
+}
+
+/// The values an option word of a program hookc does not know may hold:
+/// of a long one what follows `=`; of a short one what follows its first
+/// letter (`-oFILE`), what follows each `=`, `,`, `:` or `@` in it
+/// (`-XX:Flags=F`, `-Wl,@F`), or, where it has none, each of its endings
+/// that looks like a path (`-include.env`). Any of them may be a file.
+fn attached_values(word: &str) -> Vec<&str> {
+    let Some(rest) = word.strip_prefix('-') else {
+        return Vec::new();
+    };
+    if let Some(long) = rest.strip_prefix('-') {
+        return long.split_once('=').map(|(_, v)| v).into_iter().collect();
+    }
+    let mut out = Vec::new();
+    if let Some(c) = rest.chars().next() {
+        out.push(&rest[c.len_utf8()..]);
+    }
+    // A value with spaces in it is text, or a command `unknown` reads.
+    if rest.contains(char::is_whitespace) {
+        return out;
+    }
+    let separated = rest
+        .char_indices()
+        .filter(|(_, c)| matches!(c, '=' | ',' | ':' | '@'))
+        .map(|(i, c)| &rest[i + c.len_utf8()..])
+        .filter(|v| !v.is_empty());
+    let before = out.len();
+    out.extend(separated);
+    if out.len() == before && rest.len() <= MAX_JOINED {
+        // `-include.env`, `-MFpolicy.kdl`: the name may start anywhere
+        // after the letter (where the option's name ends is the
+        // program's to say).
+        out.extend(
+            rest.char_indices()
+                .skip(2)
+                .map(|(i, _)| &rest[i..])
+                .filter(|v| looks_like_path(v)),
+        );
+    }
+    out
+}
+
+/// The longest option word whose every ending is taken for a file it may
+/// name (`-MFpolicy.kdl`); a longer one counts only what follows its first
+/// letter.
+const MAX_JOINED: usize = 128;
+
+fn files_of_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     let p = parse(&cmd.args, row);
     for &(v, role, _) in &p.values {
         push(out, v, role);
@@ -1742,17 +1941,10 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
                     push(out, o, Both);
                 }
             }
-            // `--config=FILE` and `-oFILE` of a program hookc does not know.
-            for t in &cmd.args {
-                let attached = match t.strip_prefix("--") {
-                    Some(long) => long.split_once('=').map(|(_, v)| v),
-                    None => t
-                        .strip_prefix('-')
-                        .and_then(|short| short.chars().next().map(|c| &short[c.len_utf8()..])),
-                };
-                if let Some(v) = attached
-                    && (looks_like_path(v) || runtime::is_runtime_word(v))
-                {
+            // `--config=FILE`, `-oFILE` and the like of a program hookc
+            // does not know.
+            for v in cmd.args.iter().flat_map(|a| attached_values(a)) {
+                if looks_like_path(v) || runtime::is_runtime_word(v) {
                     push(out, v, Both);
                 }
             }
@@ -2293,6 +2485,41 @@ fn split(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
 /// the patch itself names the files it changes (`+++ b/src/main.rs`),
 /// which only the running program reads. So do a folder to work in (`-d`)
 /// and a prefix for backups (`-B`, `-Y`).
+/// `mount` and `umount`: each operand is read and written (a mount over a
+/// folder hides what it holds, and gives what it mounts a second path),
+/// and so is each folder the options name (`-o upperdir=.,lowerdir=a:b`
+/// of an overlay, `x-path=` of any file system): a value after `=` that
+/// looks like a path, split at `:`.
+fn mount(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    let mut args = cmd.args.iter().map(String::as_str);
+    let mut options = Vec::new();
+    while let Some(a) = args.next() {
+        match a {
+            "-o" | "--options" => options.extend(args.next()),
+            "-t" | "--types" | "-L" | "--label" | "-U" | "--uuid" | "-O" | "--test-opts" => {
+                args.next();
+            }
+            _ if a.starts_with("--options=") => options.push(&a["--options=".len()..]),
+            _ if a.starts_with("-o") => options.push(&a[2..]),
+            _ if a.starts_with("--") => {
+                if let Some((_, v)) = a.split_once('=') {
+                    push(out, v, Both);
+                }
+            }
+            _ if a.starts_with('-') => {}
+            _ => push(out, a, Both),
+        }
+    }
+    for value in options.iter().flat_map(|o| o.split(',')) {
+        let Some((_, v)) = value.split_once('=') else {
+            continue;
+        };
+        for part in v.split(':') {
+            push(out, part, Both);
+        }
+    }
+}
+
 fn patch(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
     const PATCH: Row = Row {
         values: &[

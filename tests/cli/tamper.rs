@@ -295,9 +295,22 @@ fn programs_that_write_through_options_and_archives_are_refused_in_every_harness
         "zip -qrm a.zip .hookc",
         "tar --remove-files -cf a.tar .hookc",
         "mount --bind empty .claude",
+        "mount -t overlay o -o lowerdir=empty,upperdir=.,workdir=w m",
+        "zstdmt -qr --rm .hookc",
+        "lz4c -r --rm .hookc",
+        "cp -p policy.kdl copy.kdl && hardlink -q .",
+        "cc -MFpolicy.kdl -MM x.c",
     ] {
         refused_everywhere(&pinned, line, &[], "only the user may do");
     }
+    // A name the line makes, which may be a link (`X11 -> .`), and a
+    // write through it.
+    refused_everywhere(
+        &pinned,
+        "cp -P /usr/bin/X11 me && rm me/policy.kdl",
+        &[],
+        "which may be a symbolic link",
+    );
     // The files a patch changes are named in it, not on the line.
     refused_everywhere(
         &pinned,
@@ -312,6 +325,8 @@ fn programs_that_write_through_options_and_archives_are_refused_in_every_harness
         "patch notes.txt < fix.patch",
         "zip -qr a.zip notes.txt",
         "cc -Wall -o build/x x.c",
+        "cp -r src copy && rm -r copy",
+        "mkdir -p build && echo x > build/a",
     ] {
         allowed_everywhere(&pinned, line, &[]);
     }

@@ -338,7 +338,11 @@ fn sed_in_place_reads_and_writes() {
 
 #[test]
 fn files_of_options_and_of_wrappers() {
-    check("diff --from-file=.env x", &[(".env", "r"), ("x", "r")]);
+    // diff compares two folders' files without `-r` too.
+    check(
+        "diff --from-file=.env x",
+        &[(".env", "r"), ("x", "r"), (".env/**", "r"), ("x/**", "r")],
+    );
     check("wc --files0-from=.env", &[(".env", "r")]);
     check("date -f .env", &[(".env", "r")]);
     check("date -d tomorrow +%s", &[]);
@@ -1058,13 +1062,13 @@ fn writers_found_in_review() {
         &[("enc", "rw"), ("a.txt", "rw"), (".hookc/policy.json", "rw")],
     );
     // Compressors replace their files, and only read them with -c.
-    check("gzip -r .codex", &[(".codex", "rw")]);
+    check("gzip -r .codex", &[(".codex", "rw"), (".codex/**", "r")]);
     check("gunzip x.gz", &[("x.gz", "rw")]);
     check("gzip -dc x.gz", &[("x.gz", "r")]);
     assert!(
         touches(&analyze("zstd -qr --rm .codex"))
             .iter()
-            .all(|t| t.tree)
+            .all(|t| t.tree || !t.access.writes())
     );
     // Archives that delete what they take in.
     check(
@@ -1084,10 +1088,11 @@ fn writers_found_in_review() {
         &[("/tmp/x", "rw"), (".codex", "rw")],
     );
     // A short option's attached value, for a program hookc does not know.
-    check(
-        "cc -o.codex/hooks.json x.c",
-        &[("x.c", "rw"), (".codex/hooks.json", "rw")],
-    );
+    // (Each ending of the word may be the value: the program says where
+    // the option's name ends.)
+    let joined = seen("cc -o.codex/hooks.json x.c");
+    assert!(joined.contains(&(".codex/hooks.json".to_owned(), "rw")));
+    assert!(seen("cc -MFpolicy.kdl x.c").contains(&("policy.kdl".to_owned(), "rw")));
     check("cc -Wall -c x.c", &[("x.c", "rw")]);
     // Readers of files named in options.
     check("man -l .env", &[(".env", "r")]);
@@ -1245,6 +1250,108 @@ fn paths_through_the_kernels_links_lead_where_the_kernel_goes() {
             .iter()
             .all(|t| t.runtime.is_some())
     );
+}
+
+/// Found by review of 9683d96: readers of whole folders the table missed,
+/// compressors under their other names, response files, option values
+/// joined to their option, an overlay's folders.
+#[test]
+fn folder_readers_aliases_response_files_and_mount_options() {
+    let reads_below = |line: &str, dir: &str| {
+        touches(&analyze(line))
+            .iter()
+            .any(|t| t.path == dir && t.access.reads() && t.glob.is_some_and(|g| g.dot))
+    };
+    for line in [
+        "diff -N . /tmp/e",
+        "sdiff . /tmp/e",
+        "rgrep SECRET .",
+        "jar cf /tmp/x.jar .",
+        "gpgtar --create -o /tmp/g.tar .",
+        "zstd -r -c . > /tmp/z",
+        "lz4c -r -c . > /tmp/l",
+    ] {
+        assert!(reads_below(line, "**"), "{line}");
+    }
+    assert!(!reads_below("zstd -c README.md", "README.md/**"));
+    let writes_tree = |line: &str, path: &str| {
+        touches(&analyze(line))
+            .iter()
+            .any(|t| t.path == path && t.access.writes() && t.tree)
+    };
+    for line in [
+        "hardlink .",
+        "zstdmt -r --rm .",
+        "pzstd --rm -r .",
+        "lz4c -r --rm .",
+        "ptar -c -f /tmp/x.tar .",
+    ] {
+        assert!(writes_tree(line, "."), "{line}");
+    }
+    for (line, file) in [
+        ("gcc @.env", ".env"),
+        ("strings @.env", ".env"),
+        ("java @args.txt", "args.txt"),
+        ("gcc -Wl,@.env", ".env"),
+        ("cpp -include.env /dev/null", ".env"),
+        ("java -XX:Flags=.env -version", ".env"),
+        ("java -XX:VMOptionsFile=.env -version", ".env"),
+    ] {
+        assert!(
+            touches(&analyze(line))
+                .iter()
+                .any(|t| t.path == file && t.access.reads()),
+            "{line}"
+        );
+    }
+    for (line, dir) in [
+        (
+            "mount -t overlay o -o lowerdir=/tmp/e,upperdir=.,workdir=/tmp/w /tmp/m",
+            ".",
+        ),
+        (
+            "mount -olowerdir=/tmp/a:src,upperdir=/tmp/u o /tmp/m",
+            "src",
+        ),
+        ("mount --bind /tmp/x .hookc", ".hookc"),
+    ] {
+        assert!(writes_tree(line, dir), "{line}");
+    }
+}
+
+/// A path below a name an earlier command of the line made, which may be
+/// a symbolic link (copied or moved as one, checked out by git, made by
+/// `ln`), leads where the link does: known only when the line runs.
+#[test]
+fn a_write_through_a_name_the_line_made_is_known_only_when_it_runs() {
+    let through = |line: &str| {
+        touches(&analyze(line)).iter().any(|t| {
+            t.runtime
+                .as_deref()
+                .is_some_and(|w| w.starts_with(THROUGH_MADE))
+        })
+    };
+    for line in [
+        "cp -P /usr/bin/X11 me && rm me/.hookc/policy.json",
+        "cp -P /usr/bin/X11 me && cd me && rm policy.kdl",
+        "cp -P /usr/lib/x/Release src/up && rm -rf src/up/",
+        "mv /tmp/q/up src/up && rm src/up/policy.kdl",
+        "ln -s /proc/self me && rm me/cwd/policy.kdl",
+        "git checkout -- src/up && rm src/up/policy.kdl",
+        "git checkout evil && rm -rf build/.hookc",
+        "mytool ./out; echo x > out/settings.json",
+    ] {
+        assert!(through(line), "{line}");
+    }
+    for line in [
+        "mkdir -p build && echo x > build/a && rm build/a",
+        "cp a.txt b.txt && rm b.txt",
+        "cp -P /usr/bin/X11 me && rm me",
+        "git status && rm -rf build/out",
+        "echo x > out; cat out/x",
+    ] {
+        assert!(!through(line), "{line}");
+    }
 }
 
 /// git options that name a file to read or write, and programs that hand

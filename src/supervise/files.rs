@@ -886,12 +886,19 @@ fn may_wait(kind: u32, fd: &OwnedFd) -> bool {
 /// after the judge read them), and the dynamic loader's own settings
 /// (`/etc/ld.so.preload`, `/etc/ld.so.conf`, `/etc/ld.so.conf.d/`, the
 /// cache built from them), which load code into every program after its
-/// start was judged, as `LD_PRELOAD` would (only root can write them).
+/// start was judged, as `LD_PRELOAD` would (only root can write them),
+/// and the kernel's own settings (`/proc/sys`, `/sys`, root only again):
+/// `kernel/core_pattern` and `kernel/modprobe` name programs the kernel
+/// starts outside the tree, `fs/binfmt_misc` interpreters it starts for
+/// a program.
 fn protects_supervision(path: &str) -> bool {
     if path == "/etc/ld.so.preload"
         || path == "/etc/ld.so.cache"
         || path == "/etc/ld.so.conf"
         || path.starts_with("/etc/ld.so.conf.d/")
+        || path.starts_with("/proc/sys/")
+        || path == "/proc/sysrq-trigger"
+        || path.starts_with("/sys/")
     {
         return true;
     }

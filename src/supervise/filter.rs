@@ -11,7 +11,9 @@
 //! `open_by_handle_at` (a file by its handle), `pidfd_getfd` (another
 //! process's descriptor), and `open_tree`, `open_tree_attr`, `fsopen`,
 //! `fspick`, `fsmount`, `move_mount` (a mount, or a tree of one, as a
-//! descriptor). `memfd_create` and `memfd_secret` make new anonymous memory,
+//! descriptor). So are the calls with which the kernel writes a file
+//! itself (`acct`, `swapon`, `quotactl`) or runs code it loads (modules,
+//! `kexec`, `bpf`), and the `ioctl`s that set a file's attributes. `memfd_create` and `memfd_secret` make new anonymous memory,
 //! no file of the file system, and run. A descriptor passed over a socket
 //! (`SCM_RIGHTS`) comes from a process that opened it: inside the tree
 //! that open was judged; a process outside the tree is not supervised.
@@ -118,7 +120,25 @@ const REFUSED: &[c_long] = &[
     libc::SYS_fspick,
     libc::SYS_mount_setattr,
     SYS_OPEN_TREE_ATTR,
+    // Files the kernel itself opens and writes, and code it loads
+    // (root only): process accounting appends to the file named, a swap
+    // file is written over, a quota file kept, a module or kernel run.
+    libc::SYS_acct,
+    libc::SYS_swapon,
+    libc::SYS_quotactl,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_bpf,
 ];
+
+/// `ioctl` requests refused with `EPERM`: they change a file through any
+/// descriptor to it, one opened only to read too. `FS_IOC_SETFLAGS` (both
+/// sizes) and `FS_IOC_FSSETXATTR` set its attributes (`chattr +i`, `+a`):
+/// an immutable file can no longer be built, an append-only one no
+/// longer rewritten.
+const IOCTL_REFUSED: &[u32] = &[0x4008_6602, 0x4004_6602, 0x401c_5820];
 
 /// Answered `ENOSYS`, as a kernel without them would: `clone3`, whose flags
 /// a filter cannot read, `io_uring`, which opens files without system
@@ -283,6 +303,16 @@ pub(super) fn program(options: &Options) -> Vec<sock_filter> {
         p.ret(errno(libc::EPERM));
         p.ret(libc::SECCOMP_RET_ALLOW);
     });
+    // The request is the second argument (its low half: requests are
+    // 32 bits).
+    p.when(libc::SYS_ioctl, |p| {
+        p.load(arg(1));
+        for &request in IOCTL_REFUSED {
+            p.op(JEQ, request, 0, 1);
+            p.ret(errno(libc::EPERM));
+        }
+        p.ret(libc::SECCOMP_RET_ALLOW);
+    });
     p.when(libc::SYS_openat, |p| p.open(2, options.reads));
     #[cfg(target_arch = "x86_64")]
     p.when(libc::SYS_open, |p| p.open(1, options.reads));
@@ -365,9 +395,21 @@ mod tests {
             libc::SYS_fsopen,
             libc::SYS_fsmount,
             libc::SYS_move_mount,
+            libc::SYS_acct,
+            libc::SYS_swapon,
+            libc::SYS_bpf,
         ] {
             assert_eq!(verdict(&writes_only, nr, [0; 6]), errno(libc::EPERM), "{nr}");
         }
+        // `chattr +i` through a descriptor opened to read; other requests
+        // (a terminal's size) run.
+        let setflags = [3, 0x4008_6602, 0, 0, 0, 0];
+        assert_eq!(
+            verdict(&all, libc::SYS_ioctl, setflags),
+            errno(libc::EPERM)
+        );
+        let winsize = [1, libc::TIOCGWINSZ, 0, 0, 0, 0];
+        assert_eq!(verdict(&all, libc::SYS_ioctl, winsize), ALLOW);
         assert_eq!(
             verdict(&all, libc::SYS_openat2, [0; 6]),
             errno(libc::ENOSYS)

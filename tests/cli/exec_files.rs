@@ -234,8 +234,9 @@ stop = True
 
 /// The supervision itself is out of reach: no process may write another's
 /// memory through /proc, nor the dynamic loader's settings (as root, which
-/// would load code into every program), nor reach the supervisor's
-/// descriptors.
+/// would load code into every program), nor the kernel's (as root: a
+/// `core_pattern` program runs outside the tree), nor reach the
+/// supervisor's descriptors.
 #[test]
 fn the_supervision_cannot_be_written_or_reached_through_proc() {
     if !have("python3") {
@@ -246,6 +247,7 @@ fn the_supervision_cannot_be_written_or_reached_through_proc() {
 import os
 for what, path, mode in [("mem", "/proc/self/mem", "r+b"),
                          ("preload", "/etc/ld.so.preload", "ab"),
+                         ("kernel", "/proc/sys/kernel/core_pattern", "ab"),
                          ("parent", f"/proc/{os.getppid()}/fd", None)]:
     try:
         if mode:
@@ -264,7 +266,7 @@ for what, path, mode in [("mem", "/proc/self/mem", "r+b"),
     );
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(
-        r.stdout, "mem refused\npreload refused\nparent refused\n",
+        r.stdout, "mem refused\npreload refused\nkernel refused\nparent refused\n",
         "{r:?}"
     );
 }

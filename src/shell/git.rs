@@ -133,6 +133,13 @@ impl GitConfig {
             None => cwd.and_then(|d| repository_config(d, home)),
         };
         config.read_all(files, &mut Reading::default());
+        // A replaced commit or a graft makes git take a push that rewrites
+        // the remote's branch for a fast forward, and send it unforced.
+        if let Some((shared, _)) = &config.repository
+            && let Some(git_dir) = shared.parent()
+        {
+            config.forced_push |= replaces_commits(git_dir);
+        }
         config
     }
 
@@ -306,6 +313,7 @@ impl GitConfig {
         let presumed = Presumed::of(analysis);
         analysis.presumed_git = self.presumed_verdict(analysis, &presumed);
         let commands = std::mem::take(&mut analysis.commands);
+        let replaces = commands.iter().any(replaces_in_line);
         // Whose settings the line's gits read: these, and other
         // repositories'.
         let mut here = false;
@@ -347,6 +355,18 @@ impl GitConfig {
                     }
                 }
                 None => Self::elsewhere(analysis, cmd),
+            }
+        }
+        if replaces {
+            // The line makes git read commits as others first: its pushes
+            // may rewrite a remote's branch unforced.
+            for cmd in &mut analysis.commands {
+                if cmd.program == "git"
+                    && cmd.args.first().is_some_and(|s| s == "push")
+                    && !cmd.args.iter().any(|a| a == "--force")
+                {
+                    cmd.args.push("--force".to_owned());
+                }
             }
         }
         // A credential helper and an ssh command run only for a git that
@@ -853,6 +873,36 @@ fn file_id(_: &std::fs::Metadata) -> (u64, u64) {
     )
 }
 
+/// Whether a command of a line may make git read some commits as others:
+/// `git replace`, or a command that names a replacement ref or the grafts
+/// file.
+fn replaces_in_line(cmd: &SimpleCommand) -> bool {
+    (cmd.program == "git" && cmd.args.first().is_some_and(|s| s == "replace"))
+        || cmd
+            .args
+            .iter()
+            .chain(&cmd.redirects)
+            .any(|a| a.contains("refs/replace") || a.contains("info/grafts"))
+}
+
+/// Whether the repository at `git_dir` (its common folder) reads some
+/// commits as others (`git replace`, `refs/replace/`, `info/grafts`): then
+/// a push it finds to be a fast forward may rewrite the remote's branch.
+/// A folder or file that cannot be read may hold them.
+fn replaces_commits(git_dir: &Path) -> bool {
+    let replace = git_dir.join("refs/replace");
+    let listed = match std::fs::read_dir(&replace) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    };
+    let packed = match crate::disk::read_text(&git_dir.join("packed-refs")) {
+        Ok(Some(text)) => text.contains(" refs/replace/"),
+        Ok(None) => false,
+        Err(_) => true,
+    };
+    listed || packed || std::fs::symlink_metadata(git_dir.join("info/grafts")).is_ok()
+}
+
 /// The settings files of the repository around `dir`, looking no further
 /// up than `home`: its `.git/config` (for a work tree of another, the one
 /// they share) and this work tree's `config.worktree`.
@@ -1176,6 +1226,41 @@ mod tests {
         assert!(has(&seen(&c, "git push"), "git", &["--force"]));
         let c = config("[remote \"origin\"]\n\tpush = :\n");
         assert!(!has(&seen(&c, "git push"), "git", &["--force"]));
+    }
+
+    /// A replaced commit or a graft makes git send a push that rewrites
+    /// the remote's branch unforced, as a fast forward (found by review of
+    /// 9683d96: `git replace --graft HEAD origin/main && git push`).
+    #[test]
+    fn a_repository_that_replaces_commits_forces_its_pushes() {
+        let var = |name: &str| (name == "GIT_CONFIG_NOSYSTEM").then(|| "1".into());
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git/refs/heads")).unwrap();
+        let pushes = |line: &str| {
+            let c = GitConfig::load_with(Some(&repo), Some(dir.path()), &var);
+            has(&seen(&c, line), "git", &["push", "--force"])
+        };
+        assert!(!pushes("git push origin main"));
+        std::fs::create_dir_all(repo.join(".git/refs/replace")).unwrap();
+        assert!(!pushes("git push origin main"));
+        std::fs::write(repo.join(".git/refs/replace/abc"), "def\n").unwrap();
+        assert!(pushes("git push origin main"));
+        std::fs::remove_file(repo.join(".git/refs/replace/abc")).unwrap();
+        std::fs::write(repo.join(".git/packed-refs"), "abc refs/replace/abc\n").unwrap();
+        assert!(pushes("git push origin main"));
+        std::fs::write(repo.join(".git/packed-refs"), "abc refs/heads/main\n").unwrap();
+        std::fs::create_dir_all(repo.join(".git/info")).unwrap();
+        std::fs::write(repo.join(".git/info/grafts"), "abc\n").unwrap();
+        assert!(pushes("git push origin main"));
+        std::fs::remove_file(repo.join(".git/info/grafts")).unwrap();
+        assert!(!pushes("git push origin main"));
+        // Made in the line itself, before the push.
+        assert!(pushes(
+            "git replace --graft HEAD origin/main && git push origin main"
+        ));
+        assert!(pushes("git update-ref refs/replace/abc def; git push"));
+        assert!(!pushes("git log && git push origin main"));
     }
 
     #[test]

@@ -957,6 +957,10 @@ pub fn changes_what_runs(name: &str) -> bool {
             | "GIT_CONFIG_SYSTEM"
             | "GIT_CONFIG_PARAMETERS"
             | "GIT_CONFIG_COUNT"
+            // Commits git reads as others: a push that is not a fast
+            // forward passes for one.
+            | "GIT_REPLACE_REF_BASE"
+            | "GIT_GRAFT_FILE"
             | "BASH_FUNC_"
             | "BASH_CMDS"
             | "BASH_ALIASES"

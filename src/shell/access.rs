@@ -22,6 +22,7 @@
 //! the machine where the call runs (see `eval`), so a link to `.env` is `.env`.
 
 use super::normalize::{Analysis, SimpleCommand};
+pub use super::pattern::MAX_GLOB_BYTES;
 use super::pattern::{glob_matches, normalize_arg};
 use super::{programs, runners};
 use runtime::Place;
@@ -3455,12 +3456,6 @@ pub fn is_glob(t: &str) -> bool {
 /// groups of two in a hundred bytes stand for a million words: past the
 /// cap the operand is taken to name any file ([`could_name`]).
 pub const MAX_BRACE_WORDS: usize = 64;
-
-/// Operands and globs longer than this (the system's `PATH_MAX`), or whose
-/// brace expansion is, are taken to name any file rather than expanded and
-/// matched: no file has so long a name, and matching costs time in the
-/// product of the two lengths.
-pub const MAX_GLOB_BYTES: usize = 4096;
 
 /// Brace expansion (`{a,b}`, nested; `{1..3}` becomes `*`), as the shell
 /// does it: `${…}` is a parameter, not braces, and braces around no comma

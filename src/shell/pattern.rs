@@ -57,7 +57,6 @@ use std::fmt;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::{Deserialize, Serialize};
 
-use super::access::MAX_GLOB_BYTES;
 use super::normalize::{Analysis, SimpleCommand};
 
 /// A description of commands a guard wants to catch. See the module docs for
@@ -573,6 +572,12 @@ pub(crate) fn normalize_arg(s: &str) -> Cow<'_, str> {
         }
     }
 }
+
+/// Operands and globs longer than this (the system's `PATH_MAX`), or whose
+/// brace expansion is, are taken to name any file rather than expanded and
+/// matched: no file has so long a name, and matching costs time in the
+/// product of the two lengths.
+pub const MAX_GLOB_BYTES: usize = 4096;
 
 /// The characters that make a program or argument pattern a glob.
 pub const GLOB_META: [char; 5] = ['*', '?', '[', '{', '\\'];

@@ -119,6 +119,7 @@ pub fn exec(args: &ExecArgs) -> i32 {
                 ("link", _) => "linking",
                 ("symlink", _) => "making a link at",
                 ("mkdir" | "mknod", _) => "making",
+                ("bind", _) => "making a socket at",
                 ("truncate", _) => "truncating",
                 ("chmod", _) => "changing the mode of",
                 ("chown", _) => "changing the owner of",

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::ffi::CString;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::Arc;
 
 use super::walk::{self, Errno, Found, Place, Resolver};
@@ -357,6 +357,7 @@ impl<'a, T> Files<'a, T> {
             #[cfg(target_arch = "x86_64")]
             libc::SYS_mkdir => self.make(call, fd, a[0], libc::S_IFDIR | a[1] as u32, 0),
             libc::SYS_mknodat => self.make(call, call.int(0), a[1], a[2] as u32, a[3]),
+            libc::SYS_bind => self.bind(call, call.int(0), a[1], a[2]),
             #[cfg(target_arch = "x86_64")]
             libc::SYS_mknod => self.make(call, fd, a[0], a[1] as u32, a[2]),
             libc::SYS_truncate => {
@@ -658,6 +659,34 @@ impl<'a, T> Files<'a, T> {
         } as _)
     }
 
+    /// `bind`: a unix socket bound to a path makes a file there, judged as
+    /// any file made. The supervisor binds the caller's own socket (taken
+    /// with `pidfd_getfd`) itself, in the folder it judged ([`bind_in`]),
+    /// so the address is read once; any other address makes no file and
+    /// is bound as given.
+    fn bind(&mut self, call: &Call, sock: i32, addr: u64, len: u64) -> Answer {
+        // The kernel takes at most a `sockaddr_storage`.
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|&l| l <= std::mem::size_of::<libc::sockaddr_storage>())
+            .ok_or(Reply::Error(libc::EINVAL))?;
+        let bytes = self.bytes(call, addr, len)?;
+        let socket = descriptor_of(call.tid, sock)?;
+        let family = bytes.get(..2).map(|f| u16::from_ne_bytes([f[0], f[1]]));
+        let path = bytes.get(2..).unwrap_or_default();
+        let path = &path[..path.iter().position(|&b| b == 0).unwrap_or(path.len())];
+        if family != Some(libc::AF_UNIX as u16) || path.is_empty() {
+            // An abstract name, or not a unix socket.
+            // SAFETY: our descriptor and `len` bytes of address.
+            return made(unsafe {
+                libc::bind(socket.as_raw_fd(), bytes.as_ptr().cast(), len as libc::socklen_t)
+            } as _);
+        }
+        let place = self.resolver.place(call.tid, libc::AT_FDCWD, path)?;
+        self.judge(call, place.path(), Access::Write, false, "bind")?;
+        bind_in(socket, place).map_or_else(|e| Err(Reply::Error(e)), |()| Ok(Reply::Value(0)))
+    }
+
     fn chmod(&mut self, call: &Call, found: Found, mode: u64) -> Answer {
         self.judge(call, found.path.clone(), Access::Write, false, "chmod")?;
         // SAFETY: a valid C string.
@@ -860,6 +889,72 @@ fn readlink(place: &Place) -> Result<Vec<u8>, Errno> {
     }
     buf.truncate(n as usize);
     Ok(buf)
+}
+
+/// Bind `socket` to `place`'s name in its folder, which stays the folder
+/// judged: on a thread of its own with a working folder of its own
+/// (`unshare(CLONE_FS)`), moved there by its descriptor, so that only the
+/// last name is looked up again. The socket's own name is that last name
+/// (what `getsockname` reports), as if the caller had bound it from there.
+fn bind_in(socket: OwnedFd, place: Place) -> Result<(), Errno> {
+    // SAFETY: a zeroed plain struct.
+    let mut un: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    un.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let name = place.name.as_bytes();
+    if name.len() >= un.sun_path.len() {
+        return Err(libc::ENAMETOOLONG);
+    }
+    for (to, from) in un.sun_path.iter_mut().zip(name) {
+        *to = *from as libc::c_char;
+    }
+    let dir = place.dir.fd;
+    std::thread::spawn(move || {
+        // SAFETY: this thread's own file system context, our descriptors
+        // and a whole `sockaddr_un`.
+        unsafe {
+            if libc::unshare(libc::CLONE_FS) != 0 || libc::fchdir(dir.as_raw_fd()) != 0 {
+                return Err(last_errno());
+            }
+            let size = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+            if libc::bind(socket.as_raw_fd(), std::ptr::from_ref(&un).cast(), size) != 0 {
+                return Err(last_errno());
+            }
+        }
+        Ok(())
+    })
+    .join()
+    .unwrap_or(Err(libc::EIO))
+}
+
+/// The caller's descriptor `fd` itself (not a new open of what it names),
+/// as `pidfd_getfd` hands it over: from the thread (`PIDFD_THREAD`, Linux
+/// 6.9), or else from its process.
+fn descriptor_of(tid: i32, fd: i32) -> Result<OwnedFd, Reply> {
+    const PIDFD_THREAD: libc::c_long = libc::O_EXCL as libc::c_long;
+    // SAFETY: plain system calls on numbers.
+    let mut pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, tid, PIDFD_THREAD) };
+    if pidfd < 0 {
+        let status = std::fs::read_to_string(format!("/proc/{tid}/status")).unwrap_or_default();
+        let tgid: i32 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Tgid:"))
+            .and_then(|t| t.trim().parse().ok())
+            .ok_or(Reply::Error(libc::ESRCH))?;
+        // SAFETY: as above.
+        pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, tgid, 0) };
+    }
+    if pidfd < 0 {
+        return Err(Reply::Error(last_errno()));
+    }
+    // SAFETY: a descriptor the kernel just made, ours alone.
+    let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd as i32) };
+    // SAFETY: our pidfd and the caller's descriptor number.
+    let got = unsafe { libc::syscall(libc::SYS_pidfd_getfd, pidfd.as_raw_fd(), fd, 0) };
+    if got < 0 {
+        return Err(Reply::Error(last_errno()));
+    }
+    // SAFETY: as above.
+    Ok(unsafe { OwnedFd::from_raw_fd(got as i32) })
 }
 
 /// Whether opening this object may wait (a FIFO without its other end, a

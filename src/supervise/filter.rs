@@ -64,6 +64,8 @@ pub(super) const FILE_CALLS: &[c_long] = &[
     libc::SYS_fchown,
     libc::SYS_fsetxattr,
     libc::SYS_fremovexattr,
+    // A unix socket bound to a path makes a file there.
+    libc::SYS_bind,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_creat,
     #[cfg(target_arch = "x86_64")]

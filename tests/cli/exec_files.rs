@@ -317,3 +317,43 @@ if fd >= 0:
     assert_eq!(r.stdout, "init -1 1\nkeep = true\n", "{r:?}");
     assert_eq!(state(&p, "config/app.toml"), before, "{r:?}");
 }
+
+/// A unix socket bound to a path makes a file there: judged as a file
+/// made (found by review: `bind(".hookc/x")` made a name in hookc's
+/// folder). A socket bound elsewhere works as usual, one connects to it,
+/// and abstract and network addresses are bound as given.
+#[test]
+fn a_socket_bound_to_a_path_is_a_file_made_there() {
+    if !have("python3") {
+        return;
+    }
+    let p = project();
+    let probe = r#"
+import socket, sys
+def bind(what, addr, family=socket.AF_UNIX):
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.bind(addr)
+    if family == socket.AF_UNIX and not addr.startswith("\0"):
+        s.listen(1)
+        socket.socket(socket.AF_UNIX).connect(addr)
+    print(what, "bound", flush=True)
+bind("sub", "sub/app.sock")
+bind("abstract", "\0hookc-test-abstract")
+bind("tcp", ("127.0.0.1", 0), socket.AF_INET)
+bind("config", "config/app.sock")
+"#;
+    let r = run(
+        Command::new(HOOKC)
+            .args(["exec", "--harness", "claude", "--", "python3", "-c", probe])
+            .current_dir(p.dir.path()),
+        None,
+    );
+    assert_eq!(r.stdout, "sub bound\nabstract bound\ntcp bound\n", "{r:?}");
+    assert_eq!(r.status, 87, "{r:?}");
+    assert!(
+        r.stderr.contains("making a socket at") && r.stderr.contains("config/app.sock"),
+        "{r:?}"
+    );
+    assert!(p.path("sub/app.sock").exists());
+    assert!(!p.path("config/app.sock").exists());
+}

@@ -23,7 +23,7 @@
 
 use super::normalize::{Analysis, SimpleCommand};
 pub use super::pattern::MAX_GLOB_BYTES;
-use super::pattern::{glob_matches, normalize_arg};
+use super::pattern::glob_matches;
 use super::{programs, runners};
 use runtime::Place;
 
@@ -1216,6 +1216,16 @@ pub fn touches_with(
                     .filter(|t| t.access.writes() && !cmd.redirects.contains(&t.path))
                     .map(|t| t.path.clone()),
             );
+            if row_of(&cmd.program).is_none() {
+                // A program hookc does not know may make any name it is
+                // given (`dpkg-deb -x a.deb me`), path-like or not.
+                made.extend(
+                    cmd.args
+                        .iter()
+                        .filter(|a| !a.starts_with('-') && !a.is_empty())
+                        .cloned(),
+                );
+            }
         }
         let known = runtime::place(
             cmd.args
@@ -1278,12 +1288,11 @@ fn through_made<'m>(path: &str, made: &'m [String]) -> Option<&'m str> {
     }
     // `l/` and `l/.` are what `l` leads to.
     let into = path.ends_with('/') || path.ends_with("/.");
-    let path = normalize_arg(path);
-    let path = path.strip_prefix("./").unwrap_or(&path);
+    let path = spelled_plainly(path);
+    let path = path.as_str();
     let through = |m: &str| {
-        let m = normalize_arg(m);
-        let m = m.strip_prefix("./").unwrap_or(&m);
-        let m = m.strip_suffix("/**").unwrap_or(m);
+        let m = spelled_plainly(m);
+        let m = m.strip_suffix("/**").unwrap_or(&m);
         if m == "." || m == "**" {
             return is_relative(path) && path.contains('/');
         }
@@ -1293,10 +1302,50 @@ fn through_made<'m>(path: &str, made: &'m [String]) -> Option<&'m str> {
                 .match_indices('/')
                 .any(|(i, _)| glob_matches(m, &path[..i]));
         }
-        path.strip_prefix(m)
-            .is_some_and(|rest| rest.starts_with('/') || (into && rest.is_empty()))
+        let below = |rest: &str| rest.starts_with('/') || (into && rest.is_empty());
+        // A relative name made is also each absolute spelling of it
+        // (`/work/p/src/me/x` for `src/me`).
+        path.strip_prefix(m).is_some_and(below)
+            || (is_relative(m)
+                && path
+                    .match_indices(&format!("/{m}"))
+                    .any(|(i, f)| below(&path[i + f.len()..])))
     };
     made.iter().map(String::as_str).find(|m| through(m))
+}
+
+/// A path as the guard compares made names: `$PWD/` and `./` dropped,
+/// `//`, `.` and `..` taken lexically (`src/../src/me` is `src/me`; a `..`
+/// that climbs past the start stays).
+fn spelled_plainly(path: &str) -> String {
+    let mut rest = path;
+    loop {
+        let before = rest;
+        for prefix in ["$PWD/", "${PWD}/", "./"] {
+            rest = rest.strip_prefix(prefix).unwrap_or(rest);
+        }
+        if rest == before {
+            break;
+        }
+    }
+    let absolute = rest.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in rest.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    }
 }
 
 /// The start of the run-time word of a path written through a name the
@@ -1661,6 +1710,7 @@ fn files_of(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         None if programs::interpreter(program).is_some() => interpreter(cmd, out),
         None => table_row(&row(&[], Operands::PathLike), cmd, out),
     }
+    listed_elsewhere(cmd, out);
     // Programs that make or change the named file itself, never what a
     // directory of that name holds (`rmdir` removes only an empty one).
     if matches!(
@@ -1852,6 +1902,76 @@ fn table_row(row: &Row, cmd: &SimpleCommand, out: &mut Vec<Touch>) {
         })
         .collect();
     out.extend(responses);
+}
+
+/// Files a command takes from somewhere the line does not show, each known
+/// only when it runs: the names a list file holds (`--files0-from=F`,
+/// `--files-from`, `--filelist`, `tar -T F`, git's `--stdin-paths`), more
+/// arguments in a response file (`gcc @F`, `strip @F`), the file name a
+/// compressed file keeps inside (`gunzip -N`), and what makefile code given
+/// on the command line includes (`make --eval='include F'`).
+fn listed_elsewhere(cmd: &SimpleCommand, out: &mut Vec<Touch>) {
+    const LISTS: &[&str] = &[
+        "--files0-from",
+        "--files-from",
+        "--filelist",
+        "--file-list",
+        "--stdin-paths",
+    ];
+    let mut words = Vec::new();
+    let args: Vec<&str> = cmd
+        .args
+        .iter()
+        .map(String::as_str)
+        .take_while(|a| *a != "--")
+        .collect();
+    for (i, a) in args.iter().enumerate() {
+        let (name, value) = a.split_once('=').unwrap_or((a, ""));
+        // Or an abbreviation long enough to be one of them (`--files0`),
+        // not another option (`--file`, `--stdin`).
+        let abbreviates = |l: &&str| *l == name || (name.len() >= 8 && l.starts_with(name));
+        if LISTS.iter().any(abbreviates) {
+            let list = if value.is_empty() && name != "--stdin-paths" {
+                args.get(i + 1).copied().unwrap_or("-")
+            } else if value.is_empty() {
+                "-"
+            } else {
+                value
+            };
+            words.push(format!("the files `{list}` lists"));
+        }
+    }
+    let program = cmd.program.as_str();
+    if matches!(program, "tar" | "gtar" | "bsdtar") {
+        let line = TarLine::read(&cmd.args);
+        words.extend(line.lists.iter().map(|l| format!("the files `{l}` lists")));
+    }
+    let custom = row_of(program).is_some_and(|r| matches!(r.operands, Custom(_)));
+    if !custom && programs::interpreter(program).is_none() {
+        words.extend(
+            args.iter()
+                .filter(|a| a.len() > 1 && a.starts_with('@'))
+                .map(|a| format!("the arguments response file `{}` holds", &a[1..])),
+        );
+    }
+    let names_inside =
+        cmd.args.iter().take_while(|a| *a != "--").any(|a| {
+            a == "--name" || (a.starts_with('-') && !a.starts_with("--") && a.contains('N'))
+        });
+    if (COMPRESSORS.contains(&program) || LZ4.contains(&program)) && names_inside {
+        words.push("the file name a compressed file keeps inside (`-N`)".to_owned());
+    }
+    if matches!(program, "make" | "gmake")
+        && args.iter().any(|a| a.starts_with("--eval") || *a == "-E")
+    {
+        words.push("what `make --eval` code includes".to_owned());
+    }
+    for word in words {
+        out.push(Touch {
+            runtime: Some(word.clone()),
+            ..Touch::new(&word, Access::Both)
+        });
+    }
 }
 
 /// The values an option word of a program hookc does not know may hold:

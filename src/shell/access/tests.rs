@@ -343,7 +343,11 @@ fn files_of_options_and_of_wrappers() {
         "diff --from-file=.env x",
         &[(".env", "r"), ("x", "r"), (".env/**", "r"), ("x/**", "r")],
     );
-    check("wc --files0-from=.env", &[(".env", "r")]);
+    // The list is read; the files it names are known only when it runs.
+    check(
+        "wc --files0-from=.env",
+        &[(".env", "r"), ("the files `.env` lists", "rw")],
+    );
     check("date -f .env", &[(".env", "r")]);
     check("date -d tomorrow +%s", &[]);
     // Read as a copy is: the output may be a folder (uniq refuses one).
@@ -424,7 +428,12 @@ fn tar_create_extract_and_exclude() {
     check(
         "tar -cf x.tar -T list.txt",
         // (a list file is no directory: nothing is below it on disk)
-        &[("list.txt", "r"), ("x.tar", "w"), ("list.txt/**", "r")],
+        &[
+            ("list.txt", "r"),
+            ("x.tar", "w"),
+            ("the files `list.txt` lists", "rw"),
+            ("list.txt/**", "r"),
+        ],
     );
 }
 
@@ -1096,7 +1105,10 @@ fn writers_found_in_review() {
     check("cc -Wall -c x.c", &[("x.c", "rw")]);
     // Readers of files named in options.
     check("man -l .env", &[(".env", "r")]);
-    check("du --files0-from=.env", &[(".env", "r")]);
+    check(
+        "du --files0-from=.env",
+        &[(".env", "r"), ("the files `.env` lists", "rw")],
+    );
     check("du -sh .", &[]);
 }
 
@@ -1343,6 +1355,18 @@ fn a_write_through_a_name_the_line_made_is_known_only_when_it_runs() {
     ] {
         assert!(through(line), "{line}");
     }
+    // However the made name is spelled, and a name a program hookc does
+    // not know is given (found by review of c01c5a2).
+    for line in [
+        "cp -a /tmp/h src/me && echo x > $PWD/src/me/policy.json",
+        "cp -a /tmp/h src/me && echo x > src/../src/me/policy.json",
+        "cp -a /tmp/h $PWD/src/me && echo x > src/me/policy.json",
+        "cp -a /tmp/h src/me && cd $PWD/src/me && echo x > policy.json",
+        "cp -a /tmp/h src/me && echo x > /work/p/src/me/policy.json",
+        "dpkg-deb -x /tmp/a.deb me && echo x > me/h/policy.json",
+    ] {
+        assert!(through(line), "{line}");
+    }
     for line in [
         "mkdir -p build && echo x > build/a && rm build/a",
         "cp a.txt b.txt && rm b.txt",
@@ -1351,6 +1375,38 @@ fn a_write_through_a_name_the_line_made_is_known_only_when_it_runs() {
         "echo x > out; cat out/x",
     ] {
         assert!(!through(line), "{line}");
+    }
+}
+
+/// Files a command takes from where the line does not show them: a list
+/// file's names, a response file's arguments, the name a compressed file
+/// keeps, makefile code on the command line (found by review of c01c5a2).
+#[test]
+fn files_named_in_lists_and_response_files_are_known_only_when_it_runs() {
+    let unknown = |line: &str| touches(&analyze(line)).iter().any(|t| t.runtime.is_some());
+    for line in [
+        "sort --files0-from=l",
+        "wc --files0-from l",
+        "tar -T l -cf -",
+        "tar --files-from=l -cf x.tar",
+        "zstd -q --filelist=l -c",
+        "git hash-object -w --stdin-paths",
+        "gcc @l",
+        "strip @r",
+        "gunzip -fN a.gz",
+        "gzip -d --name a.gz",
+        "make --eval='include x'",
+    ] {
+        assert!(unknown(line), "{line}");
+    }
+    for line in [
+        "sort -u a.txt",
+        "gunzip x.gz",
+        "tar -cf x.tar src",
+        "make -j4",
+        "gcc -O2 -o app main.c",
+    ] {
+        assert!(!unknown(line), "{line}");
     }
 }
 

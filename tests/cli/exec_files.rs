@@ -46,6 +46,16 @@ fn sh(p: &Project, line: &str) -> Run {
     )
 }
 
+/// `python3 -c code` under `hookc exec` in the project.
+fn python(p: &Project, code: &str) -> Run {
+    run(
+        Command::new(HOOKC)
+            .args(["exec", "--harness", "claude", "--", "python3", "-c", code])
+            .current_dir(p.dir.path()),
+        None,
+    )
+}
+
 fn have(program: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {program}")])
@@ -219,12 +229,7 @@ while time.time() < end:
 stop = True
 "#;
     for _ in 0..10 {
-        let r = run(
-            Command::new(HOOKC)
-                .args(["exec", "--harness", "claude", "--", "python3", "-c", race])
-                .current_dir(p.dir.path()),
-            None,
-        );
+        let r = python(&p, race);
         assert!(!r.stdout.contains("LEAK"), "{r:?}");
         // The judge saw `.env` at one of the opens and stopped the run.
         assert_eq!(r.status, 87, "{r:?}");
@@ -258,12 +263,7 @@ for what, path, mode in [("mem", "/proc/self/mem", "r+b"),
     except PermissionError:
         print(what, "refused")
 "#;
-    let r = run(
-        Command::new(HOOKC)
-            .args(["exec", "--harness", "claude", "--", "python3", "-c", probe])
-            .current_dir(p.dir.path()),
-        None,
-    );
+    let r = python(&p, probe);
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(
         r.stdout, "mem refused\npreload refused\nkernel refused\nparent refused\n",
@@ -307,12 +307,7 @@ if fd >= 0:
     os.write(efd, b"keep = false\n")
     print("wrote", flush=True)
 "#;
-    let r = run(
-        Command::new(HOOKC)
-            .args(["exec", "--harness", "claude", "--", "python3", "-c", attack])
-            .current_dir(p.dir.path()),
-        None,
-    );
+    let r = python(&p, attack);
     assert_eq!(r.status, 0, "{r:?}");
     assert_eq!(r.stdout, "init -1 1\nkeep = true\n", "{r:?}");
     assert_eq!(state(&p, "config/app.toml"), before, "{r:?}");
@@ -342,12 +337,7 @@ bind("abstract", "\0hookc-test-abstract")
 bind("tcp", ("127.0.0.1", 0), socket.AF_INET)
 bind("config", "config/app.sock")
 "#;
-    let r = run(
-        Command::new(HOOKC)
-            .args(["exec", "--harness", "claude", "--", "python3", "-c", probe])
-            .current_dir(p.dir.path()),
-        None,
-    );
+    let r = python(&p, probe);
     assert_eq!(r.stdout, "sub bound\nabstract bound\ntcp bound\n", "{r:?}");
     assert_eq!(r.status, 87, "{r:?}");
     assert!(

@@ -859,11 +859,16 @@ impl Links {
     fn resolve_uncached(&self, raw: &str, path: &str, home: Option<&str>) -> Option<Led> {
         let (root, real_root) = self.root.as_ref()?;
         // A process's own places spelled as such are followed from the
-        // line itself (`access`): here they would be the guard's own.
-        if kernel_place(std::path::Path::new(path)) {
+        // line itself (`access`): here they would be the guard's own. One
+        // reached by a `..` after another name is walked: that name may be
+        // a link.
+        let raw = std::path::Path::new(raw);
+        let climbs = raw
+            .components()
+            .any(|c| c == std::path::Component::ParentDir);
+        if kernel_place(std::path::Path::new(path)) && !climbs {
             return None;
         }
-        let raw = std::path::Path::new(raw);
         let (from, rest) = match raw.strip_prefix(root) {
             Ok(rest) => (real_root.clone(), rest),
             Err(_) if raw.is_absolute() => (std::path::PathBuf::new(), raw),

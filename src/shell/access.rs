@@ -1403,9 +1403,17 @@ fn kernel_path(path: &str) -> KernelPath {
     while let Some(part) = parts.next() {
         match part {
             "" | "." => continue,
-            ".." if relative && at.last().is_none_or(|p| *p == "..") => at.push(".."),
-            ".." => {
+            // Only the kernel's own folders are taken lexically: a `..`
+            // after any other name may follow a link, so it stays for the
+            // guard's walk on disk (`/tmp/l/../../proc/self/cwd` is not
+            // `/proc/self/cwd` when `l` leads two folders deeper).
+            ".." if !relative && matches!(at.as_slice(), ["dev"] | ["proc", ..]) => {
                 at.pop();
+                continue;
+            }
+            ".." if at.is_empty() && !relative => continue,
+            ".." => {
+                at.push("..");
                 continue;
             }
             _ => at.push(part),

@@ -1222,7 +1222,14 @@ fn paths_through_the_kernels_links_lead_where_the_kernel_goes() {
     }
     assert_eq!(leads("/dev/./fd/3/x/../y"), "/proc/self/fd/3/x/../y");
     assert_eq!(leads("/proc/self/cwd/../.hookc"), "../.hookc");
-    assert_eq!(leads("/proc/self/cwd/./a/../b"), "b");
+    // A `..` after another name stays for the walk on disk: `a` may be a
+    // link.
+    assert_eq!(leads("/proc/self/cwd/./a/../b"), "a/../b");
+    assert_eq!(
+        kernel_path("/tmp/l/../../proc/self/cwd/x"),
+        KernelPath::Plain
+    );
+    assert_eq!(kernel_path("/dev/shm/l/../../dev/stdin"), KernelPath::Plain);
     assert_eq!(leads("/proc/self/cwd"), ".");
     assert_eq!(leads("/proc/self/root/proc/self/root/etc"), "/etc");
     for plain in [
